@@ -1,0 +1,176 @@
+package dev.engram;
+
+import dev.engram.engine.EngramMemory;
+import dev.engram.engine.VerbatimInference;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.MemoryInference;
+import dev.engram.spi.Reranker;
+import dev.engram.spi.Storage;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Entry point: configures and opens a {@link Memory}.
+ *
+ * <pre>{@code
+ * try (Memory memory = Engram.builder()
+ *     .storage(EmbeddedStorage.open(Path.of("engram-data")))
+ *     .embedder(OnnxEmbedders.defaultModel())
+ *     .build()) {
+ *   memory.add(AddRequest.builder(Scope.user("alice")).user("I moved to Lisbon").infer(false).build());
+ * }
+ * }</pre>
+ */
+public final class Engram {
+  private Engram() {}
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The engine's settings. Build with {@link Engram#builder()}; every setting has a documented default.
+   *
+   * @param storage             the backend (required)
+   * @param embedder            the embedding model (required)
+   * @param inference           what {@code infer=true} does (default: verbatim with exact-duplicate detection)
+   * @param reranker            reorders fused hits (default: none)
+   * @param tenant              the tenant of the root instance (default {@code default})
+   * @param fusion              how dense and keyword hits are fused (default {@link Fusion#RRF})
+   * @param candidatesPerSignal how many hits each signal contributes before fusion (default 50)
+   * @param windowSize          messages kept per scope for the pipeline (default 20)
+   * @param maxTextLength       longest accepted message or memory text, in characters (default 16384)
+   * @param maxMessagesPerAdd   most messages in one add (default 1000)
+   * @param indexCommitInterval how often pending index changes are made durable (default 2 s)
+   * @param asyncThreads        threads for the async variants (default 2)
+   * @param clock               the clock for timestamps (default UTC system clock)
+   */
+  public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
+                       String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
+                       int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock) {
+    public Config {
+      Objects.requireNonNull(storage, "storage");
+      Objects.requireNonNull(embedder, "embedder");
+      Objects.requireNonNull(inference, "inference");
+      Objects.requireNonNull(reranker, "reranker");
+      Objects.requireNonNull(fusion, "fusion");
+      Objects.requireNonNull(indexCommitInterval, "indexCommitInterval");
+      Objects.requireNonNull(clock, "clock");
+      tenant = Tenants.check(tenant);
+      positive("candidatesPerSignal", candidatesPerSignal);
+      positive("windowSize", windowSize);
+      positive("maxTextLength", maxTextLength);
+      positive("maxMessagesPerAdd", maxMessagesPerAdd);
+      positive("asyncThreads", asyncThreads);
+      if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
+        throw new IllegalArgumentException("indexCommitInterval must be positive, got " + indexCommitInterval);
+      }
+    }
+
+    private static void positive(String name, int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException(name + " must be positive, got " + v);
+      }
+    }
+  }
+
+  /** Builder for {@link Config}. Not thread-safe. */
+  public static final class Builder {
+    private Storage storage;
+    private Embedder embedder;
+    private MemoryInference inference = new VerbatimInference();
+    private Reranker reranker = Reranker.none();
+    private String tenant = Tenants.DEFAULT;
+    private Fusion fusion = Fusion.RRF;
+    private int candidatesPerSignal = 50;
+    private int windowSize = 20;
+    private int maxTextLength = 16_384;
+    private int maxMessagesPerAdd = 1000;
+    private Duration indexCommitInterval = Duration.ofSeconds(2);
+    private int asyncThreads = 2;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    public Builder storage(Storage s) {
+      this.storage = s;
+      return this;
+    }
+
+    public Builder embedder(Embedder e) {
+      this.embedder = e;
+      return this;
+    }
+
+    public Builder inference(MemoryInference i) {
+      this.inference = i;
+      return this;
+    }
+
+    public Builder reranker(Reranker r) {
+      this.reranker = r;
+      return this;
+    }
+
+    public Builder tenant(String t) {
+      this.tenant = t;
+      return this;
+    }
+
+    public Builder fusion(Fusion f) {
+      this.fusion = f;
+      return this;
+    }
+
+    public Builder candidatesPerSignal(int n) {
+      this.candidatesPerSignal = n;
+      return this;
+    }
+
+    public Builder windowSize(int n) {
+      this.windowSize = n;
+      return this;
+    }
+
+    public Builder maxTextLength(int n) {
+      this.maxTextLength = n;
+      return this;
+    }
+
+    public Builder maxMessagesPerAdd(int n) {
+      this.maxMessagesPerAdd = n;
+      return this;
+    }
+
+    public Builder indexCommitInterval(Duration d) {
+      this.indexCommitInterval = d;
+      return this;
+    }
+
+    public Builder asyncThreads(int n) {
+      this.asyncThreads = n;
+      return this;
+    }
+
+    public Builder clock(Clock c) {
+      this.clock = c;
+      return this;
+    }
+
+    public Config config() {
+      return new Config(storage, embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
+          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock);
+    }
+
+    /**
+     * Opens the memory: checks the embedder against the stored data, brings the index up to date with the record,
+     * and starts the background index committer.
+     *
+     * @throws DimensionMismatchException if the data directory was written with another embedding model
+     */
+    public Memory build() {
+      return EngramMemory.open(config());
+    }
+  }
+}

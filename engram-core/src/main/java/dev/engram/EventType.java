@@ -1,0 +1,6 @@
+package dev.engram;
+
+/** What an add did to one memory. */
+public enum EventType {
+  ADD, UPDATE, DELETE, NOOP
+}

@@ -1,0 +1,80 @@
+package dev.engram;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Long-term memory for agents: the public API of Engram.
+ *
+ * <p>A {@code Memory} belongs to one tenant; every call reads and writes only that tenant's data, and every call
+ * that takes a {@link Scope} reads and writes only that scope. {@link #forTenant} gives a view of another tenant
+ * that shares this instance's resources.
+ *
+ * <p><b>Threading.</b> Thread-safe. Calls block: {@code add} may embed text and call a language model, {@code search}
+ * embeds the query. The {@code *Async} variants run on the engine's executor.
+ *
+ * <p><b>Durability.</b> When {@code add}, {@code update}, {@code delete} or {@code deleteAll} returns, its changes
+ * and their history rows are committed together and are visible to searches; when it throws, nothing was written.
+ */
+public interface Memory extends AutoCloseable {
+
+  /** The tenant this view reads and writes. */
+  String tenant();
+
+  /** A view of another tenant, sharing this instance's storage and models. Closing a view does nothing. */
+  Memory forTenant(String tenantId);
+
+  /** Remembers messages; returns one event per memory touched. */
+  AddResult add(AddRequest request);
+
+  /** Remembers one user message with default options. */
+  default AddResult add(Scope scope, String userMessage) {
+    return add(AddRequest.builder(scope).user(userMessage).build());
+  }
+
+  /**
+   * Applies several adds in one transaction (for imports): all of them are committed, or none. Returns one result
+   * per request, in order.
+   */
+  List<AddResult> addBatch(List<AddRequest> requests);
+
+  /** Hybrid search inside a scope. */
+  SearchResult search(SearchRequest request);
+
+  /** One memory of this tenant, or empty. */
+  Optional<MemoryItem> get(String memoryId);
+
+  /** A page of a scope's memories, newest first. */
+  Page<MemoryItem> list(ListRequest request);
+
+  /** Changes a memory's text, metadata and/or expiration; returns the new state. */
+  MemoryItem update(String memoryId, MemoryUpdate update);
+
+  /**
+   * Deletes a memory; its history stays.
+   *
+   * @throws MemoryNotFoundException if there is no such memory in this tenant
+   */
+  void delete(String memoryId);
+
+  /** Deletes every memory of a scope; returns how many. */
+  int deleteAll(Scope scope);
+
+  /** The audit trail of one memory, oldest first; empty for an unknown id. */
+  List<HistoryEntry> history(String memoryId);
+
+  /** Deletes all of this tenant's memories, history and message windows. */
+  void reset();
+
+  /** Deletes this tenant's memories that are expired today; returns how many. */
+  int purgeExpired();
+
+  CompletableFuture<AddResult> addAsync(AddRequest request);
+
+  CompletableFuture<SearchResult> searchAsync(SearchRequest request);
+
+  /** Releases storage, models and threads (for the root instance; views do nothing). */
+  @Override
+  void close();
+}

@@ -1,0 +1,15 @@
+package dev.engram;
+
+/**
+ * Per-signal scores of one search hit (with {@code explain}).
+ *
+ * @param semantic  cosine similarity of query and memory embeddings mapped to [0,1], or 0 if not retrieved densely
+ * @param semanticRank 1-based rank in the dense list, or 0 if absent
+ * @param keyword   BM25 score, or 0 if the memory did not match the query's terms
+ * @param keywordRank 1-based rank in the BM25 list, or 0 if absent
+ * @param fused     the fused score before reranking
+ * @param rerank    the reranker's score, or NaN if no reranker ran
+ * @param fusion    the fusion method used
+ */
+public record ScoreDetails(double semantic, int semanticRank, double keyword, int keywordRank, double fused,
+                           double rerank, String fusion) {}

@@ -1,0 +1,249 @@
+package dev.engram.engine;
+
+import dev.engram.AddRequest;
+import dev.engram.AddResult;
+import dev.engram.EngramException;
+import dev.engram.Hashes;
+import dev.engram.MemoryEvent;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchRequest;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.MemoryInference;
+import dev.engram.spi.MemoryInference.PlannedChange;
+import dev.engram.spi.StoredMemory;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The add path: validate, plan (verbatim or through the configured {@link MemoryInference}), embed the new texts,
+ * and commit memories, history rows and window messages in one change set.
+ */
+final class AddPath {
+  private static final Logger LOG = LoggerFactory.getLogger(AddPath.class);
+
+  private final Engine engine;
+  private final HybridSearch search;
+
+  AddPath(Engine engine, HybridSearch search) {
+    this.engine = engine;
+    this.search = search;
+  }
+
+  AddResult add(String tenant, AddRequest request) {
+    return addBatch(tenant, List.of(request)).get(0);
+  }
+
+  /** Plans every request, then commits all of them in one change set. */
+  List<AddResult> addBatch(String tenant, List<AddRequest> requests) {
+    for (AddRequest r : requests) {
+      RequestChecks.checkAdd(r, engine.config.maxTextLength(), engine.config.maxMessagesPerAdd());
+    }
+    List<ReentrantLock> held = new ArrayList<>();
+    try {
+      List<Staged> staged = new ArrayList<>(requests.size());
+      for (AddRequest r : requests) {
+        if (r.infer()) {
+          ReentrantLock lock = engine.scopeLocks.lockFor(tenant, r.scope());
+          if (!lock.isHeldByCurrentThread()) {
+            lock.lock();
+            held.add(lock);
+          }
+        }
+        staged.add(stage(tenant, r));
+      }
+      embed(staged);
+      List<MemoryChange> changes = new ArrayList<>();
+      List<ChangeSet.WindowAppend> windows = new ArrayList<>();
+      for (Staged s : staged) {
+        changes.addAll(s.changes);
+        List<Message> conversational = s.request.messages().stream()
+            .filter(m -> m.role() != Role.SYSTEM)
+            .map(m -> m.timestamp() == null && s.request.timestamp() != null
+                ? m.withTimestamp(s.request.timestamp()) : m)
+            .collect(Collectors.toList());
+        if (!conversational.isEmpty()) {
+          windows.add(new ChangeSet.WindowAppend(s.request.scope(), conversational, engine.config.windowSize()));
+        }
+      }
+      engine.commit(new ChangeSet(tenant, changes, windows));
+      List<AddResult> results = new ArrayList<>(staged.size());
+      for (Staged s : staged) {
+        results.add(new AddResult(s.events()));
+      }
+      return results;
+    } finally {
+      for (int i = held.size() - 1; i >= 0; i--) {
+        held.get(i).unlock();
+      }
+    }
+  }
+
+  /** One request's planned changes, before embedding. */
+  private static final class Staged {
+    final AddRequest request;
+    final List<MemoryChange> changes = new ArrayList<>();
+    final List<MemoryItem> toEmbed = new ArrayList<>();
+    final List<Object> eventsInOrder = new ArrayList<>();
+
+    Staged(AddRequest request) {
+      this.request = request;
+    }
+
+    List<MemoryEvent> events() {
+      List<MemoryEvent> out = new ArrayList<>();
+      for (Object o : eventsInOrder) {
+        if (o instanceof MemoryEvent e) {
+          out.add(e);
+        } else {
+          MemoryChange c = (MemoryChange) o;
+          MemoryItem m = c.memory().item();
+          out.add(new MemoryEvent(m.id(), m.text(), c.event(), c.event() == dev.engram.EventType.UPDATE
+              ? c.previousText() : null, c.actorId(), c.role()));
+        }
+      }
+      return out;
+    }
+  }
+
+  private Staged stage(String tenant, AddRequest r) {
+    Staged s = new Staged(r);
+    List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r)) : verbatim(r);
+    Instant now = engine.config.clock().instant();
+    Set<String> touched = new HashSet<>();
+    for (PlannedChange p : plan) {
+      if (p instanceof MemoryInference.Add a) {
+        String text = RequestChecks.checkText("memory", a.text(), engine.config.maxTextLength());
+        MemoryItem item = new MemoryItem(UUID.randomUUID().toString(), text, Hashes.md5(text), r.metadata(),
+            r.scope().userId().orElse(null), r.scope().agentId().orElse(null), r.scope().runId().orElse(null),
+            a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
+            a.sourceIds(), r.expiration());
+        s.toEmbed.add(item);
+        s.changes.add(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role()));
+        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+        continue;
+      }
+      String id = targetId(p);
+      Optional<StoredMemory> existing = engine.store.get(tenant, id)
+          .filter(m -> r.scope().contains(m.item().userId(), m.item().agentId(), m.item().runId()));
+      if (existing.isEmpty()) {
+        LOG.warn("inference referred to memory {} which is not in scope {}; ignored", id, r.scope());
+        continue;
+      }
+      if (!touched.add(id)) {
+        LOG.warn("inference changed memory {} twice in one add; the second change is ignored", id);
+        continue;
+      }
+      MemoryItem old = existing.get().item();
+      if (p instanceof MemoryInference.Update u) {
+        String text = RequestChecks.checkText("memory", u.text(), engine.config.maxTextLength());
+        if (text.equals(old.text())) {
+          s.eventsInOrder.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
+          continue;
+        }
+        MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
+        s.toEmbed.add(updated);
+        s.changes.add(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text()));
+        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+      } else if (p instanceof MemoryInference.Delete) {
+        s.changes.add(MemoryChange.delete(existing.get()));
+        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+      } else {
+        s.eventsInOrder.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
+      }
+    }
+    return s;
+  }
+
+  private static String targetId(PlannedChange p) {
+    if (p instanceof MemoryInference.Update u) {
+      return u.memoryId();
+    }
+    if (p instanceof MemoryInference.Delete d) {
+      return d.memoryId();
+    }
+    return ((MemoryInference.Noop) p).memoryId();
+  }
+
+  private static List<PlannedChange> verbatim(AddRequest r) {
+    List<PlannedChange> out = new ArrayList<>();
+    for (Message m : r.messages()) {
+      if (m.role() == Role.SYSTEM) {
+        continue;
+      }
+      Messages.Source src = Messages.source(m, r.timestamp());
+      out.add(new MemoryInference.Add(m.content().trim(), m.name(), m.role(), src.eventTime(), src.sourceIds()));
+    }
+    return out;
+  }
+
+  private MemoryInference.InferenceContext context(String tenant, AddRequest r) {
+    Scope scope = r.scope();
+    MemoryInference.ScopeMemories memories = new MemoryInference.ScopeMemories() {
+      @Override
+      public List<MemoryItem> similar(String text, int k) {
+        SearchRequest q = SearchRequest.builder(scope, text).topK(Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
+            .build();
+        return search.search(tenant, q).hits().stream().map(h -> h.memory()).collect(Collectors.toList());
+      }
+
+      @Override
+      public List<MemoryItem> withText(String text) {
+        return engine.store.findByHash(tenant, scope, Hashes.md5(text.trim()));
+      }
+    };
+    return new MemoryInference.InferenceContext(tenant, scope, r.messages(),
+        engine.store.recentMessages(tenant, scope, engine.config.windowSize()), r.metadata(), r.timestamp(),
+        memories);
+  }
+
+  /** Embeds every new or changed text of the batch in one call and fills in the change set. */
+  private void embed(List<Staged> staged) {
+    List<String> texts = new ArrayList<>();
+    for (Staged s : staged) {
+      for (MemoryItem m : s.toEmbed) {
+        texts.add(m.text());
+      }
+    }
+    if (texts.isEmpty()) {
+      return;
+    }
+    List<float[]> vectors = engine.config.embedder().embedDocuments(texts);
+    if (vectors.size() != texts.size()) {
+      throw new EngramException("the embedder returned " + vectors.size() + " vectors for " + texts.size()
+          + " texts");
+    }
+    Map<String, float[]> byId = new LinkedHashMap<>();
+    int i = 0;
+    for (Staged s : staged) {
+      for (MemoryItem m : s.toEmbed) {
+        byId.put(m.id(), Vectors.normalized(vectors.get(i++), engine.config.embedder().dimension(), "memory text"));
+      }
+      for (int j = 0; j < s.changes.size(); j++) {
+        MemoryChange c = s.changes.get(j);
+        float[] v = byId.get(c.memory().id());
+        if (v != null && c.event() != dev.engram.EventType.DELETE) {
+          MemoryChange filled = new MemoryChange(c.event(), new StoredMemory(c.memory().tenant(), c.memory().item(),
+              v), c.previousText(), c.actorId(), c.role());
+          s.changes.set(j, filled);
+          int k = s.eventsInOrder.indexOf(c);
+          s.eventsInOrder.set(k, filled);
+        }
+      }
+    }
+  }
+}

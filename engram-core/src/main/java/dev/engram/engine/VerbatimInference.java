@@ -1,0 +1,40 @@
+package dev.engram.engine;
+
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.spi.MemoryInference;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inference used when no extractor is configured: each non-system message becomes a memory verbatim, unless the
+ * scope already holds the same text (then NOOP). It never updates or deletes.
+ */
+public final class VerbatimInference implements MemoryInference {
+
+  @Override
+  public List<PlannedChange> plan(InferenceContext context) {
+    List<PlannedChange> out = new ArrayList<>();
+    Map<String, Boolean> seen = new HashMap<>();
+    for (Message m : context.messages()) {
+      if (m.role() == Role.SYSTEM) {
+        continue;
+      }
+      String text = m.content().trim();
+      if (seen.putIfAbsent(text, Boolean.TRUE) != null) {
+        continue;
+      }
+      List<MemoryItem> same = context.memories().withText(text);
+      if (!same.isEmpty()) {
+        out.add(new Noop(same.get(0).id()));
+        continue;
+      }
+      Messages.Source src = Messages.source(m, context.timestamp());
+      out.add(new Add(text, m.name(), m.role(), src.eventTime(), src.sourceIds()));
+    }
+    return out;
+  }
+}

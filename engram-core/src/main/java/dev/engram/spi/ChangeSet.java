@@ -1,0 +1,53 @@
+package dev.engram.spi;
+
+import dev.engram.Message;
+import dev.engram.Scope;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything one operation writes, committed as one transaction: memory changes with their history rows, and
+ * messages appended to scopes' message windows.
+ *
+ * @param tenant  the tenant every change belongs to
+ * @param changes memory changes, applied in order
+ * @param windows messages to append to message windows, in order
+ */
+public record ChangeSet(String tenant, List<MemoryChange> changes, List<WindowAppend> windows) {
+  public ChangeSet {
+    Objects.requireNonNull(tenant, "tenant");
+    changes = List.copyOf(changes);
+    windows = List.copyOf(windows);
+    for (MemoryChange c : changes) {
+      if (!c.memory().tenant().equals(tenant)) {
+        throw new IllegalArgumentException("change for tenant " + c.memory().tenant() + " in a change set of "
+            + tenant);
+      }
+    }
+  }
+
+  public static ChangeSet of(String tenant, List<MemoryChange> changes) {
+    return new ChangeSet(tenant, changes, List.of());
+  }
+
+  public boolean isEmpty() {
+    return changes.isEmpty() && windows.isEmpty();
+  }
+
+  /**
+   * Messages appended to one scope's window; the store keeps only the newest {@code keep} of that window.
+   *
+   * @param scope    the scope
+   * @param messages the messages, oldest first
+   * @param keep     how many messages the window keeps
+   */
+  public record WindowAppend(Scope scope, List<Message> messages, int keep) {
+    public WindowAppend {
+      Objects.requireNonNull(scope, "scope");
+      messages = List.copyOf(messages);
+      if (keep < 1) {
+        throw new IllegalArgumentException("keep must be positive, got " + keep);
+      }
+    }
+  }
+}

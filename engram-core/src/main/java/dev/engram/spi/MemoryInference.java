@@ -1,0 +1,96 @@
+package dev.engram.spi;
+
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.Scope;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Decides what an add with {@code infer=true} changes: the extraction and consolidation step of the Mem0 pipeline.
+ * Implementations read (never write) through the context; the engine validates the plan, embeds new texts and
+ * commits all of it in one transaction, or nothing if this method throws.
+ *
+ * <p>Implementations are thread-safe. The engine runs at most one plan per scope at a time.
+ */
+public interface MemoryInference {
+
+  /** The changes to make for the new messages; empty if nothing is worth remembering. */
+  List<PlannedChange> plan(InferenceContext context);
+
+  /**
+   * What an inference sees.
+   *
+   * @param tenant         the tenant
+   * @param scope          the scope of the add
+   * @param messages       the new messages (system messages included), oldest first
+   * @param recentMessages the scope's message window before this add, oldest first
+   * @param metadata       the add's metadata
+   * @param timestamp      the add's conversation time, or null
+   * @param memories       read access to the scope's memories
+   */
+  record InferenceContext(String tenant, Scope scope, List<Message> messages, List<Message> recentMessages,
+                          Map<String, Object> metadata, Instant timestamp, ScopeMemories memories) {
+    public InferenceContext {
+      Objects.requireNonNull(tenant, "tenant");
+      Objects.requireNonNull(scope, "scope");
+      messages = List.copyOf(messages);
+      recentMessages = List.copyOf(recentMessages);
+      Objects.requireNonNull(memories, "memories");
+    }
+  }
+
+  /** Read access to the memories of the scope being added to. */
+  interface ScopeMemories {
+    /** The {@code k} memories most similar to {@code text} (hybrid search), best first. */
+    List<MemoryItem> similar(String text, int k);
+
+    /** Memories of the scope with exactly this text. */
+    List<MemoryItem> withText(String text);
+  }
+
+  /** One change an inference asks for. */
+  sealed interface PlannedChange permits Add, Update, Delete, Noop {}
+
+  /**
+   * A new memory.
+   *
+   * @param text      the fact
+   * @param actorId   the speaker it is about or came from, or null
+   * @param role      the source role, or null
+   * @param eventTime when it happened or was said, or null
+   * @param sourceIds ids of the source messages
+   */
+  record Add(String text, String actorId, Role role, Instant eventTime, List<String> sourceIds)
+      implements PlannedChange {
+    public Add {
+      Objects.requireNonNull(text, "text");
+      sourceIds = sourceIds == null ? List.of() : List.copyOf(sourceIds);
+    }
+  }
+
+  /** New text for an existing memory of the scope. */
+  record Update(String memoryId, String text) implements PlannedChange {
+    public Update {
+      Objects.requireNonNull(memoryId, "memoryId");
+      Objects.requireNonNull(text, "text");
+    }
+  }
+
+  /** Removes an existing memory of the scope (its history stays). */
+  record Delete(String memoryId) implements PlannedChange {
+    public Delete {
+      Objects.requireNonNull(memoryId, "memoryId");
+    }
+  }
+
+  /** An existing memory already says it. */
+  record Noop(String memoryId) implements PlannedChange {
+    public Noop {
+      Objects.requireNonNull(memoryId, "memoryId");
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.engram.spi;
+
+import dev.engram.HistoryEntry;
+import dev.engram.ListRequest;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Page;
+import dev.engram.Scope;
+import java.io.Closeable;
+import java.time.LocalDate;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The system of record: memories with their embeddings, their history, and each scope's message window. Every
+ * read and write names its tenant, and a store never returns a row of another tenant.
+ *
+ * <p><b>Durability.</b> {@link #apply} is atomic: when it returns, the whole change set (memory rows, history rows,
+ * window messages) is committed and survives a crash of the process; when it throws, nothing of it was written.
+ *
+ * <p><b>Change feed.</b> Every memory change gets a sequence number, increasing across the whole store. A derived
+ * {@link SearchIndex} catches up by replaying {@link #changesSince}. {@link #generation()} increases on every
+ * {@link #reset}, which does not keep a change feed: an index of another generation is rebuilt.
+ *
+ * <p><b>Threading.</b> Implementations are thread-safe. Writes may be serialised internally.
+ */
+public interface MemoryStore extends Closeable {
+
+  /** The embedding model recorded when the store was first written, if any. */
+  Optional<EmbeddingSpec> embeddingSpec();
+
+  /** Records the embedding model; called once, on a store that has none. */
+  void recordEmbeddingSpec(EmbeddingSpec spec);
+
+  /** Commits a change set atomically and returns the sequence number of its last memory change. */
+  long apply(ChangeSet changes);
+
+  /** One memory of a tenant. */
+  Optional<StoredMemory> get(String tenant, String id);
+
+  /** The memories of a tenant with these ids that exist, in no particular order. */
+  List<StoredMemory> getAll(String tenant, Collection<String> ids);
+
+  /** Memories of a scope whose text has this md5 hash. */
+  List<MemoryItem> findByHash(String tenant, Scope scope, String hash);
+
+  /**
+   * A page of a scope's memories, newest first (created_at descending, then id), with the request's filter
+   * applied inside the store; memories expired on {@code today} are left out unless the request includes them.
+   */
+  Page<MemoryItem> list(String tenant, ListRequest request, LocalDate today);
+
+  /** Ids of up to {@code limit} memories of a tenant expired on {@code today} (expiration date on or before it). */
+  List<String> expiredIds(String tenant, LocalDate today, int limit);
+
+  /** The history of one memory, oldest first; empty if the id is unknown. */
+  List<HistoryEntry> history(String tenant, String memoryId);
+
+  /** The last {@code limit} window messages of a scope, oldest first. */
+  List<Message> recentMessages(String tenant, Scope scope, int limit);
+
+  /** The highest sequence number committed, or 0 for an empty store. */
+  long lastSeq();
+
+  /** Increases on every {@link #reset}. */
+  long generation();
+
+  /**
+   * Visits the memories changed after {@code seq}, in sequence order, once per memory with its current state
+   * ({@code null} state if it no longer exists).
+   */
+  void changesSince(long seq, Consumer<Change> visitor);
+
+  /** Visits every stored memory of every tenant (to rebuild an index). */
+  void forEach(Consumer<StoredMemory> visitor);
+
+  /** Deletes every memory, history row and window message of a tenant, and increases the generation. */
+  void reset(String tenant);
+
+  /** How many memories the store holds, in all tenants. */
+  long count();
+
+  /**
+   * A memory changed at {@code seq}.
+   *
+   * @param seq      the sequence number of its latest change
+   * @param tenant   its tenant
+   * @param memoryId its id
+   * @param current  its current state, or null if it was deleted
+   */
+  record Change(long seq, String tenant, String memoryId, StoredMemory current) {}
+}

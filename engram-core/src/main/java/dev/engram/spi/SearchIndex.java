@@ -1,0 +1,50 @@
+package dev.engram.spi;
+
+import java.io.Closeable;
+import java.util.List;
+
+/**
+ * A derived index over the memories of a {@link MemoryStore}: dense vectors, full text and filter fields. It can
+ * always be rebuilt from the store; it records which store generation and sequence number it reflects.
+ *
+ * <p><b>Visibility and durability.</b> Changes given to {@link #apply} are visible to searches that start after
+ * it returns. They become durable only at {@link #commit}; after a crash the engine replays the store's change
+ * feed from {@link #state()}.
+ *
+ * <p><b>Threading.</b> Thread-safe; the engine calls {@link #apply} from one thread at a time, in sequence order.
+ */
+public interface SearchIndex extends Closeable {
+
+  /** What the index reflects as of its last commit, plus its live document count. */
+  IndexState state();
+
+  /** Applies upserts and removals, and records that the index now reflects {@code seq} of {@code generation}. */
+  void apply(List<IndexOp> ops, long seq, long generation);
+
+  /** Removes every document and records {@code generation} with sequence 0. */
+  void clear(long generation);
+
+  /** Makes everything applied so far durable. */
+  void commit();
+
+  /**
+   * Nearest neighbours of {@code vector} among the memories matching {@code query}, best first; scores are cosine
+   * similarities.
+   */
+  List<Candidate> dense(IndexQuery query, float[] vector, int k);
+
+  /** BM25 matches of {@code text} among the memories matching {@code query}, best first; scores are BM25. */
+  List<Candidate> keyword(IndexQuery query, String text, int k);
+
+  /**
+   * What an index reflects.
+   *
+   * @param generation the store generation
+   * @param seq        the last store sequence number applied and committed
+   * @param documents  how many documents the index holds now
+   */
+  record IndexState(long generation, long seq, long documents) {}
+
+  /** A memory id with a score. */
+  record Candidate(String id, double score) {}
+}
