@@ -1,0 +1,89 @@
+package dev.engram.langchain4j;
+
+import dev.engram.EngramException;
+import dev.engram.spi.Embedder;
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An {@link Embedder} over any LangChain4j {@link EmbeddingModel} (in-process ONNX, OpenAI, Ollama...). Documents
+ * are embedded in batches; queries may get an instruction prefix (bge models expect one). Thread-safe if the model
+ * is.
+ */
+public final class LangChain4jEmbedder implements Embedder {
+  /** Texts per {@code embedAll} call. */
+  public static final int BATCH_SIZE = 64;
+
+  private final EmbeddingModel model;
+  private final String modelId;
+  private final int dimension;
+  private final String queryPrefix;
+
+  private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix) {
+    this.model = model;
+    this.modelId = modelId;
+    this.dimension = dimension;
+    this.queryPrefix = queryPrefix;
+  }
+
+  /**
+   * Wraps a model.
+   *
+   * @param model       the LangChain4j model
+   * @param modelId     a stable id recorded in data directories
+   * @param queryPrefix text put before every query (empty for none)
+   */
+  public static LangChain4jEmbedder of(EmbeddingModel model, String modelId, String queryPrefix) {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(modelId, "modelId");
+    Objects.requireNonNull(queryPrefix, "queryPrefix");
+    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix);
+  }
+
+  @Override
+  public String modelId() {
+    return modelId;
+  }
+
+  @Override
+  public int dimension() {
+    return dimension;
+  }
+
+  @Override
+  public float[] embedQuery(String text) {
+    try {
+      return model.embed(queryPrefix + text).content().vector();
+    } catch (RuntimeException e) {
+      throw new EngramException("embedding model '" + modelId + "' failed on a query: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<float[]> embedDocuments(List<String> texts) {
+    List<float[]> out = new ArrayList<>(texts.size());
+    try {
+      for (int from = 0; from < texts.size(); from += BATCH_SIZE) {
+        List<TextSegment> batch = new ArrayList<>();
+        for (String t : texts.subList(from, Math.min(texts.size(), from + BATCH_SIZE))) {
+          batch.add(TextSegment.from(t));
+        }
+        for (Embedding e : model.embedAll(batch).content()) {
+          out.add(e.vector());
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new EngramException("embedding model '" + modelId + "' failed on " + texts.size() + " texts: "
+          + e.getMessage(), e);
+    }
+    if (out.size() != texts.size()) {
+      throw new EngramException("embedding model '" + modelId + "' returned " + out.size() + " vectors for "
+          + texts.size() + " texts");
+    }
+    return out;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.engram.langchain4j;
+
+import dev.engram.ValidationException;
+import dev.engram.spi.Embedder;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The in-process ONNX embedders that ship inside Maven artifacts: no network, no API key. Each model is loaded once
+ * per JVM and shared (loading takes 0.3 to 1 s).
+ */
+public final class OnnxEmbedders {
+  /** bge-small-en-v1.5, int8-quantised, 384 dimensions, CLS pooling. The default. */
+  public static final String BGE_SMALL = "bge-small-en-v1.5-q";
+  /** all-MiniLM-L6-v2, int8-quantised, 384 dimensions, mean pooling. */
+  public static final String MINILM = "all-minilm-l6-v2-q";
+  /** The model used when none is configured; chosen by evidence recall on the LoCoMo sample (docs/BENCHMARKS.md). */
+  public static final String DEFAULT = BGE_SMALL;
+  /** The instruction bge models were trained with for retrieval queries. */
+  static final String BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
+
+  private static final Map<String, Embedder> LOADED = new ConcurrentHashMap<>();
+
+  private OnnxEmbedders() {}
+
+  /** The default embedder. */
+  public static Embedder defaultEmbedder() {
+    return byName(DEFAULT);
+  }
+
+  /** The names {@link #byName} accepts. */
+  public static List<String> names() {
+    return List.of(BGE_SMALL, MINILM);
+  }
+
+  /**
+   * The shared instance of a model.
+   *
+   * @throws ValidationException for an unknown name
+   */
+  public static Embedder byName(String name) {
+    if (!names().contains(name)) {
+      throw new ValidationException("embedder", "unknown in-process model '" + name + "' (expected one of "
+          + String.join(", ", names()) + ")");
+    }
+    return LOADED.computeIfAbsent(name, OnnxEmbedders::load);
+  }
+
+  private static Embedder load(String name) {
+    if (BGE_SMALL.equals(name)) {
+      return LangChain4jEmbedder.of(new BgeSmallEnV15QuantizedEmbeddingModel(), BGE_SMALL, BGE_QUERY_PREFIX);
+    }
+    return LangChain4jEmbedder.of(new AllMiniLmL6V2QuantizedEmbeddingModel(), MINILM, "");
+  }
+}
