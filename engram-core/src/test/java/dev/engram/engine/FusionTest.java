@@ -1,0 +1,44 @@
+package dev.engram.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.engram.Fusion;
+import dev.engram.spi.SearchIndex.Candidate;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FusionTest {
+  private static final List<Candidate> DENSE = List.of(new Candidate("a", 0.9), new Candidate("b", 0.5));
+  private static final List<Candidate> KEYWORD = List.of(new Candidate("b", 8.0), new Candidate("c", 2.0));
+
+  @Test
+  void rrfSumsReciprocalRanksNormalisedToOne() {
+    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.RRF, DENSE, KEYWORD);
+    assertThat(f).extracting(x -> x.id).containsExactly("b", "a", "c");
+    double max = 2.0 / 61;
+    // b: dense rank 2 and keyword rank 1 -> (1/62 + 1/61) / (2/61)
+    assertThat(f.get(0).score).isCloseTo((1.0 / 62 + 1.0 / 61) / max, within(1e-12));
+    // a: dense rank 1 only -> (1/61) / (2/61) = 0.5
+    assertThat(f.get(1).score).isCloseTo(0.5, within(1e-12));
+    assertThat(f.get(2).score).isCloseTo((1.0 / 62) / max, within(1e-12));
+    assertThat(f.get(0).semanticRank).isEqualTo(2);
+    assertThat(f.get(0).keywordRank).isEqualTo(1);
+  }
+
+  @Test
+  void weightedMixesCosineWithMaxNormalisedBm25() {
+    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.WEIGHTED, DENSE, KEYWORD);
+    // b: 0.7*0.5 + 0.3*8/8 = 0.65; a: 0.7*0.9 = 0.63; c: 0.3*2/8 = 0.075
+    assertThat(f).extracting(x -> x.id).containsExactly("b", "a", "c");
+    assertThat(f.get(0).score).isCloseTo(0.65, within(1e-12));
+    assertThat(f.get(1).score).isCloseTo(0.63, within(1e-12));
+    assertThat(f.get(2).score).isCloseTo(0.075, within(1e-12));
+  }
+
+  @Test
+  void negativeCosinesCountAsZero() {
+    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.WEIGHTED, List.of(new Candidate("a", -0.3)), List.of());
+    assertThat(f.get(0).score).isEqualTo(0.0);
+  }
+}
