@@ -1,0 +1,71 @@
+package dev.engram.bench.locomo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.engram.Fusion;
+import dev.engram.bench.TokenCounter;
+import dev.engram.testing.HashEmbedder;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the harness on the project's own mini fixture with the hash test embedder (a fake: no model), with top-k
+ * larger than the number of memories so every memory is retrieved and the metrics can be worked out by hand.
+ */
+class LocomoBenchTest {
+  @TempDir Path work;
+
+  @Test
+  void rawModeScoresMatchHandComputedValues() throws Exception {
+    AtomicInteger progress = new AtomicInteger();
+    LocomoReport r = LocomoBench.run(new LocomoBench.Options(LocomoReaderTest.fixture(), LocomoBench.Mode.RAW, 10,
+        Fusion.RRF, 0, work), new HashEmbedder(), progress::set);
+    assertThat(progress.get()).isEqualTo(7);
+    // Category 5 is left out: 5 questions. Every memory is retrieved, so evidence recall and hit are 1.
+    assertThat(r.questions()).isEqualTo(5);
+    assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
+    assertThat(r.overall().hit()).isEqualTo(1.0);
+    // Answer-token recall: Pixel 1, Porto 1, {11, april, 2024} 0, {pixel, knocked, violin, over} 3/4, {2024} 0.
+    assertThat(r.overall().answerTokenRecall()).isCloseTo((1 + 1 + 0 + 0.75 + 0) / 5, within(1e-12));
+    assertThat(r.byCategory()).containsOnlyKeys("1", "2", "4");
+    assertThat(r.byCategory().get("4").answerTokenRecall()).isEqualTo(1.0);
+    assertThat(r.byCategory().get("2").questions()).isEqualTo(2);
+    assertThat(r.byCategory().get("1").answerTokenRecall()).isEqualTo(0.75);
+    // Context = all seven turn texts joined by newlines, for every question, whatever their order.
+    assertThat(r.overall().contextTokensMean()).isBetween(allTurnsTokens() - 2.0, allTurnsTokens() + 2.0);
+    assertThat(r.memoryTokensPerConversation()).isEqualTo(turnTokenSum());
+    JsonNode json = new ObjectMapper().readTree(r.toJson());
+    assertThat(json.path("overall").path("evidence_recall").asDouble()).isEqualTo(1.0);
+    assertThat(json.path("latency_ms").has("search_p95")).isTrue();
+    assertThat(json.path("by_category").path("2").path("questions").asInt()).isEqualTo(2);
+    assertThat(r.toMarkdown()).contains("| 2 (temporal) | 2 |");
+  }
+
+  @Test
+  void observationModeStoresTheObservationsWithTheirDiaIds() {
+    LocomoReport r = LocomoBench.run(new LocomoBench.Options(LocomoReaderTest.fixture(),
+        LocomoBench.Mode.OBSERVATIONS, 10, Fusion.RRF, 0, work), new HashEmbedder(), n -> { });
+    assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
+    assertThat(r.overall().answerTokenRecall()).isCloseTo(0.55, within(1e-12));
+    double obsTokens = TokenCounter.count("Ada adopted a grey cat named Pixel.")
+        + TokenCounter.count("Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.")
+        + TokenCounter.count("Ada's cat Pixel knocked her violin off the shelf; one string broke.")
+        + TokenCounter.count("Ada plays in a quartet on Fridays.");
+    assertThat(r.memoryTokensPerConversation()).isEqualTo(obsTokens);
+  }
+
+  private static double turnTokenSum() {
+    return LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions().stream()
+        .flatMap(s -> s.turns().stream()).mapToInt(t -> TokenCounter.count(t.text())).sum();
+  }
+
+  private static double allTurnsTokens() {
+    return TokenCounter.count(String.join("\n", LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions()
+        .stream().flatMap(s -> s.turns().stream()).map(Locomo.Turn::text).toList()));
+  }
+}
