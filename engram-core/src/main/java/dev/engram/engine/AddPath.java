@@ -15,6 +15,7 @@ import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.MemoryInference.PlannedChange;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.UsageMeter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -83,7 +84,7 @@ final class AddPath {
       engine.commit(new ChangeSet(tenant, changes, windows));
       List<AddResult> results = new ArrayList<>(staged.size());
       for (Staged s : staged) {
-        results.add(new AddResult(s.events()));
+        results.add(new AddResult(s.events(), s.usage.snapshot()));
       }
       return results;
     } finally {
@@ -99,6 +100,7 @@ final class AddPath {
     final List<MemoryChange> changes = new ArrayList<>();
     final List<MemoryItem> toEmbed = new ArrayList<>();
     final List<Object> eventsInOrder = new ArrayList<>();
+    final UsageMeter usage = new UsageMeter();
 
     Staged(AddRequest request) {
       this.request = request;
@@ -122,7 +124,7 @@ final class AddPath {
 
   private Staged stage(String tenant, AddRequest r) {
     Staged s = new Staged(r);
-    List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r)) : verbatim(r);
+    List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
     for (PlannedChange p : plan) {
@@ -191,7 +193,7 @@ final class AddPath {
     return out;
   }
 
-  private MemoryInference.InferenceContext context(String tenant, AddRequest r) {
+  private MemoryInference.InferenceContext context(String tenant, AddRequest r, UsageMeter usage) {
     Scope scope = r.scope();
     MemoryInference.ScopeMemories memories = new MemoryInference.ScopeMemories() {
       @Override
@@ -208,7 +210,7 @@ final class AddPath {
     };
     return new MemoryInference.InferenceContext(tenant, scope, r.messages(),
         engine.store.recentMessages(tenant, scope, engine.config.windowSize()), r.metadata(), r.timestamp(),
-        memories);
+        memories, "", usage);
   }
 
   /** Embeds every new or changed text of the batch in one call and fills in the change set. */

@@ -31,15 +31,26 @@ public interface MemoryInference {
    * @param metadata       the add's metadata
    * @param timestamp      the add's conversation time, or null
    * @param memories       read access to the scope's memories
+   * @param summary        the scope's rolling conversation summary ("" if none)
+   * @param usage          where language-model calls are recorded
    */
   record InferenceContext(String tenant, Scope scope, List<Message> messages, List<Message> recentMessages,
-                          Map<String, Object> metadata, Instant timestamp, ScopeMemories memories) {
+                          Map<String, Object> metadata, Instant timestamp, ScopeMemories memories, String summary,
+                          UsageMeter usage) {
     public InferenceContext {
       Objects.requireNonNull(tenant, "tenant");
       Objects.requireNonNull(scope, "scope");
       messages = List.copyOf(messages);
       recentMessages = List.copyOf(recentMessages);
       Objects.requireNonNull(memories, "memories");
+      summary = summary == null ? "" : summary;
+      Objects.requireNonNull(usage, "usage");
+    }
+
+    /** A context without a conversation summary, with a fresh usage meter. */
+    public InferenceContext(String tenant, Scope scope, List<Message> messages, List<Message> recentMessages,
+                            Map<String, Object> metadata, Instant timestamp, ScopeMemories memories) {
+      this(tenant, scope, messages, recentMessages, metadata, timestamp, memories, "", new UsageMeter());
     }
   }
 

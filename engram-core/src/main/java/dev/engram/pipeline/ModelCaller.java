@@ -1,0 +1,92 @@
+package dev.engram.pipeline;
+
+import dev.engram.spi.UsageMeter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.engram.LanguageModelException;
+import dev.engram.spi.LanguageModel;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Calls a {@link LanguageModel} for one pipeline step: retries retryable failures with backoff, retries unusable
+ * answers a bounded number of times, records usage, and on final failure throws a
+ * {@link LanguageModelException} whose message names the step. Thread-safe.
+ */
+public final class ModelCaller {
+  private static final Logger LOG = LoggerFactory.getLogger(ModelCaller.class);
+
+  /** Waits between attempts; replaceable in tests. */
+  @FunctionalInterface
+  public interface Sleeper {
+    void sleep(Duration d) throws InterruptedException;
+  }
+
+  private final LanguageModel model;
+  private final RetryPolicy policy;
+  private final Sleeper sleeper;
+
+  public ModelCaller(LanguageModel model, RetryPolicy policy, Sleeper sleeper) {
+    this.model = Objects.requireNonNull(model, "model");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+  }
+
+  public ModelCaller(LanguageModel model, RetryPolicy policy) {
+    this(model, policy, d -> Thread.sleep(d.toMillis()));
+  }
+
+  public String modelId() {
+    return model.modelId();
+  }
+
+  /**
+   * Calls the model and converts its JSON answer with {@code reader}; {@code reader} throws
+   * {@link LanguageModelException} of kind INVALID_RESPONSE for answers of the wrong shape.
+   */
+  public <T> T callJson(String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<JsonNode, T> reader) {
+    int attempt = 0;
+    int invalid = 0;
+    while (true) {
+      attempt++;
+      try {
+        LanguageModel.Completion c = model.complete(prompt);
+        usage.record(c.inputTokens(), c.outputTokens(), c.latency());
+        return reader.apply(JsonAnswers.firstObject(c.text(), step));
+      } catch (LanguageModelException e) {
+        boolean unusable = e.kind() == LanguageModelException.Kind.INVALID_RESPONSE;
+        if (unusable) {
+          invalid++;
+        }
+        boolean again = unusable ? invalid < policy.invalidAnswerAttempts()
+            : e.retryable() && attempt < policy.maxAttempts();
+        if (!again) {
+          throw new LanguageModelException(e.kind(), step + " failed after " + attempt + " attempt"
+              + (attempt == 1 ? "" : "s") + " with " + model.modelId() + ": " + e.getMessage(), e);
+        }
+        LOG.warn("{}: attempt {} with {} failed ({}); retrying", step, attempt, model.modelId(), e.kind());
+        pause(attempt + 1);
+      } catch (RuntimeException e) {
+        throw new LanguageModelException(LanguageModelException.Kind.SERVER_ERROR, step + " failed with "
+            + model.modelId() + ": " + e, e);
+      }
+    }
+  }
+
+  private void pause(int nextAttempt) {
+    long cap = policy.backoffCap(nextAttempt).toMillis();
+    if (cap <= 0) {
+      return;
+    }
+    try {
+      sleeper.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanguageModelException(LanguageModelException.Kind.TIMEOUT, "interrupted while waiting to retry", e);
+    }
+  }
+}
