@@ -1,0 +1,89 @@
+package dev.engram.lucene;
+
+import static dev.engram.lucene.Docs.ids;
+import static dev.engram.lucene.Docs.query;
+import static dev.engram.lucene.Docs.upsert;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.engram.Scope;
+import dev.engram.StorageException;
+import dev.engram.spi.SearchIndex.Candidate;
+import dev.engram.spi.SearchIndex.IndexState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IndexOpeningTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void anIndexOfAnotherDimensionIsReplacedByAnEmptyOne() {
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
+      index.commit();
+    }
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 8)) {
+      assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
+      index.apply(List.of(upsert("t", "m2", "tea", "alice", 8, 5)), 1, 1);
+      assertThat(ids(index.dense(query("t", Scope.user("alice")), Docs.axis(8, 5), 5))).containsExactly("m2");
+    }
+  }
+
+  @Test
+  void anUnreadableIndexIsReplacedByAnEmptyOne() throws IOException {
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
+      index.commit();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+        Files.write(f, new byte[] {1, 2, 3});
+      }
+    }
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
+      index.apply(List.of(upsert("t", "m2", "tea", "alice", 4, 0)), 1, 1);
+      assertThat(index.state().documents()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void vectorsWiderThanLucenesDefaultLimitWorkAcrossReopen() {
+    int dim = 1536;
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, dim)) {
+      index.apply(List.of(upsert("t", "x", "tea", "alice", dim, 7), upsert("t", "y", "tea", "alice", dim, 1500)),
+          2, 1);
+    }
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, dim)) {
+      assertThat(index.state()).isEqualTo(new IndexState(1, 2, 2));
+      List<Candidate> hits = index.dense(query("t", Scope.user("alice")), Docs.axis(dim, 1500), 1);
+      assertThat(ids(hits)).containsExactly("y");
+      assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-6));
+    }
+  }
+
+  @Test
+  void aDirectoryHeldByAnotherWriterIsRefused() {
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 4))
+          .isInstanceOf(StorageException.class).hasMessageContaining("locked").hasMessageContaining(dir.toString());
+      index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 1, 1);
+      assertThat(index.state().documents()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void dimensionsOutsideTheSupportedRangeAreRejected() {
+    assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension").hasMessageContaining("0");
+    assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 5000))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4096");
+  }
+}
