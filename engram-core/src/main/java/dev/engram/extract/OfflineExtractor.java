@@ -1,0 +1,196 @@
+package dev.engram.extract;
+
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.ValidationException;
+import dev.engram.spi.MemoryInference;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A deterministic, LLM-free {@link MemoryInference}: the extractor used when no language model is configured. Each
+ * non-system message goes through these steps, in order:
+ * <ol>
+ *   <li>typographic apostrophes are straightened and the text is split into sentences ({@code SentenceSplitter});
+ *   </li>
+ *   <li>greetings, reactions, filler, questions and sentences with fewer than
+ *       {@link Options#minContentWords()} content words are dropped ({@code FillerFilter});</li>
+ *   <li>if the message has a speaker name ({@link Message#name()}; the role is not a name), the first person is
+ *       rewritten to that name with verb agreement: "I adopted a puppy" by Caroline becomes "Caroline adopted a
+ *       puppy", "I go" becomes "Caroline goes" ({@code PersonRewriter}); without a name the text is kept;</li>
+ *   <li>relative time expressions get their absolute UTC date from the message timestamp, or else the add's
+ *       timestamp, the original wording kept: "yesterday (7 May 2023)", "last week (the week of 1 May 2023)"
+ *       ({@code TimeResolver}); with neither timestamp they are left as they are.</li>
+ * </ol>
+ * Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as actor, the message
+ * role, the message time as event time and the message source id as provenance, unless it is a duplicate:
+ * <ul>
+ *   <li>the same text earlier in the same add, or a near-duplicate of one, is skipped;</li>
+ *   <li>a memory of the scope with exactly this text ({@link ScopeMemories#withText}) gives a {@link Noop} for it;
+ *   </li>
+ *   <li>among the {@link Options#similarCandidates()} most similar memories ({@link ScopeMemories#similar}), the
+ *       first whose normalised token Jaccard similarity ({@code TokenJaccard}) reaches
+ *       {@link Options#nearDuplicateThreshold()} gives a {@link Noop} for it.</li>
+ * </ul>
+ * Each memory id appears in at most one NOOP of a plan.
+ *
+ * <p><b>This extractor only adds.</b> It never emits {@link Update} or {@link Delete}: it cannot tell that a new
+ * fact contradicts or refines an old one, so a memory it wrote stays until the caller changes or deletes it, and a
+ * changed fact ("moved to Shanghai") is stored beside the old one ("lives in Beijing"). Use the LLM pipeline for
+ * consolidation.
+ *
+ * <p>Immutable and thread-safe; the same input always gives the same plan. It reads the scope only through the
+ * context and calls no model.
+ */
+public final class OfflineExtractor implements MemoryInference {
+
+  private final Options options;
+  private final FillerFilter filter;
+
+  private OfflineExtractor(Options options) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.filter = new FillerFilter(options.minContentWords());
+  }
+
+  /** An extractor with {@link Options#defaults()}. */
+  public static OfflineExtractor create() {
+    return new OfflineExtractor(Options.defaults());
+  }
+
+  /** An extractor with the given options. */
+  public static OfflineExtractor create(Options options) {
+    return new OfflineExtractor(options);
+  }
+
+  /** The options this extractor runs with. */
+  public Options options() {
+    return options;
+  }
+
+  /**
+   * The facts of one message before deduplication, in order: its kept sentences, rewritten to the speaker and with
+   * absolute dates. Empty for a system message.
+   *
+   * @param message           the message
+   * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
+   */
+  public List<String> facts(Message message, Instant fallbackTimestamp) {
+    Objects.requireNonNull(message, "message");
+    if (message.role() == Role.SYSTEM) {
+      return List.of();
+    }
+    Instant at = message.timestamp() != null ? message.timestamp() : fallbackTimestamp;
+    List<String> out = new ArrayList<>();
+    for (String sentence : SentenceSplitter.split(message.content().replace('\u2019', '\''))) {
+      Optional<String> kept = filter.keep(sentence);
+      if (kept.isPresent()) {
+        String fact = TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
+        out.add(fact);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<PlannedChange> plan(InferenceContext context) {
+    Objects.requireNonNull(context, "context");
+    List<PlannedChange> out = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    Set<String> noops = new HashSet<>();
+    for (Message m : context.messages()) {
+      Instant at = m.timestamp() != null ? m.timestamp() : context.timestamp();
+      List<String> sources = m.sourceId() == null ? List.of() : List.of(m.sourceId());
+      for (String fact : facts(m, context.timestamp())) {
+        if (isNear(fact, seen)) {
+          continue;
+        }
+        seen.add(fact);
+        Optional<String> existing = existingId(fact, context.memories());
+        if (existing.isPresent()) {
+          if (noops.add(existing.get())) {
+            out.add(new Noop(existing.get()));
+          }
+        } else {
+          out.add(new Add(fact, m.name(), m.role(), at, sources));
+        }
+      }
+    }
+    return out;
+  }
+
+  private boolean isNear(String fact, List<String> texts) {
+    for (String t : texts) {
+      if (t.equals(fact) || TokenJaccard.similarity(t, fact) >= options.nearDuplicateThreshold()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Optional<String> existingId(String fact, ScopeMemories memories) {
+    List<MemoryItem> same = memories.withText(fact);
+    if (!same.isEmpty()) {
+      return Optional.of(same.get(0).id());
+    }
+    if (options.similarCandidates() == 0) {
+      return Optional.empty();
+    }
+    for (MemoryItem candidate : memories.similar(fact, options.similarCandidates())) {
+      if (TokenJaccard.similarity(candidate.text(), fact) >= options.nearDuplicateThreshold()) {
+        return Optional.of(candidate.id());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Settings of the offline extractor.
+   *
+   * @param minContentWords        sentences with fewer content words are dropped (see {@code FillerFilter}); 0 or
+   *                               more, default 3
+   * @param nearDuplicateThreshold token Jaccard similarity from which a text counts as a near-duplicate; in
+   *                               (0, 1], default 0.9 (1.0 means same tokens only)
+   * @param similarCandidates      how many similar memories to compare for near-duplicates; 0 turns the search off,
+   *                               at most 100, default 3
+   */
+  public record Options(int minContentWords, double nearDuplicateThreshold, int similarCandidates) {
+    public Options {
+      if (minContentWords < 0) {
+        throw new ValidationException("minContentWords", "must be 0 or more, was " + minContentWords);
+      }
+      if (!(nearDuplicateThreshold > 0.0 && nearDuplicateThreshold <= 1.0)) {
+        throw new ValidationException("nearDuplicateThreshold",
+            "must be in (0, 1], was " + nearDuplicateThreshold);
+      }
+      if (similarCandidates < 0 || similarCandidates > 100) {
+        throw new ValidationException("similarCandidates", "must be in [0, 100], was " + similarCandidates);
+      }
+    }
+
+    /** Three content words, Jaccard 0.9, three candidates. */
+    public static Options defaults() {
+      return new Options(3, 0.9, 3);
+    }
+
+    /** A copy with another minimum number of content words. */
+    public Options withMinContentWords(int value) {
+      return new Options(value, nearDuplicateThreshold, similarCandidates);
+    }
+
+    /** A copy with another near-duplicate threshold. */
+    public Options withNearDuplicateThreshold(double value) {
+      return new Options(minContentWords, value, similarCandidates);
+    }
+
+    /** A copy with another number of similar candidates. */
+    public Options withSimilarCandidates(int value) {
+      return new Options(minContentWords, nearDuplicateThreshold, value);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.engram.extract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TimeResolverTest {
+
+  /** 8 May 2023 is a Monday. */
+  @ParameterizedTest(name = "[{index}] {1}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      2023-05-08T13:56:00Z | went to a support group yesterday.   | went to a support group yesterday (7 May 2023).
+      2023-05-08T13:56:00Z | ran yesterday morning                | ran yesterday morning (7 May 2023)
+      2023-05-08T13:56:00Z | slept badly last night               | slept badly last night (7 May 2023)
+      2023-05-08T13:56:00Z | is moving today                      | is moving today (8 May 2023)
+      2023-05-08T13:56:00Z | cooks tonight                        | cooks tonight (8 May 2023)
+      2023-05-08T13:56:00Z | swam this morning                    | swam this morning (8 May 2023)
+      2023-05-08T13:56:00Z | flies tomorrow                       | flies tomorrow (9 May 2023)
+      2023-05-08T13:56:00Z | came the day before yesterday        | came the day before yesterday (6 May 2023)
+      2023-05-08T13:56:00Z | leaves the day after tomorrow        | leaves the day after tomorrow (10 May 2023)
+      2023-05-08T13:56:00Z | painted last week                    | painted last week (the week of 1 May 2023)
+      2023-05-08T13:56:00Z | is busy this week                    | is busy this week (the week of 8 May 2023)
+      2023-05-08T13:56:00Z | starts next week                     | starts next week (the week of 15 May 2023)
+      2023-05-08T13:56:00Z | camped last weekend                  | camped last weekend (the weekend of 6 May 2023)
+      2023-05-08T13:56:00Z | camped this past weekend             | camped this past weekend (the weekend of 6 May 2023)
+      2023-05-08T13:56:00Z | camps this weekend                   | camps this weekend (the weekend of 13 May 2023)
+      2023-05-08T13:56:00Z | camps next weekend                   | camps next weekend (the weekend of 20 May 2023)
+      2023-05-08T13:56:00Z | moved last month                     | moved last month (April 2023)
+      2023-05-08T13:56:00Z | moves this month                     | moves this month (May 2023)
+      2023-05-08T13:56:00Z | camps next month                     | camps next month (June 2023)
+      2023-05-08T13:56:00Z | painted that lake last year!         | painted that lake last year (2022)!
+      2023-05-08T13:56:00Z | graduates this year                  | graduates this year (2023)
+      2023-05-08T13:56:00Z | retires next year                    | retires next year (2024)
+      2023-05-08T13:56:00Z | ran last Saturday                    | ran last Saturday (6 May 2023)
+      2023-05-08T13:56:00Z | met last Monday                      | met last Monday (1 May 2023)
+      2023-05-08T13:56:00Z | dances next Friday                   | dances next Friday (12 May 2023)
+      2023-05-08T13:56:00Z | dances this Friday                   | dances this Friday (12 May 2023)
+      2023-05-08T13:56:00Z | dances this coming Monday            | dances this coming Monday (15 May 2023)
+      2023-05-08T13:56:00Z | called two days ago                  | called two days ago (6 May 2023)
+      2023-05-08T13:56:00Z | called 2 days ago                    | called 2 days ago (6 May 2023)
+      2023-05-08T13:56:00Z | called a couple of days ago          | called a couple of days ago (6 May 2023)
+      2023-05-08T13:56:00Z | joined 3 weeks ago                   | joined 3 weeks ago (the week of 17 April 2023)
+      2023-05-08T13:56:00Z | quit a month ago                     | quit a month ago (April 2023)
+      2023-05-08T13:56:00Z | married ten years ago                | married ten years ago (2013)
+      2023-05-08T13:56:00Z | Last week I went hiking.             | Last week (the week of 1 May 2023) I went hiking.
+      2023-05-08T13:56:00Z | YESTERDAY was fun                    | YESTERDAY (7 May 2023) was fun
+      2023-05-08T13:56:00Z | loved last week's party              | loved last week's (the week of 1 May 2023) party
+      2023-05-08T13:56:00Z | ran yesterday, swims tomorrow | ran yesterday (7 May 2023), swims tomorrow (9 May 2023)
+      2023-05-08T13:56:00Z | went yesterday (7 May 2023)          | went yesterday (7 May 2023)
+      2023-05-08T13:56:00Z | went on Saturday                     | went on Saturday
+      2023-05-08T13:56:00Z | called a few days ago                | called a few days ago
+      2023-05-08T13:56:00Z | yesterdays are gone                  | yesterdays are gone
+      2023-05-08T13:56:00Z | spent the weekend there              | spent the weekend there
+      2023-05-08T00:30:00Z | went yesterday                       | went yesterday (7 May 2023)
+      2023-05-07T23:30:00Z | went yesterday                       | went yesterday (6 May 2023)
+      2024-01-01T10:00:00Z | went yesterday                       | went yesterday (31 December 2023)
+      2024-01-01T10:00:00Z | moved last year                      | moved last year (2023)
+      2024-01-01T10:00:00Z | moved last month                     | moved last month (December 2023)
+      2024-01-15T10:00:00Z | moved last month                     | moved last month (December 2023)
+      2024-01-03T10:00:00Z | painted last week                    | painted last week (the week of 25 December 2023)
+      2025-01-01T10:00:00Z | camped last weekend                 | camped last weekend (the weekend of 28 December 2024)
+      2024-12-30T10:00:00Z | starts next week                     | starts next week (the week of 6 January 2025)
+      2023-12-31T10:00:00Z | flies tomorrow                       | flies tomorrow (1 January 2024)
+      2023-12-15T10:00:00Z | moves next month                     | moves next month (January 2024)
+      2024-01-02T10:00:00Z | ran last Saturday                    | ran last Saturday (30 December 2023)
+      2024-03-01T10:00:00Z | called two days ago                  | called two days ago (28 February 2024)
+      2024-03-01T10:00:00Z | went yesterday                       | went yesterday (29 February 2024)
+      2023-03-01T10:00:00Z | went yesterday                       | went yesterday (28 February 2023)
+      2024-02-29T10:00:00Z | flies tomorrow                       | flies tomorrow (1 March 2024)
+      2024-03-31T10:00:00Z | quit a month ago                     | quit a month ago (February 2024)
+      2024-02-29T10:00:00Z | retires next year                    | retires next year (2025)
+      """)
+  void addsAbsoluteDatesKeepingTheWording(String base, String sentence, String expected) {
+    assertThat(TimeResolver.resolve(sentence, Instant.parse(base))).isEqualTo(expected);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', textBlock = """
+      went yesterday
+      moves next month
+      """)
+  void leavesTextAloneWithoutATimestamp(String sentence) {
+    assertThat(TimeResolver.resolve(sentence, null)).isEqualTo(sentence);
+  }
+}
