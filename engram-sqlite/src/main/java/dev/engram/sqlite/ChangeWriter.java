@@ -1,0 +1,120 @@
+package dev.engram.sqlite;
+
+import dev.engram.MemoryNotFoundException;
+import dev.engram.Message;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.StoredMemory;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * Writes one {@link ChangeSet} inside the caller's write transaction, with cached prepared statements: per memory
+ * change its memory row and one history row, then the window messages with their trims.
+ *
+ * <p>Sequence numbers are assigned here: the write lock and the {@code BEGIN IMMEDIATE} transaction make this the
+ * only writer, so the next numbers follow the AUTOINCREMENT counter, which the explicit inserts advance.
+ */
+final class ChangeWriter {
+  private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
+      + " new_text, actor_id, role, created_s, created_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String INSERT_MESSAGE = "INSERT INTO messages (tenant, scope_key, role, name, content,"
+      + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String TRIM_WINDOW = "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
+      + " (SELECT id FROM messages WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
+
+  private ChangeWriter() {}
+
+  /** Writes the change set; returns the sequence number of its last memory change, or the last one before it. */
+  static long write(Handle db, ChangeSet set, Clock clock) throws SQLException {
+    long seq = Schema.lastSeq(db);
+    for (MemoryChange change : set.changes()) {
+      seq++;
+      writeMemory(db, change, seq);
+      writeHistory(db, change, seq, clock);
+    }
+    for (ChangeSet.WindowAppend window : set.windows()) {
+      appendWindow(db, set.tenant(), window);
+    }
+    return seq;
+  }
+
+  private static void writeMemory(Handle db, MemoryChange change, long seq) throws SQLException {
+    StoredMemory m = change.memory();
+    try {
+      switch (change.event()) {
+        case ADD -> {
+          PreparedStatement ps = db.cached(MemoryRows.INSERT);
+          MemoryRows.bindInsert(ps, m, seq);
+          ps.executeUpdate();
+        }
+        case UPDATE -> {
+          PreparedStatement ps = db.cached(MemoryRows.UPDATE);
+          MemoryRows.bindUpdate(ps, m, seq);
+          if (ps.executeUpdate() == 0) {
+            throw new MemoryNotFoundException(m.id());
+          }
+        }
+        case DELETE -> {
+          PreparedStatement ps = db.cached(MemoryRows.DELETE);
+          ps.setString(1, m.tenant());
+          ps.setString(2, m.id());
+          if (ps.executeUpdate() == 0) {
+            throw new MemoryNotFoundException(m.id());
+          }
+        }
+        default -> throw new IllegalArgumentException("a store cannot apply " + change.event());
+      }
+    } catch (SQLiteException e) {
+      String why = e.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+          ? "a memory with this id already exists in tenant '" + m.tenant() + "'" : e.getMessage();
+      throw new SQLException(change.event() + " of memory " + m.id() + ": " + why, e);
+    }
+  }
+
+  private static void writeHistory(Handle db, MemoryChange change, long seq, Clock clock) throws SQLException {
+    StoredMemory m = change.memory();
+    Instant at = switch (change.event()) {
+      case ADD -> m.item().createdAt();
+      case UPDATE -> m.item().updatedAt();
+      default -> clock.instant();
+    };
+    PreparedStatement ps = db.cached(INSERT_HISTORY);
+    ps.setLong(1, seq);
+    ps.setString(2, m.tenant());
+    ps.setString(3, m.id());
+    ps.setString(4, change.event().name());
+    ps.setString(5, change.previousText());
+    ps.setString(6, change.event() == dev.engram.EventType.DELETE ? null : m.item().text());
+    ps.setString(7, change.actorId());
+    ps.setString(8, change.role() == null ? null : change.role().wireName());
+    Codecs.bindInstant(ps, 9, at);
+    ps.executeUpdate();
+  }
+
+  private static void appendWindow(Handle db, String tenant, ChangeSet.WindowAppend window) throws SQLException {
+    String key = window.scope().key();
+    PreparedStatement insert = db.cached(INSERT_MESSAGE);
+    for (Message msg : window.messages()) {
+      insert.setString(1, tenant);
+      insert.setString(2, key);
+      insert.setString(3, msg.role().wireName());
+      insert.setString(4, msg.name());
+      insert.setString(5, msg.content());
+      Codecs.bindInstant(insert, 6, msg.timestamp());
+      insert.setString(8, msg.sourceId());
+      insert.executeUpdate();
+    }
+    PreparedStatement trim = db.cached(TRIM_WINDOW);
+    trim.setString(1, tenant);
+    trim.setString(2, key);
+    trim.setString(3, tenant);
+    trim.setString(4, key);
+    trim.setInt(5, window.keep());
+    trim.executeUpdate();
+  }
+}

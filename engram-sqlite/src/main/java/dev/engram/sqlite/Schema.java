@@ -1,0 +1,113 @@
+package dev.engram.sqlite;
+
+import dev.engram.StorageException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The database schema and its {@code meta} table (schema version, embedding model, generation).
+ *
+ * <ul>
+ *   <li>{@code memories}: one row per live memory, primary key (tenant, id); times as (epoch second, nano) pairs,
+ *       expiration as an epoch day, metadata and source ids as JSON text, the embedding as little-endian float32,
+ *       {@code seq} the sequence number of its latest change.
+ *   <li>{@code history}: the audit trail and change feed; {@code seq} (AUTOINCREMENT, never reused) is the feed's
+ *       sequence number. Rows outlive the memory they describe.
+ *   <li>{@code messages}: each (tenant, scope key)'s recent conversation messages, in insertion ({@code id}) order.
+ * </ul>
+ */
+final class Schema {
+  /** The schema version this code writes and reads. */
+  static final int VERSION = 1;
+
+  static final String SCHEMA_VERSION = "schema_version";
+  static final String GENERATION = "generation";
+  static final String EMBEDDING_MODEL = "embedding_model";
+  static final String EMBEDDING_DIMENSION = "embedding_dimension";
+
+  private static final List<String> DDL = List.of(
+      "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+      "CREATE TABLE IF NOT EXISTS memories ("
+          + " tenant TEXT NOT NULL, id TEXT NOT NULL,"
+          + " user_id TEXT, agent_id TEXT, run_id TEXT, actor_id TEXT, role TEXT,"
+          + " text TEXT NOT NULL, hash TEXT NOT NULL, metadata TEXT NOT NULL,"
+          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL,"
+          + " updated_s INTEGER NOT NULL, updated_ns INTEGER NOT NULL,"
+          + " event_s INTEGER, event_ns INTEGER,"
+          + " source_ids TEXT NOT NULL, expiration_day INTEGER,"
+          + " embedding BLOB NOT NULL, seq INTEGER NOT NULL,"
+          + " PRIMARY KEY (tenant, id))",
+      "CREATE INDEX IF NOT EXISTS memories_scope"
+          + " ON memories (tenant, user_id, agent_id, run_id, created_s, created_ns)",
+      "CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant, hash)",
+      "CREATE INDEX IF NOT EXISTS memories_expiration ON memories (tenant, expiration_day)",
+      "CREATE TABLE IF NOT EXISTS history ("
+          + " seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+          + " tenant TEXT NOT NULL, memory_id TEXT NOT NULL,"
+          + " event TEXT NOT NULL CHECK (event IN ('ADD', 'UPDATE', 'DELETE')),"
+          + " old_text TEXT, new_text TEXT, actor_id TEXT, role TEXT,"
+          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL)",
+      "CREATE INDEX IF NOT EXISTS history_memory ON history (tenant, memory_id)",
+      "CREATE TABLE IF NOT EXISTS messages ("
+          + " id INTEGER PRIMARY KEY,"
+          + " tenant TEXT NOT NULL, scope_key TEXT NOT NULL,"
+          + " role TEXT NOT NULL, name TEXT, content TEXT NOT NULL,"
+          + " ts_s INTEGER, ts_ns INTEGER, source_id TEXT)",
+      "CREATE INDEX IF NOT EXISTS messages_scope ON messages (tenant, scope_key, id)");
+
+  private static final String GET = "SELECT value FROM meta WHERE key = ?";
+  private static final String PUT = "INSERT INTO meta (key, value) VALUES (?, ?)"
+      + " ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+  private Schema() {}
+
+  /** Creates missing tables and checks the schema version; runs inside the caller's write transaction. */
+  static void create(Handle db, String file) throws SQLException {
+    for (String ddl : DDL) {
+      db.exec(ddl);
+    }
+    Optional<String> version = get(db, SCHEMA_VERSION);
+    if (version.isEmpty()) {
+      put(db, SCHEMA_VERSION, Integer.toString(VERSION));
+      put(db, GENERATION, "0");
+      return;
+    }
+    int found;
+    try {
+      found = Integer.parseInt(version.get());
+    } catch (NumberFormatException e) {
+      throw new StorageException("SQLite store " + file + ": meta.schema_version is '" + version.get()
+          + "', not a number; is this an Engram database?");
+    }
+    if (found != VERSION) {
+      throw new StorageException("SQLite store " + file + " has schema version " + found + ", but this Engram "
+          + "reads version " + VERSION + (found > VERSION ? "; it was written by a newer Engram" : ""));
+    }
+  }
+
+  static Optional<String> get(Handle db, String key) throws SQLException {
+    PreparedStatement ps = db.cached(GET);
+    ps.setString(1, key);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+    }
+  }
+
+  static void put(Handle db, String key, String value) throws SQLException {
+    PreparedStatement ps = db.cached(PUT);
+    ps.setString(1, key);
+    ps.setString(2, value);
+    ps.executeUpdate();
+  }
+
+  /** The last sequence number handed out by {@code history}'s AUTOINCREMENT (0 if none). */
+  static long lastSeq(Handle db) throws SQLException {
+    PreparedStatement ps = db.cached("SELECT seq FROM sqlite_sequence WHERE name = 'history'");
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+}

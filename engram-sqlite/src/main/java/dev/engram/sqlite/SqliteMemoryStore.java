@@ -1,0 +1,334 @@
+package dev.engram.sqlite;
+
+import dev.engram.DimensionMismatchException;
+import dev.engram.EventType;
+import dev.engram.HistoryEntry;
+import dev.engram.ListRequest;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Page;
+import dev.engram.Scope;
+import dev.engram.StorageException;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoredMemory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The system of record on SQLite: memories with their embeddings, their history (which is also the change feed) and
+ * each scope's message window, in one database file run in WAL mode. See {@link Schema} for the tables.
+ *
+ * <p><b>Durability.</b> {@link #apply} writes a whole change set in one transaction: when it returns the set is
+ * committed with the guarantee the chosen {@link Durability} gives ({@link Durability#NORMAL} survives a process
+ * crash or {@code kill -9}, {@link Durability#FULL} also power loss); when it throws, nothing of it was written.
+ *
+ * <p><b>Threading.</b> Thread-safe. Writes are serialised on one connection; reads run concurrently on a small pool
+ * of read-only connections and never wait for a write (WAL). A busy timeout on every connection keeps
+ * {@code SQLITE_BUSY} from reaching callers. SQL failures surface as {@link StorageException}s naming the operation.
+ *
+ * <p><b>Filters</b> are translated to SQL and applied inside SQLite, with the exact semantics of
+ * {@link dev.engram.filter.FilterEvaluator} (see {@code FilterSql}); {@code icontains} lower-cases with Java's
+ * Unicode rules, not SQLite's ASCII-only {@code lower()}.
+ *
+ * <p><b>Values.</b> Times round-trip exactly (nanosecond precision). Metadata is stored as JSON: integral numbers
+ * come back as Integer, Long or BigInteger (the smallest that fits), other numbers as Double.
+ */
+public final class SqliteMemoryStore implements MemoryStore {
+  private final Connections db;
+  private final Clock clock;
+  private volatile EmbeddingSpec spec;
+
+  private SqliteMemoryStore(Connections db, Clock clock, EmbeddingSpec spec) {
+    this.db = db;
+    this.clock = clock;
+    this.spec = spec;
+  }
+
+  /**
+   * Opens a store, creating the file and its schema if needed. History rows of deletions are stamped with the
+   * system clock (UTC).
+   *
+   * @param dbFile     the database file; its directory is created if missing
+   * @param durability how commits are synced
+   * @throws StorageException if the file cannot be opened, is not an Engram database of this schema version, or
+   *                          cannot run in WAL mode
+   */
+  public static SqliteMemoryStore open(Path dbFile, Durability durability) {
+    return open(dbFile, durability, Clock.systemUTC());
+  }
+
+  /**
+   * Opens a store whose deletion history rows are stamped with {@code clock} (ADD and UPDATE rows take the
+   * memory's own created and updated times).
+   *
+   * @see #open(Path, Durability)
+   */
+  public static SqliteMemoryStore open(Path dbFile, Durability durability, Clock clock) {
+    Objects.requireNonNull(dbFile, "dbFile");
+    Objects.requireNonNull(durability, "durability");
+    Objects.requireNonNull(clock, "clock");
+    Path file = dbFile.toAbsolutePath().normalize();
+    try {
+      if (file.getParent() != null) {
+        Files.createDirectories(file.getParent());
+      }
+    } catch (IOException e) {
+      throw new StorageException("could not create the directory of SQLite store " + file + ": " + e.getMessage(),
+          e);
+    }
+    Connections connections;
+    try {
+      connections = Connections.open(file, durability);
+    } catch (SQLException e) {
+      throw new StorageException("could not open SQLite store " + file + ": " + e.getMessage(), e);
+    }
+    try {
+      connections.writeRaw("check the journal mode", SqliteMemoryStore::checkWal);
+      EmbeddingSpec spec = connections.write("create the schema", h -> {
+        Schema.create(h, file.toString());
+        return readSpec(h);
+      });
+      return new SqliteMemoryStore(connections, clock, spec);
+    } catch (RuntimeException e) {
+      try {
+        connections.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static Void checkWal(Handle h) throws SQLException {
+    try (Statement st = h.connection().createStatement(); ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {
+      String mode = rs.next() ? rs.getString(1) : "unknown";
+      if (!"wal".equalsIgnoreCase(mode)) {
+        throw new SQLException("the database runs in journal mode '" + mode + "', not WAL (is it on a network "
+            + "file system, or open in another program?)");
+      }
+    }
+    return null;
+  }
+
+  private static EmbeddingSpec readSpec(Handle h) throws SQLException {
+    Optional<String> model = Schema.get(h, Schema.EMBEDDING_MODEL);
+    Optional<String> dimension = Schema.get(h, Schema.EMBEDDING_DIMENSION);
+    if (model.isEmpty() || dimension.isEmpty()) {
+      return null;
+    }
+    return new EmbeddingSpec(model.get(), Integer.parseInt(dimension.get()));
+  }
+
+  /** The database file (absolute). */
+  public Path file() {
+    return db.file();
+  }
+
+  @Override
+  public Optional<EmbeddingSpec> embeddingSpec() {
+    return Optional.ofNullable(spec);
+  }
+
+  /**
+   * Records the embedding model. Recording the same spec again does nothing.
+   *
+   * @throws IllegalStateException if another spec is already recorded
+   */
+  @Override
+  public void recordEmbeddingSpec(EmbeddingSpec newSpec) {
+    Objects.requireNonNull(newSpec, "spec");
+    spec = db.write("record the embedding spec " + newSpec, h -> {
+      EmbeddingSpec existing = readSpec(h);
+      if (existing != null) {
+        if (!existing.equals(newSpec)) {
+          throw new IllegalStateException("SQLite store " + db.file() + " already records embedding model "
+              + existing + "; cannot record " + newSpec);
+        }
+        return existing;
+      }
+      Schema.put(h, Schema.EMBEDDING_MODEL, newSpec.modelId());
+      Schema.put(h, Schema.EMBEDDING_DIMENSION, Integer.toString(newSpec.dimension()));
+      return newSpec;
+    });
+  }
+
+  /**
+   * Writes the memory rows, one history row per change and the window messages in one transaction.
+   *
+   * @return the sequence number of the set's last memory change, or {@link #lastSeq()} if it has none
+   * @throws dev.engram.MemoryNotFoundException if an UPDATE or DELETE names a memory the tenant does not have
+   *                                            (nothing is written)
+   * @throws DimensionMismatchException         if an embedding's length differs from the recorded spec
+   * @throws StorageException                   if SQLite fails, for example on an ADD of an existing id (nothing
+   *                                            is written)
+   */
+  @Override
+  public long apply(ChangeSet changes) {
+    Objects.requireNonNull(changes, "changes");
+    if (changes.isEmpty()) {
+      return lastSeq();
+    }
+    checkDimensions(changes);
+    return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
+        + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
+  }
+
+  private void checkDimensions(ChangeSet changes) {
+    EmbeddingSpec s = spec;
+    if (s == null) {
+      return;
+    }
+    for (MemoryChange c : changes.changes()) {
+      int length = c.memory().embeddingView().length;
+      if (c.event() != EventType.DELETE && length != s.dimension()) {
+        throw new DimensionMismatchException("memory " + c.memory().id() + " has a " + length
+            + "-dimensional embedding, but SQLite store " + db.file() + " holds " + s.dimension()
+            + "-dimensional ones from model '" + s.modelId() + "'");
+      }
+    }
+  }
+
+  @Override
+  public Optional<StoredMemory> get(String tenant, String id) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(id, "id");
+    return db.read("get memory " + id + " of tenant '" + tenant + "'", h -> Reads.get(h, tenant, id));
+  }
+
+  @Override
+  public List<StoredMemory> getAll(String tenant, Collection<String> ids) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return db.read("get " + ids.size() + " memories of tenant '" + tenant + "'", h -> Reads.getAll(h, tenant, ids));
+  }
+
+  @Override
+  public List<MemoryItem> findByHash(String tenant, Scope scope, String hash) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(hash, "hash");
+    return db.read("find memories with hash " + hash + " in " + scope + " of tenant '" + tenant + "'",
+        h -> Reads.findByHash(h, tenant, scope, hash));
+  }
+
+  @Override
+  public Page<MemoryItem> list(String tenant, ListRequest request, LocalDate today) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(today, "today");
+    return db.readSnapshot("list memories of " + request.scope() + " in tenant '" + tenant + "'",
+        h -> Reads.list(h, tenant, request, today));
+  }
+
+  @Override
+  public List<String> expiredIds(String tenant, LocalDate today, int limit) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(today, "today");
+    if (limit < 1) {
+      return List.of();
+    }
+    return db.read("find expired memories of tenant '" + tenant + "'",
+        h -> Reads.expiredIds(h, tenant, today, limit));
+  }
+
+  @Override
+  public List<HistoryEntry> history(String tenant, String memoryId) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(memoryId, "memoryId");
+    return db.read("read the history of memory " + memoryId + " of tenant '" + tenant + "'",
+        h -> Reads.history(h, tenant, memoryId));
+  }
+
+  @Override
+  public List<Message> recentMessages(String tenant, Scope scope, int limit) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    if (limit < 1) {
+      return List.of();
+    }
+    return db.read("read the message window of " + scope + " in tenant '" + tenant + "'",
+        h -> Reads.recentMessages(h, tenant, scope, limit));
+  }
+
+  @Override
+  public long lastSeq() {
+    return db.read("read the last sequence number", Schema::lastSeq);
+  }
+
+  @Override
+  public long generation() {
+    return db.read("read the generation", h -> Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0")));
+  }
+
+  /** Streams the feed from one read snapshot; {@code visitor} may call this store (it gets other connections). */
+  @Override
+  public void changesSince(long seq, Consumer<Change> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read("read the changes after seq " + seq, h -> {
+      Reads.changesSince(h, seq, visitor);
+      return null;
+    });
+  }
+
+  /** Streams every memory from one read snapshot without loading them all; {@code visitor} may call this store. */
+  @Override
+  public void forEach(Consumer<StoredMemory> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read("read all memories", h -> {
+      Reads.forEach(h, visitor);
+      return null;
+    });
+  }
+
+  /**
+   * Deletes the tenant's memories, history rows and window messages and increases the generation, in one
+   * transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go back.
+   */
+  @Override
+  public void reset(String tenant) {
+    Objects.requireNonNull(tenant, "tenant");
+    db.write("reset tenant '" + tenant + "'", h -> {
+      for (String table : List.of("memories", "history", "messages")) {
+        var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
+        ps.setString(1, tenant);
+        ps.executeUpdate();
+      }
+      long generation = Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0"));
+      Schema.put(h, Schema.GENERATION, Long.toString(generation + 1));
+      return null;
+    });
+  }
+
+  @Override
+  public long count() {
+    return db.read("count memories", Reads::count);
+  }
+
+  /** Closes every connection. Calls made afterwards fail with a {@link StorageException}. Idempotent. */
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteMemoryStore[" + db.file() + "]";
+  }
+}
