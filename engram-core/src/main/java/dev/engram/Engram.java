@@ -2,6 +2,7 @@ package dev.engram;
 
 import dev.engram.engine.EngramMemory;
 import dev.engram.engine.VerbatimInference;
+import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.Reranker;
@@ -36,6 +37,7 @@ public final class Engram {
    * @param embedder            the embedding model (required)
    * @param inference           what {@code infer=true} does (default: verbatim with exact-duplicate detection)
    * @param reranker            reorders fused hits (default: none)
+   * @param summarizer          keeps each scope's rolling conversation summary, or null for none (default)
    * @param tenant              the tenant of the root instance (default {@code default})
    * @param fusion              how dense and keyword hits are fused (default {@link Fusion#RRF})
    * @param candidatesPerSignal how many hits each signal contributes before fusion (default 50)
@@ -47,7 +49,7 @@ public final class Engram {
    * @param clock               the clock for timestamps (default UTC system clock)
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
-                       String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
+                       ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock) {
     public Config {
       Objects.requireNonNull(storage, "storage");
@@ -81,6 +83,7 @@ public final class Engram {
     private Embedder embedder;
     private MemoryInference inference = new VerbatimInference();
     private Reranker reranker = Reranker.none();
+    private ConversationSummarizer summarizer;
     private String tenant = Tenants.DEFAULT;
     private Fusion fusion = Fusion.RRF;
     private int candidatesPerSignal = 50;
@@ -110,6 +113,12 @@ public final class Engram {
 
     public Builder reranker(Reranker r) {
       this.reranker = r;
+      return this;
+    }
+
+    /** Keeps a rolling summary per scope for extraction; refreshed asynchronously after adds with infer. */
+    public Builder summarizer(ConversationSummarizer s) {
+      this.summarizer = s;
       return this;
     }
 
@@ -159,13 +168,14 @@ public final class Engram {
     }
 
     public Config config() {
-      return new Config(storage, embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
+      return new Config(storage, embedder, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal, windowSize,
           maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock);
     }
 
     /**
      * Opens the memory: checks the embedder against the stored data, brings the index up to date with the record,
-     * and starts the background index committer.
+     * and starts the background index committer. The memory owns the storage from now on: closing the memory
+     * closes it, and if this method throws, the storage has been closed already.
      *
      * @throws DimensionMismatchException if the data directory was written with another embedding model
      */

@@ -78,10 +78,16 @@ final class AddPath {
                 ? m.withTimestamp(s.request.timestamp()) : m)
             .collect(Collectors.toList());
         if (!conversational.isEmpty()) {
-          windows.add(new ChangeSet.WindowAppend(s.request.scope(), conversational, engine.config.windowSize()));
+          s.window = new ChangeSet.WindowAppend(s.request.scope(), conversational, engine.config.windowSize());
+          windows.add(s.window);
         }
       }
       engine.commit(new ChangeSet(tenant, changes, windows));
+      for (Staged s : staged) {
+        if (s.request.infer() && s.window != null) {
+          engine.refreshSummaryAsync(tenant, s.window.scope(), s.window.messages());
+        }
+      }
       List<AddResult> results = new ArrayList<>(staged.size());
       for (Staged s : staged) {
         results.add(new AddResult(s.events(), s.usage.snapshot()));
@@ -101,6 +107,7 @@ final class AddPath {
     final List<MemoryItem> toEmbed = new ArrayList<>();
     final List<Object> eventsInOrder = new ArrayList<>();
     final UsageMeter usage = new UsageMeter();
+    ChangeSet.WindowAppend window;
 
     Staged(AddRequest request) {
       this.request = request;
@@ -210,7 +217,7 @@ final class AddPath {
     };
     return new MemoryInference.InferenceContext(tenant, scope, r.messages(),
         engine.store.recentMessages(tenant, scope, engine.config.windowSize()), r.metadata(), r.timestamp(),
-        memories, "", usage);
+        memories, engine.store.summary(tenant, scope).orElse(""), usage);
   }
 
   /** Embeds every new or changed text of the batch in one call and fills in the change set. */

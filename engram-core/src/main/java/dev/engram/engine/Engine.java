@@ -2,7 +2,11 @@ package dev.engram.engine;
 
 import dev.engram.DimensionMismatchException;
 import dev.engram.Engram;
+import dev.engram.Message;
+import dev.engram.Scope;
 import dev.engram.StorageException;
+import dev.engram.spi.ConversationSummarizer;
+import dev.engram.spi.UsageMeter;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.IndexOp;
@@ -37,6 +41,7 @@ final class Engine implements AutoCloseable {
   final ScopeLocks scopeLocks = new ScopeLocks(64);
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
+  private final ExecutorService summaries;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean indexDirty = new AtomicBoolean();
   private final AtomicBoolean indexStale = new AtomicBoolean();
@@ -48,11 +53,41 @@ final class Engine implements AutoCloseable {
     this.index = config.storage().index();
     this.asyncExecutor = Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
+    this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
   }
 
+  /**
+   * Refreshes a scope's rolling summary in the background (one refresh at a time, in submission order). A failure
+   * is logged and keeps the previous summary: the add it follows has already committed.
+   */
+  void refreshSummaryAsync(String tenant, Scope scope, List<Message> newMessages) {
+    ConversationSummarizer summarizer = config.summarizer();
+    if (summarizer == null || newMessages.isEmpty() || closed.get()) {
+      return;
+    }
+    summaries.execute(() -> {
+      try {
+        String previous = store.summary(tenant, scope).orElse("");
+        store.saveSummary(tenant, scope, summarizer.summarize(previous, newMessages, new UsageMeter()));
+      } catch (RuntimeException e) {
+        LOG.warn("refreshing the conversation summary of {} failed; the previous summary is kept", scope, e);
+      }
+    });
+  }
+
+  /** Opens the engine; if that fails the storage is closed (it was handed over), so its lock is released. */
   static Engine open(Engram.Config config) {
-    checkEmbedder(config);
-    IndexSync.synchronize(config.storage().records(), config.storage().index());
+    try {
+      checkEmbedder(config);
+      IndexSync.synchronize(config.storage().records(), config.storage().index());
+    } catch (RuntimeException e) {
+      try {
+        config.storage().close();
+      } catch (IOException | RuntimeException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      throw e;
+    }
     Engine engine = new Engine(config);
     long ms = config.indexCommitInterval().toMillis();
     engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
@@ -170,14 +205,17 @@ final class Engine implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    committer.shutdownNow();
-    asyncExecutor.shutdown();
-    try {
-      if (!asyncExecutor.awaitTermination(30, TimeUnit.SECONDS)) {
-        asyncExecutor.shutdownNow();
+    // shutdown, not shutdownNow: interrupting a running Lucene commit closes its NIO channels and invalidates the
+    // index lock, which makes the final commit and the close fail.
+    for (ExecutorService pool : List.of(committer, asyncExecutor, summaries)) {
+      pool.shutdown();
+      try {
+        if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+          pool.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
     writeLock.lock();
     try {

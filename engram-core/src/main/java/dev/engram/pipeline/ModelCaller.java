@@ -49,6 +49,21 @@ public final class ModelCaller {
    * {@link LanguageModelException} of kind INVALID_RESPONSE for answers of the wrong shape.
    */
   public <T> T callJson(String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<JsonNode, T> reader) {
+    return call(step, prompt, usage, text -> reader.apply(JsonAnswers.firstObject(text, step)));
+  }
+
+  /** Calls the model for free text; think blocks are removed and a blank answer counts as unusable. */
+  public String callText(String step, LanguageModel.Prompt prompt, UsageMeter usage) {
+    return call(step, prompt, usage, text -> {
+      String t = text.replaceAll("(?is)<think>.*?(</think>|$)", "").trim();
+      if (t.isEmpty()) {
+        throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, step + ": blank answer");
+      }
+      return t;
+    });
+  }
+
+  private <T> T call(String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<String, T> reader) {
     int attempt = 0;
     int invalid = 0;
     while (true) {
@@ -56,7 +71,7 @@ public final class ModelCaller {
       try {
         LanguageModel.Completion c = model.complete(prompt);
         usage.record(c.inputTokens(), c.outputTokens(), c.latency());
-        return reader.apply(JsonAnswers.firstObject(c.text(), step));
+        return reader.apply(c.text());
       } catch (LanguageModelException e) {
         boolean unusable = e.kind() == LanguageModelException.Kind.INVALID_RESPONSE;
         if (unusable) {

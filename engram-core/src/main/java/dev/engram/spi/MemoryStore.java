@@ -61,6 +61,12 @@ public interface MemoryStore extends Closeable {
   /** The last {@code limit} window messages of a scope, oldest first. */
   List<Message> recentMessages(String tenant, Scope scope, int limit);
 
+  /** The rolling conversation summary of a scope, if one was saved. */
+  Optional<String> summary(String tenant, Scope scope);
+
+  /** Saves (replaces) the rolling conversation summary of a scope, in its own transaction. */
+  void saveSummary(String tenant, Scope scope, String summary);
+
   /** The highest sequence number committed, or 0 for an empty store. */
   long lastSeq();
 
@@ -76,7 +82,7 @@ public interface MemoryStore extends Closeable {
   /** Visits every stored memory of every tenant (to rebuild an index). */
   void forEach(Consumer<StoredMemory> visitor);
 
-  /** Deletes every memory, history row and window message of a tenant, and increases the generation. */
+  /** Deletes every memory, history row, window message and summary of a tenant, and increases the generation. */
   void reset(String tenant);
 
   /** How many memories the store holds, in all tenants. */

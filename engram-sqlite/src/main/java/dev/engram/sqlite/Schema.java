@@ -17,6 +17,7 @@ import java.util.Optional;
  *   <li>{@code history}: the audit trail and change feed; {@code seq} (AUTOINCREMENT, never reused) is the feed's
  *       sequence number. Rows outlive the memory they describe.
  *   <li>{@code messages}: each (tenant, scope key)'s recent conversation messages, in insertion ({@code id}) order.
+ *   <li>{@code summaries}: each (tenant, scope key)'s rolling conversation summary.
  * </ul>
  */
 final class Schema {
@@ -56,7 +57,10 @@ final class Schema {
           + " tenant TEXT NOT NULL, scope_key TEXT NOT NULL,"
           + " role TEXT NOT NULL, name TEXT, content TEXT NOT NULL,"
           + " ts_s INTEGER, ts_ns INTEGER, source_id TEXT)",
-      "CREATE INDEX IF NOT EXISTS messages_scope ON messages (tenant, scope_key, id)");
+      "CREATE INDEX IF NOT EXISTS messages_scope ON messages (tenant, scope_key, id)",
+      "CREATE TABLE IF NOT EXISTS summaries ("
+          + " tenant TEXT NOT NULL, scope_key TEXT NOT NULL, text TEXT NOT NULL,"
+          + " PRIMARY KEY (tenant, scope_key)) WITHOUT ROWID");
 
   private static final String GET = "SELECT value FROM meta WHERE key = ?";
   private static final String PUT = "INSERT INTO meta (key, value) VALUES (?, ?)"

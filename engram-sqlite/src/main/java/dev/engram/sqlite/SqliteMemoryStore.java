@@ -268,6 +268,36 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   @Override
+  public Optional<String> summary(String tenant, Scope scope) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    return db.read("read the summary of " + scope + " in tenant '" + tenant + "'", h -> {
+      var ps = h.cached("SELECT text FROM summaries WHERE tenant = ? AND scope_key = ?");
+      ps.setString(1, tenant);
+      ps.setString(2, scope.key());
+      try (var rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+      }
+    });
+  }
+
+  @Override
+  public void saveSummary(String tenant, Scope scope, String summary) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(summary, "summary");
+    db.write("save the summary of " + scope + " in tenant '" + tenant + "'", h -> {
+      var ps = h.cached("INSERT INTO summaries (tenant, scope_key, text) VALUES (?, ?, ?)"
+          + " ON CONFLICT (tenant, scope_key) DO UPDATE SET text = excluded.text");
+      ps.setString(1, tenant);
+      ps.setString(2, scope.key());
+      ps.setString(3, summary);
+      ps.executeUpdate();
+      return null;
+    });
+  }
+
+  @Override
   public long lastSeq() {
     return db.read("read the last sequence number", Schema::lastSeq);
   }
@@ -298,14 +328,14 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * Deletes the tenant's memories, history rows and window messages and increases the generation, in one
+   * Deletes the tenant's memories, history rows, window messages and summaries and increases the generation, in one
    * transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go back.
    */
   @Override
   public void reset(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
     db.write("reset tenant '" + tenant + "'", h -> {
-      for (String table : List.of("memories", "history", "messages")) {
+      for (String table : List.of("memories", "history", "messages", "summaries")) {
         var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
         ps.setString(1, tenant);
         ps.executeUpdate();
