@@ -1,0 +1,273 @@
+package dev.engram.langchain4j;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder, the add pipeline
+ * and the data directory. Read by {@link SettingsLoader}; everything here can also be built in code. Holds no secret:
+ * API keys are named by environment variable or secrets file and read only when a model is built
+ * ({@link Providers#languageModel}). docs/CONFIGURATION.md documents every key.
+ *
+ * @param llm       the language model; empty for none (the offline pipeline)
+ * @param embedder  the embedder
+ * @param pipeline  how adds turn messages into memories
+ * @param dataDir   where the stores live
+ */
+public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir) {
+  public EngramSettings {
+    Objects.requireNonNull(llm, "llm");
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(pipeline, "pipeline");
+    Objects.requireNonNull(dataDir, "dataDir");
+  }
+
+  /** No language model, the default in-process embedder, the offline pipeline, {@link #defaultDataDir()}. */
+  public static EngramSettings defaults() {
+    return new EngramSettings(Optional.empty(), Embedder.of(EmbedderProvider.ONNX), Pipeline.of(PipelineMode.OFFLINE),
+        defaultDataDir());
+  }
+
+  /** {@code ~/.engram/data}. */
+  public static Path defaultDataDir() {
+    return Path.of(System.getProperty("user.home"), ".engram", "data");
+  }
+
+  /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
+  public EngramSettings withLlm(Llm value) {
+    Pipeline p = pipeline.mode() == PipelineMode.OFFLINE ? pipeline.withMode(PipelineMode.CONSOLIDATE) : pipeline;
+    return new EngramSettings(Optional.of(value), embedder, p, dataDir);
+  }
+
+  public EngramSettings withEmbedder(Embedder value) {
+    return new EngramSettings(llm, value, pipeline, dataDir);
+  }
+
+  public EngramSettings withPipeline(Pipeline value) {
+    return new EngramSettings(llm, embedder, value, dataDir);
+  }
+
+  public EngramSettings withDataDir(Path value) {
+    return new EngramSettings(llm, embedder, pipeline, value);
+  }
+
+  /** Language-model providers. */
+  public enum LlmProvider {
+    /** OpenAI, or any OpenAI-compatible server given by {@code base_url}. */
+    OPENAI("gpt-4o-mini", "OPENAI_API_KEY"),
+    /** Anthropic's Messages API. */
+    ANTHROPIC("claude-haiku-4-5", "ANTHROPIC_API_KEY"),
+    /** Ollama's native API (local, no key). */
+    OLLAMA("llama3.1:8b", "OLLAMA_API_KEY"),
+    /** Google's Gemini API. */
+    GEMINI("gemini-2.5-flash", "GEMINI_API_KEY");
+
+    private final String defaultModel;
+    private final String defaultApiKeyEnv;
+
+    LlmProvider(String defaultModel, String defaultApiKeyEnv) {
+      this.defaultModel = defaultModel;
+      this.defaultApiKeyEnv = defaultApiKeyEnv;
+    }
+
+    public String defaultModel() {
+      return defaultModel;
+    }
+
+    public String defaultApiKeyEnv() {
+      return defaultApiKeyEnv;
+    }
+
+    /** The spelling in files and model ids, for example {@code openai}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Embedder providers. */
+  public enum EmbedderProvider {
+    /** In-process ONNX models ({@link OnnxEmbedders}); no network, no key. */
+    ONNX(OnnxEmbedders.DEFAULT, ""),
+    /** OpenAI or an OpenAI-compatible {@code /embeddings} endpoint. */
+    OPENAI("text-embedding-3-small", "OPENAI_API_KEY"),
+    /** Ollama's native embedding API. */
+    OLLAMA("nomic-embed-text", "OLLAMA_API_KEY");
+
+    private final String defaultModel;
+    private final String defaultApiKeyEnv;
+
+    EmbedderProvider(String defaultModel, String defaultApiKeyEnv) {
+      this.defaultModel = defaultModel;
+      this.defaultApiKeyEnv = defaultApiKeyEnv;
+    }
+
+    public String defaultModel() {
+      return defaultModel;
+    }
+
+    public String defaultApiKeyEnv() {
+      return defaultApiKeyEnv;
+    }
+
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** How adds turn messages into memories. */
+  public enum PipelineMode {
+    /** Extraction then ADD/UPDATE/DELETE/NOOP decisions by the language model (the Mem0 paper). */
+    CONSOLIDATE,
+    /** One language-model call that only adds. */
+    ADDITIVE,
+    /** The deterministic extractor; no language model. */
+    OFFLINE;
+
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * The language model.
+   *
+   * @param provider         who serves it
+   * @param model            the provider's model name
+   * @param baseUrl          the endpoint, empty for the provider's default
+   * @param apiKeyEnv        the environment variable holding the key
+   * @param apiKeyFile       a file holding the key, read instead of the variable when present
+   * @param timeout          connect and read timeout of one call
+   * @param temperature      replaces the pipeline's temperature when present
+   * @param maxOutputTokens  replaces the pipeline's output token limit when present
+   * @param structuredOutput how JSON answers are requested
+   */
+  public record Llm(LlmProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
+                    Optional<Path> apiKeyFile, Duration timeout, OptionalDouble temperature,
+                    OptionalInt maxOutputTokens, StructuredOutput structuredOutput) {
+    public Llm {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(model, "model");
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+      Objects.requireNonNull(apiKeyFile, "apiKeyFile");
+      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(temperature, "temperature");
+      Objects.requireNonNull(maxOutputTokens, "maxOutputTokens");
+      Objects.requireNonNull(structuredOutput, "structuredOutput");
+      if (model.isBlank()) {
+        throw new IllegalArgumentException("llm.model must not be blank");
+      }
+    }
+
+    /** The provider's defaults: its default model and key variable, a 60 s timeout, schema output. */
+    public static Llm of(LlmProvider provider) {
+      return new Llm(provider, provider.defaultModel(), Optional.empty(), provider.defaultApiKeyEnv(),
+          Optional.empty(), ModelSettings.DEFAULT_TIMEOUT, OptionalDouble.empty(), OptionalInt.empty(),
+          StructuredOutput.SCHEMA);
+    }
+
+    public Llm withModel(String value) {
+      return new Llm(provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, temperature, maxOutputTokens,
+          structuredOutput);
+    }
+
+    public Llm withBaseUrl(String value) {
+      return new Llm(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, temperature,
+          maxOutputTokens, structuredOutput);
+    }
+
+    public Llm withApiKeyEnv(String value) {
+      return new Llm(provider, model, baseUrl, value, apiKeyFile, timeout, temperature, maxOutputTokens,
+          structuredOutput);
+    }
+
+    public Llm withTimeout(Duration value) {
+      return new Llm(provider, model, baseUrl, apiKeyEnv, apiKeyFile, value, temperature, maxOutputTokens,
+          structuredOutput);
+    }
+
+    /** {@code openai/gpt-4o-mini}. */
+    public String modelId() {
+      return provider.configName() + "/" + model;
+    }
+  }
+
+  /**
+   * The embedder.
+   *
+   * @param provider    who computes the vectors
+   * @param model       the model name ({@link OnnxEmbedders#names()} for {@code onnx})
+   * @param baseUrl     the endpoint, empty for the provider's default
+   * @param apiKeyEnv   the environment variable holding the key
+   * @param apiKeyFile  a file holding the key, read instead of the variable when present
+   * @param timeout     connect and read timeout of one call
+   * @param dimensions  the vector size to ask for, when the model can shorten its vectors
+   * @param queryPrefix text put before every query
+   */
+  public record Embedder(EmbedderProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
+                         Optional<Path> apiKeyFile, Duration timeout, OptionalInt dimensions, String queryPrefix) {
+    public Embedder {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(model, "model");
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+      Objects.requireNonNull(apiKeyFile, "apiKeyFile");
+      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(dimensions, "dimensions");
+      Objects.requireNonNull(queryPrefix, "queryPrefix");
+    }
+
+    /** The provider's defaults. */
+    public static Embedder of(EmbedderProvider provider) {
+      return new Embedder(provider, provider.defaultModel(), Optional.empty(), provider.defaultApiKeyEnv(),
+          Optional.empty(), ModelSettings.DEFAULT_TIMEOUT, OptionalInt.empty(), "");
+    }
+
+    public Embedder withModel(String value) {
+      return new Embedder(provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, dimensions, queryPrefix);
+    }
+
+    public Embedder withBaseUrl(String value) {
+      return new Embedder(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, dimensions,
+          queryPrefix);
+    }
+  }
+
+  /**
+   * The add pipeline.
+   *
+   * @param mode                 consolidate, additive or offline
+   * @param recentMessages       messages of the scope shown to extraction (m in the paper)
+   * @param similarMemories      memories shown per fact to consolidation (s in the paper)
+   * @param customInstructions   what to remember and what to ignore, added to the extraction prompt
+   * @param extractionPromptFile a file whose text replaces the built-in extraction prompt
+   * @param maxAttempts          tries per language-model call, retrying rate limits, 5xx and timeouts
+   */
+  public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
+                         Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts) {
+    public Pipeline {
+      Objects.requireNonNull(mode, "mode");
+      Objects.requireNonNull(customInstructions, "customInstructions");
+      Objects.requireNonNull(extractionPromptFile, "extractionPromptFile");
+      if (recentMessages < 0 || similarMemories < 1 || maxAttempts < 1) {
+        throw new IllegalArgumentException("pipeline: recentMessages >= 0, similarMemories >= 1, maxAttempts >= 1;"
+            + " got " + recentMessages + ", " + similarMemories + ", " + maxAttempts);
+      }
+    }
+
+    /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt. */
+    public static Pipeline of(PipelineMode mode) {
+      return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3);
+    }
+
+    public Pipeline withMode(PipelineMode value) {
+      return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
+          maxAttempts);
+    }
+  }
+}

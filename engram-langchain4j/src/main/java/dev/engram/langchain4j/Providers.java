@@ -1,0 +1,235 @@
+package dev.engram.langchain4j;
+
+import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
+import dev.engram.langchain4j.EngramSettings.LlmProvider;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.LanguageModel;
+import dev.langchain4j.http.client.HttpClientBuilder;
+import dev.langchain4j.http.client.jdk.JdkHttpClient;
+import dev.langchain4j.model.anthropic.AnthropicChatModel;
+import dev.langchain4j.model.chat.Capability;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.googleai.GoogleAiGeminiChatModel;
+import dev.langchain4j.model.ollama.OllamaChatModel;
+import dev.langchain4j.model.ollama.OllamaEmbeddingModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Factories for language models and embedders over LangChain4j, from {@link ModelSettings} (code) or
+ * {@link EngramSettings} (the configuration file). Every model is built with no retries of its own (the pipeline
+ * retries with backoff), the JDK HTTP client (HTTP/1.1 for plain {@code http://} endpoints, which local servers
+ * handle best) and the configured timeout for connecting and for reading.
+ *
+ * <p>Building a language model makes no network call. Building an OpenAI or Ollama embedder may make one: LangChain4j
+ * asks the server for the vector size of a model it does not know.
+ */
+public final class Providers {
+  /** OpenAI's public endpoint. */
+  public static final String OPENAI_URL = "https://api.openai.com/v1";
+  /** Ollama's local endpoint. */
+  public static final String OLLAMA_URL = "http://localhost:11434";
+
+  private Providers() {}
+
+  /** The language model configured by {@code llm}; the API key comes from {@code env} or the secrets file. */
+  public static LanguageModel languageModel(EngramSettings.Llm llm, Map<String, String> env) {
+    Objects.requireNonNull(llm, "llm");
+    Objects.requireNonNull(env, "env");
+    Optional<String> key = Secrets.apiKey("llm", llm.provider().configName(), llm.apiKeyEnv(), llm.apiKeyFile(), env,
+        needsKey(llm.provider(), llm.baseUrl()));
+    ModelSettings.Builder b = ModelSettings.builder(llm.model())
+        .baseUrl(llm.baseUrl().orElse(null))
+        .apiKey(key.orElse(null))
+        .timeout(llm.timeout())
+        .structuredOutput(llm.structuredOutput());
+    llm.temperature().ifPresent(b::temperature);
+    llm.maxOutputTokens().ifPresent(b::maxOutputTokens);
+    ModelSettings s = b.build();
+    switch (llm.provider()) {
+      case OPENAI:
+        return openAi(s);
+      case ANTHROPIC:
+        return anthropic(s);
+      case OLLAMA:
+        return ollama(s);
+      default:
+        return gemini(s);
+    }
+  }
+
+  /** The embedder configured by {@code embedder}; {@code onnx} runs in process, the others over HTTP. */
+  public static Embedder embedder(EngramSettings.Embedder embedder, Map<String, String> env) {
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(env, "env");
+    if (embedder.provider() == EmbedderProvider.ONNX) {
+      return OnnxEmbedders.byName(embedder.model());
+    }
+    Optional<String> key = Secrets.apiKey("embedder", embedder.provider().configName(), embedder.apiKeyEnv(),
+        embedder.apiKeyFile(), env, needsKey(embedder.provider(), embedder.baseUrl()));
+    ModelSettings.Builder b = ModelSettings.builder(embedder.model())
+        .baseUrl(embedder.baseUrl().orElse(null))
+        .apiKey(key.orElse(null))
+        .timeout(embedder.timeout())
+        .queryPrefix(embedder.queryPrefix());
+    embedder.dimensions().ifPresent(b::dimensions);
+    return embedder.provider() == EmbedderProvider.OPENAI ? openAiEmbedder(b.build()) : ollamaEmbedder(b.build());
+  }
+
+  /** Whether a provider cannot work without a key: public OpenAI, Anthropic and Gemini need one; Ollama does not. */
+  static boolean needsKey(LlmProvider provider, Optional<String> baseUrl) {
+    return provider == LlmProvider.OPENAI ? baseUrl.isEmpty() : provider != LlmProvider.OLLAMA;
+  }
+
+  static boolean needsKey(EmbedderProvider provider, Optional<String> baseUrl) {
+    return provider == EmbedderProvider.OPENAI && baseUrl.isEmpty();
+  }
+
+  /**
+   * OpenAI's chat completions, or any OpenAI-compatible server (Ollama's {@code /v1}, vLLM, LM Studio, llama.cpp
+   * server, Groq, DeepSeek, OpenRouter) given by {@link ModelSettings#baseUrl()}. With
+   * {@link StructuredOutput#SCHEMA} the schema is sent as {@code response_format: json_schema} (not strict). The
+   * token limit goes out as {@code max_completion_tokens} to OpenAI itself (its reasoning models reject
+   * {@code max_tokens}) and as {@code max_tokens} to every other server.
+   */
+  public static LanguageModel openAi(ModelSettings s) {
+    OpenAiChatModel.OpenAiChatModelBuilder b = OpenAiChatModel.builder()
+        .httpClientBuilder(http(s, OPENAI_URL))
+        .baseUrl(s.baseUrl().orElse(OPENAI_URL))
+        .modelName(s.model())
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.apiKey().ifPresent(b::apiKey);
+    if (s.structuredOutput() == StructuredOutput.SCHEMA) {
+      b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(false);
+    }
+    return builder(b.build(), "openai/" + s.model(), s, s.structuredOutput())
+        .maxCompletionTokens(isOpenAiItself(s.baseUrl().orElse(OPENAI_URL)))
+        .build();
+  }
+
+  /** Whether {@code baseUrl} is OpenAI's own API, which takes {@code max_completion_tokens}. */
+  static boolean isOpenAiItself(String baseUrl) {
+    try {
+      return "api.openai.com".equalsIgnoreCase(URI.create(baseUrl.trim()).getHost());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Anthropic's Messages API; the key is sent as {@code x-api-key}. With {@link StructuredOutput#SCHEMA} the schema
+   * is sent as {@code output_config.format} (structured outputs, Claude 4.5 models and later; use
+   * {@link StructuredOutput#NONE} for older ones). Anthropic has no schemaless JSON mode, so
+   * {@link StructuredOutput#JSON_MODE} sends no format and relies on the prompt.
+   */
+  public static LanguageModel anthropic(ModelSettings s) {
+    AnthropicChatModel.AnthropicChatModelBuilder b = AnthropicChatModel.builder()
+        .httpClientBuilder(http(s, "https://"))
+        .modelName(s.model())
+        .apiKey(s.apiKey().orElseThrow(() -> new IllegalArgumentException("anthropic needs an API key")))
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.baseUrl().ifPresent(b::baseUrl);
+    if (s.structuredOutput() == StructuredOutput.SCHEMA) {
+      b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
+    }
+    StructuredOutput output = s.structuredOutput() == StructuredOutput.JSON_MODE ? StructuredOutput.NONE
+        : s.structuredOutput();
+    return wrap(b.build(), "anthropic/" + s.model(), s, output);
+  }
+
+  /** Ollama's native {@code /api/chat}; a key, if given, is sent as a bearer token (for servers behind a proxy). */
+  public static LanguageModel ollama(ModelSettings s) {
+    OllamaChatModel.OllamaChatModelBuilder b = OllamaChatModel.builder()
+        .httpClientBuilder(http(s, OLLAMA_URL))
+        .baseUrl(s.baseUrl().orElse(OLLAMA_URL))
+        .modelName(s.model())
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.apiKey().ifPresent(k -> b.customHeaders(Map.of("Authorization", "Bearer " + k)));
+    if (s.structuredOutput() == StructuredOutput.SCHEMA) {
+      b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
+    }
+    return wrap(b.build(), "ollama/" + s.model(), s);
+  }
+
+  /** Google's Gemini API; the key is sent as {@code x-goog-api-key}. */
+  public static LanguageModel gemini(ModelSettings s) {
+    GoogleAiGeminiChatModel.GoogleAiGeminiChatModelBuilder b = GoogleAiGeminiChatModel.builder()
+        .httpClientBuilder(http(s, "https://"))
+        .modelName(s.model())
+        .apiKey(s.apiKey().orElseThrow(() -> new IllegalArgumentException("gemini needs an API key")))
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.baseUrl().ifPresent(b::baseUrl);
+    if (s.structuredOutput() == StructuredOutput.SCHEMA) {
+      b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
+    }
+    return wrap(b.build(), "gemini/" + s.model(), s);
+  }
+
+  /** OpenAI's (or a compatible server's) {@code /embeddings}; {@link ModelSettings#dimensions()} shortens vectors. */
+  public static Embedder openAiEmbedder(ModelSettings s) {
+    OpenAiEmbeddingModel.OpenAiEmbeddingModelBuilder b = OpenAiEmbeddingModel.builder()
+        .httpClientBuilder(http(s, OPENAI_URL))
+        .baseUrl(s.baseUrl().orElse(OPENAI_URL))
+        .modelName(s.model())
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.apiKey().ifPresent(b::apiKey);
+    s.dimensions().ifPresent(b::dimensions);
+    String id = "openai/" + s.model() + (s.dimensions().isPresent() ? "@" + s.dimensions().getAsInt() : "");
+    return LangChain4jEmbedder.of(redacting(b.build(), id, s), id, s.queryPrefix());
+  }
+
+  /** Ollama's native {@code /api/embed}. */
+  public static Embedder ollamaEmbedder(ModelSettings s) {
+    OllamaEmbeddingModel.OllamaEmbeddingModelBuilder b = OllamaEmbeddingModel.builder()
+        .httpClientBuilder(http(s, OLLAMA_URL))
+        .baseUrl(s.baseUrl().orElse(OLLAMA_URL))
+        .modelName(s.model())
+        .timeout(s.timeout())
+        .maxRetries(0);
+    s.apiKey().ifPresent(k -> b.customHeaders(Map.of("Authorization", "Bearer " + k)));
+    String id = "ollama/" + s.model();
+    return LangChain4jEmbedder.of(redacting(b.build(), id, s), id, s.queryPrefix());
+  }
+
+  private static EmbeddingModel redacting(EmbeddingModel model, String id, ModelSettings s) {
+    return new RedactingEmbeddingModel(model, id, s.apiKey().map(List::of).orElse(List.of()));
+  }
+
+  private static LanguageModel wrap(ChatModel model, String id, ModelSettings s) {
+    return builder(model, id, s, s.structuredOutput()).build();
+  }
+
+  private static LanguageModel wrap(ChatModel model, String id, ModelSettings s, StructuredOutput output) {
+    return builder(model, id, s, output).build();
+  }
+
+  private static ChatModelLanguageModel.Builder builder(ChatModel model, String id, ModelSettings s,
+                                                        StructuredOutput output) {
+    ChatModelLanguageModel.Builder b = ChatModelLanguageModel.builder(model, id)
+        .structuredOutput(output)
+        .redact(s.apiKey().orElse(null));
+    s.temperature().ifPresent(b::temperature);
+    s.maxOutputTokens().ifPresent(b::maxOutputTokens);
+    return b;
+  }
+
+  private static HttpClientBuilder http(ModelSettings s, String defaultUrl) {
+    HttpClient.Builder jdk = HttpClient.newBuilder();
+    if (s.baseUrl().orElse(defaultUrl).startsWith("http://")) {
+      jdk.version(HttpClient.Version.HTTP_1_1);
+    }
+    return JdkHttpClient.builder().httpClientBuilder(jdk).connectTimeout(s.timeout()).readTimeout(s.timeout());
+  }
+}

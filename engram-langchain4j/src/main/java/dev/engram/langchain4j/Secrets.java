@@ -1,0 +1,56 @@
+package dev.engram.langchain4j;
+
+import dev.engram.ValidationException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads API keys from the environment or a secrets file, never from a configuration file. Error messages name the
+ * variable or the file, never the value.
+ */
+final class Secrets {
+  private Secrets() {}
+
+  /**
+   * The key for one model.
+   *
+   * @param section  {@code llm} or {@code embedder}, for messages
+   * @param provider the provider's configuration name, for messages
+   * @param envName  the variable holding the key
+   * @param file     a secrets file read instead of the variable when present (its whole text, trimmed)
+   * @param env      the environment
+   * @param required whether the provider cannot work without a key
+   * @throws ValidationException if a required key is missing, or the file cannot be read or is empty
+   */
+  static Optional<String> apiKey(String section, String provider, String envName, Optional<Path> file,
+                                 Map<String, String> env, boolean required) {
+    if (file.isPresent()) {
+      Path path = file.get();
+      String text;
+      try {
+        text = Files.readString(path, StandardCharsets.UTF_8).trim();
+      } catch (IOException e) {
+        throw new ValidationException(section + ".api_key_file", "cannot read the secrets file " + path + " ("
+            + e.getClass().getSimpleName() + ")");
+      }
+      if (text.isEmpty()) {
+        throw new ValidationException(section + ".api_key_file", "the secrets file " + path + " is empty");
+      }
+      return Optional.of(text);
+    }
+    String value = env.get(envName);
+    if (value == null || value.isBlank()) {
+      if (required) {
+        throw new ValidationException(section + ".api_key_env", "environment variable " + envName
+            + " is not set; provider " + provider + " needs an API key: set " + envName + ", name another variable"
+            + " with " + section + ".api_key_env, or give " + section + ".api_key_file");
+      }
+      return Optional.empty();
+    }
+    return Optional.of(value.trim());
+  }
+}
