@@ -1,0 +1,110 @@
+package dev.engram.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.engram.Engram;
+import dev.engram.EngramException;
+import dev.engram.Memory;
+import dev.engram.ValidationException;
+import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.json.MemoryJson;
+import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.spi.Embedder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The frame of every subcommand: the common options, output streams, opening the memory, and the mapping of
+ * failures to exit codes ({@value #EXIT_BAD_INPUT} for bad input, {@value #EXIT_FAILURE} for anything else, with a
+ * one-line message on stderr and no stack trace).
+ */
+abstract class BaseCommand implements Callable<Integer> {
+  static final int EXIT_OK = 0;
+  static final int EXIT_FAILURE = 1;
+  static final int EXIT_BAD_INPUT = 2;
+
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  CommonOptions common;
+
+  /** Does the command's work; returns the exit code. */
+  protected abstract int run() throws Exception;
+
+  @Override
+  public final Integer call() {
+    try {
+      return run();
+    } catch (ValidationException e) {
+      return fail(EXIT_BAD_INPUT, e.getMessage());
+    } catch (EngramException e) {
+      return fail(EXIT_FAILURE, e.getMessage());
+    } catch (IOException | UncheckedIOException e) {
+      return fail(EXIT_FAILURE, "I/O error: " + e.getMessage());
+    } catch (Exception e) {
+      return fail(EXIT_FAILURE, e.getClass().getSimpleName() + ": " + e.getMessage());
+    } finally {
+      out().flush();
+      err().flush();
+    }
+  }
+
+  private int fail(int code, String message) {
+    err().println("engram " + spec.name() + ": " + message);
+    return code;
+  }
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
+  boolean json() {
+    return common.json();
+  }
+
+  /** Prints a JSON value (indented) on stdout. */
+  void printJson(JsonNode node) {
+    out().println(MemoryJson.writePretty(node));
+  }
+
+  /**
+   * Opens the memory in the configured data directory.
+   *
+   * @param create true to create the directory if it is missing; false to reject a missing directory, so that a
+   *               mistyped {@code --data-dir} is reported instead of silently creating an empty store
+   */
+  Memory openMemory(boolean create) {
+    return openMemory(common.dataDir(), create);
+  }
+
+  /** Opens the memory in {@code dir}; see {@link #openMemory(boolean)}. */
+  Memory openMemory(Path dir, boolean create) {
+    if (!create && !Files.isDirectory(dir)) {
+      throw new ValidationException("data_dir", "no data directory at '" + dir.toAbsolutePath()
+          + "' (add memories first, or pass --data-dir or set " + CommonOptions.DATA_DIR_ENV + ")");
+    }
+    Embedder embedder = OnnxEmbedders.byName(common.embedder());
+    EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
+    try {
+      return Engram.builder().storage(storage).embedder(embedder).build();
+    } catch (RuntimeException e) {
+      try {
+        storage.close();
+      } catch (IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+}
