@@ -1,0 +1,165 @@
+package dev.engram.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.AddRequest;
+import dev.engram.ListRequest;
+import dev.engram.Memory;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Scope;
+import dev.engram.ScoreDetails;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.filter.Filter;
+import dev.engram.filter.Mem0Filters;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+/** Contract: hybrid search inside scope and tenant, filters (in search and list), threshold, top-k, explain. */
+public abstract class SearchContract extends AddContract {
+
+  @Test
+  void searchSeesOnlyItsOwnScope() {
+    String alice = addVerbatim(ALICE, "I love hiking in the mountains");
+    String bob = addVerbatim(BOB, "I love hiking in the mountains too");
+    String alicePlanner = addVerbatim(ALICE.withAgent("planner"), "hiking plan for the weekend");
+
+    assertThat(search(ALICE, "hiking mountains")).containsExactlyInAnyOrder(alice, alicePlanner);
+    assertThat(search(BOB, "hiking mountains")).containsExactly(bob);
+    assertThat(search(ALICE.withAgent("planner"), "hiking")).containsExactly(alicePlanner);
+    assertThat(search(Scope.user("carol"), "hiking")).isEmpty();
+  }
+
+  @Test
+  void tenantsAreIsolated() {
+    Memory acme = memory.forTenant("acme");
+    assertThat(acme.tenant()).isEqualTo("acme");
+    String ours = addVerbatim(ALICE, "the launch is on Friday");
+    String theirs = acme.add(AddRequest.builder(ALICE).user("the launch is on Monday").infer(false).build())
+        .events().get(0).id();
+
+    assertThat(search(ALICE, "launch")).containsExactly(ours);
+    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "launch").build()).hits())).containsExactly(theirs);
+    assertThat(memory.get(theirs)).isEmpty();
+    assertThat(acme.get(ours)).isEmpty();
+    assertThat(acme.list(ListRequest.of(ALICE)).total()).isEqualTo(1);
+    assertThat(total(ALICE)).isEqualTo(1);
+  }
+
+  @Test
+  void filtersApplyToSearchAndListAlike() {
+    String m1 = add(Message.user("I cook pasta on Sundays").withName("Caroline")
+        .withTimestamp(Instant.parse("2023-01-10T09:00:00Z")), Map.of("topic", "food", "stars", 1,
+        "tags", List.of("italian", "home")));
+    String m2 = add(Message.user("We flew to Tokyo").withName("Melanie")
+        .withTimestamp(Instant.parse("2023-06-01T00:00:00Z")), Map.of("topic", "travel", "stars", 3));
+    String m3 = add(Message.assistant("Try the ramen place near the station").withName("Bot"),
+        Map.of("topic", "food", "stars", 5, "tags", List.of("japanese")));
+    String m4 = add(Message.user("Nothing special happened").withTimestamp(Instant.parse("2023-09-09T12:00:00Z")),
+        Map.of());
+    Instant created2 = memory.get(m2).orElseThrow().createdAt();
+    Instant created1 = memory.get(m1).orElseThrow().createdAt();
+
+    assertFilter("{\"topic\": \"food\"}", m1, m3);
+    assertFilter("{\"stars\": {\"gte\": 3}}", m2, m3);
+    assertFilter("{\"stars\": {\"gt\": 1, \"lt\": 5}}", m2);
+    assertFilter("{\"topic\": {\"in\": [\"travel\", \"music\"]}}", m2);
+    assertFilter("{\"topic\": {\"ne\": \"food\"}}", m2, m4);
+    assertFilter("{\"topic\": {\"nin\": [\"food\"]}}", m2, m4);
+    assertFilter("{\"tags\": \"japanese\"}", m3);
+    assertFilter("{\"topic\": \"*\"}", m1, m2, m3);
+    assertFilter("{\"NOT\": [{\"topic\": \"food\"}]}", m2, m4);
+    assertFilter("{\"OR\": [{\"stars\": 1}, {\"topic\": \"travel\"}]}", m1, m2);
+    assertFilter("{\"AND\": [{\"topic\": \"food\"}, {\"stars\": {\"lte\": 1}}]}", m1);
+    assertFilter("{\"memory\": {\"icontains\": \"TOKYO\"}}", m2);
+    assertFilter("{\"memory\": {\"contains\": \"ramen\"}}", m3);
+    assertFilter("{\"role\": \"assistant\"}", m3);
+    assertFilter("{\"actor_id\": \"Caroline\"}", m1);
+    assertFilter("{\"user_id\": \"alice\", \"topic\": \"travel\"}", m2);
+    assertFilter("{\"event_time\": {\"gte\": \"2023-06-01\"}}", m2, m4);
+    assertFilter("{\"event_time\": {\"lt\": \"2023-06-01T00:00:00Z\"}}", m1);
+    assertFilter("{\"created_at\": {\"gt\": \"" + created2 + "\"}}", m3, m4);
+    assertFilter("{\"created_at\": {\"lte\": \"" + created1 + "\"}}", m1);
+    assertFilter("{\"topic\": \"sports\"}");
+  }
+
+  private String add(Message m, Map<String, Object> metadata) {
+    return memory.add(AddRequest.builder(ALICE).message(m).metadata(metadata).infer(false).build())
+        .events().get(0).id();
+  }
+
+  private void assertFilter(String json, String... expected) {
+    Filter f = Mem0Filters.parse(json);
+    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel")
+        .filter(f).topK(100).build()).hits());
+    List<String> listed = memory.list(ListRequest.of(ALICE).withFilter(f)).items().stream()
+        .map(MemoryItem::id).toList();
+    assertThat(searched).as("search with %s", json).containsExactlyInAnyOrder(expected);
+    assertThat(listed).as("list with %s", json).containsExactlyInAnyOrder(expected);
+    assertThat(memory.list(ListRequest.of(ALICE).withFilter(f)).total()).as("total with %s", json)
+        .isEqualTo(expected.length);
+  }
+
+  @Test
+  void thresholdTopKAndExplain() {
+    // "zebra" alone has cosine 1 with the query "zebra" and the best BM25 score: rank 1 in both lists, so its
+    // RRF score is (1/61 + 1/61) / (2/61) = 1. Every other memory misses rank 1 in at least one list.
+    String zebra = addVerbatim(ALICE, "zebra");
+    String crossing = addVerbatim(ALICE, "a zebra crossing near the old school at night");
+    addVerbatim(ALICE, "a quiet evening with a book");
+    addVerbatim(ALICE, "pancakes for breakfast");
+    addVerbatim(ALICE, "the train was late again");
+
+    List<SearchHit> all = memory.search(SearchRequest.builder(ALICE, "zebra").explain(true).build()).hits();
+    assertThat(all).hasSize(5);
+    assertThat(all.get(0).memory().id()).isEqualTo(zebra);
+    assertThat(all.get(0).score()).isEqualTo(1.0);
+    assertThat(all.get(1).memory().id()).isEqualTo(crossing);
+    assertThat(all).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+    ScoreDetails d = all.get(0).details();
+    assertThat(d.semantic()).isCloseTo(1.0, Offset.offset(1e-5));
+    assertThat(d.semanticRank()).isEqualTo(1);
+    assertThat(d.keyword()).isPositive();
+    assertThat(d.keywordRank()).isEqualTo(1);
+    assertThat(d.fused()).isEqualTo(1.0);
+    assertThat(d.rerank()).isNaN();
+    assertThat(d.fusion()).isEqualTo("RRF");
+    ScoreDetails c = all.get(1).details();
+    assertThat(c.keywordRank()).isEqualTo(2);
+    assertThat(all.subList(2, 5)).allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
+
+    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits())
+        .allSatisfy(h -> assertThat(h.details()).isNull());
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(1.0).build()).hits()))
+        .containsExactly(zebra);
+    double second = all.get(1).score();
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(second).build()).hits()))
+        .containsExactly(zebra, crossing);
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").topK(2).build()).hits()))
+        .containsExactly(zebra, crossing);
+    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").topK(1).build()).hits()).hasSize(1);
+  }
+
+  @Test
+  void expiredMemoriesAreHiddenUnlessIncluded() {
+    String live = memory.add(AddRequest.builder(ALICE).user("the coupon for the bakery")
+        .expiration(TODAY.plusDays(1)).infer(false).build()).events().get(0).id();
+    String expired = memory.add(AddRequest.builder(ALICE).user("the coupon for the cinema")
+        .expiration(TODAY).infer(false).build()).events().get(0).id();
+    String old = memory.add(AddRequest.builder(ALICE).user("the coupon for the museum")
+        .expiration(TODAY.minusDays(3)).infer(false).build()).events().get(0).id();
+
+    assertThat(search(ALICE, "coupon")).containsExactly(live);
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "coupon").includeExpired(true).build()).hits()))
+        .containsExactlyInAnyOrder(live, expired, old);
+    assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(MemoryItem::id).containsExactly(live);
+    assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(1);
+    assertThat(memory.list(ListRequest.of(ALICE).withIncludeExpired(true)).items()).extracting(MemoryItem::id)
+        .containsExactly(old, expired, live);
+    assertThat(memory.get(expired)).isPresent();
+  }
+}

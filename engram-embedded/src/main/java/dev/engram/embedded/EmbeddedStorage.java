@@ -1,0 +1,163 @@
+package dev.engram.embedded;
+
+import dev.engram.DimensionMismatchException;
+import dev.engram.StorageException;
+import dev.engram.lucene.LuceneSearchIndex;
+import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.Storage;
+import dev.engram.sqlite.Durability;
+import dev.engram.sqlite.SqliteMemoryStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded default storage: one data directory holding the SQLite record ({@code engram.db}) and the Lucene
+ * index derived from it ({@code index/}), owned by one process at a time through an OS file lock on
+ * {@code engram.lock}.
+ *
+ * <p>The index can always be rebuilt from the record: an index directory that is missing is created empty, and one
+ * that cannot be opened because it is damaged is deleted and recreated empty; the engine then rebuilds it from the
+ * record when it opens (see {@code dev.engram.engine.IndexSync}).
+ *
+ * <p><b>Threading.</b> Thread-safe, as its store and index are. {@link #close()} closes the index, then the store,
+ * then releases the lock; it is idempotent.
+ */
+public final class EmbeddedStorage implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStorage.class);
+
+  /** The record's file name inside the data directory. */
+  public static final String DATABASE_FILE = "engram.db";
+  /** The index's directory name inside the data directory. */
+  public static final String INDEX_DIRECTORY = "index";
+  /** The lock file's name inside the data directory. */
+  public static final String LOCK_FILE = "engram.lock";
+
+  private final Path dataDir;
+  private final DataDirectoryLock lock;
+  private final SqliteMemoryStore store;
+  private final LuceneSearchIndex index;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private EmbeddedStorage(Path dataDir, DataDirectoryLock lock, SqliteMemoryStore store, LuceneSearchIndex index) {
+    this.dataDir = dataDir;
+    this.lock = lock;
+    this.store = store;
+    this.index = index;
+  }
+
+  /**
+   * Opens (creating if needed) a data directory with {@link Durability#NORMAL} durability: commits survive a crash
+   * of the process; the last ones may be lost on power failure.
+   *
+   * @param dataDir   the data directory
+   * @param dimension the embedder's vector length ({@code embedder.dimension()})
+   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in this process)
+   *                                                 owns the directory
+   * @throws DimensionMismatchException              if the directory holds embeddings of another dimension
+   * @throws StorageException                        if the directory cannot be created or opened
+   */
+  public static EmbeddedStorage open(Path dataDir, int dimension) {
+    return open(dataDir, dimension, Durability.NORMAL);
+  }
+
+  /**
+   * Opens (creating if needed) a data directory.
+   *
+   * @param dataDir    the data directory
+   * @param dimension  the embedder's vector length ({@code embedder.dimension()})
+   * @param durability {@link Durability#NORMAL} to survive process crashes, {@link Durability#FULL} to also survive
+   *                   power failures (an fsync per commit)
+   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in this process)
+   *                                                 owns the directory
+   * @throws DimensionMismatchException              if the directory holds embeddings of another dimension
+   * @throws StorageException                        if the directory cannot be created or opened
+   */
+  public static EmbeddedStorage open(Path dataDir, int dimension, Durability durability) {
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(durability, "durability");
+    if (dimension < 1) {
+      throw new IllegalArgumentException("dimension must be positive, got " + dimension);
+    }
+    Path dir = dataDir.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new StorageException("could not create the data directory " + dir + ": " + e.getMessage(), e);
+    }
+    DataDirectoryLock lock = DataDirectoryLock.acquire(dir, dir.resolve(LOCK_FILE));
+    SqliteMemoryStore store = null;
+    try {
+      store = SqliteMemoryStore.open(dir.resolve(DATABASE_FILE), durability);
+      checkDimension(dir, store, dimension);
+      LuceneSearchIndex index = IndexOpener.open(dir.resolve(INDEX_DIRECTORY), dimension);
+      LOG.debug("opened data directory {}", dir);
+      return new EmbeddedStorage(dir, lock, store, index);
+    } catch (RuntimeException | Error e) {
+      closeQuietly(store, e);
+      lock.release();
+      throw e;
+    }
+  }
+
+  /** Fails before the index is touched if the record holds embeddings of another length. */
+  private static void checkDimension(Path dir, MemoryStore store, int dimension) {
+    Optional<EmbeddingSpec> spec = store.embeddingSpec();
+    if (spec.isPresent() && spec.get().dimension() != dimension) {
+      throw new DimensionMismatchException("the data directory " + dir + " holds " + spec.get().dimension()
+          + "-dimensional embeddings from model '" + spec.get().modelId() + "', but it was opened for "
+          + dimension + "-dimensional ones; configure '" + spec.get().modelId()
+          + "' or use another data directory");
+    }
+  }
+
+  /** The data directory (absolute). */
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  @Override
+  public MemoryStore records() {
+    return store;
+  }
+
+  @Override
+  public SearchIndex index() {
+    return index;
+  }
+
+  /** Closes the index, then the store, then releases the data-directory lock. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      try {
+        index.close();
+      } finally {
+        store.close();
+      }
+    } finally {
+      lock.release();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c, Throwable primary) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      primary.addSuppressed(e);
+    }
+  }
+}
