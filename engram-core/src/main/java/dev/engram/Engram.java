@@ -1,7 +1,7 @@
 package dev.engram;
 
 import dev.engram.engine.EngramMemory;
-import dev.engram.engine.VerbatimInference;
+import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
@@ -16,7 +16,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * try (Memory memory = Engram.builder()
- *     .storage(EmbeddedStorage.open(Path.of("engram-data")))
+ *     .storage(EmbeddedStorage.open(Path.of("engram-data"), 384))
  *     .embedder(OnnxEmbedders.defaultModel())
  *     .build()) {
  *   memory.add(AddRequest.builder(Scope.user("alice")).user("I moved to Lisbon").infer(false).build());
@@ -35,7 +35,7 @@ public final class Engram {
    *
    * @param storage             the backend (required)
    * @param embedder            the embedding model (required)
-   * @param inference           what {@code infer=true} does (default: verbatim with exact-duplicate detection)
+   * @param inference           what {@code infer=true} does (default: the offline extractor, no LLM)
    * @param reranker            reorders fused hits (default: none)
    * @param summarizer          keeps each scope's rolling conversation summary, or null for none (default)
    * @param tenant              the tenant of the root instance (default {@code default})
@@ -81,7 +81,7 @@ public final class Engram {
   public static final class Builder {
     private Storage storage;
     private Embedder embedder;
-    private MemoryInference inference = new VerbatimInference();
+    private MemoryInference inference = OfflineExtractor.create();
     private Reranker reranker = Reranker.none();
     private ConversationSummarizer summarizer;
     private String tenant = Tenants.DEFAULT;

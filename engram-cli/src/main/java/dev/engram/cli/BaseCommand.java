@@ -7,7 +7,10 @@ import dev.engram.Memory;
 import dev.engram.ValidationException;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.json.MemoryJson;
+import dev.engram.langchain4j.EngramSettings;
 import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.langchain4j.PipelineAssembly;
+import dev.engram.langchain4j.SettingsLoader;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -85,7 +88,26 @@ abstract class BaseCommand implements Callable<Integer> {
    *               mistyped {@code --data-dir} is reported instead of silently creating an empty store
    */
   Memory openMemory(boolean create) {
-    return openMemory(common.dataDir(), create);
+    return openMemory(dataDir(), create);
+  }
+
+  /** The data directory: {@code --data-dir}, else the settings' (environment, engram.yaml, ./engram-data). */
+  Path dataDir() {
+    return common.explicitDataDir().orElseGet(() -> settings().dataDir());
+  }
+
+  /**
+   * The settings: {@code engram.yaml} (or the file named by {@code ENGRAM_CONFIG}) and the environment, with
+   * {@code --embedder} applied.
+   */
+  EngramSettings settings() {
+    EngramSettings s = SettingsLoader.loadDefault(System.getenv(), Path.of("").toAbsolutePath());
+    if (common.embedder().isPresent()) {
+      OnnxEmbedders.byName(common.embedder().get());
+      s = s.withEmbedder(EngramSettings.Embedder.of(EngramSettings.EmbedderProvider.ONNX)
+          .withModel(common.embedder().get()));
+    }
+    return s;
   }
 
   /** Opens the memory in {@code dir}; see {@link #openMemory(boolean)}. */
@@ -94,10 +116,12 @@ abstract class BaseCommand implements Callable<Integer> {
       throw new ValidationException("data_dir", "no data directory at '" + dir.toAbsolutePath()
           + "' (add memories first, or pass --data-dir or set " + CommonOptions.DATA_DIR_ENV + ")");
     }
-    Embedder embedder = OnnxEmbedders.byName(common.embedder());
+    EngramSettings settings = settings();
+    Embedder embedder = PipelineAssembly.embedder(settings, System.getenv());
     EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
     try {
-      return Engram.builder().storage(storage).embedder(embedder).build();
+      return PipelineAssembly.configure(Engram.builder().storage(storage).embedder(embedder), settings,
+          System.getenv()).build();
     } catch (RuntimeException e) {
       try {
         storage.close();

@@ -20,11 +20,16 @@ public final class CommonOptions {
   @Option(names = "--json", description = "Print machine-readable JSON (mem0's shapes) instead of text.")
   boolean json;
 
-  @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = OnnxEmbedders.DEFAULT,
-      description = "In-process embedding model: bge-small-en-v1.5-q or all-minilm-l6-v2-q (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--embedder", paramLabel = "MODEL",
+      description = "In-process embedding model: bge-small-en-v1.5-q or all-minilm-l6-v2-q (default: engram.yaml's"
+          + " embedder, else " + OnnxEmbedders.DEFAULT + ").")
   String embedder;
 
-  /** The data directory: {@code --data-dir}, else the environment variable, else {@code ./engram-data}. */
+  /**
+   * The data directory: {@code --data-dir}, else the environment variable, else {@code ./engram-data}. Commands
+   * that open a memory use {@link #explicitDataDir()} and otherwise the settings ({@code engram.yaml},
+   * environment), which fall back to the same default.
+   */
   public Path dataDir() {
     if (dataDir != null) {
       return dataDir;
@@ -43,8 +48,8 @@ public final class CommonOptions {
     return json;
   }
 
-  /** The embedding model's name (see {@code OnnxEmbedders.names()}). */
-  public String embedder() {
-    return embedder;
+  /** The in-process embedding model given with {@code --embedder}, if any (see {@code OnnxEmbedders.names()}). */
+  public Optional<String> embedder() {
+    return Optional.ofNullable(embedder);
   }
 }

@@ -15,7 +15,7 @@ final class ResetCommand extends BaseCommand {
   @Override
   protected int run() {
     if (!yes) {
-      throw new ValidationException("yes", "reset deletes every memory in '" + common.dataDir().toAbsolutePath()
+      throw new ValidationException("yes", "reset deletes every memory in '" + dataDir().toAbsolutePath()
           + "'; pass --yes to confirm");
     }
     try (Memory memory = openMemory(false)) {
@@ -26,7 +26,7 @@ final class ResetCommand extends BaseCommand {
       o.put("message", "Memory store reset successfully");
       printJson(o);
     } else {
-      out().println("reset " + common.dataDir());
+      out().println("reset " + dataDir());
     }
     return EXIT_OK;
   }

@@ -109,7 +109,25 @@ public abstract class AddContract extends ContractSupport {
   }
 
   @Test
+  void inferByDefaultRunsTheOfflineExtractor() {
+    Instant may8 = Instant.parse("2023-05-08T13:56:00Z");
+    Message turn = new Message(Role.USER, "Hey Mel! I adopted a puppy yesterday. How are you?", "Caroline", may8,
+        "D1:1");
+    AddResult r = memory.add(AddRequest.builder(ALICE).message(turn).build());
+    assertThat(r.events()).extracting(MemoryEvent::event, MemoryEvent::memory).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(EventType.ADD, "Caroline adopted a puppy yesterday (7 May 2023)."));
+    MemoryItem m = memory.get(r.events().get(0).id()).orElseThrow();
+    assertThat(m.actorId()).isEqualTo("Caroline");
+    assertThat(m.sourceIds()).containsExactly("D1:1");
+    assertThat(m.eventTime()).isEqualTo(may8);
+    AddResult again = memory.add(AddRequest.builder(ALICE).message(turn).build());
+    assertThat(again.events()).extracting(MemoryEvent::event).containsExactly(EventType.NOOP);
+  }
+
+  @Test
   void inferWithVerbatimInferenceTurnsRepeatsIntoNoop() {
+    memory.close();
+    memory = open(b -> b.inference(new VerbatimInference()));
     AddResult first = memory.add(AddRequest.builder(ALICE).user("I like green tea").build());
     assertThat(first.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
     String id = first.events().get(0).id();

@@ -33,9 +33,9 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
         defaultDataDir());
   }
 
-  /** {@code ~/.engram/data}. */
+  /** {@code ./engram-data}, in the working directory (the CLI's default too). */
   public static Path defaultDataDir() {
-    return Path.of(System.getProperty("user.home"), ".engram", "data");
+    return Path.of("engram-data");
   }
 
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */

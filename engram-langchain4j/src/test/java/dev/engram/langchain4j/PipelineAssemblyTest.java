@@ -1,0 +1,60 @@
+package dev.engram.langchain4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.Engram;
+import dev.engram.ValidationException;
+import dev.engram.extract.OfflineExtractor;
+import dev.engram.pipeline.AdditiveInference;
+import dev.engram.pipeline.ConsolidatingInference;
+import dev.engram.pipeline.LlmSummarizer;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PipelineAssemblyTest {
+  private static final Map<String, String> ENV = Map.of("OPENAI_API_KEY", "sk-test");
+
+  private static Engram.Builder assemble(String yaml) {
+    EngramSettings s = SettingsLoader.parse(yaml, "test.yaml", Path.of("."), ENV);
+    return PipelineAssembly.configure(Engram.builder(), s, ENV);
+  }
+
+  @Test
+  void withoutAModelTheOfflineExtractorIsUsed() {
+    var b = assemble("");
+    // config() needs storage and embedder; check the parts through a minimal fake storage-free route
+    assertThat(inference(b)).isInstanceOf(OfflineExtractor.class);
+  }
+
+  @Test
+  void consolidateAndAdditiveUseTheConfiguredModelWithASummarizer() {
+    var consolidate = assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: consolidate}");
+    assertThat(inference(consolidate)).isInstanceOf(ConsolidatingInference.class);
+    assertThat(field(consolidate, "summarizer")).isInstanceOf(LlmSummarizer.class);
+    var additive = assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: additive}");
+    assertThat(inference(additive)).isInstanceOf(AdditiveInference.class);
+  }
+
+  @Test
+  void aModelPipelineWithoutAModelIsRejected() {
+    assertThatThrownBy(() -> assemble("pipeline: {mode: consolidate}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("'consolidate' needs a language model");
+  }
+
+  private static Object inference(Engram.Builder b) {
+    return field(b, "inference");
+  }
+
+  private static Object field(Engram.Builder b, String name) {
+    try {
+      var f = Engram.Builder.class.getDeclaredField(name);
+      f.setAccessible(true);
+      return f.get(b);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
