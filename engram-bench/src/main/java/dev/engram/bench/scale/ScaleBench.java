@@ -1,0 +1,218 @@
+package dev.engram.bench.scale;
+
+import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.ListRequest;
+import dev.engram.Memory;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchRequest;
+import dev.engram.bench.scale.ScaleReport.Latency;
+import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.spi.Embedder;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.function.LongConsumer;
+
+/**
+ * The scale benchmark: fills a fresh data directory with synthetic memories ({@link SyntheticMemories}) spread evenly
+ * over a number of users, then measures what an application sees at that size: ingest rate, search and list
+ * latency at a fixed number of memories per user, heap in use, size on disk, and the time to reopen the directory
+ * (including the engine's check of the index against the record).
+ *
+ * <p>Memory {@code i} (from 0) belongs to user {@code i mod users}, so every batch touches many users, as a shared
+ * server would see them; each is added verbatim ({@code infer=false}) as one user message with its event time and
+ * metadata, {@code batch} requests per {@link Memory#addBatch} (one transaction each).
+ *
+ * <p>Timings are measured in this JVM with {@link System#nanoTime()}; searches and lists are measured after a
+ * warm-up of {@value #WARM_UP} calls that are not counted. The run is deterministic except for timings.
+ */
+public final class ScaleBench {
+  /** Searches and lists run before measuring, to warm up the JIT and caches. */
+  public static final int WARM_UP = 200;
+  /** Per-user counts are checked for at most this many users (evenly spaced) after reopening. */
+  public static final int MAX_CHECKED_USERS = 10_000;
+
+  /**
+   * Settings of one run.
+   *
+   * @param memories how many memories to ingest (at least 1)
+   * @param users    how many users to spread them over (1 to {@code memories})
+   * @param dataDir  the data directory; must be absent or empty
+   * @param batch    requests per {@code addBatch} (1 to 10,000)
+   * @param queries  searches and lists to measure (at least 1)
+   * @param topK     results per search (1 to {@link SearchRequest#MAX_TOP_K})
+   * @param seed     the seed of the text generator and of the query users
+   */
+  public record Options(long memories, int users, Path dataDir, int batch, int queries, int topK, long seed) {
+    public Options {
+      Objects.requireNonNull(dataDir, "dataDir");
+      if (memories < 1) {
+        throw new IllegalArgumentException("memories must be at least 1, got " + memories);
+      }
+      if (users < 1 || users > memories) {
+        throw new IllegalArgumentException("users must be between 1 and memories (" + memories + "), got " + users);
+      }
+      if (batch < 1 || batch > 10_000) {
+        throw new IllegalArgumentException("batch must be between 1 and 10000, got " + batch);
+      }
+      if (queries < 1) {
+        throw new IllegalArgumentException("queries must be at least 1, got " + queries);
+      }
+      if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
+        throw new IllegalArgumentException("topK must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + topK);
+      }
+    }
+
+    /** Defaults for the rest: batch 1000, 1000 queries, top 10, seed 42. */
+    public static Options of(long memories, int users, Path dataDir) {
+      return new Options(memories, users, dataDir, 1000, 1000, 10, 42);
+    }
+  }
+
+  private ScaleBench() {}
+
+  /**
+   * Runs the benchmark. The data directory is left in place (the caller deletes it if it wants).
+   *
+   * @param progress receives the number of memories ingested so far, after every batch
+   * @throws IllegalArgumentException if the data directory is not empty
+   */
+  public static ScaleReport run(Options o, Embedder embedder, LongConsumer progress) {
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(progress, "progress");
+    DataDirectories.requireEmpty(o.dataDir());
+    String[] users = userIds(o.users());
+    ScaleReport.Ingest ingest;
+    Latency search;
+    Latency list;
+    double hitsMean;
+    double heapMib;
+    double closeMs;
+    try (Memory memory = open(o.dataDir(), embedder)) {
+      ingest = ingest(memory, o, users, progress);
+      Random random = new Random(o.seed() + 1);
+      SyntheticMemories queries = new SyntheticMemories(o.seed() + 2);
+      double[] hits = new double[1];
+      for (int i = 0; i < WARM_UP; i++) {
+        search(memory, users[random.nextInt(users.length)], queries.query(), o.topK());
+      }
+      search = measure(o.queries(), () -> hits[0] += search(memory, users[random.nextInt(users.length)],
+          queries.query(), o.topK()));
+      hitsMean = hits[0] / o.queries();
+      for (int i = 0; i < WARM_UP; i++) {
+        memory.list(ListRequest.of(Scope.user(users[random.nextInt(users.length)])));
+      }
+      list = measure(o.queries(), () -> memory.list(ListRequest.of(Scope.user(users[random.nextInt(users.length)]))));
+      heapMib = heapUsedAfterGcMib();
+      long t0 = System.nanoTime();
+      memory.close();
+      closeMs = millisSince(t0);
+    }
+    ScaleReport.Disk disk = DataDirectories.size(o.dataDir(), o.memories());
+    long t0 = System.nanoTime();
+    EmbeddedStorage storage = EmbeddedStorage.open(o.dataDir(), embedder.dimension());
+    try (Memory memory = Engram.builder().storage(storage).embedder(embedder).build()) {
+      double reopenMs = millisSince(t0);
+      long t1 = System.nanoTime();
+      search(memory, users[0], new SyntheticMemories(o.seed() + 3).query(), o.topK());
+      double firstSearchMs = millisSince(t1);
+      ScaleReport.Reopen reopen = new ScaleReport.Reopen(ScaleReport.round(reopenMs), storage.records().count(),
+          storage.index().state().documents(), ScaleReport.round(firstSearchMs));
+      ScaleReport.PerUser perUser = countPerUser(memory, users);
+      Runtime rt = Runtime.getRuntime();
+      ScaleReport.Machine machine = new ScaleReport.Machine(rt.availableProcessors(),
+          ScaleReport.round(rt.maxMemory() / (1024.0 * 1024.0)), System.getProperty("java.version"));
+      return new ScaleReport(o.memories(), o.users(), o.memories() / o.users(), o.batch(), o.topK(),
+          embedder.modelId(), o.seed(), machine, ingest, search, ScaleReport.round(hitsMean), list,
+          ScaleReport.round(heapMib), ScaleReport.round(closeMs), disk, reopen, perUser);
+    }
+  }
+
+  private static Memory open(Path dir, Embedder embedder) {
+    return Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder).build();
+  }
+
+  /** User ids {@code user-0000000} and up, fixed width so that they sort in number order. */
+  static String[] userIds(int users) {
+    String[] ids = new String[users];
+    for (int i = 0; i < users; i++) {
+      ids[i] = String.format("user-%07d", i);
+    }
+    return ids;
+  }
+
+  private static ScaleReport.Ingest ingest(Memory memory, Options o, String[] users, LongConsumer progress) {
+    SyntheticMemories generator = new SyntheticMemories(o.seed());
+    int batches = (int) ((o.memories() + o.batch() - 1) / o.batch());
+    double[] batchMs = new double[batches];
+    long start = System.nanoTime();
+    long done = 0;
+    for (int b = 0; b < batches; b++) {
+      int size = (int) Math.min(o.batch(), o.memories() - done);
+      List<AddRequest> requests = new ArrayList<>(size);
+      for (int j = 0; j < size; j++) {
+        SyntheticMemories.Fact f = generator.next();
+        requests.add(AddRequest.builder(Scope.user(users[(int) ((done + j) % users.length)]))
+            .message(new Message(Role.USER, f.text(), null, f.eventTime(), null))
+            .metadata(f.metadata())
+            .infer(false)
+            .build());
+      }
+      long t0 = System.nanoTime();
+      memory.addBatch(requests);
+      batchMs[b] = millisSince(t0);
+      done += size;
+      progress.accept(done);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return new ScaleReport.Ingest(ScaleReport.round(seconds), ScaleReport.round(o.memories() / seconds),
+        Latency.of(batchMs));
+  }
+
+  private static int search(Memory memory, String user, String query, int topK) {
+    return memory.search(SearchRequest.builder(Scope.user(user), query).topK(topK).build()).hits().size();
+  }
+
+  private static Latency measure(int calls, Runnable call) {
+    double[] ms = new double[calls];
+    for (int i = 0; i < calls; i++) {
+      long t0 = System.nanoTime();
+      call.run();
+      ms[i] = millisSince(t0);
+    }
+    return Latency.of(ms);
+  }
+
+  private static ScaleReport.PerUser countPerUser(Memory memory, String[] users) {
+    int step = Math.max(1, (users.length + MAX_CHECKED_USERS - 1) / MAX_CHECKED_USERS);
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    long total = 0;
+    int checked = 0;
+    for (int i = 0; i < users.length; i += step) {
+      long n = memory.list(ListRequest.of(Scope.user(users[i])).withPage(0, 1)).total();
+      min = Math.min(min, n);
+      max = Math.max(max, n);
+      total += n;
+      checked++;
+    }
+    return new ScaleReport.PerUser(checked, min, max, total);
+  }
+
+  private static double heapUsedAfterGcMib() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
+  }
+
+  private static double millisSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e6;
+  }
+}
