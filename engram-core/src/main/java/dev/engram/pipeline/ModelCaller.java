@@ -29,6 +29,7 @@ public final class ModelCaller {
   private final LanguageModel model;
   private final RetryPolicy policy;
   private final Sleeper sleeper;
+  private final ModelMetrics metrics = new ModelMetrics();
 
   public ModelCaller(LanguageModel model, RetryPolicy policy, Sleeper sleeper) {
     this.model = Objects.requireNonNull(model, "model");
@@ -42,6 +43,11 @@ public final class ModelCaller {
 
   public String modelId() {
     return model.modelId();
+  }
+
+  /** Cumulative calls, failures, tokens and time per step, across every add that used this caller. */
+  public ModelMetrics metrics() {
+    return metrics;
   }
 
   /**
@@ -69,8 +75,15 @@ public final class ModelCaller {
     while (true) {
       attempt++;
       try {
-        LanguageModel.Completion c = model.complete(prompt);
+        LanguageModel.Completion c;
+        try {
+          c = model.complete(prompt);
+        } catch (RuntimeException e) {
+          metrics.failed(step);
+          throw e;
+        }
         usage.record(c.inputTokens(), c.outputTokens(), c.latency());
+        metrics.answered(step, c.inputTokens(), c.outputTokens(), c.latency());
         return reader.apply(c.text());
       } catch (LanguageModelException e) {
         boolean unusable = e.kind() == LanguageModelException.Kind.INVALID_RESPONSE;

@@ -27,8 +27,13 @@ class ModelCallerTest {
     ScriptedLanguageModel model = new ScriptedLanguageModel().thenFail(Kind.RATE_LIMITED)
         .thenFail(Kind.SERVER_ERROR).thenAnswer("{\"facts\": [\"x\"]}");
     UsageMeter usage = new UsageMeter();
-    List<String> facts = caller(model).callJson("fact extraction", PROMPT, usage, ConsolidatingInference::readFacts);
+    ModelCaller caller = caller(model);
+    List<String> facts = caller.callJson("fact extraction", PROMPT, usage, ConsolidatingInference::readFacts);
     assertThat(facts).containsExactly("x");
+    ModelMetrics.Step step = caller.metrics().snapshot().get("fact extraction");
+    assertThat(step.calls()).isEqualTo(3);
+    assertThat(step.failures()).isEqualTo(2);
+    assertThat(step.completionTokens()).isEqualTo(("{\"facts\": [\"x\"]}".length() + 3) / 4);
     assertThat(model.calls()).isEqualTo(3);
     // Backoff caps: 100 ms before attempt 2, min(200, 150) before attempt 3; full jitter from half the cap.
     assertThat(sleeps).hasSize(2);
