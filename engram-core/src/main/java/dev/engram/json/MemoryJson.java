@@ -93,11 +93,21 @@ public final class MemoryJson {
     return o;
   }
 
-  /** The outcome of an add: {@code {"results": [event...]}}. */
+  /**
+   * An add result, {@code {"results": [...]}}; with {@code "usage": {llm_calls, prompt_tokens, completion_tokens,
+   * llm_ms}} after it when the add called a language model (an Engram extension of mem0's shape).
+   */
   public static ObjectNode addResult(AddResult r) {
     ObjectNode o = MAPPER.createObjectNode();
     ArrayNode results = o.putArray("results");
     r.events().forEach(e -> results.add(event(e)));
+    if (r.usage().llmCalls() > 0) {
+      ObjectNode u = o.putObject("usage");
+      u.put("llm_calls", r.usage().llmCalls());
+      u.put("prompt_tokens", r.usage().inputTokens());
+      u.put("completion_tokens", r.usage().outputTokens());
+      u.put("llm_ms", r.usage().llmTime().toMillis());
+    }
     return o;
   }
 

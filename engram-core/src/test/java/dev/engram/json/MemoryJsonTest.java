@@ -95,6 +95,15 @@ class MemoryJsonTest {
   }
 
   @Test
+  void addResultShowsModelUsageWhenAModelWasCalled() {
+    AddResult r = new AddResult(List.of(new MemoryEvent("a", "Lives in Lisbon", EventType.ADD, null, null, null)),
+        new dev.engram.Usage(2, 1200, 80, java.time.Duration.ofMillis(950)));
+    assertThat(MemoryJson.write(MemoryJson.addResult(r))).isEqualTo("{\"results\":["
+        + "{\"id\":\"a\",\"memory\":\"Lives in Lisbon\",\"event\":\"ADD\"}],"
+        + "\"usage\":{\"llm_calls\":2,\"prompt_tokens\":1200,\"completion_tokens\":80,\"llm_ms\":950}}");
+  }
+
+  @Test
   void pageHasResultsTotalAndOffset() {
     Page<MemoryItem> p = new Page<>(List.of(bare()), 7, 3);
     assertThat(MemoryJson.write(MemoryJson.page(p))).isEqualTo("{\"results\":["
