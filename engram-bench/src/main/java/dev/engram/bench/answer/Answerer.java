@@ -1,0 +1,114 @@
+package dev.engram.bench.answer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.engram.LanguageModelException;
+import dev.engram.Usage;
+import dev.engram.pipeline.JsonAnswers;
+import dev.engram.pipeline.ModelCaller;
+import dev.engram.pipeline.RetryPolicy;
+import dev.engram.spi.LanguageModel;
+import dev.engram.spi.UsageMeter;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Generates a short answer to a LoCoMo question from the retrieved memories only, in the spirit of the Mem0
+ * harness's answer step (memories with their timestamps, relative dates resolved against them, the most recent
+ * memory wins, a few words). The prompt is {@code answer.txt}; the model answers
+ * {@code {"reasoning": ..., "answer": ...}} at temperature 0. Responses go through a {@link ResponseCache} (run 0)
+ * and a {@link ModelCaller} (retries with backoff). Thread-safe; {@link #answer} blocks on the model.
+ */
+public final class Answerer {
+  static final String SYSTEM = Texts.load("answer.txt");
+  static final Map<String, Object> SCHEMA = Texts.stringObject(List.of("reasoning", "answer"), Map.of());
+  private static final int MAX_OUTPUT_TOKENS = 512;
+
+  /**
+   * A generated answer.
+   *
+   * @param text      the short answer, scored against the gold answer
+   * @param reasoning the model's reasoning before it (for inspection only)
+   */
+  public record Answer(String text, String reasoning) {
+    public Answer {
+      Objects.requireNonNull(text, "text");
+      Objects.requireNonNull(reasoning, "reasoning");
+    }
+  }
+
+  private final LanguageModel model;
+  private final ModelCaller caller;
+  private final ResponseCache cache;
+  private final UsageMeter usage = new UsageMeter();
+
+  private Answerer(LanguageModel model, ModelCaller caller, ResponseCache cache) {
+    this.model = model;
+    this.caller = caller;
+    this.cache = cache;
+  }
+
+  /** An answerer over {@code model}, caching in {@code cache}, retrying as {@code retry} says. */
+  public static Answerer create(LanguageModel model, ResponseCache cache, RetryPolicy retry) {
+    Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(cache, "cache");
+    Objects.requireNonNull(retry, "retry");
+    return new Answerer(model, new ModelCaller(model, retry), cache);
+  }
+
+  /** The same, with an injected {@link ModelCaller.Sleeper} (tests use one that does not sleep). */
+  static Answerer create(LanguageModel model, ResponseCache cache, RetryPolicy retry, ModelCaller.Sleeper sleeper) {
+    return new Answerer(model, new ModelCaller(model, retry, sleeper), cache);
+  }
+
+  /**
+   * Answers {@code question} from {@code memories} (in the order given, most relevant first).
+   *
+   * @throws LanguageModelException if the model fails or keeps giving unusable answers; the message names the
+   *                                question
+   */
+  public Answer answer(String question, List<RetrievedMemory> memories) {
+    Objects.requireNonNull(question, "question");
+    Objects.requireNonNull(memories, "memories");
+    LanguageModel.Prompt prompt = prompt(question, memories);
+    String step = "answer generation for question " + Texts.quote(question);
+    String stored = cache.getOrCompute(model.modelId(), prompt, 0,
+        () -> caller.callJson(step, prompt, usage, node -> {
+          read(node, step);
+          return node.toString();
+        }));
+    return read(JsonAnswers.firstObject(stored, step), step);
+  }
+
+  /** Model calls made by this answerer (cache hits cost nothing and are not counted). */
+  public Usage usage() {
+    return usage.snapshot();
+  }
+
+  /** The model's id. */
+  public String modelId() {
+    return model.modelId();
+  }
+
+  static LanguageModel.Prompt prompt(String question, List<RetrievedMemory> memories) {
+    StringBuilder user = new StringBuilder("Memories (most relevant first):\n");
+    if (memories.isEmpty()) {
+      user.append("(none)\n");
+    }
+    for (RetrievedMemory m : memories) {
+      user.append(m.render()).append('\n');
+    }
+    user.append("\nQuestion: ").append(question.strip());
+    return new LanguageModel.Prompt(SYSTEM, user.toString(), "answer", SCHEMA, MAX_OUTPUT_TOKENS, 0.0);
+  }
+
+  private static Answer read(JsonNode node, String step) {
+    JsonNode answer = node.get("answer");
+    if (answer == null || !(answer.isTextual() || answer.isNumber()) || answer.asText().isBlank()) {
+      throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE,
+          step + ": the answer object has no non-empty \"answer\" string: " + node);
+    }
+    JsonNode reasoning = node.path("reasoning");
+    return new Answer(answer.asText().strip(), reasoning.isValueNode() ? reasoning.asText().strip() : "");
+  }
+}
