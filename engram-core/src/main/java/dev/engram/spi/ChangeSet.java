@@ -2,22 +2,27 @@ package dev.engram.spi;
 
 import dev.engram.Message;
 import dev.engram.Scope;
+import dev.engram.graph.GraphChanges;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Everything one operation writes, committed as one transaction: memory changes with their history rows, and
- * messages appended to scopes' message windows.
+ * messages appended to scopes' message windows, and graph changes (applied in the same transaction by stores whose
+ * {@link Storage#graphCommitsWithRecords()} is true; other stores ignore them and the engine applies them to the
+ * graph store after the commit).
  *
  * @param tenant  the tenant every change belongs to
  * @param changes memory changes, applied in order
  * @param windows messages to append to message windows, in order
+ * @param graph   graph changes of the same operation ({@link GraphChanges#NONE} for none)
  */
-public record ChangeSet(String tenant, List<MemoryChange> changes, List<WindowAppend> windows) {
+public record ChangeSet(String tenant, List<MemoryChange> changes, List<WindowAppend> windows, GraphChanges graph) {
   public ChangeSet {
     Objects.requireNonNull(tenant, "tenant");
     changes = List.copyOf(changes);
     windows = List.copyOf(windows);
+    graph = graph == null ? GraphChanges.NONE : graph;
     for (MemoryChange c : changes) {
       if (!c.memory().tenant().equals(tenant)) {
         throw new IllegalArgumentException("change for tenant " + c.memory().tenant() + " in a change set of "
@@ -26,12 +31,22 @@ public record ChangeSet(String tenant, List<MemoryChange> changes, List<WindowAp
     }
   }
 
+  /** A change set without graph changes. */
+  public ChangeSet(String tenant, List<MemoryChange> changes, List<WindowAppend> windows) {
+    this(tenant, changes, windows, GraphChanges.NONE);
+  }
+
   public static ChangeSet of(String tenant, List<MemoryChange> changes) {
     return new ChangeSet(tenant, changes, List.of());
   }
 
+  /** This change set without its graph changes. */
+  public ChangeSet withoutGraph() {
+    return new ChangeSet(tenant, changes, windows, GraphChanges.NONE);
+  }
+
   public boolean isEmpty() {
-    return changes.isEmpty() && windows.isEmpty();
+    return changes.isEmpty() && windows.isEmpty() && graph.isEmpty();
   }
 
   /**

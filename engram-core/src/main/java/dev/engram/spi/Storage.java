@@ -1,6 +1,7 @@
 package dev.engram.spi;
 
 import java.io.Closeable;
+import java.util.Optional;
 
 /**
  * A backend: a system of record and the search index derived from it, opened together and closed together.
@@ -10,4 +11,18 @@ public interface Storage extends Closeable {
   MemoryStore records();
 
   SearchIndex index();
+
+  /** The graph store of this backend, if it keeps a graph memory; empty (the default) if it has none. */
+  default Optional<GraphStore> graph() {
+    return Optional.empty();
+  }
+
+  /**
+   * True if {@link MemoryStore#apply} also applies {@link ChangeSet#graph()} in the same transaction as the memory
+   * changes (the embedded store). If false (the default), the engine applies the graph changes to {@link #graph()}
+   * after the memory commit, a weaker guarantee: a crash between the two commits loses the graph part of an add.
+   */
+  default boolean graphCommitsWithRecords() {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@ import dev.engram.DimensionMismatchException;
 import dev.engram.StorageException;
 import dev.engram.lucene.LuceneSearchIndex;
 import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default storage: one data directory holding the SQLite record ({@code engram.db}) and the Lucene
- * index derived from it ({@code index/}), owned by one process at a time through an OS file lock on
+ * index derived from it ({@code index/}), with the graph memory in the same SQLite file, owned by one process at a time through an OS file lock on
  * {@code engram.lock}.
  *
  * <p>The index can always be rebuilt from the record: an index directory that is missing is created empty, and one
@@ -131,6 +132,18 @@ public final class EmbeddedStorage implements Storage {
   @Override
   public SearchIndex index() {
     return index;
+  }
+
+  /** The graph memory, kept in the SQLite record ({@link SqliteMemoryStore#graph()}). */
+  @Override
+  public Optional<GraphStore> graph() {
+    return Optional.of(store.graph());
+  }
+
+  /** True: an add's graph changes commit in the same SQLite transaction as its memory changes. */
+  @Override
+  public boolean graphCommitsWithRecords() {
+    return true;
   }
 
   /** Closes the index, then the store, then releases the data-directory lock. Idempotent. */

@@ -14,7 +14,7 @@ import org.sqlite.SQLiteException;
 
 /**
  * Writes one {@link ChangeSet} inside the caller's write transaction, with cached prepared statements: per memory
- * change its memory row and one history row, then the window messages with their trims.
+ * change its memory row and one history row, then the window messages with their trims, then the graph changes.
  *
  * <p>Sequence numbers are assigned here: the write lock and the {@code BEGIN IMMEDIATE} transaction make this the
  * only writer, so the next numbers follow the AUTOINCREMENT counter, which the explicit inserts advance.
@@ -40,6 +40,7 @@ final class ChangeWriter {
     for (ChangeSet.WindowAppend window : set.windows()) {
       appendWindow(db, set.tenant(), window);
     }
+    GraphRows.write(db, set.tenant(), set.graph());
     return seq;
   }
 

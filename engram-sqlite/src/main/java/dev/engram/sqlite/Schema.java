@@ -18,6 +18,8 @@ import java.util.Optional;
  *       sequence number. Rows outlive the memory they describe.
  *   <li>{@code messages}: each (tenant, scope key)'s recent conversation messages, in insertion ({@code id}) order.
  *   <li>{@code summaries}: each (tenant, scope key)'s rolling conversation summary.
+ *   <li>{@code graph_entities}, {@code graph_relations}: the graph memory (see {@link SqliteGraphStore}); added
+ *       without a version change ({@code CREATE TABLE IF NOT EXISTS} adds them to older files).
  * </ul>
  */
 final class Schema {
@@ -60,7 +62,27 @@ final class Schema {
       "CREATE INDEX IF NOT EXISTS messages_scope ON messages (tenant, scope_key, id)",
       "CREATE TABLE IF NOT EXISTS summaries ("
           + " tenant TEXT NOT NULL, scope_key TEXT NOT NULL, text TEXT NOT NULL,"
-          + " PRIMARY KEY (tenant, scope_key)) WITHOUT ROWID");
+          + " PRIMARY KEY (tenant, scope_key)) WITHOUT ROWID",
+      "CREATE TABLE IF NOT EXISTS graph_entities ("
+          + " tenant TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL, norm_name TEXT NOT NULL,"
+          + " type TEXT NOT NULL, embedding BLOB NOT NULL, mentions INTEGER NOT NULL,"
+          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL,"
+          + " updated_s INTEGER NOT NULL, updated_ns INTEGER NOT NULL,"
+          + " user_id TEXT, agent_id TEXT, run_id TEXT,"
+          + " PRIMARY KEY (tenant, id))",
+      "CREATE INDEX IF NOT EXISTS graph_entities_name ON graph_entities (tenant, norm_name)",
+      "CREATE INDEX IF NOT EXISTS graph_entities_scope ON graph_entities (tenant, user_id, agent_id, run_id)",
+      "CREATE TABLE IF NOT EXISTS graph_relations ("
+          + " tenant TEXT NOT NULL, id TEXT NOT NULL, source_id TEXT NOT NULL, name TEXT NOT NULL,"
+          + " target_id TEXT NOT NULL, fact TEXT NOT NULL, embedding BLOB NOT NULL,"
+          + " valid_s INTEGER, valid_ns INTEGER, invalid_s INTEGER, invalid_ns INTEGER,"
+          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL, expired_s INTEGER, expired_ns INTEGER,"
+          + " source_ids TEXT NOT NULL, memory_ids TEXT NOT NULL,"
+          + " user_id TEXT, agent_id TEXT, run_id TEXT,"
+          + " PRIMARY KEY (tenant, id))",
+      "CREATE INDEX IF NOT EXISTS graph_relations_source ON graph_relations (tenant, source_id)",
+      "CREATE INDEX IF NOT EXISTS graph_relations_target ON graph_relations (tenant, target_id)",
+      "CREATE INDEX IF NOT EXISTS graph_relations_scope ON graph_relations (tenant, user_id, agent_id, run_id)");
 
   private static final String GET = "SELECT value FROM meta WHERE key = ?";
   private static final String PUT = "INSERT INTO meta (key, value) VALUES (?, ?)"

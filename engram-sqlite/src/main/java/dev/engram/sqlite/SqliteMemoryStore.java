@@ -50,12 +50,22 @@ import java.util.function.Consumer;
 public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
   private final Clock clock;
+  private final SqliteGraphStore graph;
   private volatile EmbeddingSpec spec;
 
   private SqliteMemoryStore(Connections db, Clock clock, EmbeddingSpec spec) {
     this.db = db;
     this.clock = clock;
     this.spec = spec;
+    this.graph = new SqliteGraphStore(db);
+  }
+
+  /**
+   * The graph memory kept in the same database. {@link #apply} writes a change set's graph changes in the same
+   * transaction as its memory changes; {@link #reset} also clears the tenant's graph. Closed with this store.
+   */
+  public SqliteGraphStore graph() {
+    return graph;
   }
 
   /**
@@ -167,7 +177,8 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * Writes the memory rows, one history row per change and the window messages in one transaction.
+   * Writes the memory rows, one history row per change, the window messages and the graph changes in one
+   * transaction.
    *
    * @return the sequence number of the set's last memory change, or {@link #lastSeq()} if it has none
    * @throws dev.engram.MemoryNotFoundException if an UPDATE or DELETE names a memory the tenant does not have
@@ -328,7 +339,7 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * Deletes the tenant's memories, history rows, window messages and summaries and increases the generation, in one
+   * Deletes the tenant's memories, history rows, window messages, summaries and graph and increases the generation, in one
    * transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go back.
    */
   @Override
@@ -340,6 +351,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         ps.setString(1, tenant);
         ps.executeUpdate();
       }
+      SqliteGraphStore.deleteTenant(h, tenant);
       long generation = Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0"));
       Schema.put(h, Schema.GENERATION, Long.toString(generation + 1));
       return null;

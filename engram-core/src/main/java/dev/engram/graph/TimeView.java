@@ -1,0 +1,42 @@
+package dev.engram.graph;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Which relations a read sees, by event time. A relation is visible at instant {@code t} if it began on or before
+ * {@code t} (or has no {@code validAt}) and had not ended by {@code t} ({@code invalidAt} null or after {@code t}).
+ * With {@code includeInvalidated}, every relation is visible whatever its times.
+ *
+ * @param asOf               the instant to look at; null means "now" (the engine resolves it with its clock before
+ *                           calling a store, see {@link #at(Instant)})
+ * @param includeInvalidated true to see every relation, ended or not
+ */
+public record TimeView(Instant asOf, boolean includeInvalidated) {
+  /** Currently valid relations only (the default). */
+  public static final TimeView CURRENT = new TimeView(null, false);
+  /** Every relation, including invalidated ones. */
+  public static final TimeView ALL = new TimeView(null, true);
+
+  /** The relations valid at {@code instant}. */
+  public static TimeView asOf(Instant instant) {
+    return new TimeView(Objects.requireNonNull(instant, "instant"), false);
+  }
+
+  /** This view with "now" replaced by {@code now}; a view with an instant is returned as is. */
+  public TimeView at(Instant now) {
+    return asOf != null ? this : new TimeView(Objects.requireNonNull(now, "now"), includeInvalidated);
+  }
+
+  /**
+   * True if the relation is visible. A view without an instant uses the system clock; stores receive resolved
+   * views.
+   */
+  public boolean admits(Relation r) {
+    if (includeInvalidated) {
+      return true;
+    }
+    Instant t = asOf != null ? asOf : Instant.now();
+    return (r.validAt() == null || !r.validAt().isAfter(t)) && (r.invalidAt() == null || r.invalidAt().isAfter(t));
+  }
+}

@@ -1,0 +1,64 @@
+package dev.engram.spi;
+
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredEntity;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where the graph memory (entities and relations, see {@link dev.engram.graph}) is kept. Every call names its
+ * tenant, and a store never returns a row of another tenant.
+ *
+ * <p><b>Scopes.</b> A read's scope matches an entity or relation as {@link Scope#contains} does for memories: every
+ * id the scope sets must equal the row's id of the same kind.
+ *
+ * <p><b>Similarity</b> is the cosine of L2-normalised vectors, computed exactly over the rows that match the scope
+ * (a store must not take the top k of a global vector index and filter afterwards: that loses results of small
+ * scopes). Ties are broken by id, ascending.
+ *
+ * <p><b>Time views</b> arrive resolved ({@link TimeView#asOf()} set, or {@code includeInvalidated}); a store keeps
+ * exactly the relations {@link TimeView#admits} accepts.
+ *
+ * <p><b>Threading.</b> Implementations are thread-safe; the engine serialises writes per tenant and scope.
+ * The {@link Storage} that exposes a graph store owns it and closes it.
+ */
+public interface GraphStore {
+
+  /**
+   * Applies the changes atomically (all or nothing): entity upserts, relation upserts, then entity deletions with
+   * every relation that touches a deleted entity.
+   */
+  void apply(String tenant, GraphChanges changes);
+
+  /** The entities of the tenant with these ids that exist, in no particular order. */
+  List<Entity> entities(String tenant, Collection<String> ids);
+
+  /** The entities in the scope whose {@link Entity#normalizedName()} is one of these, in no particular order. */
+  List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames);
+
+  /** The {@code k} entities in the scope whose name embedding is most similar to {@code vector}, best first. */
+  List<ScoredEntity> similarEntities(String tenant, Scope scope, float[] vector, int k);
+
+  /**
+   * The relations in the scope that the view admits and whose source or target is one of these entities, ordered
+   * by id.
+   */
+  List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view);
+
+  /**
+   * The {@code k} relations in the scope that the view admits whose fact embedding is most similar to
+   * {@code vector}, best first.
+   */
+  List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view);
+
+  /** Deletes every entity and relation in the scope; returns how many entities were deleted. */
+  int deleteScope(String tenant, Scope scope);
+
+  /** Deletes every entity and relation of the tenant. */
+  void reset(String tenant);
+}

@@ -1,0 +1,290 @@
+package dev.engram.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Names;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredEntity;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
+import dev.engram.spi.GraphStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results: round trips,
+ * tenant and scope isolation, time views, invalidation that keeps the edge, entity deletion with its edges, and
+ * exact per-scope similarity order. A backend adds one small subclass implementing {@link #openStore()} (a store
+ * with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors have {@value #DIMENSION} dimensions.
+ */
+public abstract class GraphStoreContractTest {
+  protected static final int DIMENSION = 4;
+  protected static final String T1 = "t1";
+  protected static final String T2 = "t2";
+  protected static final Scope ALICE = Scope.user("alice");
+  protected static final Scope ALICE_R1 = Scope.of("alice", null, "r1");
+  protected static final Scope ALICE_R2 = Scope.of("alice", null, "r2");
+  protected static final Scope BOB = Scope.user("bob");
+  protected static final Instant T0 = Instant.parse("2024-01-01T10:00:00.123456789Z");
+  protected static final Instant JAN = Instant.parse("2023-01-01T00:00:00Z");
+  protected static final Instant JUN = Instant.parse("2023-06-01T00:00:00Z");
+  protected static final Instant NOW = Instant.parse("2025-01-01T00:00:00Z");
+
+  protected GraphStore store;
+
+  /** A new, empty store. */
+  protected abstract GraphStore openStore() throws Exception;
+
+  /** Releases what {@link #openStore()} opened. */
+  protected void closeStore(GraphStore s) throws Exception {}
+
+  @BeforeEach
+  void openGraphStore() throws Exception {
+    store = openStore();
+  }
+
+  @AfterEach
+  void closeGraphStore() throws Exception {
+    closeStore(store);
+  }
+
+  protected static float[] vec(double... xs) {
+    float[] v = new float[DIMENSION];
+    double n = 0;
+    for (int i = 0; i < DIMENSION; i++) {
+      v[i] = (float) xs[i];
+      n += xs[i] * xs[i];
+    }
+    for (int i = 0; i < DIMENSION; i++) {
+      v[i] = (float) (v[i] / Math.sqrt(n));
+    }
+    return v;
+  }
+
+  protected static Entity entity(String id, String name, Scope scope, float[] v) {
+    return new Entity(id, name, Names.normalize(name), "person", v, 1, T0, T0.plusNanos(1), scope);
+  }
+
+  protected static Relation relation(String id, Entity s, String name, Entity t, float[] v, Instant validAt,
+                                     Instant invalidAt) {
+    return new Relation(id, s.id(), name, t.id(), s.name() + " " + name.replace('_', ' ') + " " + t.name(), v,
+        validAt, invalidAt, T0, invalidAt == null ? null : T0.plusSeconds(5), List.of("m-" + id), List.of("mem-" + id),
+        s.scope());
+  }
+
+  private static List<String> ids(List<?> rows) {
+    List<String> out = new ArrayList<>();
+    for (Object o : rows) {
+      if (o instanceof Entity e) {
+        out.add(e.id());
+      } else if (o instanceof Relation r) {
+        out.add(r.id());
+      } else if (o instanceof ScoredEntity e) {
+        out.add(e.entity().id());
+      } else {
+        out.add(((ScoredRelation) o).relation().id());
+      }
+    }
+    return out;
+  }
+
+  private final Entity alice = entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0));
+  private final Entity beijing = entity("e-beijing", "Beijing", ALICE, vec(0, 1, 0, 0));
+  private final Entity shanghai = entity("e-shanghai", "Shanghai", ALICE, vec(0, 1, 1, 0));
+  private final Entity acme = entity("e-acme", "Acme Corp.", ALICE, vec(0, 0, 0, 1));
+  private final Entity aliceR1 = entity("e-r1-alice", "Alice", ALICE_R1, vec(1, 0, 0, 0));
+  private final Entity gym = entity("e-r1-gym", "Gym", ALICE_R1, vec(0, 0, 1, 0));
+  private final Relation livesBeijing = relation("r1", alice, "lives_in", beijing, vec(1, 1, 0, 0), JAN, JUN);
+  private final Relation livesShanghai = relation("r2", alice, "lives_in", shanghai, vec(1, 1, 1, 0), JUN, null);
+  private final Relation worksAcme = relation("r3", alice, "works_at", acme, vec(1, 0, 0, 1), null, null);
+  private final Relation goesToGym = relation("r5", aliceR1, "goes_to", gym, vec(1, 0, 1, 0), null, null);
+
+  private void seed() {
+    store.apply(T1, GraphChanges.upserts(List.of(alice, beijing, shanghai, acme, aliceR1, gym),
+        List.of(livesBeijing, livesShanghai, worksAcme, goesToGym)));
+  }
+
+  @Test
+  void entitiesAndRelationsRoundTripExactly() {
+    seed();
+    assertThat(store.entities(T1, List.of("e-alice", "e-acme", "missing")))
+        .containsExactlyInAnyOrder(alice, acme);
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(livesBeijing, livesShanghai, worksAcme);
+  }
+
+  @Test
+  void entitiesByNameUseTheNormalisedNameInsideTheScope() {
+    seed();
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-alice-bob", "Alice", BOB, vec(1, 0, 0, 0))), List.of()));
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("alice", "acme corp")))).containsExactlyInAnyOrder(
+        "e-alice", "e-acme", "e-r1-alice");
+    assertThat(ids(store.entitiesByName(T1, ALICE_R2, List.of("alice", "acme corp")))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("alice", "acme corp")))).containsExactly(
+        "e-r1-alice");
+    assertThat(ids(store.entitiesByName(T1, BOB, List.of("alice")))).containsExactly("e-alice-bob");
+    assertThat(store.entitiesByName(T2, ALICE, List.of("alice"))).isEmpty();
+    assertThat(store.entitiesByName(T1, ALICE, List.of())).isEmpty();
+  }
+
+  @Test
+  void similarEntitiesAreExactPerScopeBestFirst() {
+    seed();
+    // Many entities of another scope that are closer to the query must not crowd out the scope's own.
+    List<Entity> others = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      others.add(entity(String.format("e-bob-%03d", i), "Bob " + i, BOB, vec(1, 0.01 * i, 0, 0)));
+    }
+    store.apply(T1, GraphChanges.upserts(others, List.of()));
+    List<ScoredEntity> hits = store.similarEntities(T1, ALICE, vec(1, 0.9, 0, 0), 4);
+    assertThat(ids(hits)).containsExactly("e-alice", "e-r1-alice", "e-beijing", "e-shanghai");
+    assertThat(hits.get(0).score()).isCloseTo(1 / Math.sqrt(1.81), org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(hits.get(3).score()).isCloseTo(0.9 / Math.sqrt(1.81) / Math.sqrt(2),
+        org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(store.similarEntities(T1, ALICE_R2, vec(0, 0, 0, 1), 5)).isEmpty();
+    assertThat(ids(store.similarEntities(T1, ALICE_R1, vec(0, 0, 0, 1), 5))).containsExactly("e-r1-alice",
+        "e-r1-gym");
+    assertThat(store.similarEntities(T2, ALICE, vec(1, 0, 0, 0), 5)).isEmpty();
+    assertThat(ids(store.similarEntities(T1, BOB, vec(1, 0, 0, 0), 2))).containsExactly("e-bob-000", "e-bob-001");
+  }
+
+  @Test
+  void similarityTiesAreBrokenById() {
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-b", "B", ALICE, vec(0, 1, 0, 0)),
+        entity("e-a", "A", ALICE, vec(0, 1, 0, 0)), entity("e-c", "C", ALICE, vec(0, 1, 0, 0))), List.of()));
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 1, 0, 0), 2))).containsExactly("e-a", "e-b");
+  }
+
+  @Test
+  void timeViewsSelectByEventTime() {
+    seed();
+    TimeView current = TimeView.CURRENT.at(NOW);
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), current))).containsExactly("r2", "r3");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.plusSeconds(86_400)))))
+        .containsExactly("r1", "r3");
+    // validAt is inclusive, invalidAt exclusive: at the instant of the move only the new home holds.
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JUN)))).containsExactly("r2",
+        "r3");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.minusSeconds(1)))))
+        .containsExactly("r3");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-beijing"), current))).isEmpty();
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-beijing"), TimeView.ALL))).containsExactly("r1");
+  }
+
+  @Test
+  void relationsOfFollowBothDirectionsAndTheScope() {
+    seed();
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-shanghai", "e-acme"), TimeView.ALL)))
+        .containsExactly("r2", "r3");
+    assertThat(ids(store.relationsOf(T1, ALICE_R2, List.of("e-alice"), TimeView.ALL))).isEmpty();
+    assertThat(ids(store.relationsOf(T1, ALICE_R1, List.of("e-alice"), TimeView.ALL))).isEmpty();
+    assertThat(ids(store.relationsOf(T1, ALICE_R1, List.of("e-r1-gym"), TimeView.ALL))).containsExactly("r5");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-r1-gym"), TimeView.ALL))).containsExactly("r5");
+    assertThat(ids(store.relationsOf(T2, ALICE, List.of("e-alice"), TimeView.ALL))).isEmpty();
+    assertThat(store.relationsOf(T1, ALICE, List.of(), TimeView.ALL)).isEmpty();
+  }
+
+  @Test
+  void invalidationKeepsTheEdgeAndProvenanceMergesReplaceTheRow() {
+    seed();
+    Relation invalidated = worksAcme.invalidate(JUN, NOW);
+    Relation merged = livesShanghai.withProvenance(List.of("m-9"), List.of("mem-9"));
+    store.apply(T1, GraphChanges.upserts(List.of(alice.mentioned(NOW)), List.of(invalidated, merged)));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(livesBeijing, merged, invalidated);
+    assertThat(merged.sourceMessageIds()).containsExactly("m-r2", "m-9");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.CURRENT.at(NOW))))
+        .containsExactly("r2");
+    assertThat(store.entities(T1, List.of("e-alice")).get(0).mentions()).isEqualTo(2);
+  }
+
+  @Test
+  void similarRelationsHonourScopeAndTimeView() {
+    seed();
+    Relation bobs = relation("r-bob", entity("e-x", "X", BOB, vec(1, 0, 0, 0)), "likes",
+        entity("e-y", "Y", BOB, vec(0, 1, 0, 0)), vec(1, 1, 0, 0), null, null);
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-x", "X", BOB, vec(1, 0, 0, 0)),
+        entity("e-y", "Y", BOB, vec(0, 1, 0, 0))), List.of(bobs)));
+    float[] q = vec(1, 1, 0, 0);
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r1", "r2", "r3",
+        "r5");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.CURRENT.at(NOW)))).containsExactly("r2", "r3",
+        "r5");
+    assertThat(ids(store.similarRelations(T1, ALICE_R1, q, 5, TimeView.ALL))).containsExactly("r5");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 1, TimeView.asOf(JAN)))).containsExactly("r1");
+    assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL).get(0).score())
+        .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(ids(store.similarRelations(T1, BOB, q, 5, TimeView.ALL))).containsExactly("r-bob");
+    assertThat(store.similarRelations(T2, ALICE, q, 5, TimeView.ALL)).isEmpty();
+  }
+
+  @Test
+  void deletingAnEntityDeletesItsEdgesOnly() {
+    seed();
+    store.apply(T1, GraphChanges.deleting(Set.of("e-beijing", "unknown")));
+    assertThat(ids(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai")))).containsExactlyInAnyOrder(
+        "e-alice", "e-shanghai");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice", "e-beijing"), TimeView.ALL)))
+        .containsExactly("r2", "r3");
+    assertThat(ids(store.similarRelations(T1, ALICE, vec(1, 1, 0, 0), 5, TimeView.ALL))).containsExactly("r2", "r3",
+        "r5");
+  }
+
+  @Test
+  void upsertsAndDeletionsOfOneApplyHappenTogether() {
+    seed();
+    Entity paris = entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1));
+    store.apply(T1, new GraphChanges(List.of(paris), List.of(relation("r4", alice, "visited", paris,
+        vec(0, 0, 1, 1), null, null)), Set.of("e-shanghai")));
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r3",
+        "r4");
+  }
+
+  @Test
+  void deleteScopeRemovesOnlyThatScopeAndCountsEntities() {
+    seed();
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0))), List.of()));
+    store.apply(T2, GraphChanges.upserts(List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
+    assertThat(store.deleteScope(T1, ALICE_R1)).isEqualTo(2);
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice", "e-r1-gym"), TimeView.ALL))).containsExactly(
+        "r1", "r2", "r3");
+    assertThat(ids(store.entities(T1, List.of("e-alice", "e-r1-alice")))).containsExactly("e-alice");
+    assertThat(store.deleteScope(T1, ALICE)).isEqualTo(4);
+    assertThat(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai", "e-acme"))).isEmpty();
+    assertThat(store.similarRelations(T1, ALICE, vec(1, 1, 0, 0), 5, TimeView.ALL)).isEmpty();
+    assertThat(ids(store.entities(T1, List.of("e-bob")))).containsExactly("e-bob");
+    assertThat(ids(store.entities(T2, List.of("e-alice")))).containsExactly("e-alice");
+    assertThat(store.deleteScope(T1, ALICE)).isZero();
+  }
+
+  @Test
+  void resetClearsOneTenant() {
+    seed();
+    store.apply(T2, GraphChanges.upserts(List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
+    store.reset(T1);
+    assertThat(store.entities(T1, List.of("e-alice", "e-acme"))).isEmpty();
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)).isEmpty();
+    assertThat(store.similarEntities(T1, ALICE, vec(1, 0, 0, 0), 5)).isEmpty();
+    assertThat(ids(store.entities(T2, List.of("e-alice")))).containsExactly("e-alice");
+    seed();
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r2",
+        "r3");
+  }
+
+  @Test
+  void sameIdsInTwoTenantsAreIndependent() {
+    seed();
+    Entity other = new Entity("e-alice", "Alicia", "alicia", "person", vec(0, 0, 1, 0), 3, T0, T0, ALICE);
+    store.apply(T2, GraphChanges.upserts(List.of(other), List.of()));
+    assertThat(store.entities(T2, List.of("e-alice"))).containsExactly(other);
+    assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(alice);
+  }
+}

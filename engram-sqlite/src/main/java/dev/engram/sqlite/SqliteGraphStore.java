@@ -1,0 +1,281 @@
+package dev.engram.sqlite;
+
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredEntity;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
+import dev.engram.spi.GraphStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+
+/**
+ * The graph memory in the SQLite record: tables {@code graph_entities} and {@code graph_relations} of the same
+ * database as the memories, so that {@link SqliteMemoryStore#apply} writes an add's graph changes in the same
+ * transaction as its memory changes. Obtain it with {@link SqliteMemoryStore#graph()}.
+ *
+ * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and compared with the
+ * query in Java (a dot-product scan; see docs/ARCHITECTURE.md "Graph memory" for its cost), so small scopes never
+ * lose results to other scopes' rows. Thread-safe.
+ */
+public final class SqliteGraphStore implements GraphStore {
+  /** Most values bound in one {@code IN (...)} list. */
+  private static final int CHUNK = 400;
+
+  private final Connections db;
+
+  SqliteGraphStore(Connections db) {
+    this.db = db;
+  }
+
+  @Override
+  public void apply(String tenant, GraphChanges changes) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(changes, "changes");
+    if (changes.isEmpty()) {
+      return;
+    }
+    db.write("apply graph changes to tenant '" + tenant + "'", h -> {
+      GraphRows.write(h, tenant, changes);
+      return null;
+    });
+  }
+
+  @Override
+  public List<Entity> entities(String tenant, Collection<String> ids) {
+    Objects.requireNonNull(tenant, "tenant");
+    return db.read("read " + ids.size() + " entities of tenant '" + tenant + "'", h -> {
+      List<Entity> out = new ArrayList<>();
+      for (List<String> chunk : chunks(ids)) {
+        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
+            + " FROM graph_entities e WHERE tenant = ? AND id IN (" + GraphRows.marks(chunk.size()) + ")")) {
+          ps.setString(1, tenant);
+          GraphRows.bindAll(ps, 2, chunk);
+          try (ResultSet rs = ps.executeQuery()) {
+            out.addAll(GraphRows.entities(rs));
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    return db.read("find entities by name in " + scope + " of tenant '" + tenant + "'", h -> {
+      List<Entity> out = new ArrayList<>();
+      for (List<String> chunk : chunks(normalizedNames)) {
+        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
+            + " FROM graph_entities e WHERE tenant = ?" + GraphRows.scopeMatch("e", scope) + " AND norm_name IN ("
+            + GraphRows.marks(chunk.size()) + ")")) {
+          ps.setString(1, tenant);
+          int i = GraphRows.bindScopeMatch(ps, 2, scope);
+          GraphRows.bindAll(ps, i, chunk);
+          try (ResultSet rs = ps.executeQuery()) {
+            out.addAll(GraphRows.entities(rs));
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public List<ScoredEntity> similarEntities(String tenant, Scope scope, float[] vector, int k) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    if (k < 1) {
+      return List.of();
+    }
+    String sql = "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?" + GraphRows.scopeMatch("e", scope);
+    List<Scored> top = db.read("find similar entities in " + scope + " of tenant '" + tenant + "'", h -> {
+      PreparedStatement ps = h.cached(sql);
+      ps.setString(1, tenant);
+      GraphRows.bindScopeMatch(ps, 2, scope);
+      return topK(ps, vector, k);
+    });
+    Map<String, Entity> byId = new HashMap<>();
+    for (Entity e : entities(tenant, top.stream().map(s -> s.id).toList())) {
+      byId.put(e.id(), e);
+    }
+    List<ScoredEntity> out = new ArrayList<>(top.size());
+    for (Scored s : top) {
+      Entity e = byId.get(s.id);
+      if (e != null) {
+        out.add(new ScoredEntity(e, s.score));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(view, "view");
+    if (entityIds.isEmpty()) {
+      return List.of();
+    }
+    return db.read("read relations in " + scope + " of tenant '" + tenant + "'", h -> {
+      Map<String, Relation> out = new java.util.TreeMap<>();
+      for (List<String> chunk : chunks(entityIds)) {
+        String in = GraphRows.marks(chunk.size());
+        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
+            + " FROM graph_relations r WHERE r.tenant = ?" + GraphRows.scopeMatch("r", scope)
+            + GraphRows.viewMatch(view) + " AND (r.source_id IN (" + in + ") OR r.target_id IN (" + in + "))")) {
+          ps.setString(1, tenant);
+          int i = GraphRows.bindScopeMatch(ps, 2, scope);
+          i = GraphRows.bindView(ps, i, view);
+          i = GraphRows.bindAll(ps, i, chunk);
+          GraphRows.bindAll(ps, i, chunk);
+          try (ResultSet rs = ps.executeQuery()) {
+            for (Relation r : GraphRows.relations(rs)) {
+              out.put(r.id(), r);
+            }
+          }
+        }
+      }
+      return List.copyOf(out.values());
+    });
+  }
+
+  @Override
+  public List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(view, "view");
+    if (k < 1) {
+      return List.of();
+    }
+    String sql = "SELECT r.id, r.embedding FROM graph_relations r WHERE r.tenant = ?"
+        + GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
+    return db.read("find similar relations in " + scope + " of tenant '" + tenant + "'", h -> {
+      PreparedStatement ps = h.cached(sql);
+      ps.setString(1, tenant);
+      int i = GraphRows.bindScopeMatch(ps, 2, scope);
+      GraphRows.bindView(ps, i, view);
+      List<Scored> top = topK(ps, vector, k);
+      Map<String, Relation> byId = new HashMap<>();
+      for (List<String> chunk : chunks(top.stream().map(s -> s.id).toList())) {
+        try (PreparedStatement rows = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
+            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN (" + GraphRows.marks(chunk.size()) + ")")) {
+          rows.setString(1, tenant);
+          GraphRows.bindAll(rows, 2, chunk);
+          try (ResultSet rs = rows.executeQuery()) {
+            for (Relation r : GraphRows.relations(rs)) {
+              byId.put(r.id(), r);
+            }
+          }
+        }
+      }
+      List<ScoredRelation> out = new ArrayList<>(top.size());
+      for (Scored s : top) {
+        Relation r = byId.get(s.id);
+        if (r != null) {
+          out.add(new ScoredRelation(r, s.score));
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public int deleteScope(String tenant, Scope scope) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    return db.write("delete the graph of " + scope + " in tenant '" + tenant + "'", h -> {
+      try (PreparedStatement ps = h.connection().prepareStatement("DELETE FROM graph_relations AS r WHERE"
+          + " r.tenant = ?" + GraphRows.scopeMatch("r", scope))) {
+        ps.setString(1, tenant);
+        GraphRows.bindScopeMatch(ps, 2, scope);
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps = h.connection().prepareStatement("DELETE FROM graph_entities AS e WHERE"
+          + " e.tenant = ?" + GraphRows.scopeMatch("e", scope))) {
+        ps.setString(1, tenant);
+        GraphRows.bindScopeMatch(ps, 2, scope);
+        return ps.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public void reset(String tenant) {
+    Objects.requireNonNull(tenant, "tenant");
+    db.write("reset the graph of tenant '" + tenant + "'", h -> {
+      deleteTenant(h, tenant);
+      return null;
+    });
+  }
+
+  /** Deletes a tenant's graph rows in the caller's transaction. */
+  static void deleteTenant(Handle h, String tenant) throws SQLException {
+    for (String table : List.of("graph_relations", "graph_entities")) {
+      PreparedStatement ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
+      ps.setString(1, tenant);
+      ps.executeUpdate();
+    }
+  }
+
+  /** An id with its score. */
+  private record Scored(String id, double score) {}
+
+  private static final Comparator<Scored> BEST_FIRST =
+      Comparator.comparingDouble((Scored s) -> -s.score).thenComparing(Scored::id);
+
+  /** Scans (id, embedding) rows and keeps the k best by cosine, best first, ties by id. */
+  private static List<Scored> topK(PreparedStatement ps, float[] query, int k) throws SQLException {
+    double qn = norm(query);
+    PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        float[] v = Codecs.embedding(rs.getBytes(2));
+        double dot = 0;
+        int n = Math.min(v.length, query.length);
+        for (int i = 0; i < n; i++) {
+          dot += v[i] * query[i];
+        }
+        double d = qn * norm(v);
+        Scored s = new Scored(rs.getString(1), d == 0 ? 0 : dot / d);
+        worstFirst.add(s);
+        if (worstFirst.size() > k) {
+          worstFirst.poll();
+        }
+      }
+    }
+    List<Scored> out = new ArrayList<>(worstFirst);
+    out.sort(BEST_FIRST);
+    return out;
+  }
+
+  private static double norm(float[] v) {
+    double s = 0;
+    for (float x : v) {
+      s += x * x;
+    }
+    return Math.sqrt(s);
+  }
+
+  private static List<List<String>> chunks(Collection<String> values) {
+    List<String> all = new ArrayList<>(new LinkedHashSet<>(values));
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i < all.size(); i += CHUNK) {
+      out.add(all.subList(i, Math.min(all.size(), i + CHUNK)));
+    }
+    return out;
+  }
+}
