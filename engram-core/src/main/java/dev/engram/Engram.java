@@ -4,6 +4,7 @@ import dev.engram.engine.EngramMemory;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.Reranker;
 import dev.engram.spi.Storage;
@@ -47,11 +48,19 @@ public final class Engram {
    * @param indexCommitInterval how often pending index changes are made durable (default 2 s)
    * @param asyncThreads        threads for the async variants (default 2)
    * @param clock               the clock for timestamps (default UTC system clock)
+   * @param graphExtractor      the graph memory's extractor, or null for no graph memory (default); needs a storage
+   *                            with a graph store
+   * @param graphEntityThreshold cosine similarity of name embeddings above which a new entity name is merged into
+   *                            an existing entity of the scope (default 0.9)
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
-                       int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock) {
+                       int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
+                       GraphExtractor graphExtractor, double graphEntityThreshold) {
     public Config {
+      if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
+        throw new IllegalArgumentException("graphEntityThreshold must be in (0, 1], got " + graphEntityThreshold);
+      }
       Objects.requireNonNull(storage, "storage");
       Objects.requireNonNull(embedder, "embedder");
       Objects.requireNonNull(inference, "inference");
@@ -93,8 +102,26 @@ public final class Engram {
     private Duration indexCommitInterval = Duration.ofSeconds(2);
     private int asyncThreads = 2;
     private Clock clock = Clock.systemUTC();
+    private GraphExtractor graphExtractor;
+    private double graphEntityThreshold = 0.9;
 
     private Builder() {}
+
+    /**
+     * Turns the graph memory (Mem0g) on with this extractor: {@code dev.engram.extract.OfflineGraphExtractor} (no
+     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; null turns it off (the default). Adds with
+     * {@code infer=true} then also write entities and relations, and searches return relations.
+     */
+    public Builder graph(GraphExtractor extractor) {
+      this.graphExtractor = extractor;
+      return this;
+    }
+
+    /** See {@link Config#graphEntityThreshold()}. */
+    public Builder graphEntityThreshold(double t) {
+      this.graphEntityThreshold = t;
+      return this;
+    }
 
     public Builder storage(Storage s) {
       this.storage = s;
@@ -169,7 +196,7 @@ public final class Engram {
 
     public Config config() {
       return new Config(storage, embedder, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal, windowSize,
-          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock);
+          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor, graphEntityThreshold);
     }
 
     /**

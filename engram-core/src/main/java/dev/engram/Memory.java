@@ -1,5 +1,6 @@
 package dev.engram;
 
+import dev.engram.graph.TimeView;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,8 +40,33 @@ public interface Memory extends AutoCloseable {
    */
   List<AddResult> addBatch(List<AddRequest> requests);
 
-  /** Hybrid search inside a scope. */
+  /**
+   * Hybrid search inside a scope. With the graph memory on, the result also carries the relations found for the
+   * query that hold now ({@link TimeView#CURRENT}).
+   */
   SearchResult search(SearchRequest request);
+
+  /**
+   * Hybrid search whose graph relations are taken under {@code relations}: {@link TimeView#asOf} for what held at an
+   * instant, {@link TimeView#ALL} to include invalidated relations.
+   */
+  SearchResult search(SearchRequest request, TimeView relations);
+
+  /**
+   * The relations of the scope's entities with this name (compared normalised: case, punctuation and spacing do not
+   * matter), ordered by id; empty if there is no such entity or no graph store.
+   */
+  List<GraphRelation> entityRelations(Scope scope, String entityName, TimeView view);
+
+  /** The relations within {@code hops} (1 to 3) of the scope's entities with this name, nearest first. */
+  List<GraphRelation> graphAround(Scope scope, String entityName, int hops, TimeView view);
+
+  /**
+   * Deletes the scope's entities with this name and every relation touching them; returns how many entities.
+   *
+   * @throws IllegalStateException if the storage has no graph store
+   */
+  int deleteEntity(Scope scope, String entityName);
 
   /** One memory of this tenant, or empty. */
   Optional<MemoryItem> get(String memoryId);
@@ -58,13 +84,13 @@ public interface Memory extends AutoCloseable {
    */
   void delete(String memoryId);
 
-  /** Deletes every memory of a scope; returns how many. */
+  /** Deletes every memory of a scope, and its graph; returns how many memories. */
   int deleteAll(Scope scope);
 
   /** The audit trail of one memory, oldest first; empty for an unknown id. */
   List<HistoryEntry> history(String memoryId);
 
-  /** Deletes all of this tenant's memories, history and message windows. */
+  /** Deletes all of this tenant's memories, history, message windows and graph. */
   void reset();
 
   /** Deletes this tenant's memories that are expired today; returns how many. */

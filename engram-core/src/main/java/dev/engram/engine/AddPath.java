@@ -10,7 +10,9 @@ import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
+import dev.engram.graph.GraphChanges;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.MemoryInference.PlannedChange;
@@ -68,6 +70,17 @@ final class AddPath {
         staged.add(stage(tenant, r));
       }
       embed(staged);
+      GraphChanges graphChanges = GraphChanges.NONE;
+      if (engine.graphEnabled()) {
+        GraphWriter.Pending pending = new GraphWriter.Pending();
+        GraphWriter writer = new GraphWriter(engine, engine.graph);
+        for (Staged s : staged) {
+          if (s.request.infer()) {
+            writer.write(tenant, graphInput(s), pending);
+          }
+        }
+        graphChanges = pending.changes();
+      }
       List<MemoryChange> changes = new ArrayList<>();
       List<ChangeSet.WindowAppend> windows = new ArrayList<>();
       for (Staged s : staged) {
@@ -82,7 +95,7 @@ final class AddPath {
           windows.add(s.window);
         }
       }
-      engine.commit(new ChangeSet(tenant, changes, windows));
+      engine.commit(new ChangeSet(tenant, changes, windows, graphChanges));
       for (Staged s : staged) {
         if (s.request.infer() && s.window != null) {
           engine.refreshSummaryAsync(tenant, s.window.scope(), s.window.messages());
@@ -98,6 +111,23 @@ final class AddPath {
         held.get(i).unlock();
       }
     }
+  }
+
+  private static GraphExtractor.Input graphInput(Staged s) {
+    List<GraphExtractor.NewMemory> created = new ArrayList<>();
+    for (MemoryChange c : s.changes) {
+      if (c.event() == dev.engram.EventType.ADD || c.event() == dev.engram.EventType.UPDATE) {
+        created.add(new GraphExtractor.NewMemory(c.memory().id(), c.memory().item().text(), c.actorId()));
+      }
+    }
+    List<Message> messages = s.request.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
+    Instant at = s.request.timestamp();
+    for (Message m : messages) {
+      if (at == null || (s.request.timestamp() == null && m.timestamp() != null && m.timestamp().isAfter(at))) {
+        at = m.timestamp();
+      }
+    }
+    return new GraphExtractor.Input(s.request.scope(), messages, at, created, s.usage);
   }
 
   /** One request's planned changes, before embedding. */

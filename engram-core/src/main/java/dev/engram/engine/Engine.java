@@ -9,6 +9,7 @@ import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.UsageMeter;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
@@ -38,6 +39,10 @@ final class Engine implements AutoCloseable {
   final Engram.Config config;
   final MemoryStore store;
   final SearchIndex index;
+  /** The graph store, or null without one. */
+  final GraphStore graph;
+  /** True if the record applies a change set's graph changes in its own transaction. */
+  final boolean graphInRecords;
   final ScopeLocks scopeLocks = new ScopeLocks(64);
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
@@ -51,6 +56,8 @@ final class Engine implements AutoCloseable {
     this.config = config;
     this.store = config.storage().records();
     this.index = config.storage().index();
+    this.graph = config.storage().graph().orElse(null);
+    this.graphInRecords = graph != null && config.storage().graphCommitsWithRecords();
     this.asyncExecutor = Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
     this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
@@ -79,6 +86,10 @@ final class Engine implements AutoCloseable {
   static Engine open(Engram.Config config) {
     try {
       checkEmbedder(config);
+      if (config.graphExtractor() != null && config.storage().graph().isEmpty()) {
+        throw new IllegalArgumentException("graph memory is configured, but the storage "
+            + config.storage().getClass().getSimpleName() + " has no graph store");
+      }
       IndexSync.synchronize(config.storage().records(), config.storage().index());
     } catch (RuntimeException e) {
       try {
@@ -117,13 +128,24 @@ final class Engine implements AutoCloseable {
     return LocalDate.ofInstant(config.clock().instant(), ZoneOffset.UTC);
   }
 
-  /** Commits a change set to the store and then to the index; returns the store's sequence number. */
+  /** True if adds write the graph memory. */
+  boolean graphEnabled() {
+    return graph != null && config.graphExtractor() != null;
+  }
+
+  /**
+   * Commits a change set to the store and then to the index; returns the store's sequence number. Graph changes go
+   * into the store's transaction if it applies them, else to the graph store right after the memory commit.
+   */
   long commit(ChangeSet changes) {
     ensureOpen();
     writeLock.lock();
     try {
       repairIndexIfStale();
-      long seq = store.apply(changes);
+      long seq = store.apply(graphInRecords || changes.graph().isEmpty() ? changes : changes.withoutGraph());
+      if (!graphInRecords && graph != null && !changes.graph().isEmpty()) {
+        graph.apply(changes.tenant(), changes.graph());
+      }
       List<IndexOp> ops = new ArrayList<>(changes.changes().size());
       for (MemoryChange c : changes.changes()) {
         ops.add(switch (c.event()) {
@@ -145,6 +167,9 @@ final class Engine implements AutoCloseable {
     writeLock.lock();
     try {
       store.reset(tenant);
+      if (graph != null) {
+        graph.reset(tenant);
+      }
       applyToIndex(List.of(new IndexOp.RemoveTenant(tenant)), store.lastSeq());
     } finally {
       writeLock.unlock();

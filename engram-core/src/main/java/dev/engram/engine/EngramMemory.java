@@ -15,6 +15,10 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
+import dev.engram.GraphRelation;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.TimeView;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
@@ -39,6 +43,7 @@ public final class EngramMemory implements Memory {
   private final boolean root;
   private final HybridSearch search;
   private final AddPath addPath;
+  private final GraphSearch graphSearch;
 
   private EngramMemory(Engine engine, String tenant, boolean root) {
     this.engine = engine;
@@ -46,6 +51,7 @@ public final class EngramMemory implements Memory {
     this.root = root;
     this.search = new HybridSearch(engine);
     this.addPath = new AddPath(engine, search);
+    this.graphSearch = engine.graph == null ? null : new GraphSearch(engine);
   }
 
   /** Opens the engine described by {@code config}; see {@link Engram.Builder#build()}. */
@@ -82,8 +88,65 @@ public final class EngramMemory implements Memory {
 
   @Override
   public SearchResult search(SearchRequest request) {
+    return search(request, TimeView.CURRENT);
+  }
+
+  @Override
+  public SearchResult search(SearchRequest request, TimeView relations) {
     Objects.requireNonNull(request, "request");
-    return search.search(tenant, request);
+    Objects.requireNonNull(relations, "relations");
+    SearchResult memories = search.search(tenant, request);
+    if (!engine.graphEnabled()) {
+      return memories;
+    }
+    float[] vector = Vectors.normalized(engine.config.embedder().embedQuery(request.query()),
+        engine.config.embedder().dimension(), "the query");
+    return new SearchResult(memories.hits(), graphSearch.search(tenant, request.scope(), request.query(), vector,
+        request.topK(), relations.at(engine.config.clock().instant())));
+  }
+
+  @Override
+  public List<GraphRelation> entityRelations(Scope scope, String entityName, TimeView view) {
+    return graphAround(scope, entityName, 1, view);
+  }
+
+  @Override
+  public List<GraphRelation> graphAround(Scope scope, String entityName, int hops, TimeView view) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(entityName, "entityName");
+    Objects.requireNonNull(view, "view");
+    if (hops < 1 || hops > 3) {
+      throw new ValidationException("hops", "must be between 1 and 3, got " + hops);
+    }
+    engine.ensureOpen();
+    if (graphSearch == null) {
+      return List.of();
+    }
+    List<String> ids = graphSearch.named(tenant, scope, entityName).stream().map(Entity::id).toList();
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    var relations = graphSearch.around(tenant, scope, ids, hops, view.at(engine.config.clock().instant()));
+    if (hops == 1) {
+      relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
+    }
+    return graphSearch.render(tenant, relations, r -> 1.0);
+  }
+
+  @Override
+  public int deleteEntity(Scope scope, String entityName) {
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(entityName, "entityName");
+    engine.ensureOpen();
+    if (graphSearch == null) {
+      throw new IllegalStateException("the storage has no graph store");
+    }
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    graphSearch.named(tenant, scope, entityName).forEach(e -> ids.add(e.id()));
+    if (!ids.isEmpty()) {
+      engine.commit(new ChangeSet(tenant, List.of(), List.of(), GraphChanges.deleting(ids)));
+    }
+    return ids.size();
   }
 
   @Override
@@ -142,6 +205,9 @@ public final class EngramMemory implements Memory {
       Page<MemoryItem> page = engine.store.list(tenant,
           ListRequest.of(scope).withPage(0, DELETE_CHUNK).withIncludeExpired(true), engine.today());
       if (page.items().isEmpty()) {
+        if (engine.graph != null) {
+          engine.graph.deleteScope(tenant, scope);
+        }
         return deleted;
       }
       deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList());

@@ -1,0 +1,36 @@
+package dev.engram;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A relation of the graph memory as the API returns it, in mem0's shape ({@code source}, {@code relationship},
+ * {@code destination}) plus the fact sentence and both time axes.
+ *
+ * @param id           the relation's id
+ * @param source       the source entity's name
+ * @param relationship the relation name in snake_case ({@code lives_in})
+ * @param destination  the target entity's name
+ * @param fact         the fact as a sentence
+ * @param validAt      since when it holds, or null if unknown
+ * @param invalidAt    until when it held, or null while it holds
+ * @param createdAt    when Engram learned it
+ * @param expiredAt    when Engram retired it, or null
+ * @param score        its retrieval score in [0, 1] in search results (1 in listings)
+ */
+public record GraphRelation(String id, String source, String relationship, String destination, String fact,
+                            Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt, double score) {
+  public GraphRelation {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(relationship, "relationship");
+    Objects.requireNonNull(destination, "destination");
+    Objects.requireNonNull(fact, "fact");
+    Objects.requireNonNull(createdAt, "createdAt");
+  }
+
+  /** True if the relation has ended ({@code invalidAt} set). */
+  public boolean invalidated() {
+    return invalidAt != null;
+  }
+}

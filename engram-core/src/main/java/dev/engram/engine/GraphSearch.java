@@ -1,0 +1,176 @@
+package dev.engram.engine;
+
+import dev.engram.GraphRelation;
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.Names;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredEntity;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
+import dev.engram.spi.GraphStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Graph retrieval without any LLM, both halves of the Mem0g paper: (a) entity-centred: entities named in the query
+ * (word n-grams matched on normalised names, and the query embedding against name embeddings above the entity
+ * threshold) and their neighbourhood up to two hops, ranked by hop then by fact similarity; (b) semantic triples:
+ * the query embedding against fact embeddings. The two lists are fused with reciprocal rank fusion (k = 60).
+ */
+final class GraphSearch {
+  private static final int RRF_K = 60;
+  private static final int MAX_NGRAM = 4;
+  private static final int MAX_PER_HOP = 200;
+
+  private final Engine engine;
+  private final GraphStore graph;
+
+  GraphSearch(Engine engine) {
+    this.engine = engine;
+    this.graph = engine.graph;
+  }
+
+  /** The top {@code k} relations for the query under a resolved view. */
+  List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, TimeView view) {
+    Set<String> anchors = new LinkedHashSet<>();
+    for (Entity e : graph.entitiesByName(tenant, scope, ngrams(query))) {
+      anchors.add(e.id());
+    }
+    for (ScoredEntity se : graph.similarEntities(tenant, scope, vector, 3)) {
+      if (se.score() >= engine.config.graphEntityThreshold()) {
+        anchors.add(se.entity().id());
+      }
+    }
+    List<Relation> centred = new ArrayList<>();
+    if (!anchors.isEmpty()) {
+      List<Relation> hop1 = byFactSimilarity(graph.relationsOf(tenant, scope, anchors, view), vector);
+      Set<String> next = new LinkedHashSet<>();
+      for (Relation r : hop1.subList(0, Math.min(hop1.size(), MAX_PER_HOP))) {
+        centred.add(r);
+        for (String id : List.of(r.sourceId(), r.targetId())) {
+          if (!anchors.contains(id)) {
+            next.add(id);
+          }
+        }
+      }
+      if (!next.isEmpty()) {
+        Set<String> seen = new LinkedHashSet<>();
+        centred.forEach(r -> seen.add(r.id()));
+        List<Relation> hop2 = byFactSimilarity(graph.relationsOf(tenant, scope, next, view), vector).stream()
+            .filter(r -> !seen.contains(r.id())).limit(MAX_PER_HOP).toList();
+        centred.addAll(hop2);
+      }
+    }
+    List<ScoredRelation> semantic = graph.similarRelations(tenant, scope, vector, Math.max(k * 2, 10), view);
+    Map<String, Relation> byId = new LinkedHashMap<>();
+    Map<String, Double> score = new HashMap<>();
+    for (int i = 0; i < centred.size(); i++) {
+      byId.putIfAbsent(centred.get(i).id(), centred.get(i));
+      score.merge(centred.get(i).id(), 1.0 / (RRF_K + i + 1), Double::sum);
+    }
+    for (int i = 0; i < semantic.size(); i++) {
+      Relation r = semantic.get(i).relation();
+      byId.putIfAbsent(r.id(), r);
+      score.merge(r.id(), 1.0 / (RRF_K + i + 1), Double::sum);
+    }
+    List<Relation> ranked = new ArrayList<>(byId.values());
+    ranked.sort(Comparator.comparingDouble((Relation r) -> -score.get(r.id())).thenComparing(Relation::id));
+    ranked = ranked.subList(0, Math.min(k, ranked.size()));
+    double max = 2.0 / (RRF_K + 1);
+    return render(tenant, ranked, r -> score.get(r.id()) / max);
+  }
+
+  /** The relations as API records, endpoint names resolved; {@code scorer} gives each one's score. */
+  List<GraphRelation> render(String tenant, List<Relation> relations,
+                             java.util.function.ToDoubleFunction<Relation> scorer) {
+    Set<String> ids = new LinkedHashSet<>();
+    for (Relation r : relations) {
+      ids.add(r.sourceId());
+      ids.add(r.targetId());
+    }
+    Map<String, String> names = new HashMap<>();
+    for (Entity e : graph.entities(tenant, ids)) {
+      names.put(e.id(), e.name());
+    }
+    List<GraphRelation> out = new ArrayList<>(relations.size());
+    for (Relation r : relations) {
+      String s = names.get(r.sourceId());
+      String t = names.get(r.targetId());
+      if (s != null && t != null) {
+        out.add(new GraphRelation(r.id(), s, r.name(), t, r.fact(), r.validAt(), r.invalidAt(), r.createdAt(),
+            r.expiredAt(), scorer.applyAsDouble(r)));
+      }
+    }
+    return out;
+  }
+
+  /** The entities of the scope with this name (normalised). */
+  List<Entity> named(String tenant, Scope scope, String name) {
+    String key = Names.normalize(name);
+    return key.isEmpty() ? List.of() : graph.entitiesByName(tenant, scope, List.of(key));
+  }
+
+  /** Relations within {@code hops} of the entities, nearest first, then by id. */
+  List<Relation> around(String tenant, Scope scope, Collection<String> start, int hops, TimeView view) {
+    Set<String> visited = new LinkedHashSet<>(start);
+    Set<String> frontier = new LinkedHashSet<>(start);
+    Map<String, Relation> out = new LinkedHashMap<>();
+    for (int hop = 0; hop < hops && !frontier.isEmpty(); hop++) {
+      Set<String> next = new LinkedHashSet<>();
+      for (Relation r : graph.relationsOf(tenant, scope, frontier, view)) {
+        if (out.putIfAbsent(r.id(), r) == null) {
+          for (String id : List.of(r.sourceId(), r.targetId())) {
+            if (visited.add(id)) {
+              next.add(id);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  private static List<Relation> byFactSimilarity(List<Relation> relations, float[] q) {
+    Map<String, Double> sim = new HashMap<>();
+    for (Relation r : relations) {
+      float[] v = r.factEmbeddingView();
+      double dot = 0;
+      for (int i = 0; i < Math.min(v.length, q.length); i++) {
+        dot += v[i] * q[i];
+      }
+      sim.put(r.id(), dot);
+    }
+    List<Relation> out = new ArrayList<>(relations);
+    out.sort(Comparator.comparingDouble((Relation r) -> -sim.get(r.id())).thenComparing(Relation::id));
+    return out;
+  }
+
+  /** Normalised word n-grams (1 to {@value #MAX_NGRAM} words) of the query. */
+  static Set<String> ngrams(String query) {
+    String[] words = Names.normalize(query).split(" ");
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < words.length; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int n = 0; n < MAX_NGRAM && i + n < words.length; n++) {
+        if (n > 0) {
+          b.append(' ');
+        }
+        b.append(words[i + n]);
+        if (!b.isEmpty()) {
+          out.add(b.toString());
+        }
+      }
+    }
+    out.remove("");
+    return out;
+  }
+}

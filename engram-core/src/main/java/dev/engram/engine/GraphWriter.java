@@ -1,0 +1,237 @@
+package dev.engram.engine;
+
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Names;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredEntity;
+import dev.engram.graph.TimeView;
+import dev.engram.spi.GraphExtractor;
+import dev.engram.spi.GraphExtractor.ExtractedEntity;
+import dev.engram.spi.GraphExtractor.ExtractedRelation;
+import dev.engram.spi.GraphStore;
+import dev.engram.spi.UsageMeter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Turns one add into {@link GraphChanges}: extraction (the configured {@link GraphExtractor}), entity resolution
+ * without any LLM (exact normalised name in the add's scope, then the most similar name embedding of the scope above
+ * the threshold), exact-duplicate detection, then one judge call for the new relations that have candidates
+ * (still-valid relations sharing an endpoint). Contradicted relations get {@code invalidAt} (the new relation's
+ * {@code validAt}, else the message time) and {@code expiredAt} (now); duplicates add provenance. Nothing is deleted.
+ * Reads the graph store, never writes it. Entities created earlier in the same batch are found through
+ * {@code pending}.
+ */
+final class GraphWriter {
+  private static final int MAX_CANDIDATES = 20;
+
+  private final Engine engine;
+  private final GraphStore graph;
+
+  GraphWriter(Engine engine, GraphStore graph) {
+    this.engine = engine;
+    this.graph = graph;
+  }
+
+  /** Entities written earlier in one batch, by scope and normalised name. */
+  static final class Pending {
+    final Map<String, Entity> entities = new HashMap<>();
+    final Map<String, Relation> relations = new LinkedHashMap<>();
+    final Map<String, Entity> upserts = new LinkedHashMap<>();
+
+    GraphChanges changes() {
+      return GraphChanges.upserts(List.copyOf(upserts.values()), List.copyOf(relations.values()));
+    }
+  }
+
+  void write(String tenant, GraphExtractor.Input input, Pending pending) {
+    GraphExtractor extractor = engine.config.graphExtractor();
+    GraphExtractor.Extraction ex = extractor.extract(input);
+    if (ex.relations().isEmpty() && ex.entities().isEmpty()) {
+      return;
+    }
+    Scope scope = input.scope();
+    Instant now = engine.config.clock().instant();
+    Instant messageTime = input.timestamp() != null ? input.timestamp() : now;
+    Map<String, String> types = new LinkedHashMap<>();
+    Map<String, String> displayNames = new LinkedHashMap<>();
+    for (ExtractedEntity e : ex.entities()) {
+      note(types, displayNames, e.name(), e.type());
+    }
+    for (ExtractedRelation r : ex.relations()) {
+      note(types, displayNames, r.source(), null);
+      note(types, displayNames, r.target(), null);
+    }
+    types.remove("");
+    Map<String, Entity> resolved = resolve(tenant, scope, types, displayNames, now, pending);
+    List<String> allMemoryIds = input.memories().stream().map(GraphExtractor.NewMemory::id).toList();
+    List<String> messageIds = input.messages().stream().map(m -> m.sourceId()).filter(id -> id != null).toList();
+
+    List<ExtractedRelation> wanted = ex.relations().stream()
+        .filter(r -> resolved.containsKey(Names.normalize(r.source()))
+            && resolved.containsKey(Names.normalize(r.target())) && !r.fact().isBlank()).toList();
+    List<float[]> factVectors = wanted.isEmpty() ? List.of()
+        : engine.config.embedder().embedDocuments(wanted.stream().map(ExtractedRelation::fact).toList());
+    List<Relation> fresh = new ArrayList<>();
+    for (int i = 0; i < wanted.size(); i++) {
+      ExtractedRelation r = wanted.get(i);
+      Entity s = resolved.get(Names.normalize(r.source()));
+      Entity t = resolved.get(Names.normalize(r.target()));
+      fresh.add(new Relation(UUID.randomUUID().toString(), s.id(), Names.relation(r.relation()), t.id(),
+          r.fact().trim(), Vectors.normalized(factVectors.get(i), engine.config.embedder().dimension(), "fact"),
+          r.validAt() != null ? r.validAt() : messageTime, r.invalidAt(), now,
+          r.invalidAt() != null ? now : null, messageIds, r.memoryIds().isEmpty() ? allMemoryIds : r.memoryIds(),
+          scope));
+    }
+    resolveConflicts(tenant, scope, fresh, messageTime, now, input.usage(), pending);
+  }
+
+  private static void note(Map<String, String> types, Map<String, String> names, String name, String type) {
+    String key = Names.normalize(name);
+    if (key.isEmpty()) {
+      return;
+    }
+    names.putIfAbsent(key, name.trim());
+    if (type != null || !types.containsKey(key)) {
+      types.merge(key, type == null ? "entity" : type, (old, neu) -> "entity".equals(old) ? neu : old);
+    }
+  }
+
+  private Map<String, Entity> resolve(String tenant, Scope scope, Map<String, String> types,
+                                      Map<String, String> names, Instant now, Pending pending) {
+    Map<String, Entity> out = new LinkedHashMap<>();
+    for (Entity e : graph.entitiesByName(tenant, scope, types.keySet())) {
+      if (e.scope().equals(scope)) {
+        out.merge(e.normalizedName(), e, (a, b) -> a.createdAt().isBefore(b.createdAt()) ? a : b);
+      }
+    }
+    for (String key : types.keySet()) {
+      Entity p = pending.entities.get(scope.key() + "\u0000" + key);
+      if (p != null) {
+        out.put(key, p);
+      }
+    }
+    List<String> unresolved = types.keySet().stream().filter(k -> !out.containsKey(k)).toList();
+    if (!unresolved.isEmpty()) {
+      List<float[]> vectors = engine.config.embedder().embedDocuments(unresolved.stream().map(names::get).toList());
+      for (int i = 0; i < unresolved.size(); i++) {
+        String key = unresolved.get(i);
+        float[] v = Vectors.normalized(vectors.get(i), engine.config.embedder().dimension(), "entity name");
+        Entity match = null;
+        for (ScoredEntity se : graph.similarEntities(tenant, scope, v, 5)) {
+          if (se.score() >= engine.config.graphEntityThreshold() && se.entity().scope().equals(scope)) {
+            match = se.entity();
+            break;
+          }
+        }
+        if (match != null) {
+          out.put(key, pending.upserts.getOrDefault(match.id(), match));
+        } else {
+          Entity created = new Entity(UUID.randomUUID().toString(), names.get(key), key, types.get(key), v, 1, now,
+              now, scope);
+          pending.upserts.put(created.id(), created);
+          pending.entities.put(scope.key() + "\u0000" + key, created);
+          out.put(key, created);
+        }
+      }
+    }
+    for (Map.Entry<String, Entity> e : out.entrySet()) {
+      Entity existing = e.getValue();
+      if (!pending.upserts.containsKey(existing.id())) {
+        Entity touched = existing.mentioned(now);
+        pending.upserts.put(touched.id(), touched);
+        pending.entities.put(scope.key() + "\u0000" + existing.normalizedName(), touched);
+        e.setValue(touched);
+      }
+    }
+    return out;
+  }
+
+  private void resolveConflicts(String tenant, Scope scope, List<Relation> fresh, Instant messageTime, Instant now,
+                                UsageMeter usage, Pending pending) {
+    if (fresh.isEmpty()) {
+      return;
+    }
+    Set<String> endpoints = new java.util.LinkedHashSet<>();
+    for (Relation r : fresh) {
+      endpoints.add(r.sourceId());
+      endpoints.add(r.targetId());
+    }
+    Map<String, Relation> existing = new LinkedHashMap<>();
+    for (Relation r : graph.relationsOf(tenant, scope, endpoints, TimeView.ALL)) {
+      existing.put(r.id(), r);
+    }
+    existing.putAll(pending.relations);
+    List<GraphExtractor.Question> questions = new ArrayList<>();
+    List<Relation> kept = new ArrayList<>();
+    for (Relation r : fresh) {
+      Relation same = existing.values().stream().filter(e -> !e.invalidated() && e.sourceId().equals(r.sourceId())
+          && e.name().equals(r.name()) && e.targetId().equals(r.targetId())).findFirst().orElse(null);
+      if (same != null) {
+        Relation merged = same.withProvenance(r.sourceMessageIds(), r.memoryIds());
+        existing.put(merged.id(), merged);
+        pending.relations.put(merged.id(), merged);
+        continue;
+      }
+      List<GraphExtractor.Candidate> candidates = existing.values().stream()
+          .filter(e -> !e.invalidated() && (e.touches(r.sourceId()) || e.touches(r.targetId())))
+          .sorted(java.util.Comparator.comparing(Relation::createdAt).reversed())
+          .limit(MAX_CANDIDATES)
+          .map(e -> new GraphExtractor.Candidate(e.id(), e.fact(), e.validAt())).toList();
+      if (!candidates.isEmpty()) {
+        questions.add(new GraphExtractor.Question(kept.size(), r.fact(), r.validAt(), candidates));
+      }
+      kept.add(r);
+    }
+    Set<Integer> duplicated = new java.util.HashSet<>();
+    if (!questions.isEmpty()) {
+      Map<Integer, GraphExtractor.Question> byIndex = new HashMap<>();
+      questions.forEach(q -> byIndex.put(q.index(), q));
+      for (GraphExtractor.Verdict v : engine.config.graphExtractor().judge(questions, usage)) {
+        GraphExtractor.Question q = byIndex.get(v.index());
+        if (q == null) {
+          continue;
+        }
+        Set<String> allowed = new java.util.HashSet<>();
+        q.candidates().forEach(c -> allowed.add(c.id()));
+        Relation neu = kept.get(v.index());
+        for (String id : v.duplicates()) {
+          if (allowed.contains(id) && !duplicated.contains(v.index())) {
+            Relation merged = existing.get(id).withProvenance(neu.sourceMessageIds(), neu.memoryIds());
+            existing.put(id, merged);
+            pending.relations.put(id, merged);
+            duplicated.add(v.index());
+          }
+        }
+        for (String id : v.contradicted()) {
+          Relation old = existing.get(id);
+          if (!allowed.contains(id) || old == null || old.invalidated()) {
+            continue;
+          }
+          Instant end = neu.validAt() != null ? neu.validAt() : messageTime;
+          if (old.validAt() != null && old.validAt().isAfter(end)) {
+            // Out of order: the old relation began after the new one; the new one is born ended.
+            kept.set(v.index(), neu.invalidate(old.validAt(), now));
+            continue;
+          }
+          Relation ended = old.invalidate(end, now);
+          existing.put(id, ended);
+          pending.relations.put(id, ended);
+        }
+      }
+    }
+    for (int i = 0; i < kept.size(); i++) {
+      if (!duplicated.contains(i)) {
+        pending.relations.put(kept.get(i).id(), kept.get(i));
+      }
+    }
+  }
+}

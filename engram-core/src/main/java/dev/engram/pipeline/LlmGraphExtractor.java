@@ -1,0 +1,227 @@
+package dev.engram.pipeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.engram.LanguageModelException;
+import dev.engram.Message;
+import dev.engram.spi.GraphExtractor;
+import dev.engram.spi.LanguageModel;
+import dev.engram.spi.UsageMeter;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The graph extractor with a language model (Mem0g's writing side): one call extracts entities with types and
+ * relation triples with their dates, resolved against the message time (one combined call instead of mem0's two:
+ * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"); one more call per add, only when some
+ * new relation has candidates, says which existing relations each new one contradicts or duplicates. Existing
+ * relations are shown as small integers and mapped back; numbers the model invents are ignored. Thread-safe.
+ */
+public final class LlmGraphExtractor implements GraphExtractor {
+  static final String EXTRACT = """
+      You build a knowledge graph from a conversation. List the entities (people, places, organisations, events,
+      objects, concepts) that the new messages state facts about, each with a lower-case type, and the relations
+      between them that the messages state explicitly.
+      - A relation is a triple: source entity, relationship (a short snake_case verb phrase such as lives_in,
+        works_at, likes, adopted), destination entity; plus "fact", one sentence stating it with full names.
+      - First-person words (I, me, my) refer to the speaker named before the colon.
+      - Prefer timeless relationship names (lives_in, not moved_to_live_in).
+      - valid_at: when the relation started to hold, as an ISO date (YYYY-MM-DD) or date-time, resolving relative
+        dates ("last year", "yesterday") against the message time; null if not stated. invalid_at: when it stopped
+        holding, if stated; else null.
+      - Do not answer questions; do not invent facts.
+      Answer with JSON: {"entities": [{"name": "...", "type": "..."}], "relations": [{"source": "...",
+      "relationship": "...", "destination": "...", "fact": "...", "valid_at": null, "invalid_at": null}]}""";
+
+  static final String JUDGE = """
+      You maintain a knowledge graph over time. For each new fact you get existing facts, numbered, that share an
+      entity with it. Say which existing facts the new fact contradicts (they are no longer true once the new fact
+      holds, e.g. a new home replaces the old one) and which state the same fact (duplicates).
+      - Do not mark facts as contradicted when both can hold at once (likes pizza and likes burgers).
+      - Facts that differ in numbers, dates or qualifiers are not duplicates.
+      Answer with JSON: {"verdicts": [{"new": 0, "contradicted": [1], "duplicates": []}]}""";
+
+  private static final Map<String, Object> EXTRACT_SCHEMA = object(Map.of(
+      "entities", Map.of("type", "array", "items", object(Map.of(
+          "name", Map.of("type", "string"), "type", Map.of("type", "string")))),
+      "relations", Map.of("type", "array", "items", object(Map.of(
+          "source", Map.of("type", "string"), "relationship", Map.of("type", "string"),
+          "destination", Map.of("type", "string"), "fact", Map.of("type", "string"),
+          "valid_at", Map.of("type", List.of("string", "null")),
+          "invalid_at", Map.of("type", List.of("string", "null")))))));
+
+  private static final Map<String, Object> JUDGE_SCHEMA = object(Map.of(
+      "verdicts", Map.of("type", "array", "items", object(Map.of(
+          "new", Map.of("type", "integer"),
+          "contradicted", Map.of("type", "array", "items", Map.of("type", "integer")),
+          "duplicates", Map.of("type", "array", "items", Map.of("type", "integer")))))));
+
+  private final ModelCaller caller;
+  private final int maxOutputTokens;
+
+  /**
+   * An extractor over a model caller.
+   *
+   * @param caller          the model with its retry policy
+   * @param maxOutputTokens the most tokens per answer
+   */
+  public LlmGraphExtractor(ModelCaller caller, int maxOutputTokens) {
+    this.caller = Objects.requireNonNull(caller, "caller");
+    if (maxOutputTokens < 1) {
+      throw new IllegalArgumentException("maxOutputTokens must be positive, got " + maxOutputTokens);
+    }
+    this.maxOutputTokens = maxOutputTokens;
+  }
+
+  @Override
+  public Extraction extract(Input input) {
+    if (input.messages().isEmpty()) {
+      return Extraction.EMPTY;
+    }
+    Instant at = input.timestamp();
+    StringBuilder user = new StringBuilder();
+    if (at != null) {
+      user.append("Message time: ").append(at).append("\n");
+    }
+    user.append("New messages:\n").append(Prompts.transcript(input.messages()));
+    LanguageModel.Prompt prompt = new LanguageModel.Prompt(EXTRACT, user.toString(), "graph", EXTRACT_SCHEMA,
+        maxOutputTokens, 0.0);
+    return caller.callJson("graph extraction", prompt, input.usage(), LlmGraphExtractor::readExtraction);
+  }
+
+  static Extraction readExtraction(JsonNode answer) {
+    JsonNode entities = answer.get("entities");
+    JsonNode relations = answer.get("relations");
+    if ((entities == null || !entities.isArray()) && (relations == null || !relations.isArray())) {
+      throw invalid("graph extraction", "expected {\"entities\": [...], \"relations\": [...]}, got " + answer);
+    }
+    List<ExtractedEntity> es = new ArrayList<>();
+    for (JsonNode e : entities == null ? List.<JsonNode>of() : iterable(entities)) {
+      String name = e.isTextual() ? e.asText() : e.path("name").asText(e.path("entity").asText(""));
+      if (!name.isBlank()) {
+        es.add(new ExtractedEntity(name.trim(), e.path("type").asText(e.path("entity_type").asText(null))));
+      }
+    }
+    List<ExtractedRelation> rs = new ArrayList<>();
+    for (JsonNode r : relations == null ? List.<JsonNode>of() : iterable(relations)) {
+      String s = r.path("source").asText("");
+      String rel = r.path("relationship").asText(r.path("relation").asText(""));
+      String d = r.path("destination").asText(r.path("target").asText(""));
+      if (s.isBlank() || rel.isBlank() || d.isBlank()) {
+        continue; // malformed items are skipped, as mem0 does
+      }
+      String fact = r.path("fact").asText("");
+      if (fact.isBlank()) {
+        fact = s + " " + rel.replace('_', ' ') + " " + d;
+      }
+      rs.add(new ExtractedRelation(s.trim(), rel.trim(), d.trim(), fact.trim(), date(r.get("valid_at")),
+          date(r.get("invalid_at")), List.of()));
+    }
+    return new Extraction(es, rs);
+  }
+
+  @Override
+  public List<Verdict> judge(List<Question> questions, UsageMeter usage) {
+    if (questions.isEmpty()) {
+      return List.of();
+    }
+    List<String> ids = new ArrayList<>();
+    StringBuilder user = new StringBuilder();
+    for (Question q : questions) {
+      user.append("New fact ").append(q.index()).append(": ").append(q.fact());
+      if (q.validAt() != null) {
+        user.append(" (since ").append(q.validAt()).append(')');
+      }
+      user.append("\nExisting facts:\n");
+      for (Candidate c : q.candidates()) {
+        int n = ids.indexOf(c.id());
+        if (n < 0) {
+          ids.add(c.id());
+          n = ids.size() - 1;
+        }
+        user.append("  ").append(n + 1).append(". ").append(c.fact());
+        if (c.validAt() != null) {
+          user.append(" (since ").append(c.validAt()).append(')');
+        }
+        user.append('\n');
+      }
+    }
+    LanguageModel.Prompt prompt = new LanguageModel.Prompt(JUDGE, user.toString().trim(), "verdicts", JUDGE_SCHEMA,
+        maxOutputTokens, 0.0);
+    return caller.callJson("graph conflict resolution", prompt, usage, a -> readVerdicts(a, ids));
+  }
+
+  static List<Verdict> readVerdicts(JsonNode answer, List<String> ids) {
+    JsonNode verdicts = answer.get("verdicts");
+    if (verdicts == null || !verdicts.isArray()) {
+      throw invalid("graph conflict resolution", "expected {\"verdicts\": [...]}, got " + answer);
+    }
+    List<Verdict> out = new ArrayList<>();
+    for (JsonNode v : verdicts) {
+      if (!v.path("new").canConvertToInt()) {
+        continue;
+      }
+      out.add(new Verdict(v.path("new").asInt(), numbers(v.get("contradicted"), ids), numbers(v.get("duplicates"),
+          ids)));
+    }
+    return out;
+  }
+
+  private static List<String> numbers(JsonNode list, List<String> ids) {
+    List<String> out = new ArrayList<>();
+    if (list != null && list.isArray()) {
+      for (JsonNode n : list) {
+        int i = n.asInt(0);
+        if (i >= 1 && i <= ids.size()) {
+          out.add(ids.get(i - 1));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** An ISO date (start of day, UTC) or date-time; null for null, blank or unparseable values. */
+  static Instant date(JsonNode node) {
+    if (node == null || !node.isTextual() || node.asText().isBlank()) {
+      return null;
+    }
+    String s = node.asText().trim();
+    try {
+      return OffsetDateTime.parse(s).toInstant();
+    } catch (DateTimeParseException e) {
+      try {
+        return Instant.parse(s);
+      } catch (DateTimeParseException e2) {
+        try {
+          return LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).atStartOfDay(ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException e3) {
+          return null;
+        }
+      }
+    }
+  }
+
+  private static Iterable<JsonNode> iterable(JsonNode array) {
+    return array::elements;
+  }
+
+  private static LanguageModelException invalid(String step, String message) {
+    return new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, step + ": " + message);
+  }
+
+  private static Map<String, Object> object(Map<String, Object> properties) {
+    return Map.of("type", "object", "properties", properties, "required", List.copyOf(properties.keySet()),
+        "additionalProperties", false);
+  }
+
+  /** For transcripts in tests. */
+  static String transcript(List<Message> messages) {
+    return Prompts.transcript(messages);
+  }
+}

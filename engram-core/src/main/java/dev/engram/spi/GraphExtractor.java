@@ -1,0 +1,144 @@
+package dev.engram.spi;
+
+import dev.engram.Message;
+import dev.engram.Scope;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The writing side of the graph memory: finds entities and relations in an add, and judges which existing
+ * relations a new one contradicts or duplicates. The engine does everything deterministic around it: entity
+ * resolution (normalised name, then name-embedding similarity within the scope), exact-duplicate detection,
+ * candidate selection (only still-valid relations sharing an endpoint with the new one), invalidation and
+ * provenance. A method that throws fails the whole add: nothing of it (memories or graph) is written.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface GraphExtractor {
+
+  /** The entities and relations stated in the add. */
+  Extraction extract(Input input);
+
+  /**
+   * For each new relation that has candidates, which candidates it contradicts or duplicates. Called at most once
+   * per add, and only if some new relation has candidates. Ids not among a question's candidates are ignored.
+   * An extractor without contradiction logic returns an empty list.
+   */
+  List<Verdict> judge(List<Question> questions, UsageMeter usage);
+
+  /**
+   * What an extractor sees.
+   *
+   * @param scope     the scope of the add
+   * @param messages  the add's non-system messages, oldest first
+   * @param timestamp the add's conversation time, or null (relative dates resolve against it, else against now)
+   * @param memories  the memories this add creates, in order
+   * @param usage     where language-model calls are recorded
+   */
+  record Input(Scope scope, List<Message> messages, Instant timestamp, List<NewMemory> memories, UsageMeter usage) {
+    public Input {
+      Objects.requireNonNull(scope, "scope");
+      messages = List.copyOf(messages);
+      memories = List.copyOf(memories);
+      Objects.requireNonNull(usage, "usage");
+    }
+  }
+
+  /**
+   * A memory the add creates.
+   *
+   * @param id      its id
+   * @param text    its text
+   * @param actorId the speaker it came from, or null
+   */
+  record NewMemory(String id, String text, String actorId) {}
+
+  /**
+   * An extraction.
+   *
+   * @param entities  entities with their types
+   * @param relations relations between entities (endpoint names need not be listed in {@code entities})
+   */
+  record Extraction(List<ExtractedEntity> entities, List<ExtractedRelation> relations) {
+    public static final Extraction EMPTY = new Extraction(List.of(), List.of());
+
+    public Extraction {
+      entities = List.copyOf(entities);
+      relations = List.copyOf(relations);
+    }
+  }
+
+  /**
+   * An entity named in the add.
+   *
+   * @param name its name as written
+   * @param type an open type label ({@code person}, {@code place}, ...)
+   */
+  record ExtractedEntity(String name, String type) {
+    public ExtractedEntity {
+      Objects.requireNonNull(name, "name");
+      type = type == null || type.isBlank() ? "entity" : type.trim().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * A relation stated in the add.
+   *
+   * @param source    the source entity's name
+   * @param relation  the relation name (normalised to snake_case by the engine)
+   * @param target    the target entity's name
+   * @param fact      the fact as a sentence
+   * @param validAt   since when it holds, resolved against the message time, or null (the engine then uses the
+   *                  message time)
+   * @param invalidAt until when it held, or null
+   * @param memoryIds ids of the memories it came from (empty: every memory of the add)
+   */
+  record ExtractedRelation(String source, String relation, String target, String fact, Instant validAt,
+                           Instant invalidAt, List<String> memoryIds) {
+    public ExtractedRelation {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(relation, "relation");
+      Objects.requireNonNull(target, "target");
+      Objects.requireNonNull(fact, "fact");
+      memoryIds = memoryIds == null ? List.of() : List.copyOf(memoryIds);
+    }
+  }
+
+  /**
+   * One new relation and the existing relations that may conflict with it.
+   *
+   * @param index      the new relation's number in this add
+   * @param fact       the new fact
+   * @param validAt    when the new fact began to hold, or null
+   * @param candidates still-valid relations sharing an endpoint with it
+   */
+  record Question(int index, String fact, Instant validAt, List<Candidate> candidates) {
+    public Question {
+      candidates = List.copyOf(candidates);
+    }
+  }
+
+  /**
+   * An existing relation shown to the judge.
+   *
+   * @param id      its id
+   * @param fact    its fact sentence
+   * @param validAt since when it holds, or null
+   */
+  record Candidate(String id, String fact, Instant validAt) {}
+
+  /**
+   * The judgement on one new relation.
+   *
+   * @param index        the question's index
+   * @param contradicted ids of candidates the new relation makes obsolete
+   * @param duplicates   ids of candidates that state the same fact
+   */
+  record Verdict(int index, List<String> contradicted, List<String> duplicates) {
+    public Verdict {
+      contradicted = List.copyOf(contradicted);
+      duplicates = List.copyOf(duplicates);
+    }
+  }
+}
