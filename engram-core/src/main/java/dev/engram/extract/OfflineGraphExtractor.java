@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * The graph extractor without a language model: entities are the speakers of the add's memories and the
- * capitalised word spans of each memory text (sentence-initial function words, pronouns, days and months left out);
+ * capitalised word spans of each memory text (function words, pronouns, days, months and a text-initial word that
+ * looks like a verb or adverb left out; another text-initial capitalised word is taken as a name);
  * each memory links the entities it names with {@code related_to} relations whose fact is the memory text (or, if it
  * names one entity only, a {@code mentioned_in} self-relation), so entity-centred retrieval works offline. No
  * contradiction logic: {@link #judge} returns nothing, so relations are only ever added or merged as exact
@@ -88,6 +89,9 @@ public final class OfflineGraphExtractor implements GraphExtractor {
           words.add(bare);
         }
       }
+      if (words.size() == 1 && m.start() == firstLetter(text) && looksLikeVerbOrAdverb(words.get(0))) {
+        continue;
+      }
       if (!words.isEmpty() && !NOT_NAMES.contains(String.join(" ", words).toLowerCase(java.util.Locale.ROOT))) {
         String span = String.join(" ", words);
         if (!out.contains(span)) {
@@ -96,6 +100,21 @@ public final class OfflineGraphExtractor implements GraphExtractor {
       }
     }
     return out;
+  }
+
+  private static int firstLetter(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (Character.isLetter(text.charAt(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A sentence-initial word such as "Painted" or "Really" is not a name. */
+  private static boolean looksLikeVerbOrAdverb(String word) {
+    String w = word.toLowerCase(java.util.Locale.ROOT);
+    return w.endsWith("ed") || w.endsWith("ing") || w.endsWith("ly") || Verbs.isPast(w) || Verbs.isParticiple(w);
   }
 
   private static String key(String name) {
