@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
         ImportCommand.class,
         PurgeExpiredCommand.class,
         ResetCommand.class,
+        GraphCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class EngramCommand implements Callable<Integer> {
