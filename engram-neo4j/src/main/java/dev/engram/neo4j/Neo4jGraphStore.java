@@ -186,10 +186,12 @@ public final class Neo4jGraphStore implements GraphStore, AutoCloseable {
     }
     Map<String, Object> p = new HashMap<>();
     p.put("k", k);
-    String q = "MATCH (s:Entity)-[r:RELATES]->(d:Entity) WHERE " + Cypher.scope("r", t, scope, p) + " AND "
+    // The endpoints are looked up for the k best only.
+    String q = "MATCH ()-[r:RELATES]->() WHERE " + Cypher.scope("r", t, scope, p) + " AND "
         + Cypher.admits("r", view, p)
-        + " WITH s, r, d, " + Cypher.similarity("r.fact_embedding", vector, p) + " AS sim"
-        + " RETURN r, s.id AS source, d.id AS target, sim ORDER BY sim DESC, r.id ASC LIMIT $k";
+        + " WITH r, " + Cypher.similarity("r.fact_embedding", vector, p) + " AS sim"
+        + " ORDER BY sim DESC, r.id ASC LIMIT $k"
+        + " RETURN r, startNode(r).id AS source, endNode(r).id AS target, sim";
     return query("find similar relations", q, p, r -> new ScoredRelation(relation(r), cosine(r)));
   }
 

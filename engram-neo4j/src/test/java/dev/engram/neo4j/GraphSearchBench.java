@@ -19,7 +19,8 @@ import org.neo4j.driver.Driver;
  * query, the currently valid relations incident to them, and the 10 relations whose fact is most similar.
  *
  * <p>Arguments (all optional): entities in the measured scope (3000), relations in it (6000), other scopes (200),
- * entities per other scope (50, with twice as many relations), dimensions (384), measured queries (300). Run:
+ * entities per other scope (50, with twice as many relations), dimensions (384), measured queries (300). The
+ * server gets a 512 MB page cache, enough to hold the data. Run from the repository root:
  * <pre>
  * mvn -B -o -q -pl engram-neo4j test-compile dependency:build-classpath \
  *     -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
@@ -42,7 +43,7 @@ public final class GraphSearchBench {
     int queries = arg(args, 5, 300);
     Random random = new Random(42);
     long t0 = System.nanoTime();
-    TestNeo4j neo4j = TestNeo4j.start();
+    TestNeo4j neo4j = TestNeo4j.start(512L << 20); // the data set is ~100 MB: keep it in the page cache
     try (Driver driver = neo4j.newDriver()) {
       System.out.printf("harness start %.1f s%n", (System.nanoTime() - t0) / 1e9);
       Neo4jGraphStore store = Neo4jGraphStore.open(driver, "neo4j");

@@ -26,11 +26,16 @@ final class TestNeo4j implements AutoCloseable {
     this.server = server;
   }
 
-  /** Starts a fresh, empty server. */
+  /** Starts a fresh, empty server with a 64 MB page cache. */
   static TestNeo4j start() {
+    return start(64L << 20);
+  }
+
+  /** Starts a fresh, empty server with a page cache of this many bytes. */
+  static TestNeo4j start(long pageCacheBytes) {
     Neo4j server = Neo4jBuilders.newInProcessBuilder()
         .withDisabledServer()
-        .withConfig(GraphDatabaseSettings.pagecache_memory, 64L << 20)
+        .withConfig(GraphDatabaseSettings.pagecache_memory, pageCacheBytes)
         .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
         .withConfig(BoltConnector.enabled, true)
         .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", 0))
