@@ -255,7 +255,7 @@ final class AddPath {
     List<String> texts = new ArrayList<>();
     for (Staged s : staged) {
       for (MemoryItem m : s.toEmbed) {
-        texts.add(m.text());
+        texts.add(EmbeddingTexts.of(m));
       }
     }
     if (texts.isEmpty()) {

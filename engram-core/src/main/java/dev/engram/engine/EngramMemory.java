@@ -181,7 +181,7 @@ public final class EngramMemory implements Memory {
     Instant now = engine.config.clock().instant();
     MemoryItem item = o.withContent(newText, metadata, expiration, now);
     float[] vector = newText.equals(o.text()) ? old.embeddingView()
-        : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(newText)).get(0),
+        : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(EmbeddingTexts.of(item))).get(0),
             engine.config.embedder().dimension(), "memory text");
     engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.update(new StoredMemory(tenant, item, vector),
         o.text()))));
