@@ -80,7 +80,8 @@ public final class SqliteGraphStore implements GraphStore {
       List<Entity> out = new ArrayList<>();
       for (List<String> chunk : chunks(normalizedNames)) {
         try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
-            + " FROM graph_entities e WHERE tenant = ?" + GraphRows.scopeMatch("e", scope) + " AND norm_name IN ("
+            + " FROM graph_entities e INDEXED BY graph_entities_name WHERE tenant = ?"
+            + GraphRows.scopeMatch("e", scope) + " AND norm_name IN ("
             + GraphRows.marks(chunk.size()) + ")")) {
           ps.setString(1, tenant);
           int i = GraphRows.bindScopeMatch(ps, 2, scope);
@@ -134,14 +135,20 @@ public final class SqliteGraphStore implements GraphStore {
       Map<String, Relation> out = new java.util.TreeMap<>();
       for (List<String> chunk : chunks(entityIds)) {
         String in = GraphRows.marks(chunk.size());
+        String filters = GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
+        // Two indexed lookups (by source, by target) instead of an OR the planner would answer with a scan.
         try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
-            + " FROM graph_relations r WHERE r.tenant = ?" + GraphRows.scopeMatch("r", scope)
-            + GraphRows.viewMatch(view) + " AND (r.source_id IN (" + in + ") OR r.target_id IN (" + in + "))")) {
-          ps.setString(1, tenant);
-          int i = GraphRows.bindScopeMatch(ps, 2, scope);
-          i = GraphRows.bindView(ps, i, view);
-          i = GraphRows.bindAll(ps, i, chunk);
-          GraphRows.bindAll(ps, i, chunk);
+            + " FROM graph_relations r INDEXED BY graph_relations_source WHERE r.tenant = ? AND r.source_id IN ("
+            + in + ")" + filters + " UNION ALL SELECT " + GraphRows.RELATION_COLUMNS
+            + " FROM graph_relations r INDEXED BY graph_relations_target WHERE r.tenant = ? AND r.target_id IN ("
+            + in + ")" + filters)) {
+          int i = 1;
+          for (int branch = 0; branch < 2; branch++) {
+            ps.setString(i++, tenant);
+            i = GraphRows.bindAll(ps, i, chunk);
+            i = GraphRows.bindScopeMatch(ps, i, scope);
+            i = GraphRows.bindView(ps, i, view);
+          }
           try (ResultSet rs = ps.executeQuery()) {
             for (Relation r : GraphRows.relations(rs)) {
               out.put(r.id(), r);
@@ -243,13 +250,17 @@ public final class SqliteGraphStore implements GraphStore {
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        float[] v = Codecs.embedding(rs.getBytes(2));
+        java.nio.FloatBuffer v = java.nio.ByteBuffer.wrap(rs.getBytes(2)).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .asFloatBuffer();
         double dot = 0;
-        int n = Math.min(v.length, query.length);
+        double vn = 0;
+        int n = Math.min(v.remaining(), query.length);
         for (int i = 0; i < n; i++) {
-          dot += v[i] * query[i];
+          float x = v.get(i);
+          dot += x * query[i];
+          vn += x * x;
         }
-        double d = qn * norm(v);
+        double d = qn * Math.sqrt(vn);
         Scored s = new Scored(rs.getString(1), d == 0 ? 0 : dot / d);
         worstFirst.add(s);
         if (worstFirst.size() > k) {
