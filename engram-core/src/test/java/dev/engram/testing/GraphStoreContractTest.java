@@ -287,4 +287,25 @@ public abstract class GraphStoreContractTest {
     assertThat(store.entities(T2, List.of("e-alice"))).containsExactly(other);
     assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(alice);
   }
+
+  @Test
+  void similarityReadsSeeEveryLaterWrite() {
+    seed();
+    float[] q = vec(1, 1, 0, 0);
+    TimeView now = TimeView.CURRENT.at(NOW);
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r2", "r3", "r5");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 1))).containsExactly("e-acme");
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-new", "New", ALICE, vec(0, 0, 1, 1))),
+        List.of(livesShanghai.invalidate(NOW.minusSeconds(1), NOW), relation("r6", alice, "likes", beijing,
+            vec(1, 1, 0, 0), null, null))));
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r6", "r3", "r5");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 1))).containsExactly("e-new");
+    store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3", "r5");
+    store.deleteScope(T1, ALICE_R1);
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3");
+    store.reset(T1);
+    assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
+    assertThat(store.similarEntities(T1, ALICE, q, 5)).isEmpty();
+  }
 }

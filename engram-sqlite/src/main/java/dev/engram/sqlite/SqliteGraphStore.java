@@ -11,6 +11,7 @@ import dev.engram.spi.GraphStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -27,17 +28,24 @@ import java.util.PriorityQueue;
  * transaction as its memory changes. Obtain it with {@link SqliteMemoryStore#graph()}.
  *
  * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and compared with the
- * query in Java (a dot-product scan; see docs/ARCHITECTURE.md "Graph memory" for its cost), so small scopes never
- * lose results to other scopes' rows. Thread-safe.
+ * query in Java (a scan; see docs/ARCHITECTURE.md "Graph memory" for its cost), so small scopes never lose results
+ * to other scopes' rows. The decoded vectors of recently searched scopes are kept in a {@link VectorCache} until the
+ * tenant's graph is written again. Thread-safe.
  */
 public final class SqliteGraphStore implements GraphStore {
   /** Most values bound in one {@code IN (...)} list. */
   private static final int CHUNK = 400;
 
   private final Connections db;
+  private final VectorCache cache = new VectorCache();
 
   SqliteGraphStore(Connections db) {
     this.db = db;
+  }
+
+  /** Drops cached vectors of the tenant; called after every write of its graph rows. */
+  void invalidate(String tenant) {
+    cache.invalidate(tenant);
   }
 
   @Override
@@ -47,10 +55,14 @@ public final class SqliteGraphStore implements GraphStore {
     if (changes.isEmpty()) {
       return;
     }
-    db.write("apply graph changes to tenant '" + tenant + "'", h -> {
-      GraphRows.write(h, tenant, changes);
-      return null;
-    });
+    try {
+      db.write("apply graph changes to tenant '" + tenant + "'", h -> {
+        GraphRows.write(h, tenant, changes);
+        return null;
+      });
+    } finally {
+      cache.invalidate(tenant);
+    }
   }
 
   @Override
@@ -102,13 +114,7 @@ public final class SqliteGraphStore implements GraphStore {
     if (k < 1) {
       return List.of();
     }
-    String sql = "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?" + GraphRows.scopeMatch("e", scope);
-    List<Scored> top = db.read("find similar entities in " + scope + " of tenant '" + tenant + "'", h -> {
-      PreparedStatement ps = h.cached(sql);
-      ps.setString(1, tenant);
-      GraphRows.bindScopeMatch(ps, 2, scope);
-      return topK(ps, vector, k);
-    });
+    List<Scored> top = topK(snapshot(tenant, scope, "e"), vector, k, null);
     Map<String, Entity> byId = new HashMap<>();
     for (Entity e : entities(tenant, top.stream().map(s -> s.id).toList())) {
       byId.put(e.id(), e);
@@ -168,14 +174,8 @@ public final class SqliteGraphStore implements GraphStore {
     if (k < 1) {
       return List.of();
     }
-    String sql = "SELECT r.id, r.embedding FROM graph_relations r WHERE r.tenant = ?"
-        + GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
-    return db.read("find similar relations in " + scope + " of tenant '" + tenant + "'", h -> {
-      PreparedStatement ps = h.cached(sql);
-      ps.setString(1, tenant);
-      int i = GraphRows.bindScopeMatch(ps, 2, scope);
-      GraphRows.bindView(ps, i, view);
-      List<Scored> top = topK(ps, vector, k);
+    List<Scored> top = topK(snapshot(tenant, scope, "r"), vector, k, view);
+    return db.read("read similar relations in " + scope + " of tenant '" + tenant + "'", h -> {
       Map<String, Relation> byId = new HashMap<>();
       for (List<String> chunk : chunks(top.stream().map(s -> s.id).toList())) {
         try (PreparedStatement rows = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
@@ -192,7 +192,7 @@ public final class SqliteGraphStore implements GraphStore {
       List<ScoredRelation> out = new ArrayList<>(top.size());
       for (Scored s : top) {
         Relation r = byId.get(s.id);
-        if (r != null) {
+        if (r != null && view.admits(r)) {
           out.add(new ScoredRelation(r, s.score));
         }
       }
@@ -204,6 +204,14 @@ public final class SqliteGraphStore implements GraphStore {
   public int deleteScope(String tenant, Scope scope) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
+    try {
+      return deleteScopeRows(tenant, scope);
+    } finally {
+      cache.invalidate(tenant);
+    }
+  }
+
+  private int deleteScopeRows(String tenant, Scope scope) {
     return db.write("delete the graph of " + scope + " in tenant '" + tenant + "'", h -> {
       try (PreparedStatement ps = h.connection().prepareStatement("DELETE FROM graph_relations AS r WHERE"
           + " r.tenant = ?" + GraphRows.scopeMatch("r", scope))) {
@@ -223,10 +231,14 @@ public final class SqliteGraphStore implements GraphStore {
   @Override
   public void reset(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
-    db.write("reset the graph of tenant '" + tenant + "'", h -> {
-      deleteTenant(h, tenant);
-      return null;
-    });
+    try {
+      db.write("reset the graph of tenant '" + tenant + "'", h -> {
+        deleteTenant(h, tenant);
+        return null;
+      });
+    } finally {
+      cache.invalidate(tenant);
+    }
   }
 
   /** Deletes a tenant's graph rows in the caller's transaction. */
@@ -244,28 +256,71 @@ public final class SqliteGraphStore implements GraphStore {
   private static final Comparator<Scored> BEST_FIRST =
       Comparator.comparingDouble((Scored s) -> -s.score).thenComparing(Scored::id);
 
-  /** Scans (id, embedding) rows and keeps the k best by cosine, best first, ties by id. */
-  private static List<Scored> topK(PreparedStatement ps, float[] query, int k) throws SQLException {
+  /**
+   * The decoded vectors of a scope's entities ("e") or relations ("r"), from the cache or read through the scope
+   * index.
+   */
+  private VectorCache.Snapshot snapshot(String tenant, Scope scope, String kind) {
+    String key = VectorCache.key(tenant, kind, scope.key());
+    VectorCache.Snapshot cached = cache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    long version = cache.version(tenant);
+    String sql = kind.equals("e")
+        ? "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?" + GraphRows.scopeMatch("e", scope)
+        : "SELECT r.id, r.embedding, r.valid_s, r.valid_ns, r.invalid_s, r.invalid_ns FROM graph_relations r"
+            + " WHERE r.tenant = ?" + GraphRows.scopeMatch("r", scope);
+    VectorCache.Snapshot loaded = db.read("read the vectors of " + scope + " in tenant '" + tenant + "'", h -> {
+      PreparedStatement ps = h.cached(sql);
+      ps.setString(1, tenant);
+      GraphRows.bindScopeMatch(ps, 2, scope);
+      List<String> ids = new ArrayList<>();
+      List<float[]> vectors = new ArrayList<>();
+      List<Instant> valid = new ArrayList<>();
+      List<Instant> invalid = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getString(1));
+          vectors.add(Codecs.embedding(rs.getBytes(2)));
+          if (kind.equals("r")) {
+            valid.add(Codecs.instant(rs, 3));
+            invalid.add(Codecs.instant(rs, 5));
+          }
+        }
+      }
+      double[] norms = new double[vectors.size()];
+      for (int i = 0; i < norms.length; i++) {
+        norms[i] = norm(vectors.get(i));
+      }
+      return new VectorCache.Snapshot(ids.toArray(String[]::new), vectors.toArray(float[][]::new), norms,
+          kind.equals("r") ? valid.toArray(Instant[]::new) : null,
+          kind.equals("r") ? invalid.toArray(Instant[]::new) : null);
+    });
+    cache.put(tenant, key, version, loaded);
+    return loaded;
+  }
+
+  /** The k rows of a snapshot (admitted by the view, if any) most similar by cosine, best first, ties by id. */
+  private static List<Scored> topK(VectorCache.Snapshot s, float[] query, int k, TimeView view) {
     double qn = norm(query);
+    Instant t = view == null || view.includeInvalidated() ? null : view.asOf() != null ? view.asOf() : Instant.now();
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        java.nio.FloatBuffer v = java.nio.ByteBuffer.wrap(rs.getBytes(2)).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-            .asFloatBuffer();
-        double dot = 0;
-        double vn = 0;
-        int n = Math.min(v.remaining(), query.length);
-        for (int i = 0; i < n; i++) {
-          float x = v.get(i);
-          dot += x * query[i];
-          vn += x * x;
-        }
-        double d = qn * Math.sqrt(vn);
-        Scored s = new Scored(rs.getString(1), d == 0 ? 0 : dot / d);
-        worstFirst.add(s);
-        if (worstFirst.size() > k) {
-          worstFirst.poll();
-        }
+    for (int r = 0; r < s.ids().length; r++) {
+      if (t != null && ((s.validAt()[r] != null && s.validAt()[r].isAfter(t))
+          || (s.invalidAt()[r] != null && !s.invalidAt()[r].isAfter(t)))) {
+        continue;
+      }
+      float[] v = s.vectors()[r];
+      double dot = 0;
+      int n = Math.min(v.length, query.length);
+      for (int i = 0; i < n; i++) {
+        dot += v[i] * query[i];
+      }
+      double d = qn * s.norms()[r];
+      worstFirst.add(new Scored(s.ids()[r], d == 0 ? 0 : dot / d));
+      if (worstFirst.size() > k) {
+        worstFirst.poll();
       }
     }
     List<Scored> out = new ArrayList<>(worstFirst);

@@ -194,8 +194,14 @@ public final class SqliteMemoryStore implements MemoryStore {
       return lastSeq();
     }
     checkDimensions(changes);
-    return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
-        + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
+    try {
+      return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
+          + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
+    } finally {
+      if (!changes.graph().isEmpty()) {
+        graph.invalidate(changes.tenant());
+      }
+    }
   }
 
   private void checkDimensions(ChangeSet changes) {
@@ -345,6 +351,14 @@ public final class SqliteMemoryStore implements MemoryStore {
   @Override
   public void reset(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
+    try {
+      resetRows(tenant);
+    } finally {
+      graph.invalidate(tenant);
+    }
+  }
+
+  private void resetRows(String tenant) {
     db.write("reset tenant '" + tenant + "'", h -> {
       for (String table : List.of("memories", "history", "messages", "summaries")) {
         var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
