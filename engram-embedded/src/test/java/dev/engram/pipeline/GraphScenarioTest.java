@@ -311,4 +311,27 @@ class GraphScenarioTest {
     memory.reset();
     assertThat(memory.entityRelations(ALICE, "Bob", TimeView.ALL)).isEmpty();
   }
+
+  @Test
+  void anOlderFactArrivingLateIsStoredAlreadyEnded() {
+    script("I moved to Shanghai", triple("Alice", "person", "lives_in", "Shanghai", "city",
+        "Alice lives in Shanghai", "2023-06-01"));
+    script("Back in January I lived in Beijing", triple("Alice", "person", "lives_in", "Beijing", "city",
+        "Alice lives in Beijing", "2023-01-10"));
+    say("Alice", "I moved to Shanghai", JUN);
+    judge = p -> ("{'verdicts': [{'new': 0, 'contradicted': [" + numberOf(p, "Alice lives in Shanghai")
+        + "], 'duplicates': []}]}").replace('\'', '"');
+    say("Alice", "Back in January I lived in Beijing", MAR);
+    List<GraphRelation> all = memory.entityRelations(ALICE, "Alice", TimeView.ALL);
+    GraphRelation beijing = all.stream().filter(r -> r.destination().equals("Beijing")).findFirst().orElseThrow();
+    GraphRelation shanghai = all.stream().filter(r -> r.destination().equals("Shanghai")).findFirst().orElseThrow();
+    assertThat(beijing.validAt()).isEqualTo(JAN.truncatedTo(java.time.temporal.ChronoUnit.DAYS));
+    assertThat(beijing.invalidAt()).isEqualTo(JUN);
+    assertThat(beijing.expiredAt()).isEqualTo(NOW);
+    assertThat(shanghai.invalidAt()).isNull();
+    assertThat(facts(searchRelations("where does Alice live?", TimeView.CURRENT)))
+        .containsExactly("Alice lives in Shanghai");
+    assertThat(facts(searchRelations("where does Alice live?", TimeView.asOf(MAR))))
+        .containsExactly("Alice lives in Beijing");
+  }
 }
