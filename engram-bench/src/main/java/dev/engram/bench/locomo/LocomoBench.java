@@ -1,52 +1,69 @@
 package dev.engram.bench.locomo;
 
-import dev.engram.AddRequest;
 import dev.engram.Engram;
 import dev.engram.Fusion;
-import dev.engram.ListRequest;
-import dev.engram.Memory;
-import dev.engram.MemoryItem;
-import dev.engram.Message;
-import dev.engram.Page;
-import dev.engram.Role;
-import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.ValidationException;
 import dev.engram.bench.Percentiles;
-import dev.engram.bench.RetrievalMetrics;
-import dev.engram.bench.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
-import dev.engram.bench.locomo.Locomo.Session;
-import dev.engram.bench.locomo.Locomo.Turn;
-import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.engine.VerbatimInference;
+import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.Embedder;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.engram.spi.MemoryInference;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.IntConsumer;
-import java.util.stream.Stream;
+import java.util.function.UnaryOperator;
 
 /**
- * Runs the LoCoMo retrieval benchmark without an LLM: ingests each conversation into a fresh embedded data
- * directory (one scope per conversation, speakers as actors), then asks every question of categories 1 to 4 and
- * scores what search returns against the gold evidence.
+ * Runs the LoCoMo retrieval benchmark: ingests each conversation into a fresh embedded data directory (laid out as
+ * {@link ScopeLayout} says, see {@link ConversationStore}), asks every question of categories 1 to 4, and scores
+ * what search returns against the gold evidence; then measures the RAG and full-context baselines
+ * ({@link RagBaseline}) on the same questions with the same embedder, tokenizer and metrics.
  */
 public final class LocomoBench {
 
   /** What is stored per conversation. */
   public enum Mode {
-    /** Every turn verbatim, one add per turn (infer=false). */
+    /** Every turn verbatim (infer=false), by default one add per turn. */
     RAW,
-    /** LoCoMo's observations replayed as extracted facts, one add per session. */
-    OBSERVATIONS
+    /** LoCoMo's observations replayed as facts ({@link ObservationReplay}), by default one add per session. */
+    OBSERVATIONS,
+    /** The offline extractor ({@link OfflineExtractor#create()}), adds with infer=true, by default two turns each. */
+    EXTRACT,
+    /** A caller-given inference, for example the LLM pipeline, adds with infer=true, by default two turns each. */
+    LLM;
+
+    /** The lower-case name used in reports and on the command line. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Turns per add when none is chosen: 1 for raw, a whole session (0) for observations, 2 otherwise. */
+    public int defaultTurnsPerAdd() {
+      return switch (this) {
+        case RAW -> 1;
+        case OBSERVATIONS -> 0;
+        case EXTRACT, LLM -> 2;
+      };
+    }
+  }
+
+  /** How a conversation maps to scopes (see {@link ConversationStore}). */
+  public enum ScopeLayout {
+    /** One scope per conversation, speakers as actors. */
+    CONVERSATION,
+    /** One scope per speaker, every turn added to both, as the Mem0 paper's harness. */
+    SPEAKER;
+
+    /** The lower-case name used in reports and on the command line. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   /**
@@ -54,131 +71,209 @@ public final class LocomoBench {
    *
    * @param data          a LoCoMo-format file
    * @param mode          what to store
-   * @param topK          results per question
+   * @param scopes        how a conversation maps to scopes
+   * @param topK          results per question (1..1000)
    * @param fusion        how dense and keyword hits are fused
-   * @param conversations how many conversations to use (0 for all)
-   * @param workDir       where the temporary data directories go
+   * @param conversations how many conversations to use, from the first (0 for all)
+   * @param turnsPerAdd   consecutive turns of a session per add; 0 for the mode's default
+   *                      ({@link Mode#defaultTurnsPerAdd()})
+   * @param speakerPrefix raw mode only: store each turn as {@code <speaker>: <text>} instead of its text (the
+   *                      speaker is the memory's actor either way; the prefix puts the name into the indexed text,
+   *                      as the measurement of mem0 in the evaluation reference did)
+   * @param baselines     true to measure the RAG and full-context baselines too
+   * @param workDir       where the temporary data directories go (each is deleted after its conversation)
    */
-  public record Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
+  public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
+                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, Path workDir) {
     public Options {
       Objects.requireNonNull(data, "data");
       Objects.requireNonNull(mode, "mode");
+      Objects.requireNonNull(scopes, "scopes");
       Objects.requireNonNull(fusion, "fusion");
       Objects.requireNonNull(workDir, "workDir");
+      if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
+        throw new ValidationException("top_k", "must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + topK);
+      }
+      if (conversations < 0) {
+        throw new ValidationException("conversations", "must be 0 (all) or more, got " + conversations);
+      }
+      if (turnsPerAdd < 0) {
+        throw new ValidationException("turns_per_add", "must be 0 (the mode's default) or more, got "
+            + turnsPerAdd);
+      }
+      if (speakerPrefix && mode != Mode.RAW) {
+        throw new ValidationException("speaker_prefix", "applies to the raw mode only, not to " + mode.label());
+      }
+    }
+
+    /** Without the speaker prefix. */
+    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
+                   int turnsPerAdd, boolean baselines, Path workDir) {
+      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, false, baselines, workDir);
+    }
+
+    /** The conversation layout, the mode's turns per add, baselines on. */
+    public Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
+      this(data, mode, ScopeLayout.CONVERSATION, topK, fusion, conversations, 0, false, true, workDir);
+    }
+
+    public Options withScopes(ScopeLayout value) {
+      return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          workDir);
+    }
+
+    public Options withTurnsPerAdd(int value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, workDir);
+    }
+
+    public Options withSpeakerPrefix(boolean value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, workDir);
+    }
+
+    public Options withBaselines(boolean value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value,
+          workDir);
+    }
+
+    /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
+    public int effectiveTurnsPerAdd() {
+      return turnsPerAdd > 0 ? turnsPerAdd : mode.defaultTurnsPerAdd();
+    }
+  }
+
+  /**
+   * Callbacks of a run.
+   *
+   * @param progress receives units of work as they are done: one per turn ingested, one per question asked, and
+   *                 per conversation and chunk size the conversation's turn count once its chunks are embedded
+   *                 (the sum is {@link #progressTotal(Options)})
+   * @param observer receives every question with its hits, for answer metrics
+   */
+  public record Hooks(IntConsumer progress, QuestionObserver observer) {
+    public Hooks {
+      Objects.requireNonNull(progress, "progress");
+      Objects.requireNonNull(observer, "observer");
+    }
+
+    public static Hooks none() {
+      return new Hooks(n -> { }, QuestionObserver.none());
+    }
+
+    public static Hooks progress(IntConsumer progress) {
+      return new Hooks(progress, QuestionObserver.none());
+    }
+
+    public Hooks withObserver(QuestionObserver value) {
+      return new Hooks(progress, value);
     }
   }
 
   private LocomoBench() {}
 
-  /** Runs the benchmark; {@code progress} receives the number of turns ingested so far. */
-  public static LocomoReport run(Options o, Embedder embedder, IntConsumer progress) {
+  /** The conversations a run uses: the first {@code conversations} of the file, or all. */
+  public static List<Conversation> conversations(Options o) {
     List<Conversation> all = LocomoReader.read(o.data());
-    List<Conversation> convs = o.conversations() > 0 ? all.subList(0, Math.min(o.conversations(), all.size())) : all;
-    LocomoReport.Builder report = new LocomoReport.Builder(o.data().getFileName().toString(),
-        o.mode().name().toLowerCase(), o.topK(), embedder.modelId(), o.fusion().name());
-    int[] turnsDone = {0};
-    for (Conversation c : convs) {
-      Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
-      try (Memory memory = Engram.builder()
-          .storage(EmbeddedStorage.open(dir, embedder.dimension()))
-          .embedder(embedder)
-          .fusion(o.fusion())
-          .inference(new ObservationReplay(c.observations()))
-          .build()) {
-        Scope scope = Scope.user(c.sampleId());
-        long start = System.nanoTime();
-        ingest(memory, scope, c, o.mode(), n -> progress.accept(turnsDone[0] += n));
-        report.ingest(c.turnCount(), System.nanoTime() - start);
-        report.memoryTokens(memoryTokens(memory, scope));
-        warmUp(memory, scope, c);
-        for (Question q : c.questions()) {
-          if (q.category() < 1 || q.category() > 4) {
-            continue;
-          }
-          long t0 = System.nanoTime();
-          List<SearchHit> hits = memory.search(SearchRequest.builder(scope, q.question()).topK(o.topK()).build())
-              .hits();
-          long elapsed = System.nanoTime() - t0;
-          report.question(q.category(), score(q, hits), elapsed);
-        }
-      } finally {
-        deleteTree(dir);
+    return o.conversations() > 0 ? all.subList(0, Math.min(o.conversations(), all.size())) : all;
+  }
+
+  /** The units of work {@link Hooks#progress()} will receive in all. */
+  public static long progressTotal(Options o) {
+    long total = 0;
+    for (Conversation c : conversations(o)) {
+      total += (long) c.turnCount() * (1 + (o.baselines() ? RagBaseline.CHUNK_TOKENS.size() : 0));
+      total += c.questions().stream().filter(LocomoBench::scored).count();
+    }
+    return total;
+  }
+
+  /** Runs a raw, observations or extract benchmark; {@code progress} receives units of work as they are done. */
+  public static LocomoReport run(Options o, Embedder embedder, IntConsumer progress) {
+    return run(o, embedder, Hooks.progress(progress));
+  }
+
+  /** Runs a raw, observations or extract benchmark. */
+  public static LocomoReport run(Options o, Embedder embedder, Hooks hooks) {
+    if (o.mode() == Mode.LLM) {
+      throw new ValidationException("mode", "llm needs the pipeline: pass it to LocomoBench.run(Options, Embedder,"
+          + " MemoryInference, Hooks) or LocomoBench.runConfigured");
+    }
+    return execute(o, embedder, OfflineExtractor.create(), UnaryOperator.identity(), hooks);
+  }
+
+  /**
+   * Runs the benchmark with a given inference: the llm mode's (any {@link MemoryInference}, for example the LLM
+   * pipeline), which in the extract mode replaces the offline extractor. The raw mode stores turns verbatim and
+   * the observations mode replays LoCoMo's observations, whatever is given.
+   */
+  public static LocomoReport run(Options o, Embedder embedder, MemoryInference inference, Hooks hooks) {
+    Objects.requireNonNull(inference, "inference");
+    return execute(o, embedder, inference, b -> b.inference(inference), hooks);
+  }
+
+  /**
+   * Runs the benchmark; in the llm mode {@code llmSetup} configures each conversation's engine (its inference and,
+   * for example, its conversation summarizer: the command line passes {@code PipelineAssembly.configure}); the
+   * other modes ignore it and use their own inference.
+   */
+  public static LocomoReport runConfigured(Options o, Embedder embedder, UnaryOperator<Engram.Builder> llmSetup,
+                                           Hooks hooks) {
+    Objects.requireNonNull(llmSetup, "llmSetup");
+    return execute(o, embedder, OfflineExtractor.create(), llmSetup, hooks);
+  }
+
+  private static LocomoReport execute(Options o, Embedder embedder, MemoryInference extractor,
+                                      UnaryOperator<Engram.Builder> llmSetup, Hooks hooks) {
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(hooks, "hooks");
+    ReportBuilder report = new ReportBuilder(o.data().getFileName().toString(), o.mode().label(),
+        o.scopes().label(), o.effectiveTurnsPerAdd(), o.speakerPrefix(), o.topK(), embedder.modelId(),
+        o.fusion().name().toLowerCase(Locale.ROOT));
+    for (Conversation c : conversations(o)) {
+      UnaryOperator<Engram.Builder> setup = switch (o.mode()) {
+        case RAW -> b -> b.inference(new VerbatimInference());
+        case OBSERVATIONS -> own(new ObservationReplay(c.observations()), c, o.scopes());
+        case EXTRACT -> own(extractor, c, o.scopes());
+        case LLM -> llmSetup;
+      };
+      runEngram(o, c, embedder, setup, hooks, report);
+      if (o.baselines()) {
+        Baselines.measure(c, embedder, hooks, report);
       }
     }
     return report.build();
   }
 
-  private static void ingest(Memory memory, Scope scope, Conversation c, Mode mode, IntConsumer progress) {
-    for (Session s : c.sessions()) {
-      if (mode == Mode.RAW) {
-        for (Turn t : s.turns()) {
-          memory.add(AddRequest.builder(scope).message(message(t, s)).infer(false).build());
-          progress.accept(1);
+  private static UnaryOperator<Engram.Builder> own(MemoryInference inference, Conversation c, ScopeLayout layout) {
+    MemoryInference used = ConversationStore.ownFactsOnly(inference, c, layout);
+    return b -> b.inference(used);
+  }
+
+  private static void runEngram(Options o, Conversation c, Embedder embedder, UnaryOperator<Engram.Builder> setup,
+                                Hooks hooks, ReportBuilder report) {
+    Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
+    try (ConversationStore store = ConversationStore.open(dir, c, o.scopes(), embedder, o.fusion(), setup)) {
+      long start = System.nanoTime();
+      store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
+      report.ingest(c.turnCount(), System.nanoTime() - start);
+      report.memoryTokens(store.memoryTokens());
+      store.warmUp(c.questions().stream().map(Question::question).toList());
+      for (Question q : c.questions()) {
+        if (!scored(q)) {
+          continue;
         }
-      } else {
-        List<Message> ms = new ArrayList<>();
-        for (Turn t : s.turns()) {
-          ms.add(message(t, s));
-        }
-        if (!ms.isEmpty()) {
-          memory.add(AddRequest.builder(scope).messages(ms).infer(true).build());
-        }
-        progress.accept(s.turns().size());
+        long t0 = System.nanoTime();
+        List<SearchHit> hits = store.search(q.question(), o.topK());
+        long elapsed = System.nanoTime() - t0;
+        report.question(q.category(), LocomoReport.QuestionScore.of(q, hits), elapsed,
+            hooks.observer().onSearch(c, q, hits));
+        hooks.progress().accept(1);
       }
     }
   }
 
-  private static Message message(Turn t, Session s) {
-    String text = t.text().isBlank() ? "(shared an image)" : t.text();
-    return new Message(Role.USER, text, t.speaker(), s.dateTime(), t.diaId());
-  }
-
-  static LocomoReport.QuestionScore score(Question q, List<SearchHit> hits) {
-    Set<String> sources = new HashSet<>();
-    List<String> texts = new ArrayList<>();
-    for (SearchHit h : hits) {
-      sources.addAll(h.memory().sourceIds());
-      texts.add(h.memory().text());
-    }
-    return new LocomoReport.QuestionScore(
-        RetrievalMetrics.evidenceRecall(q.evidence(), sources),
-        RetrievalMetrics.hit(q.evidence(), sources),
-        RetrievalMetrics.answerTokenRecall(q.answer(), texts),
-        TokenCounter.count(String.join("\n", texts)));
-  }
-
-  private static void warmUp(Memory memory, Scope scope, Conversation c) {
-    for (int i = 0; i < Math.min(20, c.questions().size()); i++) {
-      memory.search(SearchRequest.builder(scope, c.questions().get(i).question()).build());
-    }
-  }
-
-  private static long memoryTokens(Memory memory, Scope scope) {
-    long tokens = 0;
-    int offset = 0;
-    while (true) {
-      Page<MemoryItem> page = memory.list(ListRequest.of(scope).withPage(offset, ListRequest.MAX_LIMIT));
-      for (MemoryItem m : page.items()) {
-        tokens += TokenCounter.count(m.text());
-      }
-      if (!page.hasMore()) {
-        return tokens;
-      }
-      offset += page.items().size();
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
-    }
+  /** Categories 1 to 4 are scored; 5 (adversarial) is left out, as in the Mem0 paper. */
+  static boolean scored(Question q) {
+    return q.category() >= 1 && q.category() <= 4;
   }
 
   static Percentiles percentiles(List<Double> values) {

@@ -1,5 +1,6 @@
 package dev.engram.bench.locomo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.ValidationException;
@@ -40,11 +41,21 @@ public final class LocomoReader {
 
   private LocomoReader() {}
 
-  /** Reads every conversation of a file. */
+  /**
+   * Reads every conversation of a file.
+   *
+   * @throws ValidationException if the file is missing, is not JSON, or is not in LoCoMo's format
+   */
   public static List<Conversation> read(Path file) {
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new ValidationException("data", "'" + file + "' " + (Files.exists(file) ? "is not a readable file"
+          : "does not exist"));
+    }
     JsonNode root;
     try {
       root = new ObjectMapper().readTree(Files.readAllBytes(file));
+    } catch (JsonProcessingException e) {
+      throw new ValidationException("data", "malformed JSON in '" + file + "': " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read LoCoMo file " + file, e);
     }
@@ -104,12 +115,26 @@ public final class LocomoReader {
       JsonNode answer = q.has("answer") ? q.get("answer") : q.path("adversarial_answer");
       List<String> evidence = new ArrayList<>();
       for (JsonNode ev : q.path("evidence")) {
-        evidence.add(ev.asText());
+        evidence.addAll(diaIds(ev.asText()));
       }
       out.add(new Question(q.path("question").asText(), answer.isMissingNode() ? "" : answer.asText(), evidence,
           q.path("category").asInt()));
     }
     return out;
+  }
+
+  /**
+   * The dia_ids in one reference: usually one id, but the data also joins several in one string
+   * ({@code "D8:6; D9:17"}), so it is split on commas, semicolons and whitespace.
+   */
+  static List<String> diaIds(String reference) {
+    List<String> ids = new ArrayList<>();
+    for (String part : reference.split("[,;\\s]+")) {
+      if (!part.isBlank()) {
+        ids.add(part.trim());
+      }
+    }
+    return ids;
   }
 
   private static List<Observation> observations(JsonNode obs) {
@@ -131,11 +156,7 @@ public final class LocomoReader {
           if (ref.isArray()) {
             ref.forEach(r -> ids.add(r.asText()));
           } else if (!ref.isMissingNode()) {
-            for (String part : ref.asText().split("[,;\\s]+")) {
-              if (!part.isBlank()) {
-                ids.add(part.trim());
-              }
-            }
+            ids.addAll(diaIds(ref.asText()));
           }
           out.add(new Observation(session, sp.getKey(), fact.path(0).asText(), ids));
         }

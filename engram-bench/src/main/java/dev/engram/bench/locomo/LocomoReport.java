@@ -1,26 +1,48 @@
 package dev.engram.bench.locomo;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.engram.bench.Percentiles;
+import dev.engram.SearchHit;
+import dev.engram.ValidationException;
+import dev.engram.bench.RetrievalMetrics;
+import dev.engram.bench.TokenCounter;
+import dev.engram.bench.locomo.Locomo.Question;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The result of a LoCoMo run, in the JSON shape the harness issue fixes (snake_case keys), with a Markdown table.
+ * The result of a LoCoMo run, in the JSON shape the harness issue fixes (snake_case keys; {@code scopes},
+ * {@code turns_per_add}, {@code speaker_prefix}, {@code embedder}, {@code fusion}, {@code evidence_questions} and
+ * {@code answer_token_recall} of baselines added), with a Markdown rendering ({@link LocomoMarkdown}) and a chart
+ * ({@link LocomoChart}). Evidence recall and hit are averaged over the questions that have gold evidence
+ * ({@code evidence_questions}); the other metrics over all scored questions. Metrics from a
+ * {@link QuestionObserver} appear beside the built-in ones, at both levels.
  */
-@JsonPropertyOrder({"dataset", "mode", "graph", "top_k", "embedder", "fusion", "questions", "overall", "by_category",
-    "latency_ms", "ingest_turns_per_second", "memory_tokens_per_conversation", "baselines"})
+@JsonPropertyOrder({"dataset", "mode", "scopes", "turns_per_add", "speaker_prefix", "graph", "top_k", "embedder",
+    "fusion", "questions", "overall", "by_category", "latency_ms", "ingest_turns_per_second",
+    "memory_tokens_per_conversation", "baselines"})
 public record LocomoReport(
     String dataset,
     String mode,
+    String scopes,
+    @JsonProperty("turns_per_add") int turnsPerAdd,
+    @JsonProperty("speaker_prefix") boolean speakerPrefix,
     boolean graph,
     @JsonProperty("top_k") int topK,
     String embedder,
@@ -33,11 +55,23 @@ public record LocomoReport(
     @JsonProperty("memory_tokens_per_conversation") double memoryTokensPerConversation,
     List<Baseline> baselines) {
 
-  /** Mean scores over a set of questions. */
-  @JsonPropertyOrder({"questions", "evidence_recall", "hit", "answer_token_recall", "context_tokens_mean"})
-  public record Scores(int questions, @JsonProperty("evidence_recall") double evidenceRecall, double hit,
+  /** Mean scores over a set of questions, plus the observer's metrics ({@code extra}, flattened in JSON). */
+  @JsonPropertyOrder({"questions", "evidence_questions", "evidence_recall", "hit", "answer_token_recall",
+      "context_tokens_mean"})
+  public record Scores(int questions, @JsonProperty("evidence_questions") int evidenceQuestions,
+                       @JsonProperty("evidence_recall") double evidenceRecall, double hit,
                        @JsonProperty("answer_token_recall") double answerTokenRecall,
-                       @JsonProperty("context_tokens_mean") double contextTokensMean) {}
+                       @JsonProperty("context_tokens_mean") double contextTokensMean,
+                       @JsonIgnore Map<String, Double> extra) {
+    public Scores {
+      extra = extra == null ? Map.of() : Map.copyOf(extra);
+    }
+
+    @JsonAnyGetter
+    Map<String, Double> extraJson() {
+      return new TreeMap<>(extra);
+    }
+  }
 
   /** Search latency percentiles and the mean ingest time per turn, in milliseconds. */
   @JsonPropertyOrder({"search_p50", "search_p95", "search_p99", "ingest_per_turn_mean"})
@@ -45,22 +79,59 @@ public record LocomoReport(
                         @JsonProperty("search_p99") double searchP99,
                         @JsonProperty("ingest_per_turn_mean") double ingestPerTurnMean) {}
 
-  /** A baseline evaluated with the same metrics. */
-  @JsonPropertyOrder({"name", "evidence_recall", "hit", "context_tokens_mean"})
+  /** A baseline evaluated with the same metrics, on the same questions. */
+  @JsonPropertyOrder({"name", "evidence_recall", "hit", "answer_token_recall", "context_tokens_mean"})
   public record Baseline(String name, @JsonProperty("evidence_recall") double evidenceRecall, double hit,
-                         @JsonProperty("context_tokens_mean") double contextTokensMean) {}
+                         @JsonProperty("answer_token_recall") double answerTokenRecall,
+                         @JsonProperty("context_tokens_mean") double contextTokensMean,
+                         @JsonIgnore Map<String, Double> extra) {
+    public Baseline {
+      Objects.requireNonNull(name, "name");
+      extra = extra == null ? Map.of() : Map.copyOf(extra);
+    }
 
-  /** One question's scores. */
-  record QuestionScore(double evidenceRecall, double hit, double answerTokenRecall, int contextTokens) {}
-
-  public void writeJson(Path file) {
-    try {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
+    @JsonAnyGetter
+    Map<String, Double> extraJson() {
+      return new TreeMap<>(extra);
     }
   }
 
+  /**
+   * One question's scores.
+   *
+   * @param hasEvidence       whether the question has gold evidence (evidence recall and hit count only then)
+   * @param evidenceRecall    share of the gold dia_ids among the retrieved source ids
+   * @param hit               1 if any gold dia_id was retrieved
+   * @param answerTokenRecall share of the answer's content tokens in the retrieved texts
+   * @param contextTokens     cl100k tokens of the retrieved texts joined by newlines
+   * @param extra             the observer's metrics
+   */
+  record QuestionScore(boolean hasEvidence, double evidenceRecall, double hit, double answerTokenRecall,
+                       int contextTokens, Map<String, Double> extra) {
+    static QuestionScore of(Question q, List<SearchHit> hits) {
+      Set<String> sources = new HashSet<>();
+      List<String> texts = new ArrayList<>();
+      for (SearchHit h : hits) {
+        sources.addAll(h.memory().sourceIds());
+        texts.add(h.memory().text());
+      }
+      return of(q, texts, sources);
+    }
+
+    static QuestionScore of(Question q, List<String> texts, Collection<String> sources) {
+      return new QuestionScore(!q.evidence().isEmpty(),
+          RetrievalMetrics.evidenceRecall(q.evidence(), sources),
+          RetrievalMetrics.hit(q.evidence(), sources),
+          RetrievalMetrics.answerTokenRecall(q.answer(), texts),
+          TokenCounter.count(String.join("\n", texts)), Map.of());
+    }
+
+    QuestionScore withExtra(Map<String, Double> metrics) {
+      return new QuestionScore(hasEvidence, evidenceRecall, hit, answerTokenRecall, contextTokens, metrics);
+    }
+  }
+
+  /** The report as indented JSON. */
   public String toJson() {
     try {
       return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this);
@@ -69,82 +140,46 @@ public record LocomoReport(
     }
   }
 
-  /** A Markdown table: one row per category id and one overall. */
+  /** Writes {@link #toJson()} to a file. */
+  public void writeJson(Path file) {
+    try {
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  /**
+   * Reads a report written by {@link #writeJson}, for comparing runs; an observer's metrics are not read back.
+   *
+   * @throws ValidationException if the file is missing or is not such a report
+   */
+  public static LocomoReport readJson(Path file) {
+    try {
+      return new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+          .readValue(file.toFile(), LocomoReport.class);
+    } catch (NoSuchFileException | FileNotFoundException e) {
+      throw new ValidationException("report", "'" + file + "' does not exist");
+    } catch (IOException e) {
+      throw new ValidationException("report", "'" + file + "' is not a LoCoMo report: " + e.getMessage());
+    }
+  }
+
+  /** A Markdown table: one row per category id and one overall, then the baselines. */
   public String toMarkdown() {
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format("LoCoMo `%s`, mode `%s`, top-k %d, embedder `%s`, fusion `%s`%n%n", dataset, mode, topK,
-        embedder, fusion));
-    sb.append("| category | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |\n");
-    sb.append("|---|---|---|---|---|---|\n");
-    byCategory.forEach((k, s) -> row(sb, k + " (" + Locomo.categoryLabel(Integer.parseInt(k)) + ")", s));
-    row(sb, "**overall**", overall);
-    sb.append(String.format("%nsearch p50 %.2f ms, p95 %.2f ms, p99 %.2f ms; ingest %.1f turns/s (%.2f ms/turn); "
-            + "memory tokens per conversation %.0f%n", latencyMs.searchP50(), latencyMs.searchP95(),
-        latencyMs.searchP99(), ingestTurnsPerSecond, latencyMs.ingestPerTurnMean(), memoryTokensPerConversation));
-    return sb.toString();
+    return LocomoMarkdown.render(this);
   }
 
-  private static void row(StringBuilder sb, String label, Scores s) {
-    sb.append(String.format("| %s | %d | %.3f | %.3f | %.3f | %.0f |%n", label, s.questions(), s.evidenceRecall(),
-        s.hit(), s.answerTokenRecall(), s.contextTokensMean()));
+  /** An SVG chart of evidence recall against context tokens for this run and its baselines. */
+  public String toSvg() {
+    return LocomoChart.svg(List.of(this));
   }
 
-  /** Accumulates a run. Not thread-safe. */
-  static final class Builder {
-    private final String dataset;
-    private final String mode;
-    private final int topK;
-    private final String embedder;
-    private final String fusion;
-    private final Map<Integer, List<QuestionScore>> scores = new TreeMap<>();
-    private final List<Double> searchMillis = new ArrayList<>();
-    private long turns;
-    private long ingestNanos;
-    private final List<Long> memoryTokens = new ArrayList<>();
-
-    Builder(String dataset, String mode, int topK, String embedder, String fusion) {
-      this.dataset = dataset;
-      this.mode = mode;
-      this.topK = topK;
-      this.embedder = embedder;
-      this.fusion = fusion;
-    }
-
-    void ingest(int turnCount, long nanos) {
-      turns += turnCount;
-      ingestNanos += nanos;
-    }
-
-    void memoryTokens(long tokens) {
-      memoryTokens.add(tokens);
-    }
-
-    void question(int category, QuestionScore s, long searchNanos) {
-      scores.computeIfAbsent(category, k -> new ArrayList<>()).add(s);
-      searchMillis.add(searchNanos / 1e6);
-    }
-
-    LocomoReport build() {
-      Map<String, Scores> byCategory = new TreeMap<>();
-      List<QuestionScore> all = new ArrayList<>();
-      scores.forEach((k, v) -> {
-        byCategory.put(String.valueOf(k), mean(v));
-        all.addAll(v);
-      });
-      Percentiles p = LocomoBench.percentiles(searchMillis);
-      double perTurnMs = turns == 0 ? 0 : ingestNanos / 1e6 / turns;
-      return new LocomoReport(dataset, mode, false, topK, embedder, fusion, all.size(), mean(all), byCategory,
-          new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
-          ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
-          memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), List.of());
-    }
-
-    private static Scores mean(List<QuestionScore> v) {
-      return new Scores(v.size(),
-          v.stream().mapToDouble(QuestionScore::evidenceRecall).average().orElse(0),
-          v.stream().mapToDouble(QuestionScore::hit).average().orElse(0),
-          v.stream().mapToDouble(QuestionScore::answerTokenRecall).average().orElse(0),
-          v.stream().mapToDouble(QuestionScore::contextTokens).average().orElse(0));
-    }
+  /**
+   * The label of this run in tables and charts, for example {@code engram extract/speaker k=10} or
+   * {@code engram raw+prefix/conversation k=10}.
+   */
+  public String runLabel() {
+    return "engram " + mode + (speakerPrefix ? "+prefix" : "") + "/" + scopes + " k=" + topK;
   }
 }

@@ -23,9 +23,12 @@ class LocomoBenchTest {
   @Test
   void rawModeScoresMatchHandComputedValues() throws Exception {
     AtomicInteger progress = new AtomicInteger();
-    LocomoReport r = LocomoBench.run(new LocomoBench.Options(LocomoReaderTest.fixture(), LocomoBench.Mode.RAW, 10,
-        Fusion.RRF, 0, work), new HashEmbedder(), progress::set);
-    assertThat(progress.get()).isEqualTo(7);
+    LocomoBench.Options options = new LocomoBench.Options(LocomoReaderTest.fixture(), LocomoBench.Mode.RAW, 10,
+        Fusion.RRF, 0, work);
+    LocomoReport r = LocomoBench.run(options, new HashEmbedder(), progress::addAndGet);
+    // Progress units: 7 turns ingested + 5 questions asked + 7 turns for each of the 7 chunk sizes = 61.
+    assertThat(progress.get()).isEqualTo(61);
+    assertThat(LocomoBench.progressTotal(options)).isEqualTo(61);
     // Category 5 is left out: 5 questions. Every memory is retrieved, so evidence recall and hit are 1.
     assertThat(r.questions()).isEqualTo(5);
     assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);

@@ -42,6 +42,7 @@ class LocomoReaderTest {
     assertThat(c.questions().get(4).answer()).isEqualTo("2024");
     assertThat(c.questions().get(5).answer()).isEqualTo("violin");
     assertThat(c.questions().get(5).category()).isEqualTo(5);
+    // The fixture writes this evidence as one string "D1:1; D2:1", as conv-26 does once ("D8:6; D9:17").
     assertThat(c.questions().get(3).evidence()).containsExactly("D1:1", "D2:1");
   }
 

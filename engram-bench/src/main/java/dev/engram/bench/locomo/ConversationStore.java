@@ -1,0 +1,264 @@
+package dev.engram.bench.locomo;
+
+import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.Fusion;
+import dev.engram.ListRequest;
+import dev.engram.Memory;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Page;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.bench.TokenCounter;
+import dev.engram.bench.locomo.Locomo.Conversation;
+import dev.engram.bench.locomo.Locomo.Session;
+import dev.engram.bench.locomo.Locomo.Turn;
+import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
+import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.MemoryInference;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * One conversation's memory in a fresh embedded data directory, laid out as {@link ScopeLayout} says:
+ * <ul>
+ *   <li>{@code CONVERSATION}: one scope, {@code user_id = <sample_id>}; every turn a user message named after its
+ *       speaker (the actor);</li>
+ *   <li>{@code SPEAKER}: the Mem0 paper's harness; two scopes {@code user_id = <speaker>_<sample_id>}
+ *       (whitespace in a name becomes {@code -}); every turn is added to both, as a user message in its speaker's
+ *       scope and an assistant message in the other's. With an inference wrapped by {@link #ownFactsOnly}, a
+ *       scope keeps only the added facts whose actor is its owner (as the paper's custom instructions extract from
+ *       user messages only). A search asks both scopes for the top-k, merges the hits by score (the first
+ *       speaker's first on ties), drops a hit whose text and source ids repeat a better one (a verbatim turn stored
+ *       in both scopes), and keeps the top-k.</li>
+ * </ul>
+ * Each turn's message has its dia_id as source id and its session's time as timestamp. Not thread-safe.
+ */
+final class ConversationStore implements AutoCloseable {
+  private static final String IMAGE_ONLY = "(shared an image)";
+  /**
+   * Longer than any run, so that the index is never committed on a timer: its segments then depend only on the
+   * sequence of adds and searches (each search after a change refreshes), and a run's results are reproducible.
+   * With the default 2 s, how many segments the raw mode's 400 quick adds fall into depends on timing, and so do
+   * the approximate (HNSW) dense candidates: evidence recall varied by up to 0.01 from run to run.
+   */
+  static final Duration INDEX_COMMIT_INTERVAL = Duration.ofHours(24);
+
+  private final Path dir;
+  private final Memory memory;
+  private final Conversation conversation;
+  /** The scope of each owner: the speaker name in the speaker layout, "" in the conversation layout. */
+  private final Map<String, Scope> scopes;
+
+  private ConversationStore(Path dir, Memory memory, Conversation conversation, Map<String, Scope> scopes) {
+    this.dir = dir;
+    this.memory = memory;
+    this.conversation = conversation;
+    this.scopes = scopes;
+  }
+
+  /**
+   * Opens a fresh store in {@code dir}; {@code setup} sets the engine's inference (and whatever else it needs)
+   * after the storage, embedder and fusion.
+   */
+  static ConversationStore open(Path dir, Conversation c, ScopeLayout layout, Embedder embedder, Fusion fusion,
+                                UnaryOperator<Engram.Builder> setup) {
+    Map<String, Scope> scopes = new LinkedHashMap<>();
+    if (layout == ScopeLayout.CONVERSATION) {
+      scopes.put("", Scope.user(c.sampleId()));
+    } else {
+      scopes.put(c.speakerA(), Scope.user(speakerUserId(c.speakerA(), c.sampleId())));
+      scopes.put(c.speakerB(), Scope.user(speakerUserId(c.speakerB(), c.sampleId())));
+    }
+    EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
+    Engram.Builder builder = Engram.builder().storage(storage).embedder(embedder).fusion(fusion)
+        .indexCommitInterval(INDEX_COMMIT_INTERVAL);
+    try {
+      builder = setup.apply(builder);
+    } catch (RuntimeException e) {
+      try {
+        storage.close();
+      } catch (IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      deleteTree(dir);
+      throw e;
+    }
+    return new ConversationStore(dir, builder.build(), c, scopes);
+  }
+
+  /**
+   * In the speaker layout, wraps an inference so that each speaker's scope keeps only the facts whose actor is the
+   * speaker ({@link OwnFacts}); in the conversation layout, returns it as it is.
+   */
+  static MemoryInference ownFactsOnly(MemoryInference inference, Conversation c, ScopeLayout layout) {
+    if (layout == ScopeLayout.CONVERSATION) {
+      return inference;
+    }
+    return new OwnFacts(inference, Map.of(speakerUserId(c.speakerA(), c.sampleId()), c.speakerA(),
+        speakerUserId(c.speakerB(), c.sampleId()), c.speakerB()));
+  }
+
+  /** The user id of a speaker's scope: {@code <speaker>_<sampleId>}, whitespace replaced by {@code -}. */
+  static String speakerUserId(String speaker, String sampleId) {
+    return (speaker.strip() + "_" + sampleId.strip()).replaceAll("\\s+", "-");
+  }
+
+  /** The scopes in use, in order. */
+  List<Scope> scopes() {
+    return List.copyOf(scopes.values());
+  }
+
+  /**
+   * Adds the conversation, session by session, {@code turnsPerAdd} consecutive turns of a session per add (0 for
+   * the whole session), each turn's text prefixed with {@code <speaker>: } if {@code speakerPrefix};
+   * {@code progress} receives the number of turns added after each group.
+   */
+  void ingest(int turnsPerAdd, boolean infer, boolean speakerPrefix, IntConsumer progress) {
+    for (Session s : conversation.sessions()) {
+      List<Turn> turns = s.turns();
+      int step = turnsPerAdd == 0 ? Math.max(1, turns.size()) : turnsPerAdd;
+      for (int from = 0; from < turns.size(); from += step) {
+        List<Turn> group = turns.subList(from, Math.min(turns.size(), from + step));
+        for (Map.Entry<String, Scope> owner : scopes.entrySet()) {
+          List<Message> messages = new ArrayList<>();
+          for (Turn t : group) {
+            messages.add(message(t, s, owner.getKey(), speakerPrefix));
+          }
+          memory.add(AddRequest.builder(owner.getValue()).messages(messages).timestamp(s.dateTime())
+              .infer(infer).build());
+        }
+        progress.accept(group.size());
+      }
+    }
+  }
+
+  private static Message message(Turn t, Session s, String owner, boolean speakerPrefix) {
+    String text = t.text().isBlank() ? IMAGE_ONLY : t.text();
+    text = speakerPrefix ? t.speaker() + ": " + text : text;
+    Role role = owner.isEmpty() || owner.equals(t.speaker()) ? Role.USER : Role.ASSISTANT;
+    return new Message(role, text, t.speaker(), s.dateTime(), t.diaId());
+  }
+
+  /** The top-k hits for a question (merged over both scopes in the speaker layout). */
+  List<SearchHit> search(String query, int topK) {
+    if (scopes.size() == 1) {
+      return memory.search(request(scopes.values().iterator().next(), query, topK)).hits();
+    }
+    List<SearchHit> all = new ArrayList<>();
+    for (Scope scope : scopes.values()) {
+      all.addAll(memory.search(request(scope, query, topK)).hits());
+    }
+    all.sort(Comparator.comparingDouble(SearchHit::score).reversed());
+    List<SearchHit> out = new ArrayList<>();
+    Set<List<Object>> seen = new HashSet<>();
+    for (SearchHit h : all) {
+      if (out.size() == topK) {
+        break;
+      }
+      if (seen.add(List.of(h.memory().text(), h.memory().sourceIds()))) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
+  private static SearchRequest request(Scope scope, String query, int topK) {
+    return SearchRequest.builder(scope, query).topK(topK).build();
+  }
+
+  /** Searches the first questions once, so that timings leave out class loading and cold caches. */
+  void warmUp(List<String> queries) {
+    for (String q : queries.subList(0, Math.min(20, queries.size()))) {
+      search(q, SearchRequest.DEFAULT_TOP_K);
+    }
+  }
+
+  /** The cl100k tokens of every stored memory text, over all scopes. */
+  long memoryTokens() {
+    long tokens = 0;
+    for (Scope scope : scopes.values()) {
+      for (MemoryItem m : memories(scope)) {
+        tokens += TokenCounter.count(m.text());
+      }
+    }
+    return tokens;
+  }
+
+  /** Every memory of a scope, in the store's list order. */
+  List<MemoryItem> memories(Scope scope) {
+    List<MemoryItem> out = new ArrayList<>();
+    int offset = 0;
+    while (true) {
+      Page<MemoryItem> page = memory.list(ListRequest.of(scope).withPage(offset, ListRequest.MAX_LIMIT));
+      out.addAll(page.items());
+      if (!page.hasMore()) {
+        return out;
+      }
+      offset += page.items().size();
+    }
+  }
+
+  /** Closes the memory and deletes its data directory. */
+  @Override
+  public void close() {
+    try {
+      memory.close();
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+
+  /** Keeps, of a plan's additions, those whose actor owns the scope; updates, deletes and no-ops pass. */
+  static final class OwnFacts implements MemoryInference {
+    private final MemoryInference delegate;
+    private final Map<String, String> ownerByUserId;
+
+    OwnFacts(MemoryInference delegate, Map<String, String> ownerByUserId) {
+      this.delegate = delegate;
+      this.ownerByUserId = Map.copyOf(ownerByUserId);
+    }
+
+    @Override
+    public List<PlannedChange> plan(InferenceContext context) {
+      String owner = context.scope().userId().map(ownerByUserId::get).orElse(null);
+      List<PlannedChange> out = new ArrayList<>();
+      for (PlannedChange c : delegate.plan(context)) {
+        if (!(c instanceof Add a) || owner == null || owner.equals(a.actorId())) {
+          out.add(c);
+        }
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.engram.bench.locomo;
+
+import dev.engram.bench.Percentiles;
+import dev.engram.bench.locomo.LocomoReport.Baseline;
+import dev.engram.bench.locomo.LocomoReport.Latency;
+import dev.engram.bench.locomo.LocomoReport.QuestionScore;
+import dev.engram.bench.locomo.LocomoReport.Scores;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Accumulates a run into a {@link LocomoReport}. The observer's stages are awaited in {@link #build()}. Not
+ * thread-safe.
+ */
+final class ReportBuilder {
+  private final String dataset;
+  private final String mode;
+  private final String scopes;
+  private final int turnsPerAdd;
+  private final boolean speakerPrefix;
+  private final int topK;
+  private final String embedder;
+  private final String fusion;
+  private final List<Pending> questions = new ArrayList<>();
+  private final Map<String, List<Pending>> baselines = new LinkedHashMap<>();
+  private final List<Double> searchMillis = new ArrayList<>();
+  private final List<Long> memoryTokens = new ArrayList<>();
+  private long turns;
+  private long ingestNanos;
+
+  /** A question's score and the observer's pending metrics. */
+  private record Pending(int category, QuestionScore score, CompletionStage<Map<String, Double>> extra) {
+    QuestionScore await() {
+      return score.withExtra(extra.toCompletableFuture().join());
+    }
+  }
+
+  ReportBuilder(String dataset, String mode, String scopes, int turnsPerAdd, boolean speakerPrefix, int topK,
+                String embedder, String fusion) {
+    this.dataset = dataset;
+    this.mode = mode;
+    this.scopes = scopes;
+    this.turnsPerAdd = turnsPerAdd;
+    this.speakerPrefix = speakerPrefix;
+    this.topK = topK;
+    this.embedder = embedder;
+    this.fusion = fusion;
+  }
+
+  void ingest(int turnCount, long nanos) {
+    turns += turnCount;
+    ingestNanos += nanos;
+  }
+
+  void memoryTokens(long tokens) {
+    memoryTokens.add(tokens);
+  }
+
+  void question(int category, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
+    questions.add(new Pending(category, s, extra));
+    searchMillis.add(searchNanos / 1e6);
+  }
+
+  void baseline(String name, int category, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
+    baselines.computeIfAbsent(name, k -> new ArrayList<>()).add(new Pending(category, s, extra));
+  }
+
+  LocomoReport build() {
+    Map<Integer, List<QuestionScore>> byCategory = new TreeMap<>();
+    List<QuestionScore> all = new ArrayList<>();
+    for (Pending p : questions) {
+      QuestionScore s = p.await();
+      byCategory.computeIfAbsent(p.category(), k -> new ArrayList<>()).add(s);
+      all.add(s);
+    }
+    Map<String, Scores> categories = new TreeMap<>();
+    byCategory.forEach((k, v) -> categories.put(String.valueOf(k), scores(v)));
+    List<Baseline> base = new ArrayList<>();
+    baselines.forEach((name, pending) -> {
+      Scores s = scores(pending.stream().map(Pending::await).toList());
+      base.add(new Baseline(name, s.evidenceRecall(), s.hit(), s.answerTokenRecall(), s.contextTokensMean(),
+          s.extra()));
+    });
+    Percentiles p = LocomoBench.percentiles(searchMillis);
+    double perTurnMs = turns == 0 ? 0 : ingestNanos / 1e6 / turns;
+    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, false, topK, embedder, fusion,
+        all.size(), scores(all), categories, new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
+        ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
+        memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), base);
+  }
+
+  static Scores scores(List<QuestionScore> v) {
+    List<QuestionScore> withEvidence = v.stream().filter(QuestionScore::hasEvidence).toList();
+    Map<String, List<Double>> extra = new TreeMap<>();
+    for (QuestionScore s : v) {
+      s.extra().forEach((k, x) -> extra.computeIfAbsent(k, key -> new ArrayList<>()).add(x));
+    }
+    Map<String, Double> extraMeans = new TreeMap<>();
+    extra.forEach((k, xs) -> extraMeans.put(k, xs.stream().mapToDouble(Double::doubleValue).average().orElse(0)));
+    return new Scores(v.size(), withEvidence.size(),
+        mean(withEvidence, QuestionScore::evidenceRecall),
+        mean(withEvidence, QuestionScore::hit),
+        mean(v, QuestionScore::answerTokenRecall),
+        mean(v, QuestionScore::contextTokens),
+        extraMeans);
+  }
+
+  private static double mean(List<QuestionScore> v, ToDoubleFunction<QuestionScore> f) {
+    return v.stream().mapToDouble(f).average().orElse(0);
+  }
+}

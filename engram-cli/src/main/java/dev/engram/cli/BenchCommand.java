@@ -1,0 +1,186 @@
+package dev.engram.cli;
+
+import dev.engram.Engram;
+import dev.engram.Fusion;
+import dev.engram.ValidationException;
+import dev.engram.bench.locomo.LocomoBench;
+import dev.engram.bench.locomo.LocomoBench.Mode;
+import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
+import dev.engram.bench.locomo.LocomoChart;
+import dev.engram.bench.locomo.LocomoReport;
+import dev.engram.langchain4j.EngramSettings;
+import dev.engram.langchain4j.PipelineAssembly;
+import dev.engram.spi.Embedder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code engram bench}: benchmarks of memory quality, speed and cost. */
+@Command(name = "bench", description = "Benchmarks of memory quality, speed and cost.",
+    subcommands = {BenchCommand.Locomo.class})
+final class BenchCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  /** Without a benchmark: prints the usage on stderr and exits with 2. */
+  @Override
+  public Integer call() {
+    spec.commandLine().getErr().println("engram bench: missing benchmark");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return BaseCommand.EXIT_BAD_INPUT;
+  }
+
+  /**
+   * {@code engram bench locomo}: the LoCoMo retrieval benchmark with its RAG and full-context baselines
+   * ({@link LocomoBench}). Prints a Markdown table (or the JSON report with {@code --json}); with {@code --out}
+   * also writes the JSON report there and, next to it, the Markdown ({@code .md}) and the chart ({@code .svg}).
+   * The stores are temporary: under {@code --data-dir} if given, else in a temporary directory, each deleted after
+   * its conversation.
+   */
+  @Command(name = "locomo", description = "LoCoMo retrieval benchmark: evidence recall, hit, answer-token recall,"
+      + " context tokens, latency, with RAG and full-context baselines.")
+  static final class Locomo extends BaseCommand {
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "A file in LoCoMo's format.")
+    Path data;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "raw",
+        description = "raw, observations, extract or llm (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--scopes", paramLabel = "LAYOUT", defaultValue = "conversation",
+        description = "conversation (one scope, speakers as actors) or speaker (one scope per speaker, as the Mem0"
+            + " paper's harness) (default: ${DEFAULT-VALUE}).")
+    String scopes;
+
+    @Option(names = "--top-k", paramLabel = "K", defaultValue = "10", description = "Results per question"
+        + " (default: ${DEFAULT-VALUE}).")
+    int topK;
+
+    @Option(names = "--fusion", paramLabel = "FUSION", defaultValue = "rrf",
+        description = "rrf or weighted (default: ${DEFAULT-VALUE}).")
+    String fusion;
+
+    @Option(names = "--conversations", paramLabel = "N", defaultValue = "0",
+        description = "Use the first N conversations (default: all).")
+    int conversations;
+
+    @Option(names = "--turns-per-add", paramLabel = "N", defaultValue = "0",
+        description = "Consecutive turns per add (default: 1 for raw, a session for observations, 2 for extract"
+            + " and llm).")
+    int turnsPerAdd;
+
+    @Option(names = "--speaker-prefix", description = "Raw mode only: store each turn as '<speaker>: <text>'.")
+    boolean speakerPrefix;
+
+    @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
+    boolean noBaselines;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the JSON report here, and the Markdown"
+        + " (.md) and chart (.svg) next to it.")
+    Path out;
+
+    @Option(names = "--compare", paramLabel = "REPORT", description = "An earlier JSON report whose run is drawn in"
+        + " the chart too (repeatable).")
+    List<Path> compare = new ArrayList<>();
+
+    @Override
+    protected int run() throws IOException {
+      Mode m = choice(Mode.class, "mode", mode);
+      List<LocomoReport> earlier = compare.stream().map(LocomoReport::readJson).toList();
+      EngramSettings settings = settings();
+      Map<String, String> env = System.getenv();
+      UnaryOperator<Engram.Builder> llm = m == Mode.LLM ? llmSetup(settings, env) : UnaryOperator.identity();
+      Embedder embedder = PipelineAssembly.embedder(settings, env);
+      Path work = common.explicitDataDir().orElse(null);
+      boolean temporary = work == null;
+      work = temporary ? Files.createTempDirectory("engram-bench-") : Files.createDirectories(work);
+      LocomoReport report;
+      try {
+        LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
+            choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines, work);
+        try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
+            err())) {
+          report = LocomoBench.runConfigured(o, embedder, llm, LocomoBench.Hooks.progress(progress::stepBy));
+        }
+      } finally {
+        if (temporary) {
+          deleteTree(work);
+        }
+      }
+      write(report, earlier);
+      return EXIT_OK;
+    }
+
+    private void write(LocomoReport report, List<LocomoReport> earlier) throws IOException {
+      if (out != null) {
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+        report.writeJson(out);
+        Files.writeString(sibling(out, ".md"), report.toMarkdown(), StandardCharsets.UTF_8);
+        List<LocomoReport> runs = new ArrayList<>(earlier);
+        runs.add(report);
+        Files.writeString(sibling(out, ".svg"), LocomoChart.svg(runs), StandardCharsets.UTF_8);
+      }
+      out().print(json() ? report.toJson() + System.lineSeparator() : report.toMarkdown());
+    }
+
+    /** The same file name with another extension: {@code report.json} gives {@code report.md}. */
+    static Path sibling(Path file, String extension) {
+      String name = file.getFileName().toString();
+      String base = name.toLowerCase(Locale.ROOT).endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+      return file.resolveSibling(base + extension);
+    }
+
+    /** The LLM pipeline from the settings, checked before any work starts. */
+    private static UnaryOperator<Engram.Builder> llmSetup(EngramSettings settings, Map<String, String> env) {
+      if (settings.llm().isEmpty()) {
+        throw new ValidationException("mode", "llm needs a language model and none is configured: add an llm"
+            + " section to engram.yaml (or name a file with ENGRAM_CONFIG) or set ENGRAM_LLM_PROVIDER");
+      }
+      if (settings.pipeline().mode() == EngramSettings.PipelineMode.OFFLINE) {
+        throw new ValidationException("pipeline.mode", "is offline; --mode llm needs consolidate or additive");
+      }
+      PipelineAssembly.configure(Engram.builder(), settings, env);
+      return b -> PipelineAssembly.configure(b, settings, env);
+    }
+
+    private static <E extends Enum<E>> E choice(Class<E> type, String field, String value) {
+      List<String> names = new ArrayList<>();
+      for (E e : type.getEnumConstants()) {
+        String name = e.name().toLowerCase(Locale.ROOT);
+        if (name.equals(value.trim().toLowerCase(Locale.ROOT))) {
+          return e;
+        }
+        names.add(name);
+      }
+      throw new ValidationException(field, "unknown value '" + value + "' (expected one of "
+          + String.join(", ", names) + ")");
+    }
+
+    private static void deleteTree(Path dir) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete " + dir, e);
+      }
+    }
+  }
+}
