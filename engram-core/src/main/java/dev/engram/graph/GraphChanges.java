@@ -6,7 +6,8 @@ import java.util.Set;
 /**
  * Everything one operation writes to the graph of one tenant, applied atomically in this order: entity upserts,
  * relation upserts, entity deletions. An upsert replaces the whole row with the same id (so an invalidation or a
- * provenance merge is an upsert of the changed relation). Deleting an entity also deletes every relation that
+ * provenance merge is an upsert of the changed relation); it never moves a row to another scope (a row's scope is
+ * fixed when it is first written, and stores may rely on that). Deleting an entity also deletes every relation that
  * touches it, whatever its validity.
  *
  * @param entities        entities to insert or replace

@@ -300,10 +300,17 @@ public abstract class GraphStoreContractTest {
             vec(1, 1, 0, 0), null, null))));
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r6", "r3", "r5");
     assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 1))).containsExactly("e-new");
+    // A write in a narrower scope is seen by the wider scope that contains it.
+    assertThat(ids(store.similarEntities(T1, BOB, vec(0, 0, 1, 1), 1))).isEmpty();
+    store.apply(T1, GraphChanges.upserts(List.of(entity("e-r1-new", "Newer", ALICE_R1, vec(0, 0, 1, 1.01))),
+        List.of()));
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1))).containsExactly("e-r1-new");
+    assertThat(ids(store.similarEntities(T1, BOB, vec(0, 0, 1, 1), 1))).isEmpty();
     store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3", "r5");
     store.deleteScope(T1, ALICE_R1);
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1))).containsExactly("e-new");
     store.reset(T1);
     assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
     assertThat(store.similarEntities(T1, ALICE, q, 5)).isEmpty();

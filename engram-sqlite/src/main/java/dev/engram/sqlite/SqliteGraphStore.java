@@ -43,7 +43,12 @@ public final class SqliteGraphStore implements GraphStore {
     this.db = db;
   }
 
-  /** Drops cached vectors of the tenant; called after every write of its graph rows. */
+  /** Drops cached vectors the changes may affect; called after every write of graph rows. */
+  void invalidate(String tenant, GraphChanges changes) {
+    cache.invalidate(tenant, VectorCache.scopes(changes));
+  }
+
+  /** Drops all cached vectors of the tenant. */
   void invalidate(String tenant) {
     cache.invalidate(tenant);
   }
@@ -61,7 +66,7 @@ public final class SqliteGraphStore implements GraphStore {
         return null;
       });
     } finally {
-      cache.invalidate(tenant);
+      invalidate(tenant, changes);
     }
   }
 
@@ -207,6 +212,7 @@ public final class SqliteGraphStore implements GraphStore {
     try {
       return deleteScopeRows(tenant, scope);
     } finally {
+      // Rows of scopes inside the deleted one go; so drop every cached scope that overlaps it: simply all of them.
       cache.invalidate(tenant);
     }
   }
@@ -293,7 +299,7 @@ public final class SqliteGraphStore implements GraphStore {
       for (int i = 0; i < norms.length; i++) {
         norms[i] = norm(vectors.get(i));
       }
-      return new VectorCache.Snapshot(ids.toArray(String[]::new), vectors.toArray(float[][]::new), norms,
+      return new VectorCache.Snapshot(scope, ids.toArray(String[]::new), vectors.toArray(float[][]::new), norms,
           kind.equals("r") ? valid.toArray(Instant[]::new) : null,
           kind.equals("r") ? invalid.toArray(Instant[]::new) : null);
     });

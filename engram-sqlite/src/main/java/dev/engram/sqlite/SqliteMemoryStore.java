@@ -199,7 +199,7 @@ public final class SqliteMemoryStore implements MemoryStore {
           + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
     } finally {
       if (!changes.graph().isEmpty()) {
-        graph.invalidate(changes.tenant());
+        graph.invalidate(changes.tenant(), changes.graph());
       }
     }
   }

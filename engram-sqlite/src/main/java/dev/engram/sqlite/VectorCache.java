@@ -1,6 +1,13 @@
 package dev.engram.sqlite;
 
+import dev.engram.Scope;
+import dev.engram.graph.Entity;
+import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Relation;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,8 +16,10 @@ import java.util.Map;
 /**
  * Decoded graph vectors of recently searched scopes, so that repeated similarity searches of a scope do not read
  * and decode its rows again. Least recently used snapshots are dropped beyond a budget of floats. Every graph write
- * of a tenant drops the tenant's snapshots and bumps its version after the commit; a snapshot loaded under an older
- * version is not kept, so a reader racing a writer never caches stale rows. Thread-safe.
+ * of a tenant bumps the tenant's version after the commit and drops the snapshots it may have changed: those of the
+ * query scopes that contain a written row's scope (all of the tenant's when the write does not say, as for entity
+ * deletions). A snapshot loaded under an older version is not kept, so a reader racing a writer never caches stale
+ * rows. Thread-safe.
  */
 final class VectorCache {
   /** Most floats kept in all snapshots together (128 MiB). */
@@ -19,13 +28,15 @@ final class VectorCache {
   /**
    * The vectors of one scope's entities or relations, with the relations' event times (null for entities).
    *
+   * @param scope     the query scope it was loaded for
    * @param ids       row ids
    * @param vectors   row vectors
    * @param norms     their L2 norms
    * @param validAt   relations' valid_at (entries may be null), or null for entities
    * @param invalidAt relations' invalid_at (entries may be null), or null for entities
    */
-  record Snapshot(String[] ids, float[][] vectors, double[] norms, Instant[] validAt, Instant[] invalidAt) {
+  record Snapshot(Scope scope, String[] ids, float[][] vectors, double[] norms, Instant[] validAt,
+                  Instant[] invalidAt) {
     long floats() {
       long n = 0;
       for (float[] v : vectors) {
@@ -64,14 +75,23 @@ final class VectorCache {
     }
   }
 
-  /** Drops the tenant's snapshots; called after every graph write of the tenant (committed or not). */
+  /** Drops all the tenant's snapshots; called after a graph write of the tenant (committed or not). */
   synchronized void invalidate(String tenant) {
+    invalidate(tenant, null);
+  }
+
+  /**
+   * Drops the tenant's snapshots whose scope contains one of {@code written} (all of them if null); called after a
+   * graph write of rows of these scopes (committed or not).
+   */
+  synchronized void invalidate(String tenant, Collection<Scope> written) {
     versions.merge(tenant, 1L, Long::sum);
     String prefix = tenant + "\u0000";
     Iterator<Map.Entry<String, Snapshot>> it = entries.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<String, Snapshot> e = it.next();
-      if (e.getKey().startsWith(prefix)) {
+      if (e.getKey().startsWith(prefix) && (written == null || written.stream().anyMatch(w -> e.getValue().scope()
+          .contains(w.userId().orElse(null), w.agentId().orElse(null), w.runId().orElse(null))))) {
         floats -= e.getValue().floats();
         it.remove();
       }
@@ -81,5 +101,20 @@ final class VectorCache {
   /** The key of a tenant's scope snapshot of one kind ("e" entities, "r" relations). */
   static String key(String tenant, String kind, String scopeKey) {
     return tenant + "\u0000" + kind + "\u0000" + scopeKey;
+  }
+
+  /** The scopes a change writes, or null if it deletes entities (whose scopes it does not carry). */
+  static Set<Scope> scopes(GraphChanges changes) {
+    if (!changes.deletedEntities().isEmpty()) {
+      return null;
+    }
+    Set<Scope> out = new HashSet<>();
+    for (Entity e : changes.entities()) {
+      out.add(e.scope());
+    }
+    for (Relation r : changes.relations()) {
+      out.add(r.scope());
+    }
+    return out;
   }
 }
