@@ -71,6 +71,12 @@ public record LocomoReport(
     Map<String, Double> extraJson() {
       return new TreeMap<>(extra);
     }
+
+    /** A copy with these metrics added to (or replacing) {@link #extra()}. */
+    public Scores plus(Map<String, Double> metrics) {
+      return new Scores(questions, evidenceQuestions, evidenceRecall, hit, answerTokenRecall, contextTokensMean,
+          merge(extra, metrics));
+    }
   }
 
   /** Search latency percentiles and the mean ingest time per turn, in milliseconds. */
@@ -129,6 +135,39 @@ public record LocomoReport(
     QuestionScore withExtra(Map<String, Double> metrics) {
       return new QuestionScore(hasEvidence, evidenceRecall, hit, answerTokenRecall, contextTokens, metrics);
     }
+  }
+
+  /**
+   * A copy with more metrics, merged into the observer's ({@link Scores#extra()}): for metrics computed after the
+   * retrieval run, for example {@code j}, {@code j_std}, {@code f1}, {@code bleu1} of an answer evaluation over the
+   * hits a {@link QuestionObserver} collected.
+   *
+   * @param overall    metrics of all questions
+   * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks are ignored
+   */
+  public LocomoReport withMetrics(Map<String, Double> overall, Map<String, Map<String, Double>> byCategory) {
+    Map<String, Scores> categories = new TreeMap<>();
+    this.byCategory.forEach((k, v) -> categories.put(k, v.plus(byCategory.getOrDefault(k, Map.of()))));
+    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
+        questions, this.overall.plus(overall), categories, latencyMs, ingestTurnsPerSecond,
+        memoryTokensPerConversation, baselines);
+  }
+
+  /** A copy with more metrics for the baseline of this name (see {@link #withMetrics}). */
+  public LocomoReport withBaselineMetrics(String name, Map<String, Double> metrics) {
+    List<Baseline> out = new ArrayList<>();
+    for (Baseline b : baselines) {
+      out.add(b.name().equals(name) ? new Baseline(b.name(), b.evidenceRecall(), b.hit(), b.answerTokenRecall(),
+          b.contextTokensMean(), merge(b.extra(), metrics)) : b);
+    }
+    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
+        questions, overall, byCategory, latencyMs, ingestTurnsPerSecond, memoryTokensPerConversation, out);
+  }
+
+  private static Map<String, Double> merge(Map<String, Double> a, Map<String, Double> b) {
+    Map<String, Double> m = new TreeMap<>(a);
+    m.putAll(b);
+    return m;
   }
 
   /** The report as indented JSON. */

@@ -18,6 +18,9 @@ import java.util.concurrent.CompletionStage;
  * averages each key per category and overall, over the questions that reported it, and writes it beside the
  * retrieval metrics ({@link LocomoReport.Scores#extra()}, {@link LocomoReport.Baseline#extra()}). An empty map adds
  * nothing. Implementations must be safe to call from one thread while earlier stages complete on others.
+ *
+ * <p>For a batch evaluation after the run, collect the questions and hits here, return completed empty maps, and
+ * merge the results with {@link LocomoReport#withMetrics} and {@link LocomoReport#withBaselineMetrics}.
  */
 public interface QuestionObserver {
 

@@ -99,6 +99,25 @@ class LocomoReportTest {
   }
 
   @Test
+  void metricsComputedAfterTheRunAreMergedAtBothLevels() throws Exception {
+    LocomoReport r = LocomoBench.run(new Options(LocomoReaderTest.fixture(), Mode.RAW, 10, Fusion.RRF, 0, work),
+        new HashEmbedder(), LocomoBench.Hooks.none());
+    LocomoReport merged = r.withMetrics(Map.of("j", 0.6, "f1", 0.4), Map.of("2", Map.of("j", 0.5), "9", Map.of()))
+        .withBaselineMetrics("rag-512-k2", Map.of("j", 0.3));
+    assertThat(merged.overall().extra()).containsExactlyInAnyOrderEntriesOf(Map.of("j", 0.6, "f1", 0.4));
+    assertThat(merged.byCategory().get("2").extra()).containsExactlyInAnyOrderEntriesOf(Map.of("j", 0.5));
+    assertThat(merged.byCategory().get("1").extra()).isEmpty();
+    assertThat(merged.byCategory()).containsOnlyKeys("1", "2", "4");
+    JsonNode json = new ObjectMapper().readTree(merged.toJson());
+    assertThat(json.at("/overall/j").asDouble()).isEqualTo(0.6);
+    assertThat(json.at("/by_category/2/j").asDouble()).isEqualTo(0.5);
+    assertThat(json.get("baselines").get(5).get("name").asText()).isEqualTo("rag-512-k2");
+    assertThat(json.get("baselines").get(5).get("j").asDouble()).isEqualTo(0.3);
+    assertThat(json.get("baselines").get(4).has("j")).isFalse();
+    assertThat(merged.overall().evidenceRecall()).isEqualTo(r.overall().evidenceRecall());
+  }
+
+  @Test
   void evidenceMetricsSkipQuestionsWithoutEvidenceAndExtrasAverageWhereReported() {
     LocomoReport.Scores s = ReportBuilder.scores(List.of(
         new QuestionScore(true, 0.5, 1, 1, 10, Map.of("j", 1.0)),
