@@ -93,6 +93,26 @@ final class BenchCommand implements Callable<Integer> {
         + " (.md) and chart (.svg) next to it.")
     Path out;
 
+    @Option(names = "--answer-model", paramLabel = "PROVIDER:MODEL", description = "Answer every question from"
+        + " its hits with this model (e.g. openai:gpt-4o-mini; keys from the environment) and report J, F1, BLEU-1.")
+    String answerModel;
+
+    @Option(names = "--judge-model", paramLabel = "PROVIDER:MODEL", description = "The LLM judge (default: the"
+        + " answer model).")
+    String judgeModel;
+
+    @Option(names = "--judge-runs", paramLabel = "R", defaultValue = "1", description = "Judge runs per answer; J"
+        + " is reported per run (j_run_*) and averaged (default: ${DEFAULT-VALUE}; the paper used 10).")
+    int judgeRuns;
+
+    @Option(names = "--answer-threads", paramLabel = "N", defaultValue = "4", description = "Questions answered at"
+        + " once (default: ${DEFAULT-VALUE}).")
+    int answerThreads;
+
+    @Option(names = "--cache", paramLabel = "FILE", defaultValue = "locomo-llm-cache.jsonl", description = "Model"
+        + " responses are cached here, so reruns cost nothing (default: ${DEFAULT-VALUE}).")
+    Path cache;
+
     @Option(names = "--compare", paramLabel = "REPORT", description = "An earlier JSON report whose run is drawn in"
         + " the chart too (repeatable).")
     List<Path> compare = new ArrayList<>();
@@ -113,8 +133,11 @@ final class BenchCommand implements Callable<Integer> {
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
             choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines, work);
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
-            err())) {
-          report = LocomoBench.runConfigured(o, embedder, llm, LocomoBench.Hooks.progress(progress::stepBy));
+            err());
+             AnswerMetricsSetup answers = AnswerMetricsSetup.open(answerModel, judgeModel, judgeRuns, answerThreads,
+                 cache, env)) {
+          report = LocomoBench.runConfigured(o, embedder, llm,
+              LocomoBench.Hooks.progress(progress::stepBy).withObserver(answers.observer()));
         }
       } finally {
         if (temporary) {
