@@ -56,15 +56,7 @@ final class GraphCommand implements Callable<Integer> {
     if (c.json()) {
       ObjectNode o = MemoryJson.mapper().createObjectNode();
       ArrayNode list = o.putArray("relations");
-      for (GraphRelation r : relations) {
-        ObjectNode n = list.addObject();
-        n.put("source", r.source());
-        n.put("relationship", r.relationship());
-        n.put("destination", r.destination());
-        n.put("fact", r.fact());
-        n.put("valid_at", r.validAt() == null ? null : r.validAt().toString());
-        n.put("invalid_at", r.invalidAt() == null ? null : r.invalidAt().toString());
-      }
+      relations.forEach(r -> list.add(MemoryJson.relation(r)));
       c.printJson(o);
     } else if (relations.isEmpty()) {
       c.out().println("no relations");

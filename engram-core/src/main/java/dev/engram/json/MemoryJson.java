@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddResult;
 import dev.engram.EventType;
+import dev.engram.GraphRelation;
 import dev.engram.HistoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.MemoryItem;
@@ -75,7 +76,26 @@ public final class MemoryJson {
     ObjectNode o = MAPPER.createObjectNode();
     ArrayNode results = o.putArray("results");
     r.hits().forEach(h -> results.add(hit(h)));
+    if (!r.relations().isEmpty()) {
+      ArrayNode relations = o.putArray("relations");
+      r.relations().forEach(g -> relations.add(relation(g)));
+    }
     return o;
+  }
+
+  /**
+   * A graph relation in mem0's shape, {@code {source, relationship, destination}}, with Engram's fact and time
+   * axes: {@code fact, valid_at, invalid_at} (null when unknown or still valid).
+   */
+  public static ObjectNode relation(GraphRelation r) {
+    ObjectNode n = MAPPER.createObjectNode();
+    n.put("source", r.source());
+    n.put("relationship", r.relationship());
+    n.put("destination", r.destination());
+    n.put("fact", r.fact());
+    n.put("valid_at", time(r.validAt()));
+    n.put("invalid_at", time(r.invalidAt()));
+    return n;
   }
 
   /** The per-signal scores of a hit. {@code rerank_score} is present only when a reranker ran. */

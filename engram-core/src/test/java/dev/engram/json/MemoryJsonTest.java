@@ -104,6 +104,19 @@ class MemoryJsonTest {
   }
 
   @Test
+  void searchResultListsGraphRelationsAfterTheHitsWhenThereAreAny() {
+    dev.engram.GraphRelation moved = new dev.engram.GraphRelation("r1", "Alice", "lives_in", "Shanghai",
+        "Alice lives in Shanghai", Instant.parse("2024-03-01T00:00:00Z"), null, Instant.parse("2024-03-02T00:00:00Z"),
+        null, 0.8);
+    assertThat(MemoryJson.write(MemoryJson.searchResult(new dev.engram.SearchResult(List.of(), List.of(moved)))))
+        .isEqualTo("{\"results\":[],\"relations\":[{\"source\":\"Alice\",\"relationship\":\"lives_in\","
+            + "\"destination\":\"Shanghai\",\"fact\":\"Alice lives in Shanghai\","
+            + "\"valid_at\":\"2024-03-01T00:00:00Z\",\"invalid_at\":null}]}");
+    assertThat(MemoryJson.write(MemoryJson.searchResult(new dev.engram.SearchResult(List.of()))))
+        .isEqualTo("{\"results\":[]}");
+  }
+
+  @Test
   void pageHasResultsTotalAndOffset() {
     Page<MemoryItem> p = new Page<>(List.of(bare()), 7, 3);
     assertThat(MemoryJson.write(MemoryJson.page(p))).isEqualTo("{\"results\":["
