@@ -247,9 +247,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    * @param customInstructions   what to remember and what to ignore, added to the extraction prompt
    * @param extractionPromptFile a file whose text replaces the built-in extraction prompt
    * @param maxAttempts          tries per language-model call, retrying rate limits, 5xx and timeouts
+   * @param graph                true to keep the graph memory too (the LLM graph extractor with a language model,
+   *                             the offline one without)
    */
   public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
-                         Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts) {
+                         Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts,
+                         boolean graph) {
     public Pipeline {
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(customInstructions, "customInstructions");
@@ -260,14 +263,19 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       }
     }
 
-    /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt. */
+    /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no graph. */
     public static Pipeline of(PipelineMode mode) {
-      return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3);
+      return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3, false);
     }
 
     public Pipeline withMode(PipelineMode value) {
       return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts);
+          maxAttempts, graph);
+    }
+
+    public Pipeline withGraph(boolean value) {
+      return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
+          maxAttempts, value);
     }
   }
 }

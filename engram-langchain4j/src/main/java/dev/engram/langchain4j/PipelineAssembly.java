@@ -3,9 +3,11 @@ package dev.engram.langchain4j;
 import dev.engram.Engram;
 import dev.engram.ValidationException;
 import dev.engram.extract.OfflineExtractor;
+import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.langchain4j.EngramSettings.PipelineMode;
 import dev.engram.pipeline.AdditiveInference;
 import dev.engram.pipeline.ConsolidatingInference;
+import dev.engram.pipeline.LlmGraphExtractor;
 import dev.engram.pipeline.LlmSummarizer;
 import dev.engram.pipeline.ModelCaller;
 import dev.engram.pipeline.PipelineOptions;
@@ -21,12 +23,14 @@ import java.util.Objects;
 
 /**
  * Turns {@link EngramSettings} into the engine's parts: the embedder, the add pipeline ({@code offline},
- * {@code consolidate} or {@code additive}) and, with a language model, the rolling-summary keeper. Storage is left
- * to the caller.
+ * {@code consolidate} or {@code additive}), the graph extractor when {@code pipeline.graph} is on, and, with a
+ * language model, the rolling-summary keeper. Storage is left to the caller.
  */
 public final class PipelineAssembly {
   /** Most tokens of a summary refresh answer. */
   static final int SUMMARY_TOKENS = 400;
+  /** Most tokens of a graph extraction or conflict answer. */
+  static final int GRAPH_TOKENS = 1500;
 
   private PipelineAssembly() {}
 
@@ -41,9 +45,15 @@ public final class PipelineAssembly {
     Objects.requireNonNull(builder, "builder");
     PipelineMode mode = settings.pipeline().mode();
     if (mode == PipelineMode.OFFLINE) {
+      if (settings.pipeline().graph()) {
+        builder.graph(OfflineGraphExtractor.create());
+      }
       return builder.inference(OfflineExtractor.create());
     }
     ModelCaller caller = caller(settings, env);
+    if (settings.pipeline().graph()) {
+      builder.graph(new LlmGraphExtractor(caller, GRAPH_TOKENS));
+    }
     PipelineOptions options = options(settings.pipeline());
     MemoryInference inference = mode == PipelineMode.CONSOLIDATE
         ? new ConsolidatingInference(caller, options)

@@ -41,7 +41,7 @@ public final class SettingsLoader {
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "dimensions", "query_prefix");
   static final List<String> PIPELINE_KEYS = List.of("mode", "recent_messages", "similar_memories",
-      "custom_instructions", "extraction_prompt_file", "max_attempts");
+      "custom_instructions", "extraction_prompt_file", "max_attempts", "graph");
   /** Keys that belong to one provider and are dropped when the environment switches to another. */
   private static final List<String> PROVIDER_KEYS = List.of("model", "base_url", "api_key_env", "api_key_file");
 

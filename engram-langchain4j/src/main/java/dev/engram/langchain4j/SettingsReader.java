@@ -76,6 +76,18 @@ final class SettingsReader {
         f.integer(n, "pipeline", "similar_memories", 1).orElse(10),
         f.text(n, "pipeline", "custom_instructions"),
         prompt,
-        f.integer(n, "pipeline", "max_attempts", 1).orElse(3));
+        f.integer(n, "pipeline", "max_attempts", 1).orElse(3),
+        f.text(n, "pipeline", "graph").map(v -> bool(v, "pipeline.graph", f.source())).orElse(false));
+  }
+
+  private static boolean bool(String value, String field, String source) {
+    switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new ValidationException(field, "must be true or false, got '" + value + "' (in " + source + ")");
+    }
   }
 }

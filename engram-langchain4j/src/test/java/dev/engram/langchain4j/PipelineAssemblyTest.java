@@ -38,6 +38,17 @@ class PipelineAssemblyTest {
   }
 
   @Test
+  void theGraphIsOffByDefaultAndOnWithTheExtractorThatFitsTheModel() {
+    assertThat(field(assemble(""), "graphExtractor")).isNull();
+    assertThat(field(assemble("pipeline: {graph: true}"), "graphExtractor"))
+        .isInstanceOf(dev.engram.extract.OfflineGraphExtractor.class);
+    assertThat(field(assemble("llm: {provider: openai}\npipeline: {graph: true}"), "graphExtractor"))
+        .isInstanceOf(dev.engram.pipeline.LlmGraphExtractor.class);
+    assertThatThrownBy(() -> assemble("pipeline: {graph: maybe}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("pipeline.graph: must be true or false");
+  }
+
+  @Test
   void aModelPipelineWithoutAModelIsRejected() {
     assertThatThrownBy(() -> assemble("pipeline: {mode: consolidate}"))
         .isInstanceOf(ValidationException.class)

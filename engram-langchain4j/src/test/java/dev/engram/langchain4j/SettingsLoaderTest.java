@@ -72,7 +72,7 @@ class SettingsLoaderTest {
     assertThat(s.embedder())
         .isEqualTo(EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
     assertThat(s.pipeline()).isEqualTo(new EngramSettings.Pipeline(PipelineMode.ADDITIVE, 6, 4,
-        Optional.of("Ignore small talk."), Optional.of(dir.resolve("extract.txt")), 5));
+        Optional.of("Ignore small talk."), Optional.of(dir.resolve("extract.txt")), 5, false));
     assertThat(s.dataDir()).isEqualTo(dir.resolve("data"));
   }
 
