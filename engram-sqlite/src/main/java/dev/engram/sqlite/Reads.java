@@ -93,8 +93,10 @@ final class Reads {
     if (total <= request.offset()) {
       return new Page<>(List.of(), total, request.offset());
     }
-    Sql page = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + FROM).append(where.text())
-        .append(MemoryRows.NEWEST_FIRST + " LIMIT ? OFFSET ?");
+    // The page's rowids first (from the covering memories_listing index when unfiltered), then only their rows.
+    Sql page = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + FROM + " WHERE m.rowid IN (SELECT m.rowid"
+            + FROM).append(where.text())
+        .append(MemoryRows.NEWEST_FIRST + " LIMIT ? OFFSET ?)" + MemoryRows.NEWEST_FIRST);
     PreparedStatement ps = db.cached(page.text());
     int next = where.bind(ps, 1);
     ps.setInt(next, request.limit());

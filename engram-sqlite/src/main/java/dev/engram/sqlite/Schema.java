@@ -45,6 +45,10 @@ final class Schema {
           + " PRIMARY KEY (tenant, id))",
       "CREATE INDEX IF NOT EXISTS memories_scope"
           + " ON memories (tenant, user_id, agent_id, run_id, created_s, created_ns)",
+      // Covers a user's listing: count, expiry check and newest-first page order come from the index alone, so a
+      // list reads only the rows of the page it returns (a user's rows are spread over the whole table).
+      "CREATE INDEX IF NOT EXISTS memories_listing"
+          + " ON memories (tenant, user_id, created_s, created_ns, id, expiration_day, agent_id, run_id)",
       "CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant, hash)",
       "CREATE INDEX IF NOT EXISTS memories_expiration ON memories (tenant, expiration_day)",
       "CREATE TABLE IF NOT EXISTS history ("
