@@ -9,20 +9,21 @@ import java.util.Objects;
  * A small scatter chart written as SVG 1.1 text: labelled points on a logarithmic x axis and a linear y axis from 0
  * to 1, with optional unlabelled guide lines joining points. Each labelled point is one
  * {@code <g class="series" data-name="...">} element holding a circle and its label, so that a reader (or a test)
- * finds one element per series. Labels are nudged vertically so that they do not overlap.
+ * finds one element per series. A series is labelled either beside its point (nudged vertically so that labels do
+ * not overlap) or, for crowded points, in the legend column on the right with a marker of its colour.
  */
 public final class SvgChart {
-  private static final int WIDTH = 820;
+  private static final int WIDTH = 940;
   private static final int HEIGHT = 500;
   private static final int LEFT = 64;
-  private static final int RIGHT = 190;
+  private static final int RIGHT = 290;
   private static final int TOP = 44;
   private static final int BOTTOM = 56;
   private static final double CHAR_WIDTH = 6.2;
   private static final int LINE_HEIGHT = 12;
 
-  /** One labelled point. */
-  public record Series(String name, String color, double x, double y) {
+  /** One labelled point; {@code legend} puts its label in the legend column instead of beside the point. */
+  public record Series(String name, String color, double x, double y, boolean legend) {
     public Series {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(color, "color");
@@ -75,14 +76,25 @@ public final class SvgChart {
           + " stroke-width=\"1\" stroke-dasharray=\"4 3\"/>%n", pts.toString().strip(), escape(g.color())));
     }
     List<double[]> placed = new ArrayList<>();
+    int legendRow = 0;
     for (Series s : series) {
       double px = axis.x(s.x());
       double py = y(s.y());
-      double ly = labelY(px + 7, py + 4, s.name(), placed);
       sb.append("<g class=\"series\" data-name=\"").append(escape(s.name())).append("\">");
       sb.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", px, py,
           escape(s.color())));
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>", px + 7, ly,
+      double lx;
+      double ly;
+      if (s.legend()) {
+        lx = LEFT + plotWidth() + 24;
+        ly = TOP + 10 + LINE_HEIGHT * 1.5 * legendRow++;
+        sb.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>",
+            lx - 13, ly - 8, escape(s.color())));
+      } else {
+        lx = px + 7;
+        ly = labelY(lx, py + 4, s.name(), placed);
+      }
+      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>", lx, ly,
           escape(s.color()), escape(s.name())));
       sb.append("</g>\n");
     }
