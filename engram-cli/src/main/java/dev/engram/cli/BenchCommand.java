@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code engram bench}: benchmarks of memory quality, speed and cost. */
 @Command(name = "bench", description = "Benchmarks of memory quality, speed and cost.",
-    subcommands = {BenchCommand.Locomo.class, PipelineBenchCommand.class})
+    subcommands = {BenchCommand.Locomo.class, PipelineBenchCommand.class, ScaleBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

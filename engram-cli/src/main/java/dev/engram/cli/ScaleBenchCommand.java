@@ -1,0 +1,133 @@
+package dev.engram.cli;
+
+import dev.engram.EngramException;
+import dev.engram.ValidationException;
+import dev.engram.bench.scale.DataDirectories;
+import dev.engram.bench.scale.HashingEmbedder;
+import dev.engram.bench.scale.ScaleBench;
+import dev.engram.bench.scale.ScaleReport;
+import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.spi.Embedder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code engram bench scale}: the scale benchmark ({@link ScaleBench}) on synthetic memories. Prints a summary (or,
+ * with {@code --json}, the JSON report) on stdout; the progress bar and logs go to stderr. Exit codes as for every
+ * command: 0 success, 2 bad options, 1 any other failure.
+ */
+@Command(name = "scale",
+    description = {"Measure ingest rate, search and list latency, heap, disk size and reopen time on synthetic "
+        + "memories spread over users.",
+        "Runs in an empty data directory (a temporary one, deleted afterwards, unless --data-dir is given)."})
+final class ScaleBenchCommand implements Callable<Integer> {
+  /** The embedders this command offers. */
+  enum EmbedderChoice { HASH, ONNX }
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--memories", paramLabel = "N", required = true, description = "Memories to ingest.")
+  long memories;
+
+  @Option(names = "--users", paramLabel = "U", required = true,
+      description = "Users to spread them over (N/U memories each).")
+  int users;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "An empty or new data directory to fill and keep (default: a temporary one, deleted after).")
+  Path dataDir;
+
+  @Option(names = "--embedder", paramLabel = "hash|onnx", defaultValue = "hash",
+      converter = EmbedderConverter.class,
+      description = "hash: the cheap benchmark embedder (feature hashing, no model; default); onnx: the default "
+          + "in-process model (" + OnnxEmbedders.DEFAULT + "; a few hundred texts per second, for small runs).")
+  EmbedderChoice embedder;
+
+  @Option(names = "--batch", paramLabel = "B", defaultValue = "1000",
+      description = "Requests per addBatch transaction (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--queries", paramLabel = "Q", defaultValue = "1000",
+      description = "Searches and lists to time, after a warm-up (default: ${DEFAULT-VALUE}).")
+  int queries;
+
+  @Option(names = "--top-k", paramLabel = "K", defaultValue = "10",
+      description = "Results per search (default: ${DEFAULT-VALUE}).")
+  int topK;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "42",
+      description = "Seed of the text generator (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
+  Path out;
+
+  @Option(names = "--json", description = "Print the JSON report instead of the summary.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    try {
+      Path dir = dataDir != null ? dataDir : Files.createTempDirectory("engram-scale-");
+      try {
+        ScaleBench.Options options = new ScaleBench.Options(memories, users, dir, batch, queries, topK, seed);
+        Embedder e = embedder == EmbedderChoice.ONNX ? OnnxEmbedders.defaultEmbedder() : HashingEmbedder.create();
+        ScaleReport report;
+        try (Progress progress = Progress.start("ingest", memories, "memories", err)) {
+          long[] reported = {0};
+          report = ScaleBench.run(options, e, done -> {
+            progress.stepBy(done - reported[0]);
+            reported[0] = done;
+          });
+        }
+        if (out != null) {
+          report.writeJson(out);
+        }
+        stdout.println(json ? report.toJson() : report.summary());
+        return BaseCommand.EXIT_OK;
+      } finally {
+        if (dataDir == null) {
+          DataDirectories.deleteTree(dir);
+        }
+      }
+    } catch (IllegalArgumentException | ValidationException e) {
+      return fail(err, BaseCommand.EXIT_BAD_INPUT, e.getMessage());
+    } catch (EngramException e) {
+      return fail(err, BaseCommand.EXIT_FAILURE, e.getMessage());
+    } catch (IOException | UncheckedIOException e) {
+      return fail(err, BaseCommand.EXIT_FAILURE, "I/O error: " + e.getMessage());
+    } finally {
+      stdout.flush();
+      err.flush();
+    }
+  }
+
+  private static int fail(PrintWriter err, int code, String message) {
+    err.println("engram bench scale: " + message);
+    return code;
+  }
+
+  /** Accepts {@code hash} or {@code onnx} in any case. */
+  static final class EmbedderConverter implements picocli.CommandLine.ITypeConverter<EmbedderChoice> {
+    @Override
+    public EmbedderChoice convert(String value) {
+      try {
+        return EmbedderChoice.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("expected hash or onnx, got '" + value + "'");
+      }
+    }
+  }
+}
