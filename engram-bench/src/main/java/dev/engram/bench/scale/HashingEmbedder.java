@@ -7,9 +7,10 @@ import java.util.Objects;
 
 /**
  * A cheap, deterministic <b>benchmark</b> embedder: signed feature hashing of a text's lower-cased word unigrams and
- * bigrams into a fixed number of dimensions, L2-normalised. It runs no model and needs no files, embedding about a
- * million short texts per minute per core, so scale runs and microbenchmarks measure the engine and the stores rather
- * than the embedding model (an in-process ONNX model embeds only a few hundred texts per second on two cores).
+ * bigrams into a fixed number of dimensions, L2-normalised. It runs no model and needs no files, embedding over a
+ * hundred thousand short texts per second on one core, so scale runs and microbenchmarks measure the engine and the
+ * stores rather than the embedding model (an in-process ONNX model embeds a few hundred texts per second on two
+ * cores).
  *
  * <p><b>Not for retrieval quality.</b> Two texts are similar only when they share words or word pairs: there is no
  * notion of synonyms or meaning. Use it to load and time the engine, never to judge what search returns; the

@@ -23,7 +23,7 @@ import java.util.Locale;
  * @param seed            the generator's seed
  * @param machine         processors, maximum heap and Java version of the run
  * @param ingest          ingest rate and batch latencies
- * @param search          search latencies over the measured queries (after a warm-up)
+ * @param search          search latencies over the measured queries (after a warm-up), right after ingesting
  * @param searchHitsMean  mean number of hits per search
  * @param list            latencies of listing a user's first page of memories
  * @param heapUsedMib     heap in use after garbage collection, with the ingested memory open
@@ -83,11 +83,13 @@ public record ScaleReport(
 
   /**
    * Reopening: the time to open the storage and the memory (including the index check against the record), what
-   * the record and the index hold afterwards, and the first search's latency.
+   * the record and the index hold afterwards, the first search's latency, and the search latencies of the same
+   * queries as {@code search_ms} on the reopened, settled index (no merges left running).
    */
-  @JsonPropertyOrder({"ms", "memories", "index_documents", "first_search_ms"})
+  @JsonPropertyOrder({"ms", "memories", "index_documents", "first_search_ms", "search_ms"})
   public record Reopen(double ms, long memories, @JsonProperty("index_documents") long indexDocuments,
-                       @JsonProperty("first_search_ms") double firstSearchMs) {}
+                       @JsonProperty("first_search_ms") double firstSearchMs,
+                       @JsonProperty("search_ms") Latency search) {}
 
   /** The fewest and most memories found per user, over {@code checkedUsers} users, and their sum. */
   @JsonPropertyOrder({"checked_users", "min", "max", "total"})
@@ -119,14 +121,16 @@ public record ScaleReport(
             "search (top %d, %d queries): p50 %.2f ms, p95 %.2f ms, p99 %.2f ms",
             "list (first page): p50 %.2f ms, p95 %.2f ms",
             "heap used after GC: %.0f MiB; disk: %.1f MiB (record %.1f MiB, index %.1f MiB, %.0f B/memory)",
-            "reopen: %.0f ms, %d memories, %d index documents; first search %.1f ms"),
+            "reopen: %.0f ms, %d memories, %d index documents; first search %.1f ms",
+            "search after reopen: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms"),
         memories, users, memoriesPerUser, embedder, batch,
         ingest.seconds(), ingest.memoriesPerSecond(), ingest.batchMs().p50(), ingest.batchMs().p95(),
         topK, search.count(), search.p50(), search.p95(), search.p99(),
         list.p50(), list.p95(),
         heapUsedMib, disk.totalBytes() / MIB, disk.databaseBytes() / MIB, disk.indexBytes() / MIB,
         disk.bytesPerMemory(),
-        reopen.ms(), reopen.memories(), reopen.indexDocuments(), reopen.firstSearchMs());
+        reopen.ms(), reopen.memories(), reopen.indexDocuments(), reopen.firstSearchMs(),
+        reopen.search().p50(), reopen.search().p95(), reopen.search().p99());
   }
 
   private static final double MIB = 1024.0 * 1024.0;

@@ -3,6 +3,8 @@ package dev.engram.bench.scale;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.embedded.EmbeddedStorage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,6 +51,7 @@ class ScaleBenchTest {
 
     assertThat(r.reopen().memories()).isEqualTo(2_000);
     assertThat(r.reopen().indexDocuments()).isEqualTo(2_000);
+    assertThat(r.reopen().search().count()).isEqualTo(50);
     assertThat(r.perUser()).isEqualTo(new ScaleReport.PerUser(10, 200, 200, 2_000));
     assertThat(r.machine().processors()).isEqualTo(Runtime.getRuntime().availableProcessors());
   }
@@ -64,7 +67,7 @@ class ScaleBenchTest {
   }
 
   @Test
-  void reportIsJsonWithSnakeCaseKeys() {
+  void reportIsJsonWithSnakeCaseKeys() throws IOException {
     ScaleReport r = ScaleBench.run(new ScaleBench.Options(100, 2, tmp.resolve("j"), 50, 3, 5, 9),
         HashingEmbedder.create(), n -> { });
     Path out = tmp.resolve("report.json");
@@ -72,6 +75,12 @@ class ScaleBenchTest {
     assertThat(out).content().contains("\"memories\" : 100", "\"memories_per_user\" : 50", "\"ingest\"",
         "\"memories_per_second\"", "\"search_ms\"", "\"p95\"", "\"list_ms\"", "\"heap_used_mib_after_gc\"",
         "\"disk\"", "\"database_bytes\"", "\"reopen\"", "\"index_documents\" : 100", "\"per_user\"");
+    JsonNode json = new ObjectMapper().readTree(out.toFile());
+    for (String path : List.of("/search_ms/p99", "/reopen/search_ms/p95", "/ingest/batch_ms/p50", "/list_ms/p95",
+        "/disk/index_bytes", "/reopen/ms", "/machine/processors")) {
+      assertThat(json.at(path).isNumber()).as(path).isTrue();
+    }
+    assertThat(json.at("/per_user/total").asLong()).isEqualTo(100);
     assertThat(r.summary()).contains("memories 100 over 2 users (50 per user), embedder hashing-384");
   }
 
