@@ -8,22 +8,20 @@ import dev.engram.bench.locomo.LocomoBench.Mode;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.bench.locomo.LocomoChart;
 import dev.engram.bench.locomo.LocomoReport;
+import dev.engram.bench.scale.DataDirectories;
 import dev.engram.langchain4j.EngramSettings;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -141,7 +139,7 @@ final class BenchCommand implements Callable<Integer> {
         }
       } finally {
         if (temporary) {
-          deleteTree(work);
+          DataDirectories.deleteTree(work);
         }
       }
       write(report, earlier);
@@ -194,16 +192,6 @@ final class BenchCommand implements Callable<Integer> {
       }
       throw new ValidationException(field, "unknown value '" + value + "' (expected one of "
           + String.join(", ", names) + ")");
-    }
-
-    private static void deleteTree(Path dir) {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot delete " + dir, e);
-      }
     }
   }
 }

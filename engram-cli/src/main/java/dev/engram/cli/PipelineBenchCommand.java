@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.bench.pipeline.PipelineCostBench;
+import dev.engram.bench.scale.DataDirectories;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.spi.Embedder;
 import java.nio.file.Files;
@@ -40,11 +41,7 @@ final class PipelineBenchCommand extends BaseCommand {
         out().flush();
       }
     } finally {
-      try (var paths = Files.walk(work)) {
-        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      DataDirectories.deleteTree(work);
     }
     return EXIT_OK;
   }

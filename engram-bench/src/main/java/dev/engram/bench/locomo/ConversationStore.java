@@ -14,6 +14,7 @@ import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.bench.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
+import dev.engram.bench.scale.DataDirectories;
 import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
@@ -21,8 +22,6 @@ import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +33,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 
 /**
  * One conversation's memory in a fresh embedded data directory, laid out as {@link ScopeLayout} says:
@@ -98,7 +96,7 @@ final class ConversationStore implements AutoCloseable {
       } catch (IOException | RuntimeException closing) {
         e.addSuppressed(closing);
       }
-      deleteTree(dir);
+      DataDirectories.deleteTree(dir);
       throw e;
     }
     return new ConversationStore(dir, builder.build(), c, scopes);
@@ -222,20 +220,7 @@ final class ConversationStore implements AutoCloseable {
     try {
       memory.close();
     } finally {
-      deleteTree(dir);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+      DataDirectories.deleteTree(dir);
     }
   }
 
