@@ -3,6 +3,10 @@ package dev.engram.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.langchain4j.PipelineAssembly;
+import dev.engram.spi.Embedder;
 import dev.engram.AddResult;
 import dev.engram.Memory;
 import dev.engram.Message;
@@ -22,7 +26,8 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /**
- * {@code engram demo}: stores the built-in conversation verbatim (offline, no API key) and runs a few searches.
+ * {@code engram demo}: extracts memories from the built-in conversation with the offline extractor (no LLM, no API
+ * key, whatever engram.yaml says) and runs a few searches.
  * Uses a temporary data directory that is deleted afterwards, unless {@code --data-dir} is given (then the demo
  * scope {@code user_id=demo} there is replaced and kept).
  */
@@ -48,18 +53,33 @@ final class DemoCommand extends BaseCommand {
     return EXIT_OK;
   }
 
+  /** The embedded store with the configured embedder and the default, offline inference. */
+  private Memory openOffline(Path dir) {
+    Embedder embedder = PipelineAssembly.embedder(settings(), System.getenv());
+    EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
+    try {
+      return Engram.builder().storage(storage).embedder(embedder).build();
+    } catch (RuntimeException e) {
+      try {
+        storage.close();
+      } catch (java.io.IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
   private void demo(Path dir, boolean temporary) {
     Scope scope = Scope.user(DemoConversation.USER_ID);
     List<AddRequest> requests = new ArrayList<>();
     int messages = 0;
     for (List<Message> session : DemoConversation.sessions()) {
-      requests.add(AddRequest.builder(scope).messages(session).timestamp(session.get(0).timestamp())
-          .infer(false).build());
+      requests.add(AddRequest.builder(scope).messages(session).timestamp(session.get(0).timestamp()).build());
       messages += session.size();
     }
     List<SearchResult> results = new ArrayList<>();
     int added = 0;
-    try (Memory memory = openMemory(dir, true)) {
+    try (Memory memory = openOffline(dir)) {
       int replaced = memory.deleteAll(scope);
       if (replaced > 0) {
         err().println("engram demo: replaced " + replaced + " earlier demo memories in " + dir);
@@ -88,7 +108,7 @@ final class DemoCommand extends BaseCommand {
     }
     out().println("Engram demo: a conversation between Maya and Tom (" + messages + " messages in "
         + requests.size() + " sessions, March to June 2023),");
-    out().println("stored verbatim (infer=false, offline) as " + added + " memories of user_id="
+    out().println("extracted offline (no LLM: the offline extractor) into " + added + " memories of user_id="
         + DemoConversation.USER_ID + (temporary ? " in a temporary data directory." : " in " + dir + "."));
     for (int i = 0; i < results.size(); i++) {
       out().println();
