@@ -135,7 +135,7 @@ final class AddPath {
     final AddRequest request;
     final List<MemoryChange> changes = new ArrayList<>();
     final List<MemoryItem> toEmbed = new ArrayList<>();
-    final List<Object> eventsInOrder = new ArrayList<>();
+    final List<MemoryEvent> events = new ArrayList<>();
     final UsageMeter usage = new UsageMeter();
     ChangeSet.WindowAppend window;
 
@@ -144,18 +144,15 @@ final class AddPath {
     }
 
     List<MemoryEvent> events() {
-      List<MemoryEvent> out = new ArrayList<>();
-      for (Object o : eventsInOrder) {
-        if (o instanceof MemoryEvent e) {
-          out.add(e);
-        } else {
-          MemoryChange c = (MemoryChange) o;
-          MemoryItem m = c.memory().item();
-          out.add(new MemoryEvent(m.id(), m.text(), c.event(), c.event() == dev.engram.EventType.UPDATE
-              ? c.previousText() : null, c.actorId(), c.role()));
-        }
-      }
-      return out;
+      return List.copyOf(events);
+    }
+
+    /** Adds a change and the event it reports (the event does not depend on the embedding filled in later). */
+    void change(MemoryChange c) {
+      changes.add(c);
+      MemoryItem m = c.memory().item();
+      events.add(new MemoryEvent(m.id(), m.text(), c.event(),
+          c.event() == dev.engram.EventType.UPDATE ? c.previousText() : null, c.actorId(), c.role()));
     }
   }
 
@@ -172,8 +169,7 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        s.changes.add(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role()));
-        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role()));
         continue;
       }
       String id = targetId(p);
@@ -191,18 +187,16 @@ final class AddPath {
       if (p instanceof MemoryInference.Update u) {
         String text = RequestChecks.checkText("memory", u.text(), engine.config.maxTextLength());
         if (text.equals(old.text())) {
-          s.eventsInOrder.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
+          s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
           continue;
         }
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
-        s.changes.add(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text()));
-        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text()));
       } else if (p instanceof MemoryInference.Delete) {
-        s.changes.add(MemoryChange.delete(existing.get()));
-        s.eventsInOrder.add(s.changes.get(s.changes.size() - 1));
+        s.change(MemoryChange.delete(existing.get()));
       } else {
-        s.eventsInOrder.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
+        s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
       }
     }
     return s;
@@ -279,8 +273,6 @@ final class AddPath {
           MemoryChange filled = new MemoryChange(c.event(), new StoredMemory(c.memory().tenant(), c.memory().item(),
               v), c.previousText(), c.actorId(), c.role());
           s.changes.set(j, filled);
-          int k = s.eventsInOrder.indexOf(c);
-          s.eventsInOrder.set(k, filled);
         }
       }
     }
