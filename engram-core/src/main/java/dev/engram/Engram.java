@@ -52,14 +52,21 @@ public final class Engram {
    *                            with a graph store
    * @param graphEntityThreshold cosine similarity of name embeddings above which a new entity name is merged into
    *                            an existing entity of the scope (default 0.9)
+   * @param graphAmbiguityFloor  cosine similarity from which, up to {@code graphEntityThreshold}, an existing entity
+   *                            is an ambiguous match that the graph extractor's language model decides
+   *                            ({@link GraphExtractor#matchEntities}); below it names are distinct; no ambiguous band if
+   *                            it is not below the threshold (default 0.75)
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
-                       GraphExtractor graphExtractor, double graphEntityThreshold) {
+                       GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor) {
     public Config {
       if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
         throw new IllegalArgumentException("graphEntityThreshold must be in (0, 1], got " + graphEntityThreshold);
+      }
+      if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
+        throw new IllegalArgumentException("graphAmbiguityFloor must be in (0, 1], got " + graphAmbiguityFloor);
       }
       Objects.requireNonNull(storage, "storage");
       Objects.requireNonNull(embedder, "embedder");
@@ -104,13 +111,14 @@ public final class Engram {
     private Clock clock = Clock.systemUTC();
     private GraphExtractor graphExtractor;
     private double graphEntityThreshold = 0.9;
+    private double graphAmbiguityFloor = 0.75;
 
     private Builder() {}
 
     /**
      * Turns the graph memory (Mem0g) on with this extractor: {@code dev.engram.extract.OfflineGraphExtractor} (no
-     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; null turns it off (the default). Adds with
-     * {@code infer=true} then also write entities and relations, and searches return relations.
+     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; null turns it off (the default). Every add (also
+     * {@code infer=false}) then also writes entities and relations, and searches return relations.
      */
     public Builder graph(GraphExtractor extractor) {
       this.graphExtractor = extractor;
@@ -120,6 +128,12 @@ public final class Engram {
     /** See {@link Config#graphEntityThreshold()}. */
     public Builder graphEntityThreshold(double t) {
       this.graphEntityThreshold = t;
+      return this;
+    }
+
+    /** See {@link Config#graphAmbiguityFloor()}. */
+    public Builder graphAmbiguityFloor(double f) {
+      this.graphAmbiguityFloor = f;
       return this;
     }
 
@@ -196,7 +210,8 @@ public final class Engram {
 
     public Config config() {
       return new Config(storage, embedder, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal, windowSize,
-          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor, graphEntityThreshold);
+          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor, graphEntityThreshold,
+          graphAmbiguityFloor);
     }
 
     /**

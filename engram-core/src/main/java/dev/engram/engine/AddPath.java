@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The add path: validate, plan (verbatim or through the configured {@link MemoryInference}), embed the new texts,
- * and commit memories, history rows and window messages in one change set.
+ * and commit memories, history rows and window messages in one change set. With graph memory on, every add (also
+ * {@code infer=false}, as in mem0) goes through the {@link GraphWriter} under the scope lock, and its graph changes
+ * commit in the same change set.
  */
 final class AddPath {
   private static final Logger LOG = LoggerFactory.getLogger(AddPath.class);
@@ -60,7 +62,7 @@ final class AddPath {
     try {
       List<Staged> staged = new ArrayList<>(requests.size());
       for (AddRequest r : requests) {
-        if (r.infer()) {
+        if (r.infer() || engine.graphEnabled()) {
           ReentrantLock lock = engine.scopeLocks.lockFor(tenant, r.scope());
           if (!lock.isHeldByCurrentThread()) {
             lock.lock();
@@ -75,9 +77,7 @@ final class AddPath {
         GraphWriter.Pending pending = new GraphWriter.Pending();
         GraphWriter writer = new GraphWriter(engine, engine.graph);
         for (Staged s : staged) {
-          if (s.request.infer()) {
-            writer.write(tenant, graphInput(s), pending);
-          }
+          writer.write(tenant, graphInput(s), pending);
         }
         graphChanges = pending.changes();
       }

@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
@@ -23,8 +24,9 @@ import java.util.UUID;
 
 /**
  * Turns one add into {@link GraphChanges}: extraction (the configured {@link GraphExtractor}), entity resolution
- * without any LLM (exact normalised name in the add's scope, then the most similar name embedding of the scope above
- * the threshold), exact-duplicate detection, then one judge call for the new relations that have candidates
+ * (exact normalised name in the add's scope, then the most similar name embedding of the scope above the merge
+ * threshold, both without any LLM; then one {@link GraphExtractor#matchEntities} call for the names whose closest
+ * entities fall in the ambiguous band between the floor and the threshold), exact-duplicate detection, then one judge call for the new relations that have candidates
  * (still-valid relations sharing an endpoint). Contradicted relations get {@code invalidAt} (the new relation's
  * {@code validAt}, else the message time) and {@code expiredAt} (now); duplicates add provenance. Nothing is deleted.
  * Reads the graph store, never writes it. Entities created earlier in the same batch are found through
@@ -32,6 +34,7 @@ import java.util.UUID;
  */
 final class GraphWriter {
   private static final int MAX_CANDIDATES = 20;
+  private static final int MAX_ENTITY_CANDIDATES = 5;
 
   private final Engine engine;
   private final GraphStore graph;
@@ -71,7 +74,8 @@ final class GraphWriter {
       note(types, displayNames, r.target(), null);
     }
     types.remove("");
-    Map<String, Entity> resolved = resolve(tenant, scope, types, displayNames, now, pending);
+    Map<String, Entity> resolved = resolve(tenant, scope, types, displayNames, now, pending, input.messages(),
+        input.usage());
     List<String> allMemoryIds = input.memories().stream().map(GraphExtractor.NewMemory::id).toList();
     List<String> messageIds = input.messages().stream().map(m -> m.sourceId()).filter(id -> id != null).toList();
 
@@ -106,7 +110,8 @@ final class GraphWriter {
   }
 
   private Map<String, Entity> resolve(String tenant, Scope scope, Map<String, String> types,
-                                      Map<String, String> names, Instant now, Pending pending) {
+                                      Map<String, String> names, Instant now, Pending pending,
+                                      List<Message> messages, UsageMeter usage) {
     Map<String, Entity> out = new LinkedHashMap<>();
     for (Entity e : graph.entitiesByName(tenant, scope, types.keySet())) {
       if (e.scope().equals(scope)) {
@@ -122,24 +127,42 @@ final class GraphWriter {
     List<String> unresolved = types.keySet().stream().filter(k -> !out.containsKey(k)).toList();
     if (!unresolved.isEmpty()) {
       List<float[]> vectors = engine.config.embedder().embedDocuments(unresolved.stream().map(names::get).toList());
+      List<GraphExtractor.EntityQuestion> questions = new ArrayList<>();
+      Map<Integer, float[]> questioned = new HashMap<>();
       for (int i = 0; i < unresolved.size(); i++) {
         String key = unresolved.get(i);
         float[] v = Vectors.normalized(vectors.get(i), engine.config.embedder().dimension(), "entity name");
+        List<GraphExtractor.EntityCandidate> ambiguous = new ArrayList<>();
         Entity match = null;
-        for (ScoredEntity se : graph.similarEntities(tenant, scope, v, 5)) {
-          if (se.score() >= engine.config.graphEntityThreshold() && se.entity().scope().equals(scope)) {
+        for (ScoredEntity se : graph.similarEntities(tenant, scope, v, MAX_ENTITY_CANDIDATES)) {
+          if (!se.entity().scope().equals(scope)) {
+            continue;
+          }
+          if (se.score() >= engine.config.graphEntityThreshold()) {
             match = se.entity();
             break;
+          }
+          if (se.score() >= engine.config.graphAmbiguityFloor()) {
+            ambiguous.add(new GraphExtractor.EntityCandidate(se.entity().id(), se.entity().name(),
+                se.entity().type(), se.score()));
           }
         }
         if (match != null) {
           out.put(key, pending.upserts.getOrDefault(match.id(), match));
+        } else if (!ambiguous.isEmpty()) {
+          questions.add(new GraphExtractor.EntityQuestion(i, names.get(key), types.get(key), ambiguous));
+          questioned.put(i, v);
         } else {
-          Entity created = new Entity(UUID.randomUUID().toString(), names.get(key), key, types.get(key), v, 1, now,
-              now, scope);
-          pending.upserts.put(created.id(), created);
-          pending.entities.put(scope.key() + "\u0000" + key, created);
-          out.put(key, created);
+          out.put(key, create(scope, key, names, types, v, now, pending));
+        }
+      }
+      if (!questions.isEmpty()) {
+        Map<Integer, Entity> matched = askForMatches(tenant, messages, questions, usage);
+        for (GraphExtractor.EntityQuestion q : questions) {
+          String key = unresolved.get(q.index());
+          Entity m = matched.get(q.index());
+          out.put(key, m != null ? pending.upserts.getOrDefault(m.id(), m)
+              : create(scope, key, names, types, questioned.get(q.index()), now, pending));
         }
       }
     }
@@ -153,6 +176,41 @@ final class GraphWriter {
       }
     }
     return out;
+  }
+
+  /** One call for every ambiguous name of the add; answers naming ids outside a question's candidates are ignored. */
+  private Map<Integer, Entity> askForMatches(String tenant, List<Message> messages,
+                                             List<GraphExtractor.EntityQuestion> questions, UsageMeter usage) {
+    Map<Integer, GraphExtractor.EntityQuestion> byIndex = new HashMap<>();
+    questions.forEach(q -> byIndex.put(q.index(), q));
+    Map<Integer, String> chosen = new HashMap<>();
+    for (GraphExtractor.EntityMatch m : engine.config.graphExtractor().matchEntities(messages, questions, usage)) {
+      GraphExtractor.EntityQuestion q = byIndex.get(m.index());
+      if (q != null && q.candidates().stream().anyMatch(c -> c.id().equals(m.entityId()))) {
+        chosen.putIfAbsent(m.index(), m.entityId());
+      }
+    }
+    Map<String, Entity> entities = new HashMap<>();
+    for (Entity e : graph.entities(tenant, chosen.values())) {
+      entities.put(e.id(), e);
+    }
+    Map<Integer, Entity> out = new HashMap<>();
+    chosen.forEach((index, id) -> {
+      Entity e = entities.get(id);
+      if (e != null) {
+        out.put(index, e);
+      }
+    });
+    return out;
+  }
+
+  private static Entity create(Scope scope, String key, Map<String, String> names, Map<String, String> types,
+                               float[] vector, Instant now, Pending pending) {
+    Entity created = new Entity(UUID.randomUUID().toString(), names.get(key), key, types.get(key), vector, 1, now,
+        now, scope);
+    pending.upserts.put(created.id(), created);
+    pending.entities.put(scope.key() + "\u0000" + key, created);
+    return created;
   }
 
   private void resolveConflicts(String tenant, Scope scope, List<Relation> fresh, Instant messageTime, Instant now,

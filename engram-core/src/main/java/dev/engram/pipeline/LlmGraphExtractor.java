@@ -19,8 +19,9 @@ import java.util.Objects;
 /**
  * The graph extractor with a language model (Mem0g's writing side): one call extracts entities with types and
  * relation triples with their dates, resolved against the message time (one combined call instead of mem0's two:
- * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"); one more call per add, only when some
- * new relation has candidates, says which existing relations each new one contradicts or duplicates. Existing
+ * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"); one call, only when some name's closest
+ * existing entities are similar but below the merge threshold, says which entity each such name refers to; one more
+ * call per add, only when some new relation has candidates, says which existing relations each new one contradicts or duplicates. Existing
  * relations are shown as small integers and mapped back; numbers the model invents are ignored. Thread-safe.
  */
 public final class LlmGraphExtractor implements GraphExtractor {
@@ -47,6 +48,15 @@ public final class LlmGraphExtractor implements GraphExtractor {
       - Facts that differ in numbers, dates or qualifiers are not duplicates.
       Answer with JSON: {"verdicts": [{"new": 0, "contradicted": [1], "duplicates": []}]}""";
 
+  static final String MATCH = """
+      You keep the entities of a knowledge graph apart. For each new name from the conversation you get existing
+      entities, numbered, with similar names. Say which existing entity the new name refers to, or 0 for none.
+      - The same person, place or thing written differently is a match: case, spelling, abbreviation, nickname, a
+        first name for a full name ("Mel" for "Melanie" when the conversation shows it is her).
+      - Different people, places or things with similar names are not (John Smith and John Smyth, Paris and
+        Paris, Texas) unless the conversation shows they are the same. When unsure, answer 0.
+      Answer with JSON: {"matches": [{"new": 0, "existing": 2}]}""";
+
   private static final Map<String, Object> EXTRACT_SCHEMA = object(Map.of(
       "entities", Map.of("type", "array", "items", object(Map.of(
           "name", Map.of("type", "string"), "type", Map.of("type", "string")))),
@@ -55,6 +65,10 @@ public final class LlmGraphExtractor implements GraphExtractor {
           "destination", Map.of("type", "string"), "fact", Map.of("type", "string"),
           "valid_at", Map.of("type", List.of("string", "null")),
           "invalid_at", Map.of("type", List.of("string", "null")))))));
+
+  private static final Map<String, Object> MATCH_SCHEMA = object(Map.of(
+      "matches", Map.of("type", "array", "items", object(Map.of(
+          "new", Map.of("type", "integer"), "existing", Map.of("type", "integer"))))));
 
   private static final Map<String, Object> JUDGE_SCHEMA = object(Map.of(
       "verdicts", Map.of("type", "array", "items", object(Map.of(
@@ -124,6 +138,45 @@ public final class LlmGraphExtractor implements GraphExtractor {
           date(r.get("invalid_at")), List.of()));
     }
     return new Extraction(es, rs);
+  }
+
+  @Override
+  public List<EntityMatch> matchEntities(List<Message> messages, List<EntityQuestion> questions, UsageMeter usage) {
+    if (questions.isEmpty()) {
+      return List.of();
+    }
+    List<String> ids = new ArrayList<>();
+    StringBuilder user = new StringBuilder("Conversation:\n").append(Prompts.transcript(messages)).append('\n');
+    for (EntityQuestion q : questions) {
+      user.append("New name ").append(q.index()).append(": ").append(q.name()).append(" (").append(q.type())
+          .append(")\nExisting entities:\n");
+      for (EntityCandidate c : q.candidates()) {
+        int n = ids.indexOf(c.id());
+        if (n < 0) {
+          ids.add(c.id());
+          n = ids.size() - 1;
+        }
+        user.append("  ").append(n + 1).append(". ").append(c.name()).append(" (").append(c.type()).append(")\n");
+      }
+    }
+    LanguageModel.Prompt prompt = new LanguageModel.Prompt(MATCH, user.toString().trim(), "matches", MATCH_SCHEMA,
+        maxOutputTokens, 0.0);
+    return caller.callJson("graph entity resolution", prompt, usage, a -> readMatches(a, ids));
+  }
+
+  static List<EntityMatch> readMatches(JsonNode answer, List<String> ids) {
+    JsonNode matches = answer.get("matches");
+    if (matches == null || !matches.isArray()) {
+      throw invalid("graph entity resolution", "expected {\"matches\": [...]}, got " + answer);
+    }
+    List<EntityMatch> out = new ArrayList<>();
+    for (JsonNode m : matches) {
+      int existing = m.path("existing").asInt(0);
+      if (m.path("new").canConvertToInt() && existing >= 1 && existing <= ids.size()) {
+        out.add(new EntityMatch(m.path("new").asInt(), ids.get(existing - 1)));
+      }
+    }
+    return out;
   }
 
   @Override

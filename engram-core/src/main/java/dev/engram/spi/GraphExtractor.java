@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The writing side of the graph memory: finds entities and relations in an add, and judges which existing
- * relations a new one contradicts or duplicates. The engine does everything deterministic around it: entity
- * resolution (normalised name, then name-embedding similarity within the scope), exact-duplicate detection,
+ * The writing side of the graph memory: finds entities and relations in an add, says which existing entity an
+ * ambiguous name refers to, and judges which existing relations a new one contradicts or duplicates. The engine does
+ * everything deterministic around it: entity resolution (normalised name, then name-embedding similarity within the
+ * scope; only names whose best match falls in the ambiguous band reach {@link #matchEntities}), exact-duplicate
+ * detection,
  * candidate selection (only still-valid relations sharing an endpoint with the new one), invalidation and
  * provenance. A method that throws fails the whole add: nothing of it (memories or graph) is written.
  *
@@ -26,6 +28,59 @@ public interface GraphExtractor {
    * An extractor without contradiction logic returns an empty list.
    */
   List<Verdict> judge(List<Question> questions, UsageMeter usage);
+
+  /**
+   * For each new entity name whose most similar existing entities of the scope are close but below the merge
+   * threshold, which of them (if any) the name refers to. Called at most once per add, after {@link #extract} and
+   * before {@link #judge}, and only if some name is ambiguous. Ids not among a question's candidates are ignored;
+   * a name without a match becomes a new entity. The default, for extractors without a language model, matches
+   * nothing (similar names stay distinct entities).
+   *
+   * @param messages  the add's non-system messages, oldest first (the context the names appear in)
+   * @param questions the ambiguous names with their candidates
+   * @param usage     where language-model calls are recorded
+   */
+  default List<EntityMatch> matchEntities(List<Message> messages, List<EntityQuestion> questions, UsageMeter usage) {
+    return List.of();
+  }
+
+  /**
+   * A new entity name and the existing entities it may name.
+   *
+   * @param index      the question's number in this add
+   * @param name       the name as written in the add
+   * @param type       its extracted type
+   * @param candidates existing entities of the scope whose name embeddings are in the ambiguous band, most similar
+   *                   first
+   */
+  record EntityQuestion(int index, String name, String type, List<EntityCandidate> candidates) {
+    public EntityQuestion {
+      Objects.requireNonNull(name, "name");
+      candidates = List.copyOf(candidates);
+    }
+  }
+
+  /**
+   * An existing entity shown for an ambiguous name.
+   *
+   * @param id         its id
+   * @param name       its name
+   * @param type       its type
+   * @param similarity the cosine similarity of the two names' embeddings
+   */
+  record EntityCandidate(String id, String name, String type, double similarity) {}
+
+  /**
+   * The answer for one ambiguous name.
+   *
+   * @param index    the question's index
+   * @param entityId the id of the existing entity the name refers to
+   */
+  record EntityMatch(int index, String entityId) {
+    public EntityMatch {
+      Objects.requireNonNull(entityId, "entityId");
+    }
+  }
 
   /**
    * What an extractor sees.

@@ -75,4 +75,32 @@ class LlmGraphExtractorTest {
     assertThat(extractor.judge(List.of(), new UsageMeter())).isEmpty();
     assertThat(model.calls()).isEqualTo(1);
   }
+
+  @Test
+  void entityMatchesMapShownNumbersBackToIdsAndSkipZeroAndInventedOnes() {
+    model.thenAnswer("{\"matches\": [{\"new\": 0, \"existing\": 2}, {\"new\": 3, \"existing\": 0},"
+        + " {\"new\": 3, \"existing\": 9}, {\"new\": \"x\", \"existing\": 1}]}");
+    List<GraphExtractor.EntityMatch> matches = extractor.matchEntities(List.of(Message.user("Mel adopted a dog")),
+        List.of(new GraphExtractor.EntityQuestion(0, "Mel", "person", List.of(
+                new GraphExtractor.EntityCandidate("e-mel", "Melvin", "person", 0.8),
+                new GraphExtractor.EntityCandidate("e-melanie", "Melanie", "person", 0.78))),
+            new GraphExtractor.EntityQuestion(3, "Paris", "city", List.of(
+                new GraphExtractor.EntityCandidate("e-paris-tx", "Paris, Texas", "city", 0.76)))),
+        new UsageMeter());
+    assertThat(matches).containsExactly(new GraphExtractor.EntityMatch(0, "e-melanie"));
+    assertThat(model.prompts().get(0).user()).contains("Mel adopted a dog")
+        .contains("New name 0: Mel (person)\nExisting entities:\n  1. Melvin (person)\n  2. Melanie (person)")
+        .contains("New name 3: Paris (city)\nExisting entities:\n  3. Paris, Texas (city)");
+    assertThat(extractor.matchEntities(List.of(), List.of(), new UsageMeter())).isEmpty();
+    assertThat(model.calls()).isEqualTo(1);
+  }
+
+  @Test
+  void anEntityMatchAnswerOfTheWrongShapeIsRetriedThenFails() {
+    model.thenAnswer("{}").thenAnswer("{}").thenAnswer("{}");
+    assertThatThrownBy(() -> extractor.matchEntities(List.of(Message.user("hi")), List.of(
+        new GraphExtractor.EntityQuestion(0, "Mel", "person", List.of(
+            new GraphExtractor.EntityCandidate("e1", "Melanie", "person", 0.8)))), new UsageMeter()))
+        .isInstanceOf(LanguageModelException.class).hasMessageContaining("graph entity resolution");
+  }
 }
