@@ -81,6 +81,9 @@ final class AddPath {
         }
         graphChanges = pending.changes();
       }
+      if (engine.graph != null) {
+        graphChanges = contradictDeleted(tenant, staged, graphChanges);
+      }
       List<MemoryChange> changes = new ArrayList<>();
       List<ChangeSet.WindowAppend> windows = new ArrayList<>();
       for (Staged s : staged) {
@@ -128,6 +131,33 @@ final class AddPath {
       }
     }
     return new GraphExtractor.Input(s.request.scope(), messages, at, created, s.usage);
+  }
+
+  /**
+   * The add's graph changes plus the invalidation of the relations that only memories this add's pipeline deletes
+   * supported ({@link GraphRetirement#contradict}; {@code invalidAt} = the request's message time): a conflict never
+   * erases. Pipeline deletes happen only for {@code infer=true} requests, whose scope lock is held.
+   */
+  private GraphChanges contradictDeleted(String tenant, List<Staged> staged, GraphChanges graphChanges) {
+    Map<String, Instant> deletedAt = new LinkedHashMap<>();
+    Set<String> created = new HashSet<>();
+    Instant now = engine.config.clock().instant();
+    for (Staged s : staged) {
+      Instant at = null;
+      for (MemoryChange c : s.changes) {
+        if (c.event() != dev.engram.EventType.DELETE) {
+          created.add(c.memory().id());
+          continue;
+        }
+        if (at == null) {
+          Instant messageTime = graphInput(s).timestamp();
+          at = messageTime != null ? messageTime : now;
+        }
+        deletedAt.put(c.memory().id(), at);
+      }
+    }
+    return deletedAt.isEmpty() ? graphChanges
+        : new GraphRetirement(engine).contradict(tenant, deletedAt, created, graphChanges);
   }
 
   /** One request's planned changes, before embedding. */

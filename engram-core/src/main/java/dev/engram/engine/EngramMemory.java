@@ -9,6 +9,7 @@ import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.MemoryUpdate;
+import dev.engram.Message;
 import dev.engram.Page;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
@@ -20,8 +21,10 @@ import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.UsageMeter;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link Memory} implementation: one tenant's view of a shared {@link Engine}. Open with
@@ -162,6 +166,16 @@ public final class EngramMemory implements Memory {
     return engine.store.list(tenant, request, engine.today());
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With a graph store, a new text also changes the graph, in the same change set as the memory (one transaction
+   * in the embedded storage): if graph memory is on, the new text goes through the graph writer as one new memory
+   * of the memory's scope (one user message, timestamp now); then every still-valid relation whose only supporting
+   * memory is this one, and that the new text does not state again, is invalidated ({@code invalidAt} =
+   * {@code expiredAt} = now; see {@link GraphRetirement}). A failure of the graph extraction fails the update
+   * before anything is written. A metadata or expiration update leaves the graph alone.
+   */
   @Override
   public MemoryItem update(String memoryId, MemoryUpdate update) {
     Objects.requireNonNull(update, "update");
@@ -178,21 +192,70 @@ public final class EngramMemory implements Memory {
     LocalDate expiration = update.newExpiration().isPresent() ? update.newExpiration().get().orElse(null)
         : o.expirationDate();
     String newText = text != null ? text : o.text();
-    Instant now = engine.config.clock().instant();
-    MemoryItem item = o.withContent(newText, metadata, expiration, now);
-    float[] vector = newText.equals(o.text()) ? old.embeddingView()
-        : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(EmbeddingTexts.of(item))).get(0),
-            engine.config.embedder().dimension(), "memory text");
-    engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.update(new StoredMemory(tenant, item, vector),
-        o.text()))));
-    return item;
+    boolean newContent = !newText.equals(o.text());
+    ReentrantLock lock = newContent && engine.graph != null ? lockScopeOf(o) : null;
+    try {
+      Instant now = engine.config.clock().instant();
+      MemoryItem item = o.withContent(newText, metadata, expiration, now);
+      float[] vector = !newContent ? old.embeddingView()
+          : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(EmbeddingTexts.of(item))).get(0),
+              engine.config.embedder().dimension(), "memory text");
+      GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
+      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(new StoredMemory(tenant, item, vector),
+          o.text())), List.of(), graph));
+      return item;
+    } finally {
+      if (lock != null) {
+        lock.unlock();
+      }
+    }
   }
 
+  /** The graph changes of a memory's new text: the writer's for the text, then the retirement of the old one. */
+  private GraphChanges supersededGraph(MemoryItem item, Instant now) {
+    GraphChanges written = GraphChanges.NONE;
+    if (engine.graphEnabled()) {
+      GraphWriter.Pending pending = new GraphWriter.Pending();
+      new GraphWriter(engine, engine.graph).write(tenant, new GraphExtractor.Input(item.scope(),
+          List.of(Message.user(item.text())), now, List.of(new GraphExtractor.NewMemory(item.id(), item.text(),
+              item.actorId())), new UsageMeter()), pending);
+      written = pending.changes();
+    }
+    return new GraphRetirement(engine).supersede(tenant, item.id(), written);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With a graph store, the memory is also forgotten by the graph in the same change set (one transaction in the
+   * embedded storage): its id leaves the provenance of every relation; relations left without a supporting memory
+   * are deleted, with the endpoints they leave without any relation (see {@link GraphRetirement}).
+   */
   @Override
   public void delete(String memoryId) {
     String id = RequestChecks.checkId(memoryId);
     StoredMemory old = engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
-    engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old))));
+    if (engine.graph == null) {
+      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old))));
+      return;
+    }
+    ReentrantLock lock = lockScopeOf(old.item());
+    try {
+      GraphChanges graph = new GraphRetirement(engine).forget(tenant, List.of(id));
+      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old)), List.of(), graph));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Locks the scope lock of the memory's own scope, which adds to that scope hold while they write the graph, so
+   * that no add rewrites the memory's relations between their reading here and the commit.
+   */
+  private ReentrantLock lockScopeOf(MemoryItem m) {
+    ReentrantLock lock = engine.scopeLocks.lockFor(tenant, m.scope());
+    lock.lock();
+    return lock;
   }
 
   /** Deletes in chunks of {@value #DELETE_CHUNK}, each chunk one transaction. */
@@ -210,20 +273,38 @@ public final class EngramMemory implements Memory {
         }
         return deleted;
       }
-      deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList());
+      deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList(), false);
     }
   }
 
-  private int deleteIds(List<String> ids) {
-    List<MemoryChange> changes = new ArrayList<>(ids.size());
-    for (StoredMemory m : engine.store.getAll(tenant, ids)) {
-      changes.add(MemoryChange.delete(m));
-    }
-    if (changes.isEmpty()) {
+  /**
+   * Deletes these memories; if {@code forgetGraph} and there is a graph store, the graph forgets them too (one
+   * change set per scope, under that scope's lock), else in one change set.
+   */
+  private int deleteIds(List<String> ids, boolean forgetGraph) {
+    List<StoredMemory> found = engine.store.getAll(tenant, ids);
+    if (found.isEmpty()) {
       throw new IllegalStateException("listed memories vanished during a delete; concurrent deletes?");
     }
-    engine.commit(ChangeSet.of(tenant, changes));
-    return changes.size();
+    if (!forgetGraph || engine.graph == null) {
+      engine.commit(ChangeSet.of(tenant, found.stream().map(MemoryChange::delete).toList()));
+      return found.size();
+    }
+    Map<Scope, List<StoredMemory>> byScope = new java.util.LinkedHashMap<>();
+    for (StoredMemory m : found) {
+      byScope.computeIfAbsent(m.item().scope(), s -> new ArrayList<>()).add(m);
+    }
+    for (List<StoredMemory> group : byScope.values()) {
+      ReentrantLock lock = lockScopeOf(group.get(0).item());
+      try {
+        GraphChanges graph = new GraphRetirement(engine).forget(tenant,
+            group.stream().map(StoredMemory::id).toList());
+        engine.commit(new ChangeSet(tenant, group.stream().map(MemoryChange::delete).toList(), List.of(), graph));
+      } finally {
+        lock.unlock();
+      }
+    }
+    return found.size();
   }
 
   @Override
@@ -246,7 +327,7 @@ public final class EngramMemory implements Memory {
       if (ids.isEmpty()) {
         return deleted;
       }
-      deleted += deleteIds(ids);
+      deleted += deleteIds(ids, true);
     }
   }
 

@@ -30,8 +30,8 @@ import java.util.List;
 public interface GraphStore {
 
   /**
-   * Applies the changes atomically (all or nothing): entity upserts, relation upserts, then entity deletions with
-   * every relation that touches a deleted entity.
+   * Applies the changes atomically (all or nothing): entity upserts, relation upserts, relation deletions, then
+   * entity deletions with every relation that touches a deleted entity.
    */
   void apply(String tenant, GraphChanges changes);
 
@@ -55,6 +55,13 @@ public interface GraphStore {
    * {@code vector}, best first.
    */
   List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view);
+
+  /**
+   * The relations of the tenant, in any scope and whatever their validity (every view), whose
+   * {@link Relation#memoryIds() memory ids} include at least one of these ids, ordered by id. Used to keep the graph
+   * consistent when memories are deleted or updated.
+   */
+  List<Relation> relationsFromMemories(String tenant, Collection<String> memoryIds);
 
   /** Deletes every entity and relation in the scope; returns how many entities were deleted. */
   int deleteScope(String tenant, Scope scope);

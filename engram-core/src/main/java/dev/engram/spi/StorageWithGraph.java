@@ -7,9 +7,10 @@ import java.util.Optional;
 
 /**
  * A backend whose graph lives in a separate store (for example memories embedded, graph on Neo4j). The graph
- * changes of an add are applied after the memory commit ({@link #graphCommitsWithRecords()} is false), so a crash
- * between the two commits loses the graph part of that add. Closing closes the base storage and then the graph
- * store, if it is {@link Closeable}.
+ * changes of an add, of a delete (relations forgotten with the memory) and of a text update are applied by the engine
+ * right after the memory commit ({@link #graphCommitsWithRecords()} is false), so a crash between the two commits
+ * loses the graph part of that operation. Closing closes the base storage and then the graph store, if it is
+ * {@link Closeable}.
  */
 public final class StorageWithGraph implements Storage {
   private final Storage base;

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results: round trips,
- * tenant and scope isolation, time views, invalidation that keeps the edge, entity deletion with its edges, and
- * exact per-scope similarity order. A backend adds one small subclass implementing {@link #openStore()} (a store
- * with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors have {@value #DIMENSION} dimensions.
+ * tenant and scope isolation, time views, invalidation that keeps the edge, entity deletion with its edges, relation
+ * deletion, relations found by memory id, and exact per-scope similarity order. A backend adds one small subclass
+ * implementing {@link #openStore()} (a store with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors
+ * have {@value #DIMENSION} dimensions.
  */
 public abstract class GraphStoreContractTest {
   protected static final int DIMENSION = 4;
@@ -246,6 +247,72 @@ public abstract class GraphStoreContractTest {
         vec(0, 0, 1, 1), null, null)), Set.of("e-shanghai")));
     assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r3",
         "r4");
+  }
+
+  @Test
+  void relationsFromMemoriesFindEveryViewAndScopeOfTheTenantOnly() {
+    seed();
+    Relation shared = livesShanghai.withProvenance(List.of("m-9"), List.of("mem-9"));
+    store.apply(T1, GraphChanges.upserts(List.of(), List.of(shared)));
+    store.apply(T2, GraphChanges.upserts(List.of(alice, beijing), List.of(livesBeijing)));
+    // r1 is invalidated, r5 lives in a run of Alice: both are found; the ids are ordered; unknown ids are ignored.
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r5", "mem-9", "mem-r1", "unknown", "mem-9")))
+        .containsExactly(livesBeijing, shared, goesToGym);
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r2"))).containsExactly(shared);
+    assertThat(store.relationsFromMemories(T2, List.of("mem-r1", "mem-r2"))).containsExactly(livesBeijing);
+    assertThat(store.relationsFromMemories(T2, List.of("mem-9"))).isEmpty();
+    assertThat(store.relationsFromMemories(T1, List.of())).isEmpty();
+  }
+
+  @Test
+  void relationsFromMemoriesFollowEveryWrite() {
+    seed();
+    // Replacing a row replaces its provenance: the old memory id no longer finds it.
+    Relation moved = new Relation(livesShanghai.id(), livesShanghai.sourceId(), livesShanghai.name(),
+        livesShanghai.targetId(), livesShanghai.fact(), livesShanghai.factEmbedding(), livesShanghai.validAt(),
+        null, livesShanghai.createdAt(), null, List.of("m-r2"), List.of("mem-new"), livesShanghai.scope());
+    store.apply(T1, GraphChanges.upserts(List.of(), List.of(moved)));
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r2"))).isEmpty();
+    assertThat(store.relationsFromMemories(T1, List.of("mem-new"))).containsExactly(moved);
+    store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r1"))).isEmpty();
+    store.apply(T1, new GraphChanges(List.of(), List.of(), Set.of("r3"), Set.of()));
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r3"))).isEmpty();
+    store.deleteScope(T1, ALICE_R1);
+    assertThat(store.relationsFromMemories(T1, List.of("mem-r5"))).isEmpty();
+    assertThat(store.relationsFromMemories(T1, List.of("mem-new"))).containsExactly(moved);
+    store.reset(T1);
+    assertThat(store.relationsFromMemories(T1, List.of("mem-new"))).isEmpty();
+  }
+
+  @Test
+  void deletingRelationsRemovesOnlyThoseRowsAndKeepsTheEntities() {
+    seed();
+    float[] q = vec(1, 1, 0, 0);
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r1", "r2", "r3", "r5");
+    store.apply(T1, new GraphChanges(List.of(), List.of(), Set.of("r1", "r5", "unknown"), Set.of()));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice", "e-beijing", "e-r1-alice"), TimeView.ALL))
+        .containsExactly(livesShanghai, worksAcme);
+    assertThat(ids(store.entities(T1, List.of("e-alice", "e-beijing", "e-r1-alice", "e-r1-gym"))))
+        .containsExactlyInAnyOrder("e-alice", "e-beijing", "e-r1-alice", "e-r1-gym");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r2", "r3");
+  }
+
+  @Test
+  void oneApplyUpsertsThenDeletesRelationsThenEntities() {
+    seed();
+    Entity paris = entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1));
+    Relation visited = relation("r4", alice, "visited", paris, vec(0, 0, 1, 1), null, null);
+    // The upsert of r3 loses to its deletion; r4 survives; deleting Shanghai takes r2 with it.
+    store.apply(T1, new GraphChanges(List.of(paris), List.of(visited, worksAcme.invalidate(JUN, NOW)),
+        Set.of("r3"), Set.of("e-shanghai")));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)).containsExactly(livesBeijing,
+        visited);
+    assertThat(ids(store.entities(T1, List.of("e-acme", "e-paris", "e-shanghai")))).containsExactlyInAnyOrder(
+        "e-acme", "e-paris");
+    assertThat(GraphChanges.NONE.isEmpty()).isTrue();
+    assertThat(new GraphChanges(List.of(), List.of(), Set.of("r"), Set.of()).isEmpty()).isFalse();
+    assertThat(GraphChanges.deleting(Set.of("e")).deletedRelations()).isEmpty();
   }
 
   @Test

@@ -177,6 +177,26 @@ public final class Neo4jGraphStore implements GraphStore, AutoCloseable {
     return query("read relations", q, p, Neo4jGraphStore::relation);
   }
 
+  /**
+   * List membership on the {@code memory_ids} property. No index covers list elements, so this reads the tenant's
+   * relationships (through the {@code (tenant, id)} index); it runs on deletes and text updates, not on searches.
+   */
+  @Override
+  public List<Relation> relationsFromMemories(String tenant, Collection<String> memoryIds) {
+    String t = Tenants.check(tenant);
+    Objects.requireNonNull(memoryIds, "memoryIds");
+    if (memoryIds.isEmpty()) {
+      return List.of();
+    }
+    Map<String, Object> p = new HashMap<>();
+    p.put("tenant", t);
+    p.put("ids", List.copyOf(new LinkedHashSet<>(memoryIds)));
+    String q = "MATCH (s:Entity)-[r:RELATES]->(d:Entity) WHERE r.tenant = $tenant AND r.id IS NOT NULL"
+        + " AND any(m IN r.memory_ids WHERE m IN $ids)"
+        + " RETURN r, s.id AS source, d.id AS target ORDER BY r.id";
+    return query("read the relations of memories", q, p, Neo4jGraphStore::relation);
+  }
+
   @Override
   public List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view) {
     String t = Tenants.check(tenant);

@@ -14,7 +14,7 @@ import org.neo4j.driver.TransactionContext;
 
 /**
  * The statements of one {@link GraphChanges}, run inside the caller's write transaction in the documented order:
- * entity upserts, relation upserts, entity deletions. An exception thrown here rolls the whole transaction back.
+ * entity upserts, relation upserts, relation deletions, entity deletions. An exception thrown here rolls the whole transaction back.
  */
 final class Writes {
   /**
@@ -57,6 +57,9 @@ final class Writes {
     }
     if (!changes.relations().isEmpty()) {
       upsertRelations(tx, tenant, changes.relations());
+    }
+    if (!changes.deletedRelations().isEmpty()) {
+      tx.run(DELETE_RELATIONS, Map.of("tenant", tenant, "ids", List.copyOf(changes.deletedRelations()))).consume();
     }
     if (!changes.deletedEntities().isEmpty()) {
       tx.run(DELETE_ENTITIES, Map.of("tenant", tenant, "ids", List.copyOf(changes.deletedEntities()))).consume();

@@ -32,10 +32,14 @@ final class GraphRows {
   private static final String DELETE_EDGES = "DELETE FROM graph_relations WHERE tenant = ?"
       + " AND (source_id = ? OR target_id = ?)";
   private static final String DELETE_ENTITY = "DELETE FROM graph_entities WHERE tenant = ? AND id = ?";
+  private static final String DELETE_RELATION = "DELETE FROM graph_relations WHERE tenant = ? AND id = ?";
 
   private GraphRows() {}
 
-  /** Writes the changes in the caller's transaction: entity upserts, relation upserts, entity deletions. */
+  /**
+   * Writes the changes in the caller's transaction: entity upserts, relation upserts, relation deletions, entity
+   * deletions.
+   */
   static void write(Handle db, String tenant, GraphChanges changes) throws SQLException {
     for (Entity e : changes.entities()) {
       PreparedStatement ps = db.cached(UPSERT_ENTITY);
@@ -67,6 +71,12 @@ final class GraphRows {
       ps.setString(16, Codecs.stringsJson(r.sourceMessageIds()));
       ps.setString(17, Codecs.stringsJson(r.memoryIds()));
       bindScope(ps, 18, r.scope());
+      ps.executeUpdate();
+    }
+    for (String id : changes.deletedRelations()) {
+      PreparedStatement ps = db.cached(DELETE_RELATION);
+      ps.setString(1, tenant);
+      ps.setString(2, id);
       ps.executeUpdate();
     }
     for (String id : changes.deletedEntities()) {

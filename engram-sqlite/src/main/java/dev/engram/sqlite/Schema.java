@@ -20,6 +20,9 @@ import java.util.Optional;
  *   <li>{@code summaries}: each (tenant, scope key)'s rolling conversation summary.
  *   <li>{@code graph_entities}, {@code graph_relations}: the graph memory (see {@link SqliteGraphStore}); added
  *       without a version change ({@code CREATE TABLE IF NOT EXISTS} adds them to older files).
+ *   <li>{@code graph_relation_memories}: (tenant, memory id, relation id) for every id in a relation's
+ *       {@code memory_ids}, kept by triggers on {@code graph_relations} (filled from the JSON column when an older
+ *       file is opened), so the relations of a memory are found through an index.
  * </ul>
  */
 final class Schema {
@@ -30,6 +33,9 @@ final class Schema {
   static final String GENERATION = "generation";
   static final String EMBEDDING_MODEL = "embedding_model";
   static final String EMBEDDING_DIMENSION = "embedding_dimension";
+
+  /** The table that indexes {@code graph_relations.memory_ids} by memory id. */
+  static final String RELATION_MEMORIES = "graph_relation_memories";
 
   private static final List<String> DDL = List.of(
       "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
@@ -86,7 +92,26 @@ final class Schema {
           + " PRIMARY KEY (tenant, id))",
       "CREATE INDEX IF NOT EXISTS graph_relations_source ON graph_relations (tenant, source_id)",
       "CREATE INDEX IF NOT EXISTS graph_relations_target ON graph_relations (tenant, target_id)",
-      "CREATE INDEX IF NOT EXISTS graph_relations_scope ON graph_relations (tenant, user_id, agent_id, run_id)");
+      "CREATE INDEX IF NOT EXISTS graph_relations_scope ON graph_relations (tenant, user_id, agent_id, run_id)",
+      // Which relations name which memory in memory_ids, kept by triggers; an INSERT OR REPLACE fires only the
+      // insert trigger (delete triggers of REPLACE need recursive triggers), so that one clears the old rows first.
+      "CREATE TABLE IF NOT EXISTS " + RELATION_MEMORIES + " ("
+          + " tenant TEXT NOT NULL, memory_id TEXT NOT NULL, relation_id TEXT NOT NULL,"
+          + " PRIMARY KEY (tenant, memory_id, relation_id)) WITHOUT ROWID",
+      "CREATE INDEX IF NOT EXISTS graph_relation_memories_relation ON " + RELATION_MEMORIES
+          + " (tenant, relation_id)",
+      "CREATE TRIGGER IF NOT EXISTS graph_relations_memories_insert AFTER INSERT ON graph_relations BEGIN"
+          + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = NEW.tenant AND relation_id = NEW.id;"
+          + " INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
+          + " SELECT NEW.tenant, j.value, NEW.id FROM json_each(NEW.memory_ids) j; END",
+      "CREATE TRIGGER IF NOT EXISTS graph_relations_memories_update AFTER UPDATE OF tenant, id, memory_ids"
+          + " ON graph_relations BEGIN"
+          + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = OLD.tenant AND relation_id = OLD.id;"
+          + " INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
+          + " SELECT NEW.tenant, j.value, NEW.id FROM json_each(NEW.memory_ids) j; END",
+      "CREATE TRIGGER IF NOT EXISTS graph_relations_memories_delete AFTER DELETE ON graph_relations BEGIN"
+          + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = OLD.tenant AND relation_id = OLD.id; END");
+
 
   private static final String GET = "SELECT value FROM meta WHERE key = ?";
   private static final String PUT = "INSERT INTO meta (key, value) VALUES (?, ?)"
@@ -96,8 +121,14 @@ final class Schema {
 
   /** Creates missing tables and checks the schema version; runs inside the caller's write transaction. */
   static void create(Handle db, String file) throws SQLException {
+    boolean indexedMemories = tableExists(db, RELATION_MEMORIES);
     for (String ddl : DDL) {
       db.exec(ddl);
+    }
+    if (!indexedMemories) {
+      // A file written before the table existed: index the relations it already holds.
+      db.exec("INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
+          + " SELECT r.tenant, j.value, r.id FROM graph_relations r, json_each(r.memory_ids) j");
     }
     Optional<String> version = get(db, SCHEMA_VERSION);
     if (version.isEmpty()) {
@@ -115,6 +146,14 @@ final class Schema {
     if (found != VERSION) {
       throw new StorageException("SQLite store " + file + " has schema version " + found + ", but this Engram "
           + "reads version " + VERSION + (found > VERSION ? "; it was written by a newer Engram" : ""));
+    }
+  }
+
+  private static boolean tableExists(Handle db, String name) throws SQLException {
+    PreparedStatement ps = db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+    ps.setString(1, name);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next();
     }
   }
 

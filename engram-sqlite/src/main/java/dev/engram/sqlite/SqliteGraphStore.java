@@ -30,7 +30,9 @@ import java.util.PriorityQueue;
  * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and compared with the
  * query in Java (a scan; see docs/ARCHITECTURE.md "Graph memory" for its cost), so small scopes never lose results
  * to other scopes' rows. The decoded vectors of recently searched scopes are kept in a {@link VectorCache} until the
- * tenant's graph is written again. Thread-safe.
+ * tenant's graph is written again. The relations of a memory are found through the trigger-maintained table
+ * {@code graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code memory_ids}.
+ * Thread-safe.
  */
 public final class SqliteGraphStore implements GraphStore {
   /** Most values bound in one {@code IN (...)} list. */
@@ -160,6 +162,35 @@ public final class SqliteGraphStore implements GraphStore {
             i = GraphRows.bindScopeMatch(ps, i, scope);
             i = GraphRows.bindView(ps, i, view);
           }
+          try (ResultSet rs = ps.executeQuery()) {
+            for (Relation r : GraphRows.relations(rs)) {
+              out.put(r.id(), r);
+            }
+          }
+        }
+      }
+      return List.copyOf(out.values());
+    });
+  }
+
+  /** Finds the relations through {@code graph_relation_memories} (see {@link Schema}), an index seek per id. */
+  @Override
+  public List<Relation> relationsFromMemories(String tenant, Collection<String> memoryIds) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(memoryIds, "memoryIds");
+    if (memoryIds.isEmpty()) {
+      return List.of();
+    }
+    return db.read("read the relations of " + memoryIds.size() + " memories of tenant '" + tenant + "'", h -> {
+      Map<String, Relation> out = new java.util.TreeMap<>();
+      for (List<String> chunk : chunks(memoryIds)) {
+        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
+            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN (SELECT m.relation_id FROM "
+            + Schema.RELATION_MEMORIES + " m WHERE m.tenant = ? AND m.memory_id IN ("
+            + GraphRows.marks(chunk.size()) + "))")) {
+          ps.setString(1, tenant);
+          ps.setString(2, tenant);
+          GraphRows.bindAll(ps, 3, chunk);
           try (ResultSet rs = ps.executeQuery()) {
             for (Relation r : GraphRows.relations(rs)) {
               out.put(r.id(), r);

@@ -103,9 +103,9 @@ final class VectorCache {
     return tenant + "\u0000" + kind + "\u0000" + scopeKey;
   }
 
-  /** The scopes a change writes, or null if it deletes entities (whose scopes it does not carry). */
+  /** The scopes a change writes, or null if it deletes entities or relations (whose scopes it does not carry). */
   static Set<Scope> scopes(GraphChanges changes) {
-    if (!changes.deletedEntities().isEmpty()) {
+    if (!changes.deletedEntities().isEmpty() || !changes.deletedRelations().isEmpty()) {
       return null;
     }
     Set<Scope> out = new HashSet<>();
