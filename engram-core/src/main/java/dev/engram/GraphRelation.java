@@ -1,6 +1,7 @@
 package dev.engram;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,9 +18,15 @@ import java.util.Objects;
  * @param createdAt    when Engram learned it
  * @param expiredAt    when Engram retired it, or null
  * @param score        its retrieval score in [0, 1] in search results (1 in listings)
+ * @param sourceIds    provenance: the ids of the messages of the add(s) that stated it ({@code Message.sourceId}),
+ *                     oldest first; an add's every message id, not only those of the sentence the fact came from
+ * @param memoryIds    provenance: the ids of the memories it was extracted with (the memory it came from when the
+ *                     extractor says so, else every memory of the add); a memory may since have been updated or
+ *                     deleted
  */
 public record GraphRelation(String id, String source, String relationship, String destination, String fact,
-                            Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt, double score) {
+                            Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt, double score,
+                            List<String> sourceIds, List<String> memoryIds) {
   public GraphRelation {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(source, "source");
@@ -27,6 +34,15 @@ public record GraphRelation(String id, String source, String relationship, Strin
     Objects.requireNonNull(destination, "destination");
     Objects.requireNonNull(fact, "fact");
     Objects.requireNonNull(createdAt, "createdAt");
+    sourceIds = List.copyOf(sourceIds);
+    memoryIds = List.copyOf(memoryIds);
+  }
+
+  /** A relation without provenance (empty {@code sourceIds} and {@code memoryIds}). */
+  public GraphRelation(String id, String source, String relationship, String destination, String fact,
+                       Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt, double score) {
+    this(id, source, relationship, destination, fact, validAt, invalidAt, createdAt, expiredAt, score, List.of(),
+        List.of());
   }
 
   /** True if the relation has ended ({@code invalidAt} set). */

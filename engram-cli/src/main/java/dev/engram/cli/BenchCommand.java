@@ -11,6 +11,7 @@ import dev.engram.bench.locomo.LocomoReport;
 import dev.engram.bench.scale.DataDirectories;
 import dev.engram.langchain4j.EngramSettings;
 import dev.engram.langchain4j.PipelineAssembly;
+import dev.engram.pipeline.LlmGraphExtractor;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,9 @@ final class BenchCommand implements Callable<Integer> {
   @Command(name = "locomo", description = "LoCoMo retrieval benchmark: evidence recall, hit, answer-token recall,"
       + " context tokens, latency, with RAG and full-context baselines.")
   static final class Locomo extends BaseCommand {
+    /** Most tokens of a graph extraction or conflict answer with {@code --mode llm --graph}. */
+    static final int GRAPH_TOKENS = 1500;
+
     @Option(names = "--data", required = true, paramLabel = "FILE", description = "A file in LoCoMo's format.")
     Path data;
 
@@ -87,6 +91,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
     boolean noBaselines;
 
+    @Option(names = "--graph", description = "Turn the graph memory on: the offline graph extractor (raw,"
+        + " observations, extract) or the LLM one (llm); relations returned by search count as retrieved evidence"
+        + " and context.")
+    boolean graph;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Write the JSON report here, and the Markdown"
         + " (.md) and chart (.svg) next to it.")
     Path out;
@@ -121,7 +130,10 @@ final class BenchCommand implements Callable<Integer> {
       List<LocomoReport> earlier = compare.stream().map(LocomoReport::readJson).toList();
       EngramSettings settings = settings();
       Map<String, String> env = System.getenv();
-      UnaryOperator<Engram.Builder> llm = m == Mode.LLM ? llmSetup(settings, env) : UnaryOperator.identity();
+      // In the llm mode, engram.yaml's pipeline.graph turns the graph on as well (PipelineAssembly sets it).
+      boolean graphOn = graph || (m == Mode.LLM && settings.pipeline().graph());
+      UnaryOperator<Engram.Builder> llm = m == Mode.LLM ? llmSetup(settings, env, graphOn)
+          : UnaryOperator.identity();
       Embedder embedder = PipelineAssembly.embedder(settings, env);
       Path work = common.explicitDataDir().orElse(null);
       boolean temporary = work == null;
@@ -129,7 +141,8 @@ final class BenchCommand implements Callable<Integer> {
       LocomoReport report;
       try {
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
-            choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines, work);
+            choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines,
+            graphOn, work);
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
             err());
              AnswerMetricsSetup answers = AnswerMetricsSetup.open(answerModel, judgeModel, judgeRuns, answerThreads,
@@ -168,8 +181,12 @@ final class BenchCommand implements Callable<Integer> {
       return file.resolveSibling(base + extension);
     }
 
-    /** The LLM pipeline from the settings, checked before any work starts. */
-    private static UnaryOperator<Engram.Builder> llmSetup(EngramSettings settings, Map<String, String> env) {
+    /**
+     * The LLM pipeline from the settings, checked before any work starts; with {@code graph}, also the LLM graph
+     * extractor over the same model.
+     */
+    private static UnaryOperator<Engram.Builder> llmSetup(EngramSettings settings, Map<String, String> env,
+                                                          boolean graph) {
       if (settings.llm().isEmpty()) {
         throw new ValidationException("mode", "llm needs a language model and none is configured: add an llm"
             + " section to engram.yaml (or name a file with ENGRAM_CONFIG) or set ENGRAM_LLM_PROVIDER");
@@ -178,7 +195,11 @@ final class BenchCommand implements Callable<Integer> {
         throw new ValidationException("pipeline.mode", "is offline; --mode llm needs consolidate or additive");
       }
       PipelineAssembly.configure(Engram.builder(), settings, env);
-      return b -> PipelineAssembly.configure(b, settings, env);
+      if (!graph) {
+        return b -> PipelineAssembly.configure(b, settings, env);
+      }
+      return b -> PipelineAssembly.configure(b, settings, env)
+          .graph(new LlmGraphExtractor(PipelineAssembly.caller(settings, env), GRAPH_TOKENS));
     }
 
     private static <E extends Enum<E>> E choice(Class<E> type, String field, String value) {

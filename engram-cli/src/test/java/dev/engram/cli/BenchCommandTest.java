@@ -65,6 +65,27 @@ class BenchCommandTest {
   }
 
   @Test
+  void graphRunCountsTheRelationsAndSaysSoInTheReport() {
+    Cli.Result r = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "observations", "--graph",
+        "--no-baselines", "--json");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode json = r.json();
+    assertThat(json.get("graph").asBoolean()).isTrue();
+    // The offline graph of the four observations: Ada-Pixel, Ben-Porto, Ada-Fridays, each retrieved for every
+    // question. Their lines end in "[valid from 2024-03-03]" or "[valid from 2024-04-12]", whose "2024" adds the
+    // year to the answer tokens: (1 + 1 + 1/3 + 0.75 + 1) / 5.
+    assertThat(json.at("/overall/relations_per_query").asDouble()).isEqualTo(3.0);
+    assertThat(json.at("/overall/evidence_recall").asDouble()).isEqualTo(1.0);
+    assertThat(json.at("/overall/answer_token_recall").asDouble())
+        .isCloseTo((1 + 1 + 1.0 / 3 + 0.75 + 1) / 5, org.assertj.core.api.Assertions.within(1e-12));
+    Cli.Result off = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "observations", "--no-baselines",
+        "--json");
+    assertThat(off.exitCode()).as(off.err()).isZero();
+    assertThat(off.json().get("graph").asBoolean()).isFalse();
+    assertThat(off.json().at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
+  }
+
+  @Test
   void extractRunInTheSpeakerLayoutPrintsMarkdown() {
     Cli.Result r = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "EXTRACT", "--scopes", "speaker",
         "--no-baselines", "--data-dir", dir.resolve("work").toString());

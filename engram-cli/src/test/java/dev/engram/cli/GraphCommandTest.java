@@ -72,7 +72,7 @@ class GraphCommandTest {
     assertThat(json.get("relations")).hasSize(2);
     assertThat(json.get("relations").get(0).toString()).isEqualTo("{\"source\":\"Alice\",\"relationship\":"
         + "\"lives_in\",\"destination\":\"Beijing\",\"fact\":\"Alice lives in Beijing\",\"valid_at\":"
-        + "\"2023-01-10T00:00:00Z\",\"invalid_at\":\"2023-06-01T00:00:00Z\"}");
+        + "\"2023-01-10T00:00:00Z\",\"invalid_at\":\"2023-06-01T00:00:00Z\",\"source_ids\":[],\"memory_ids\":[]}");
     assertThat(cli.run("graph", "relations", "--user-id", "alice", "--all", "--json", "alice").json()
         .get("relations")).hasSize(3);
   }

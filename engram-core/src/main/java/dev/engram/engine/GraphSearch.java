@@ -88,7 +88,10 @@ final class GraphSearch {
     return render(tenant, ranked, r -> score.get(r.id()) / max);
   }
 
-  /** The relations as API records, endpoint names resolved; {@code scorer} gives each one's score. */
+  /**
+   * The relations as API records, endpoint names resolved, with their provenance (source message ids, memory ids);
+   * {@code scorer} gives each one's score.
+   */
   List<GraphRelation> render(String tenant, List<Relation> relations,
                              java.util.function.ToDoubleFunction<Relation> scorer) {
     Set<String> ids = new LinkedHashSet<>();
@@ -106,7 +109,7 @@ final class GraphSearch {
       String t = names.get(r.targetId());
       if (s != null && t != null) {
         out.add(new GraphRelation(r.id(), s, r.name(), t, r.fact(), r.validAt(), r.invalidAt(), r.createdAt(),
-            r.expiredAt(), scorer.applyAsDouble(r)));
+            r.expiredAt(), scorer.applyAsDouble(r), r.sourceMessageIds(), r.memoryIds()));
       }
     }
     return out;

@@ -85,7 +85,9 @@ public final class MemoryJson {
 
   /**
    * A graph relation in mem0's shape, {@code {source, relationship, destination}}, with Engram's fact and time
-   * axes: {@code fact, valid_at, invalid_at} (null when unknown or still valid).
+   * axes: {@code fact, valid_at, invalid_at} (null when unknown or still valid), and its provenance:
+   * {@code source_ids} (the ids of the messages that stated it) and {@code memory_ids} (the memories extracted with
+   * it), both arrays, empty when unknown.
    */
   public static ObjectNode relation(GraphRelation r) {
     ObjectNode n = MAPPER.createObjectNode();
@@ -95,6 +97,10 @@ public final class MemoryJson {
     n.put("fact", r.fact());
     n.put("valid_at", time(r.validAt()));
     n.put("invalid_at", time(r.invalidAt()));
+    ArrayNode sources = n.putArray("source_ids");
+    r.sourceIds().forEach(sources::add);
+    ArrayNode memories = n.putArray("memory_ids");
+    r.memoryIds().forEach(memories::add);
     return n;
   }
 

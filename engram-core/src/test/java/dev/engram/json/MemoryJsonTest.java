@@ -107,13 +107,27 @@ class MemoryJsonTest {
   void searchResultListsGraphRelationsAfterTheHitsWhenThereAreAny() {
     dev.engram.GraphRelation moved = new dev.engram.GraphRelation("r1", "Alice", "lives_in", "Shanghai",
         "Alice lives in Shanghai", Instant.parse("2024-03-01T00:00:00Z"), null, Instant.parse("2024-03-02T00:00:00Z"),
-        null, 0.8);
+        null, 0.8, List.of("D3:4", "D3:5"), List.of("m7"));
     assertThat(MemoryJson.write(MemoryJson.searchResult(new dev.engram.SearchResult(List.of(), List.of(moved)))))
         .isEqualTo("{\"results\":[],\"relations\":[{\"source\":\"Alice\",\"relationship\":\"lives_in\","
             + "\"destination\":\"Shanghai\",\"fact\":\"Alice lives in Shanghai\","
-            + "\"valid_at\":\"2024-03-01T00:00:00Z\",\"invalid_at\":null}]}");
+            + "\"valid_at\":\"2024-03-01T00:00:00Z\",\"invalid_at\":null,"
+            + "\"source_ids\":[\"D3:4\",\"D3:5\"],\"memory_ids\":[\"m7\"]}]}");
     assertThat(MemoryJson.write(MemoryJson.searchResult(new dev.engram.SearchResult(List.of()))))
         .isEqualTo("{\"results\":[]}");
+  }
+
+  @Test
+  void relationWithoutProvenanceHasEmptyIdArraysAndBothDates() {
+    dev.engram.GraphRelation ended = new dev.engram.GraphRelation("r2", "Bob", "works_at", "Acme",
+        "Bob works at Acme", Instant.parse("2023-01-01T00:00:00Z"), Instant.parse("2024-01-01T00:00:00Z"),
+        Instant.parse("2023-01-02T00:00:00Z"), Instant.parse("2024-01-02T00:00:00Z"), 1.0);
+    assertThat(ended.sourceIds()).isEmpty();
+    assertThat(ended.memoryIds()).isEmpty();
+    assertThat(MemoryJson.write(MemoryJson.relation(ended))).isEqualTo("{\"source\":\"Bob\","
+        + "\"relationship\":\"works_at\",\"destination\":\"Acme\",\"fact\":\"Bob works at Acme\","
+        + "\"valid_at\":\"2023-01-01T00:00:00Z\",\"invalid_at\":\"2024-01-01T00:00:00Z\","
+        + "\"source_ids\":[],\"memory_ids\":[]}");
   }
 
   @Test

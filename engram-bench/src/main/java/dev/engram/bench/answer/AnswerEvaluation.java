@@ -112,7 +112,7 @@ public final class AnswerEvaluation {
 
   private ItemResult evaluate(EvaluationItem item) {
     try {
-      String answer = answerer.answer(item.question(), item.memories()).text();
+      String answer = answerer.answer(item.question(), item.memories(), item.relations()).text();
       List<Boolean> labels = new ArrayList<>(judgeRuns);
       for (int r = 0; r < judgeRuns; r++) {
         labels.add(judge.judge(item.question(), item.goldAnswer(), answer, r).correct());

@@ -2,6 +2,8 @@ package dev.engram.bench.answer;
 
 import dev.engram.MemoryItem;
 import dev.engram.SearchHit;
+import dev.engram.SearchResult;
+import dev.engram.bench.locomo.RelationLine;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.QuestionObserver;
@@ -47,13 +49,21 @@ public final class AnswerObserver implements QuestionObserver, AutoCloseable {
   @Override
   public CompletionStage<Map<String, Double>> onSearch(Conversation conversation, Question question,
                                                        List<SearchHit> hits) {
-    List<RetrievedMemory> memories = new ArrayList<>(hits.size());
-    for (SearchHit h : hits) {
+    return onSearch(conversation, question, new SearchResult(hits));
+  }
+
+  /** Answers from the hits and, when the search returned any, the graph relations ({@link RelationLine}). */
+  @Override
+  public CompletionStage<Map<String, Double>> onSearch(Conversation conversation, Question question,
+                                                       SearchResult result) {
+    List<RetrievedMemory> memories = new ArrayList<>(result.hits().size());
+    for (SearchHit h : result.hits()) {
       MemoryItem m = h.memory();
       memories.add(new RetrievedMemory(m.text(), m.actorId(), m.eventTime()));
     }
+    List<String> relations = result.relations().stream().map(RelationLine::render).toList();
     EvaluationItem item = new EvaluationItem(conversation.sampleId() + "#" + question.question(),
-        question.question(), question.answer(), question.category(), memories);
+        question.question(), question.answer(), question.category(), memories, relations);
     return CompletableFuture.supplyAsync(() -> metrics(evaluation.run(List.of(item), n -> { })), pool);
   }
 

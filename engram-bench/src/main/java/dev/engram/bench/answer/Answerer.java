@@ -68,9 +68,21 @@ public final class Answerer {
    *                                question
    */
   public Answer answer(String question, List<RetrievedMemory> memories) {
+    return answer(question, memories, List.of());
+  }
+
+  /**
+   * Answers {@code question} from {@code memories} and the graph's {@code relations} (one line each, most relevant
+   * first; an empty list gives exactly the prompt of {@link #answer(String, List)}).
+   *
+   * @throws LanguageModelException if the model fails or keeps giving unusable answers; the message names the
+   *                                question
+   */
+  public Answer answer(String question, List<RetrievedMemory> memories, List<String> relations) {
     Objects.requireNonNull(question, "question");
     Objects.requireNonNull(memories, "memories");
-    LanguageModel.Prompt prompt = prompt(question, memories);
+    Objects.requireNonNull(relations, "relations");
+    LanguageModel.Prompt prompt = prompt(question, memories, relations);
     String step = "answer generation for question " + Texts.quote(question);
     String stored = cache.getOrCompute(model.modelId(), prompt, 0,
         () -> caller.callJson(step, prompt, usage, node -> {
@@ -91,12 +103,26 @@ public final class Answerer {
   }
 
   static LanguageModel.Prompt prompt(String question, List<RetrievedMemory> memories) {
+    return prompt(question, memories, List.of());
+  }
+
+  /**
+   * The prompt: the memories, then (only if there are any) the relations under their own heading, each line as
+   * given (the fact and, in brackets, when it held), then the question.
+   */
+  static LanguageModel.Prompt prompt(String question, List<RetrievedMemory> memories, List<String> relations) {
     StringBuilder user = new StringBuilder("Memories (most relevant first):\n");
     if (memories.isEmpty()) {
       user.append("(none)\n");
     }
     for (RetrievedMemory m : memories) {
       user.append(m.render()).append('\n');
+    }
+    if (!relations.isEmpty()) {
+      user.append("\nRelations from the memory graph (most relevant first; the brackets say when each held):\n");
+      for (String r : relations) {
+        user.append("- ").append(r.strip().replaceAll("\\s*\\R\\s*", " ")).append('\n');
+      }
     }
     user.append("\nQuestion: ").append(question.strip());
     return new LanguageModel.Prompt(SYSTEM, user.toString(), "answer", SCHEMA, MAX_OUTPUT_TOKENS, 0.0);

@@ -11,13 +11,22 @@ import java.util.Objects;
  * @param goldAnswer the gold answer as a string (LoCoMo's few integer answers converted with {@code String.valueOf})
  * @param category   the LoCoMo category id (1 to 5)
  * @param memories   the retrieved memories, most relevant first
+ * @param relations  the retrieved graph relations, most relevant first, one line each (see
+ *                   {@code dev.engram.bench.locomo.RelationLine}); empty without a graph memory
  */
 public record EvaluationItem(String id, String question, String goldAnswer, int category,
-                             List<RetrievedMemory> memories) {
+                             List<RetrievedMemory> memories, List<String> relations) {
   public EvaluationItem {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(question, "question");
     Objects.requireNonNull(goldAnswer, "goldAnswer");
     memories = List.copyOf(memories);
+    relations = List.copyOf(relations);
+  }
+
+  /** An item without graph relations. */
+  public EvaluationItem(String id, String question, String goldAnswer, int category,
+                        List<RetrievedMemory> memories) {
+    this(id, question, goldAnswer, category, memories, List.of());
   }
 }

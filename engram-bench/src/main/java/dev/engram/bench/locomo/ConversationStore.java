@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.AddRequest;
 import dev.engram.Engram;
 import dev.engram.Fusion;
+import dev.engram.GraphRelation;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
@@ -12,6 +13,7 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.bench.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.scale.DataDirectories;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -157,23 +160,54 @@ final class ConversationStore implements AutoCloseable {
 
   /** The top-k hits for a question (merged over both scopes in the speaker layout). */
   List<SearchHit> search(String query, int topK) {
+    return retrieve(query, topK).hits();
+  }
+
+  /**
+   * The top-k hits and, with the graph memory on, the top-k relations for a question. In the speaker layout both
+   * scopes are asked and each list is merged by score (the first speaker's first on ties), an entry whose text
+   * (fact) and source ids repeat a better one dropped, and cut to the top-k.
+   */
+  SearchResult retrieve(String query, int topK) {
     if (scopes.size() == 1) {
-      return memory.search(request(scopes.values().iterator().next(), query, topK)).hits();
+      return memory.search(request(scopes.values().iterator().next(), query, topK));
     }
-    List<SearchHit> all = new ArrayList<>();
+    List<SearchHit> hits = new ArrayList<>();
+    List<GraphRelation> relations = new ArrayList<>();
     for (Scope scope : scopes.values()) {
-      all.addAll(memory.search(request(scope, query, topK)).hits());
+      SearchResult r = memory.search(request(scope, query, topK));
+      hits.addAll(r.hits());
+      relations.addAll(r.relations());
     }
-    all.sort(Comparator.comparingDouble(SearchHit::score).reversed());
-    List<SearchHit> out = new ArrayList<>();
+    hits.sort(Comparator.comparingDouble(SearchHit::score).reversed());
+    relations.sort(Comparator.comparingDouble(GraphRelation::score).reversed());
+    return new SearchResult(top(hits, topK, h -> List.of(h.memory().text(), h.memory().sourceIds())),
+        top(relations, topK, r -> List.of(r.fact(), r.sourceIds())));
+  }
+
+  private static <T> List<T> top(List<T> sorted, int topK, java.util.function.Function<T, List<Object>> key) {
+    List<T> out = new ArrayList<>();
     Set<List<Object>> seen = new HashSet<>();
-    for (SearchHit h : all) {
+    for (T t : sorted) {
       if (out.size() == topK) {
         break;
       }
-      if (seen.add(List.of(h.memory().text(), h.memory().sourceIds()))) {
-        out.add(h);
+      if (seen.add(key.apply(t))) {
+        out.add(t);
       }
+    }
+    return out;
+  }
+
+  /**
+   * The source ids of the memories a relation was extracted with (its {@code memoryIds}, each looked up in the
+   * record), in order; a memory that no longer exists contributes nothing. Finer than the relation's own
+   * {@code sourceIds}, which name every message of the add(s) that stated it.
+   */
+  Set<String> memorySourceIds(GraphRelation r) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String id : r.memoryIds()) {
+      memory.get(id).ifPresent(m -> out.addAll(m.sourceIds()));
     }
     return out;
   }

@@ -2,20 +2,28 @@ package dev.engram.bench.locomo;
 
 import dev.engram.Engram;
 import dev.engram.Fusion;
+import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.ValidationException;
 import dev.engram.bench.Percentiles;
+import dev.engram.bench.RetrievalMetrics;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
+import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
@@ -24,6 +32,14 @@ import java.util.function.UnaryOperator;
  * {@link ScopeLayout} says, see {@link ConversationStore}), asks every question of categories 1 to 4, and scores
  * what search returns against the gold evidence; then measures the RAG and full-context baselines
  * ({@link RagBaseline}) on the same questions with the same embedder, tokenizer and metrics.
+ *
+ * <p>With {@link Options#graph()} the stores have the graph memory on (the offline graph extractor, unless the llm
+ * mode's setup sets another, such as the LLM one), every add writes the graph, and each question is scored on the
+ * top-k memories plus the top-k relations the search returns: their source ids count as retrieved evidence and
+ * their lines ({@link RelationLine}) as context. Each question also reports {@code relations_per_query} and, if it
+ * has evidence, {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}: the same metrics with
+ * each relation's evidence taken from the memories it was extracted with ({@link GraphRelation#memoryIds()})
+ * instead of from every message of its add.
  */
 public final class LocomoBench {
 
@@ -81,10 +97,13 @@ public final class LocomoBench {
    *                      speaker is the memory's actor either way; the prefix puts the name into the indexed text,
    *                      as the measurement of mem0 in the evaluation reference did)
    * @param baselines     true to measure the RAG and full-context baselines too
+   * @param graph         true to turn the graph memory on: the offline graph extractor in the raw, observations
+   *                      and extract modes; in the llm mode the offline one unless the llm setup sets another
+   *                      (the command line sets the LLM graph extractor)
    * @param workDir       where the temporary data directories go (each is deleted after its conversation)
    */
   public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, Path workDir) {
+                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir) {
     public Options {
       Objects.requireNonNull(data, "data");
       Objects.requireNonNull(mode, "mode");
@@ -106,33 +125,46 @@ public final class LocomoBench {
       }
     }
 
-    /** Without the speaker prefix. */
+    /** Without the graph memory. */
+    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
+                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, Path workDir) {
+      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, false, workDir);
+    }
+
+    /** Without the speaker prefix and the graph memory. */
     public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
                    int turnsPerAdd, boolean baselines, Path workDir) {
-      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, false, baselines, workDir);
+      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, false, baselines, false, workDir);
     }
 
     /** The conversation layout, the mode's turns per add, baselines on. */
     public Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
-      this(data, mode, ScopeLayout.CONVERSATION, topK, fusion, conversations, 0, false, true, workDir);
+      this(data, mode, ScopeLayout.CONVERSATION, topK, fusion, conversations, 0, false, true, false, workDir);
     }
 
     public Options withScopes(ScopeLayout value) {
-      return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+      return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph,
           workDir);
     }
 
     public Options withTurnsPerAdd(int value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, workDir);
+      return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, graph,
+          workDir);
     }
 
     public Options withSpeakerPrefix(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, workDir);
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, graph,
+          workDir);
     }
 
     public Options withBaselines(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value,
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value, graph,
           workDir);
+    }
+
+    public Options withGraph(boolean value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          value, workDir);
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
@@ -213,7 +245,9 @@ public final class LocomoBench {
   /**
    * Runs the benchmark; in the llm mode {@code llmSetup} configures each conversation's engine (its inference and,
    * for example, its conversation summarizer: the command line passes {@code PipelineAssembly.configure}); the
-   * other modes ignore it and use their own inference.
+   * other modes ignore it and use their own inference. With {@link Options#graph()} the offline graph extractor is
+   * set before {@code llmSetup} runs, so {@code llmSetup} may replace it (the command line sets an
+   * {@code LlmGraphExtractor}).
    */
   public static LocomoReport runConfigured(Options o, Embedder embedder, UnaryOperator<Engram.Builder> llmSetup,
                                            Hooks hooks) {
@@ -226,7 +260,7 @@ public final class LocomoBench {
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(hooks, "hooks");
     ReportBuilder report = new ReportBuilder(o.data().getFileName().toString(), o.mode().label(),
-        o.scopes().label(), o.effectiveTurnsPerAdd(), o.speakerPrefix(), o.topK(), embedder.modelId(),
+        o.scopes().label(), o.effectiveTurnsPerAdd(), o.speakerPrefix(), o.graph(), o.topK(), embedder.modelId(),
         o.fusion().name().toLowerCase(Locale.ROOT));
     for (Conversation c : conversations(o)) {
       UnaryOperator<Engram.Builder> setup = switch (o.mode()) {
@@ -235,6 +269,10 @@ public final class LocomoBench {
         case EXTRACT -> own(extractor, c, o.scopes());
         case LLM -> llmSetup;
       };
+      if (o.graph()) {
+        UnaryOperator<Engram.Builder> modeSetup = setup;
+        setup = b -> modeSetup.apply(b.graph(OfflineGraphExtractor.create()));
+      }
       runEngram(o, c, embedder, setup, hooks, report);
       if (o.baselines()) {
         Baselines.measure(c, embedder, hooks, report);
@@ -262,13 +300,38 @@ public final class LocomoBench {
           continue;
         }
         long t0 = System.nanoTime();
-        List<SearchHit> hits = store.search(q.question(), o.topK());
+        SearchResult result = store.retrieve(q.question(), o.topK());
         long elapsed = System.nanoTime() - t0;
-        report.question(q.category(), LocomoReport.QuestionScore.of(q, hits), elapsed,
-            hooks.observer().onSearch(c, q, hits));
+        LocomoReport.QuestionScore score = LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
+        if (o.graph()) {
+          score = score.plusExtra(graphMetrics(q, result, store));
+        }
+        report.question(q.category(), score, elapsed, hooks.observer().onSearch(c, q, result));
         hooks.progress().accept(1);
       }
     }
+  }
+
+  /**
+   * The graph run's own metrics of a question: {@code relations_per_query}, and for a question with evidence
+   * {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}, whose retrieved source ids are the
+   * hits' plus, per relation, those of the memories it was extracted with.
+   */
+  static Map<String, Double> graphMetrics(Question q, SearchResult result, ConversationStore store) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    out.put("relations_per_query", (double) result.relations().size());
+    if (!q.evidence().isEmpty()) {
+      Set<String> sources = new HashSet<>();
+      for (SearchHit h : result.hits()) {
+        sources.addAll(h.memory().sourceIds());
+      }
+      for (GraphRelation r : result.relations()) {
+        sources.addAll(store.memorySourceIds(r));
+      }
+      out.put("evidence_recall_memory_provenance", RetrievalMetrics.evidenceRecall(q.evidence(), sources));
+      out.put("hit_memory_provenance", RetrievalMetrics.hit(q.evidence(), sources));
+    }
+    return out;
   }
 
   /** Categories 1 to 4 are scored; 5 (adversarial) is left out, as in the Mem0 paper. */

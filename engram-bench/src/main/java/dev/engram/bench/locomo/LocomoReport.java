@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.ValidationException;
 import dev.engram.bench.RetrievalMetrics;
@@ -103,23 +104,33 @@ public record LocomoReport(
   }
 
   /**
-   * One question's scores.
+   * One question's scores. With the graph memory on, the retrieved source ids are those of the hits and those of
+   * the relations ({@link GraphRelation#sourceIds()}), and the retrieved texts are the hits' texts followed by one
+   * line per relation ({@link RelationLine}).
    *
    * @param hasEvidence       whether the question has gold evidence (evidence recall and hit count only then)
    * @param evidenceRecall    share of the gold dia_ids among the retrieved source ids
    * @param hit               1 if any gold dia_id was retrieved
    * @param answerTokenRecall share of the answer's content tokens in the retrieved texts
    * @param contextTokens     cl100k tokens of the retrieved texts joined by newlines
-   * @param extra             the observer's metrics
+   * @param extra             further metrics: the graph's and the observer's
    */
   record QuestionScore(boolean hasEvidence, double evidenceRecall, double hit, double answerTokenRecall,
                        int contextTokens, Map<String, Double> extra) {
     static QuestionScore of(Question q, List<SearchHit> hits) {
+      return ofSearch(q, hits, List.of());
+    }
+
+    static QuestionScore ofSearch(Question q, List<SearchHit> hits, List<GraphRelation> relations) {
       Set<String> sources = new HashSet<>();
       List<String> texts = new ArrayList<>();
       for (SearchHit h : hits) {
         sources.addAll(h.memory().sourceIds());
         texts.add(h.memory().text());
+      }
+      for (GraphRelation r : relations) {
+        sources.addAll(r.sourceIds());
+        texts.add(RelationLine.render(r));
       }
       return of(q, texts, sources);
     }
@@ -134,6 +145,11 @@ public record LocomoReport(
 
     QuestionScore withExtra(Map<String, Double> metrics) {
       return new QuestionScore(hasEvidence, evidenceRecall, hit, answerTokenRecall, contextTokens, metrics);
+    }
+
+    /** A copy with these metrics added to (or replacing) {@link #extra()}. */
+    QuestionScore plusExtra(Map<String, Double> metrics) {
+      return metrics.isEmpty() ? this : withExtra(merge(extra, metrics));
     }
   }
 
@@ -215,10 +231,11 @@ public record LocomoReport(
   }
 
   /**
-   * The label of this run in tables and charts, for example {@code engram extract/speaker k=10} or
-   * {@code engram raw+prefix/conversation k=10}.
+   * The label of this run in tables and charts, for example {@code engram extract/speaker k=10},
+   * {@code engram raw+prefix/conversation k=10} or {@code engram observations+graph/conversation k=10}.
    */
   public String runLabel() {
-    return "engram " + mode + (speakerPrefix ? "+prefix" : "") + "/" + scopes + " k=" + topK;
+    return "engram " + mode + (speakerPrefix ? "+prefix" : "") + (graph ? "+graph" : "") + "/" + scopes + " k="
+        + topK;
   }
 }

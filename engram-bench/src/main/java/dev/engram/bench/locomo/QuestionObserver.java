@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.SearchHit;
+import dev.engram.SearchResult;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import java.util.List;
@@ -29,6 +30,17 @@ public interface QuestionObserver {
    * stores). Each hit carries the memory text, its event time, source ids and score.
    */
   CompletionStage<Map<String, Double>> onSearch(Conversation conversation, Question question, List<SearchHit> hits);
+
+  /**
+   * Engram's run with everything the search returned: the hits and, with the graph memory on, the relations
+   * ({@link SearchResult#relations()}, best first; in the {@code speaker} layout the merged top-k of both stores).
+   * The benchmark calls this one; by default it passes the hits to {@link #onSearch(Conversation, Question, List)},
+   * so an observer that ignores relations implements only that.
+   */
+  default CompletionStage<Map<String, Double>> onSearch(Conversation conversation, Question question,
+                                                        SearchResult result) {
+    return onSearch(conversation, question, result.hits());
+  }
 
   /**
    * A baseline's contexts, best first: the retrieved chunks of a RAG baseline (for example {@code rag-512-k2}), or

@@ -23,6 +23,7 @@ final class ReportBuilder {
   private final String scopes;
   private final int turnsPerAdd;
   private final boolean speakerPrefix;
+  private final boolean graph;
   private final int topK;
   private final String embedder;
   private final String fusion;
@@ -36,17 +37,18 @@ final class ReportBuilder {
   /** A question's score and the observer's pending metrics. */
   private record Pending(int category, QuestionScore score, CompletionStage<Map<String, Double>> extra) {
     QuestionScore await() {
-      return score.withExtra(extra.toCompletableFuture().join());
+      return score.plusExtra(extra.toCompletableFuture().join());
     }
   }
 
-  ReportBuilder(String dataset, String mode, String scopes, int turnsPerAdd, boolean speakerPrefix, int topK,
-                String embedder, String fusion) {
+  ReportBuilder(String dataset, String mode, String scopes, int turnsPerAdd, boolean speakerPrefix, boolean graph,
+                int topK, String embedder, String fusion) {
     this.dataset = dataset;
     this.mode = mode;
     this.scopes = scopes;
     this.turnsPerAdd = turnsPerAdd;
     this.speakerPrefix = speakerPrefix;
+    this.graph = graph;
     this.topK = topK;
     this.embedder = embedder;
     this.fusion = fusion;
@@ -88,7 +90,7 @@ final class ReportBuilder {
     });
     Percentiles p = LocomoBench.percentiles(searchMillis);
     double perTurnMs = turns == 0 ? 0 : ingestNanos / 1e6 / turns;
-    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, false, topK, embedder, fusion,
+    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
         all.size(), scores(all), categories, new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
         ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
         memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), base);

@@ -45,6 +45,28 @@ class AnswererTest {
   }
 
   @Test
+  void scriptedModelSeesGraphRelationsAfterTheMemoriesOnlyWhenThereAreAny() {
+    ScriptedLanguageModel model = new ScriptedLanguageModel()
+        .thenAnswer("{\"reasoning\": \"the relation is dated\", \"answer\": \"8 May 2023\"}");
+    Answerer answerer = answerer(model, ResponseCache.inMemory());
+    assertThat(answerer.answer("When did Caroline go to the support group?", MEMORIES,
+        List.of("Caroline went to the LGBTQ support group. [valid from 2023-05-08]", "Caroline knows\nMelanie"))
+        .text()).isEqualTo("8 May 2023");
+    assertThat(model.prompts().get(0).user()).isEqualTo("""
+        Memories (most relevant first):
+        - [8 May 2023 (Monday), 13:56] Caroline: went to the LGBTQ support group yesterday
+        - Melanie: painted a sunrise
+
+        Relations from the memory graph (most relevant first; the brackets say when each held):
+        - Caroline went to the LGBTQ support group. [valid from 2023-05-08]
+        - Caroline knows Melanie
+
+        Question: When did Caroline go to the support group?""");
+    // Without relations the prompt is the memories-only one (so cached answers of runs without the graph hold).
+    assertThat(Answerer.prompt("Q?", MEMORIES, List.of())).isEqualTo(Answerer.prompt("Q?", MEMORIES));
+  }
+
+  @Test
   void scriptedChattyFencedAnswerIsRead() {
     ScriptedLanguageModel model = new ScriptedLanguageModel()
         .thenAnswer("Sure! Here it is:\n```json\n{\"reasoning\": \"r\", \"answer\": \" Paris \"}\n```\nHope it helps.");

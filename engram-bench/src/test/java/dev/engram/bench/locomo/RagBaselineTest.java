@@ -68,7 +68,7 @@ class RagBaselineTest {
     // Q5 cat (D1:1, "2024"). Cosines with C1..C4 (see above): Q1, Q4, Q5 -> C1 1/2, others 0; Q2 -> C2 0.707,
     // C1 0.5; Q3 -> C3 1, C1 0.354.
     WordEmbedder words = new WordEmbedder("cat", "pixel", "violin", "baker", "porto", "sourdough", "quartet");
-    ReportBuilder report = new ReportBuilder("mini", "raw", "conversation", 1, false, 10, words.modelId(),
+    ReportBuilder report = new ReportBuilder("mini", "raw", "conversation", 1, false, false, 10, words.modelId(),
         "rrf");
     Baselines.measure(MINI, words, List.of(32), LocomoBench.Hooks.none(), report);
     List<Baseline> baselines = report.build().baselines();
