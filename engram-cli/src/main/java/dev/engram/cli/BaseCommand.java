@@ -5,13 +5,13 @@ import dev.engram.Engram;
 import dev.engram.EngramException;
 import dev.engram.Memory;
 import dev.engram.ValidationException;
-import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.json.MemoryJson;
 import dev.engram.langchain4j.EngramSettings;
 import dev.engram.langchain4j.OnnxEmbedders;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.langchain4j.SettingsLoader;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -110,7 +110,10 @@ abstract class BaseCommand implements Callable<Integer> {
     return s;
   }
 
-  /** Opens the memory in {@code dir}; see {@link #openMemory(boolean)}. */
+  /**
+   * Opens the memory in {@code dir}; see {@link #openMemory(boolean)}. With {@code graph_store.provider: neo4j} the
+   * memories stay in {@code dir} and the graph memory goes to Neo4j (and is on).
+   */
   Memory openMemory(Path dir, boolean create) {
     if (!create && !Files.isDirectory(dir)) {
       throw new ValidationException("data_dir", "no data directory at '" + dir.toAbsolutePath()
@@ -118,7 +121,7 @@ abstract class BaseCommand implements Callable<Integer> {
     }
     EngramSettings settings = settings();
     Embedder embedder = PipelineAssembly.embedder(settings, System.getenv());
-    EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
+    Storage storage = StorageOpener.open(dir, embedder.dimension(), settings.graphStore(), System.getenv());
     try {
       return PipelineAssembly.configure(Engram.builder().storage(storage).embedder(embedder), settings,
           System.getenv()).build();

@@ -9,28 +9,40 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder, the add pipeline
- * and the data directory. Read by {@link SettingsLoader}; everything here can also be built in code. Holds no secret:
- * API keys are named by environment variable or secrets file and read only when a model is built
- * ({@link Providers#languageModel}). docs/CONFIGURATION.md documents every key.
+ * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder, the add pipeline,
+ * the data directory and the graph store. Read by {@link SettingsLoader}; everything here can also be built in code.
+ * Holds no secret: API keys and the Neo4j password are named by environment variable or secrets file and read only
+ * when a model is built ({@link Providers#languageModel}) or the graph store is connected
+ * ({@link GraphStore#password}). docs/CONFIGURATION.md documents every key.
  *
- * @param llm       the language model; empty for none (the offline pipeline)
- * @param embedder  the embedder
- * @param pipeline  how adds turn messages into memories
- * @param dataDir   where the stores live
+ * @param llm        the language model; empty for none (the offline pipeline)
+ * @param embedder   the embedder
+ * @param pipeline   how adds turn messages into memories
+ * @param dataDir    where the stores live
+ * @param graphStore where the graph memory lives: in the data directory, or on a Neo4j server
  */
-public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir) {
+public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
+                             GraphStore graphStore) {
   public EngramSettings {
     Objects.requireNonNull(llm, "llm");
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(pipeline, "pipeline");
     Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(graphStore, "graphStore");
   }
 
-  /** No language model, the default in-process embedder, the offline pipeline, {@link #defaultDataDir()}. */
+  /** Settings with the embedded graph store. */
+  public EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir) {
+    this(llm, embedder, pipeline, dataDir, GraphStore.embedded());
+  }
+
+  /**
+   * No language model, the default in-process embedder, the offline pipeline, {@link #defaultDataDir()}, the
+   * embedded graph store.
+   */
   public static EngramSettings defaults() {
     return new EngramSettings(Optional.empty(), Embedder.of(EmbedderProvider.ONNX), Pipeline.of(PipelineMode.OFFLINE),
-        defaultDataDir());
+        defaultDataDir(), GraphStore.embedded());
   }
 
   /** {@code ./engram-data}, in the working directory (the CLI's default too). */
@@ -41,19 +53,25 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
   public EngramSettings withLlm(Llm value) {
     Pipeline p = pipeline.mode() == PipelineMode.OFFLINE ? pipeline.withMode(PipelineMode.CONSOLIDATE) : pipeline;
-    return new EngramSettings(Optional.of(value), embedder, p, dataDir);
+    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore);
   }
 
   public EngramSettings withEmbedder(Embedder value) {
-    return new EngramSettings(llm, value, pipeline, dataDir);
+    return new EngramSettings(llm, value, pipeline, dataDir, graphStore);
   }
 
   public EngramSettings withPipeline(Pipeline value) {
-    return new EngramSettings(llm, embedder, value, dataDir);
+    return new EngramSettings(llm, embedder, value, dataDir, graphStore);
   }
 
   public EngramSettings withDataDir(Path value) {
-    return new EngramSettings(llm, embedder, pipeline, value);
+    return new EngramSettings(llm, embedder, pipeline, value, graphStore);
+  }
+
+  /** A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}). */
+  public EngramSettings withGraphStore(GraphStore value) {
+    Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
+    return new EngramSettings(llm, embedder, p, dataDir, value);
   }
 
   /** Language-model providers. */
@@ -276,6 +294,95 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     public Pipeline withGraph(boolean value) {
       return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
           maxAttempts, value);
+    }
+  }
+
+  /** Where the graph memory lives. */
+  public enum GraphStoreProvider {
+    /** In the data directory's SQLite file, committed with the memories (the default). */
+    EMBEDDED,
+    /** On a Neo4j 5 server over Bolt; the memories stay in the data directory. */
+    NEO4J;
+
+    /** The spelling in files, for example {@code neo4j}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * The graph store. Holds no password: the password is read from the variable {@code passwordEnv} or the file
+   * {@code passwordFile} by {@link #password}, when the store is connected.
+   *
+   * @param provider     embedded or Neo4j
+   * @param uri          the Neo4j URI ({@code neo4j://host:7687}, {@code bolt://host:7687}); required for Neo4j,
+   *                     empty for the embedded store
+   * @param user         the Neo4j user name; empty to connect without authentication
+   * @param database     the Neo4j database name
+   * @param passwordEnv  the environment variable holding the password
+   * @param passwordFile a file holding the password, read instead of the variable when present
+   */
+  public record GraphStore(GraphStoreProvider provider, Optional<String> uri, String user, String database,
+                           String passwordEnv, Optional<Path> passwordFile) {
+    /** The database of a fresh Neo4j installation. */
+    public static final String DEFAULT_DATABASE = "neo4j";
+    /** The user name used when a password is set but no user is named. */
+    public static final String DEFAULT_USER = "neo4j";
+    /** The variable holding the password unless {@code password_env} names another. */
+    public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_NEO4J_PASSWORD";
+
+    public GraphStore {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(uri, "uri");
+      Objects.requireNonNull(user, "user");
+      Objects.requireNonNull(database, "database");
+      Objects.requireNonNull(passwordEnv, "passwordEnv");
+      Objects.requireNonNull(passwordFile, "passwordFile");
+      if (provider == GraphStoreProvider.NEO4J && uri.map(String::isBlank).orElse(true)) {
+        throw new IllegalArgumentException("graph_store.uri is required for provider neo4j");
+      }
+      if (database.isBlank()) {
+        throw new IllegalArgumentException("graph_store.database must not be blank");
+      }
+    }
+
+    /** The graph in the data directory. */
+    public static GraphStore embedded() {
+      return new GraphStore(GraphStoreProvider.EMBEDDED, Optional.empty(), "", DEFAULT_DATABASE,
+          DEFAULT_PASSWORD_ENV, Optional.empty());
+    }
+
+    /** Neo4j at {@code uri}, default database, no authentication unless {@link #withUser} is given. */
+    public static GraphStore neo4j(String uri) {
+      return new GraphStore(GraphStoreProvider.NEO4J, Optional.of(uri), "", DEFAULT_DATABASE, DEFAULT_PASSWORD_ENV,
+          Optional.empty());
+    }
+
+    public GraphStore withUser(String value) {
+      return new GraphStore(provider, uri, value, database, passwordEnv, passwordFile);
+    }
+
+    public GraphStore withDatabase(String value) {
+      return new GraphStore(provider, uri, user, value, passwordEnv, passwordFile);
+    }
+
+    public GraphStore withPasswordEnv(String value) {
+      return new GraphStore(provider, uri, user, database, value, passwordFile);
+    }
+
+    public GraphStore withPasswordFile(Path value) {
+      return new GraphStore(provider, uri, user, database, passwordEnv, Optional.of(value));
+    }
+
+    /**
+     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code passwordEnv};
+     * empty if neither is set. Never logged; errors name the variable or the file, never the value.
+     *
+     * @throws dev.engram.ValidationException if the file cannot be read or is empty, or if a user is named and no
+     *                                        password is set
+     */
+    public String password(java.util.Map<String, String> env) {
+      return Secrets.password(passwordEnv, passwordFile, env, !user.isEmpty()).orElse("");
     }
   }
 }

@@ -24,10 +24,11 @@ import java.util.Optional;
 /**
  * Reads {@code engram.yaml} into {@link EngramSettings}. Environment variables override the file
  * ({@code ENGRAM_LLM_PROVIDER}, {@code ENGRAM_LLM_MODEL}, {@code ENGRAM_LLM_BASE_URL}, {@code ENGRAM_EMBEDDER},
- * {@code ENGRAM_DATA_DIR}); the environment is passed in as a map so that tests need not touch the real one. API
- * keys are never read from the file: an {@code api_key} key is rejected, and the variable named by
- * {@code api_key_env} (or the {@code api_key_file}) is checked here so that a missing key fails at start-up with
- * the variable's name. Unknown keys are rejected with their dotted name and the file. See docs/CONFIGURATION.md.
+ * {@code ENGRAM_DATA_DIR}, {@code ENGRAM_GRAPH_STORE}, {@code ENGRAM_NEO4J_URI}, {@code ENGRAM_NEO4J_USER},
+ * {@code ENGRAM_NEO4J_DATABASE}); the environment is passed in as a map so that tests need not touch the real one.
+ * API keys and the Neo4j password are never read from the file: an {@code api_key} or {@code password} key is
+ * rejected, and the variable named by {@code api_key_env} or {@code password_env} (or the secrets file) is checked
+ * here so that a missing secret fails at start-up with the variable's name. Unknown keys are rejected with their dotted name and the file. See docs/CONFIGURATION.md.
  */
 public final class SettingsLoader {
   /** The file name looked for in the working directory. */
@@ -35,13 +36,26 @@ public final class SettingsLoader {
   /** The variable that names the configuration file. */
   public static final String CONFIG_ENV = "ENGRAM_CONFIG";
 
-  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir");
+  /** The variable that chooses the graph store ({@code embedded} or {@code neo4j}). */
+  public static final String GRAPH_STORE_ENV = "ENGRAM_GRAPH_STORE";
+  /** The variable that overrides {@code graph_store.uri}. */
+  public static final String NEO4J_URI_ENV = "ENGRAM_NEO4J_URI";
+  /** The variable that overrides {@code graph_store.user}. */
+  public static final String NEO4J_USER_ENV = "ENGRAM_NEO4J_USER";
+  /** The variable that overrides {@code graph_store.database}. */
+  public static final String NEO4J_DATABASE_ENV = "ENGRAM_NEO4J_DATABASE";
+
+  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store");
   static final List<String> LLM_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "temperature", "max_output_tokens", "structured_output");
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "dimensions", "query_prefix");
   static final List<String> PIPELINE_KEYS = List.of("mode", "recent_messages", "similar_memories",
       "custom_instructions", "extraction_prompt_file", "max_attempts", "graph");
+  static final List<String> GRAPH_STORE_KEYS = List.of("provider", "uri", "user", "database", "password_env",
+      "password_file");
+  /** Keys of {@code graph_store} that only Neo4j uses. */
+  static final List<String> NEO4J_KEYS = GRAPH_STORE_KEYS.subList(1, GRAPH_STORE_KEYS.size());
   /** Keys that belong to one provider and are dropped when the environment switches to another. */
   private static final List<String> PROVIDER_KEYS = List.of("model", "base_url", "api_key_env", "api_key_file");
 
@@ -102,15 +116,18 @@ public final class SettingsLoader {
     Optional<ObjectNode> llmNode = overrideLlm(f.section(root, "llm", LLM_KEYS), env, source);
     ObjectNode embNode = overrideEmbedder(f.section(root, "embedder", EMBEDDER_KEYS), env);
     ObjectNode pipeNode = f.section(root, "pipeline", PIPELINE_KEYS).orElseGet(JsonNodeFactory.instance::objectNode);
+    ObjectNode graphNode = overrideGraphStore(f.section(root, "graph_store", GRAPH_STORE_KEYS), env, source);
 
     Optional<EngramSettings.Llm> llm = llmNode.map(n -> SettingsReader.llm(f, n, env));
     EngramSettings.Embedder embedder = SettingsReader.embedder(f, embNode, env);
-    EngramSettings.Pipeline pipeline = SettingsReader.pipeline(f, pipeNode, llm.isPresent());
+    EngramSettings.GraphStore graphStore = SettingsReader.graphStore(f, graphNode, env);
+    EngramSettings.Pipeline pipeline = SettingsReader.pipeline(f, pipeNode, llm.isPresent(),
+        graphStore.provider() == EngramSettings.GraphStoreProvider.NEO4J);
     String dataEnv = env.get("ENGRAM_DATA_DIR");
     Path dataDir = dataEnv != null && !dataEnv.isBlank()
         ? YamlFields.expandHome(dataEnv, Path.of("").toAbsolutePath())
         : f.path(root, "", "data_dir").orElseGet(EngramSettings::defaultDataDir);
-    return new EngramSettings(llm, embedder, pipeline, dataDir);
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore);
   }
 
   private static ObjectNode readRoot(String yaml, String source) {
@@ -125,8 +142,8 @@ public final class SettingsLoader {
       return JsonNodeFactory.instance.objectNode();
     }
     if (!root.isObject()) {
-      throw new ValidationException("config", source + " must be a mapping of keys (llm, embedder, pipeline,"
-          + " data_dir), got '" + root.asText() + "'");
+      throw new ValidationException("config", source + " must be a mapping of keys (" + String.join(", ", ROOT_KEYS)
+          + "), got '" + root.asText() + "'");
     }
     return (ObjectNode) root;
   }
@@ -171,6 +188,45 @@ public final class SettingsLoader {
       if (colon >= 0 && colon < spec.length() - 1) {
         n.put("model", spec.substring(colon + 1).trim());
       }
+    }
+    return n;
+  }
+
+  /**
+   * Applies {@value #GRAPH_STORE_ENV} and the {@code ENGRAM_NEO4J_*} variables to the {@code graph_store} section.
+   * A provider different from the file's drops the file's Neo4j keys; a Neo4j variable without the Neo4j store is
+   * an error, so that a half-configured store is never silently ignored.
+   */
+  private static ObjectNode overrideGraphStore(Optional<ObjectNode> fromFile, Map<String, String> env,
+                                               String source) {
+    ObjectNode n = fromFile.map(ObjectNode::deepCopy).orElseGet(JsonNodeFactory.instance::objectNode);
+    String provider = value(env, GRAPH_STORE_ENV);
+    if (provider != null) {
+      EngramSettings.GraphStoreProvider p = YamlFields.choice(EngramSettings.GraphStoreProvider.class, provider,
+          GRAPH_STORE_ENV, "the environment");
+      JsonNode old = n.get("provider");
+      if (old != null && !old.asText().trim().equalsIgnoreCase(p.configName())) {
+        NEO4J_KEYS.forEach(n::remove);
+      }
+      n.put("provider", p.configName());
+    }
+    Map<String, String> overrides = new java.util.LinkedHashMap<>();
+    overrides.put(NEO4J_URI_ENV, "uri");
+    overrides.put(NEO4J_USER_ENV, "user");
+    overrides.put(NEO4J_DATABASE_ENV, "database");
+    JsonNode chosen = n.get("provider");
+    boolean neo4j = chosen != null && chosen.isValueNode()
+        && chosen.asText().trim().equalsIgnoreCase(EngramSettings.GraphStoreProvider.NEO4J.configName());
+    for (Map.Entry<String, String> o : overrides.entrySet()) {
+      String v = value(env, o.getKey());
+      if (v == null) {
+        continue;
+      }
+      if (!neo4j) {
+        throw new ValidationException(o.getKey(), "is set but the graph store is not Neo4j: set " + GRAPH_STORE_ENV
+            + "=neo4j or graph_store.provider: neo4j in " + source + ", or unset " + o.getKey());
+      }
+      n.put(o.getValue(), v);
     }
     return n;
   }

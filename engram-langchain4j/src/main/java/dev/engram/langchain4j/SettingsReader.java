@@ -3,6 +3,7 @@ package dev.engram.langchain4j;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ValidationException;
 import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
+import dev.engram.langchain4j.EngramSettings.GraphStoreProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
 import dev.engram.langchain4j.EngramSettings.PipelineMode;
 import java.nio.file.Files;
@@ -58,7 +59,40 @@ final class SettingsReader {
     return e;
   }
 
-  static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm) {
+  static EngramSettings.GraphStore graphStore(YamlFields f, ObjectNode n, Map<String, String> env) {
+    GraphStoreProvider provider = f.text(n, "graph_store", "provider")
+        .map(v -> YamlFields.choice(GraphStoreProvider.class, v, "graph_store.provider", f.source()))
+        .orElse(GraphStoreProvider.EMBEDDED);
+    if (provider == GraphStoreProvider.EMBEDDED) {
+      for (String key : SettingsLoader.NEO4J_KEYS) {
+        if (n.hasNonNull(key)) {
+          throw new ValidationException("graph_store." + key, "is only used with the Neo4j graph store; add"
+              + " provider: neo4j to graph_store in " + f.source() + " (or set " + SettingsLoader.GRAPH_STORE_ENV
+              + "=neo4j), or remove the key");
+        }
+      }
+      return EngramSettings.GraphStore.embedded();
+    }
+    String uri = f.text(n, "graph_store", "uri").orElseThrow(() -> new ValidationException("graph_store.uri",
+        "missing in " + f.source() + "; the Neo4j graph store needs the server's URI, for example"
+            + " neo4j://localhost:7687 (or set " + SettingsLoader.NEO4J_URI_ENV + ")"));
+    if (!uri.matches("(?i)(neo4j|bolt)(\\+s|\\+ssc)?://\\S+")) {
+      throw new ValidationException("graph_store.uri", "expected a neo4j:// or bolt:// URI (optionally +s or +ssc)"
+          + " in " + f.source() + ", got '" + uri + "'");
+    }
+    String passwordEnv = f.text(n, "graph_store", "password_env")
+        .orElse(EngramSettings.GraphStore.DEFAULT_PASSWORD_ENV);
+    Optional<Path> passwordFile = f.path(n, "graph_store", "password_file");
+    Optional<String> user = f.text(n, "graph_store", "user");
+    // Validates the password now (a named user needs one), so that a missing one fails at start-up.
+    boolean hasPassword = Secrets.password(passwordEnv, passwordFile, env, user.isPresent()).isPresent();
+    return new EngramSettings.GraphStore(provider, Optional.of(uri),
+        user.orElse(hasPassword ? EngramSettings.GraphStore.DEFAULT_USER : ""),
+        f.text(n, "graph_store", "database").orElse(EngramSettings.GraphStore.DEFAULT_DATABASE),
+        passwordEnv, passwordFile);
+  }
+
+  static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm, boolean graphStoreNeo4j) {
     PipelineMode mode = f.text(n, "pipeline", "mode")
         .map(v -> YamlFields.choice(PipelineMode.class, v, "pipeline.mode", f.source()))
         .orElse(SettingsLoader.defaultMode(hasLlm));
@@ -77,7 +111,17 @@ final class SettingsReader {
         f.text(n, "pipeline", "custom_instructions"),
         prompt,
         f.integer(n, "pipeline", "max_attempts", 1).orElse(3),
-        f.text(n, "pipeline", "graph").map(v -> bool(v, "pipeline.graph", f.source())).orElse(false));
+        graph(f, n, graphStoreNeo4j));
+  }
+
+  /** {@code pipeline.graph}: off by default, on with the Neo4j graph store (where turning it off is an error). */
+  private static boolean graph(YamlFields f, ObjectNode n, boolean graphStoreNeo4j) {
+    Optional<Boolean> graph = f.text(n, "pipeline", "graph").map(v -> bool(v, "pipeline.graph", f.source()));
+    if (graphStoreNeo4j && graph.equals(Optional.of(false))) {
+      throw new ValidationException("pipeline.graph", "is false in " + f.source() + ", but graph_store.provider"
+          + " is neo4j, which exists only for the graph memory: remove pipeline.graph or use the embedded store");
+    }
+    return graph.orElse(graphStoreNeo4j);
   }
 
   private static boolean bool(String value, String field, String source) {

@@ -19,6 +19,7 @@ import java.util.Set;
  */
 final class YamlFields {
   private static final Set<String> KEY_NAMES = Set.of("api_key", "apikey", "api-key");
+  private static final Set<String> PASSWORD_NAMES = Set.of("password", "pass", "passwd");
 
   private final String source;
   private final Path baseDir;
@@ -32,11 +33,20 @@ final class YamlFields {
     return source;
   }
 
-  /** Rejects keys outside {@code known}, and API keys with a pointer to {@code api_key_env}. */
+  /**
+   * Rejects keys outside {@code known}, API keys with a pointer to {@code api_key_env} and passwords with a pointer
+   * to {@code password_env}.
+   */
   void checkKeys(ObjectNode node, String prefix, List<String> known) {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       String field = prefix.isEmpty() ? key : prefix + "." + key;
+      if (PASSWORD_NAMES.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+        throw new ValidationException(field, "passwords are never read from " + source + "; put the password in"
+            + " an environment variable (" + EngramSettings.GraphStore.DEFAULT_PASSWORD_ENV + " by default, or the"
+            + " one named by " + prefix + ".password_env), or give " + prefix
+            + ".password_file (a file holding only the password)");
+      }
       if (KEY_NAMES.contains(key.toLowerCase(java.util.Locale.ROOT))) {
         throw new ValidationException(field, "API keys are never read from " + source + "; put the key in an"
             + " environment variable and name it with " + prefix + ".api_key_env, or give " + prefix

@@ -1,0 +1,64 @@
+package dev.engram.cli;
+
+import dev.engram.StorageException;
+import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.langchain4j.EngramSettings;
+import dev.engram.neo4j.Neo4jGraphStore;
+import dev.engram.neo4j.Neo4jSettings;
+import dev.engram.spi.Storage;
+import dev.engram.spi.StorageWithGraph;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Opens the storage the settings name: the embedded store in the data directory, with the graph memory in the same
+ * SQLite file ({@code graph_store.provider: embedded}) or on a Neo4j server ({@code neo4j}, through
+ * {@link StorageWithGraph}). The Neo4j password is read from the environment or the secrets file when the store
+ * is connected and goes nowhere else: messages name the URI, never the password.
+ */
+final class StorageOpener {
+  private StorageOpener() {}
+
+  /**
+   * Opens the storage in {@code dir}.
+   *
+   * @param dimension the embedder's vector size
+   * @param graph     where the graph memory lives
+   * @param env       the environment (the Neo4j password is read from it)
+   * @throws StorageException if Neo4j cannot be reached or refuses the credentials (the data directory is then
+   *                          not opened)
+   */
+  static Storage open(Path dir, int dimension, EngramSettings.GraphStore graph, Map<String, String> env) {
+    if (graph.provider() == EngramSettings.GraphStoreProvider.EMBEDDED) {
+      return EmbeddedStorage.open(dir, dimension);
+    }
+    // Neo4j first: an unreachable server then leaves no new data directory behind and holds no lock meanwhile.
+    Neo4jGraphStore neo4j = connect(graph, env);
+    try {
+      return StorageWithGraph.of(EmbeddedStorage.open(dir, dimension), neo4j);
+    } catch (RuntimeException e) {
+      try {
+        neo4j.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  /** Connects to the Neo4j server of {@code graph}; see {@link #open}. */
+  static Neo4jGraphStore connect(EngramSettings.GraphStore graph, Map<String, String> env) {
+    String uri = graph.uri().orElseThrow(() -> new IllegalArgumentException("graph_store.uri is missing"));
+    Neo4jSettings settings = new Neo4jSettings(uri, graph.user(), graph.password(env), graph.database());
+    try {
+      return Neo4jGraphStore.connect(settings);
+    } catch (StorageException e) {
+      throw new StorageException("cannot open the Neo4j graph store at " + uri + " (graph_store.uri, user '"
+          + graph.user() + "', database '" + graph.database() + "'): " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // The driver rejects some URIs and settings with plain runtime exceptions before any connection.
+      throw new StorageException("cannot open the Neo4j graph store at " + uri + " (graph_store.uri): "
+          + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+}
