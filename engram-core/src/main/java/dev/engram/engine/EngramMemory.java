@@ -99,12 +99,11 @@ public final class EngramMemory implements Memory {
   public SearchResult search(SearchRequest request, TimeView relations) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(relations, "relations");
-    SearchResult memories = search.search(tenant, request);
     if (!engine.graphEnabled()) {
-      return memories;
+      return search.search(tenant, request);
     }
-    float[] vector = Vectors.normalized(engine.config.embedder().embedQuery(request.query()),
-        engine.config.embedder().dimension(), "the query");
+    float[] vector = search.queryVector(request.query());
+    SearchResult memories = search.search(tenant, request, vector);
     return new SearchResult(memories.hits(), graphSearch.search(tenant, request.scope(), request.query(), vector,
         request.topK(), relations.at(engine.config.clock().instant())));
   }

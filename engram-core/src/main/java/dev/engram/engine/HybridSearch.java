@@ -32,9 +32,18 @@ final class HybridSearch {
   }
 
   SearchResult search(String tenant, SearchRequest r) {
+    return search(tenant, r, queryVector(r.query()));
+  }
+
+  /** The query's embedding, L2-normalised. */
+  float[] queryVector(String query) {
+    return Vectors.normalized(engine.config.embedder().embedQuery(query), engine.config.embedder().dimension(),
+        "the query");
+  }
+
+  /** The search with the query already embedded ({@link #queryVector}), so the graph half can share it. */
+  SearchResult search(String tenant, SearchRequest r, float[] vector) {
     engine.ensureSearchable();
-    float[] vector = Vectors.normalized(engine.config.embedder().embedQuery(r.query()),
-        engine.config.embedder().dimension(), "the query");
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
     int pool = Math.max(engine.config.candidatesPerSignal(), r.topK());
     List<Candidate> dense = engine.index.dense(q, vector, pool);
