@@ -163,6 +163,38 @@ final class ConversationStore implements AutoCloseable {
     return retrieve(query, topK).hits();
   }
 
+  /** How many times {@code topK} results a graph run asks for, to have {@code topK} distinct relations left. */
+  static final int RELATION_OVERFETCH = 3;
+
+  /**
+   * The top-k hits and, with the graph memory on, up to k relations for a question, as the context an answer model
+   * would get. In the speaker layout both scopes are asked and each list is merged by score (the first speaker's
+   * first on ties), an entry whose text (fact) and source ids repeat a better one dropped, and cut to the top-k.
+   * With {@code graph}, the search asks for {@link #RELATION_OVERFETCH} times k results, keeps the first k memories
+   * and then the best relations whose fact is neither the text of a kept memory nor the fact of a better relation
+   * (the offline graph's facts are memory texts, and a memory naming n entities states n(n-1)/2 relations), up to k:
+   * a context line is never repeated.
+   */
+  SearchResult retrieve(String query, int topK, boolean graph) {
+    if (!graph) {
+      return retrieve(query, topK);
+    }
+    SearchResult wide = retrieve(query, topK * RELATION_OVERFETCH);
+    List<SearchHit> hits = wide.hits().subList(0, Math.min(topK, wide.hits().size()));
+    Set<String> shown = new HashSet<>();
+    hits.forEach(h -> shown.add(h.memory().text().strip()));
+    List<GraphRelation> relations = new ArrayList<>();
+    for (GraphRelation r : wide.relations()) {
+      if (relations.size() == topK) {
+        break;
+      }
+      if (shown.add(r.fact().strip())) {
+        relations.add(r);
+      }
+    }
+    return new SearchResult(List.copyOf(hits), relations);
+  }
+
   /**
    * The top-k hits and, with the graph memory on, the top-k relations for a question. In the speaker layout both
    * scopes are asked and each list is merged by score (the first speaker's first on ties), an entry whose text

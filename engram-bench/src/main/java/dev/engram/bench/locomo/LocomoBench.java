@@ -300,7 +300,7 @@ public final class LocomoBench {
           continue;
         }
         long t0 = System.nanoTime();
-        SearchResult result = store.retrieve(q.question(), o.topK());
+        SearchResult result = store.retrieve(q.question(), o.topK(), o.graph());
         long elapsed = System.nanoTime() - t0;
         LocomoReport.QuestionScore score = LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
         if (o.graph()) {

@@ -49,13 +49,14 @@ class LocomoGraphTest {
   }
 
   /**
-   * The mini fixture in the observations mode, one add per session. Session 1 stores "Ada adopted a grey cat named
-   * Pixel." (Ada; names Ada, Pixel) and "Ben works as a baker in Porto and ..." (Ben; Ben, Porto); session 2
-   * "Ada's cat Pixel knocked her violin off the shelf; one string broke." (Ada; Ada, Pixel: the same edge as the
-   * first, so only provenance) and "Ada plays in a quartet on Fridays." (Ada; Ada, Fridays). Three relations.
+   * The mini fixture in the observations mode, one add per session, top-k 10: every memory is retrieved, and the
+   * offline graph's relations state memory texts (its facts are the memories' texts), so no relation adds a context
+   * line: the context, evidence and answer tokens are those without the graph. Session 1 stores "Ada adopted a grey
+   * cat named Pixel." and "Ben works as a baker in Porto and ..."; session 2 "Ada's cat Pixel knocked her violin
+   * off the shelf; one string broke." and "Ada plays in a quartet on Fridays.": three relations in the store.
    */
   @Test
-  void observationsWithTheGraphCountRelationLinesAsContextAndAnswerTokens() {
+  void relationsThatRepeatARetrievedMemoryAddNoContextLine() {
     Options o = new Options(LocomoReaderTest.fixture(), Mode.OBSERVATIONS, ScopeLayout.CONVERSATION, 10, Fusion.RRF,
         0, 0, false, false, true, work);
     LocomoReport r = LocomoBench.run(o, new HashEmbedder(), LocomoBench.Hooks.none());
@@ -65,81 +66,71 @@ class LocomoGraphTest {
         "Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.",
         "Ada's cat Pixel knocked her violin off the shelf; one string broke.",
         "Ada plays in a quartet on Fridays.");
-    List<String> relations = List.of("Ada adopted a grey cat named Pixel. [valid from 2024-03-03]",
-        "Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock. [valid from 2024-03-03]",
-        "Ada plays in a quartet on Fridays. [valid from 2024-04-12]");
-    // Evidence is covered by the memories alone, as without the graph.
     assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
     assertThat(r.overall().hit()).isEqualTo(1.0);
-    assertThat(r.overall().extra()).containsEntry("relations_per_query", 3.0)
+    assertThat(r.overall().extra()).containsEntry("relations_per_query", 0.0)
         .containsEntry("evidence_recall_memory_provenance", 1.0).containsEntry("hit_memory_provenance", 1.0);
-    // Answer tokens over the four memories and the three relation lines: Pixel 1, Porto 1, {11, april, 2024} 1/3
-    // ("2024" of a date bracket), {pixel, knocked, violin, over} 3/4, {2024} 1. Without the graph: 1, 1, 0, 3/4, 0.
-    assertThat(r.overall().answerTokenRecall()).isCloseTo((1 + 1 + 1.0 / 3 + 0.75 + 1) / 5, within(1e-12));
-    assertThat(r.byCategory().get("2").answerTokenRecall()).isCloseTo((1.0 / 3 + 1) / 2, within(1e-12));
-    // Seven lines, each ending in "." or "]"; cl100k encodes ".\n" and "]\n" as one token each, so the joined
-    // context has exactly the lines' own tokens, in any order.
-    int lineTokens = 0;
-    for (String line : concat(memories, relations)) {
-      lineTokens += TokenCounter.count(line);
-    }
-    assertThat(TokenCounter.count(String.join("\n", concat(memories, relations)))).isEqualTo(lineTokens);
-    assertThat(r.overall().contextTokensMean()).isEqualTo(lineTokens);
-    // The stored memories are the same as without the graph.
+    // Answer tokens over the four memories: Pixel 1, Porto 1, {11, april, 2024} 0, {pixel, knocked, violin, over}
+    // 3/4, {2024} 0: as without the graph.
+    assertThat(r.overall().answerTokenRecall()).isCloseTo((1 + 1 + 0 + 0.75 + 0) / 5, within(1e-12));
+    assertThat(r.overall().contextTokensMean()).isEqualTo(TokenCounter.count(String.join("\n", memories)));
     assertThat(r.memoryTokensPerConversation()).isEqualTo(
         memories.stream().mapToInt(TokenCounter::count).sum());
   }
 
   /**
-   * The graph fixture: one session, D1:1 (Ada adopts Pixel) and D1:2 (Ben likes the name); one observation, citing
-   * D1:1; one question whose evidence is D1:1 and D1:2. The memory covers D1:1; the relation Ada -related_to-> Pixel
-   * (fact: the observation) has the add's message ids D1:1 and D1:2 as source ids, so with the graph both count.
+   * The graph fixture: one session, D1:1 (Ada adopts Pixel) and D1:2 (Ben likes the name); two observations, "Ada
+   * adopted a grey cat named Pixel." citing D1:1 and "Ben likes the name Pixel." citing D1:2; one question naming
+   * Pixel whose evidence is D1:1 and D1:2. At top-k 1 one memory is retrieved; the other is reached through the
+   * entity Pixel: its relation (Ada -related_to-> Pixel or Ben -related_to-> Pixel, the fact being that memory's
+   * text) is the one context line the graph adds, and brings the other half of the evidence.
    */
   @Test
-  void relationSourceIdsCountAsRetrievedEvidenceAndTheJsonSaysGraph() throws Exception {
-    String memory = "Ada adopted a grey cat named Pixel.";
-    String line = memory + " [valid from 2024-03-03]";
+  void aRelationReachingAMemoryBeyondTopKAddsItsLineAndEvidenceAndTheJsonSaysGraph() throws Exception {
+    Map<String, String> dia = Map.of("Ada adopted a grey cat named Pixel.", "D1:1",
+        "Ben likes the name Pixel.", "D1:2");
     for (ScopeLayout layout : ScopeLayout.values()) {
-      Options off = new Options(graphFixture(), Mode.OBSERVATIONS, layout, 10, Fusion.RRF, 0, 0, false, false,
+      Options off = new Options(graphFixture(), Mode.OBSERVATIONS, layout, 1, Fusion.RRF, 0, 0, false, false,
           work);
       LocomoReport without = LocomoBench.run(off, new HashEmbedder(), LocomoBench.Hooks.none());
       assertThat(without.graph()).isFalse();
       assertThat(without.overall().evidenceRecall()).isEqualTo(0.5);
       assertThat(without.overall().hit()).isEqualTo(1.0);
-      assertThat(without.overall().answerTokenRecall()).isZero();
-      assertThat(without.overall().contextTokensMean()).isEqualTo(TokenCounter.count(memory));
       assertThat(without.overall().extra()).isEmpty();
 
       List<SearchResult> seen = new ArrayList<>();
       LocomoReport with = LocomoBench.run(off.withGraph(true), new HashEmbedder(),
           LocomoBench.Hooks.none().withObserver(recording(seen)));
       assertThat(with.graph()).isTrue();
+      assertThat(seen).hasSize(1);
+      SearchResult result = seen.get(0);
+      assertThat(result.hits()).hasSize(1);
+      String memory = result.hits().get(0).memory().text();
+      assertThat(dia).containsKey(memory);
+      String other = dia.keySet().stream().filter(t -> !t.equals(memory)).findFirst().orElseThrow();
+      assertThat(result.relations()).as(layout.label()).singleElement().satisfies(relation -> {
+        assertThat(relation.fact()).isEqualTo(other);
+        assertThat(relation.relationship()).isEqualTo("related_to");
+        assertThat(relation.destination()).isEqualTo("Pixel");
+        assertThat(relation.validAt()).isEqualTo(SESSION_1);
+        assertThat(relation.sourceIds()).contains(dia.get(other));
+      });
+      String line = other + " [valid from 2024-03-03]";
+      assertThat(RelationLine.render(result.relations().get(0))).isEqualTo(line);
       assertThat(with.overall().evidenceRecall()).isEqualTo(1.0);
       assertThat(with.overall().hit()).isEqualTo(1.0);
+      assertThat(with.overall().contextTokensMean()).isEqualTo(TokenCounter.count(memory + "\n" + line));
       // {3, march, 2024}: the relation line's date gives 2024.
       assertThat(with.overall().answerTokenRecall()).isCloseTo(1.0 / 3, within(1e-12));
-      assertThat(with.overall().contextTokensMean()).isEqualTo(TokenCounter.count(memory + "\n" + line));
-      // Through the memory the relation came from, only D1:1 is evidence.
+      // Through the memory the relation came from, its dia_id is evidence too.
       assertThat(with.overall().extra()).containsEntry("relations_per_query", 1.0)
-          .containsEntry("evidence_recall_memory_provenance", 0.5).containsEntry("hit_memory_provenance", 1.0);
-      // The observer saw the relation with its provenance and dates.
-      assertThat(seen).hasSize(1);
-      GraphRelation relation = seen.get(0).relations().get(0);
-      assertThat(relation.source()).isEqualTo("Ada");
-      assertThat(relation.relationship()).isEqualTo("related_to");
-      assertThat(relation.destination()).isEqualTo("Pixel");
-      assertThat(relation.fact()).isEqualTo(memory);
-      assertThat(relation.sourceIds()).containsExactly("D1:1", "D1:2");
-      assertThat(relation.memoryIds()).containsExactly(seen.get(0).hits().get(0).memory().id());
-      assertThat(relation.validAt()).isEqualTo(SESSION_1);
-      assertThat(RelationLine.render(relation)).isEqualTo(line);
+          .containsEntry("evidence_recall_memory_provenance", 1.0).containsEntry("hit_memory_provenance", 1.0);
 
       JsonNode json = new ObjectMapper().readTree(with.toJson());
       assertThat(json.get("graph").asBoolean()).isTrue();
       assertThat(json.path("overall").path("evidence_recall").asDouble()).isEqualTo(1.0);
       assertThat(json.path("by_category").path("2").path("evidence_recall").asDouble()).isEqualTo(1.0);
       assertThat(json.path("overall").path("relations_per_query").asDouble()).isEqualTo(1.0);
-      assertThat(json.path("overall").path("evidence_recall_memory_provenance").asDouble()).isEqualTo(0.5);
       assertThat(LocomoReport.readJson(write(with, layout)).graph()).isTrue();
       assertThat(with.toMarkdown()).contains("relations_per_query");
     }
