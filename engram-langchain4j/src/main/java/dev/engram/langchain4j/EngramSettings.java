@@ -267,11 +267,24 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    * @param maxAttempts          tries per language-model call, retrying rate limits, 5xx and timeouts
    * @param graph                true to keep the graph memory too (the LLM graph extractor with a language model,
    *                             the offline one without)
+   * @param graphEntityThreshold name-embedding cosine from which a new entity name merges into an existing entity
+   *                             without any model call (default 0.9)
+   * @param graphAmbiguityFloor  name-embedding cosine from which, below the threshold, the graph extractor's model
+   *                             decides whether a name is an existing entity (default 0.75)
    */
   public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
                          Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts,
-                         boolean graph) {
+                         boolean graph, double graphEntityThreshold, double graphAmbiguityFloor) {
+    /** Default entity-resolution thresholds, as in {@code Engram.builder()}. */
+    public static final double DEFAULT_ENTITY_THRESHOLD = 0.9;
+    public static final double DEFAULT_AMBIGUITY_FLOOR = 0.75;
+
     public Pipeline {
+      if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1 && graphAmbiguityFloor > 0
+          && graphAmbiguityFloor <= 1)) {
+        throw new IllegalArgumentException("pipeline: graph thresholds must be in (0, 1]; got "
+            + graphEntityThreshold + ", " + graphAmbiguityFloor);
+      }
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(customInstructions, "customInstructions");
       Objects.requireNonNull(extractionPromptFile, "extractionPromptFile");
@@ -281,6 +294,13 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       }
     }
 
+    /** With the default entity-resolution thresholds. */
+    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
+                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph) {
+      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
+          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR);
+    }
+
     /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no graph. */
     public static Pipeline of(PipelineMode mode) {
       return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3, false);
@@ -288,12 +308,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
     public Pipeline withMode(PipelineMode value) {
       return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, graph);
+          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor);
     }
 
     public Pipeline withGraph(boolean value) {
       return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, value);
+          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor);
     }
   }
 

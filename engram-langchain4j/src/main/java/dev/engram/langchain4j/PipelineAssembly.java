@@ -44,6 +44,8 @@ public final class PipelineAssembly {
   public static Engram.Builder configure(Engram.Builder builder, EngramSettings settings, Map<String, String> env) {
     Objects.requireNonNull(builder, "builder");
     PipelineMode mode = settings.pipeline().mode();
+    builder.graphEntityThreshold(settings.pipeline().graphEntityThreshold())
+        .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor());
     if (mode == PipelineMode.OFFLINE) {
       if (settings.pipeline().graph()) {
         builder.graph(OfflineGraphExtractor.create());

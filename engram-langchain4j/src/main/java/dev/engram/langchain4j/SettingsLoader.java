@@ -51,7 +51,8 @@ public final class SettingsLoader {
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "dimensions", "query_prefix");
   static final List<String> PIPELINE_KEYS = List.of("mode", "recent_messages", "similar_memories",
-      "custom_instructions", "extraction_prompt_file", "max_attempts", "graph");
+      "custom_instructions", "extraction_prompt_file", "max_attempts", "graph",
+      "graph_entity_threshold", "graph_ambiguity_floor");
   static final List<String> GRAPH_STORE_KEYS = List.of("provider", "uri", "user", "database", "password_env",
       "password_file");
   /** Keys of {@code graph_store} that only Neo4j uses. */

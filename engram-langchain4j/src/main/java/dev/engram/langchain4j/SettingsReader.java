@@ -111,7 +111,11 @@ final class SettingsReader {
         f.text(n, "pipeline", "custom_instructions"),
         prompt,
         f.integer(n, "pipeline", "max_attempts", 1).orElse(3),
-        graph(f, n, graphStoreNeo4j));
+        graph(f, n, graphStoreNeo4j),
+        f.decimal(n, "pipeline", "graph_entity_threshold", 0.01, 1)
+            .orElse(EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD),
+        f.decimal(n, "pipeline", "graph_ambiguity_floor", 0.01, 1)
+            .orElse(EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR));
   }
 
   /** {@code pipeline.graph}: off by default, on with the Neo4j graph store (where turning it off is an error). */

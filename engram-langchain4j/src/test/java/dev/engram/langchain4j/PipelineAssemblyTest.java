@@ -49,6 +49,22 @@ class PipelineAssemblyTest {
   }
 
   @Test
+  void entityResolutionThresholdsComeFromThePipelineSection() {
+    var defaults = assemble("pipeline: {graph: true}");
+    assertThat(field(defaults, "graphEntityThreshold")).isEqualTo(0.9);
+    assertThat(field(defaults, "graphAmbiguityFloor")).isEqualTo(0.75);
+    var tuned = assemble("pipeline: {graph: true, graph_entity_threshold: 0.95, graph_ambiguity_floor: 0.8}");
+    assertThat(field(tuned, "graphEntityThreshold")).isEqualTo(0.95);
+    assertThat(field(tuned, "graphAmbiguityFloor")).isEqualTo(0.8);
+    assertThatThrownBy(() -> assemble("pipeline: {graph_entity_threshold: 1.5}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("pipeline.graph_entity_threshold: expected a number in [0.01, 1.0]");
+    assertThatThrownBy(() -> assemble("pipeline: {graph_ambiguity_floor: high}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("pipeline.graph_ambiguity_floor: expected a number in [0.01, 1.0]");
+  }
+
+  @Test
   void aModelPipelineWithoutAModelIsRejected() {
     assertThatThrownBy(() -> assemble("pipeline: {mode: consolidate}"))
         .isInstanceOf(ValidationException.class)
