@@ -24,9 +24,11 @@ import java.util.UUID;
 
 /**
  * Turns one add into {@link GraphChanges}: extraction (the configured {@link GraphExtractor}), entity resolution
- * (exact normalised name in the add's scope, then the most similar name embedding of the scope above the merge
- * threshold, both without any LLM; then one {@link GraphExtractor#matchEntities} call for the names whose closest
- * entities fall in the ambiguous band between the floor and the threshold), exact-duplicate detection, then one judge call for the new relations that have candidates
+ * (exact normalised name or {@linkplain Entity#aliases() alias} in the add's scope, then the most similar name
+ * embedding of the scope above the merge threshold, both without any LLM; then one
+ * {@link GraphExtractor#matchEntities} call for the names whose closest entities fall in the ambiguous band between
+ * the floor and the threshold, a matched name becoming an alias of the entity), exact-duplicate detection, then one
+ * judge call for the new relations that have candidates
  * (still-valid relations sharing an endpoint). Contradicted relations get {@code invalidAt} (the new relation's
  * {@code validAt}, else the message time) and {@code expiredAt} (now); duplicates add provenance. Nothing is deleted.
  * Reads the graph store, never writes it. Entities created earlier in the same batch are found through
@@ -113,11 +115,24 @@ final class GraphWriter {
                                       Map<String, String> names, Instant now, Pending pending,
                                       List<Message> messages, UsageMeter usage) {
     Map<String, Entity> out = new LinkedHashMap<>();
-    for (Entity e : graph.entitiesByName(tenant, scope, types.keySet())) {
-      if (e.scope().equals(scope)) {
+    List<Entity> known = graph.entitiesByName(tenant, scope, types.keySet()).stream()
+        .filter(e -> e.scope().equals(scope)).toList();
+    for (Entity e : known) {
+      if (types.containsKey(e.normalizedName())) {
         out.merge(e.normalizedName(), e, (a, b) -> a.createdAt().isBefore(b.createdAt()) ? a : b);
       }
     }
+    // A name the model once matched to an entity is one of its aliases: resolved here, without embedding or call.
+    // An entity's own name wins over another entity's alias.
+    Map<String, Entity> byAlias = new LinkedHashMap<>();
+    for (Entity e : known) {
+      for (String alias : e.aliases()) {
+        if (types.containsKey(alias) && !out.containsKey(alias)) {
+          byAlias.merge(alias, e, (a, b) -> a.createdAt().isBefore(b.createdAt()) ? a : b);
+        }
+      }
+    }
+    out.putAll(byAlias);
     for (String key : types.keySet()) {
       Entity p = pending.entities.get(scope.key() + "\u0000" + key);
       if (p != null) {
@@ -125,6 +140,7 @@ final class GraphWriter {
       }
     }
     List<String> unresolved = types.keySet().stream().filter(k -> !out.containsKey(k)).toList();
+    Set<String> matchedByModel = new java.util.HashSet<>();
     if (!unresolved.isEmpty()) {
       List<float[]> vectors = engine.config.embedder().embedDocuments(unresolved.stream().map(names::get).toList());
       List<GraphExtractor.EntityQuestion> questions = new ArrayList<>();
@@ -161,6 +177,9 @@ final class GraphWriter {
         for (GraphExtractor.EntityQuestion q : questions) {
           String key = unresolved.get(q.index());
           Entity m = matched.get(q.index());
+          if (m != null) {
+            matchedByModel.add(key);
+          }
           out.put(key, m != null ? pending.upserts.getOrDefault(m.id(), m)
               : create(scope, key, names, types, questioned.get(q.index()), now, pending));
         }
@@ -173,6 +192,14 @@ final class GraphWriter {
         pending.upserts.put(touched.id(), touched);
         pending.entities.put(scope.key() + "\u0000" + existing.normalizedName(), touched);
         e.setValue(touched);
+      }
+      if (matchedByModel.contains(e.getKey())) {
+        // The matched name becomes an alias (the display name stays), so the next add resolves it by name.
+        Entity aliased = pending.upserts.get(existing.id()).withAlias(e.getKey(), now);
+        pending.upserts.put(aliased.id(), aliased);
+        pending.entities.put(scope.key() + "\u0000" + aliased.normalizedName(), aliased);
+        pending.entities.put(scope.key() + "\u0000" + e.getKey(), aliased);
+        e.setValue(aliased);
       }
     }
     return out;

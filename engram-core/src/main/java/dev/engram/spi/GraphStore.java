@@ -31,14 +31,19 @@ public interface GraphStore {
 
   /**
    * Applies the changes atomically (all or nothing): entity upserts, relation upserts, relation deletions, then
-   * entity deletions with every relation that touches a deleted entity.
+   * entity deletions with every relation that touches a deleted entity. An entity upsert replaces the whole entity,
+   * its {@link Entity#aliases() aliases} included; a deleted entity's aliases go with it.
    */
   void apply(String tenant, GraphChanges changes);
 
   /** The entities of the tenant with these ids that exist, in no particular order. */
   List<Entity> entities(String tenant, Collection<String> ids);
 
-  /** The entities in the scope whose {@link Entity#normalizedName()} is one of these, in no particular order. */
+  /**
+   * The entities in the scope known by one of these normalised names: their {@link Entity#normalizedName()} or one
+   * of their {@link Entity#aliases()} equals it (exact string equality; callers normalise with
+   * {@link dev.engram.graph.Names#normalize}). Each entity at most once, in no particular order.
+   */
   List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames);
 
   /** The {@code k} entities in the scope whose name embedding is most similar to {@code vector}, best first. */

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results: round trips,
- * tenant and scope isolation, time views, invalidation that keeps the edge, entity deletion with its edges, relation
+ * entities found by name or alias, aliases replaced by upserts and removed with their entity, tenant and scope
+ * isolation, time views, invalidation that keeps the edge, entity deletion with its edges, relation
  * deletion, relations found by memory id, and exact per-scope similarity order. A backend adds one small subclass
  * implementing {@link #openStore()} (a store with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors
  * have {@value #DIMENSION} dimensions.
@@ -134,6 +135,100 @@ public abstract class GraphStoreContractTest {
     assertThat(ids(store.entitiesByName(T1, BOB, List.of("alice")))).containsExactly("e-alice-bob");
     assertThat(store.entitiesByName(T2, ALICE, List.of("alice"))).isEmpty();
     assertThat(store.entitiesByName(T1, ALICE, List.of())).isEmpty();
+  }
+
+  private static Entity aliased(Entity e, String... aliases) {
+    return new Entity(e.id(), e.name(), e.normalizedName(), e.type(), e.embedding(), e.mentions(), e.createdAt(),
+        e.updatedAt(), e.scope(), List.of(aliases));
+  }
+
+  @Test
+  void aliasesRoundTripAndFindTheEntityByName() {
+    seed();
+    Entity ali = aliased(alice, "ali", "al");
+    store.apply(T1, GraphChanges.upserts(List.of(ali), List.of()));
+    assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(ali);
+    assertThat(store.entities(T1, List.of("e-alice")).get(0).aliases()).containsExactly("ali", "al");
+    assertThat(store.entitiesByName(T1, ALICE, List.of("ali"))).containsExactly(ali);
+    // Known by its name and an alias at once, or by two aliases: returned once.
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("ali", "al", "alice", "beijing"))))
+        .containsExactlyInAnyOrder("e-alice", "e-r1-alice", "e-beijing");
+    assertThat(store.entitiesByName(T1, ALICE, List.of("alicia"))).isEmpty();
+    // Relations are untouched by an entity upsert.
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r2",
+        "r3");
+  }
+
+  @Test
+  void entitiesByAliasStayInsideTheScopeAndTheTenant() {
+    seed();
+    Entity gymR1 = aliased(gym, "fitness club");
+    Entity aliceBob = aliased(entity("e-alice-bob", "Alice", BOB, vec(1, 0, 0, 0)), "ali");
+    store.apply(T1, GraphChanges.upserts(List.of(gymR1, aliased(alice, "ali"), aliceBob), List.of()));
+    store.apply(T2, GraphChanges.upserts(List.of(aliased(beijing, "fitness club")), List.of()));
+    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("fitness club")))).containsExactly("e-r1-gym");
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("fitness club")))).containsExactly("e-r1-gym");
+    assertThat(store.entitiesByName(T1, ALICE_R2, List.of("fitness club"))).isEmpty();
+    assertThat(store.entitiesByName(T1, BOB, List.of("fitness club"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T2, ALICE, List.of("fitness club")))).containsExactly("e-beijing");
+    assertThat(ids(store.entitiesByName(T2, ALICE_R1, List.of("fitness club")))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("ali")))).containsExactly("e-alice");
+    assertThat(ids(store.entitiesByName(T1, BOB, List.of("ali")))).containsExactly("e-alice-bob");
+    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("ali")))).isEmpty();
+    assertThat(store.entitiesByName(T2, BOB, List.of("ali"))).isEmpty();
+  }
+
+  @Test
+  void anUpsertReplacesTheAliases() {
+    seed();
+    store.apply(T1, GraphChanges.upserts(List.of(aliased(alice, "ali", "al")), List.of()));
+    Entity renamed = aliased(alice.mentioned(NOW), "lissy");
+    store.apply(T1, GraphChanges.upserts(List.of(renamed), List.of()));
+    assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(renamed);
+    assertThat(store.entitiesByName(T1, ALICE, List.of("ali", "al"))).isEmpty();
+    assertThat(store.entitiesByName(T1, ALICE, List.of("lissy"))).containsExactly(renamed);
+    // An upsert without aliases (as every caller that never heard of them writes) clears them.
+    store.apply(T1, GraphChanges.upserts(List.of(alice), List.of()));
+    assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(alice);
+    assertThat(store.entities(T1, List.of("e-alice")).get(0).aliases()).isEmpty();
+    assertThat(store.entitiesByName(T1, ALICE, List.of("lissy"))).isEmpty();
+    // One apply with two upserts of the same entity: the last one's aliases hold.
+    store.apply(T1, GraphChanges.upserts(List.of(aliased(alice, "a1"), aliased(alice, "a2")), List.of()));
+    assertThat(store.entitiesByName(T1, ALICE, List.of("a1"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("a2")))).containsExactly("e-alice");
+  }
+
+  @Test
+  void deletingAnEntityDeletesItsAliases() {
+    seed();
+    store.apply(T1, GraphChanges.upserts(List.of(aliased(beijing, "peking"), aliased(shanghai, "hu")), List.of()));
+    store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
+    assertThat(store.entitiesByName(T1, ALICE, List.of("peking"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("hu")))).containsExactly("e-shanghai");
+    // A new entity under the deleted one's id does not inherit its aliases.
+    store.apply(T1, GraphChanges.upserts(List.of(beijing), List.of()));
+    assertThat(store.entitiesByName(T1, ALICE, List.of("peking"))).isEmpty();
+    assertThat(store.entities(T1, List.of("e-beijing"))).containsExactly(beijing);
+  }
+
+  @Test
+  void deleteScopeAndResetDeleteAliases() {
+    seed();
+    store.apply(T1, GraphChanges.upserts(List.of(aliased(gym, "club"), aliased(acme, "acme"),
+        aliased(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0)), "bobby")), List.of()));
+    store.apply(T2, GraphChanges.upserts(List.of(aliased(acme, "acme")), List.of()));
+    store.deleteScope(T1, ALICE_R1);
+    assertThat(store.entitiesByName(T1, ALICE, List.of("club"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("acme", "club")))).containsExactly("e-acme");
+    store.deleteScope(T1, ALICE);
+    assertThat(store.entitiesByName(T1, ALICE, List.of("acme"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T1, BOB, List.of("bobby")))).containsExactly("e-bob");
+    store.reset(T1);
+    assertThat(store.entitiesByName(T1, BOB, List.of("bobby"))).isEmpty();
+    assertThat(ids(store.entitiesByName(T2, ALICE, List.of("acme")))).containsExactly("e-acme");
+    // The same alias written again after a reset is found once.
+    store.apply(T1, GraphChanges.upserts(List.of(aliased(gym, "club")), List.of()));
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("club")))).containsExactly("e-r1-gym");
   }
 
   @Test

@@ -35,12 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Entity resolution's last step: a name whose closest existing entities are similar but below the merge threshold
  * goes to the graph extractor's model (a scripted fake: no LLM is reachable here) in one call per add. With the
  * test's hash embedder (one bucket per word) "Melanie Smith" and "Melanie Rose Smith" have cosine 2 / sqrt(6) =
- * 0.816, inside the default ambiguous band [0.75, 0.9); "Alice Smith" and "Alice Jones" have 0.5, below it.
+ * 0.816, inside the default ambiguous band [0.75, 0.9); "Alice Smith" and "Alice Jones" have 0.5, below it. A
+ * name the model matched is remembered as an alias of the entity and resolves by name afterwards. The company
+ * names fall into different buckets (Acme, Globex, Hooli), so they never merge.
  */
 class ScriptedEntityResolutionTest {
   private static final Scope SCOPE = Scope.user("u1");
   private static final Instant JAN = Instant.parse("2023-01-10T09:00:00Z");
   private static final Instant MAR = Instant.parse("2023-03-01T00:00:00Z");
+  private static final Instant MAY = Instant.parse("2023-05-01T00:00:00Z");
 
   @TempDir Path dir;
   private final ScriptedLanguageModel model = new ScriptedLanguageModel();
@@ -64,6 +67,7 @@ class ScriptedEntityResolutionTest {
       return switch (text) {
         case "first" -> worksAt("Melanie Rose Smith", "Acme");
         case "second" -> worksAt("Melanie Smith", "Globex");
+        case "third" -> worksAt("Melanie Smith", "Hooli");
         default -> throw new AssertionError("no scripted extraction for: " + text);
       };
     });
@@ -115,12 +119,45 @@ class ScriptedEntityResolutionTest {
     assertThat(second.usage().inputTokens() + "/" + second.usage().outputTokens()).isEqualTo("683/84");
     assertThat(matchPrompts.get(0).user()).contains("Bob (user): second", "New name 0: Melanie Smith (person)",
         "  1. Melanie Rose Smith (person)").doesNotContain("Acme");
-    assertThat(entities("melanie smith")).as("no new entity").isEmpty();
+    assertThat(entities("melanie smith")).as("no new entity: the name is an alias of the matched one")
+        .singleElement().extracting(Entity::name, Entity::aliases)
+        .containsExactly("Melanie Rose Smith", List.of("melanie smith"));
     assertThat(entities("melanie rose smith")).singleElement().extracting(Entity::mentions).isEqualTo(2);
     assertThat(memory.entityRelations(SCOPE, "Melanie Rose Smith", TimeView.CURRENT))
         .extracting(GraphRelation::relationship, GraphRelation::destination)
         .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("works_at", "Acme"),
             org.assertj.core.groups.Tuple.tuple("works_at", "Globex"));
+  }
+
+  @Test
+  void aNameTheModelMatchedResolvesByAliasWithoutAnotherCall() {
+    open(llm());
+    say("first", JAN);
+    matcher = p -> "{'matches': [{'new': 0, 'existing': 1}]}";
+    say("second", MAR);
+    Entity merged = entities("melanie rose smith").get(0);
+    matcher = p -> {
+      throw new AssertionError("the alias must resolve the name: " + p.user());
+    };
+    AddResult third = say("third", MAY);
+
+    assertThat(third.usage().llmCalls()).as("extraction and the judge, no entity resolution").isEqualTo(2);
+    assertThat(matchPrompts).hasSize(1);
+    assertThat(model.prompts().get(model.prompts().size() - 1).system()).isEqualTo(LlmGraphExtractor.JUDGE);
+    assertThat(entities("melanie smith")).singleElement().satisfies(e -> {
+      assertThat(e.id()).isEqualTo(merged.id());
+      assertThat(e.name()).isEqualTo("Melanie Rose Smith");
+      assertThat(e.aliases()).containsExactly("melanie smith");
+      assertThat(e.mentions()).isEqualTo(3);
+    });
+    assertThat(entities("melanie rose smith")).extracting(Entity::id).containsExactly(merged.id());
+    assertThat(memory.entityRelations(SCOPE, "Melanie Smith", TimeView.CURRENT))
+        .extracting(GraphRelation::source, GraphRelation::relationship, GraphRelation::destination)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("Melanie Rose Smith", "works_at", "Acme"),
+            org.assertj.core.groups.Tuple.tuple("Melanie Rose Smith", "works_at", "Globex"),
+            org.assertj.core.groups.Tuple.tuple("Melanie Rose Smith", "works_at", "Hooli"));
+    assertThat(memory.entityRelations(SCOPE, "Melanie Rose Smith", TimeView.CURRENT)).hasSize(3);
   }
 
   @Test

@@ -39,6 +39,16 @@ final class Cypher {
   }
 
   /**
+   * {@code (v.normalized_name IN $names OR ...)}: the entity is known by one of the names in parameter
+   * {@code $names}, by its normalised name or as an element of its {@code aliases} list (absent on entities without
+   * aliases). No index covers list elements, so the alias half is evaluated on the rows the other predicates select
+   * (a scope's entities, found through the {@code (tenant, <scope id>)} indexes).
+   */
+  static String knownAs(String var) {
+    return "(" + var + ".normalized_name IN $names OR any(a IN coalesce(" + var + ".aliases, []) WHERE a IN $names))";
+  }
+
+  /**
    * Neo4j's cosine similarity {@code (1 + cos) / 2} of the vector property {@code property} (for example
    * {@code e.embedding}) and {@code query}, for rows whose {@code <property>_dims} equals the query's dimension
    * count; 0.5 (a cosine of 0) for other rows and for every row if the query is empty, zero or not finite.

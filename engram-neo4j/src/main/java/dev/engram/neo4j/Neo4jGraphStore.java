@@ -30,8 +30,9 @@ import org.neo4j.driver.exceptions.Neo4jException;
 /**
  * The {@link GraphStore} on Neo4j 5 over Bolt.
  *
- * <p><b>Model.</b> An entity is a node {@code (:Entity {tenant, id, name, normalized_name, type, embedding,
- * mentions, created_at, updated_at, user_id?, agent_id?, run_id?})}; a relation is a relationship
+ * <p><b>Model.</b> An entity is a node {@code (:Entity {tenant, id, name, normalized_name, aliases?, type,
+ * embedding, mentions, created_at, updated_at, user_id?, agent_id?, run_id?})} ({@code aliases}: a list of
+ * normalised names, absent when empty; an upsert replaces it with the node's other properties); a relation is a relationship
  * {@code -[:RELATES {tenant, id, relation, fact, fact_embedding, valid_at?, invalid_at?, created_at, expired_at?,
  * source_message_ids, memory_ids, user_id?, agent_id?, run_id?}]->}. The relation name is the {@code relation}
  * property of one relationship type, not a relationship type of its own as in mem0: a type cannot be a parameter,
@@ -135,6 +136,12 @@ public final class Neo4jGraphStore implements GraphStore, AutoCloseable {
         Map.of("tenant", t, "ids", List.copyOf(new LinkedHashSet<>(ids))));
   }
 
+  /**
+   * Matches the normalised name or list membership in {@code aliases}. List elements have no index in Neo4j 5, so
+   * the lookup reads the scope's entities through the {@code (tenant, <scope id>)} indexes: bounded by the scope,
+   * like {@link #similarEntities}, which entity resolution runs over the same nodes. Alias nodes would make the
+   * lookup a seek at the price of a second kind of node to keep in step with every upsert and delete.
+   */
   @Override
   public List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames) {
     String t = Tenants.check(tenant);
@@ -143,8 +150,8 @@ public final class Neo4jGraphStore implements GraphStore, AutoCloseable {
     }
     Map<String, Object> p = new HashMap<>();
     p.put("names", List.copyOf(new LinkedHashSet<>(normalizedNames)));
-    return entityQuery("MATCH (e:Entity) WHERE " + Cypher.scope("e", t, scope, p)
-        + " AND e.normalized_name IN $names RETURN e", p);
+    return entityQuery("MATCH (e:Entity) WHERE " + Cypher.scope("e", t, scope, p) + " AND " + Cypher.knownAs("e")
+        + " RETURN e", p);
   }
 
   @Override

@@ -27,7 +27,7 @@ final class Rows {
 
   /**
    * {@code {props, vector}}: the properties of an entity node, tenant included (absent values are null so
-   * {@code SET e = props} drops them), and its embedding if usable for cosine (null if not, and then it is among
+   * {@code SET e = props} drops them; no aliases is an absent {@code aliases}), and its embedding if usable for cosine (null if not, and then it is among
    * the properties).
    */
   static Map<String, Object> entity(String tenant, Entity e) {
@@ -40,6 +40,8 @@ final class Rows {
     row.put("mentions", e.mentions());
     row.put("created_at", time(e.createdAt()));
     row.put("updated_at", time(e.updatedAt()));
+    // Absent rather than an empty list, as on nodes written before entities had aliases.
+    row.put("aliases", e.aliases().isEmpty() ? null : e.aliases());
     putScope(row, e.scope());
     return withVector(row, "embedding", e.embeddingView());
   }
@@ -94,7 +96,7 @@ final class Rows {
   static Entity entity(Value n) {
     return new Entity(n.get("id").asString(), n.get("name").asString(), n.get("normalized_name").asString(),
         n.get("type").asString(), floats(n.get("embedding")), n.get("mentions").asInt(), instant(n.get("created_at")),
-        instant(n.get("updated_at")), scope(n));
+        instant(n.get("updated_at")), scope(n), strings(n.get("aliases")));
   }
 
   /** The relation of a relationship value and its endpoints' ids. */

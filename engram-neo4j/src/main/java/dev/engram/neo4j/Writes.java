@@ -18,8 +18,8 @@ import org.neo4j.driver.TransactionContext;
  */
 final class Writes {
   /**
-   * {@code SET e = row.props} replaces every property (the null scope ids of the row remove stale ones); a usable
-   * embedding is then stored as float32 (see {@link Rows}).
+   * {@code SET e = row.props} replaces every property (the null scope ids and aliases of the row remove stale ones,
+   * so an upsert replaces the alias list); a usable embedding is then stored as float32 (see {@link Rows}).
    */
   private static final String UPSERT_ENTITIES = "UNWIND $rows AS row"
       + " MERGE (e:Entity {tenant: $tenant, id: row.props.id}) SET e = row.props"

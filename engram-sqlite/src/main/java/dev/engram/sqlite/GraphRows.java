@@ -14,19 +14,19 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The graph tables ({@code graph_entities}, {@code graph_relations}): SQL fragments, writing {@link GraphChanges}
+ * The graph tables ({@code graph_entities} with its aliases, {@code graph_relations}): SQL fragments, writing {@link GraphChanges}
  * inside the caller's transaction, and reading rows back. Scope ids are columns, matched as {@link Scope#contains}
  * does; times are (second, nano) pairs compared as row values.
  */
 final class GraphRows {
   static final String ENTITY_COLUMNS = "id, name, norm_name, type, embedding, mentions, created_s, created_ns,"
-      + " updated_s, updated_ns, user_id, agent_id, run_id";
+      + " updated_s, updated_ns, user_id, agent_id, run_id, aliases";
   static final String RELATION_COLUMNS = "id, source_id, name, target_id, fact, embedding, valid_s, valid_ns,"
       + " invalid_s, invalid_ns, created_s, created_ns, expired_s, expired_ns, source_ids, memory_ids,"
       + " user_id, agent_id, run_id";
 
   private static final String UPSERT_ENTITY = "INSERT OR REPLACE INTO graph_entities (tenant, " + ENTITY_COLUMNS
-      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPSERT_RELATION = "INSERT OR REPLACE INTO graph_relations (tenant, "
       + RELATION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String DELETE_EDGES = "DELETE FROM graph_relations WHERE tenant = ?"
@@ -53,6 +53,8 @@ final class GraphRows {
       Codecs.bindInstant(ps, 8, e.createdAt());
       Codecs.bindInstant(ps, 10, e.updatedAt());
       bindScope(ps, 12, e.scope());
+      // The triggers on graph_entities replace the entity's rows of graph_entity_aliases (see Schema).
+      ps.setString(15, Codecs.stringsJson(e.aliases()));
       ps.executeUpdate();
     }
     for (Relation r : changes.relations()) {
@@ -152,7 +154,7 @@ final class GraphRows {
   static Entity entity(ResultSet rs) throws SQLException {
     return new Entity(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
         Codecs.embedding(rs.getBytes(5)), rs.getInt(6), Codecs.instant(rs, 7), Codecs.instant(rs, 9),
-        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)));
+        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), Codecs.strings(rs.getString(14)));
   }
 
   /** Reads a relation from {@link #RELATION_COLUMNS} starting at column 1. */

@@ -23,6 +23,11 @@ import java.util.Optional;
  *   <li>{@code graph_relation_memories}: (tenant, memory id, relation id) for every id in a relation's
  *       {@code memory_ids}, kept by triggers on {@code graph_relations} (filled from the JSON column when an older
  *       file is opened), so the relations of a memory are found through an index.
+ *   <li>{@code graph_entities.aliases} (a JSON array of normalised names, {@code []} by default; added by
+ *       {@code ALTER TABLE} to older files, again without a version change) and {@code graph_entity_aliases}:
+ *       (tenant, entity id, alias, scope ids) for every alias, kept by triggers on {@code graph_entities} (filled
+ *       from the JSON column when a file without it is opened) and indexed by (tenant, alias, scope ids), so
+ *       entities are found by alias through an index.
  * </ul>
  */
 final class Schema {
@@ -36,6 +41,18 @@ final class Schema {
 
   /** The table that indexes {@code graph_relations.memory_ids} by memory id. */
   static final String RELATION_MEMORIES = "graph_relation_memories";
+
+  /** The table that indexes {@code graph_entities.aliases} by alias. */
+  static final String ENTITY_ALIASES = "graph_entity_aliases";
+
+  /** Its lookup index, (tenant, alias, user_id, agent_id, run_id). */
+  static final String ENTITY_ALIASES_INDEX = "graph_entity_aliases_name";
+
+  /**
+   * The JSON array of an entity's aliases. With a constant default an older file gets it by {@code ALTER TABLE},
+   * and an older Engram that writes an entity without it leaves {@code []}, which its triggers then index.
+   */
+  private static final String ENTITY_ALIASES_COLUMN = "aliases TEXT NOT NULL DEFAULT '[]'";
 
   private static final List<String> DDL = List.of(
       "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
@@ -78,7 +95,7 @@ final class Schema {
           + " type TEXT NOT NULL, embedding BLOB NOT NULL, mentions INTEGER NOT NULL,"
           + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL,"
           + " updated_s INTEGER NOT NULL, updated_ns INTEGER NOT NULL,"
-          + " user_id TEXT, agent_id TEXT, run_id TEXT,"
+          + " user_id TEXT, agent_id TEXT, run_id TEXT, " + ENTITY_ALIASES_COLUMN + ","
           + " PRIMARY KEY (tenant, id))",
       "CREATE INDEX IF NOT EXISTS graph_entities_name ON graph_entities (tenant, norm_name)",
       "CREATE INDEX IF NOT EXISTS graph_entities_scope ON graph_entities (tenant, user_id, agent_id, run_id)",
@@ -112,6 +129,34 @@ final class Schema {
       "CREATE TRIGGER IF NOT EXISTS graph_relations_memories_delete AFTER DELETE ON graph_relations BEGIN"
           + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = OLD.tenant AND relation_id = OLD.id; END");
 
+  /**
+   * The alias table, its index and triggers; run after {@code graph_entities.aliases} exists. The triggers follow
+   * {@link #RELATION_MEMORIES}'s: the insert trigger clears the entity's old rows because an INSERT OR REPLACE
+   * fires no delete trigger.
+   */
+  private static final List<String> ALIAS_DDL = List.of(
+      "CREATE TABLE IF NOT EXISTS " + ENTITY_ALIASES + " ("
+          + " tenant TEXT NOT NULL, entity_id TEXT NOT NULL, alias TEXT NOT NULL,"
+          + " user_id TEXT, agent_id TEXT, run_id TEXT,"
+          + " PRIMARY KEY (tenant, entity_id, alias)) WITHOUT ROWID",
+      // A lookup seeks (tenant, alias) and checks the scope ids from the index; a scope may leave any of them
+      // unset (containment), so they follow the alias rather than precede it.
+      "CREATE INDEX IF NOT EXISTS " + ENTITY_ALIASES_INDEX + " ON " + ENTITY_ALIASES
+          + " (tenant, alias, user_id, agent_id, run_id)",
+      "CREATE TRIGGER IF NOT EXISTS graph_entities_aliases_insert AFTER INSERT ON graph_entities BEGIN"
+          + " DELETE FROM " + ENTITY_ALIASES + " WHERE tenant = NEW.tenant AND entity_id = NEW.id;"
+          + " INSERT OR IGNORE INTO " + ENTITY_ALIASES + " (tenant, entity_id, alias, user_id, agent_id, run_id)"
+          + " SELECT NEW.tenant, NEW.id, j.value, NEW.user_id, NEW.agent_id, NEW.run_id"
+          + " FROM json_each(NEW.aliases) j; END",
+      "CREATE TRIGGER IF NOT EXISTS graph_entities_aliases_update AFTER UPDATE OF tenant, id, aliases, user_id,"
+          + " agent_id, run_id ON graph_entities BEGIN"
+          + " DELETE FROM " + ENTITY_ALIASES + " WHERE tenant = OLD.tenant AND entity_id = OLD.id;"
+          + " INSERT OR IGNORE INTO " + ENTITY_ALIASES + " (tenant, entity_id, alias, user_id, agent_id, run_id)"
+          + " SELECT NEW.tenant, NEW.id, j.value, NEW.user_id, NEW.agent_id, NEW.run_id"
+          + " FROM json_each(NEW.aliases) j; END",
+      "CREATE TRIGGER IF NOT EXISTS graph_entities_aliases_delete AFTER DELETE ON graph_entities BEGIN"
+          + " DELETE FROM " + ENTITY_ALIASES + " WHERE tenant = OLD.tenant AND entity_id = OLD.id; END");
+
 
   private static final String GET = "SELECT value FROM meta WHERE key = ?";
   private static final String PUT = "INSERT INTO meta (key, value) VALUES (?, ?)"
@@ -122,6 +167,7 @@ final class Schema {
   /** Creates missing tables and checks the schema version; runs inside the caller's write transaction. */
   static void create(Handle db, String file) throws SQLException {
     boolean indexedMemories = tableExists(db, RELATION_MEMORIES);
+    boolean indexedAliases = tableExists(db, ENTITY_ALIASES);
     for (String ddl : DDL) {
       db.exec(ddl);
     }
@@ -129,6 +175,18 @@ final class Schema {
       // A file written before the table existed: index the relations it already holds.
       db.exec("INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
           + " SELECT r.tenant, j.value, r.id FROM graph_relations r, json_each(r.memory_ids) j");
+    }
+    if (!columnExists(db, "graph_entities", "aliases")) {
+      // A file written before entities had aliases: every existing entity gets [].
+      db.exec("ALTER TABLE graph_entities ADD COLUMN " + ENTITY_ALIASES_COLUMN);
+    }
+    for (String ddl : ALIAS_DDL) {
+      db.exec(ddl);
+    }
+    if (!indexedAliases) {
+      db.exec("INSERT OR IGNORE INTO " + ENTITY_ALIASES + " (tenant, entity_id, alias, user_id, agent_id, run_id)"
+          + " SELECT e.tenant, e.id, j.value, e.user_id, e.agent_id, e.run_id FROM graph_entities e,"
+          + " json_each(e.aliases) j");
     }
     Optional<String> version = get(db, SCHEMA_VERSION);
     if (version.isEmpty()) {
@@ -152,6 +210,15 @@ final class Schema {
   private static boolean tableExists(Handle db, String name) throws SQLException {
     PreparedStatement ps = db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
     ps.setString(1, name);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next();
+    }
+  }
+
+  private static boolean columnExists(Handle db, String table, String column) throws SQLException {
+    // table is a constant of this class, never input.
+    PreparedStatement ps = db.cached("SELECT 1 FROM pragma_table_info('" + table + "') WHERE name = ?");
+    ps.setString(1, column);
     try (ResultSet rs = ps.executeQuery()) {
       return rs.next();
     }

@@ -32,6 +32,10 @@ import java.util.PriorityQueue;
  * to other scopes' rows. The decoded vectors of recently searched scopes are kept in a {@link VectorCache} until the
  * tenant's graph is written again. The relations of a memory are found through the trigger-maintained table
  * {@code graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code memory_ids}.
+ * An entity's {@link Entity#aliases() aliases} are the JSON column {@code graph_entities.aliases}, which triggers
+ * mirror into {@code graph_entity_aliases} (one row per alias with the entity's scope ids, indexed by tenant, alias
+ * and scope ids), so {@link #entitiesByName} finds an entity by name or by alias with index seeks only; an upsert
+ * replaces the alias rows and a delete removes them in the same statement.
  * Thread-safe.
  */
 public final class SqliteGraphStore implements GraphStore {
@@ -96,21 +100,32 @@ public final class SqliteGraphStore implements GraphStore {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     return db.read("find entities by name in " + scope + " of tenant '" + tenant + "'", h -> {
-      List<Entity> out = new ArrayList<>();
+      Map<String, Entity> out = new java.util.LinkedHashMap<>();
       for (List<String> chunk : chunks(normalizedNames)) {
+        String in = GraphRows.marks(chunk.size());
+        // By name through graph_entities_name, by alias through graph_entity_aliases' index: two seeks, no OR.
         try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
             + " FROM graph_entities e INDEXED BY graph_entities_name WHERE tenant = ?"
-            + GraphRows.scopeMatch("e", scope) + " AND norm_name IN ("
-            + GraphRows.marks(chunk.size()) + ")")) {
+            + GraphRows.scopeMatch("e", scope) + " AND norm_name IN (" + in + ")"
+            + " UNION ALL SELECT " + GraphRows.ENTITY_COLUMNS + " FROM graph_entities e WHERE e.tenant = ?"
+            + " AND e.id IN (SELECT a.entity_id FROM " + Schema.ENTITY_ALIASES + " a INDEXED BY "
+            + Schema.ENTITY_ALIASES_INDEX + " WHERE a.tenant = ? AND a.alias IN (" + in + ")"
+            + GraphRows.scopeMatch("a", scope) + ")")) {
           ps.setString(1, tenant);
           int i = GraphRows.bindScopeMatch(ps, 2, scope);
-          GraphRows.bindAll(ps, i, chunk);
+          i = GraphRows.bindAll(ps, i, chunk);
+          ps.setString(i++, tenant);
+          ps.setString(i++, tenant);
+          i = GraphRows.bindAll(ps, i, chunk);
+          GraphRows.bindScopeMatch(ps, i, scope);
           try (ResultSet rs = ps.executeQuery()) {
-            out.addAll(GraphRows.entities(rs));
+            for (Entity e : GraphRows.entities(rs)) {
+              out.putIfAbsent(e.id(), e);
+            }
           }
         }
       }
-      return out;
+      return List.copyOf(out.values());
     });
   }
 
