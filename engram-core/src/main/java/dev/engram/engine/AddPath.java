@@ -3,23 +3,27 @@ package dev.engram.engine;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.EngramException;
+import dev.engram.GraphRelation;
 import dev.engram.Hashes;
 import dev.engram.MemoryEvent;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
+import dev.engram.RelationChanges;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.graph.GraphChanges;
+import dev.engram.graph.Relation;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryChange;
-import dev.engram.spi.MemoryInference;
 import dev.engram.spi.MemoryInference.PlannedChange;
+import dev.engram.spi.MemoryInference;
 import dev.engram.spi.StoredMemory;
 import dev.engram.spi.UsageMeter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,11 +77,13 @@ final class AddPath {
       }
       embed(staged);
       GraphChanges graphChanges = GraphChanges.NONE;
+      GraphWriter.Pending pending = new GraphWriter.Pending();
       if (engine.graphEnabled()) {
-        GraphWriter.Pending pending = new GraphWriter.Pending();
         GraphWriter writer = new GraphWriter(engine, engine.graph);
         for (Staged s : staged) {
-          writer.write(tenant, graphInput(s), pending);
+          GraphWriter.Written w = writer.write(tenant, graphInput(s), pending);
+          s.addedRelations.addAll(w.added());
+          s.invalidatedRelations.addAll(w.invalidated());
         }
         graphChanges = pending.changes();
       }
@@ -105,8 +111,10 @@ final class AddPath {
         }
       }
       List<AddResult> results = new ArrayList<>(staged.size());
+      RelationReport report = engine.graphEnabled() ? new RelationReport(tenant, graphChanges, pending) : null;
       for (Staged s : staged) {
-        results.add(new AddResult(s.events(), s.usage.snapshot()));
+        results.add(new AddResult(s.events(), s.usage.snapshot(), report == null ? Optional.empty()
+            : Optional.of(report.of(s.addedRelations, s.invalidatedRelations))));
       }
       return results;
     } finally {
@@ -156,8 +164,64 @@ final class AddPath {
         deletedAt.put(c.memory().id(), at);
       }
     }
-    return deletedAt.isEmpty() ? graphChanges
-        : new GraphRetirement(engine).contradict(tenant, deletedAt, created, graphChanges);
+    if (deletedAt.isEmpty()) {
+      return graphChanges;
+    }
+    GraphChanges after = new GraphRetirement(engine).contradict(tenant, deletedAt, created, graphChanges);
+    Set<String> endedBefore = new HashSet<>();
+    graphChanges.relations().stream().filter(Relation::invalidated).forEach(r -> endedBefore.add(r.id()));
+    for (Relation r : after.relations()) {
+      if (r.invalidated() && !endedBefore.contains(r.id())) {
+        for (Staged s : staged) {
+          if (s.changes.stream().anyMatch(c -> c.event() == dev.engram.EventType.DELETE
+              && r.memoryIds().contains(c.memory().id()))) {
+            s.invalidatedRelations.add(r.id());
+            break;
+          }
+        }
+      }
+    }
+    return after;
+  }
+
+  /** Renders the relations an add wrote as API records, endpoint names taken from the add's own entity writes. */
+  private final class RelationReport {
+    private final Map<String, Relation> relations = new HashMap<>();
+    private final Map<String, String> names = new HashMap<>();
+
+    RelationReport(String tenant, GraphChanges changes, GraphWriter.Pending pending) {
+      changes.relations().forEach(r -> relations.put(r.id(), r));
+      pending.upserts.values().forEach(e -> names.put(e.id(), e.name()));
+      Set<String> missing = new HashSet<>();
+      for (Relation r : changes.relations()) {
+        for (String id : List.of(r.sourceId(), r.targetId())) {
+          if (!names.containsKey(id)) {
+            missing.add(id);
+          }
+        }
+      }
+      if (!missing.isEmpty()) {
+        engine.graph.entities(tenant, missing).forEach(e -> names.put(e.id(), e.name()));
+      }
+    }
+
+    RelationChanges of(List<String> added, List<String> invalidated) {
+      return new RelationChanges(render(added), render(invalidated));
+    }
+
+    private List<GraphRelation> render(List<String> ids) {
+      List<GraphRelation> out = new ArrayList<>(ids.size());
+      for (String id : new java.util.LinkedHashSet<>(ids)) {
+        Relation r = relations.get(id);
+        String source = r == null ? null : names.get(r.sourceId());
+        String target = r == null ? null : names.get(r.targetId());
+        if (source != null && target != null) {
+          out.add(new GraphRelation(r.id(), source, r.name(), target, r.fact(), r.validAt(), r.invalidAt(),
+              r.createdAt(), r.expiredAt(), 1.0, r.sourceMessageIds(), r.memoryIds()));
+        }
+      }
+      return out;
+    }
   }
 
   /** One request's planned changes, before embedding. */
@@ -167,6 +231,8 @@ final class AddPath {
     final List<MemoryItem> toEmbed = new ArrayList<>();
     final List<MemoryEvent> events = new ArrayList<>();
     final UsageMeter usage = new UsageMeter();
+    final List<String> addedRelations = new ArrayList<>();
+    final List<String> invalidatedRelations = new ArrayList<>();
     ChangeSet.WindowAppend window;
 
     Staged(AddRequest request) {

@@ -57,11 +57,19 @@ final class GraphWriter {
     }
   }
 
-  void write(String tenant, GraphExtractor.Input input, Pending pending) {
+  /**
+   * What one write did: the ids of the relations it added and of those it invalidated (their versions are in
+   * {@link Pending#relations}).
+   */
+  record Written(List<String> added, List<String> invalidated) {
+    static final Written NOTHING = new Written(List.of(), List.of());
+  }
+
+  Written write(String tenant, GraphExtractor.Input input, Pending pending) {
     GraphExtractor extractor = engine.config.graphExtractor();
     GraphExtractor.Extraction ex = extractor.extract(input);
     if (ex.relations().isEmpty() && ex.entities().isEmpty()) {
-      return;
+      return Written.NOTHING;
     }
     Scope scope = input.scope();
     Instant now = engine.config.clock().instant();
@@ -97,7 +105,7 @@ final class GraphWriter {
           r.invalidAt() != null ? now : null, messageIds, r.memoryIds().isEmpty() ? allMemoryIds : r.memoryIds(),
           scope));
     }
-    resolveConflicts(tenant, scope, fresh, messageTime, now, input.usage(), pending);
+    return resolveConflicts(tenant, scope, fresh, messageTime, now, input.usage(), pending);
   }
 
   private static void note(Map<String, String> types, Map<String, String> names, String name, String type) {
@@ -240,11 +248,12 @@ final class GraphWriter {
     return created;
   }
 
-  private void resolveConflicts(String tenant, Scope scope, List<Relation> fresh, Instant messageTime, Instant now,
-                                UsageMeter usage, Pending pending) {
+  private Written resolveConflicts(String tenant, Scope scope, List<Relation> fresh, Instant messageTime, Instant now,
+                                   UsageMeter usage, Pending pending) {
     if (fresh.isEmpty()) {
-      return;
+      return Written.NOTHING;
     }
+    List<String> invalidated = new ArrayList<>();
     Set<String> endpoints = new java.util.LinkedHashSet<>();
     for (Relation r : fresh) {
       endpoints.add(r.sourceId());
@@ -310,13 +319,17 @@ final class GraphWriter {
           Relation ended = old.invalidate(end, now);
           existing.put(id, ended);
           pending.relations.put(id, ended);
+          invalidated.add(id);
         }
       }
     }
+    List<String> added = new ArrayList<>();
     for (int i = 0; i < kept.size(); i++) {
       if (!duplicated.contains(i)) {
         pending.relations.put(kept.get(i).id(), kept.get(i));
+        added.add(kept.get(i).id());
       }
     }
+    return new Written(added, invalidated);
   }
 }

@@ -104,6 +104,14 @@ public final class MemoryJson {
     return n;
   }
 
+  /** A relation of an add's changes: {@link #relation} with mem0's {@code target} for {@code destination}. */
+  private static ObjectNode changedRelation(GraphRelation r) {
+    ObjectNode n = MAPPER.createObjectNode();
+    relation(r).fields().forEachRemaining(f -> n.set("destination".equals(f.getKey()) ? "target" : f.getKey(),
+        f.getValue()));
+    return n;
+  }
+
   /** The per-signal scores of a hit. {@code rerank_score} is present only when a reranker ran. */
   public static ObjectNode scoreDetails(ScoreDetails d) {
     ObjectNode o = MAPPER.createObjectNode();
@@ -120,13 +128,23 @@ public final class MemoryJson {
   }
 
   /**
-   * An add result, {@code {"results": [...]}}; with {@code "usage": {llm_calls, prompt_tokens, completion_tokens,
-   * llm_ms}} after it when the add called a language model (an Engram extension of mem0's shape).
+   * An add result, {@code {"results": [...]}}; with graph memory on, {@code "relations": {"deleted_entities": [...],
+   * "added_entities": [...]}} as mem0's v1.0 with graph (the relations the add invalidated and added, each
+   * {@code {source, relationship, target}} as mem0 wrote them, plus fact, valid_at, invalid_at and provenance;
+   * an invalidated relation is kept in the graph, not deleted); with {@code "usage": {llm_calls, prompt_tokens,
+   * completion_tokens, llm_ms}} after it when the add called a language model (an Engram extension of mem0's shape).
    */
   public static ObjectNode addResult(AddResult r) {
     ObjectNode o = MAPPER.createObjectNode();
     ArrayNode results = o.putArray("results");
     r.events().forEach(e -> results.add(event(e)));
+    r.relations().ifPresent(changes -> {
+      ObjectNode rel = o.putObject("relations");
+      ArrayNode deleted = rel.putArray("deleted_entities");
+      changes.invalidated().forEach(x -> deleted.add(changedRelation(x)));
+      ArrayNode added = rel.putArray("added_entities");
+      changes.added().forEach(x -> added.add(changedRelation(x)));
+    });
     if (r.usage().llmCalls() > 0) {
       ObjectNode u = o.putObject("usage");
       u.put("llm_calls", r.usage().llmCalls());

@@ -172,6 +172,13 @@ class GraphRetirementScenarioTest {
           "Alice -related_to-> Bob [" + acme + ", " + bob + "]",
           "Alice -related_to-> Globex [" + globex + "]");
       assertThat(entityNames(graph())).containsExactly("Acme", "Alice", "Bob", "Globex");
+      // The add reports what it did to the graph (mem0's added_entities / deleted_entities).
+      assertThat(moved.relations()).hasValueSatisfying(changes -> {
+        assertThat(changes.added()).extracting(r -> r.source() + " " + r.relationship() + " " + r.destination())
+            .containsExactly("Alice related_to Globex");
+        assertThat(changes.invalidated()).extracting(r -> r.source() + " " + r.destination() + " " + r.invalidAt())
+            .containsExactlyInAnyOrder("Alice Acme " + JUN, "Acme Bob " + JUN);
+      });
     }
   }
 

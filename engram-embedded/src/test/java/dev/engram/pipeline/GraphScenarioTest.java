@@ -130,6 +130,25 @@ class GraphScenarioTest {
     judge = judge.andThen(s -> s.replace('\'', '"'));
     AddResult second = say("Alice", "I moved to Shanghai", JUN);
     assertThat(second.usage().llmCalls()).as("extraction and one conflict call").isEqualTo(2);
+    // Each add reports its graph changes; in mem0's JSON shape: deleted_entities (here: invalidated, kept) and
+    // added_entities, with "target" as mem0 wrote it.
+    assertThat(first.relations()).hasValueSatisfying(c -> {
+      assertThat(c.added()).extracting(GraphRelation::fact).containsExactly("Alice lives in Beijing");
+      assertThat(c.invalidated()).isEmpty();
+    });
+    assertThat(second.relations()).hasValueSatisfying(c -> {
+      assertThat(c.added()).extracting(GraphRelation::fact, GraphRelation::validAt, GraphRelation::invalidAt)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("Alice lives in Shanghai", JUN, null));
+      assertThat(c.invalidated()).extracting(GraphRelation::fact, GraphRelation::invalidAt)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("Alice lives in Beijing", JUN));
+    });
+    com.fasterxml.jackson.databind.JsonNode json = dev.engram.json.MemoryJson.addResult(second).get("relations");
+    assertThat(json.get("deleted_entities").get(0).get("source").asText()).isEqualTo("Alice");
+    assertThat(json.get("deleted_entities").get(0).get("relationship").asText()).isEqualTo("lives_in");
+    assertThat(json.get("deleted_entities").get(0).get("target").asText()).isEqualTo("Beijing");
+    assertThat(json.get("deleted_entities").get(0).get("invalid_at").asText()).isEqualTo("2023-06-01T00:00:00Z");
+    assertThat(json.get("added_entities").get(0).get("target").asText()).isEqualTo("Shanghai");
+    assertThat(json.get("added_entities").get(0).has("destination")).isFalse();
     assertThat(second.usage().inputTokens() + "/" + second.usage().outputTokens()).isEqualTo("481/83");
   }
 
