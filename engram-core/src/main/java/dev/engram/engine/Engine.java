@@ -9,6 +9,7 @@ import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.UsageMeter;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.GraphOutbox;
 import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
@@ -32,6 +33,15 @@ import org.slf4j.LoggerFactory;
  * The state shared by every tenant view: storage, models, locks and threads. Owns the one write path into the
  * record and the index: {@link #commit} applies a change set to the store, then the same changes to the index,
  * under one lock, so the index sees changes in sequence order.
+ *
+ * <p><b>Separate graph store.</b> When the graph lives outside the record ({@link
+ * dev.engram.spi.Storage#graphCommitsWithRecords()} false) and the record has a {@link GraphOutbox}, a change set's
+ * graph changes are committed into the outbox with its memory changes, and then applied to the graph store from the
+ * outbox, oldest entry first; an entry leaves the outbox only after the graph store applied it. Entries left by a
+ * crash or by a failed graph write are applied when the engine opens, and else before the next read of the graph
+ * (through {@link #graph}) or the graph changes of the next commit, so no newer graph change overtakes them.
+ * Without an outbox the graph changes are applied to the graph store after the memory commit, and a crash between the
+ * two commits loses them.
  */
 final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -39,10 +49,19 @@ final class Engine implements AutoCloseable {
   final Engram.Config config;
   final MemoryStore store;
   final SearchIndex index;
-  /** The graph store, or null without one. */
+  /**
+   * The graph store, or null without one; with an outbox, a view of it that first applies pending outbox entries
+   * (see {@link CatchingUpGraphStore}).
+   */
   final GraphStore graph;
+  /** The graph store itself, or null without one. */
+  private final GraphStore graphStore;
   /** True if the record applies a change set's graph changes in its own transaction. */
   final boolean graphInRecords;
+  /** The record's graph outbox, used for a separate graph store; null if the graph is in the record or has none. */
+  private final GraphOutbox outbox;
+  /** True while the outbox may hold entries the graph store has not applied; written under {@link #writeLock}. */
+  private volatile boolean outboxPending;
   final ScopeLocks scopeLocks = new ScopeLocks(64);
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
@@ -56,8 +75,11 @@ final class Engine implements AutoCloseable {
     this.config = config;
     this.store = config.storage().records();
     this.index = config.storage().index();
-    this.graph = config.storage().graph().orElse(null);
-    this.graphInRecords = graph != null && config.storage().graphCommitsWithRecords();
+    this.graphStore = config.storage().graph().orElse(null);
+    this.graphInRecords = graphStore != null && config.storage().graphCommitsWithRecords();
+    this.outbox = graphStore == null || graphInRecords ? null : store.graphOutbox().orElse(null);
+    this.outboxPending = outbox != null;
+    this.graph = outbox == null ? graphStore : new CatchingUpGraphStore(graphStore, this::catchUpGraph);
     this.asyncExecutor = Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
     this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
@@ -100,6 +122,7 @@ final class Engine implements AutoCloseable {
       throw e;
     }
     Engine engine = new Engine(config);
+    engine.drainOutboxOnOpen();
     long ms = config.indexCommitInterval().toMillis();
     engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
     return engine;
@@ -135,16 +158,34 @@ final class Engine implements AutoCloseable {
 
   /**
    * Commits a change set to the store and then to the index; returns the store's sequence number. Graph changes go
-   * into the store's transaction if it applies them, else to the graph store right after the memory commit.
+   * into the store's transaction if it applies them; for a separate graph store they go into the store's outbox in
+   * the same transaction and are then applied from there (after any older pending entry), or, without an outbox,
+   * they are applied to the graph store right after the memory commit.
+   *
+   * <p>If the graph store fails, the memory changes stay committed (and indexed), the graph changes stay in the
+   * outbox for the next graph read, commit or open to apply, and the graph store's exception is thrown.
    */
   long commit(ChangeSet changes) {
     ensureOpen();
     writeLock.lock();
     try {
       repairIndexIfStale();
-      long seq = store.apply(graphInRecords || changes.graph().isEmpty() ? changes : changes.withoutGraph());
-      if (!graphInRecords && graph != null && !changes.graph().isEmpty()) {
-        graph.apply(changes.tenant(), changes.graph());
+      boolean separateGraph = !graphInRecords && graph != null && !changes.graph().isEmpty();
+      RuntimeException graphFailure = null;
+      long seq;
+      if (separateGraph && outbox != null) {
+        seq = store.apply(changes.withGraphToOutbox());
+        outboxPending = true;
+        try {
+          drainOutbox();
+        } catch (RuntimeException e) {
+          graphFailure = e;
+        }
+      } else {
+        seq = store.apply(graphInRecords || changes.graph().isEmpty() ? changes : changes.withoutGraph());
+        if (separateGraph) {
+          graphStore.apply(changes.tenant(), changes.graph());
+        }
       }
       List<IndexOp> ops = new ArrayList<>(changes.changes().size());
       for (MemoryChange c : changes.changes()) {
@@ -155,7 +196,57 @@ final class Engine implements AutoCloseable {
         });
       }
       applyToIndex(ops, seq);
+      if (graphFailure != null) {
+        throw graphFailure;
+      }
       return seq;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Applies the outbox's pending entries to the graph store, oldest first, removing each after it applied; stops at
+   * the first failure (that entry and the newer ones stay pending) and throws it. Called under the write lock.
+   */
+  private void drainOutbox() {
+    if (!outboxPending) {
+      return;
+    }
+    for (GraphOutbox.Pending p : outbox.pending()) {
+      graphStore.apply(p.tenant(), p.changes());
+      outbox.done(p.seq());
+    }
+    outboxPending = false;
+  }
+
+  /** Applies the outbox's pending entries to the graph store, if there may be any; throws the graph's failure. */
+  private void catchUpGraph() {
+    if (!outboxPending) {
+      return;
+    }
+    writeLock.lock();
+    try {
+      drainOutbox();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Applies graph changes a previous run committed to the outbox but not to the graph store (a crash or a graph
+   * failure between the two commits). A failure is logged: the entries stay pending for the next commit.
+   */
+  private void drainOutboxOnOpen() {
+    if (outbox == null) {
+      return;
+    }
+    writeLock.lock();
+    try {
+      drainOutbox();
+    } catch (RuntimeException e) {
+      LOG.error("the graph store failed to apply graph changes pending in the outbox; they stay pending and are "
+          + "applied before the next graph change", e);
     } finally {
       writeLock.unlock();
     }
@@ -167,8 +258,8 @@ final class Engine implements AutoCloseable {
     writeLock.lock();
     try {
       store.reset(tenant);
-      if (graph != null) {
-        graph.reset(tenant);
+      if (graphStore != null) {
+        graphStore.reset(tenant);
       }
       applyToIndex(List.of(new IndexOp.RemoveTenant(tenant)), store.lastSeq());
     } finally {

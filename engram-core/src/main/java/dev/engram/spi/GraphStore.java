@@ -33,6 +33,10 @@ public interface GraphStore {
    * Applies the changes atomically (all or nothing): entity upserts, relation upserts, relation deletions, then
    * entity deletions with every relation that touches a deleted entity. An entity upsert replaces the whole entity,
    * its {@link Entity#aliases() aliases} included; a deleted entity's aliases go with it.
+   *
+   * <p>Idempotent: applying the same changes again leaves the same state (upserts replace rows by id, deletions of
+   * ids that do not exist are ignored), so an engine may replay changes whose outcome it does not know (see
+   * {@link GraphOutbox}).
    */
   void apply(String tenant, GraphChanges changes);
 

@@ -37,6 +37,16 @@ public interface MemoryStore extends Closeable {
   /** Commits a change set atomically and returns the sequence number of its last memory change. */
   long apply(ChangeSet changes);
 
+  /**
+   * The store's graph outbox, if it has one (empty by default). A store with an outbox writes the graph changes of a
+   * {@link ChangeSet#graphToOutbox()} change set as one outbox entry in the same transaction as the set's memory
+   * changes, so that the engine can apply them to a separate {@link GraphStore} after the commit and again after a
+   * crash. {@link #reset} also drops the tenant's pending entries.
+   */
+  default Optional<GraphOutbox> graphOutbox() {
+    return Optional.empty();
+  }
+
   /** One memory of a tenant. */
   Optional<StoredMemory> get(String tenant, String id);
 

@@ -20,7 +20,11 @@ public interface Storage extends Closeable {
   /**
    * True if {@link MemoryStore#apply} also applies {@link ChangeSet#graph()} in the same transaction as the memory
    * changes (the embedded store). If false (the default), the engine applies the graph changes to {@link #graph()}
-   * after the memory commit, a weaker guarantee: a crash between the two commits loses the graph part of an add.
+   * after the memory commit. If the record store has a {@link MemoryStore#graphOutbox() graph outbox} (the embedded
+   * store has), the graph changes are first committed into the outbox with the memory changes, so a crash or a
+   * graph failure between the two commits delays the graph part of an operation (it is applied at the next open or
+   * graph change) but does not lose it; a record store without an outbox gives the weaker guarantee: such a crash
+   * loses the graph part.
    */
   default boolean graphCommitsWithRecords() {
     return false;

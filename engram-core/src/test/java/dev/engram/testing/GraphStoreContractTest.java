@@ -411,6 +411,36 @@ public abstract class GraphStoreContractTest {
   }
 
   @Test
+  void applyingTheSameChangesTwiceLeavesTheSameState() {
+    seed();
+    Entity paris = aliased(entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1)), "city of light");
+    Relation visited = relation("r4", alice, "visited", paris, vec(0, 0, 1, 1), null, null);
+    GraphChanges changes = new GraphChanges(List.of(paris, alice.mentioned(NOW)),
+        List.of(visited, worksAcme.invalidate(JUN, NOW), livesShanghai.withProvenance(List.of("m-x"),
+            List.of("mem-x"))), Set.of("r1", "unknown"), Set.of("e-r1-gym", "e-unknown"));
+    store.apply(T1, changes);
+    List<String> all = List.of("e-alice", "e-beijing", "e-shanghai", "e-acme", "e-r1-alice", "e-r1-gym", "e-paris");
+    List<Entity> entities = store.entities(T1, all);
+    List<Relation> relations = store.relationsOf(T1, ALICE, all, TimeView.ALL);
+    List<Entity> byAlias = store.entitiesByName(T1, ALICE, List.of("city of light"));
+    List<Relation> byMemory = store.relationsFromMemories(T1, List.of("mem-x", "mem-r3", "mem-r5", "mem-r4"));
+
+    store.apply(T1, changes);
+
+    assertThat(store.entities(T1, all)).containsExactlyInAnyOrderElementsOf(entities);
+    assertThat(store.relationsOf(T1, ALICE, all, TimeView.ALL)).containsExactlyElementsOf(relations);
+    assertThat(store.entitiesByName(T1, ALICE, List.of("city of light"))).containsExactlyElementsOf(byAlias);
+    assertThat(store.relationsFromMemories(T1, List.of("mem-x", "mem-r3", "mem-r5", "mem-r4")))
+        .containsExactlyElementsOf(byMemory);
+    assertThat(ids(relations)).containsExactly("r2", "r3", "r4");
+    assertThat(ids(entities)).containsExactlyInAnyOrder("e-alice", "e-beijing", "e-shanghai", "e-acme",
+        "e-r1-alice", "e-paris");
+    assertThat(ids(byMemory)).containsExactly("r2", "r3", "r4");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 3))).containsExactly("e-paris", "e-acme",
+        "e-shanghai");
+  }
+
+  @Test
   void deleteScopeRemovesOnlyThatScopeAndCountsEntities() {
     seed();
     store.apply(T1, GraphChanges.upserts(List.of(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0))), List.of()));

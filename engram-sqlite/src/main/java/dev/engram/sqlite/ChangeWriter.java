@@ -14,7 +14,8 @@ import org.sqlite.SQLiteException;
 
 /**
  * Writes one {@link ChangeSet} inside the caller's write transaction, with cached prepared statements: per memory
- * change its memory row and one history row, then the window messages with their trims, then the graph changes.
+ * change its memory row and one history row, then the window messages with their trims, then the graph changes (into
+ * the graph tables, or as one outbox entry if the set asks for {@link ChangeSet#graphToOutbox()}).
  *
  * <p>Sequence numbers are assigned here: the write lock and the {@code BEGIN IMMEDIATE} transaction make this the
  * only writer, so the next numbers follow the AUTOINCREMENT counter, which the explicit inserts advance.
@@ -40,7 +41,13 @@ final class ChangeWriter {
     for (ChangeSet.WindowAppend window : set.windows()) {
       appendWindow(db, set.tenant(), window);
     }
-    GraphRows.write(db, set.tenant(), set.graph());
+    if (set.graphToOutbox()) {
+      if (!set.graph().isEmpty()) {
+        SqliteGraphOutbox.write(db, set.tenant(), set.graph());
+      }
+    } else {
+      GraphRows.write(db, set.tenant(), set.graph());
+    }
     return seq;
   }
 

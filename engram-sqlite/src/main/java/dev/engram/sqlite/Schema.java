@@ -28,6 +28,9 @@ import java.util.Optional;
  *       (tenant, entity id, alias, scope ids) for every alias, kept by triggers on {@code graph_entities} (filled
  *       from the JSON column when a file without it is opened) and indexed by (tenant, alias, scope ids), so
  *       entities are found by alias through an index.
+ *   <li>{@code graph_outbox}: graph changes committed with their memory changes for a separate graph store (see
+ *       {@link SqliteGraphOutbox}), {@code seq} an AUTOINCREMENT key, {@code changes} their JSON; created on open
+ *       for older files, again without a version change.
  * </ul>
  */
 final class Schema {
@@ -41,6 +44,9 @@ final class Schema {
 
   /** The table that indexes {@code graph_relations.memory_ids} by memory id. */
   static final String RELATION_MEMORIES = "graph_relation_memories";
+
+  /** The outbox of graph changes for a separate graph store. */
+  static final String GRAPH_OUTBOX = "graph_outbox";
 
   /** The table that indexes {@code graph_entities.aliases} by alias. */
   static final String ENTITY_ALIASES = "graph_entity_aliases";
@@ -127,7 +133,9 @@ final class Schema {
           + " INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
           + " SELECT NEW.tenant, j.value, NEW.id FROM json_each(NEW.memory_ids) j; END",
       "CREATE TRIGGER IF NOT EXISTS graph_relations_memories_delete AFTER DELETE ON graph_relations BEGIN"
-          + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = OLD.tenant AND relation_id = OLD.id; END");
+          + " DELETE FROM " + RELATION_MEMORIES + " WHERE tenant = OLD.tenant AND relation_id = OLD.id; END",
+      "CREATE TABLE IF NOT EXISTS " + GRAPH_OUTBOX + " ("
+          + " seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, changes TEXT NOT NULL)");
 
   /**
    * The alias table, its index and triggers; run after {@code graph_entities.aliases} exists. The triggers follow

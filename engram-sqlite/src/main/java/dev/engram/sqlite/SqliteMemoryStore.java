@@ -11,6 +11,7 @@ import dev.engram.Scope;
 import dev.engram.StorageException;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.GraphOutbox;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredMemory;
@@ -51,6 +52,7 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
   private final Clock clock;
   private final SqliteGraphStore graph;
+  private final SqliteGraphOutbox outbox;
   private volatile EmbeddingSpec spec;
 
   private SqliteMemoryStore(Connections db, Clock clock, EmbeddingSpec spec) {
@@ -58,6 +60,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     this.clock = clock;
     this.spec = spec;
     this.graph = new SqliteGraphStore(db);
+    this.outbox = new SqliteGraphOutbox(db);
   }
 
   /**
@@ -178,7 +181,8 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   /**
    * Writes the memory rows, one history row per change, the window messages and the graph changes in one
-   * transaction.
+   * transaction; the graph changes go into {@link #graph()}, or into {@link #graphOutbox()} as one entry if the set
+   * asks for {@link ChangeSet#graphToOutbox()}.
    *
    * @return the sequence number of the set's last memory change, or {@link #lastSeq()} if it has none
    * @throws dev.engram.MemoryNotFoundException if an UPDATE or DELETE names a memory the tenant does not have
@@ -198,10 +202,20 @@ public final class SqliteMemoryStore implements MemoryStore {
       return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
           + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
     } finally {
-      if (!changes.graph().isEmpty()) {
+      if (!changes.graph().isEmpty() && !changes.graphToOutbox()) {
         graph.invalidate(changes.tenant(), changes.graph());
       }
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The {@code graph_outbox} table of this database; {@link #reset} drops the tenant's entries.
+   */
+  @Override
+  public Optional<GraphOutbox> graphOutbox() {
+    return Optional.of(outbox);
   }
 
   private void checkDimensions(ChangeSet changes) {
@@ -345,8 +359,9 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * Deletes the tenant's memories, history rows, window messages, summaries and graph and increases the generation, in one
-   * transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go back.
+   * Deletes the tenant's memories, history rows, window messages, summaries, graph and graph outbox entries and
+   * increases the generation, in one transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go
+   * back.
    */
   @Override
   public void reset(String tenant) {
@@ -360,7 +375,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   private void resetRows(String tenant) {
     db.write("reset tenant '" + tenant + "'", h -> {
-      for (String table : List.of("memories", "history", "messages", "summaries")) {
+      for (String table : List.of("memories", "history", "messages", "summaries", Schema.GRAPH_OUTBOX)) {
         var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
         ps.setString(1, tenant);
         ps.executeUpdate();
