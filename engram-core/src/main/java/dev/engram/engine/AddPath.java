@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -132,13 +133,21 @@ final class AddPath {
       }
     }
     List<Message> messages = s.request.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
-    Instant at = s.request.timestamp();
-    for (Message m : messages) {
-      if (at == null || (s.request.timestamp() == null && m.timestamp() != null && m.timestamp().isAfter(at))) {
+    return new GraphExtractor.Input(s.request.scope(), messages, messageTime(s.request), created, s.usage);
+  }
+
+  /** The request's conversation time: its timestamp, else its latest non-system message's, else null. */
+  private static Instant messageTime(AddRequest r) {
+    if (r.timestamp() != null) {
+      return r.timestamp();
+    }
+    Instant at = null;
+    for (Message m : r.messages()) {
+      if (m.role() != Role.SYSTEM && m.timestamp() != null && (at == null || m.timestamp().isAfter(at))) {
         at = m.timestamp();
       }
     }
-    return new GraphExtractor.Input(s.request.scope(), messages, at, created, s.usage);
+    return at;
   }
 
   /**
@@ -158,7 +167,7 @@ final class AddPath {
           continue;
         }
         if (at == null) {
-          Instant messageTime = graphInput(s).timestamp();
+          Instant messageTime = messageTime(s.request);
           at = messageTime != null ? messageTime : now;
         }
         deletedAt.put(c.memory().id(), at);
@@ -187,22 +196,11 @@ final class AddPath {
   /** Renders the relations an add wrote as API records, endpoint names taken from the add's own entity writes. */
   private final class RelationReport {
     private final Map<String, Relation> relations = new HashMap<>();
-    private final Map<String, String> names = new HashMap<>();
+    private final Map<String, String> names;
 
     RelationReport(String tenant, GraphChanges changes, GraphWriter.Pending pending) {
       changes.relations().forEach(r -> relations.put(r.id(), r));
-      pending.upserts.values().forEach(e -> names.put(e.id(), e.name()));
-      Set<String> missing = new HashSet<>();
-      for (Relation r : changes.relations()) {
-        for (String id : List.of(r.sourceId(), r.targetId())) {
-          if (!names.containsKey(id)) {
-            missing.add(id);
-          }
-        }
-      }
-      if (!missing.isEmpty()) {
-        engine.graph.entities(tenant, missing).forEach(e -> names.put(e.id(), e.name()));
-      }
+      names = GraphSearch.entityNames(engine.graph, tenant, changes.relations(), pending.upserts.values());
     }
 
     RelationChanges of(List<String> added, List<String> invalidated) {
@@ -210,17 +208,9 @@ final class AddPath {
     }
 
     private List<GraphRelation> render(List<String> ids) {
-      List<GraphRelation> out = new ArrayList<>(ids.size());
-      for (String id : new java.util.LinkedHashSet<>(ids)) {
-        Relation r = relations.get(id);
-        String source = r == null ? null : names.get(r.sourceId());
-        String target = r == null ? null : names.get(r.targetId());
-        if (source != null && target != null) {
-          out.add(new GraphRelation(r.id(), source, r.name(), target, r.fact(), r.validAt(), r.invalidAt(),
-              r.createdAt(), r.expiredAt(), 1.0, r.sourceMessageIds(), r.memoryIds()));
-        }
-      }
-      return out;
+      List<Relation> written = new java.util.LinkedHashSet<>(ids).stream().map(relations::get)
+          .filter(Objects::nonNull).toList();
+      return GraphSearch.render(written, names, r -> 1.0);
     }
   }
 

@@ -94,15 +94,34 @@ final class GraphSearch {
    */
   List<GraphRelation> render(String tenant, List<Relation> relations,
                              java.util.function.ToDoubleFunction<Relation> scorer) {
-    Set<String> ids = new LinkedHashSet<>();
-    for (Relation r : relations) {
-      ids.add(r.sourceId());
-      ids.add(r.targetId());
-    }
+    return render(relations, entityNames(graph, tenant, relations, List.of()), scorer);
+  }
+
+  /**
+   * The names of the relations' endpoints by entity id: those of {@code known} (for example entities an add is
+   * about to write), the others read from the store.
+   */
+  static Map<String, String> entityNames(GraphStore graph, String tenant, Collection<Relation> relations,
+                                         Collection<Entity> known) {
     Map<String, String> names = new HashMap<>();
-    for (Entity e : graph.entities(tenant, ids)) {
-      names.put(e.id(), e.name());
+    known.forEach(e -> names.put(e.id(), e.name()));
+    Set<String> missing = new LinkedHashSet<>();
+    for (Relation r : relations) {
+      for (String id : List.of(r.sourceId(), r.targetId())) {
+        if (!names.containsKey(id)) {
+          missing.add(id);
+        }
+      }
     }
+    if (!missing.isEmpty()) {
+      graph.entities(tenant, missing).forEach(e -> names.put(e.id(), e.name()));
+    }
+    return names;
+  }
+
+  /** The relations as API records with their endpoint names; a relation whose endpoint has no name is left out. */
+  static List<GraphRelation> render(List<Relation> relations, Map<String, String> names,
+                                    java.util.function.ToDoubleFunction<Relation> scorer) {
     List<GraphRelation> out = new ArrayList<>(relations.size());
     for (Relation r : relations) {
       String s = names.get(r.sourceId());

@@ -65,7 +65,7 @@ public record Entity(String id, String name, String normalizedName, String type,
         out.add(a);
       }
     }
-    return List.copyOf(new ArrayList<>(out));
+    return List.copyOf(out);
   }
 
   @Override
