@@ -87,6 +87,12 @@ public interface Memory extends AutoCloseable {
   /** Deletes every memory of a scope, and its graph; returns how many memories. */
   int deleteAll(Scope scope);
 
+  /**
+   * The user, agent and run ids of this tenant that own memories, with their counts, ordered by type then id
+   * (mem0's entities).
+   */
+  List<EntitySummary> entities();
+
   /** The audit trail of one memory, oldest first; empty for an unknown id. */
   List<HistoryEntry> history(String memoryId);
 

@@ -3,6 +3,7 @@ package dev.engram.engine;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.Engram;
+import dev.engram.EntitySummary;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
@@ -304,6 +305,12 @@ public final class EngramMemory implements Memory {
       }
     }
     return found.size();
+  }
+
+  @Override
+  public List<EntitySummary> entities() {
+    engine.ensureOpen();
+    return engine.store.entities(tenant);
   }
 
   @Override

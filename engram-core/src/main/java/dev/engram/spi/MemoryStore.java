@@ -1,5 +1,7 @@
 package dev.engram.spi;
 
+import dev.engram.EntitySummary;
+
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
@@ -97,6 +99,14 @@ public interface MemoryStore extends Closeable {
 
   /** How many memories the store holds, in all tenants. */
   long count();
+
+  /**
+   * The user, agent and run ids of a tenant's memories with their counts, ordered by type then id. The default
+   * scans every memory; stores override it with an indexed query.
+   */
+  default List<EntitySummary> entities(String tenant) {
+    return EntityCounter.count(tenant, this::forEach);
+  }
 
   /**
    * A memory changed at {@code seq}.

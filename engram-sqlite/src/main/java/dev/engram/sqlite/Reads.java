@@ -1,5 +1,6 @@
 package dev.engram.sqlite;
 
+import dev.engram.EntitySummary;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
@@ -14,6 +15,7 @@ import dev.engram.spi.StoredMemory;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -108,6 +110,30 @@ final class Reads {
       }
     }
     return new Page<>(items, total, request.offset());
+  }
+
+  private static final String ENTITIES = "SELECT ?, id, COUNT(*), MIN(c), MAX(u) FROM (SELECT %s AS id,"
+      + " created_s * 1000000000 + created_ns AS c, updated_s * 1000000000 + updated_ns AS u"
+      + " FROM memories WHERE tenant = ? AND %s IS NOT NULL) GROUP BY id ORDER BY id";
+
+  static List<EntitySummary> entities(Handle db, String tenant) throws SQLException {
+    List<EntitySummary> out = new ArrayList<>();
+    for (EntitySummary.EntityType type : EntitySummary.EntityType.values()) {
+      String column = type.wireName() + "_id";
+      PreparedStatement ps = db.cached(String.format(ENTITIES, column, column));
+      ps.setString(1, type.wireName());
+      ps.setString(2, tenant);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new EntitySummary(type, rs.getString(2), rs.getLong(3), nanos(rs.getLong(4)), nanos(rs.getLong(5))));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Instant nanos(long epochNanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
   }
 
   static List<String> expiredIds(Handle db, String tenant, LocalDate today, int limit) throws SQLException {

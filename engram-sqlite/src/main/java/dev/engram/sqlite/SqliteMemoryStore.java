@@ -2,6 +2,7 @@ package dev.engram.sqlite;
 
 import dev.engram.DimensionMismatchException;
 import dev.engram.EventType;
+import dev.engram.EntitySummary;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
@@ -390,6 +391,12 @@ public final class SqliteMemoryStore implements MemoryStore {
   @Override
   public long count() {
     return db.read("count memories", Reads::count);
+  }
+
+  @Override
+  public List<EntitySummary> entities(String tenant) {
+    Objects.requireNonNull(tenant, "tenant");
+    return db.read("list the entities of tenant '" + tenant + "'", h -> Reads.entities(h, tenant));
   }
 
   /** Closes every connection. Calls made afterwards fail with a {@link StorageException}. Idempotent. */

@@ -1,0 +1,185 @@
+package dev.engram.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.Memory;
+import dev.engram.ValidationException;
+import dev.engram.json.MemoryJson;
+import dev.engram.server.api.GraphApi;
+import dev.engram.server.api.HostedApi;
+import dev.engram.server.api.OpsApi;
+import dev.engram.server.api.SelfHostedApi;
+import dev.engram.server.auth.ApiKeyStore;
+import dev.engram.server.events.AddEventStore;
+import dev.engram.server.events.AddEvents;
+import dev.engram.server.http.Authenticator;
+import dev.engram.server.http.RateLimiter;
+import dev.engram.server.http.RouteTable;
+import dev.engram.server.http.ServerMetrics;
+import io.javalin.Javalin;
+import jakarta.servlet.http.HttpServlet;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code engram serve}: a {@link Memory} behind mem0's REST APIs. Build with {@link #builder}, {@link #start()}, and
+ * {@link #close()} to stop gracefully (stop accepting, finish in-flight requests and running adds, leave queued adds
+ * pending for the next start). The server does not own the memory or the stores: the caller closes them afterwards.
+ *
+ * <p>Every route runs as the tenant of the caller's API key ({@link Memory#forTenant}); nothing a client sends can
+ * name another tenant. Without keys ({@link ServerSettings#insecureNoAuth()}) it serves only on a loopback address.
+ */
+public final class EngramServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
+
+  private final ServerSettings settings;
+  private final Memory root;
+  private final ServerMetrics metrics;
+  private final AddEvents events;
+  private final RouteTable routes;
+  private final Javalin app;
+  private volatile boolean closed;
+
+  private EngramServer(Builder b) {
+    this.settings = b.settings;
+    this.root = b.memory;
+    if (settings.insecureNoAuth() && !settings.loopbackOnly()) {
+      throw new ValidationException("server.host", "--insecure-no-auth serves only on a loopback address"
+          + " (127.0.0.1, ::1, localhost), not on '" + settings.host() + "'");
+    }
+    this.metrics = new ServerMetrics();
+    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, settings.eventWorkers());
+    this.routes = new RouteTable();
+    new HostedApi(events, metrics).register(routes);
+    new SelfHostedApi(metrics).register(routes);
+    new GraphApi().register(routes);
+    String version = Objects.requireNonNullElse(EngramServer.class.getPackage().getImplementationVersion(),
+        "development");
+    String[] openApi = new String[1];
+    String[] page = new String[1];
+    new OpsApi(metrics, events, this::readiness, () -> openApi[0], () -> page[0]).register(routes);
+    openApi[0] = MemoryJson.write(OpenApiDocument.build(routes.routes(), version));
+    page[0] = OpenApiDocument.page(routes.routes());
+    RouteTable.RouteEnv env = new RouteTable.RouteEnv(root, new Authenticator(b.keys, settings.insecureNoAuth()),
+        new RateLimiter(settings.rateLimitPerMinute(), b.clock), metrics, settings.maxBodyBytes(), b.clock);
+    Map<String, HttpServlet> servlets = Map.copyOf(b.servlets);
+    this.app = Javalin.create(config -> {
+      config.startup.showJavalinBanner = false;
+      config.jetty.host = settings.host();
+      config.jetty.port = settings.port();
+      config.http.maxRequestSize = settings.maxBodyBytes();
+      config.http.prefer405over404 = true;
+      config.router.ignoreTrailingSlashes = false;
+      config.jetty.modifyServer(server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
+      config.jetty.modifyServletContextHandler(handler -> servlets.forEach((path, servlet) -> {
+        ServletHolder holder = new ServletHolder(servlet);
+        holder.setAsyncSupported(true);
+        handler.addServlet(holder, path);
+      }));
+      routes.install(config, env);
+    });
+  }
+
+  public static Builder builder(Memory memory) {
+    return new Builder(memory);
+  }
+
+  /** Resumes unfinished add events, then listens. */
+  public EngramServer start() {
+    int resumed = events.resume();
+    app.start();
+    LOG.info("engram serve listening on http://{}:{} ({} add event(s) resumed{})", settings.host(), port(), resumed,
+        settings.insecureNoAuth() ? ", NO AUTHENTICATION" : "");
+    return this;
+  }
+
+  /** The port it listens on (the chosen one when started with port 0). */
+  public int port() {
+    return ((ServerConnector) app.jettyServer().server().getConnectors()[0]).getLocalPort();
+  }
+
+  /** The declared routes (for documentation and tests). */
+  public java.util.List<RouteTable.Route> routes() {
+    return routes.routes();
+  }
+
+  private OpsApi.ReadyCheck readiness() {
+    ObjectNode details = MemoryJson.mapper().createObjectNode();
+    boolean ready = true;
+    try {
+      root.get("readiness-probe");
+      details.put("storage", "ok");
+    } catch (RuntimeException e) {
+      ready = false;
+      details.put("storage", "unavailable: " + e.getMessage());
+    }
+    details.put("accepting", !closed);
+    return new OpsApi.ReadyCheck(ready && !closed, details);
+  }
+
+  /** Stops gracefully: no new connections, in-flight requests and running adds finish, queued adds stay pending. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    LOG.info("engram serve stopping");
+    try {
+      app.stop();
+    } finally {
+      events.close(settings.shutdownGrace());
+    }
+  }
+
+  /** Configures a server. */
+  public static final class Builder {
+    private final Memory memory;
+    private ServerSettings settings = ServerSettings.builder().build();
+    private ApiKeyStore keys;
+    private AddEventStore eventStore;
+    private Clock clock = Clock.systemUTC();
+    private final Map<String, HttpServlet> servlets = new LinkedHashMap<>();
+
+    private Builder(Memory memory) {
+      this.memory = Objects.requireNonNull(memory, "memory");
+    }
+
+    public Builder settings(ServerSettings s) {
+      this.settings = Objects.requireNonNull(s, "settings");
+      return this;
+    }
+
+    public Builder keys(ApiKeyStore k) {
+      this.keys = Objects.requireNonNull(k, "keys");
+      return this;
+    }
+
+    public Builder events(AddEventStore e) {
+      this.eventStore = Objects.requireNonNull(e, "events");
+      return this;
+    }
+
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /** Serves a servlet beside the REST routes, e.g. MCP at {@code /mcp/*}. */
+    public Builder servlet(String pathSpec, HttpServlet servlet) {
+      servlets.put(Objects.requireNonNull(pathSpec, "pathSpec"), Objects.requireNonNull(servlet, "servlet"));
+      return this;
+    }
+
+    public EngramServer build() {
+      Objects.requireNonNull(keys, "keys");
+      Objects.requireNonNull(eventStore, "events");
+      return new EngramServer(this);
+    }
+  }
+}

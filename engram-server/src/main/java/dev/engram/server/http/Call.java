@@ -1,0 +1,116 @@
+package dev.engram.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.Memory;
+import dev.engram.server.auth.Principal;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One authenticated request as a route sees it: the caller's principal, the memory of the caller's tenant (the only
+ * memory a route can reach), the body read within the size limit, path and query parameters, and the time the
+ * request was received (the time of any message that carries none).
+ */
+public final class Call {
+  private final Context ctx;
+  private final Optional<Principal> principal;
+  private final Optional<Memory> memory;
+  private final long maxBodyBytes;
+  private final Instant receivedAt;
+  private JsonNode body;
+
+  Call(Context ctx, Optional<Principal> principal, Optional<Memory> memory, long maxBodyBytes, Instant receivedAt) {
+    this.ctx = ctx;
+    this.principal = principal;
+    this.memory = memory;
+    this.maxBodyBytes = maxBodyBytes;
+    this.receivedAt = receivedAt;
+  }
+
+  /** The caller; present on every route that is not public. */
+  public Principal principal() {
+    return principal.orElseThrow(() -> new IllegalStateException("a public route has no principal"));
+  }
+
+  /** The memory of the caller's tenant. */
+  public Memory memory() {
+    return memory.orElseThrow(() -> new IllegalStateException("a public route has no tenant"));
+  }
+
+  public Instant receivedAt() {
+    return receivedAt;
+  }
+
+  public Context ctx() {
+    return ctx;
+  }
+
+  public String path(String name) {
+    return Objects.requireNonNull(ctx.pathParam(name), name);
+  }
+
+  public Optional<String> query(String name) {
+    return Optional.ofNullable(ctx.queryParam(name));
+  }
+
+  /** The body as JSON: it must be {@code application/json} (else 415) and at most the size limit (else 413). */
+  public JsonNode body() {
+    if (body == null) {
+      checkJsonType();
+      body = JsonBodies.parse(readLimited());
+    }
+    return body;
+  }
+
+  private void checkJsonType() {
+    String type = ctx.header("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
+      throw new ApiException(415, "unsupported media type: send the body as application/json, got "
+          + (type == null ? "no Content-Type" : "'" + type + "'"), "Content-Type");
+    }
+  }
+
+  /** The body as a JSON object. */
+  public ObjectNode bodyObject() {
+    return Fields.object(body());
+  }
+
+  /** The body as a JSON object, or an empty object when the request has no body. */
+  public ObjectNode optionalBodyObject() {
+    if (body == null) {
+      byte[] bytes = readLimited();
+      if (bytes.length == 0) {
+        return JsonBodies.emptyObject();
+      }
+      checkJsonType();
+      body = JsonBodies.parse(bytes);
+    }
+    return Fields.object(body);
+  }
+
+  private byte[] readLimited() {
+    long declared = ctx.contentLength();
+    if (declared > maxBodyBytes) {
+      throw tooLarge();
+    }
+    try (InputStream in = ctx.req().getInputStream()) {
+      byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+      if (bytes.length > maxBodyBytes) {
+        throw tooLarge();
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw new ApiException(400, "invalid request: the body could not be read: " + e.getMessage(), "body");
+    }
+  }
+
+  private ApiException tooLarge() {
+    return new ApiException(413, "request body too large: the limit is " + maxBodyBytes + " bytes", "body");
+  }
+}
