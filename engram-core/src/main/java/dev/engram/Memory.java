@@ -96,6 +96,9 @@ public interface Memory extends AutoCloseable {
   /** The audit trail of one memory, oldest first; empty for an unknown id. */
   List<HistoryEntry> history(String memoryId);
 
+  /** How the stores stand: the record's and the index's sequence numbers (shared by every tenant view). */
+  MemoryStatus status();
+
   /** Deletes all of this tenant's memories, history, message windows and graph. */
   void reset();
 

@@ -4,6 +4,7 @@ import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.Engram;
 import dev.engram.EntitySummary;
+import dev.engram.MemoryStatus;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
@@ -305,6 +306,12 @@ public final class EngramMemory implements Memory {
       }
     }
     return found.size();
+  }
+
+  @Override
+  public MemoryStatus status() {
+    engine.ensureOpen();
+    return engine.status();
   }
 
   @Override

@@ -112,10 +112,13 @@ public final class HostedApi {
 
   private Reply addSync(Call c) {
     AddRequest request = AddBody.parse(c.bodyObject(), c.receivedAt());
-    long start = System.nanoTime();
-    var result = c.memory().add(request);
-    metrics.add(System.nanoTime() - start, result.usage());
-    return Reply.json(MemoryJson.addResult(result));
+    return syncAdd(events, c, request);
+  }
+
+  /** Runs an add now (recorded as an event too) and answers mem0's {@code {"results": [...]}}. */
+  static Reply syncAdd(AddEvents events, Call c, AddRequest request) {
+    AddEvent done = events.runNow(c.principal().tenant(), request);
+    return new Reply(200, Reply.JSON, done.results().orElseThrow());
   }
 
   private Reply event(Call c) {
