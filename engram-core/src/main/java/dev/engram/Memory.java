@@ -58,6 +58,12 @@ public interface Memory extends AutoCloseable {
    */
   List<GraphRelation> entityRelations(Scope scope, String entityName, TimeView view);
 
+  /**
+   * The relations whose provenance lists this memory (learned from it), visible under {@code view}, ordered by id;
+   * empty for an unknown id or without a graph store.
+   */
+  List<GraphRelation> memoryRelations(String memoryId, TimeView view);
+
   /** The relations within {@code hops} (1 to 3) of the scope's entities with this name, nearest first. */
   List<GraphRelation> graphAround(Scope scope, String entityName, int hops, TimeView view);
 

@@ -139,6 +139,22 @@ public final class EngramMemory implements Memory {
   }
 
   @Override
+  public List<GraphRelation> memoryRelations(String memoryId, TimeView view) {
+    Objects.requireNonNull(view, "view");
+    String id = RequestChecks.checkId(memoryId);
+    engine.ensureOpen();
+    if (graphSearch == null) {
+      return List.of();
+    }
+    java.time.Instant now = engine.config.clock().instant();
+    TimeView at = view.at(now);
+    List<dev.engram.graph.Relation> relations = new java.util.ArrayList<>(
+        engine.graph.relationsFromMemories(tenant, List.of(id)).stream().filter(at::admits).toList());
+    relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
+    return graphSearch.render(tenant, relations, r -> 1.0);
+  }
+
+  @Override
   public int deleteEntity(Scope scope, String entityName) {
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(entityName, "entityName");
