@@ -5,6 +5,7 @@ import dev.engram.Memory;
 import dev.engram.MemoryStatus;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
+import dev.engram.server.api.ConsoleApi;
 import dev.engram.server.api.GraphApi;
 import dev.engram.server.api.HostedApi;
 import dev.engram.server.api.OpsApi;
@@ -66,6 +67,7 @@ public final class EngramServer implements AutoCloseable {
     new HostedApi(events, metrics).register(routes);
     new SelfHostedApi(events, metrics).register(routes);
     new GraphApi().register(routes);
+    new ConsoleApi().register(routes);
     String version = Objects.requireNonNullElse(EngramServer.class.getPackage().getImplementationVersion(),
         "development");
     String[] openApi = new String[1];
