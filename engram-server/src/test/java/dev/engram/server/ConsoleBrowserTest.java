@@ -144,8 +144,13 @@ class ConsoleBrowserTest {
     assertThat(results.findElement(By.cssSelector(".explain")).getText()).contains("fused");
     screenshot("search");
 
-    // Filter with mem0's filter form.
-    browser.findElement(By.id("filter")).sendKeys("{\"memory\": {\"contains\": \"tea\"}}");
+    // Filter with mem0's filter form, built with the helper.
+    browser.findElement(By.id("helper-field")).sendKeys("memory");
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("helper-op"))).selectByValue("contains");
+    browser.findElement(By.id("helper-value")).sendKeys("tea");
+    browser.findElement(By.id("helper-add")).click();
+    assertThat(browser.findElement(By.id("filter")).getAttribute("value"))
+        .isEqualTo("{\"memory\":{\"contains\":\"tea\"}}");
     browser.findElement(By.id("filter")).submit();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "1 memories"));
 
@@ -171,7 +176,8 @@ class ConsoleBrowserTest {
 
     // The graph around Alice, then as of a date before anything was said.
     browser.get(base() + "/#/graph?scope=user:alice&entity=Alice&as_of=&all=false");
-    WebElement edge = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("svg.graph .edge")));
+    WebElement edge = wait.until(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector("svg.graph .edge[aria-label='Alice related_to Acme']")));
     edge.click();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("edge-detail"), "Alice works at Acme"));
     screenshot("graph");
@@ -190,6 +196,16 @@ class ConsoleBrowserTest {
     WebElement events = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("events")));
     assertThat(events.getText()).contains("SUCCEEDED").contains("Alice loves green tea");
     screenshot("activity");
+
+    // Bulk delete of a scope, confirmed.
+    memory.forTenant("acme").add(AddRequest.builder(Scope.user("carol")).message(Message.user("Carol skis"))
+        .infer(false).build());
+    browser.get(base() + "/#/memories?scope=user:carol");
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "1 memories"));
+    browser.findElement(By.id("delete-scope")).click();
+    wait.until(ExpectedConditions.alertIsPresent()).accept();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("scopes")));
+    assertThat(memory.forTenant("acme").list(dev.engram.ListRequest.of(Scope.user("carol"))).items()).isEmpty();
 
     // Nothing the page loaded came from another origin.
     @SuppressWarnings("unchecked")

@@ -186,7 +186,8 @@ async function viewMemories() {
     el("form", { class: "card", "aria-label": "Filter", onsubmit: (ev) => { ev.preventDefault();
       location.hash = `#/memories?scope=${encodeURIComponent(scope)}&filters=${encodeURIComponent(filterInput.value)}`; } },
       el("label", { for: "filter", text: "Filter (mem0's JSON filter form: eq, ne, gt, gte, lt, lte, in, nin, contains; AND, OR, NOT)" }),
-      el("div", { class: "row" }, filterInput, el("button", { type: "submit", text: "Apply" }))),
+      el("div", { class: "row" }, filterInput, el("button", { type: "submit", text: "Apply" })),
+      filterHelper(filterInput)),
     el("form", { class: "card", "aria-label": "Search", onsubmit: (ev) => { ev.preventDefault(); guarded(async () => {
       const r = await api("POST", "/v3/memories/search/", { query: query.value, filters: body.filters, top_k: 10, explain: explain.checked });
       results.replaceChildren(el("h3", { text: `${r.results.length} results` }), memoryTable(r.results, true),
@@ -209,6 +210,30 @@ async function viewMemories() {
         say(`${r.count} memories deleted`);
         location.hash = "#/scopes";
       }) , text: "Delete all memories of this scope" })));
+}
+
+// Builds one condition from a field, an operator and a value and adds it to the filter text (ANDed).
+function filterHelper(target) {
+  const field = el("input", { id: "helper-field", type: "text", list: "helper-fields", placeholder: "topic" });
+  const fields = el("datalist", { id: "helper-fields" }, ["memory", "actor_id", "role", "created_at", "updated_at",
+    "event_time", "expiration_date", "source_id"].map((f) => el("option", { value: f })));
+  const op = el("select", { id: "helper-op" }, ["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "icontains"]
+    .map((o) => el("option", { value: o, text: o })));
+  const value = el("input", { id: "helper-value", type: "text", placeholder: "pets (a list: a, b)" });
+  return el("div", { class: "row" },
+    el("div", {}, el("label", { for: "helper-field", text: "Field (or a metadata key)" }), field, fields),
+    el("div", {}, el("label", { for: "helper-op", text: "Operator" }), op),
+    el("div", {}, el("label", { for: "helper-value", text: "Value" }), value),
+    el("button", { id: "helper-add", type: "button", class: "secondary", text: "Add condition", onclick: () => {
+      if (!field.value) return say("Name a field first", true);
+      const parse = (v) => (v !== "" && !isNaN(Number(v)) ? Number(v) : v === "true" ? true : v === "false" ? false : v);
+      const v = ["in", "nin"].includes(op.value) ? value.value.split(",").map((x) => parse(x.trim())) : parse(value.value);
+      const condition = { [field.value]: op.value === "eq" ? v : { [op.value]: v } };
+      let current = {};
+      try { current = target.value.trim() ? JSON.parse(target.value) : {}; } catch (e) { return say("The filter is not JSON", true); }
+      const merged = Object.keys(current).length ? { AND: [...(current.AND || [current]), condition] } : condition;
+      target.value = JSON.stringify(merged);
+    } }));
 }
 
 function memoryTable(items, withScore) {
