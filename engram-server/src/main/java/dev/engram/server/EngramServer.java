@@ -56,6 +56,10 @@ public final class EngramServer implements AutoCloseable {
       throw new ValidationException("server.host", "--insecure-no-auth serves only on a loopback address"
           + " (127.0.0.1, ::1, localhost), not on '" + settings.host() + "'");
     }
+    if (!settings.insecureNoAuth() && !settings.loopbackOnly() && b.keys.list().stream().noneMatch(k -> k.active())) {
+      throw new ValidationException("server.host", "refusing to listen on '" + settings.host() + "' without API"
+          + " keys; create one first (engram keys create --tenant NAME --admin)");
+    }
     this.metrics = new ServerMetrics();
     this.model = new ModelHealth(b.clock);
     this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers());
