@@ -274,13 +274,7 @@ public final class HostedApi {
 
   private Reply deleteEntity(Call c) {
     EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
-    String id = c.path("entity_id");
-    Scope scope = switch (type) {
-      case USER -> Scope.user(id);
-      case AGENT -> Scope.agent(id);
-      case RUN -> Scope.run(id);
-    };
-    int n = c.memory().deleteAll(scope);
+    int n = c.memory().deleteAll(type.scope(c.path("entity_id")));
     ObjectNode o = PlatformJson.message("Entity deleted successfully.");
     o.put("count", n);
     return Reply.json(o);
