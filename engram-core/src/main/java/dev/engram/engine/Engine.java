@@ -14,6 +14,7 @@ import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.SearchIndex;
 import java.io.IOException;
 import java.time.LocalDate;
@@ -203,6 +204,47 @@ final class Engine implements AutoCloseable {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Writes restored memories (an import) to the store in one transaction and then their current states to the
+   * index, under the write lock like {@link #commit}. Memories whose id the tenant already has, as a memory or as
+   * history, are left out; the check runs under the lock, so a concurrent writer cannot slip one in between.
+   *
+   * @return the ids written, in order
+   */
+  List<String> restore(String tenant, List<RestoredMemory> memories) {
+    ensureOpen();
+    writeLock.lock();
+    try {
+      repairIndexIfStale();
+      java.util.Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
+      List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
+      if (fresh.isEmpty()) {
+        return List.of();
+      }
+      long seq = store.restore(tenant, fresh);
+      List<IndexOp> ops = new ArrayList<>(fresh.size());
+      for (RestoredMemory m : fresh) {
+        m.current().ifPresent(current -> ops.add(new IndexOp.Upsert(current)));
+      }
+      applyToIndex(ops, seq);
+      return fresh.stream().map(RestoredMemory::id).toList();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The ids among {@code ids} that the tenant has as a memory or in its history. */
+  java.util.Set<String> existingIds(String tenant, List<String> ids) {
+    java.util.Set<String> found = new java.util.HashSet<>();
+    store.getAll(tenant, ids).forEach(m -> found.add(m.id()));
+    for (String id : ids) {
+      if (!found.contains(id) && !store.history(tenant, id).isEmpty()) {
+        found.add(id);
+      }
+    }
+    return found;
   }
 
   /**
