@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.EventType;
-import dev.engram.ImportResult;
 import dev.engram.Memory;
 import dev.engram.MemoryEvent;
 import dev.engram.Scope;
@@ -134,7 +133,7 @@ final class ImportCommand extends BaseCommand {
     RecordImport records = new RecordImport(file, f == Format.MEM0 ? MemoryRecordReader.Format.MEM0
         : MemoryRecordReader.Format.ENGRAM_JSONL, defaultScope);
     long count = records.check();
-    ImportResult result;
+    RecordImport.Counts result;
     try (Memory root = openMemory(true); Progress progress = Progress.start("import", count, "mem", err())) {
       result = records.write(root.forTenant(tenantId), batchSize, progress);
     }

@@ -65,9 +65,13 @@ final class RecordImport {
     return n;
   }
 
+  /** How many records an import wrote and skipped. */
+  record Counts(long imported, long skipped) {}
+
   /** Imports the records in batches of {@code batchSize}; {@code progress} advances by each batch. */
-  ImportResult write(Memory memory, int batchSize, Progress progress) {
-    ImportResult total = new ImportResult(0, List.of());
+  Counts write(Memory memory, int batchSize, Progress progress) {
+    long imported = 0;
+    long skipped = 0;
     List<MemoryRecord> batch = new ArrayList<>(batchSize);
     List<String> positions = new ArrayList<>(batchSize);
     try (MemoryRecordReader reader = open()) {
@@ -75,7 +79,9 @@ final class RecordImport {
         batch.add(reader.next());
         positions.add(reader.position());
         if (batch.size() == batchSize || !reader.hasNext()) {
-          total = total.plus(importBatch(memory, batch, positions));
+          ImportResult result = importBatch(memory, batch, positions);
+          imported += result.imported();
+          skipped += result.skipped();
           progress.stepBy(batch.size());
           batch.clear();
           positions.clear();
@@ -84,7 +90,7 @@ final class RecordImport {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return total;
+    return new Counts(imported, skipped);
   }
 
   /** One batch; an error about {@code records[i]} is reported at the record's line. */
