@@ -20,7 +20,9 @@ import java.io.IOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -218,7 +220,7 @@ final class Engine implements AutoCloseable {
     writeLock.lock();
     try {
       repairIndexIfStale();
-      java.util.Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
+      Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
       List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
       if (fresh.isEmpty()) {
         return List.of();
@@ -236,8 +238,8 @@ final class Engine implements AutoCloseable {
   }
 
   /** The ids among {@code ids} that the tenant has as a memory or in its history. */
-  java.util.Set<String> existingIds(String tenant, List<String> ids) {
-    java.util.Set<String> found = new java.util.HashSet<>();
+  Set<String> existingIds(String tenant, List<String> ids) {
+    Set<String> found = new HashSet<>();
     store.getAll(tenant, ids).forEach(m -> found.add(m.id()));
     for (String id : ids) {
       if (!found.contains(id) && !store.history(tenant, id).isEmpty()) {
