@@ -197,6 +197,23 @@ public abstract class TransferContract extends ConcurrencyContract {
   }
 
   @Test
+  void anImportEmbedsTheTextsWithTheTargetsOwnEmbedder() {
+    fill();
+    List<MemoryRecord> exported = memory.exportRecords(ExportRequest.wholeTenant()).toList();
+    HashEmbedder other = new HashEmbedder(32, "test-hash-32");
+    try (Memory target = Engram.builder().storage(openStorage(targetDir, other.dimension())).embedder(other)
+        .clock(new TickingClock()).build()) {
+      assertThat(target.importRecords(exported).imported()).isEqualTo(exported.size());
+      for (MemoryRecord r : exported) {
+        assertThat(target.get(r.id())).isEqualTo(r.memory());
+      }
+      String honey = target.search(SearchRequest.builder(BOB, "honey market").topK(1).build()).hits().get(0)
+          .memory().text();
+      assertThat(honey).isEqualTo("bob sells honey at the market");
+    }
+  }
+
+  @Test
   void aScopeExportHoldsOnlyThatScopesLiveMemoriesOfThisTenant() {
     Filled filled = fill();
     List<MemoryRecord> alice = memory.exportRecords(ExportRequest.of(ALICE).withPageSize(2)).toList();
