@@ -3,6 +3,7 @@ package dev.engram.cli;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.json.MemoryRecordJson;
@@ -59,46 +60,34 @@ final class ImportFormats {
   }
 
   /**
-   * The first object of the file: its first line if that is one complete JSON object, else the first element of
-   * a top-level array or of a top-level object's {@code results}/{@code memories} array; null if there is none.
+   * The first object of the file, streamed so that a large one-line document is never held whole: a top-level
+   * object (the first line of JSON Lines, an Engram header), or the first element of a top-level array or of a
+   * top-level object's {@code results}/{@code memories} array; null if there is none.
    */
   private static JsonNode firstValue(Path file) throws IOException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String line = in.readLine();
-      while (line != null && line.isBlank()) {
-        line = in.readLine();
-      }
-      if (line == null) {
-        return null;
-      }
-      try {
-        JsonNode node = MemoryJson.mapper().readTree(line.strip().replace("\uFEFF", ""));
-        if (node != null && node.isObject() && !node.has("results") && !node.has("memories")) {
-          return node;
-        }
-      } catch (IOException incomplete) {
-        // a document over several lines: parse it as a stream below
-      }
+    BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    in.mark(1);
+    if (in.read() != '\uFEFF') {
+      in.reset();
     }
-    try (JsonParser p = MemoryJson.mapper().getFactory().createParser(Files.newBufferedReader(file,
-        StandardCharsets.UTF_8))) {
+    try (JsonParser p = MemoryJson.mapper().getFactory().createParser(in)) {
       JsonToken t = p.nextToken();
-      if (t == JsonToken.START_OBJECT) {
-        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-          String field = p.currentName();
-          t = p.nextToken();
-          if (("results".equals(field) || "memories".equals(field)) && t == JsonToken.START_ARRAY) {
-            break;
-          }
-          p.skipChildren();
-        }
-        if (t != JsonToken.START_ARRAY) {
-          return null;
-        }
-      } else if (t != JsonToken.START_ARRAY) {
+      if (t == JsonToken.START_ARRAY) {
+        return p.nextToken() == JsonToken.START_OBJECT ? p.readValueAsTree() : null;
+      }
+      if (t != JsonToken.START_OBJECT) {
         return null;
       }
-      return p.nextToken() == JsonToken.START_OBJECT ? p.readValueAsTree() : null;
+      ObjectNode first = MemoryJson.mapper().createObjectNode();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        t = p.nextToken();
+        if (("results".equals(field) || "memories".equals(field)) && t == JsonToken.START_ARRAY) {
+          return p.nextToken() == JsonToken.START_OBJECT ? p.readValueAsTree() : null;
+        }
+        first.set(field, p.readValueAsTree());
+      }
+      return first;
     }
   }
 }

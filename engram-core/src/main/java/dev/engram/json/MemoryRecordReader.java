@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.MemoryRecord;
 import dev.engram.Scope;
 import dev.engram.ValidationException;
@@ -25,14 +26,12 @@ import java.util.Optional;
  * {@code {"memories": [...]}}), a bare JSON array, or JSON Lines of items.
  *
  * <p>The format is detected from the content unless given: a first line that is an Engram header means an Engram
- * export; anything else is read as mem0. Blank lines are skipped. Every error is a {@link ValidationException} that
+ * export; anything else is read as mem0. The input is read as a stream of JSON tokens, so one record per line is
+ * the format's rule but not checked (white space between records, blank lines included, is skipped). Every error is a {@link ValidationException} that
  * names where the input went wrong ({@code line 7}, {@code results[3] (line 40)}); {@link #position()} names the
  * last record returned. Not thread-safe; closing closes the underlying reader.
  */
 public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeable {
-  /** The longest first line the format detection looks at (16 MiB). */
-  private static final int MAX_FIRST_LINE = 16 << 20;
-
   /** The formats of an export file. */
   public enum Format {
     /** Engram's own export: a header line and one {@link MemoryRecord} per line. */
@@ -63,25 +62,23 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
     }
   }
 
-  private final BufferedReader in;
+  private final JsonParser parser;
   private final Format format;
   private final Optional<Scope> defaultScope;
-  /** Non-null when reading the elements of a JSON array (mem0 document or bare array). */
-  private final JsonParser parser;
+  /** The name of the array being read ("" for a bare array), or null when reading a sequence of objects (lines). */
   private final String arrayName;
-  private int lineNumber;
+  /** A first object read while detecting the format, returned before the parser's next one; else null. */
+  private JsonNode pending;
+  private int pendingLine;
   private int index = -1;
   private String position = "start";
   private MemoryRecord next;
   private boolean done;
 
-  private MemoryRecordReader(BufferedReader in, Format format, Optional<Scope> defaultScope, JsonParser parser,
-                             String arrayName, int skippedLines) {
-    this.lineNumber = skippedLines;
-    this.in = in;
+  private MemoryRecordReader(JsonParser parser, Format format, Optional<Scope> defaultScope, String arrayName) {
+    this.parser = parser;
     this.format = format;
     this.defaultScope = defaultScope;
-    this.parser = parser;
     this.arrayName = arrayName;
   }
 
@@ -91,90 +88,82 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
    * @param in           the input (UTF-8 text); closed by {@link #close()}
    * @param format       the format, or empty to detect it
    * @param defaultScope for mem0 items that have no user, agent or run id; ignored for Engram exports
-   * @throws ValidationException if the input is empty, an Engram export has no valid header, or a mem0 document
-   *                             has no array of memories
+   * @throws ValidationException if the input is empty or not JSON, an Engram export has no valid header, or a
+   *                             mem0 document has no array of memories
    */
   public static MemoryRecordReader open(Reader in, Optional<Format> format, Optional<Scope> defaultScope) {
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(defaultScope, "defaultScope");
-    BufferedReader buffered = in instanceof BufferedReader b ? b : new BufferedReader(in, 1 << 16);
+    JsonParser parser = null;
     try {
-      return open(buffered, format, defaultScope);
+      parser = MemoryJson.mapper().getFactory().createParser(withoutByteOrderMark(in));
+      return open(parser, format, defaultScope);
+    } catch (JsonProcessingException e) {
+      ValidationException v = new ValidationException("line " + e.getLocation().getLineNr(), "malformed JSON: "
+          + e.getOriginalMessage());
+      closeAfter(parser != null ? parser : in, v);
+      throw v;
     } catch (IOException e) {
-      close(buffered, e);
-      throw new UncheckedIOException("cannot read the export: " + e.getMessage(), e);
+      UncheckedIOException u = new UncheckedIOException("cannot read the export: " + e.getMessage(), e);
+      closeAfter(parser != null ? parser : in, u);
+      throw u;
     } catch (RuntimeException e) {
-      close(buffered, e);
+      closeAfter(parser != null ? parser : in, e);
       throw e;
     }
   }
 
-  private static MemoryRecordReader open(BufferedReader in, Optional<Format> format, Optional<Scope> scope)
+  /**
+   * Detects the format from the first JSON value, streaming: an array is mem0's; an object is read field by field
+   * until a {@code results} (or {@code memories}) array, which makes it a mem0 document, or its end, which makes it
+   * an Engram header or the first mem0 item of JSON Lines. A large one-line document is never held whole.
+   */
+  private static MemoryRecordReader open(JsonParser p, Optional<Format> format, Optional<Scope> scope)
       throws IOException {
-    int[] skippedLines = new int[1];
-    int first = firstSignificantChar(in, skippedLines);
-    return open(in, format, scope, first, skippedLines[0]);
-  }
-
-  private static MemoryRecordReader open(BufferedReader in, Optional<Format> format, Optional<Scope> scope,
-                                         int first, int skippedLines) throws IOException {
-    if (first < 0) {
+    JsonToken t = p.nextToken();
+    if (t == null) {
       throw new ValidationException("file", "is empty: an export holds at least a header line or a JSON value");
     }
-    if (first == '[') {
+    if (t == JsonToken.START_ARRAY) {
       requireMem0(format, "a JSON array");
-      return arrayReader(in, scope, "", skippedLines);
+      return new MemoryRecordReader(p, Format.MEM0, scope, "");
     }
-    in.mark(MAX_FIRST_LINE);
-    String firstLine = in.readLine();
-    in.reset();
-    JsonNode head = completeJson(firstLine);
-    if (MemoryRecordJson.isHeader(head) || format.equals(Optional.of(Format.ENGRAM_JSONL))) {
+    if (t != JsonToken.START_OBJECT) {
+      throw new ValidationException("line " + p.currentTokenLocation().getLineNr(), "an export starts with a JSON"
+          + " object or array, not " + p.getText());
+    }
+    int line = p.currentTokenLocation().getLineNr();
+    ObjectNode first = MemoryJson.mapper().createObjectNode();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      t = p.nextToken();
+      if (("results".equals(field) || "memories".equals(field)) && t == JsonToken.START_ARRAY) {
+        requireMem0(format, "a JSON document with a \"" + field + "\" array");
+        return new MemoryRecordReader(p, Format.MEM0, scope, field);
+      }
+      first.set(field, p.readValueAsTree());
+    }
+    if (MemoryRecordJson.isHeader(first) || format.equals(Optional.of(Format.ENGRAM_JSONL))) {
       if (format.equals(Optional.of(Format.MEM0))) {
         throw new ValidationException("format", "the file is an Engram export (its first line is an Engram"
             + " header); import it with format engram-jsonl");
       }
-      MemoryRecordReader r = new MemoryRecordReader(in, Format.ENGRAM_JSONL, scope, null, null, skippedLines);
-      r.readHeader();
-      return r;
+      MemoryRecordJson.checkHeader("line " + line, first);
+      return new MemoryRecordReader(p, Format.ENGRAM_JSONL, scope, null);
     }
-    if (head == null || head.has("results") || head.has("memories")) {
-      return arrayReader(in, scope, null, skippedLines);
+    if (!first.has("memory") && !first.has("id")) {
+      throw new ValidationException("line " + line, "is not an export: expected an Engram export header, a mem0"
+          + " document with a \"results\" array of memories, or a mem0 memory");
     }
-    return new MemoryRecordReader(in, Format.MEM0, scope, null, null, skippedLines);
+    MemoryRecordReader r = new MemoryRecordReader(p, Format.MEM0, scope, null);
+    r.pending = first;
+    r.pendingLine = line;
+    return r;
   }
 
   private static void requireMem0(Optional<Format> format, String what) {
     if (format.equals(Optional.of(Format.ENGRAM_JSONL))) {
       throw new ValidationException("file", "is " + what + ", not an Engram export (JSON Lines with a header)");
-    }
-  }
-
-  /** A reader of a mem0 array: the input itself ({@code name} "") or the document's results/memories array. */
-  private static MemoryRecordReader arrayReader(BufferedReader in, Optional<Scope> scope, String name,
-                                                int skippedLines) throws IOException {
-    JsonParser p = MemoryJson.mapper().getFactory().createParser(in);
-    try {
-      JsonToken t = p.nextToken();
-      if (name != null) {
-        return new MemoryRecordReader(in, Format.MEM0, scope, p, name, skippedLines);
-      }
-      if (t != JsonToken.START_OBJECT) {
-        throw new ValidationException("file", "is not a mem0 export (expected a JSON object, array or lines)");
-      }
-      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        t = p.nextToken();
-        if (("results".equals(field) || "memories".equals(field)) && t == JsonToken.START_ARRAY) {
-          return new MemoryRecordReader(in, Format.MEM0, scope, p, field, skippedLines);
-        }
-        p.skipChildren();
-      }
-      throw new ValidationException("file", "is a JSON document without a \"results\" (or \"memories\") array of"
-          + " mem0 memories");
-    } catch (JsonProcessingException e) {
-      throw new ValidationException("line " + (skippedLines + e.getLocation().getLineNr()), "malformed JSON: "
-          + e.getOriginalMessage());
     }
   }
 
@@ -191,7 +180,7 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
   @Override
   public boolean hasNext() {
     if (next == null && !done) {
-      next = parser == null ? readLine() : readElement();
+      next = arrayName == null ? readLine() : readElement();
       done = next == null;
     }
     return next != null;
@@ -207,35 +196,41 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
     return r;
   }
 
-  private void readHeader() throws IOException {
-    String line;
-    do {
-      line = in.readLine();
-      lineNumber++;
-    } while (line != null && line.isBlank());
-    String path = "line " + lineNumber;
-    MemoryRecordJson.checkHeader(path, JsonInput.tree(path, stripBom(line)));
-  }
-
+  /** The next object of a sequence of objects, one per line, named by the line it starts on. */
   private MemoryRecord readLine() {
-    try {
-      String line;
-      do {
-        line = in.readLine();
-        lineNumber++;
-      } while (line != null && line.isBlank());
-      if (line == null) {
-        return null;
+    JsonNode node;
+    int line;
+    if (pending != null) {
+      node = pending;
+      line = pendingLine;
+      pending = null;
+    } else {
+      line = -1;
+      try {
+        JsonToken t = parser.nextToken();
+        if (t == null) {
+          return null;
+        }
+        line = parser.currentTokenLocation().getLineNr();
+        if (t != JsonToken.START_OBJECT) {
+          throw new ValidationException("line " + line, "must be a JSON object (one memory), not "
+              + parser.getText());
+        }
+        node = parser.readValueAsTree();
+      } catch (JsonProcessingException e) {
+        int at = e.getLocation() == null ? line : e.getLocation().getLineNr();
+        throw new ValidationException("line " + (line > 0 ? line : at), "malformed JSON" + (line > 0 && at != line
+            ? " (at line " + at + ")" : "") + ": " + e.getOriginalMessage());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the export after " + position + ": " + e.getMessage(), e);
       }
-      position = "line " + lineNumber;
-      JsonNode node = JsonInput.tree(position, stripBom(line));
-      return format == Format.ENGRAM_JSONL ? MemoryRecordJson.parse(position, node)
-          : Mem0MemoryJson.parse(position, node, defaultScope);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the export after " + position + ": " + e.getMessage(), e);
     }
+    position = "line " + line;
+    return format == Format.ENGRAM_JSONL ? MemoryRecordJson.parse(position, node)
+        : Mem0MemoryJson.parse(position, node, defaultScope);
   }
 
+  /** The next element of the array being read, named by its index and line. */
   private MemoryRecord readElement() {
     try {
       JsonToken t = parser.nextToken();
@@ -243,55 +238,28 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
         return null;
       }
       index++;
-      position = arrayName + "[" + index + "] (line "
-          + (lineNumber + parser.currentTokenLocation().getLineNr()) + ")";
+      position = arrayName + "[" + index + "] (line " + parser.currentTokenLocation().getLineNr() + ")";
       JsonNode node = parser.readValueAsTree();
       return Mem0MemoryJson.parse(position, node, defaultScope);
     } catch (JsonProcessingException e) {
-      String where = arrayName + "[" + Math.max(index, 0) + "] (line "
-          + (lineNumber + e.getLocation().getLineNr()) + ")";
+      String where = arrayName + "[" + Math.max(index, 0) + "] (line " + e.getLocation().getLineNr() + ")";
       throw new ValidationException(where, "malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the export after " + position + ": " + e.getMessage(), e);
     }
   }
 
-  /** Skips a byte order mark and white space; counts the line breaks skipped into {@code lines[0]}. */
-  private static int firstSignificantChar(BufferedReader in, int[] lines) throws IOException {
-    while (true) {
-      in.mark(1);
-      int c = in.read();
-      if (c < 0) {
-        return -1;
-      }
-      if (c == '\n') {
-        lines[0]++;
-      }
-      if (c == '\uFEFF' || Character.isWhitespace(c)) {
-        continue;
-      }
-      in.reset();
-      return c;
+  /** The reader without a leading byte order mark. */
+  private static Reader withoutByteOrderMark(Reader in) throws IOException {
+    BufferedReader b = in instanceof BufferedReader r ? r : new BufferedReader(in, 1 << 16);
+    b.mark(1);
+    if (b.read() != '\uFEFF') {
+      b.reset();
     }
+    return b;
   }
 
-  /** The line as one complete JSON value, or null if it is not one (for example the first line of a document). */
-  private static JsonNode completeJson(String line) {
-    if (line == null || line.isBlank()) {
-      return null;
-    }
-    try {
-      return JsonInput.tree("line", stripBom(line));
-    } catch (ValidationException e) {
-      return null;
-    }
-  }
-
-  private static String stripBom(String s) {
-    return s != null && !s.isEmpty() && s.charAt(0) == '\uFEFF' ? s.substring(1) : s;
-  }
-
-  private static void close(Closeable c, Exception cause) {
+  private static void closeAfter(Closeable c, Exception cause) {
     try {
       c.close();
     } catch (IOException e) {
@@ -299,15 +267,10 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
     }
   }
 
+  /** Closes the parser and the underlying reader. */
   @Override
   public void close() throws IOException {
-    try {
-      if (parser != null) {
-        parser.close();
-      }
-    } finally {
-      in.close();
-    }
+    parser.close();
   }
 
   @Override

@@ -131,8 +131,27 @@ class MemoryRecordReaderTest {
     assertThatThrownBy(() -> read(array.replace("}\n]", "")))
         .hasMessageStartingWith("[1] (line 3): malformed JSON");
     assertThatThrownBy(() -> read("{\"count\": 0}\n{\"x\": 1}"))
-        .hasMessage("line 1.id: is required");
-    assertThatThrownBy(() -> read("{\n\"count\": 0\n}")).hasMessageContaining("without a \"results\"");
+        .hasMessageStartingWith("line 1: is not an export");
+    assertThatThrownBy(() -> read("\n{\n\"count\": 0, \"results\": 3\n}"))
+        .hasMessageContaining("line 2: is not an export").hasMessageContaining("\"results\" array");
+    assertThatThrownBy(() -> read(item.formatted("v1", "x") + "\n{\"id\":\"v2\",\n"))
+        .hasMessageStartingWith("line 2: malformed JSON (at line 3)");
+    assertThatThrownBy(() -> read(item.formatted("v1", "x") + "\n[1]\n"))
+        .hasMessage("line 2: must be a JSON object (one memory), not [");
+    String oneLine = "{\"count\":2000,\"results\":[" + String.join(",", java.util.stream.IntStream.range(0, 2000)
+        .mapToObj(i -> item.formatted("n" + i, "number " + i)).toList()) + "]}";
+    try (MemoryRecordReader r = MemoryRecordReader.open(new StringReader(oneLine), Optional.empty(),
+        Optional.empty())) {
+      long n = 0;
+      while (r.hasNext()) {
+        r.next();
+        n++;
+      }
+      assertThat(n).isEqualTo(2000);
+      assertThat(r.position()).isEqualTo("results[1999] (line 1)");
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
     assertThatThrownBy(() -> read(item.formatted("w1", "x").replace("}", ",\"metadata\":{\"user_id\":\"u\"}}")))
         .hasMessage("line 1.metadata.user_id: identity keys belong in the scope, not in metadata");
   }
