@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         DeleteAllCommand.class,
         HistoryCommand.class,
         ImportCommand.class,
+        ExportCommand.class,
         PurgeExpiredCommand.class,
         ResetCommand.class,
         GraphCommand.class,

@@ -16,12 +16,15 @@ import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.SearchIndex;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -217,6 +220,47 @@ final class Engine implements AutoCloseable {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Writes restored memories (an import) to the store in one transaction and then their current states to the
+   * index, under the write lock like {@link #commit}. Memories whose id the tenant already has, as a memory or as
+   * history, are left out; the check runs under the lock, so a concurrent writer cannot slip one in between.
+   *
+   * @return the ids written, in order
+   */
+  List<String> restore(String tenant, List<RestoredMemory> memories) {
+    ensureOpen();
+    writeLock.lock();
+    try {
+      repairIndexIfStale();
+      Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
+      List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
+      if (fresh.isEmpty()) {
+        return List.of();
+      }
+      long seq = store.restore(tenant, fresh);
+      List<IndexOp> ops = new ArrayList<>(fresh.size());
+      for (RestoredMemory m : fresh) {
+        m.current().ifPresent(current -> ops.add(new IndexOp.Upsert(current)));
+      }
+      applyToIndex(ops, seq);
+      return fresh.stream().map(RestoredMemory::id).toList();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The ids among {@code ids} that the tenant has as a memory or in its history. */
+  Set<String> existingIds(String tenant, List<String> ids) {
+    Set<String> found = new HashSet<>();
+    store.getAll(tenant, ids).forEach(m -> found.add(m.id()));
+    for (String id : ids) {
+      if (!found.contains(id) && !store.history(tenant, id).isEmpty()) {
+        found.add(id);
+      }
+    }
+    return found;
   }
 
   /**
