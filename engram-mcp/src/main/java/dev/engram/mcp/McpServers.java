@@ -44,6 +44,9 @@ final class McpServers {
     Optional<Scope> defaultScope = defaults.scope();
     spec.serverInfo("engram", version())
         .instructions(INSTRUCTIONS)
+        // The handlers check every argument themselves (ToolArguments), so that each bad argument gets the same
+        // tool error naming it, with structured content; the SDK's schema check would answer some of them first.
+        .validateToolInputs(false)
         .capabilities(ServerCapabilities.builder().tools(false).resources(false, false).build())
         .tools(new MemoryTools(defaults).specifications(source));
     defaultScope.ifPresent(scope -> spec.resources(memoriesResource(source, scope)));
