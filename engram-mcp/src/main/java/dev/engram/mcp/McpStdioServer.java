@@ -2,16 +2,15 @@ package dev.engram.mcp;
 
 import dev.engram.Memory;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +20,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class McpStdioServer {
   private static final Logger LOG = LoggerFactory.getLogger(McpStdioServer.class);
+  /** Longest accepted JSON-RPC line. */
+  static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
+  /** How long requests read before stdin closed may take to be answered. */
+  static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
 
   private McpStdioServer() {}
 
@@ -43,42 +46,24 @@ public final class McpStdioServer {
     }
   }
 
-  /** {@link #run(Memory, ScopeDefaults)} over the given streams; returns when {@code in} ends. */
+  /**
+   * {@link #run(Memory, ScopeDefaults)} over the given streams; returns when {@code in} has ended and every request
+   * read before has been answered.
+   */
   public static void run(Memory memory, ScopeDefaults defaults, InputStream in, OutputStream out)
       throws InterruptedException {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(defaults, "defaults");
-    CountDownLatch ended = new CountDownLatch(1);
-    InputStream watched = new FilterInputStream(in) {
-      @Override
-      public int read() throws IOException {
-        return ended(super.read());
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        try {
-          return ended(super.read(b, off, len));
-        } catch (IOException e) {
-          ended.countDown();
-          throw e;
-        }
-      }
-
-      private int ended(int n) {
-        if (n < 0) {
-          ended.countDown();
-        }
-        return n;
-      }
-    };
-    StdioServerTransportProvider transport =
-        new StdioServerTransportProvider(McpJsonDefaults.getMapper(), watched, out);
+    McpJsonMapper mapper = McpJsonDefaults.getMapper();
+    StdioFrames frames = new StdioFrames(in, out, mapper, MAX_FRAME_BYTES, DRAIN_TIMEOUT.toMillis());
+    StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, frames, frames.output(),
+        MAX_FRAME_BYTES);
     McpSyncServer server = McpServers.build(McpServer.sync(transport), exchange -> memory, defaults);
     LOG.info("MCP server on stdio for tenant {}{}", memory.tenant(),
         defaults.scope().map(s -> ", default scope " + s.key()).orElse(", no default scope"));
     try {
-      ended.await();
+      frames.ended().await();
+      frames.awaitAnswered(DRAIN_TIMEOUT.toMillis());
     } finally {
       server.closeGracefully();
       LOG.info("MCP stdio session ended (stdin closed)");

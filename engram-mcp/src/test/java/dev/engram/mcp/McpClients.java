@@ -32,11 +32,20 @@ final class McpClients {
     return ServerParameters.builder(javaBinary()).args(args).build();
   }
 
-  static McpSyncClient stdio(ServerParameters server) {
+  /** A stdio client; closing it closes the session and waits for the server process to exit. */
+  record StdioClient(McpSyncClient client, StdioClientTransport transport) implements AutoCloseable {
+    @Override
+    public void close() {
+      client.closeGracefully();
+      transport.awaitForExit();
+    }
+  }
+
+  static StdioClient stdio(ServerParameters server) {
     StdioClientTransport transport = new StdioClientTransport(server, McpJsonDefaults.getMapper());
     transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
-    return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-        .initializationTimeout(Duration.ofSeconds(60)).build();
+    return new StdioClient(McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+        .initializationTimeout(Duration.ofSeconds(60)).build(), transport);
   }
 
   static McpSyncClient http(URI base, String apiKey) {
