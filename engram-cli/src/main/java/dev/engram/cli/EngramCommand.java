@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
         PurgeExpiredCommand.class,
         ResetCommand.class,
         GraphCommand.class,
+        McpCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class
     })
