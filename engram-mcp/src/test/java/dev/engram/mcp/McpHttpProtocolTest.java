@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class McpHttpProtocolTest {
   static final String KEY = "protocol-test-key";
+  static final String OTHER_KEY = "protocol-test-other-tenant";
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
@@ -48,8 +49,11 @@ class McpHttpProtocolTest {
   @BeforeAll
   static void start() throws Exception {
     root = TestMemories.open(dir.resolve("data"));
-    server = new JettyMcpServer(McpHttpEndpoint.servlet(key -> KEY.equals(key)
-        ? Optional.of(root.forTenant("p")) : Optional.empty()));
+    server = new JettyMcpServer(McpHttpEndpoint.servlet(key -> switch (key) {
+      case KEY -> Optional.of(root.forTenant("p"));
+      case OTHER_KEY -> Optional.of(root.forTenant("q"));
+      default -> Optional.empty();
+    }));
   }
 
   @AfterAll
@@ -71,10 +75,14 @@ class McpHttpProtocolTest {
   }
 
   static Reply post(String body, Optional<String> session) throws Exception {
+    return post(body, session, KEY);
+  }
+
+  static Reply post(String body, Optional<String> session, String key) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(server.mcpUri())
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
-        .header("Authorization", "Bearer " + KEY)
+        .header("Authorization", "Bearer " + key)
         .POST(HttpRequest.BodyPublishers.ofString(body));
     session.ifPresent(s -> b.header("Mcp-Session-Id", s));
     HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -177,6 +185,24 @@ class McpHttpProtocolTest {
         + "\"arguments\":{\"user_id\":\"gone\",\"limit\":1}}}", Optional.of(session));
     assertThat(list.message().at("/result/structuredContent/total").asLong()).isEqualTo(stored);
     assertThat(session()).isNotBlank();
+  }
+
+  @Test
+  void theTenantIsTheKeyOfEachRequestNotOfTheSession() throws Exception {
+    String session = session(); // opened with KEY (tenant p)
+    Reply added = post("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"add_memory\",\"arguments\":{\"user_id\":\"sess\",\"text\":\"Sess owns a red kayak\",\"infer\":false}}}",
+        Optional.of(session), OTHER_KEY);
+    assertThat(added.status()).isEqualTo(200);
+    String id = added.message().at("/result/structuredContent/results/0/id").asText();
+    assertThat(root.forTenant("q").get(id)).isPresent();
+    assertThat(root.forTenant("p").get(id)).isEmpty();
+    // and the session's own key does not see what the other key wrote
+    Reply read = post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"get_memory\",\"arguments\":{\"user_id\":\"sess\",\"memory_id\":\"" + id + "\"}}}", Optional.of(session));
+    assertThat(read.message().at("/result/isError").asBoolean()).isTrue();
+    assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}", Optional.of(session), "bad-key")
+        .status()).isEqualTo(401);
   }
 
   @Test
