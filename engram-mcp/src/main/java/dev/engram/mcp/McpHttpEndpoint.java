@@ -104,7 +104,8 @@ public final class McpHttpEndpoint {
           .jsonMapper(McpJsonDefaults.getMapper())
           .mcpEndpoint(path)
           .keepAliveInterval(keepAlive)
-          .securityValidator(DefaultServerTransportSecurityValidator.builder().allowedOrigins(allowedOrigins).build())
+          .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder().allowedOrigins(allowedOrigins)
+              .build())
           .contextExtractor(request -> McpTransportContext.create(Map.of(MEMORY_KEY,
               request.getAttribute(MEMORY_KEY))))
           .build();

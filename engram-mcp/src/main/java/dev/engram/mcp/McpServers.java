@@ -62,8 +62,8 @@ final class McpServers {
         .build();
     return new SyncResourceSpecification(resource, (exchange, request) -> {
       Page<MemoryItem> page = source.memory(exchange).list(ListRequest.of(scope).withPage(0, RESOURCE_LIMIT));
-      return new ReadResourceResult(List.of(new TextResourceContents(MEMORIES_URI, "application/json",
-          MemoryJson.write(MemoryJson.page(page)))));
+      return ReadResourceResult.builder(List.of(TextResourceContents.builder(MEMORIES_URI,
+          MemoryJson.write(MemoryJson.page(page))).mimeType("application/json").build())).build();
     });
   }
 }

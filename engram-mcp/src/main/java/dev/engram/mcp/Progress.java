@@ -35,7 +35,8 @@ final class Progress {
       return;
     }
     try {
-      exchange.progressNotification(new ProgressNotification(token, done, total, message));
+      exchange.progressNotification(ProgressNotification.builder(token, done).total(total).message(message)
+          .build());
     } catch (RuntimeException e) {
       LOG.debug("a progress notification could not be sent: {}", e.toString());
     }
