@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
         GraphCommand.class,
         ServeCommand.class,
         KeysCommand.class,
+        McpCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class
     })
