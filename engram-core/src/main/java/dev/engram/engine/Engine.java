@@ -233,7 +233,6 @@ final class Engine implements AutoCloseable {
     ensureOpen();
     writeLock.lock();
     try {
-      repairIndexIfStale();
       Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
       List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
       if (fresh.isEmpty()) {
@@ -244,7 +243,7 @@ final class Engine implements AutoCloseable {
       for (RestoredMemory m : fresh) {
         m.current().ifPresent(current -> ops.add(new IndexOp.Upsert(current)));
       }
-      applyToIndex(ops, seq);
+      indexCommitted(ops, seq);
       return fresh.stream().map(RestoredMemory::id).toList();
     } finally {
       writeLock.unlock();
@@ -521,6 +520,12 @@ final class Engine implements AutoCloseable {
 
   /** The record's and the index's positions. */
   MemoryStatus status() {
-    return new MemoryStatus(store.lastSeq(), index.state().seq(), indexStale.get());
+    long indexed;
+    try {
+      indexed = index.state().seq();
+    } catch (RuntimeException e) {
+      return new MemoryStatus(store.lastSeq(), 0, true);
+    }
+    return new MemoryStatus(store.lastSeq(), indexed, indexStale.get() || indexDamaged.get());
   }
 }
