@@ -26,8 +26,8 @@ final class McpClients {
 
   /** Parameters that start {@link StdioServerMain} with this JVM's class path. */
   static ServerParameters stdioServer(Path dataDir, String... defaultUser) {
-    List<String> args = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"),
-        StdioServerMain.class.getName(), dataDir.toString()));
+    List<String> args = new ArrayList<>(List.of("-Dengram.test.graph=" + System.getProperty("engram.test.graph",
+        "true"), "-cp", System.getProperty("java.class.path"), StdioServerMain.class.getName(), dataDir.toString()));
     args.addAll(List.of(defaultUser));
     return ServerParameters.builder(javaBinary()).args(args).build();
   }

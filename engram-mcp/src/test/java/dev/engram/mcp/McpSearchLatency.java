@@ -21,7 +21,8 @@ import java.util.function.IntConsumer;
  * A measurement program, not a test: the latency of one {@code search_memories} tool call over stdio and over
  * streamable HTTP, next to the same search in process, on the embedded store with the hash embedder (so the
  * figures are the transport's and the tool layer's cost, not a model's). Run: {@code java -cp <test classpath>
- * dev.engram.mcp.McpSearchLatency [memories] [queries]}. Prints p50/p95 for each path.
+ * dev.engram.mcp.McpSearchLatency [memories] [queries]}. Prints p50/p95 for each path. Graph memory is off
+ * (it adds the same cost to every path).
  */
 public final class McpSearchLatency {
   private static final String[] WORDS = {"tea", "coffee", "Lisbon", "Paris", "cello", "guitar", "puppy", "kitten",
@@ -44,7 +45,7 @@ public final class McpSearchLatency {
     for (int i = 0; i < queries + 50; i++) {
       qs.add("does Alice like " + WORDS[rnd.nextInt(WORDS.length)] + "?");
     }
-    try (Memory memory = TestMemories.open(dir)) {
+    try (Memory memory = TestMemories.open(dir, false)) {
       List<AddRequest> adds = new ArrayList<>();
       for (String t : texts) {
         adds.add(AddRequest.builder(alice).user(t).infer(false).build());
@@ -57,6 +58,7 @@ public final class McpSearchLatency {
         report("MCP over HTTP", queries, i -> call(http, qs.get(i), Map.of("user_id", "alice")));
       }
     }
+    System.setProperty("engram.test.graph", "false");
     try (McpClients.StdioClient stdio = McpClients.stdio(McpClients.stdioServer(dir, "alice"))) {
       stdio.client().initialize();
       report("MCP over stdio", queries, i -> call(stdio.client(), qs.get(i), Map.of()));

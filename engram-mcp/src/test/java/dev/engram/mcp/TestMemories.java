@@ -14,10 +14,16 @@ final class TestMemories {
   private TestMemories() {}
 
   static Memory open(Path dataDir) {
-    return Engram.builder()
+    return open(dataDir, true);
+  }
+
+  static Memory open(Path dataDir, boolean graph) {
+    Engram.Builder b = Engram.builder()
         .storage(EmbeddedStorage.open(dataDir, DIMENSION))
-        .embedder(new HashEmbedder())
-        .graph(OfflineGraphExtractor.create())
-        .build();
+        .embedder(new HashEmbedder());
+    if (graph) {
+      b.graph(OfflineGraphExtractor.create());
+    }
+    return b.build();
   }
 }
