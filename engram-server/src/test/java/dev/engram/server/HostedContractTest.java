@@ -148,6 +148,28 @@ class HostedContractTest {
   }
 
   @Test
+  void theLargestPageNumbersAnswerAnEmptyPageOrA400NeverAnError() {
+    seed(Scope.user("alice"), "one", Map.of());
+    String body = "{\"filters\": {\"user_id\": \"alice\"}}";
+    String[][] calls = {{"POST", "/v3/memories/", body}, {"POST", "/v2/memories/", body},
+        {"GET", "/v1/memories/?user_id=alice&", null}, {"GET", "/v1/events/", null}, {"GET", "/v1/entities/", null}};
+    for (String[] c : calls) {
+      for (String q : new String[] {"page=2147483647", "page=2147483647&page_size=1000", "page=21474837&page_size=100",
+          "page=2147483646&page_size=1"}) {
+        String path = c[1] + (c[1].endsWith("&") ? "" : "?") + q;
+        var r = f.call(c[0], path, member, c[2]);
+        assertThat(r.status()).as(path + ": " + r.body()).isIn(200, 400);
+        if (r.status() == 200) {
+          assertThat(r.json().path("results")).as(path).isEmpty();
+          assertThat(r.json().path("next").isNull()).as(path).isTrue();
+        } else {
+          assertThat(r.json().path("detail").asText()).as(path).isEqualTo("page");
+        }
+      }
+    }
+  }
+
+  @Test
   void updateReturnsTheMemoryAndRefusesTimestamp() {
     String id = seed(Scope.user("alice"), "Alice lives in Oslo", Map.of());
     JsonNode u = f.call("PUT", "/v1/memories/" + id + "/", member,

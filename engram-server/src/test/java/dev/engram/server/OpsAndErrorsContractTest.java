@@ -120,10 +120,52 @@ class OpsAndErrorsContractTest {
     assertError(f.raw("POST", "/v3/memories/add/", json, "Authorization", "Token " + member), 415, "Content-Type");
     assertError(f.raw("POST", "/memories", json, "X-API-Key", member, "Content-Type",
         "application/x-www-form-urlencoded"), 415, "Content-Type");
+    for (String type : new String[] {"application/jsonx", "application/json; charset=latin1", "text/json",
+        "application/json-seq"}) {
+      assertError(f.raw("POST", "/v3/memories/search/", json, "Authorization", "Token " + member, "Content-Type",
+          type), 415, "Content-Type");
+    }
+    for (String type : new String[] {"Application/JSON", "application/json;charset=UTF-8",
+        "application/vnd.api+json", "application/json; charset=\"utf-8\""}) {
+      var ok = f.raw("POST", "/v3/memories/search/", "{\"query\": \"q\", \"filters\": {\"user_id\": \"a\"}}"
+          .getBytes(StandardCharsets.UTF_8), "Authorization", "Token " + member, "Content-Type", type);
+      assertThat(ok.status()).as(type).isEqualTo(200);
+    }
     var charset = f.raw("POST", "/v1/memories/", "{\"messages\": \"x\", \"user_id\": \"a\", \"infer\": false}"
         .getBytes(StandardCharsets.UTF_8), "Authorization", "Token " + member, "Content-Type",
         "application/json; charset=utf-8");
     assertThat(charset.status()).isEqualTo(200);
+  }
+
+  /** Sends raw bytes on a fresh socket and reads the answer until the server closes the connection. */
+  private String rawExchange(String request) throws java.io.IOException {
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", f.server.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      s.getOutputStream().flush();
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void requestsJettyRefusesBeforeAnyRouteGetTheJsonErrorBodyAndConnectionClose() throws Exception {
+    start(ServerSettings.builder());
+    String[][] cases = {
+        {"GET /v1/memories/?user_id=" + "x".repeat(20_000) + " HTTP/1.1\r\nHost: a\r\n\r\n", "414"},
+        {"GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: " + "y".repeat(20_000) + "\r\n\r\n", "431"},
+        {"GARBAGE\r\n\r\n", "400"}};
+    for (String[] c : cases) {
+      String answer = rawExchange(c[0]);
+      assertThat(answer).as(c[1]).startsWith("HTTP/1.1 " + c[1]);
+      assertThat(answer.toLowerCase(java.util.Locale.ROOT)).as(c[1]).contains("connection: close")
+          .contains("content-type: application/json");
+      JsonNode body = com.fasterxml.jackson.databind.json.JsonMapper.builder().build()
+          .readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+      assertThat(body.path("error").asText()).as(c[1]).isNotBlank();
+      assertThat(body.path("detail").asText()).as(c[1]).isEqualTo("request");
+    }
+    var after = f.call("GET", "/healthz", null, null);
+    assertThat(after.status()).isEqualTo(200);
   }
 
   @Test
