@@ -58,6 +58,12 @@ public interface Memory extends AutoCloseable {
    */
   List<GraphRelation> entityRelations(Scope scope, String entityName, TimeView view);
 
+  /**
+   * The relations whose provenance lists this memory (learned from it), visible under {@code view}, ordered by id;
+   * empty for an unknown id or without a graph store.
+   */
+  List<GraphRelation> memoryRelations(String memoryId, TimeView view);
+
   /** The relations within {@code hops} (1 to 3) of the scope's entities with this name, nearest first. */
   List<GraphRelation> graphAround(Scope scope, String entityName, int hops, TimeView view);
 
@@ -95,6 +101,9 @@ public interface Memory extends AutoCloseable {
 
   /** The audit trail of one memory, oldest first; empty for an unknown id. */
   List<HistoryEntry> history(String memoryId);
+
+  /** How the stores stand: the record's and the index's sequence numbers (shared by every tenant view). */
+  MemoryStatus status();
 
   /** Deletes all of this tenant's memories, history, message windows and graph. */
   void reset();

@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
         PurgeExpiredCommand.class,
         ResetCommand.class,
         GraphCommand.class,
+        ServeCommand.class,
+        KeysCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class
     })

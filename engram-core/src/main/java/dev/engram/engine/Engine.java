@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.DimensionMismatchException;
 import dev.engram.Engram;
+import dev.engram.MemoryStatus;
 import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.StorageException;
@@ -354,5 +355,10 @@ final class Engine implements AutoCloseable {
       t.setDaemon(true);
       return t;
     };
+  }
+
+  /** The record's and the index's positions. */
+  MemoryStatus status() {
+    return new MemoryStatus(store.lastSeq(), index.state().seq(), indexStale.get());
   }
 }

@@ -4,6 +4,7 @@ import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.Engram;
 import dev.engram.EntitySummary;
+import dev.engram.MemoryStatus;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
@@ -134,6 +135,22 @@ public final class EngramMemory implements Memory {
     if (hops == 1) {
       relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
     }
+    return graphSearch.render(tenant, relations, r -> 1.0);
+  }
+
+  @Override
+  public List<GraphRelation> memoryRelations(String memoryId, TimeView view) {
+    Objects.requireNonNull(view, "view");
+    String id = RequestChecks.checkId(memoryId);
+    engine.ensureOpen();
+    if (graphSearch == null) {
+      return List.of();
+    }
+    java.time.Instant now = engine.config.clock().instant();
+    TimeView at = view.at(now);
+    List<dev.engram.graph.Relation> relations = new java.util.ArrayList<>(
+        engine.graph.relationsFromMemories(tenant, List.of(id)).stream().filter(at::admits).toList());
+    relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
     return graphSearch.render(tenant, relations, r -> 1.0);
   }
 
@@ -305,6 +322,12 @@ public final class EngramMemory implements Memory {
       }
     }
     return found.size();
+  }
+
+  @Override
+  public MemoryStatus status() {
+    engine.ensureOpen();
+    return engine.status();
   }
 
   @Override

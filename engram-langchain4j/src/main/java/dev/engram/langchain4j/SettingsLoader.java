@@ -45,7 +45,8 @@ public final class SettingsLoader {
   /** The variable that overrides {@code graph_store.database}. */
   public static final String NEO4J_DATABASE_ENV = "ENGRAM_NEO4J_DATABASE";
 
-  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store");
+  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store",
+      "server");
   static final List<String> LLM_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "temperature", "max_output_tokens", "structured_output");
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",

@@ -2,8 +2,10 @@ package dev.engram.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Memory;
+import dev.engram.MemoryStatus;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
+import dev.engram.server.api.ConsoleApi;
 import dev.engram.server.api.GraphApi;
 import dev.engram.server.api.HostedApi;
 import dev.engram.server.api.OpsApi;
@@ -13,6 +15,7 @@ import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
 import dev.engram.server.http.Authenticator;
 import dev.engram.server.http.JsonErrorHandler;
+import dev.engram.server.http.ModelHealth;
 import dev.engram.server.http.RateLimiter;
 import dev.engram.server.http.RouteTable;
 import dev.engram.server.http.ServerMetrics;
@@ -42,6 +45,7 @@ public final class EngramServer implements AutoCloseable {
   private final Memory root;
   private final ServerMetrics metrics;
   private final AddEvents events;
+  private final ModelHealth model;
   private final RouteTable routes;
   private final Javalin app;
   private volatile boolean closed;
@@ -53,12 +57,22 @@ public final class EngramServer implements AutoCloseable {
       throw new ValidationException("server.host", "--insecure-no-auth serves only on a loopback address"
           + " (127.0.0.1, ::1, localhost), not on '" + settings.host() + "'");
     }
+    if (!settings.insecureNoAuth() && !settings.loopbackOnly() && b.keys.list().stream().noneMatch(k -> k.active())) {
+      throw new ValidationException("server.host", "refusing to listen on '" + settings.host() + "' without API"
+          + " keys; create one first (engram keys create --tenant NAME --admin)");
+    }
     this.metrics = new ServerMetrics();
-    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, settings.eventWorkers());
+    this.model = new ModelHealth(b.clock);
+    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers());
+    metrics.gauge("engram.index.uncommitted.changes", "Record changes not yet durable in the search index",
+        () -> root.status().uncommittedIndexChanges());
+    metrics.gauge("engram.index.stale", "1 while the search index waits to be repaired from the record",
+        () -> root.status().indexStale() ? 1 : 0);
     this.routes = new RouteTable();
     new HostedApi(events, metrics).register(routes);
-    new SelfHostedApi(metrics).register(routes);
+    new SelfHostedApi(events, metrics).register(routes);
     new GraphApi().register(routes);
+    new ConsoleApi().register(routes);
     String version = Objects.requireNonNullElse(EngramServer.class.getPackage().getImplementationVersion(),
         "development");
     String[] openApi = new String[1];
@@ -118,6 +132,13 @@ public final class EngramServer implements AutoCloseable {
     try {
       root.get("readiness-probe");
       details.put("storage", "ok");
+      MemoryStatus status = root.status();
+      details.put("index", status.indexCaughtUp() ? "caught up" : "being repaired from the record");
+      details.put("index_uncommitted_changes", status.uncommittedIndexChanges());
+      ready = status.indexCaughtUp();
+      var modelProblem = model.unreachable();
+      details.put("model", modelProblem.orElse("ok (as far as the latest call shows)"));
+      ready = ready && modelProblem.isEmpty();
     } catch (RuntimeException e) {
       ready = false;
       details.put("storage", "unavailable: " + e.getMessage());

@@ -245,6 +245,7 @@ class MalformedRequestTest {
     String p = route.path();
     String id = odd ? oddId() : read && random.nextBoolean() ? knownIds.get(random.nextInt(knownIds.size()))
         : "no-such-" + random.nextInt(1000);
+    p = p.replace("{file}", odd ? oddId() : pick(new String[] {"app.js", "app.css", "index.html", "nope.js"}));
     p = p.replace("{memory_id}", id).replace("{event_id}", odd ? oddId() : "no-such-event");
     p = p.replace("{entity_type}", odd && random.nextBoolean() ? oddId() : pick(new String[] {"user", "agent", "run",
         "app", "USER"}));

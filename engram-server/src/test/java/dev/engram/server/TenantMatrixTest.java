@@ -82,21 +82,23 @@ class TenantMatrixTest {
   private Aimed aim(RouteTable.Route r) {
     String p = r.path();
     String key = r.method().name() + " " + p;
-    String path = p.replace("{memory_id}", memoryId).replace("{event_id}", eventId)
+    String path = p.replace("{file}", "app.js").replace("{memory_id}", memoryId).replace("{event_id}", eventId)
         .replace("{entity_type}", "user").replace("{entity_id}", "alice");
     String search = "{\"query\": \"chess club Boston\", \"filters\": {\"user_id\": \"alice\"}}";
     String filters = "{\"filters\": {\"user_id\": \"alice\"}}";
     String add = "{\"messages\": \"hello from the caller\", \"user_id\": \"alice\", \"infer\": false}";
     return switch (key) {
       case "GET /v1/ping/", "GET /v1/events/", "GET /v1/entities/", "GET /entities", "GET /metrics",
-           "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "POST /reset" ->
+           "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "POST /reset", "GET /",
+           "GET /console/{file}" ->
           new Aimed(r.method().name(), path, null);
       case "POST /v3/memories/add/", "POST /v1/memories/", "POST /memories" -> new Aimed("POST", path, add);
       case "GET /v1/event/{event_id}/", "GET /v1/memories/{memory_id}/", "DELETE /v1/memories/{memory_id}/",
            "GET /v1/memories/{memory_id}/history/", "DELETE /v2/entities/{entity_type}/{entity_id}/",
            "DELETE /v1/entities/{entity_type}/{entity_id}/", "GET /memories/{memory_id}",
            "DELETE /memories/{memory_id}", "GET /memories/{memory_id}/history",
-           "DELETE /entities/{entity_type}/{entity_id}" -> new Aimed(r.method().name(), path, null);
+           "DELETE /entities/{entity_type}/{entity_id}", "GET /v1/memories/{memory_id}/relations/" ->
+          new Aimed(r.method().name(), path, null);
       case "POST /v3/memories/search/", "POST /v2/memories/search/", "POST /search" -> new Aimed("POST", path, search);
       case "POST /v1/memories/search/" -> new Aimed("POST", path,
           "{\"query\": \"chess club Boston\", \"user_id\": \"alice\"}");

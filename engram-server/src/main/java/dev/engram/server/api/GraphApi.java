@@ -27,6 +27,16 @@ public final class GraphApi {
     t.get("/v1/graph/around/", Access.MEMBER,
         "The relations within hops of an entity (query ..., entity, hops 1-3, as_of, include_invalidated)",
         this::around);
+    t.get("/v1/memories/{memory_id}/relations/", Access.MEMBER,
+        "The graph relations learned from one memory (query as_of, include_invalidated)", this::ofMemory);
+  }
+
+  private Reply ofMemory(Call c) {
+    String id = c.path("memory_id");
+    if (c.memory().get(id).isEmpty()) {
+      throw new dev.engram.MemoryNotFoundException(id);
+    }
+    return reply(c.memory().memoryRelations(id, view(c)));
   }
 
   private Reply relations(Call c) {

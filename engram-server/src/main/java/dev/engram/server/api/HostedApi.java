@@ -112,10 +112,13 @@ public final class HostedApi {
 
   private Reply addSync(Call c) {
     AddRequest request = AddBody.parse(c.bodyObject(), c.receivedAt());
-    long start = System.nanoTime();
-    var result = c.memory().add(request);
-    metrics.add(System.nanoTime() - start, result.usage());
-    return Reply.json(MemoryJson.addResult(result));
+    return syncAdd(events, c, request);
+  }
+
+  /** Runs an add now (recorded as an event too) and answers mem0's {@code {"results": [...]}}. */
+  static Reply syncAdd(AddEvents events, Call c, AddRequest request) {
+    AddEvent done = events.runNow(c.principal().tenant(), request);
+    return new Reply(200, Reply.JSON, done.results().orElseThrow());
   }
 
   private Reply event(Call c) {
@@ -271,13 +274,7 @@ public final class HostedApi {
 
   private Reply deleteEntity(Call c) {
     EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
-    String id = c.path("entity_id");
-    Scope scope = switch (type) {
-      case USER -> Scope.user(id);
-      case AGENT -> Scope.agent(id);
-      case RUN -> Scope.run(id);
-    };
-    int n = c.memory().deleteAll(scope);
+    int n = c.memory().deleteAll(type.scope(c.path("entity_id")));
     ObjectNode o = PlatformJson.message("Entity deleted successfully.");
     o.put("count", n);
     return Reply.json(o);

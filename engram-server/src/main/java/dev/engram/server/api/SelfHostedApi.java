@@ -3,13 +3,13 @@ package dev.engram.server.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
-import dev.engram.AddResult;
 import dev.engram.EntitySummary;
 import dev.engram.ListRequest;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Scope;
 import dev.engram.SearchResult;
 import dev.engram.json.MemoryJson;
+import dev.engram.server.events.AddEvents;
 import dev.engram.server.http.Access;
 import dev.engram.server.http.Call;
 import dev.engram.server.http.Fields;
@@ -24,8 +24,10 @@ import java.util.Optional;
  */
 public final class SelfHostedApi {
   private final ServerMetrics metrics;
+  private final AddEvents events;
 
-  public SelfHostedApi(ServerMetrics metrics) {
+  public SelfHostedApi(AddEvents events, ServerMetrics metrics) {
+    this.events = events;
     this.metrics = metrics;
   }
 
@@ -46,10 +48,7 @@ public final class SelfHostedApi {
 
   private Reply add(Call c) {
     AddRequest request = AddBody.parse(c.bodyObject(), c.receivedAt());
-    long start = System.nanoTime();
-    AddResult r = c.memory().add(request);
-    metrics.add(System.nanoTime() - start, r.usage());
-    return Reply.json(MemoryJson.addResult(r));
+    return HostedApi.syncAdd(events, c, request);
   }
 
   private Reply list(Call c) {
@@ -130,8 +129,7 @@ public final class SelfHostedApi {
 
   private Reply deleteEntity(Call c) {
     EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
-    c.memory().deleteAll(new EntitySummary(type, c.path("entity_id"), 0, java.time.Instant.EPOCH,
-        java.time.Instant.EPOCH).scope());
+    c.memory().deleteAll(type.scope(c.path("entity_id")));
     return Reply.json(PlatformJson.message("Entity deleted"));
   }
 }

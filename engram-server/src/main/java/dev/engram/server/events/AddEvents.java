@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.EngramException;
+import dev.engram.LanguageModelException;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
@@ -14,6 +15,7 @@ import dev.engram.filter.Mem0Filters;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.api.AddBody;
 import dev.engram.server.http.ApiException;
+import dev.engram.server.http.ModelHealth;
 import dev.engram.server.http.ServerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,8 +53,11 @@ public final class AddEvents implements AutoCloseable {
   private final ThreadPoolExecutor workers;
   private final AtomicInteger queued = new AtomicInteger();
   private volatile boolean stopping;
+  private final ModelHealth model;
 
-  public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, int threads) {
+  public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, ModelHealth model,
+                   int threads) {
+    this.model = Objects.requireNonNull(model, "model");
     this.root = Objects.requireNonNull(root, "root");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -147,8 +152,14 @@ public final class AddEvents implements AutoCloseable {
       AddRequest request = AddBody.fromJson(e.payload());
       AddResult result = root.forTenant(e.tenant()).add(request);
       metrics.add(System.nanoTime() - start, result.usage());
+      if (result.usage().llmCalls() > 0) {
+        model.succeeded();
+      }
       store.markSucceeded(e.id(), MemoryJson.write(MemoryJson.addResult(result)), clock.instant());
     } catch (EngramException | ApiException failure) {
+      if (failure instanceof LanguageModelException l) {
+        model.failed(l);
+      }
       store.markFailed(e.id(), failure.getMessage(), clock.instant());
       if (rethrow) {
         throw failure;
