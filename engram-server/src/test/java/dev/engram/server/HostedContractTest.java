@@ -242,6 +242,10 @@ class HostedContractTest {
     var none = f.call("DELETE", "/v1/memories/", admin, null);
     assertThat(none.status()).isEqualTo(400);
     assertThat(none.json().path("detail").asText()).isEqualTo("user_id");
+    var metadata = f.call("DELETE", "/v1/memories/?user_id=bob&metadata=%7B%22k%22%3A1%7D", admin, null);
+    assertThat(metadata.status()).isEqualTo(400);
+    assertThat(metadata.json().path("detail").asText()).isEqualTo("metadata");
+    assertThat(acme.get(bob)).isPresent();
     var app = f.call("DELETE", "/v1/memories/?app_id=x", admin, null);
     assertThat(app.status()).isEqualTo(400);
     assertThat(app.json().path("detail").asText()).isEqualTo("app_id");
