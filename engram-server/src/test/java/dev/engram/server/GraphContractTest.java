@@ -130,6 +130,21 @@ class GraphContractTest {
   }
 
   @Test
+  void aMemorysRelationsAndAsOf() {
+    String id = addCaroline().path("results").get(0).path("id").asText();
+    JsonNode rel = f.call("GET", "/v1/memories/" + id + "/relations/", key, null).json().path("relations");
+    assertThat(triples(rel)).contains("Caroline related_to Boston");
+    rel.forEach(r -> assertThat(r.path("memory_ids").toString()).contains(id));
+    assertThat(f.call("GET", "/v1/memories/" + id + "/relations/?as_of=2020-01-01T00:00:00Z", key, null).json()
+        .path("relations")).isEmpty();
+    var missing = f.call("GET", "/v1/memories/no-such-id/relations/", key, null);
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().path("detail").asText()).isEqualTo("memory_id");
+    String other = f.key("globex", KeyRole.ADMIN).secret();
+    assertThat(f.call("GET", "/v1/memories/" + id + "/relations/", other, null).status()).isEqualTo(404);
+  }
+
+  @Test
   void badGraphQueriesNameTheField() {
     var noEntity = f.call("GET", "/v1/graph/relations/?user_id=caroline", key, null);
     assertThat(noEntity.status()).isEqualTo(400);

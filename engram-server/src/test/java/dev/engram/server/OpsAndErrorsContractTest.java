@@ -63,6 +63,8 @@ class OpsAndErrorsContractTest {
     assertThat(ready.path("storage").asText()).isEqualTo("ok");
     assertThat(ready.path("accepting").asBoolean()).isTrue();
     assertThat(ready.path("events_queued").isInt()).isTrue();
+    assertThat(ready.path("index").asText()).isEqualTo("caught up");
+    assertThat(ready.path("model").asText()).startsWith("ok");
 
     f.call("POST", "/v3/memories/search/", member, "{\"query\": \"q\", \"filters\": {\"user_id\": \"a\"}}");
     assertError(f.call("GET", "/metrics", member, null), 403, "role");
