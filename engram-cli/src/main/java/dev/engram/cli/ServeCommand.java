@@ -70,7 +70,7 @@ final class ServeCommand extends BaseCommand {
     SqliteAddEventStore events = new SqliteAddEventStore(db, false);
     EngramServer server;
     try {
-      server = EngramServer.builder(memory).settings(settings).keys(keys).events(events).build().start();
+      server = ServerAssembly.build(memory, settings, keys, events).start();
     } catch (RuntimeException e) {
       memory.close();
       db.close();
