@@ -14,6 +14,7 @@ import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
 import dev.engram.server.http.Authenticator;
+import dev.engram.server.http.JsonErrorHandler;
 import dev.engram.server.http.ModelHealth;
 import dev.engram.server.http.RateLimiter;
 import dev.engram.server.http.RouteTable;
@@ -89,7 +90,10 @@ public final class EngramServer implements AutoCloseable {
       config.http.maxRequestSize = settings.maxBodyBytes();
       config.http.prefer405over404 = true;
       config.router.ignoreTrailingSlashes = false;
-      config.jetty.modifyServer(server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
+      config.jetty.modifyServer(server -> {
+        server.setStopTimeout(settings.shutdownGrace().toMillis());
+        server.setErrorHandler(new JsonErrorHandler());
+      });
       config.jetty.modifyServletContextHandler(handler -> servlets.forEach((path, servlet) -> {
         ServletHolder holder = new ServletHolder(servlet);
         holder.setAsyncSupported(true);

@@ -244,6 +244,11 @@ public final class HostedApi {
   }
 
   private Reply deleteAll(Call c) {
+    if (c.query("metadata").isPresent()) {
+      // mem0 narrows a delete-all by metadata; ignoring it would delete the whole scope.
+      throw new ValidationException("metadata", "is not supported on delete-all: delete a scope, or delete the"
+          + " memories a filtered listing returns with DELETE /v1/batch/");
+    }
     Scope scope = queryScope(c);
     int n = c.memory().deleteAll(scope);
     ObjectNode o = PlatformJson.message("Memories deleted successfully!");
