@@ -51,11 +51,15 @@ import java.util.function.Supplier;
  *   <li>adds with infer=false of single turns, one client and {@code clients} clients, each way (into scopes of
  *       their own).</li>
  * </ol>
+ * The rates are measured in alternating blocks (in process, then HTTP, four times), so that a change in the
+ * machine's load falls on both ways alike.
  * Single-threaded setup; not thread-safe.
  */
 public final class ServerBench {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int IMPORT_BATCH = 100;
+  /** Blocks each way of the throughput and add measurements. */
+  private static final int BLOCKS = 4;
 
   private ServerBench() {}
 
@@ -193,27 +197,27 @@ public final class ServerBench {
 
   private static ServerBenchReport.Rates searchThroughput(Memory memory, Http http, Scope scope,
                                                           List<String> queries, Options o) {
-    int n = o.throughputSearches();
-    double inSeconds = concurrently(o.clients(), n, () -> i -> memory.search(request(scope,
-        queries.get(i % queries.size()), o.topK())));
-    double httpSeconds = concurrently(o.clients(), n, () -> {
-      Http own = http.fresh();
-      return i -> own.search(scope, queries.get(i % queries.size()), o.topK());
-    });
-    return ServerBenchReport.Rates.of(o.clients(), n, inSeconds, httpSeconds);
+    double[] seconds = alternating(o.clients(), o.throughputSearches(),
+        () -> i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK())),
+        () -> {
+          Http own = http.fresh();
+          return i -> own.search(scope, queries.get(i % queries.size()), o.topK());
+        });
+    return ServerBenchReport.Rates.of(o.clients(), o.throughputSearches(), seconds[0], seconds[1]);
   }
 
   private static ServerBenchReport.Rates addRate(Memory memory, Http http, List<AddRequest> turns, int clients,
                                                  int adds) {
     Scope inScope = Scope.user("bench-adds-in-process-" + clients);
     Scope httpScope = Scope.user("bench-adds-http-" + clients);
-    double inSeconds = concurrently(clients, adds, () -> i -> memory.add(AddRequest.builder(inScope)
-        .messages(List.of(Message.user(text(turns, i)))).infer(false).build()));
-    double httpSeconds = concurrently(clients, adds, () -> {
-      Http own = http.fresh();
-      return i -> own.add(httpScope, text(turns, i));
-    });
-    return ServerBenchReport.Rates.of(clients, adds, inSeconds, httpSeconds);
+    double[] seconds = alternating(clients, adds,
+        () -> i -> memory.add(AddRequest.builder(inScope).messages(List.of(Message.user(text(turns, i))))
+            .infer(false).build()),
+        () -> {
+          Http own = http.fresh();
+          return i -> own.add(httpScope, text(turns, i));
+        });
+    return ServerBenchReport.Rates.of(clients, adds, seconds[0], seconds[1]);
   }
 
   private static String text(List<AddRequest> turns, int i) {
@@ -236,9 +240,24 @@ public final class ServerBench {
     void run(int index);
   }
 
-  /** Runs operations 0..n-1 on {@code clients} threads (each makes its own operation); returns the wall seconds. */
-  private static double concurrently(int clients, int n, Supplier<Operation> perClient) {
-    AtomicInteger next = new AtomicInteger();
+  /**
+   * Runs {@code n} operations each way in {@value #BLOCKS} alternating blocks (in process, HTTP, in process, ...), so
+   * that a change in the machine's load during the run falls on both ways alike; returns the seconds of each way.
+   */
+  private static double[] alternating(int clients, int n, Supplier<Operation> inProcess, Supplier<Operation> http) {
+    double[] seconds = new double[2];
+    for (int b = 0; b < BLOCKS; b++) {
+      int from = n * b / BLOCKS;
+      int to = n * (b + 1) / BLOCKS;
+      seconds[0] += concurrently(clients, from, to, inProcess);
+      seconds[1] += concurrently(clients, from, to, http);
+    }
+    return seconds;
+  }
+
+  /** Runs operations from..to-1 on {@code clients} threads (each makes its own operation); returns the wall seconds. */
+  private static double concurrently(int clients, int from, int to, Supplier<Operation> perClient) {
+    AtomicInteger next = new AtomicInteger(from);
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     List<Operation> ops = new ArrayList<>();
@@ -250,7 +269,7 @@ public final class ServerBench {
       Operation op = ops.get(c);
       Thread t = new Thread(() -> {
         try {
-          for (int i = next.getAndIncrement(); i < n && failure.get() == null; i = next.getAndIncrement()) {
+          for (int i = next.getAndIncrement(); i < to && failure.get() == null; i = next.getAndIncrement()) {
             op.run(i);
           }
         } catch (RuntimeException e) {
