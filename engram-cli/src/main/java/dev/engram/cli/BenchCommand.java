@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code engram bench}: benchmarks of memory quality, speed and cost. */
 @Command(name = "bench", description = "Benchmarks of memory quality, speed and cost.",
-    subcommands = {BenchCommand.Locomo.class, PipelineBenchCommand.class, ScaleBenchCommand.class})
+    subcommands = {BenchCommand.Locomo.class, PipelineBenchCommand.class, ScaleBenchCommand.class,
+        ServerBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code engram serve}: mem0's REST APIs over the data directory until SIGTERM or Ctrl-C, which stop it gracefully
- * (in-flight requests and running adds finish, queued adds stay pending for the next start, the index is committed).
+ * (in-flight requests and running adds finish, queued adds stay pending for the next start, the index is committed)
+ * and exit with 0 ({@link TerminationSignals}).
  * Prints {@code listening on http://HOST:PORT} on stdout once it accepts requests.
  */
 @Command(name = "serve", description = "Serve mem0's REST APIs (hosted and self-hosted) over the data directory.")
@@ -76,19 +77,11 @@ final class ServeCommand extends BaseCommand {
       db.close();
       throw e;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        server.close();
-      } finally {
-        try {
-          memory.close();
-        } finally {
-          db.close();
-          stopped.countDown();
-        }
-      }
-    }, "engram-serve-shutdown"));
+    GracefulStop stop = new GracefulStop(server, memory, db);
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    TerminationSignals.install(stopRequested::countDown);
+    // Any other way the JVM ends (System.exit elsewhere, SIGHUP) still stops gracefully.
+    Runtime.getRuntime().addShutdownHook(new Thread(stop::run, "engram-serve-shutdown"));
     out().println("listening on http://" + settings.host() + ":" + server.port());
     if (!settings.insecureNoAuth() && !anyKey) {
       err().println("engram serve: no API keys yet; every request gets 401 until you create one with: engram keys"
@@ -96,7 +89,38 @@ final class ServeCommand extends BaseCommand {
     }
     out().flush();
     err().flush();
-    stopped.await();
+    stopRequested.await();
+    stop.run();
     return EXIT_OK;
+  }
+
+  /** Stops the server, then closes the memory and server.db; once, whoever calls first, and later callers wait. */
+  private static final class GracefulStop {
+    private final EngramServer server;
+    private final Memory memory;
+    private final ServerDatabase db;
+    private boolean done;
+
+    GracefulStop(EngramServer server, Memory memory, ServerDatabase db) {
+      this.server = server;
+      this.memory = memory;
+      this.db = db;
+    }
+
+    synchronized void run() {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        server.close();
+      } finally {
+        try {
+          memory.close();
+        } finally {
+          db.close();
+        }
+      }
+    }
   }
 }

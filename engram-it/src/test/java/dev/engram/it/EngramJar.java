@@ -84,6 +84,94 @@ final class EngramJar {
     return result;
   }
 
+  /**
+   * Starts {@code java -jar engram.jar args...} without waiting (for {@code engram serve}); stdout and stderr go to
+   * files in the working directory, read with {@link Running#awaitLine} and {@link Running#err}.
+   */
+  Running start(String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx512m");
+    // Restarted again and again by the crash tests: C1 only and the serial collector start in about half the CPU.
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile(workDir, "serve-stdout", ".txt");
+    Path err = Files.createTempFile(workDir, "serve-stderr", ".txt");
+    ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+        .redirectOutput(out.toFile()).redirectError(err.toFile());
+    Map<String, String> childEnv = pb.environment();
+    childEnv.keySet().removeIf(k -> k.startsWith("ENGRAM_"));
+    childEnv.putAll(new HashMap<>(env));
+    return new Running(pb.start(), String.join(" ", args), out, err);
+  }
+
+  /** A started command; {@link #close} kills it if it still runs. */
+  static final class Running implements AutoCloseable {
+    private final Process process;
+    private final String args;
+    private final Path out;
+    private final Path err;
+
+    private Running(Process process, String args, Path out, Path err) {
+      this.process = process;
+      this.args = args;
+      this.out = out;
+      this.err = err;
+    }
+
+    Process process() {
+      return process;
+    }
+
+    /** Stdout so far. */
+    String out() throws IOException {
+      return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** Stderr so far. */
+    String err() throws IOException {
+      return Files.readString(err, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Waits until a stdout line starts with {@code prefix} and returns it.
+     *
+     * @throws AssertionError if the process exits first or the line does not come within {@code timeout}
+     */
+    String awaitLine(String prefix, java.time.Duration timeout) throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        for (String line : out().lines().toList()) {
+          if (line.startsWith(prefix)) {
+            return line;
+          }
+        }
+        if (!process.isAlive()) {
+          throw new AssertionError("engram " + args + " exited with " + process.exitValue() + " before printing '"
+              + prefix + "'; stderr:\n" + tail(err()));
+        }
+        Thread.sleep(50);
+      }
+      throw new AssertionError("engram " + args + " printed no '" + prefix + "' within " + timeout + "; stderr:\n"
+          + tail(err()));
+    }
+
+    /** The last 4,000 characters of a text. */
+    static String tail(String text) {
+      return text.length() <= 4000 ? text : "..." + text.substring(text.length() - 4000);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      if (process.isAlive()) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+  }
+
   /** Runs and fails with the command's stderr unless it exits with 0. */
   Result ok(String... args) throws IOException, InterruptedException {
     Result r = run(args);
