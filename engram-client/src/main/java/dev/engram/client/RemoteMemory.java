@@ -149,7 +149,7 @@ public final class RemoteMemory implements Memory {
     Map<String, String> q = new LinkedHashMap<>();
     viewQuery(q, view);
     HttpTransport.Reply r = http.send("GET", "v1/memories/" + path(id) + "/relations/" + query(q), null);
-    if (r.status() == 404) {
+    if (unknownMemory(r)) {
       return List.of();
     }
     return WireFormat.relations(checked(r, id).path("relations"));
@@ -181,7 +181,7 @@ public final class RemoteMemory implements Memory {
   public Optional<MemoryItem> get(String memoryId) {
     String id = id(memoryId);
     HttpTransport.Reply r = http.send("GET", "v1/memories/" + path(id) + "/", null);
-    if (r.status() == 404) {
+    if (unknownMemory(r)) {
       return Optional.empty();
     }
     return Optional.of(WireFormat.item(checked(r, id)));
@@ -252,7 +252,7 @@ public final class RemoteMemory implements Memory {
   public List<HistoryEntry> history(String memoryId) {
     String id = id(memoryId);
     HttpTransport.Reply r = http.send("GET", "v1/memories/" + path(id) + "/history/", null);
-    if (r.status() == 404) {
+    if (unknownMemory(r)) {
       return List.of();
     }
     return WireFormat.history(checked(r, id));
@@ -309,6 +309,11 @@ public final class RemoteMemory implements Memory {
     if (closed.get()) {
       throw new IllegalStateException("this RemoteMemory is closed");
     }
+  }
+
+  /** A 404 about the memory id (not a wrong address, which is an error). */
+  private static boolean unknownMemory(HttpTransport.Reply r) {
+    return r.status() == 404 && "memory_id".equals(r.body().path("detail").asText());
   }
 
   private static JsonNode checked(HttpTransport.Reply r, String id) {

@@ -223,6 +223,10 @@ class RemoteMemoryTest {
       assertThat(acme.get(id)).isPresent();
       acme.close();
       assertThatThrownBy(() -> acme.get(id)).isInstanceOf(IllegalStateException.class);
+      // a wrong address is an error, not an unknown memory
+      RemoteMemory lost = EngramClient.builder().baseUrl(s.baseUrl() + "/nowhere").apiKey("k").build();
+      assertThatThrownBy(() -> lost.get(id)).isInstanceOfSatisfying(RemoteCallException.class,
+          e -> assertThat(e.status()).isEqualTo(404));
     }
   }
 }
