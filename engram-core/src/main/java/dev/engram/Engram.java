@@ -10,7 +10,6 @@ import dev.engram.spi.Reranker;
 import dev.engram.spi.Storage;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Entry point: configures and opens a {@link Memory}.
@@ -61,34 +60,42 @@ public final class Engram {
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
                        GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor) {
+    /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
+      required("storage", storage);
+      required("embedder", embedder);
+      required("inference", inference);
+      required("reranker", reranker);
+      required("fusion", fusion);
+      required("indexCommitInterval", indexCommitInterval);
+      required("clock", clock);
+      required("tenant", tenant);
+      tenant = Tenants.check(tenant);
       if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
-        throw new IllegalArgumentException("graphEntityThreshold must be in (0, 1], got " + graphEntityThreshold);
+        throw new ValidationException("graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
       }
       if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
-        throw new IllegalArgumentException("graphAmbiguityFloor must be in (0, 1], got " + graphAmbiguityFloor);
+        throw new ValidationException("graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
       }
-      Objects.requireNonNull(storage, "storage");
-      Objects.requireNonNull(embedder, "embedder");
-      Objects.requireNonNull(inference, "inference");
-      Objects.requireNonNull(reranker, "reranker");
-      Objects.requireNonNull(fusion, "fusion");
-      Objects.requireNonNull(indexCommitInterval, "indexCommitInterval");
-      Objects.requireNonNull(clock, "clock");
-      tenant = Tenants.check(tenant);
       positive("candidatesPerSignal", candidatesPerSignal);
       positive("windowSize", windowSize);
       positive("maxTextLength", maxTextLength);
       positive("maxMessagesPerAdd", maxMessagesPerAdd);
       positive("asyncThreads", asyncThreads);
       if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
-        throw new IllegalArgumentException("indexCommitInterval must be positive, got " + indexCommitInterval);
+        throw new ValidationException("indexCommitInterval", "must be positive, got " + indexCommitInterval);
+      }
+    }
+
+    private static void required(String name, Object value) {
+      if (value == null) {
+        throw new ValidationException(name, "is required");
       }
     }
 
     private static void positive(String name, int v) {
       if (v < 1) {
-        throw new IllegalArgumentException(name + " must be positive, got " + v);
+        throw new ValidationException(name, "must be positive, got " + v);
       }
     }
   }
@@ -215,14 +222,35 @@ public final class Engram {
     }
 
     /**
-     * Opens the memory: checks the embedder against the stored data, brings the index up to date with the record,
-     * and starts the background index committer. The memory owns the storage from now on: closing the memory
-     * closes it, and if this method throws, the storage has been closed already.
+     * Opens the memory: checks the settings and the embedder against the stored data, brings the index up to date
+     * with the record, and starts the background index committer. The memory owns the storage from now on: closing
+     * the memory closes it, and if this method throws, for any reason, the storage (if one was given) has been closed
+     * already, so its data directory is free to be opened again.
      *
+     * @throws ValidationException        if a setting is missing or invalid (the exception names it)
      * @throws DimensionMismatchException if the data directory was written with another embedding model
      */
     public Memory build() {
-      return EngramMemory.open(config());
+      Config config;
+      try {
+        config = config();
+      } catch (RuntimeException | Error e) {
+        closeAfterFailure(storage, e);
+        throw e;
+      }
+      return EngramMemory.open(config);
+    }
+
+    /** Closes a storage whose opening failed with {@code failure}; a close failure is added to it as suppressed. */
+    static void closeAfterFailure(Storage storage, Throwable failure) {
+      if (storage == null) {
+        return;
+      }
+      try {
+        storage.close();
+      } catch (java.io.IOException | RuntimeException closeFailure) {
+        failure.addSuppressed(closeFailure);
+      }
     }
   }
 }

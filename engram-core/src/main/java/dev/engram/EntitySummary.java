@@ -22,11 +22,7 @@ public record EntitySummary(EntityType type, String id, long memories, Instant c
 
   /** The scope that holds exactly this id. */
   public Scope scope() {
-    return switch (type) {
-      case USER -> Scope.user(id);
-      case AGENT -> Scope.agent(id);
-      case RUN -> Scope.run(id);
-    };
+    return type.scope(id);
   }
 
   /** The kinds of scope id. */
@@ -37,6 +33,15 @@ public record EntitySummary(EntityType type, String id, long memories, Instant c
 
     EntityType(String wireName) {
       this.wireName = wireName;
+    }
+
+    /** The scope made of one id of this kind. */
+    public Scope scope(String id) {
+      return switch (this) {
+        case USER -> Scope.user(id);
+        case AGENT -> Scope.agent(id);
+        case RUN -> Scope.run(id);
+      };
     }
 
     /** The lower-case name used on the wire ({@code user}, {@code agent}, {@code run}). */

@@ -4,6 +4,7 @@ import dev.engram.graph.TimeView;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /**
  * Long-term memory for agents: the public API of Engram.
@@ -110,6 +111,29 @@ public interface Memory extends AutoCloseable {
 
   /** Deletes this tenant's memories that are expired today; returns how many. */
   int purgeExpired();
+
+  /**
+   * This tenant's memories, or one scope's, each with its full history, in ascending id order (see
+   * {@link ExportRequest} for which memories a request covers). The store is read one page at a time as the stream
+   * is consumed, so a large tenant is never held in memory; the stream is lazy and needs no closing. It is not a
+   * snapshot: a memory changed while the stream runs appears in the state of the moment its page was read, and
+   * each id appears at most once.
+   */
+  Stream<MemoryRecord> exportRecords(ExportRequest request);
+
+  /**
+   * Writes exported records into this tenant in one transaction: each record's memory (if it was not deleted) with
+   * its id, text, hash, scope, metadata, times, expiration and provenance, and its history rows as they were
+   * (events, texts, actors, roles, times; new sequence numbers). The texts are embedded again, in one batch, with
+   * this memory's embedder; the graph memory is not written. A record whose id the tenant already has (as a memory
+   * or as history of a deleted one) is skipped and reported in {@link ImportResult#skippedIds()}, so running an
+   * interrupted import again resumes it.
+   *
+   * @throws ValidationException if a record is invalid (its text blank or too long, its hash not the md5 of its
+   *                             text, identity keys in its metadata, an id twice in the list); the message names
+   *                             the record as {@code records[i]}, and nothing of the list was written
+   */
+  ImportResult importRecords(List<MemoryRecord> records);
 
   CompletableFuture<AddResult> addAsync(AddRequest request);
 

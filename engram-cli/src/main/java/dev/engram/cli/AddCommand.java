@@ -31,7 +31,8 @@ final class AddCommand extends BaseCommand {
   String name;
 
   @Option(names = "--timestamp", paramLabel = "TIME", converter = Converters.InstantConverter.class,
-      description = "When the conversation took place (ISO-8601, UTC if no offset), e.g. 2024-05-01T10:00:00Z.")
+      description = "When the conversation took place (ISO-8601, UTC if no offset), e.g. 2024-05-01T10:00:00Z "
+          + "(default: now, when the add runs).")
   Instant timestamp;
 
   @Option(names = "--metadata", paramLabel = "JSON", description = "A JSON object stored on the new memories.")

@@ -28,11 +28,13 @@ import picocli.CommandLine.Spec;
         DeleteAllCommand.class,
         HistoryCommand.class,
         ImportCommand.class,
+        ExportCommand.class,
         PurgeExpiredCommand.class,
         ResetCommand.class,
         GraphCommand.class,
         ServeCommand.class,
         KeysCommand.class,
+        McpCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class
     })

@@ -8,8 +8,11 @@ import dev.engram.AddResult;
 import dev.engram.EventType;
 import dev.engram.Memory;
 import dev.engram.MemoryEvent;
+import dev.engram.Scope;
+import dev.engram.Tenants;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
+import dev.engram.json.MemoryRecordReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +22,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -27,11 +31,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code engram import FILE}: bulk-adds messages from JSON Lines or a LoCoMo file, with a progress bar. */
-@Command(name = "import", description = "Import messages from JSON Lines (one message per line) or a LoCoMo file.")
+/**
+ * {@code engram import FILE}: bulk-adds messages from JSON Lines or a LoCoMo file, or imports memories from an
+ * Engram export ({@code engram export}) or a mem0 export, with a progress bar.
+ */
+@Command(name = "import", description = "Import messages (JSON Lines, one message per line, or a LoCoMo file) or"
+    + " memories (an Engram export, or a mem0 export: {\"results\": [...]}, a JSON array or JSON Lines of mem0"
+    + " memories).")
 final class ImportCommand extends BaseCommand {
   /** The input formats. */
-  enum Format { JSONL, LOCOMO }
+  enum Format {
+    JSONL("jsonl"), LOCOMO("locomo"), ENGRAM_JSONL("engram-jsonl"), MEM0("mem0");
+
+    final String wireName;
+
+    Format(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** True for the formats of memory records (not messages). */
+    boolean holdsRecords() {
+      return this == ENGRAM_JSONL || this == MEM0;
+    }
+  }
 
   @Mixin
   ScopeOptions scope;
@@ -40,10 +62,16 @@ final class ImportCommand extends BaseCommand {
   Path file;
 
   @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-      description = "jsonl or locomo (default: from the file name: .jsonl/.ndjson = jsonl, .json = locomo).")
+      description = "jsonl, locomo, engram-jsonl or mem0 (default: detected from the content, else from the file"
+          + " name: .jsonl/.ndjson = jsonl, .json = locomo). For mem0, --user-id/--agent-id/--run-id give the scope"
+          + " of memories that have none.")
   Format format;
 
-  @Option(names = "--infer", description = "Extract facts instead of storing each message verbatim.")
+  @Option(names = "--tenant", paramLabel = "TENANT", description = "The tenant to import into (default: default).")
+  String tenant;
+
+  @Option(names = "--infer", description = "Messages only: extract facts instead of storing each message"
+      + " verbatim.")
   boolean infer;
 
   @Option(names = "--sample", paramLabel = "ID",
@@ -51,19 +79,23 @@ final class ImportCommand extends BaseCommand {
   List<String> samples = new ArrayList<>();
 
   @Option(names = "--batch-size", paramLabel = "N", defaultValue = "100",
-      description = "JSON Lines only: lines per transaction (default: ${DEFAULT-VALUE}).")
+      description = "JSON Lines and exports: lines (memories) per transaction (default: ${DEFAULT-VALUE}).")
   int batchSize;
 
   @Override
   protected int run() {
-    Format f = format != null ? format : guess(file);
+    Format f = format != null ? format : ImportFormats.detect(checkReadable(file));
+    if (f.holdsRecords()) {
+      return importRecords(f);
+    }
     ImportPlan plan = f == Format.JSONL
         ? JsonlImport.plan(readLines(file), scope, infer, batchSize)
         : LocomoImport.plan(readJson(file), scope, infer, samples);
     Map<EventType, Integer> events = new EnumMap<>(EventType.class);
     TreeSet<String> scopes = new TreeSet<>();
-    try (Memory memory = openMemory(true);
+    try (Memory root = openMemory(true);
          Progress progress = Progress.start("import", plan.messageCount(), "msg", err())) {
+      Memory memory = root.forTenant(tenantId());
       for (List<AddRequest> batch : plan.batches()) {
         List<AddResult> results = memory.addBatch(batch);
         batch.forEach(r -> scopes.add(r.scope().key()));
@@ -76,6 +108,47 @@ final class ImportCommand extends BaseCommand {
       }
     }
     summary(plan, events, scopes);
+    return EXIT_OK;
+  }
+
+  private String tenantId() {
+    return tenant == null ? Tenants.DEFAULT : Tenants.check(tenant);
+  }
+
+  /** Imports an Engram or mem0 export: checks every record first, then writes them in batches. */
+  private int importRecords(Format f) {
+    if (infer) {
+      throw new ValidationException("infer", "applies to messages (jsonl, locomo); " + f.wireName
+          + " files hold memories, which are imported as they are");
+    }
+    if (batchSize < 1) {
+      throw new ValidationException("batch_size", "must be 1 or more, got " + batchSize);
+    }
+    Optional<Scope> defaultScope = scope.optionalScope();
+    if (f == Format.ENGRAM_JSONL && defaultScope.isPresent()) {
+      throw new ValidationException("user_id", "--user-id/--agent-id/--run-id give the scope of mem0 memories"
+          + " without one; every memory of an Engram export has its scope");
+    }
+    String tenantId = tenantId();
+    RecordImport records = new RecordImport(file, f == Format.MEM0 ? MemoryRecordReader.Format.MEM0
+        : MemoryRecordReader.Format.ENGRAM_JSONL, defaultScope);
+    long count = records.check();
+    RecordImport.Counts result;
+    try (Memory root = openMemory(true); Progress progress = Progress.start("import", count, "mem", err())) {
+      result = records.write(root.forTenant(tenantId), batchSize, progress);
+    }
+    if (json()) {
+      ObjectNode o = MemoryJson.mapper().createObjectNode();
+      o.put("format", f.wireName);
+      o.put("tenant", tenantId);
+      o.put("memories", count);
+      o.put("imported", result.imported());
+      o.put("skipped", result.skipped());
+      printJson(o);
+    } else {
+      out().printf(Locale.ROOT, "imported %d of %d memories (%s) into tenant '%s'; %d skipped (the tenant already"
+          + " has their ids)%n", result.imported(), count, f.wireName, tenantId, result.skipped());
+    }
     return EXIT_OK;
   }
 
@@ -99,18 +172,6 @@ final class ImportCommand extends BaseCommand {
     scopes.forEach(s -> out().println("  " + s));
   }
 
-  private static Format guess(Path file) {
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-    if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) {
-      return Format.JSONL;
-    }
-    if (name.endsWith(".json")) {
-      return Format.LOCOMO;
-    }
-    throw new ValidationException("format", "cannot tell the format of '" + file + "'; pass --format jsonl or"
-        + " --format locomo");
-  }
-
   private static List<String> readLines(Path file) {
     try {
       return Files.readAllLines(checkReadable(file), StandardCharsets.UTF_8);
@@ -129,7 +190,7 @@ final class ImportCommand extends BaseCommand {
     }
   }
 
-  private static Path checkReadable(Path file) {
+  static Path checkReadable(Path file) {
     if (!Files.exists(file)) {
       throw new ValidationException("file", "'" + file + "' does not exist");
     }
@@ -144,11 +205,12 @@ final class ImportCommand extends BaseCommand {
     @Override
     public Format convert(String value) {
       for (Format f : Format.values()) {
-        if (f.name().equalsIgnoreCase(value.trim())) {
+        if (f.wireName.equalsIgnoreCase(value.trim())) {
           return f;
         }
       }
-      throw new TypeConversionException("unknown format '" + value + "' (expected jsonl or locomo)");
+      throw new TypeConversionException("unknown format '" + value + "' (expected jsonl, locomo, engram-jsonl or"
+          + " mem0)");
     }
   }
 }

@@ -27,6 +27,14 @@ final class KeysCommand implements Callable<Integer> {
     return BaseCommand.EXIT_BAD_INPUT;
   }
 
+  /** Runs work on the key store of a data directory, closing it afterwards. */
+  static <T> T withKeys(java.nio.file.Path dataDir, java.util.function.Function<SqliteApiKeyStore, T> work) {
+    try (ServerDatabase db = ServerDatabase.open(dataDir);
+         SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
+      return work.apply(keys);
+    }
+  }
+
   static ObjectNode keyJson(ApiKeyInfo k) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("id", k.id());
@@ -53,18 +61,15 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     protected int run() {
-      try (ServerDatabase db = ServerDatabase.open(dataDir());
-           SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
-        NewApiKey k = keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label);
-        if (json()) {
-          ObjectNode o = keyJson(k.info());
-          o.put("key", k.secret());
-          printJson(o);
-        } else {
-          out().println(k.secret());
-          err().println("created key " + k.info().id() + " for tenant '" + k.info().tenant() + "' ("
-              + k.info().role().wireName() + "); it is shown only now");
-        }
+      NewApiKey k = withKeys(dataDir(), keys -> keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label));
+      if (json()) {
+        ObjectNode o = keyJson(k.info());
+        o.put("key", k.secret());
+        printJson(o);
+      } else {
+        out().println(k.secret());
+        err().println("created key " + k.info().id() + " for tenant '" + k.info().tenant() + "' ("
+            + k.info().role().wireName() + "); it is shown only now");
       }
       return EXIT_OK;
     }
@@ -74,17 +79,15 @@ final class KeysCommand implements Callable<Integer> {
   static final class ListKeys extends BaseCommand {
     @Override
     protected int run() {
-      try (ServerDatabase db = ServerDatabase.open(dataDir());
-           SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
-        if (json()) {
-          ArrayNode a = MemoryJson.mapper().createArrayNode();
-          keys.list().forEach(k -> a.add(keyJson(k)));
-          printJson(a);
-        } else {
-          for (ApiKeyInfo k : keys.list()) {
-            out().printf("%s  %-8s %-6s %s  %s%s%n", k.id(), k.tenant(), k.role().wireName(), k.createdAt(),
-                k.label(), k.active() ? "" : "  (revoked " + k.revokedAt().orElseThrow() + ")");
-          }
+      java.util.List<ApiKeyInfo> all = withKeys(dataDir(), SqliteApiKeyStore::list);
+      if (json()) {
+        ArrayNode a = MemoryJson.mapper().createArrayNode();
+        all.forEach(k -> a.add(keyJson(k)));
+        printJson(a);
+      } else {
+        for (ApiKeyInfo k : all) {
+          out().printf("%s  %-8s %-6s %s  %s%s%n", k.id(), k.tenant(), k.role().wireName(), k.createdAt(),
+              k.label(), k.active() ? "" : "  (revoked " + k.revokedAt().orElseThrow() + ")");
         }
       }
       return EXIT_OK;
@@ -98,13 +101,10 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     protected int run() {
-      try (ServerDatabase db = ServerDatabase.open(dataDir());
-           SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
-        if (!keys.revoke(id)) {
-          throw new dev.engram.ValidationException("id", "no active key with id '" + id + "'");
-        }
-        out().println("revoked " + id);
+      if (!withKeys(dataDir(), keys -> keys.revoke(id))) {
+        throw new dev.engram.ValidationException("id", "no active key with id '" + id + "'");
       }
+      out().println("revoked " + id);
       return EXIT_OK;
     }
   }

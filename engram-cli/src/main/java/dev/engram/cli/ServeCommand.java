@@ -65,11 +65,12 @@ final class ServeCommand extends BaseCommand {
       throw new ValidationException("host", "refusing to listen on '" + settings.host() + "' without API keys;"
           + " create one with: engram keys create --tenant NAME --admin --data-dir " + dir);
     }
+    // (EngramServer checks the same; checking here first avoids opening the memory for nothing.)
     Memory memory = openMemory(true);
     SqliteAddEventStore events = new SqliteAddEventStore(db, false);
     EngramServer server;
     try {
-      server = EngramServer.builder(memory).settings(settings).keys(keys).events(events).build().start();
+      server = ServerAssembly.build(memory, settings, keys, events).start();
     } catch (RuntimeException e) {
       memory.close();
       db.close();

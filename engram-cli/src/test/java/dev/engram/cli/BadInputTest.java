@@ -112,7 +112,7 @@ class BadInputTest {
     assertBadInput(cli.run("import", json.toString()), "file: malformed JSON in '" + json + "'");
     Path txt = Files.writeString(dir.resolve("notes.txt"), "hello");
     assertBadInput(cli.run("import", txt.toString(), "--user-id", "alice"),
-        "format: cannot tell the format of '" + txt + "'; pass --format jsonl or --format locomo");
+        "format: cannot tell the format of '" + txt + "'; pass --format jsonl, locomo, engram-jsonl or mem0");
     assertThat(cli.run("import", txt.toString(), "--format", "csv").exitCode()).isEqualTo(2);
     assertBadInput(cli.run("import", ImportCommandTest.resource("locomo-mini.json").toString(), "--user-id", "a"),
         "user_id: a LoCoMo import uses each conversation's sample_id as user_id");

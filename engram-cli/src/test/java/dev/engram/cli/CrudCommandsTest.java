@@ -63,6 +63,35 @@ class CrudCommandsTest {
         field("role", "user"), field("event_time", "2024-05-01T10:00:00Z"), field("expiration_date", "2099-01-01"));
   }
 
+  /**
+   * The user report: without --timestamp, "Yesterday" stayed unresolved. A message without a time was said when it
+   * was received, so the add resolves it against the current date, as it does against --timestamp.
+   */
+  @Test
+  void addWithoutTimestampResolvesRelativeDatesAgainstTheTimeOfTheAdd() {
+    java.time.format.DateTimeFormatter day = java.time.format.DateTimeFormatter.ofPattern("d MMMM uuuu",
+        java.util.Locale.ENGLISH);
+    Instant before = Instant.now();
+    JsonNode added = cli.run("add", "--user-id", "bob", "--name", "Bob", "--json",
+        "Yesterday I adopted a puppy called Max").json();
+    Instant after = Instant.now();
+    List<String> expected = new ArrayList<>();
+    for (Instant at : List.of(before, after)) {
+      expected.add("Yesterday (" + day.format(java.time.LocalDate.ofInstant(at, java.time.ZoneOffset.UTC)
+          .minusDays(1)) + ") Bob adopted a puppy called Max");
+    }
+    JsonNode event = added.get("results").get(0);
+    assertThat(event.get("memory").asText()).isIn(expected);
+    Instant eventTime = Instant.parse(cli.run("get", "--json", event.get("id").asText()).json()
+        .get("event_time").asText());
+    assertThat(eventTime).isBetween(before.truncatedTo(java.time.temporal.ChronoUnit.MILLIS), after);
+
+    JsonNode timed = cli.run("add", "--user-id", "bob", "--name", "Bob", "--json", "--timestamp",
+        "2026-12-01T10:00:00Z", "Yesterday I adopted a kitten called Tom").json();
+    assertThat(timed.get("results").get(0).get("memory").asText())
+        .isEqualTo("Yesterday (30 November 2026) Bob adopted a kitten called Tom");
+  }
+
   @Test
   void addWithAssistantReplyGivesMem0ShapedEvents() {
     JsonNode r = cli.run("add", "--user-id", "alice", "--no-infer", "--json", "I have a dog called Rex",

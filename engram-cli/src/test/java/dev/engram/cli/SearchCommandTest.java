@@ -41,8 +41,9 @@ class SearchCommandTest {
     assertThat(results).hasSize(3);
     assertThat(results.get(0).get("id").asText()).isEqualTo(lisbon);
     assertThat(results.findValuesAsText("user_id")).containsOnly("alice");
+    // event_time: a message given without a time was said when the add ran
     assertThat(keys(results.get(0))).containsExactly("id", "memory", "hash", "metadata", "score", "created_at",
-        "updated_at", "user_id", "role");
+        "updated_at", "user_id", "role", "event_time");
     List<Double> scores = new ArrayList<>();
     results.forEach(h -> scores.add(h.get("score").asDouble()));
     assertThat(scores).isSortedAccordingTo((x, y) -> Double.compare(y, x)).allMatch(s -> s >= 0 && s <= 1);
@@ -85,7 +86,8 @@ class SearchCommandTest {
     Cli.Result r = cli.run("search", "--user-id", "alice", "--top-k", "2", "--explain", "Lisbon");
     List<String> lines = r.out().lines().toList();
     assertThat(lines).hasSize(4);
-    assertThat(lines.get(0)).matches(" 1\\. [01]\\.\\d{4}  " + lisbon + "  I moved to Lisbon last spring");
+    assertThat(lines.get(0)).matches(" 1\\. [01]\\.\\d{4}  " + lisbon
+        + "  \\[\\d{4}-\\d{2}-\\d{2}\\]  I moved to Lisbon last spring");
     assertThat(lines.get(1)).matches("      semantic \\d\\.\\d{4} \\(#\\d\\)  bm25 \\d+\\.\\d{4} \\(#1\\)"
         + "  fused \\d\\.\\d{4} \\(rrf\\)");
     assertThat(lines.get(2)).startsWith(" 2. ");

@@ -58,22 +58,23 @@ final class AddPath {
     return addBatch(tenant, List.of(request)).get(0);
   }
 
-  /** Plans every request, then commits all of them in one change set. */
-  List<AddResult> addBatch(String tenant, List<AddRequest> requests) {
-    for (AddRequest r : requests) {
+  /**
+   * Plans every request, then commits all of them in one change set. The scope locks of the requests that need one
+   * are all taken first, in stripe order ({@link ScopeLocks#lockAll}), so batches over the same scopes in any order
+   * cannot deadlock.
+   */
+  List<AddResult> addBatch(String tenant, List<AddRequest> given) {
+    for (AddRequest r : given) {
       RequestChecks.checkAdd(r, engine.config.maxTextLength(), engine.config.maxMessagesPerAdd());
     }
-    List<ReentrantLock> held = new ArrayList<>();
+    Instant received = engine.config.clock().instant();
+    List<AddRequest> requests = given.stream().map(r -> timed(r, received)).toList();
+    List<Scope> locked = requests.stream().filter(r -> r.infer() || engine.graphEnabled()).map(AddRequest::scope)
+        .toList();
+    List<ReentrantLock> held = engine.scopeLocks.lockAll(tenant, locked);
     try {
       List<Staged> staged = new ArrayList<>(requests.size());
       for (AddRequest r : requests) {
-        if (r.infer() || engine.graphEnabled()) {
-          ReentrantLock lock = engine.scopeLocks.lockFor(tenant, r.scope());
-          if (!lock.isHeldByCurrentThread()) {
-            lock.lock();
-            held.add(lock);
-          }
-        }
         staged.add(stage(tenant, r));
       }
       embed(staged);
@@ -119,10 +120,24 @@ final class AddPath {
       }
       return results;
     } finally {
-      for (int i = held.size() - 1; i >= 0; i--) {
-        held.get(i).unlock();
-      }
+      ScopeLocks.unlockAll(held);
     }
+  }
+
+  /**
+   * The request with a time for every message: a message without its own timestamp, in a request without one, was
+   * said when the add was received ({@code received}, the engine clock's instant at the start of the add, read once
+   * per add). So relative dates resolve, memories get an {@code event_time}, and graph relations a {@code valid_at}
+   * also when the caller gives no time.
+   */
+  private static AddRequest timed(AddRequest r, Instant received) {
+    if (r.timestamp() != null || r.messages().stream().allMatch(m -> m.timestamp() != null)) {
+      return r;
+    }
+    List<Message> messages = r.messages().stream()
+        .map(m -> m.timestamp() == null ? m.withTimestamp(received) : m)
+        .toList();
+    return new AddRequest(r.scope(), messages, r.metadata(), r.infer(), null, r.expiration());
   }
 
   private static GraphExtractor.Input graphInput(Staged s) {

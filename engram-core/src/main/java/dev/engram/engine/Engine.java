@@ -6,6 +6,7 @@ import dev.engram.MemoryStatus;
 import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.StorageException;
+import dev.engram.ValidationException;
 import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.UsageMeter;
 import dev.engram.spi.ChangeSet;
@@ -15,17 +16,21 @@ import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.SearchIndex;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +74,12 @@ final class Engine implements AutoCloseable {
   private final ExecutorService summaries;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean indexDirty = new AtomicBoolean();
+  /** An index write failed, or a repair could not finish: bring the index up to date before the next use. */
   private final AtomicBoolean indexStale = new AtomicBoolean();
+  /** A search or commit of the index failed: recreate it and rebuild it from the record before the next use. */
+  private final AtomicBoolean indexDamaged = new AtomicBoolean();
+  /** Counts index recreations, so that a failure seen on an index already recreated does not recreate it again. */
+  private final AtomicLong indexEpoch = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Engine(Engram.Config config) {
@@ -105,16 +115,28 @@ final class Engine implements AutoCloseable {
     });
   }
 
-  /** Opens the engine; if that fails the storage is closed (it was handed over), so its lock is released. */
+  /**
+   * Opens the engine; if anything fails (the embedder check, the graph setting, the index, starting the threads) the
+   * storage is closed (it was handed over), so its lock is released.
+   */
   static Engine open(Engram.Config config) {
+    Engine engine = null;
     try {
       checkEmbedder(config);
       if (config.graphExtractor() != null && config.storage().graph().isEmpty()) {
-        throw new IllegalArgumentException("graph memory is configured, but the storage "
+        throw new ValidationException("graph", "graph memory is configured, but the storage "
             + config.storage().getClass().getSimpleName() + " has no graph store");
       }
-      IndexSync.synchronize(config.storage().records(), config.storage().index());
-    } catch (RuntimeException e) {
+      engine = new Engine(config);
+      engine.openIndex();
+      engine.drainOutboxOnOpen();
+      long ms = config.indexCommitInterval().toMillis();
+      engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
+      return engine;
+    } catch (RuntimeException | Error e) {
+      if (engine != null) {
+        engine.shutdownThreads();
+      }
       try {
         config.storage().close();
       } catch (IOException | RuntimeException closeFailure) {
@@ -122,11 +144,6 @@ final class Engine implements AutoCloseable {
       }
       throw e;
     }
-    Engine engine = new Engine(config);
-    engine.drainOutboxOnOpen();
-    long ms = config.indexCommitInterval().toMillis();
-    engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
-    return engine;
   }
 
   private static void checkEmbedder(Engram.Config config) {
@@ -170,7 +187,6 @@ final class Engine implements AutoCloseable {
     ensureOpen();
     writeLock.lock();
     try {
-      repairIndexIfStale();
       boolean separateGraph = !graphInRecords && graph != null && !changes.graph().isEmpty();
       RuntimeException graphFailure = null;
       long seq;
@@ -196,7 +212,7 @@ final class Engine implements AutoCloseable {
           case NOOP -> throw new IllegalStateException("NOOP in a change set");
         });
       }
-      applyToIndex(ops, seq);
+      indexCommitted(ops, seq);
       if (graphFailure != null) {
         throw graphFailure;
       }
@@ -204,6 +220,46 @@ final class Engine implements AutoCloseable {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Writes restored memories (an import) to the store in one transaction and then their current states to the
+   * index, under the write lock like {@link #commit}. Memories whose id the tenant already has, as a memory or as
+   * history, are left out; the check runs under the lock, so a concurrent writer cannot slip one in between.
+   *
+   * @return the ids written, in order
+   */
+  List<String> restore(String tenant, List<RestoredMemory> memories) {
+    ensureOpen();
+    writeLock.lock();
+    try {
+      Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
+      List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
+      if (fresh.isEmpty()) {
+        return List.of();
+      }
+      long seq = store.restore(tenant, fresh);
+      List<IndexOp> ops = new ArrayList<>(fresh.size());
+      for (RestoredMemory m : fresh) {
+        m.current().ifPresent(current -> ops.add(new IndexOp.Upsert(current)));
+      }
+      indexCommitted(ops, seq);
+      return fresh.stream().map(RestoredMemory::id).toList();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The ids among {@code ids} that the tenant has as a memory or in its history. */
+  Set<String> existingIds(String tenant, List<String> ids) {
+    Set<String> found = new HashSet<>();
+    store.getAll(tenant, ids).forEach(m -> found.add(m.id()));
+    for (String id : ids) {
+      if (!found.contains(id) && !store.history(tenant, id).isEmpty()) {
+        found.add(id);
+      }
+    }
+    return found;
   }
 
   /**
@@ -262,41 +318,131 @@ final class Engine implements AutoCloseable {
       if (graphStore != null) {
         graphStore.reset(tenant);
       }
-      applyToIndex(List.of(new IndexOp.RemoveTenant(tenant)), store.lastSeq());
+      indexCommitted(List.of(new IndexOp.RemoveTenant(tenant)), store.lastSeq());
     } finally {
       writeLock.unlock();
     }
   }
 
-  private void applyToIndex(List<IndexOp> ops, long seq) {
+  /**
+   * Hands committed changes to the index: applies them, or, if the index needs a repair, repairs it instead (the
+   * repair reads the change feed, which holds these changes already). Never throws: the record is committed and is
+   * the truth; an index failure leaves the index marked for repair before the next search or write.
+   */
+  private void indexCommitted(List<IndexOp> ops, long seq) {
+    if (indexStale.get() || indexDamaged.get()) {
+      try {
+        synchronizeIndex();
+      } catch (RuntimeException e) {
+        indexStale.set(true);
+        LOG.error("the search index could not be repaired after committing seq {}; the record holds the change, and "
+            + "the repair is tried again before the next search or write", seq, e);
+      }
+      return;
+    }
     try {
       index.apply(ops, seq, store.generation());
       indexDirty.set(true);
     } catch (RuntimeException e) {
-      // The record is committed and is the truth; the index is repaired from its change feed before the next
-      // search or write.
       indexStale.set(true);
       LOG.error("the search index failed to apply committed changes up to seq {}; it will be repaired", seq, e);
     }
   }
 
-  /** Called before searches: replays the store's change feed if an index write failed. */
-  void ensureSearchable() {
-    ensureOpen();
-    if (indexStale.get()) {
-      writeLock.lock();
-      try {
-        repairIndexIfStale();
-      } finally {
-        writeLock.unlock();
+  /**
+   * Brings the index up to date at open. An index that fails is recreated and rebuilt (see {@link
+   * #synchronizeIndex}); if even that fails, the engine opens all the same, with the index marked for repair:
+   * reads of the record (get, list, history) never depend on the index, and searches and writes try the repair
+   * again. A failure of the record is thrown.
+   */
+  private void openIndex() {
+    try {
+      synchronizeIndex();
+    } catch (RuntimeException e) {
+      if (!IndexFailure.in(e)) {
+        throw e;
       }
+      indexStale.set(true);
+      LOG.error("the search index cannot be rebuilt now; the record is readable, and searches and writes try the "
+          + "repair again", e);
     }
   }
 
-  private void repairIndexIfStale() {
-    if (indexStale.get()) {
+  /**
+   * Brings the index up to date with the record (catching up or rebuilding, see {@link IndexSync}); if the index
+   * was found damaged, or fails while doing so, it is recreated ({@link dev.engram.spi.SearchIndex#recreate}: the
+   * Lucene index sets its directory aside) and rebuilt from the record's stored vectors. Called at open and under
+   * the write lock.
+   *
+   * @throws StorageException the record's failure, or the recreated index's
+   */
+  private void synchronizeIndex() {
+    if (indexDamaged.get()) {
+      recreateIndex(null);
+    }
+    try {
       IndexSync.synchronize(store, index);
-      indexStale.set(false);
+    } catch (RuntimeException e) {
+      if (!IndexFailure.in(e)) {
+        throw e;
+      }
+      LOG.warn("the search index could not be brought up to date ({}); it is recreated and rebuilt from the record",
+          e.getMessage());
+      recreateIndex(e);
+      IndexSync.synchronize(store, index);
+    }
+    indexStale.set(false);
+  }
+
+  /** Recreates the index empty; {@code failure} (if any) is thrown instead when the index cannot be recreated. */
+  private void recreateIndex(RuntimeException failure) {
+    try {
+      index.recreate();
+    } catch (UnsupportedOperationException e) {
+      if (failure == null) {
+        throw new StorageException("the search index failed and " + e.getMessage(), e);
+      }
+      failure.addSuppressed(e);
+      throw failure;
+    }
+    indexEpoch.incrementAndGet();
+    indexDamaged.set(false);
+    indexDirty.set(false);
+  }
+
+  /** The number of index recreations so far; a search reads it before it starts (see {@link #searchFailed}). */
+  long indexEpoch() {
+    return indexEpoch.get();
+  }
+
+  /**
+   * Reports that a search of the index failed with {@code e}; returns true if the search should repair and retry,
+   * false if {@code e} is the caller's own error (bad filter or arguments) or the memory is closed. An index that
+   * was recreated since the search began ({@code epoch}) is not marked again.
+   */
+  boolean searchFailed(RuntimeException e, long epoch) {
+    if (e instanceof ValidationException || e instanceof IllegalArgumentException
+        || e instanceof DimensionMismatchException || closed.get()) {
+      return false;
+    }
+    if (indexEpoch.get() == epoch && indexDamaged.compareAndSet(false, true)) {
+      LOG.warn("a search of the index failed; the index is recreated and rebuilt from the record", e);
+    }
+    return true;
+  }
+
+  /** Called before searches: repairs the index if a write, commit or search of it failed. */
+  void ensureSearchable() {
+    ensureOpen();
+    if (indexStale.get() || indexDamaged.get()) {
+      writeLock.lock();
+      try {
+        if (indexStale.get() || indexDamaged.get()) {
+          synchronizeIndex();
+        }
+      } finally {
+        writeLock.unlock();
+      }
     }
   }
 
@@ -305,8 +451,9 @@ final class Engine implements AutoCloseable {
       try {
         index.commit();
       } catch (RuntimeException e) {
-        indexDirty.set(true);
-        LOG.warn("periodic index commit failed; it will be retried", e);
+        indexDamaged.set(true);
+        LOG.warn("periodic index commit failed; the index is recreated and rebuilt from the record before the next "
+            + "search or write", e);
       }
     }
   }
@@ -324,6 +471,33 @@ final class Engine implements AutoCloseable {
     }
     // shutdown, not shutdownNow: interrupting a running Lucene commit closes its NIO channels and invalidates the
     // index lock, which makes the final commit and the close fail.
+    shutdownThreads();
+    writeLock.lock();
+    try {
+      if (indexDamaged.get()) {
+        recreateIndex(null);
+      }
+      index.commit();
+    } catch (RuntimeException e) {
+      // Closing a damaged index would fail again; an empty index in its place is rebuilt at the next open.
+      LOG.warn("final index commit failed; the index is recreated and rebuilt from the record at the next open", e);
+      try {
+        recreateIndex(null);
+      } catch (RuntimeException recreate) {
+        LOG.warn("recreating the index failed too; the next open sets it aside", recreate);
+      }
+    } finally {
+      writeLock.unlock();
+      try {
+        config.storage().close();
+      } catch (IOException e) {
+        throw new StorageException("could not close the storage", e);
+      }
+    }
+  }
+
+  /** Stops the background threads, letting running tasks finish (up to 30 s each). */
+  private void shutdownThreads() {
     for (ExecutorService pool : List.of(committer, asyncExecutor, summaries)) {
       pool.shutdown();
       try {
@@ -332,19 +506,6 @@ final class Engine implements AutoCloseable {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-    }
-    writeLock.lock();
-    try {
-      index.commit();
-    } catch (RuntimeException e) {
-      LOG.warn("final index commit failed; the index will catch up from the record at next open", e);
-    } finally {
-      writeLock.unlock();
-      try {
-        config.storage().close();
-      } catch (IOException e) {
-        throw new StorageException("could not close the storage", e);
       }
     }
   }
@@ -359,6 +520,12 @@ final class Engine implements AutoCloseable {
 
   /** The record's and the index's positions. */
   MemoryStatus status() {
-    return new MemoryStatus(store.lastSeq(), index.state().seq(), indexStale.get());
+    long indexed;
+    try {
+      indexed = index.state().seq();
+    } catch (RuntimeException e) {
+      return new MemoryStatus(store.lastSeq(), 0, true);
+    }
+    return new MemoryStatus(store.lastSeq(), indexed, indexStale.get() || indexDamaged.get());
   }
 }

@@ -4,11 +4,14 @@ import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.Engram;
 import dev.engram.EntitySummary;
+import dev.engram.ExportRequest;
 import dev.engram.MemoryStatus;
 import dev.engram.HistoryEntry;
+import dev.engram.ImportResult;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
+import dev.engram.MemoryRecord;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.MemoryUpdate;
 import dev.engram.Message;
@@ -36,6 +39,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
  * The {@link Memory} implementation: one tenant's view of a shared {@link Engine}. Open with
@@ -50,6 +54,7 @@ public final class EngramMemory implements Memory {
   private final HybridSearch search;
   private final AddPath addPath;
   private final GraphSearch graphSearch;
+  private final MemoryTransfer transfer;
 
   private EngramMemory(Engine engine, String tenant, boolean root) {
     this.engine = engine;
@@ -58,6 +63,7 @@ public final class EngramMemory implements Memory {
     this.search = new HybridSearch(engine);
     this.addPath = new AddPath(engine, search);
     this.graphSearch = engine.graph == null ? null : new GraphSearch(engine);
+    this.transfer = new MemoryTransfer(engine);
   }
 
   /** Opens the engine described by {@code config}; see {@link Engram.Builder#build()}. */
@@ -358,6 +364,16 @@ public final class EngramMemory implements Memory {
       }
       deleted += deleteIds(ids, true);
     }
+  }
+
+  @Override
+  public Stream<MemoryRecord> exportRecords(ExportRequest request) {
+    return transfer.export(tenant, request);
+  }
+
+  @Override
+  public ImportResult importRecords(List<MemoryRecord> records) {
+    return transfer.importRecords(tenant, records);
   }
 
   @Override

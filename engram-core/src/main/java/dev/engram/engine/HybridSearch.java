@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking, thresholded, cut to top-k, then reranked.
+ * ranking, thresholded, cut to top-k, then reranked. If the index fails a search, it is recreated and rebuilt from
+ * the record and the search runs once more.
  */
 final class HybridSearch {
   /** The RRF constant of Cormack et al. */
@@ -46,9 +47,17 @@ final class HybridSearch {
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
     int pool = Math.max(engine.config.candidatesPerSignal(), r.topK());
-    List<Candidate> dense = engine.index.dense(q, vector, pool);
-    List<Candidate> keyword = engine.index.keyword(q, r.query(), pool);
-    List<Fused> fused = fuse(engine.config.fusion(), dense, keyword);
+    long epoch = engine.indexEpoch();
+    List<Fused> fused;
+    try {
+      fused = candidates(q, r.query(), vector, pool);
+    } catch (RuntimeException e) {
+      if (!engine.searchFailed(e, epoch)) {
+        throw e;
+      }
+      engine.ensureSearchable(); // recreates the index and rebuilds it from the record
+      fused = candidates(q, r.query(), vector, pool);
+    }
     List<Fused> kept = new ArrayList<>(r.topK());
     for (Fused f : fused) {
       if (kept.size() == r.topK()) {
@@ -75,6 +84,13 @@ final class HybridSearch {
       hits.add(new SearchHit(item, f.score, details));
     }
     return new SearchResult(engine.config.reranker().rerank(r.query(), hits));
+  }
+
+  /** Both signals' candidates from the index, fused. */
+  private List<Fused> candidates(IndexQuery q, String query, float[] vector, int pool) {
+    List<Candidate> dense = engine.index.dense(q, vector, pool);
+    List<Candidate> keyword = engine.index.keyword(q, query, pool);
+    return fuse(engine.config.fusion(), dense, keyword);
   }
 
   /** One candidate's scores across the signals. */

@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings a {@link SearchIndex} up to date with its {@link MemoryStore}: replays the change feed when the index lags
  * (a crash between the two commits), and rebuilds it when it belongs to another generation, is ahead of the store,
- * or holds a different number of documents (a deleted or damaged index directory).
+ * or holds a different number of documents (a deleted or damaged index directory). A failure of the index itself is
+ * thrown as an {@link IndexFailure} (also when the store's change feed wraps it), a failure of the store as it is,
+ * so that the engine can tell a damaged index, which it recreates, from a failing record.
  */
 final class IndexSync {
   private static final Logger LOG = LoggerFactory.getLogger(IndexSync.class);
@@ -27,7 +29,7 @@ final class IndexSync {
     try {
       long generation = store.generation();
       long last = store.lastSeq();
-      SearchIndex.IndexState state = index.state();
+      SearchIndex.IndexState state = IndexFailure.call("report its state", index::state);
       Outcome outcome = Outcome.UP_TO_DATE;
       if (state.generation() != generation || state.seq() > last) {
         rebuild(store, index, generation, last);
@@ -36,19 +38,23 @@ final class IndexSync {
         catchUp(store, index, state.seq(), generation);
         outcome = Outcome.CAUGHT_UP;
       }
-      if (index.state().documents() != store.count()) {
-        LOG.warn("index holds {} documents but the store {} memories; rebuilding the index",
-            index.state().documents(), store.count());
+      long documents = IndexFailure.call("report its state", index::state).documents();
+      if (documents != store.count()) {
+        LOG.warn("index holds {} documents but the store {} memories; rebuilding the index", documents,
+            store.count());
         rebuild(store, index, generation, last);
         outcome = Outcome.REBUILT;
       }
-      index.commit();
+      IndexFailure.run("commit", index::commit);
       if (outcome != Outcome.UP_TO_DATE) {
         LOG.info("search index {} (generation {}, seq {}, {} documents)", outcome.name().toLowerCase(),
-            generation, last, index.state().documents());
+            generation, last, IndexFailure.call("report its state", index::state).documents());
       }
       return outcome;
     } catch (RuntimeException e) {
+      if (IndexFailure.in(e) && !(e instanceof IndexFailure)) {
+        throw new IndexFailure("could not bring the index up to date: " + e.getMessage(), e);
+      }
       throw e instanceof StorageException se ? se : new StorageException("could not bring the index up to date", e);
     }
   }
@@ -62,23 +68,28 @@ final class IndexSync {
           : new IndexOp.Upsert(change.current()));
       lastSeq[0] = Math.max(lastSeq[0], change.seq());
       if (batch.size() >= BATCH) {
-        index.apply(List.copyOf(batch), lastSeq[0], generation);
+        apply(index, batch, lastSeq[0], generation);
         batch.clear();
       }
     });
-    index.apply(List.copyOf(batch), Math.max(lastSeq[0], store.lastSeq()), generation);
+    apply(index, batch, Math.max(lastSeq[0], store.lastSeq()), generation);
   }
 
   private static void rebuild(MemoryStore store, SearchIndex index, long generation, long last) {
-    index.clear(generation);
+    IndexFailure.run("clear", () -> index.clear(generation));
     List<IndexOp> batch = new ArrayList<>(BATCH);
     store.forEach(m -> {
       batch.add(new IndexOp.Upsert(m));
       if (batch.size() >= BATCH) {
-        index.apply(List.copyOf(batch), 0, generation);
+        apply(index, batch, 0, generation);
         batch.clear();
       }
     });
-    index.apply(List.copyOf(batch), last, generation);
+    apply(index, batch, last, generation);
+  }
+
+  private static void apply(SearchIndex index, List<IndexOp> batch, long seq, long generation) {
+    List<IndexOp> ops = List.copyOf(batch);
+    IndexFailure.run("apply changes", () -> index.apply(ops, seq, generation));
   }
 }

@@ -8,6 +8,7 @@ import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Page;
 import dev.engram.Scope;
+import dev.engram.StorageException;
 import java.io.Closeable;
 import java.time.LocalDate;
 import java.util.Collection;
@@ -47,6 +48,34 @@ public interface MemoryStore extends Closeable {
    */
   default Optional<GraphOutbox> graphOutbox() {
     return Optional.empty();
+  }
+
+  /**
+   * Writes restored memories (an import of an export) in one transaction: for each, in order, its history rows
+   * exactly as given (event, old and new text, actor, role, time), each with the next sequence number, and then its
+   * memory row, if it has a current state, with the sequence number of its last history row. Callers make sure
+   * no id already has a memory row or history in the tenant; a memory row that exists fails the whole call.
+   *
+   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to support imports.
+   *
+   * @return the sequence number of the last history row written, or {@link #lastSeq()} if the list is empty
+   * @throws StorageException if the write fails (nothing is written)
+   */
+  default long restore(String tenant, List<RestoredMemory> memories) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot restore imported memories");
+  }
+
+  /**
+   * A page of memory ids for an export, in ascending order, strictly after {@code afterId} ({@code ""} for the
+   * first page). With a scope: the ids of the scope's memories that exist (containment rule, expired ones
+   * included). Without: every memory id that has history in the tenant, deleted memories included.
+   *
+   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to support exports.
+   *
+   * @param limit at most this many ids (positive)
+   */
+  default List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list memory ids for an export");
   }
 
   /** One memory of a tenant. */

@@ -28,6 +28,17 @@ public interface SearchIndex extends Closeable {
   void commit();
 
   /**
+   * Replaces a damaged index with an empty one (generation 0, sequence 0, no documents), which the engine then
+   * rebuilds from the store. The engine calls it when the index fails while it is brought up to date, applied,
+   * committed or searched; an implementation may keep the damaged data aside for diagnosis. The default cannot
+   * recreate anything and throws {@link UnsupportedOperationException}: the engine then reports the original
+   * failure.
+   */
+  default void recreate() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be recreated");
+  }
+
+  /**
    * Nearest neighbours of {@code vector} among the memories matching {@code query}, best first; scores are cosine
    * similarities.
    */

@@ -46,7 +46,7 @@ public abstract class AddContract extends ContractSupport {
     assertThat(m.actorId()).isNull();
     assertThat(m.metadata()).isEmpty();
     assertThat(m.sourceIds()).isEmpty();
-    assertThat(m.eventTime()).isNull();
+    assertThat(m.eventTime()).as("a message without a time was said when the add was received").isEqualTo(before);
     assertThat(m.expirationDate()).isNull();
     assertThat(m.createdAt()).isAfterOrEqualTo(before).isEqualTo(m.updatedAt());
     assertThat(memory.history(e.id())).extracting(h -> h.event()).containsExactly(EventType.ADD);
@@ -122,6 +122,45 @@ public abstract class AddContract extends ContractSupport {
     assertThat(m.eventTime()).isEqualTo(may8);
     AddResult again = memory.add(AddRequest.builder(ALICE).message(turn).build());
     assertThat(again.events()).extracting(MemoryEvent::event).containsExactly(EventType.NOOP);
+  }
+
+  /**
+   * A message without a time, in a request without one, was said when the add was received: the engine clock's
+   * instant at the start of the add (read once per add) resolves its relative dates and is its event time.
+   */
+  @Test
+  void aMessageWithoutTimeIsDatedWhenTheAddIsReceived() {
+    clock.advance(java.time.Duration.ofDays(40));
+    Instant received = clock.peek();
+    String yesterday = java.time.format.DateTimeFormatter.ofPattern("d MMMM uuuu", java.util.Locale.ENGLISH)
+        .format(java.time.LocalDate.ofInstant(received, java.time.ZoneOffset.UTC).minusDays(1));
+    AddResult r = memory.add(AddRequest.builder(BOB)
+        .message(Message.user("Yesterday I adopted a puppy called Max").withName("Bob")).build());
+
+    assertThat(r.events()).extracting(MemoryEvent::event, MemoryEvent::memory).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(EventType.ADD, "Yesterday (" + yesterday + ") Bob adopted a puppy called Max"));
+    assertThat(memory.get(r.events().get(0).id()).orElseThrow().eventTime()).isEqualTo(received);
+
+    Instant givenTime = Instant.parse("2026-12-01T10:00:00Z");
+    AddResult timed = memory.add(AddRequest.builder(BOB)
+        .message(Message.user("Yesterday I adopted a kitten called Tom").withName("Bob")).timestamp(givenTime).build());
+    assertThat(timed.events()).extracting(MemoryEvent::memory)
+        .containsExactly("Yesterday (30 November 2026) Bob adopted a kitten called Tom");
+    assertThat(memory.get(timed.events().get(0).id()).orElseThrow().eventTime()).isEqualTo(givenTime);
+  }
+
+  @Test
+  void everyUntimedMessageOfOneAddGetsTheSameReceiveTime() {
+    Instant own = Instant.parse("2023-01-02T03:04:05Z");
+    Instant received = clock.peek();
+    AddResult r = memory.add(AddRequest.builder(ALICE)
+        .message(Message.user("I planted tulips"))
+        .message(Message.assistant("Tulips need cold winters"))
+        .message(Message.user("I repainted the fence").withTimestamp(own))
+        .infer(false).build());
+
+    assertThat(r.events()).extracting(e -> memory.get(e.id()).orElseThrow().eventTime())
+        .containsExactly(received, received, own);
   }
 
   @Test

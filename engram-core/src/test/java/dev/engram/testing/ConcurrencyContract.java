@@ -95,6 +95,56 @@ public abstract class ConcurrencyContract extends ValidationContract {
     assertThat(texts(scope)).containsExactly("I go climbing on Tuesdays");
   }
 
+  /**
+   * Two threads add batches over the same scopes in opposite orders; with inference on, each request of a batch
+   * needs its scope's lock. Locks taken in request order deadlock here; the bounded wait fails the test instead of
+   * hanging it.
+   */
+  @Test
+  void oppositeOrderBatchesDoNotDeadlock() throws Exception {
+    List<Scope> scopes = List.of(Scope.user("batch-a"), Scope.user("batch-b"), Scope.user("batch-c"),
+        Scope.agent("batch-d"));
+    int rounds = 25;
+    Map<String, Scope> added = new ConcurrentHashMap<>();
+    List<Callable<Void>> workers = new ArrayList<>();
+    CountDownLatch start = new CountDownLatch(1);
+    for (int t = 0; t < 2; t++) {
+      List<Scope> order = new ArrayList<>(scopes);
+      if (t == 1) {
+        java.util.Collections.reverse(order);
+      }
+      int thread = t;
+      workers.add(() -> {
+        start.await();
+        for (int i = 0; i < rounds; i++) {
+          List<AddRequest> batch = new ArrayList<>();
+          for (Scope s : order) {
+            batch.add(AddRequest.builder(s).user("Thread " + thread + " visited city number " + i).build());
+          }
+          List<dev.engram.AddResult> results = memory.addBatch(batch);
+          assertThat(results).hasSize(order.size());
+          for (int r = 0; r < results.size(); r++) {
+            for (MemoryEvent e : results.get(r).events()) {
+              if (e.event() == EventType.ADD) {
+                added.put(e.id(), order.get(r));
+              }
+            }
+          }
+        }
+        return null;
+      });
+    }
+    runAll(workers, start);
+
+    assertThat(added).as("the batches added memories").isNotEmpty();
+    for (Scope s : scopes) {
+      List<String> expected = added.entrySet().stream().filter(e -> e.getValue().equals(s)).map(Map.Entry::getKey)
+          .toList();
+      assertThat(memory.list(dev.engram.ListRequest.of(s).withPage(0, 1000)).items())
+          .as("memories of %s", s).extracting(dev.engram.MemoryItem::id).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
   private static void runAll(List<Callable<Void>> workers, CountDownLatch start) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(workers.size());
     try {

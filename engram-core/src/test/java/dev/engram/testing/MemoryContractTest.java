@@ -25,10 +25,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The suite is split by subject into a chain of abstract classes, each extending the previous one:
  * {@link ContractSupport} (fixture), {@link AddContract}, {@link SearchContract}, {@link ChangeContract},
- * {@link ValidationContract}, {@link ConcurrencyContract}, and this class (persistence across reopen, index
+ * {@link ValidationContract}, {@link ConcurrencyContract}, {@link TransferContract}, and this class (persistence
+ * across reopen, index
  * rebuild, embedder mismatch, closing).
  */
-public abstract class MemoryContractTest extends ConcurrencyContract {
+public abstract class MemoryContractTest extends TransferContract {
 
   @Test
   void everythingSurvivesAReopen() {

@@ -80,7 +80,9 @@ public abstract class SearchContract extends AddContract {
     assertFilter("{\"role\": \"assistant\"}", m3);
     assertFilter("{\"actor_id\": \"Caroline\"}", m1);
     assertFilter("{\"user_id\": \"alice\", \"topic\": \"travel\"}", m2);
-    assertFilter("{\"event_time\": {\"gte\": \"2023-06-01\"}}", m2, m4);
+    // m3 was given no time: it was said when the add was received, on TODAY by the test clock (2024-05-01)
+    assertFilter("{\"event_time\": {\"gte\": \"2023-06-01\"}}", m2, m3, m4);
+    assertFilter("{\"event_time\": {\"gte\": \"" + TODAY + "\"}}", m3);
     assertFilter("{\"event_time\": {\"lt\": \"2023-06-01T00:00:00Z\"}}", m1);
     assertFilter("{\"created_at\": {\"gt\": \"" + created2 + "\"}}", m3, m4);
     assertFilter("{\"created_at\": {\"lte\": \"" + created1 + "\"}}", m1);

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * {@code engram.lock}.
  *
  * <p>The index can always be rebuilt from the record: an index directory that is missing is created empty, and one
- * that cannot be opened because it is damaged is deleted and recreated empty; the engine then rebuilds it from the
- * record when it opens (see {@code dev.engram.engine.IndexSync}).
+ * that is damaged (a checksum, file or lock that fails {@link LuceneSearchIndex#open}'s checks) is moved aside to
+ * {@code index.broken} and recreated empty; the engine then rebuilds it from the record when it opens (see
+ * {@code dev.engram.engine.IndexSync}), and recreates it the same way when it fails at run time.
  *
  * <p><b>Threading.</b> Thread-safe, as its store and index are. {@link #close()} closes the index, then the store,
  * then releases the lock; it is idempotent.
@@ -98,7 +99,7 @@ public final class EmbeddedStorage implements Storage {
     try {
       store = SqliteMemoryStore.open(dir.resolve(DATABASE_FILE), durability);
       checkDimension(dir, store, dimension);
-      LuceneSearchIndex index = IndexOpener.open(dir.resolve(INDEX_DIRECTORY), dimension);
+      LuceneSearchIndex index = LuceneSearchIndex.open(dir.resolve(INDEX_DIRECTORY), dimension);
       LOG.debug("opened data directory {}", dir);
       return new EmbeddedStorage(dir, lock, store, index);
     } catch (RuntimeException | Error e) {

@@ -249,8 +249,8 @@ class ScriptedEntityResolutionTest {
   void theAmbiguityFloorIsValidated() throws java.io.IOException {
     try (EmbeddedStorage s = EmbeddedStorage.open(dir, 64)) {
       assertThatThrownBy(() -> Engram.builder().storage(s).embedder(new HashEmbedder()).graphAmbiguityFloor(0)
-          .build()).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("graphAmbiguityFloor must be in (0, 1], got 0.0");
+          .build()).isInstanceOf(dev.engram.ValidationException.class)
+          .hasMessageContaining("graphAmbiguityFloor: must be in (0, 1], got 0.0");
     }
   }
 }

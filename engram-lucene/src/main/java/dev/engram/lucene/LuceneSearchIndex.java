@@ -8,7 +8,6 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
@@ -27,12 +27,8 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.SearcherFactory;
-import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -46,9 +42,13 @@ import org.apache.lucene.util.IOUtils;
  * characters are safe; text of stop words only finds nothing.
  *
  * <p><b>State.</b> Each {@link #commit} records the applied generation and sequence number as Lucene commit user
- * data; {@link #state()} reports the last committed pair (0 and 0 for a new index). An index directory whose vectors
- * have another dimension, or that cannot be read, is recreated empty at {@link #open} (with a warning): the index
- * is derived data, and the engine rebuilds it from the store.
+ * data; {@link #state()} reports the last committed pair (0 and 0 for a new index).
+ *
+ * <p><b>Damage.</b> The index is derived data: the engine rebuilds it from the store. {@link #open} verifies an
+ * existing index (every file's checksum, the vector dimension, an empty {@code write.lock}); an index that fails, or
+ * whose writer cannot be opened, is moved aside to the sibling directory {@code <name>.broken} (replacing an older
+ * one, so at most one damaged copy is kept, with a warning in the log) and an empty index takes its place.
+ * {@link #recreate} does the same at run time, after an index failure.
  *
  * <p><b>Visibility and threading.</b> Thread-safe. Writes are serialised; searches run concurrently on
  * near-real-time searchers, refreshed at the start of the first search after a change (not on every write, which
@@ -62,11 +62,15 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   private final Path path;
   private final int dimension;
-  private final Directory directory;
   private final Analyzer analyzer;
-  private final IndexWriter writer;
-  private final SearcherManager searchers;
+  /** The open directory, writer and searchers; replaced by {@link #recreate}. */
+  private volatile IndexOpening.Handles handles;
   private final ReentrantLock writeLock = new ReentrantLock();
+  /**
+   * Searches and state reads hold the read side, so {@link #recreate} and {@link #close} (write side) never close
+   * the searchers under a running search.
+   */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private final AtomicLong changes = new AtomicLong();
   private final AtomicLong refreshed = new AtomicLong();
   private volatile long generation;
@@ -75,16 +79,18 @@ public final class LuceneSearchIndex implements SearchIndex {
   private volatile long committedSeq;
   private volatile boolean closed;
 
-  private LuceneSearchIndex(Path path, int dimension, Directory directory, Analyzer analyzer, IndexWriter writer)
-      throws IOException {
+  private LuceneSearchIndex(Path path, int dimension, Analyzer analyzer, IndexOpening.Handles handles) {
     this.path = path;
     this.dimension = dimension;
-    this.directory = directory;
     this.analyzer = analyzer;
-    this.writer = writer;
-    this.searchers = new SearcherManager(writer, new SearcherFactory());
+    useHandles(handles);
+  }
+
+  /** Starts using freshly opened handles: reads the generation and sequence of their last commit. */
+  private void useHandles(IndexOpening.Handles handles) {
+    this.handles = handles;
     Map<String, String> data = new java.util.HashMap<>();
-    Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+    Iterable<Map.Entry<String, String>> live = handles.writer().getLiveCommitData();
     if (live != null) {
       live.forEach(e -> data.put(e.getKey(), e.getValue()));
     }
@@ -105,21 +111,46 @@ public final class LuceneSearchIndex implements SearchIndex {
       throw new IllegalArgumentException("dimension: must be between 1 and " + WideHnswVectorsFormat.MAX_DIMENSIONS
           + ", got " + dimension);
     }
-    Directory dir = null;
     Analyzer analyzer = new EnglishAnalyzer();
-    IndexWriter writer = null;
+    IndexOpening.Handles handles = null;
     try {
-      Files.createDirectories(indexDir);
-      dir = new MMapDirectory(indexDir);
-      writer = IndexOpening.openWriter(dir, indexDir, dimension, analyzer);
-      return new LuceneSearchIndex(indexDir, dimension, dir, analyzer, writer);
+      handles = IndexOpening.open(indexDir, dimension, analyzer);
+      return new LuceneSearchIndex(indexDir, dimension, analyzer, handles);
     } catch (LockObtainFailedException e) {
-      IOUtils.closeWhileHandlingException(writer, dir, analyzer);
+      IOUtils.closeWhileHandlingException(analyzer);
       throw new StorageException("the search index at " + indexDir + " is locked by another writer", e);
     } catch (IOException | RuntimeException e) {
-      IOUtils.closeWhileHandlingException(writer, dir, analyzer);
+      if (handles != null) {
+        handles.closeDamaged();
+      }
+      IOUtils.closeWhileHandlingException(analyzer);
       throw e instanceof StorageException se ? se
           : new StorageException("could not open the search index at " + indexDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Sets this index's directory aside as damaged (to the sibling {@code <name>.broken}, replacing an older one) and
+   * continues with an empty index there: generation 0, sequence 0, no documents. The old writer is rolled back and
+   * closed without committing; searches wait for the swap.
+   *
+   * @throws StorageException if the directory cannot be moved or the new index cannot be created
+   */
+  @Override
+  public void recreate() {
+    writeLock.lock();
+    lifecycle.writeLock().lock();
+    try {
+      ensureOpen();
+      handles.closeDamaged();
+      IndexOpening.setAside(path, "recreated on request, after an index failure");
+      useHandles(IndexOpening.open(path, dimension, analyzer));
+      changes.incrementAndGet();
+    } catch (IOException e) {
+      throw new StorageException("could not recreate the search index at " + path + ": " + e.getMessage(), e);
+    } finally {
+      lifecycle.writeLock().unlock();
+      writeLock.unlock();
     }
   }
 
@@ -130,12 +161,17 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   @Override
   public IndexState state() {
-    ensureOpen();
-    IndexSearcher searcher = acquire();
+    lifecycle.readLock().lock();
     try {
-      return new IndexState(committedGeneration, committedSeq, searcher.getIndexReader().numDocs());
+      ensureOpen();
+      IndexSearcher searcher = acquire();
+      try {
+        return new IndexState(committedGeneration, committedSeq, searcher.getIndexReader().numDocs());
+      } finally {
+        release(searcher);
+      }
     } finally {
-      release(searcher);
+      lifecycle.readLock().unlock();
     }
   }
 
@@ -149,12 +185,12 @@ public final class LuceneSearchIndex implements SearchIndex {
         if (op instanceof IndexOp.Upsert up) {
           StoredMemory m = up.memory();
           checkDimension("memory " + m.id() + " has an embedding", m.embeddingView().length);
-          writer.updateDocument(new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
+          handles.writer().updateDocument(new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
               MemoryDocuments.build(m));
         } else if (op instanceof IndexOp.Remove rm) {
-          writer.deleteDocuments(new Term(IndexFields.KEY, IndexFields.key(rm.tenant(), rm.id())));
+          handles.writer().deleteDocuments(new Term(IndexFields.KEY, IndexFields.key(rm.tenant(), rm.id())));
         } else if (op instanceof IndexOp.RemoveTenant rt) {
-          writer.deleteDocuments(new Term(IndexFields.TENANT, rt.tenant()));
+          handles.writer().deleteDocuments(new Term(IndexFields.TENANT, rt.tenant()));
         }
       }
       this.seq = seq;
@@ -172,7 +208,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     writeLock.lock();
     try {
       ensureOpen();
-      writer.deleteAll();
+      handles.writer().deleteAll();
       this.generation = generation;
       this.seq = 0;
     } catch (IOException e) {
@@ -199,6 +235,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   private void commitLocked() throws IOException {
     long g = generation;
     long s = seq;
+    IndexWriter writer = handles.writer();
     writer.setLiveCommitData(Map.of(GENERATION, Long.toString(g), SEQ, Long.toString(s)).entrySet());
     writer.commit();
     committedGeneration = g;
@@ -237,6 +274,15 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   private List<Candidate> search(Query query, int k, DoubleUnaryOperator score) {
+    lifecycle.readLock().lock();
+    try {
+      return searchOpen(query, k, score);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private List<Candidate> searchOpen(Query query, int k, DoubleUnaryOperator score) {
     ensureOpen();
     IndexSearcher searcher = acquire();
     try {
@@ -274,10 +320,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     try {
       long pending = changes.get();
       if (refreshed.get() < pending) {
-        searchers.maybeRefreshBlocking();
+        handles.searchers().maybeRefreshBlocking();
         refreshed.accumulateAndGet(pending, Math::max);
       }
-      return searchers.acquire();
+      return handles.searchers().acquire();
     } catch (IOException e) {
       throw new StorageException("could not refresh the search index at " + path, e);
     }
@@ -285,7 +331,7 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   private void release(IndexSearcher searcher) {
     try {
-      searchers.release(searcher);
+      handles.searchers().release(searcher);
     } catch (IOException e) {
       throw new StorageException("could not release a searcher of the index at " + path, e);
     }
@@ -319,10 +365,15 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
   }
 
-  /** Commits, then releases the index. Idempotent. */
+  /**
+   * Commits, then releases the index. Idempotent. If the commit fails (a damaged index), the writer is rolled back
+   * and closed all the same, and the failure is thrown: the next open finds the index behind or damaged and it is
+   * caught up or rebuilt from the record.
+   */
   @Override
   public void close() {
     writeLock.lock();
+    lifecycle.writeLock().lock();
     try {
       if (closed) {
         return;
@@ -330,12 +381,15 @@ public final class LuceneSearchIndex implements SearchIndex {
       closed = true;
       try {
         commitLocked();
+        handles.close();
+      } catch (IOException | RuntimeException e) {
+        handles.closeDamaged();
+        throw new StorageException("could not close the search index at " + path + " cleanly: " + e, e);
       } finally {
-        IOUtils.close(searchers, writer, directory, analyzer);
+        IOUtils.closeWhileHandlingException(analyzer);
       }
-    } catch (IOException e) {
-      throw new StorageException("could not close the search index at " + path, e);
     } finally {
+      lifecycle.writeLock().unlock();
       writeLock.unlock();
     }
   }

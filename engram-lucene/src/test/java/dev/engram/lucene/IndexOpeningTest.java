@@ -25,6 +25,7 @@ class IndexOpeningTest {
 
   @Test
   void anIndexOfAnotherDimensionIsReplacedByAnEmptyOne() {
+    Path dir = this.dir.resolve("index");
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
       index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
       index.commit();
@@ -37,7 +38,8 @@ class IndexOpeningTest {
   }
 
   @Test
-  void anUnreadableIndexIsReplacedByAnEmptyOne() throws IOException {
+  void anUnreadableIndexIsSetAsideAndReplacedByAnEmptyOne() throws IOException {
+    Path dir = this.dir.resolve("index");
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
       index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
       index.commit();
@@ -51,6 +53,51 @@ class IndexOpeningTest {
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
       index.apply(List.of(upsert("t", "m2", "tea", "alice", 4, 0)), 1, 1);
       assertThat(index.state().documents()).isEqualTo(1);
+    }
+    assertThat(this.dir.resolve("index.broken")).isDirectory();
+    try (Stream<Path> files = Files.list(this.dir.resolve("index.broken"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("segments_"));
+    }
+  }
+
+  @Test
+  void aChecksumMismatchInsideASegmentIsFoundAtOpen() throws IOException {
+    Path dir = this.dir.resolve("index");
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
+      index.commit();
+    }
+    assertThat(IndexOpening.problem(dir, 4)).isEmpty();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".cfs")).toList()) {
+        byte[] bytes = Files.readAllBytes(f);
+        bytes[bytes.length / 2] ^= 0x5A;
+        Files.write(f, bytes);
+      }
+    }
+    assertThat(IndexOpening.problem(dir, 4)).hasValueSatisfying(p -> assertThat(p).contains("cannot be read"));
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
+    }
+  }
+
+  @Test
+  void aLockFileWithContentIsAProblemAndRecreateStartsEmpty() throws IOException {
+    Path dir = this.dir.resolve("index");
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 3, 2);
+      index.commit();
+      Files.writeString(dir.resolve("write.lock"), "garbage");
+      assertThatThrownBy(index::commit).isInstanceOf(RuntimeException.class);
+      assertThat(IndexOpening.problem(dir, 4)).hasValueSatisfying(p -> assertThat(p).contains("write.lock"));
+      index.recreate();
+      assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
+      index.apply(List.of(upsert("t", "m2", "tea", "alice", 4, 0)), 4, 2);
+      index.commit();
+      assertThat(ids(index.dense(query("t", Scope.user("alice")), Docs.axis(4, 0), 5))).containsExactly("m2");
+    }
+    try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
+      assertThat(index.state()).isEqualTo(new IndexState(2, 4, 1));
     }
   }
 

@@ -14,6 +14,7 @@ import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
 import dev.engram.server.http.Authenticator;
+import dev.engram.server.http.JsonErrorHandler;
 import dev.engram.server.http.ModelHealth;
 import dev.engram.server.http.RateLimiter;
 import dev.engram.server.http.RouteTable;
@@ -56,6 +57,10 @@ public final class EngramServer implements AutoCloseable {
       throw new ValidationException("server.host", "--insecure-no-auth serves only on a loopback address"
           + " (127.0.0.1, ::1, localhost), not on '" + settings.host() + "'");
     }
+    if (!settings.insecureNoAuth() && !settings.loopbackOnly() && b.keys.list().stream().noneMatch(k -> k.active())) {
+      throw new ValidationException("server.host", "refusing to listen on '" + settings.host() + "' without API"
+          + " keys; create one first (engram keys create --tenant NAME --admin)");
+    }
     this.metrics = new ServerMetrics();
     this.model = new ModelHealth(b.clock);
     this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers());
@@ -85,7 +90,10 @@ public final class EngramServer implements AutoCloseable {
       config.http.maxRequestSize = settings.maxBodyBytes();
       config.http.prefer405over404 = true;
       config.router.ignoreTrailingSlashes = false;
-      config.jetty.modifyServer(server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
+      config.jetty.modifyServer(server -> {
+        server.setStopTimeout(settings.shutdownGrace().toMillis());
+        server.setErrorHandler(new JsonErrorHandler());
+      });
       config.jetty.modifyServletContextHandler(handler -> servlets.forEach((path, servlet) -> {
         ServletHolder holder = new ServletHolder(servlet);
         holder.setAsyncSupported(true);

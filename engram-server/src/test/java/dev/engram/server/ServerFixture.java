@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * A real server for tests: embedded storage (SQLite + Lucene) in a directory, the hash embedder, server.db keys and
@@ -40,14 +41,24 @@ public final class ServerFixture implements AutoCloseable {
   }
 
   public ServerFixture(Path dir, ServerSettings settings) {
+    this(dir, settings, Clock.systemUTC(), UnaryOperator.identity());
+  }
+
+  /**
+   * A server whose clock is {@code serverClock} (request times, rate-limit windows, event times) over an engine
+   * built on embedded storage and the hash embedder, then changed by {@code engine} (e.g. graph memory on, another
+   * inference, the engine's clock).
+   */
+  public ServerFixture(Path dir, ServerSettings settings, Clock serverClock, UnaryOperator<Engram.Builder> engine) {
     this.dir = dir;
     HashEmbedder embedder = new HashEmbedder();
-    this.memory = Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder)
-        .build();
+    this.memory = engine.apply(Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
+        .embedder(embedder)).build();
     this.db = ServerDatabase.open(dir);
     this.keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
     this.events = new SqliteAddEventStore(db, false);
-    this.server = EngramServer.builder(memory).settings(settings).keys(keys).events(events).build().start();
+    this.server = EngramServer.builder(memory).settings(settings).keys(keys).events(events).clock(serverClock)
+        .build().start();
   }
 
   public String base() {
@@ -80,6 +91,19 @@ public final class ServerFixture implements AutoCloseable {
     } else {
       b.method(method, HttpRequest.BodyPublishers.noBody());
     }
+    return send(b.build());
+  }
+
+  /**
+   * A request with raw bytes and chosen headers (name, value pairs); no Content-Type unless given; a null body
+   * sends none.
+   */
+  public Response raw(String method, String path, byte[] body, String... headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
     return send(b.build());
   }
 

@@ -1,14 +1,18 @@
 package dev.engram.sqlite;
 
+import dev.engram.EventType;
+import dev.engram.HistoryEntry;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Message;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -91,17 +95,45 @@ final class ChangeWriter {
       case UPDATE -> m.item().updatedAt();
       default -> clock.instant();
     };
+    insertHistory(db, new HistoryEntry(seq, m.id(), change.event(), change.previousText(),
+        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), at),
+        m.tenant());
+  }
+
+  /** Inserts one history row as given (its {@code seq} included). */
+  private static void insertHistory(Handle db, HistoryEntry h, String tenant) throws SQLException {
     PreparedStatement ps = db.cached(INSERT_HISTORY);
-    ps.setLong(1, seq);
-    ps.setString(2, m.tenant());
-    ps.setString(3, m.id());
-    ps.setString(4, change.event().name());
-    ps.setString(5, change.previousText());
-    ps.setString(6, change.event() == dev.engram.EventType.DELETE ? null : m.item().text());
-    ps.setString(7, change.actorId());
-    ps.setString(8, change.role() == null ? null : change.role().wireName());
-    Codecs.bindInstant(ps, 9, at);
+    ps.setLong(1, h.seq());
+    ps.setString(2, tenant);
+    ps.setString(3, h.memoryId());
+    ps.setString(4, h.event().name());
+    ps.setString(5, h.oldText());
+    ps.setString(6, h.newText());
+    ps.setString(7, h.actorId());
+    ps.setString(8, h.role() == null ? null : h.role().wireName());
+    Codecs.bindInstant(ps, 9, h.at());
     ps.executeUpdate();
+  }
+
+  /**
+   * Writes restored memories inside the caller's write transaction: per memory its history rows as given, each with
+   * the next sequence number, then its memory row (if any) with the sequence number of its last history row.
+   *
+   * @return the last sequence number written, or the last one before the call if none
+   */
+  static long restore(Handle db, String tenant, List<RestoredMemory> memories) throws SQLException {
+    long seq = Schema.lastSeq(db);
+    for (RestoredMemory r : memories) {
+      for (HistoryEntry h : r.history()) {
+        seq++;
+        insertHistory(db, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(), h.actorId(), h.role(),
+            h.at()), tenant);
+      }
+      if (r.current().isPresent()) {
+        writeMemory(db, MemoryChange.add(r.current().get(), null, null), seq);
+      }
+    }
+    return seq;
   }
 
   private static void appendWindow(Handle db, String tenant, ChangeSet.WindowAppend window) throws SQLException {

@@ -150,6 +150,30 @@ final class Reads {
     return out;
   }
 
+  /** See {@link dev.engram.spi.MemoryStore#memoryIds}. */
+  static List<String> memoryIds(Handle db, String tenant, Optional<Scope> scope, String afterId, int limit)
+      throws SQLException {
+    Sql sql;
+    if (scope.isPresent()) {
+      sql = new Sql().append("SELECT m.id" + FROM + " WHERE m.tenant = ").param(tenant);
+      scope(sql, scope.get());
+      sql.append(" AND m.id > ").param(afterId).append(" ORDER BY m.id LIMIT ").param(limit);
+    } else {
+      // history_memory (tenant, memory_id) gives the distinct ids in order without a sort.
+      sql = new Sql().append("SELECT DISTINCT memory_id FROM history WHERE tenant = ").param(tenant)
+          .append(" AND memory_id > ").param(afterId).append(" ORDER BY memory_id LIMIT ").param(limit);
+    }
+    PreparedStatement ps = db.cached(sql.text());
+    sql.bind(ps, 1);
+    List<String> out = new ArrayList<>(Math.min(limit, 1024));
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
   static List<HistoryEntry> history(Handle db, String tenant, String memoryId) throws SQLException {
     PreparedStatement ps = db.cached(HISTORY);
     ps.setString(1, tenant);

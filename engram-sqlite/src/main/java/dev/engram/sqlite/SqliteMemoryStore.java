@@ -15,6 +15,7 @@ import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.GraphOutbox;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -212,6 +213,47 @@ public final class SqliteMemoryStore implements MemoryStore {
   /**
    * {@inheritDoc}
    *
+   * @throws DimensionMismatchException if an embedding's length differs from the recorded spec
+   * @throws StorageException           if SQLite fails, for example on a memory id the tenant already has (nothing
+   *                                    is written)
+   */
+  @Override
+  public long restore(String tenant, List<RestoredMemory> memories) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(memories, "memories");
+    if (memories.isEmpty()) {
+      return lastSeq();
+    }
+    for (RestoredMemory r : memories) {
+      if (r.current().isPresent()) {
+        StoredMemory m = r.current().get();
+        if (!m.tenant().equals(tenant)) {
+          throw new IllegalArgumentException("memory " + m.id() + " of tenant " + m.tenant()
+              + " restored into tenant " + tenant);
+        }
+        checkDimension(m);
+      }
+    }
+    return db.write("restore " + memories.size() + " memories into tenant '" + tenant + "'",
+        h -> ChangeWriter.restore(h, tenant, memories));
+  }
+
+  /** Ids by the memories table (scope) or the history table's tenant index (whole tenant), in id order. */
+  @Override
+  public List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(afterId, "afterId");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be positive, got " + limit);
+    }
+    return db.read("list memory ids of " + scope.map(Scope::toString).orElse("the whole tenant") + " in tenant '"
+        + tenant + "'", h -> Reads.memoryIds(h, tenant, scope, afterId, limit));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>The {@code graph_outbox} table of this database; {@link #reset} drops the tenant's entries.
    */
   @Override
@@ -225,12 +267,19 @@ public final class SqliteMemoryStore implements MemoryStore {
       return;
     }
     for (MemoryChange c : changes.changes()) {
-      int length = c.memory().embeddingView().length;
-      if (c.event() != EventType.DELETE && length != s.dimension()) {
-        throw new DimensionMismatchException("memory " + c.memory().id() + " has a " + length
-            + "-dimensional embedding, but SQLite store " + db.file() + " holds " + s.dimension()
-            + "-dimensional ones from model '" + s.modelId() + "'");
+      if (c.event() != EventType.DELETE) {
+        checkDimension(c.memory());
       }
+    }
+  }
+
+  private void checkDimension(StoredMemory m) {
+    EmbeddingSpec s = spec;
+    int length = m.embeddingView().length;
+    if (s != null && length != s.dimension()) {
+      throw new DimensionMismatchException("memory " + m.id() + " has a " + length
+          + "-dimensional embedding, but SQLite store " + db.file() + " holds " + s.dimension()
+          + "-dimensional ones from model '" + s.modelId() + "'");
     }
   }
 

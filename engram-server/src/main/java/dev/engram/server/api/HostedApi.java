@@ -280,6 +280,11 @@ public final class HostedApi {
   }
 
   private Reply deleteAll(Call c) {
+    if (c.query("metadata").isPresent()) {
+      // mem0 narrows a delete-all by metadata; ignoring it would delete the whole scope.
+      throw new ValidationException("metadata", "is not supported on delete-all: delete a scope, or delete the"
+          + " memories a filtered listing returns with DELETE /v1/batch/");
+    }
     Scope scope = queryScope(c);
     int n = c.memory().deleteAll(scope);
     ObjectNode o = PlatformJson.message("Memories deleted successfully!");
@@ -310,13 +315,7 @@ public final class HostedApi {
 
   private Reply deleteEntity(Call c) {
     EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
-    String id = c.path("entity_id");
-    Scope scope = switch (type) {
-      case USER -> Scope.user(id);
-      case AGENT -> Scope.agent(id);
-      case RUN -> Scope.run(id);
-    };
-    int n = c.memory().deleteAll(scope);
+    int n = c.memory().deleteAll(type.scope(c.path("entity_id")));
     ObjectNode o = PlatformJson.message("Entity deleted successfully.");
     o.put("count", n);
     return Reply.json(o);

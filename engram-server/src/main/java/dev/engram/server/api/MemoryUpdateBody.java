@@ -14,6 +14,10 @@ final class MemoryUpdateBody {
   private MemoryUpdateBody() {}
 
   static MemoryUpdate parse(JsonNode body) {
+    if (body.hasNonNull("timestamp")) {
+      throw new ValidationException("timestamp", "is not supported on update: Engram does not rewrite when a memory"
+          + " was stated");
+    }
     MemoryUpdate u = null;
     var text = Fields.text(body, "text").or(() -> Fields.text(body, "data"));
     if (text.isPresent()) {

@@ -86,8 +86,8 @@ public final class PlatformJson {
   public static ObjectNode entities(List<EntitySummary> all, int page, int pageSize, IntFunction<String> urlOfPage) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("count", all.size());
-    int from = Math.min(all.size(), (page - 1) * pageSize);
-    int to = Math.min(all.size(), from + pageSize);
+    int from = (int) Math.min(all.size(), (long) (page - 1) * pageSize);
+    int to = (int) Math.min(all.size(), (long) from + pageSize);
     o.put("next", to < all.size() ? urlOfPage.apply(page + 1) : null);
     o.put("previous", page > 1 ? urlOfPage.apply(page - 1) : null);
     ArrayNode results = o.putArray("results");

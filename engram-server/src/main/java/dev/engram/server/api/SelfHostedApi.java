@@ -129,8 +129,7 @@ public final class SelfHostedApi {
 
   private Reply deleteEntity(Call c) {
     EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
-    c.memory().deleteAll(new EntitySummary(type, c.path("entity_id"), 0, java.time.Instant.EPOCH,
-        java.time.Instant.EPOCH).scope());
+    c.memory().deleteAll(type.scope(c.path("entity_id")));
     return Reply.json(PlatformJson.message("Entity deleted"));
   }
 }

@@ -68,12 +68,32 @@ public final class Call {
     return body;
   }
 
+  /**
+   * The body must be JSON: {@code application/json} or an {@code application/...+json} type, in UTF-8 (a charset
+   * parameter may only say so).
+   */
   private void checkJsonType() {
     String type = ctx.header("Content-Type");
-    if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
-      throw new ApiException(415, "unsupported media type: send the body as application/json, got "
+    if (type == null || !isJson(type)) {
+      throw new ApiException(415, "unsupported media type: send the body as application/json (UTF-8), got "
           + (type == null ? "no Content-Type" : "'" + type + "'"), "Content-Type");
     }
+  }
+
+  static boolean isJson(String contentType) {
+    String[] parts = contentType.toLowerCase(Locale.ROOT).split(";");
+    String media = parts[0].strip();
+    if (!media.equals("application/json") && !(media.startsWith("application/") && media.endsWith("+json"))) {
+      return false;
+    }
+    for (int i = 1; i < parts.length; i++) {
+      String[] param = parts[i].strip().split("=", 2);
+      if (param[0].strip().equals("charset") && (param.length < 2
+          || !param[1].strip().replace("\"", "").matches("utf-?8"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The body as a JSON object. */
@@ -111,6 +131,9 @@ public final class Call {
   }
 
   private ApiException tooLarge() {
-    return new ApiException(413, "request body too large: the limit is " + maxBodyBytes + " bytes", "body");
+    // The rest of the body stays unread, so the connection cannot carry another request: say so, or a client that
+    // reuses it would lose its next request.
+    return new ApiException(413, "request body too large: the limit is " + maxBodyBytes + " bytes", "body",
+        java.util.Map.of("Connection", "close"));
   }
 }

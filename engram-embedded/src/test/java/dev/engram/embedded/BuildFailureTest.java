@@ -1,0 +1,94 @@
+package dev.engram.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.AddRequest;
+import dev.engram.DimensionMismatchException;
+import dev.engram.Engram;
+import dev.engram.ListRequest;
+import dev.engram.Memory;
+import dev.engram.Scope;
+import dev.engram.ValidationException;
+import dev.engram.testing.HashEmbedder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code Engram.builder().build()} on a real data directory: an invalid setting fails with a
+ * {@link ValidationException} naming it, and every failure closes the storage, so the directory opens again.
+ */
+class BuildFailureTest {
+  private static final Scope ALICE = Scope.user("alice");
+
+  @TempDir
+  Path tmp;
+
+  static Stream<Arguments> invalidSettings() {
+    return Stream.of(
+        Arguments.of("candidatesPerSignal", (UnaryOperator<Engram.Builder>) b -> b.candidatesPerSignal(0)),
+        Arguments.of("windowSize", (UnaryOperator<Engram.Builder>) b -> b.windowSize(-1)),
+        Arguments.of("maxTextLength", (UnaryOperator<Engram.Builder>) b -> b.maxTextLength(0)),
+        Arguments.of("maxMessagesPerAdd", (UnaryOperator<Engram.Builder>) b -> b.maxMessagesPerAdd(0)),
+        Arguments.of("asyncThreads", (UnaryOperator<Engram.Builder>) b -> b.asyncThreads(0)),
+        Arguments.of("indexCommitInterval",
+            (UnaryOperator<Engram.Builder>) b -> b.indexCommitInterval(Duration.ZERO)),
+        Arguments.of("graphEntityThreshold", (UnaryOperator<Engram.Builder>) b -> b.graphEntityThreshold(1.5)),
+        Arguments.of("graphAmbiguityFloor", (UnaryOperator<Engram.Builder>) b -> b.graphAmbiguityFloor(0)),
+        Arguments.of("tenant", (UnaryOperator<Engram.Builder>) b -> b.tenant(" ")),
+        Arguments.of("embedder", (UnaryOperator<Engram.Builder>) b -> b.embedder(null)),
+        Arguments.of("clock", (UnaryOperator<Engram.Builder>) b -> b.clock(null)),
+        Arguments.of("inference", (UnaryOperator<Engram.Builder>) b -> b.inference(null)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidSettings")
+  void anInvalidSettingIsNamedAndReleasesTheDataDirectory(String setting, UnaryOperator<Engram.Builder> invalid) {
+    Path dir = tmp.resolve("data");
+    try (Memory memory = open(dir)) {
+      memory.add(AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
+    }
+
+    Engram.Builder builder = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder());
+    assertThatThrownBy(() -> invalid.apply(builder).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(setting))
+        .hasMessageStartingWith(setting + ": ");
+
+    try (Memory memory = open(dir)) {
+      assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(m -> m.text()).containsExactly("I keep bees");
+    }
+  }
+
+  @Test
+  void aMissingStorageIsNamed() {
+    assertThatThrownBy(() -> Engram.builder().embedder(new HashEmbedder()).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("storage"));
+  }
+
+  @Test
+  void anEmbedderOfAnotherModelFailsTheBuildAndReleasesTheDataDirectory() {
+    Path dir = tmp.resolve("data");
+    try (Memory memory = open(dir)) {
+      memory.add(AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
+    }
+
+    assertThatThrownBy(() -> Engram.builder().storage(EmbeddedStorage.open(dir, 64))
+        .embedder(new HashEmbedder(64, "another-model")).build())
+        .isInstanceOf(DimensionMismatchException.class).hasMessageContaining("another-model");
+
+    try (Memory memory = open(dir)) {
+      assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(1);
+    }
+  }
+
+  private static Memory open(Path dir) {
+    return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder()).build();
+  }
+}

@@ -1,0 +1,97 @@
+package dev.engram.embedded;
+
+import dev.engram.StorageException;
+import dev.engram.spi.IndexOp;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The real Lucene index with scripted run-time faults: the next {@link #failNextSearches} dense searches and the
+ * next {@link #failNextApplies} applies throw (a {@link StorageException} by default) without touching the index.
+ * Everything else, {@link #recreate} included, goes to the index.
+ */
+final class FaultySearchIndex implements SearchIndex {
+  private final SearchIndex index;
+  private final AtomicInteger searchFailures = new AtomicInteger();
+  private final AtomicInteger applyFailures = new AtomicInteger();
+  private final AtomicInteger recreated = new AtomicInteger();
+  private volatile Supplier<RuntimeException> fault = () -> new StorageException("injected index fault");
+
+  FaultySearchIndex(SearchIndex index) {
+    this.index = index;
+  }
+
+  FaultySearchIndex failNextSearches(int n) {
+    searchFailures.set(n);
+    return this;
+  }
+
+  FaultySearchIndex failNextApplies(int n) {
+    applyFailures.set(n);
+    return this;
+  }
+
+  /** The exception the faults throw. */
+  FaultySearchIndex throwing(Supplier<RuntimeException> f) {
+    this.fault = f;
+    return this;
+  }
+
+  /** How many times the engine recreated the index. */
+  int recreated() {
+    return recreated.get();
+  }
+
+  private void maybeFail(AtomicInteger failures) {
+    if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw fault.get();
+    }
+  }
+
+  @Override
+  public IndexState state() {
+    return index.state();
+  }
+
+  @Override
+  public void apply(List<IndexOp> ops, long seq, long generation) {
+    maybeFail(applyFailures);
+    index.apply(ops, seq, generation);
+  }
+
+  @Override
+  public void clear(long generation) {
+    index.clear(generation);
+  }
+
+  @Override
+  public void commit() {
+    index.commit();
+  }
+
+  @Override
+  public void recreate() {
+    recreated.incrementAndGet();
+    index.recreate();
+  }
+
+  @Override
+  public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+    maybeFail(searchFailures);
+    return index.dense(query, vector, k);
+  }
+
+  @Override
+  public List<Candidate> keyword(IndexQuery query, String text, int k) {
+    return index.keyword(query, text, k);
+  }
+
+  @Override
+  public void close() throws IOException {
+    index.close();
+  }
+}
