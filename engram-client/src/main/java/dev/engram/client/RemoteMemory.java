@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.EntitySummary;
+import dev.engram.ExportRequest;
 import dev.engram.GraphRelation;
 import dev.engram.HistoryEntry;
+import dev.engram.ImportResult;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
+import dev.engram.MemoryRecord;
 import dev.engram.MemoryStatus;
 import dev.engram.MemoryUpdate;
 import dev.engram.Page;
@@ -34,6 +37,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * The {@link Memory} API over {@code engram serve}'s REST API (open one with {@link EngramClient#builder()}). Every
@@ -48,6 +52,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * history {@code /v1/memories/{id}/...}; {@link #deleteAll} {@code DELETE /v1/memories/}; {@link #entities}
  * {@code GET /v1/entities/} pages; the graph {@code /v1/graph/...}; {@link #reset} {@code POST /reset};
  * {@link #purgeExpired} {@code POST /v1/memories/purge-expired/}; {@link #status} {@code GET /readyz}.
+ *
+ * <p>{@link #exportRecords} and {@link #importRecords} are not served yet and throw
+ * {@link UnsupportedOperationException} (use {@code engram export}/{@code engram import} on the server).
  *
  * <p><b>Tenancy.</b> The tenant is the API key's and cannot be chosen by the client: {@link #forTenant} returns
  * this memory for its own tenant and throws {@link UnsupportedOperationException} for any other (use a key of that
@@ -283,6 +290,30 @@ public final class RemoteMemory implements Memory {
   public int purgeExpired() {
     open();
     return http.ok("POST", "v1/memories/purge-expired/", null, Optional.empty()).path("count").asInt();
+  }
+
+  /**
+   * Not served yet: the server has no route for Engram's record export.
+   *
+   * @throws UnsupportedOperationException always; run {@code engram export} where the data directory is
+   */
+  @Override
+  public Stream<MemoryRecord> exportRecords(ExportRequest request) {
+    open();
+    throw new UnsupportedOperationException("exportRecords is not served by engram serve yet; run 'engram export'"
+        + " on the server's data directory (or list the memories with list())");
+  }
+
+  /**
+   * Not served yet: the server has no route for Engram's record import.
+   *
+   * @throws UnsupportedOperationException always; run {@code engram import} where the data directory is
+   */
+  @Override
+  public ImportResult importRecords(List<MemoryRecord> records) {
+    open();
+    throw new UnsupportedOperationException("importRecords is not served by engram serve yet; run 'engram import'"
+        + " on the server's data directory");
   }
 
   @Override

@@ -221,6 +221,10 @@ class RemoteMemoryTest {
       assertThatThrownBy(acme::reset).isInstanceOfSatisfying(RemoteCallException.class,
           e -> assertThat(e.status()).isEqualTo(403));
       assertThat(acme.get(id)).isPresent();
+      assertThatThrownBy(() -> acme.exportRecords(dev.engram.ExportRequest.wholeTenant()))
+          .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("engram export");
+      assertThatThrownBy(() -> acme.importRecords(List.of())).isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("engram import");
       acme.close();
       assertThatThrownBy(() -> acme.get(id)).isInstanceOf(IllegalStateException.class);
       // a wrong address is an error, not an unknown memory

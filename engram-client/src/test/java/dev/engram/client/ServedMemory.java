@@ -3,11 +3,14 @@ package dev.engram.client;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.EntitySummary;
+import dev.engram.ExportRequest;
 import dev.engram.GraphRelation;
 import dev.engram.HistoryEntry;
+import dev.engram.ImportResult;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
+import dev.engram.MemoryRecord;
 import dev.engram.MemoryStatus;
 import dev.engram.MemoryUpdate;
 import dev.engram.Page;
@@ -29,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * A real {@code engram serve} (Javalin on 127.0.0.1, a free port) over an embedded memory, seen only through a
@@ -168,6 +172,16 @@ final class ServedMemory implements Memory {
   @Override
   public int purgeExpired() {
     return remote.purgeExpired();
+  }
+
+  @Override
+  public Stream<MemoryRecord> exportRecords(ExportRequest request) {
+    return remote.exportRecords(request);
+  }
+
+  @Override
+  public ImportResult importRecords(List<MemoryRecord> records) {
+    return remote.importRecords(records);
   }
 
   @Override
