@@ -135,6 +135,8 @@ public final class EngramServer implements AutoCloseable {
       MemoryStatus status = root.status();
       details.put("index", status.indexCaughtUp() ? "caught up" : "being repaired from the record");
       details.put("index_uncommitted_changes", status.uncommittedIndexChanges());
+      details.put("record_sequence", status.recordSequence());
+      details.put("index_committed_sequence", status.indexCommittedSequence());
       ready = status.indexCaughtUp();
       var modelProblem = model.unreachable();
       details.put("model", modelProblem.orElse("ok (as far as the latest call shows)"));

@@ -9,6 +9,7 @@ import dev.engram.graph.TimeView;
 import dev.engram.json.JsonInput;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.http.Access;
+import dev.engram.server.http.ApiException;
 import dev.engram.server.http.Call;
 import dev.engram.server.http.Fields;
 import dev.engram.server.http.Reply;
@@ -29,6 +30,23 @@ public final class GraphApi {
         this::around);
     t.get("/v1/memories/{memory_id}/relations/", Access.MEMBER,
         "The graph relations learned from one memory (query as_of, include_invalidated)", this::ofMemory);
+    t.delete("/v1/graph/entities/", Access.ADMIN,
+        "Deletes a scope's entities with this name and their relations (query user_id/agent_id/run_id, entity)",
+        this::deleteEntity);
+  }
+
+  private Reply deleteEntity(Call c) {
+    Scope scope = HostedApi.queryScope(c);
+    String name = entity(c);
+    int n;
+    try {
+      n = c.memory().deleteEntity(scope, name);
+    } catch (IllegalStateException noGraph) {
+      throw new ApiException(409, noGraph.getMessage(), "graph");
+    }
+    ObjectNode o = MemoryJson.mapper().createObjectNode();
+    o.put("count", n);
+    return Reply.json(o);
   }
 
   private Reply ofMemory(Call c) {
@@ -65,7 +83,7 @@ public final class GraphApi {
   private static Reply reply(List<GraphRelation> relations) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     ArrayNode a = o.putArray("relations");
-    relations.forEach(r -> a.add(MemoryJson.relation(r)));
+    relations.forEach(r -> a.add(PlatformJson.relation(r)));
     return Reply.json(o);
   }
 }

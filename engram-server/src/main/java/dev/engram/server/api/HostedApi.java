@@ -82,6 +82,11 @@ public final class HostedApi {
         this::searchV1);
     t.post("/v2/memories/search/", Access.MEMBER, "Legacy search with filters; a bare list", this::searchV2);
     t.post("/v2/memories/", Access.MEMBER, "Legacy listing with filters", this::listV3);
+    // Engram's extensions, for the Java client (engram-client): the rest of the Memory API.
+    t.post("/v1/memories/batch/", Access.MEMBER, "Adds several requests in one transaction: all or none",
+        this::addBatch);
+    t.post("/v1/memories/purge-expired/", Access.ADMIN, "Deletes the tenant's memories that are expired today",
+        this::purgeExpired);
   }
 
   private Reply ping(Call c) {
@@ -107,6 +112,30 @@ public final class HostedApi {
     o.put("event_id", e.id());
     o.put("status", e.status().name());
     o.put("message", "Memory processing has been queued for background execution");
+    return Reply.json(o);
+  }
+
+  private Reply addBatch(Call c) {
+    JsonNode list = c.bodyObject().get("requests");
+    if (list == null || !list.isArray()) {
+      throw new ValidationException("requests", "must be a list of add request objects");
+    }
+    if (list.size() > MAX_BATCH) {
+      throw new ValidationException("requests", "at most " + MAX_BATCH + " per request, got " + list.size());
+    }
+    List<AddRequest> requests = new ArrayList<>();
+    for (JsonNode item : list) {
+      requests.add(AddBody.parse(item, c.receivedAt()));
+    }
+    ObjectNode o = MemoryJson.mapper().createObjectNode();
+    ArrayNode results = o.putArray("results");
+    c.memory().addBatch(requests).forEach(r -> results.add(MemoryJson.addResult(r)));
+    return Reply.json(o);
+  }
+
+  private Reply purgeExpired(Call c) {
+    ObjectNode o = PlatformJson.message("Expired memories deleted");
+    o.put("count", c.memory().purgeExpired());
     return Reply.json(o);
   }
 
@@ -153,7 +182,7 @@ public final class HostedApi {
     long start = System.nanoTime();
     SearchResult r = c.memory().search(s.request(), s.relations());
     metrics.search(System.nanoTime() - start);
-    return MemoryJson.searchResult(r);
+    return PlatformJson.searchResult(r);
   }
 
   private Reply searchV1(Call c) {
@@ -185,6 +214,13 @@ public final class HostedApi {
     int size = Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
         .or(() -> Fields.integer(body, "page_size", 1, MAX_PAGE_SIZE)).orElse(DEFAULT_PAGE_SIZE);
     boolean expired = Fields.bool(body, "show_expired").orElse(false);
+    Optional<Integer> offset = Fields.integer(body, "offset", 0, Integer.MAX_VALUE);
+    if (offset.isPresent()) {
+      // Engram's extension: any offset and limit, answered in Engram's {results, total, offset} shape.
+      int limit = Fields.integer(body, "limit", 1, MAX_PAGE_SIZE).orElse(DEFAULT_PAGE_SIZE);
+      return Reply.json(MemoryJson.page(c.memory().list(new ListRequest(scoped.scope(), scoped.filter(),
+          offset.get(), limit, expired))));
+    }
     return Reply.json(listPage(c, scoped.scope(), scoped.filter(), page, size, expired));
   }
 

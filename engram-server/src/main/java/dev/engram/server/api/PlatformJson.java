@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.EntitySummary;
+import dev.engram.GraphRelation;
 import dev.engram.HistoryEntry;
 import dev.engram.MemoryItem;
 import dev.engram.Page;
+import dev.engram.SearchResult;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.events.AddEvent;
 import java.time.Duration;
@@ -126,6 +128,30 @@ public final class PlatformJson {
       });
     }
     return a;
+  }
+
+  /**
+   * A graph relation as the graph routes and searches write it: {@link MemoryJson#relation} plus Engram's
+   * {@code id}, {@code created_at}, {@code expired_at} and {@code score}, so that a client can rebuild the
+   * {@link GraphRelation} exactly.
+   */
+  public static ObjectNode relation(GraphRelation r) {
+    ObjectNode n = MemoryJson.relation(r);
+    n.put("id", r.id());
+    n.put("created_at", MemoryJson.time(r.createdAt()));
+    n.put("expired_at", MemoryJson.time(r.expiredAt()));
+    n.put("score", r.score());
+    return n;
+  }
+
+  /** Search results ({@link MemoryJson#searchResult}) with the relations written by {@link #relation}. */
+  public static ObjectNode searchResult(SearchResult r) {
+    ObjectNode o = MemoryJson.searchResult(r);
+    if (!r.relations().isEmpty()) {
+      ArrayNode relations = o.putArray("relations");
+      r.relations().forEach(g -> relations.add(relation(g)));
+    }
+    return o;
   }
 
   /** A {@code {"message": ...}} body. */

@@ -106,7 +106,7 @@ public final class SelfHostedApi {
     long start = System.nanoTime();
     SearchResult r = c.memory().search(s.request(), s.relations());
     metrics.search(System.nanoTime() - start);
-    return Reply.json(MemoryJson.searchResult(r));
+    return Reply.json(PlatformJson.searchResult(r));
   }
 
   private Reply reset(Call c) {

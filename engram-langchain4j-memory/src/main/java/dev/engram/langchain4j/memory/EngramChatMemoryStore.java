@@ -1,0 +1,210 @@
+package dev.engram.langchain4j.memory;
+
+import dev.engram.AddRequest;
+import dev.engram.Memory;
+import dev.engram.Message;
+import dev.engram.Scope;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A LangChain4j {@link ChatMemoryStore} that keeps the short-term window in a delegate store (in memory by default,
+ * or the application's persistent one) and feeds every finished exchange (a user message and the assistant's final
+ * answer) to Engram's long-term pipeline, in the background. Use it as the store of a {@code MessageWindowChatMemory}.
+ *
+ * <p>Feeding never fails or slows the chat: it runs on the store's own thread, in order; a failed add (or a full
+ * queue) is logged and counted ({@link #failedAdds()}), and the window is kept regardless. An exchange is fed once,
+ * even when the window is saved again. {@link #awaitIdle} waits for the adds queued so far (for tests and shutdown).
+ */
+public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EngramChatMemoryStore.class);
+
+  private final Memory memory;
+  private final ChatMemoryStore window;
+  private final ScopeResolver scopes;
+  private final boolean infer;
+  private final ExecutorService feeder;
+  private final Map<Object, AiMessage> lastFed = new ConcurrentHashMap<>();
+  private final AtomicReference<CompletableFuture<Void>> tail =
+      new AtomicReference<>(CompletableFuture.completedFuture(null));
+  private final AtomicLong failed = new AtomicLong();
+
+  private EngramChatMemoryStore(Builder b) {
+    this.memory = b.memory;
+    this.window = b.window;
+    this.scopes = b.scopes;
+    this.infer = b.infer;
+    this.feeder = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(b.queueSize),
+        r -> {
+          Thread t = new Thread(r, "engram-chat-memory-feeder");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  public static Builder builder(Memory memory) {
+    return new Builder(memory);
+  }
+
+  @Override
+  public List<ChatMessage> getMessages(Object memoryId) {
+    return window.getMessages(memoryId);
+  }
+
+  @Override
+  public void updateMessages(Object memoryId, List<ChatMessage> messages) {
+    window.updateMessages(memoryId, messages);
+    try {
+      exchange(memoryId, messages).ifPresent(request -> feed(memoryId, request));
+    } catch (RuntimeException e) {
+      failed.incrementAndGet();
+      LOG.warn("an exchange of chat memory {} could not be given to Engram: {}", memoryId, e.toString());
+    }
+  }
+
+  @Override
+  public void deleteMessages(Object memoryId) {
+    window.deleteMessages(memoryId);
+    lastFed.remove(memoryId);
+  }
+
+  /** Adds that failed or could not be queued since this store was built. */
+  public long failedAdds() {
+    return failed.get();
+  }
+
+  /** Waits until the adds queued so far are done; false if {@code timeout} passed first. */
+  public boolean awaitIdle(Duration timeout) {
+    try {
+      tail.get().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return true; // failures are counted and logged by the add itself
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Lets queued adds finish (up to 30 s), then stops the feeder thread. */
+  @Override
+  public void close() {
+    awaitIdle(Duration.ofSeconds(30));
+    feeder.shutdown();
+  }
+
+  /** The latest finished exchange of the window, if it was not fed yet. */
+  private Optional<AddRequest> exchange(Object memoryId, List<ChatMessage> messages) {
+    if (messages.isEmpty() || !(messages.get(messages.size() - 1) instanceof AiMessage answer)
+        || answer.hasToolExecutionRequests() || answer.text() == null || answer.text().isBlank()
+        || lastFed.get(memoryId) == answer) {
+      return Optional.empty();
+    }
+    UserMessage question = null;
+    for (int i = messages.size() - 2; i >= 0 && question == null; i--) {
+      if (messages.get(i) instanceof UserMessage u && u.hasSingleText()) {
+        question = u;
+      }
+    }
+    Optional<Scope> scope = scopes.resolve(Optional.of(memoryId), Optional.empty());
+    if (question == null || scope.isEmpty()) {
+      return Optional.empty();
+    }
+    lastFed.put(memoryId, answer);
+    Message user = Message.user(question.singleText());
+    if (question.name() != null && !question.name().isBlank()) {
+      user = user.withName(question.name());
+    }
+    return Optional.of(AddRequest.builder(scope.get()).message(user).message(Message.assistant(answer.text()))
+        .infer(infer).build());
+  }
+
+  /** Queues the add; the single feeder thread runs adds in order, so the last queued one finishes last. */
+  private void feed(Object memoryId, AddRequest request) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    try {
+      feeder.execute(() -> {
+        try {
+          memory.add(request);
+        } catch (RuntimeException e) {
+          failed.incrementAndGet();
+          LOG.warn("Engram could not remember an exchange of chat memory {}: {}", memoryId, e.toString());
+        } finally {
+          done.complete(null);
+        }
+      });
+      tail.set(done);
+    } catch (RejectedExecutionException full) {
+      failed.incrementAndGet();
+      LOG.warn("Engram's feeder queue is full or closed; an exchange of chat memory {} is not remembered",
+          memoryId);
+    }
+  }
+
+  /** Settings: an in-memory window, the chat memory id as the user id, the inference pipeline on, 1000 queued adds. */
+  public static final class Builder {
+    private final Memory memory;
+    private ChatMemoryStore window = new InMemoryChatMemoryStore();
+    private ScopeResolver scopes = ScopeResolver.standard();
+    private boolean infer = true;
+    private int queueSize = 1000;
+
+    private Builder(Memory memory) {
+      this.memory = Objects.requireNonNull(memory, "memory");
+    }
+
+    /** Where the short-term window lives (the application's persistent store, for example). */
+    public Builder window(ChatMemoryStore store) {
+      this.window = Objects.requireNonNull(store, "window");
+      return this;
+    }
+
+    /** How a chat memory id becomes a scope (only the memory id is known here). */
+    public Builder scopeResolver(ScopeResolver r) {
+      this.scopes = Objects.requireNonNull(r, "scopeResolver");
+      return this;
+    }
+
+    /** True (default) to run Engram's extraction on each exchange; false to store the two messages verbatim. */
+    public Builder infer(boolean value) {
+      this.infer = value;
+      return this;
+    }
+
+    /** How many exchanges may wait to be added before new ones are dropped (and counted as failed). */
+    public Builder queueSize(int n) {
+      if (n < 1) {
+        throw new dev.engram.ValidationException("queue_size", "must be positive, got " + n);
+      }
+      this.queueSize = n;
+      return this;
+    }
+
+    public EngramChatMemoryStore build() {
+      return new EngramChatMemoryStore(this);
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package dev.engram.spring;
+
+import dev.engram.AddRequest;
+import dev.engram.Memory;
+import dev.engram.Scope;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.client.ChatClientResponse;
+import org.springframework.ai.chat.client.advisor.api.Advisor;
+import org.springframework.ai.chat.client.advisor.api.CallAdvisor;
+import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * A Spring AI advisor that gives a {@code ChatClient} long-term memory. Before the call it searches the memories of
+ * the scope named in the advisor context ({@value #USER_ID}, {@value #AGENT_ID}, {@value #RUN_ID}) for the user's
+ * message and appends the best ones to the system prompt within a token budget (four characters per token); after
+ * the call it adds the exchange (the user's message and the answer) to Engram on its own thread. Without a scope in
+ * the context it does nothing. Memory failures are logged and counted, never thrown into the chat.
+ *
+ * <pre>{@code
+ * chatClient.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, "alice")).call().content();
+ * }</pre>
+ */
+public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
+  /** Advisor context key of the user id. */
+  public static final String USER_ID = "engram_user_id";
+  /** Advisor context key of the agent id. */
+  public static final String AGENT_ID = "engram_agent_id";
+  /** Advisor context key of the run id. */
+  public static final String RUN_ID = "engram_run_id";
+
+  private static final Logger LOG = LoggerFactory.getLogger(EngramMemoryAdvisor.class);
+
+  private final Memory memory;
+  private final int topK;
+  private final int maxTokens;
+  private final boolean infer;
+  private final ExecutorService feeder;
+  private final AtomicReference<CompletableFuture<Void>> tail =
+      new AtomicReference<>(CompletableFuture.completedFuture(null));
+  private final AtomicLong failures = new AtomicLong();
+
+  public EngramMemoryAdvisor(Memory memory, int topK, int maxTokens, boolean infer) {
+    this.memory = Objects.requireNonNull(memory, "memory");
+    if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
+      throw new dev.engram.ValidationException("engram.advisor.top-k", "must be between 1 and "
+          + SearchRequest.MAX_TOP_K + ", got " + topK);
+    }
+    if (maxTokens < 1) {
+      throw new dev.engram.ValidationException("engram.advisor.max-tokens", "must be positive, got " + maxTokens);
+    }
+    this.topK = topK;
+    this.maxTokens = maxTokens;
+    this.infer = infer;
+    this.feeder = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(1000), r -> {
+      Thread t = new Thread(r, "engram-advisor-feeder");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public String getName() {
+    return "EngramMemoryAdvisor";
+  }
+
+  @Override
+  public int getOrder() {
+    return Advisor.DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER;
+  }
+
+  @Override
+  public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
+    Optional<Scope> scope = scope(request.context());
+    UserMessage user = request.prompt().getUserMessage();
+    String question = user == null ? null : user.getText();
+    if (scope.isEmpty() || question == null || question.isBlank()) {
+      return chain.nextCall(request);
+    }
+    String memories = memories(scope.get(), question);
+    ChatClientRequest advised = memories.isEmpty() ? request : request.mutate()
+        .prompt(request.prompt().augmentSystemMessage(system -> new SystemMessage(
+            (system.getText() == null || system.getText().isBlank() ? "" : system.getText() + "\n\n") + memories)))
+        .build();
+    ChatClientResponse response = chain.nextCall(advised);
+    remember(scope.get(), question, response.chatResponse());
+    return response;
+  }
+
+  /** Exchanges that could not be remembered (failed or dropped) since this advisor was made. */
+  public long failures() {
+    return failures.get();
+  }
+
+  /** Waits until the exchanges queued so far are added; false if {@code timeout} passed first. */
+  public boolean awaitIdle(Duration timeout) {
+    try {
+      tail.get().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Lets queued adds finish (up to 30 s) and stops the feeder thread. */
+  @Override
+  public void destroy() {
+    awaitIdle(Duration.ofSeconds(30));
+    feeder.shutdown();
+  }
+
+  private static Optional<Scope> scope(Map<String, Object> context) {
+    String user = text(context.get(USER_ID));
+    String agent = text(context.get(AGENT_ID));
+    String run = text(context.get(RUN_ID));
+    return user == null && agent == null && run == null ? Optional.empty() : Optional.of(Scope.of(user, agent, run));
+  }
+
+  private static String text(Object v) {
+    return v == null || String.valueOf(v).isBlank() ? null : String.valueOf(v);
+  }
+
+  /** The system prompt block of the best memories within the budget; empty when none (or the search failed). */
+  private String memories(Scope scope, String question) {
+    List<SearchHit> hits;
+    try {
+      hits = memory.search(SearchRequest.builder(scope, question).topK(topK).build()).hits();
+    } catch (RuntimeException e) {
+      failures.incrementAndGet();
+      LOG.warn("Engram search failed; the call goes on without long-term memories: {}", e.toString());
+      return "";
+    }
+    StringBuilder block = new StringBuilder();
+    int used = 0;
+    for (SearchHit h : hits) {
+      String line = "- " + h.memory().text() + "\n";
+      int cost = (line.length() + 3) / 4;
+      if (used + cost > maxTokens) {
+        break;
+      }
+      used += cost;
+      block.append(line);
+    }
+    return block.length() == 0 ? "" : "What you remember about the user from earlier conversations:\n" + block;
+  }
+
+  private void remember(Scope scope, String question, ChatResponse response) {
+    String answer = response == null || response.getResult() == null || response.getResult().getOutput() == null
+        ? null : response.getResult().getOutput().getText();
+    if (answer == null || answer.isBlank()) {
+      return;
+    }
+    AddRequest add = AddRequest.builder(scope).user(question).assistant(answer).infer(infer).build();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    try {
+      feeder.execute(() -> {
+        try {
+          memory.add(add);
+        } catch (RuntimeException e) {
+          failures.incrementAndGet();
+          LOG.warn("Engram could not remember an exchange of {}: {}", scope, e.toString());
+        } finally {
+          done.complete(null);
+        }
+      });
+      tail.set(done);
+    } catch (RejectedExecutionException full) {
+      failures.incrementAndGet();
+      LOG.warn("Engram's advisor queue is full or closed; an exchange of {} is not remembered", scope);
+    }
+  }
+}
