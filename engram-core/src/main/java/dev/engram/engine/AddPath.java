@@ -17,6 +17,7 @@ import dev.engram.graph.Relation;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryChange;
+import dev.engram.spi.ScopeLease;
 import dev.engram.spi.MemoryInference.PlannedChange;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.StoredMemory;
@@ -64,6 +65,7 @@ final class AddPath {
       RequestChecks.checkAdd(r, engine.config.maxTextLength(), engine.config.maxMessagesPerAdd());
     }
     List<ReentrantLock> held = new ArrayList<>();
+    List<ScopeLease> leases = new ArrayList<>();
     try {
       List<Staged> staged = new ArrayList<>(requests.size());
       for (AddRequest r : requests) {
@@ -72,6 +74,7 @@ final class AddPath {
           if (!lock.isHeldByCurrentThread()) {
             lock.lock();
             held.add(lock);
+            leases.add(engine.config.storage().lockScope(tenant, r.scope()));
           }
         }
         staged.add(stage(tenant, r));
@@ -119,6 +122,9 @@ final class AddPath {
       }
       return results;
     } finally {
+      for (int i = leases.size() - 1; i >= 0; i--) {
+        leases.get(i).close();
+      }
       for (int i = held.size() - 1; i >= 0; i--) {
         held.get(i).unlock();
       }
