@@ -26,10 +26,12 @@ import java.util.stream.Stream;
  *
  * <p>The binaries come from {@code /usr/lib/postgresql/15/bin} (Debian's {@code postgresql-15}, which {@code .ci/run}
  * installs) or the directory in {@code ENGRAM_PG_BIN}. Each test gets its own schema ({@link #settingsFor}), so tests
- * never see each other's rows. The server runs with {@code fsync=off} for speed: the crash tests kill the Engram
+ * never see each other's rows. TCP connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs with {@code fsync=off} for speed: the crash tests kill the Engram
  * process, not PostgreSQL.
  */
-final class PostgresCluster {
+public final class PostgresCluster {
+  /** The superuser's password (TCP connections need it; the cluster's own socket trusts). */
+  public static final String PASSWORD = "engram-test-pw";
   private static final String DATABASE = "engram";
   private static PostgresCluster instance;
 
@@ -46,7 +48,7 @@ final class PostgresCluster {
   }
 
   /** The cluster of this JVM, started on first use. */
-  static synchronized PostgresCluster get() {
+  public static synchronized PostgresCluster get() {
     if (instance == null) {
       instance = start();
       Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "postgres-cluster-stop"));
@@ -55,16 +57,18 @@ final class PostgresCluster {
   }
 
   /** The JDBC URL of the test database. */
-  String url() {
+  public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
   }
 
   /** Settings for the schema that belongs to {@code dir} (the same directory always gets the same schema). */
-  PostgresSettings settingsFor(Path dir) {
-    return PostgresSettings.builder(url()).user("postgres").schema(schemaFor(dir)).poolSize(6).build();
+  public PostgresSettings settingsFor(Path dir) {
+    return PostgresSettings.builder(url()).user("postgres").password(PASSWORD).schema(schemaFor(dir)).poolSize(6)
+        .build();
   }
 
-  static String schemaFor(Path dir) {
+  /** The schema of {@code dir}'s tests: {@code t_} and 20 hex digits of a hash of the path. */
+  public static String schemaFor(Path dir) {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(dir.toAbsolutePath().normalize().toString()
           .getBytes(StandardCharsets.UTF_8));
@@ -75,8 +79,8 @@ final class PostgresCluster {
   }
 
   /** A plain JDBC connection to the test database, as the superuser. */
-  Connection connect() throws SQLException {
-    return DriverManager.getConnection(url(), "postgres", "");
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url(), "postgres", PASSWORD);
   }
 
   private static PostgresCluster start() {
@@ -93,15 +97,20 @@ final class PostgresCluster {
         run(List.of("chown", "-R", "postgres", root.toString()), List.of());
       }
       Path data = root.resolve("data");
-      run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "--auth=trust",
-          "-E", "UTF8", "--locale=C"), asUser);
+      Path pwfile = root.resolve("pwfile");
+      Files.writeString(pwfile, PASSWORD + "\n");
+      if (!asUser.isEmpty()) {
+        run(List.of("chown", "postgres", pwfile.toString()), List.of());
+      }
+      run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "--auth-local=trust",
+          "--auth-host=scram-sha-256", "--pwfile=" + pwfile, "-E", "UTF8", "--locale=C"), asUser);
       int port = freePort();
       run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", root.resolve("server.log")
           .toString(), "-w", "-t", "60", "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -k " + root
           + " -c fsync=off -c max_connections=300 -c shared_buffers=32MB", "start"), asUser);
       PostgresCluster cluster = new PostgresCluster(root, port, asUser, bin);
       try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
-          "postgres", ""); Statement s = c.createStatement()) {
+          "postgres", PASSWORD); Statement s = c.createStatement()) {
         s.execute("CREATE DATABASE " + DATABASE);
       }
       return cluster;
