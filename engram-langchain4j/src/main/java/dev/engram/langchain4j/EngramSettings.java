@@ -500,7 +500,7 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
      * @throws dev.engram.ValidationException if the file cannot be read or is empty
      */
     public Optional<String> password(java.util.Map<String, String> env) {
-      return Secrets.password(passwordEnv, passwordFile, env, false);
+      return Secrets.storePassword(passwordEnv, passwordFile, env);
     }
   }
 }

@@ -120,7 +120,7 @@ final class SettingsReader {
     }
     String passwordEnv = f.text(n, "store", "password_env").orElse(EngramSettings.Store.DEFAULT_PASSWORD_ENV);
     Optional<Path> passwordFile = f.path(n, "store", "password_file");
-    Secrets.password(passwordEnv, passwordFile, env, false); // an unreadable or empty file fails at start-up
+    Secrets.storePassword(passwordEnv, passwordFile, env); // an unreadable or empty file fails at start-up
     return new EngramSettings.Store(provider, Optional.of(url),
         f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile);
   }
