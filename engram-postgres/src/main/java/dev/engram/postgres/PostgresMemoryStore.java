@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * <p><b>Writes.</b> {@link #apply} is one transaction. It first advances {@code store_state.last_seq} by the number of
  * memory changes; the row lock that takes orders writers across processes, so sequence numbers are committed in
  * increasing order and a reader of the change feed never sees a later number before an earlier one. A memory row
- * and its history row are written together or not at all.
+ * and its history row are written together or not at all, and so are the graph changes of the same change set
+ * (unless it asks for an outbox, which this store does not have: those are left to the engine).
  */
 public final class PostgresMemoryStore implements MemoryStore {
   private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
@@ -128,6 +129,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
     for (ChangeSet.WindowAppend window : set.windows()) {
       appendWindow(c, set.tenant(), window);
+    }
+    if (!set.graphToOutbox()) {
+      GraphRows.write(c, set.tenant(), set.graph()); // the graph commits with the memories
     }
     return last;
   }
@@ -440,7 +444,10 @@ public final class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  /** Deletes the tenant's rows and increases the generation in one transaction; sequence numbers go on. */
+  /**
+   * Deletes the tenant's rows (its graph included) and increases the generation in one transaction; sequence numbers
+   * go on.
+   */
   @Override
   public void reset(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
@@ -455,6 +462,7 @@ public final class PostgresMemoryStore implements MemoryStore {
           ps.executeUpdate();
         }
       }
+      GraphRows.deleteTenant(c, tenant);
       return null;
     });
   }

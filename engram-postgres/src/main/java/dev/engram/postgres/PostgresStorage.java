@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Scope;
 import dev.engram.StorageException;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.ScopeLease;
 import dev.engram.spi.SearchIndex;
@@ -13,14 +14,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.Optional;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Engram on PostgreSQL 15 or newer: the record ({@link PostgresMemoryStore}) and the search over it
- * ({@link PostgresSearchIndex}) in one schema, shared by any number of Engram processes. Opening migrates the schema
+ * Engram on PostgreSQL 15 or newer: the record ({@link PostgresMemoryStore}), the search over it
+ * ({@link PostgresSearchIndex}) and the graph memory ({@link PostgresGraphStore}) in one schema, shared by any number of Engram processes. Opening migrates the schema
  * with Flyway (creating it if missing) and pools connections with HikariCP. Nothing is cached per process, so every
  * process sees every committed write; adds to one scope are serialised across processes by advisory locks
  * ({@link #lockScope}).
@@ -35,6 +37,7 @@ public final class PostgresStorage implements Storage {
   private final HikariDataSource pool;
   private final PostgresMemoryStore records;
   private final PostgresSearchIndex index;
+  private final PostgresGraphStore graph;
   private final ScopeLocks locks;
   private final boolean pgvectorAvailable;
 
@@ -43,6 +46,7 @@ public final class PostgresStorage implements Storage {
     Database db = new Database(pool);
     this.records = new PostgresMemoryStore(db, Clock.systemUTC());
     this.index = new PostgresSearchIndex(db);
+    this.graph = new PostgresGraphStore(db);
     this.locks = new ScopeLocks(pool, schema);
     this.pgvectorAvailable = pgvectorAvailable;
   }
@@ -115,6 +119,18 @@ public final class PostgresStorage implements Storage {
   @Override
   public SearchIndex index() {
     return index;
+  }
+
+  /** The graph memory in the same schema ({@link PostgresGraphStore}). */
+  @Override
+  public Optional<GraphStore> graph() {
+    return Optional.of(graph);
+  }
+
+  /** True: an add's graph changes commit in the same transaction as its memories. */
+  @Override
+  public boolean graphCommitsWithRecords() {
+    return true;
   }
 
   /** {@code pg_advisory_xact_lock} on (schema, tenant, scope), held until the lease closes; see {@link ScopeLocks}. */
