@@ -1,6 +1,5 @@
 package dev.engram.postgres;
 
-import dev.engram.EngramException;
 import dev.engram.StorageException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -59,8 +58,6 @@ final class Database {
       }
     } catch (SQLException e) {
       throw new StorageException("PostgreSQL could not " + what + ": " + e.getMessage(), e);
-    } catch (EngramException e) {
-      throw e;
     }
   }
 
