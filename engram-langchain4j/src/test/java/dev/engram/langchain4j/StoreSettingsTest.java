@@ -36,7 +36,8 @@ class StoreSettingsTest {
 
   @Test
   void defaultIsTheEmbeddedStore() throws IOException {
-    assertThat(SettingsLoader.load(write("data_dir: d\n"), Map.of()).store()).isEqualTo(EngramSettings.Store.embedded());
+    assertThat(SettingsLoader.load(write("data_dir: d\n"), Map.of()).store())
+        .isEqualTo(EngramSettings.Store.embedded());
     assertThat(EngramSettings.defaults().store().provider()).isEqualTo(StoreProvider.EMBEDDED);
   }
 

@@ -18,8 +18,8 @@ import java.util.List;
  *       every row of the restricted set, which is fine for a user's or a conversation's memories (thousands) and
  *       slow for scopes of millions.
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
- *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd} divided by 1 + the log of the document length (shorter
- *       memories first on equal matches, as BM25 does).
+ *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd}
+ *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
  * </ul>
  */
 final class PostgresSearchIndex implements SearchIndex {

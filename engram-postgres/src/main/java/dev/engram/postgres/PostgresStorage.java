@@ -22,14 +22,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Engram on PostgreSQL 15 or newer: the record ({@link PostgresMemoryStore}), the search over it
- * ({@link PostgresSearchIndex}) and the graph memory ({@link PostgresGraphStore}) in one schema, shared by any number of Engram processes. Opening migrates the schema
- * with Flyway (creating it if missing) and pools connections with HikariCP. Nothing is cached per process, so every
- * process sees every committed write; adds to one scope are serialised across processes by advisory locks
- * ({@link #lockScope}).
+ * ({@link PostgresSearchIndex}) and the graph memory ({@link PostgresGraphStore}) in one schema, shared by any number
+ * of Engram processes. Opening migrates the schema with Flyway (creating it if missing) and pools connections with
+ * HikariCP. Nothing is cached per process, so every process sees every committed write; adds to one scope are
+ * serialised across processes by advisory locks ({@link #lockScope}).
  *
  * <p>Vectors live in a {@code real[]} column and are scored exactly in SQL. When the server has no {@code vector}
  * extension (pgvector) this is logged as a warning once at open, since the exact path reads every row of the
- * searched scope; pgvector's HNSW path is not implemented yet, so it is used with pgvector too.
+ * searched scope; pgvector's HNSW path is not implemented yet, so the exact path is used with pgvector too.
  */
 public final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
@@ -70,7 +70,6 @@ public final class PostgresStorage implements Storage {
     config.setMaximumPoolSize(settings.poolSize());
     config.setMinimumIdle(1);
     config.setPoolName("engram-postgres");
-    config.setInitializationFailTimeout(-1);
     config.setConnectionTimeout(30_000);
     config.setSchema(settings.schema()); // search_path; the migration creates the schema if it is missing
     String where = settings.url() + " (user '" + settings.user() + "', schema '" + settings.schema() + "')";
@@ -102,7 +101,8 @@ public final class PostgresStorage implements Storage {
 
   private static boolean pgvectorAvailable(HikariDataSource pool) {
     try (Connection c = pool.getConnection();
-         PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'");
+         PreparedStatement ps = c.prepareStatement(
+             "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'");
          ResultSet rs = ps.executeQuery()) {
       rs.next();
       return rs.getLong(1) > 0;

@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  *
  * <p>The binaries come from {@code /usr/lib/postgresql/15/bin} (Debian's {@code postgresql-15}, which {@code .ci/run}
  * installs) or the directory in {@code ENGRAM_PG_BIN}. Each test gets its own schema ({@link #settingsFor}), so tests
- * never see each other's rows. TCP connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs with {@code fsync=off} for speed: the crash tests kill the Engram
- * process, not PostgreSQL.
+ * never see each other's rows. TCP connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs
+ * with {@code fsync=off} for speed: the crash tests kill the Engram process, not PostgreSQL.
  */
 public final class PostgresCluster {
   /** The superuser's password (TCP connections need it; the cluster's own socket trusts). */

@@ -21,8 +21,8 @@ public final class PostgresCrashWriter {
   private PostgresCrashWriter() {}
 
   public static void main(String[] args) throws InterruptedException {
-    PostgresSettings settings = PostgresSettings.builder(args[0]).user("postgres").schema(args[1]).poolSize(4)
-        .build();
+    PostgresSettings settings = PostgresSettings.builder(args[0]).user("postgres")
+        .password(PostgresCluster.PASSWORD).schema(args[1]).poolSize(4).build();
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
     Memory memory = Engram.builder().storage(PostgresStorage.open(settings, 64)).embedder(new HashEmbedder())
         .build();
