@@ -73,7 +73,12 @@ public final class PostgresStorage implements Storage {
     config.setConnectionTimeout(30_000);
     config.setSchema(settings.schema()); // search_path; the migration creates the schema if it is missing
     String where = settings.url() + " (user '" + settings.user() + "', schema '" + settings.schema() + "')";
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new StorageException("cannot open the PostgreSQL store at " + where + ": " + e.getMessage(), e);
+    }
     try {
       migrate(pool, settings.schema());
       boolean pgvector = pgvectorAvailable(pool);
