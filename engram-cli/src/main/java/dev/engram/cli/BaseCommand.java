@@ -115,13 +115,15 @@ abstract class BaseCommand implements Callable<Integer> {
    * memories stay in {@code dir} and the graph memory goes to Neo4j (and is on).
    */
   Memory openMemory(Path dir, boolean create) {
-    if (!create && !Files.isDirectory(dir)) {
+    EngramSettings settings = settings();
+    boolean embedded = settings.store().provider() == EngramSettings.StoreProvider.EMBEDDED;
+    if (embedded && !create && !Files.isDirectory(dir)) {
       throw new ValidationException("data_dir", "no data directory at '" + dir.toAbsolutePath()
           + "' (add memories first, or pass --data-dir or set " + CommonOptions.DATA_DIR_ENV + ")");
     }
-    EngramSettings settings = settings();
     Embedder embedder = PipelineAssembly.embedder(settings, System.getenv());
-    Storage storage = StorageOpener.open(dir, embedder.dimension(), settings.graphStore(), System.getenv());
+    Storage storage = StorageOpener.open(dir, embedder.dimension(), settings.store(), settings.graphStore(),
+        System.getenv());
     try {
       return PipelineAssembly.configure(Engram.builder().storage(storage).embedder(embedder), settings,
           System.getenv()).build();

@@ -5,6 +5,8 @@ import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.langchain4j.EngramSettings;
 import dev.engram.neo4j.Neo4jGraphStore;
 import dev.engram.neo4j.Neo4jSettings;
+import dev.engram.postgres.PostgresSettings;
+import dev.engram.postgres.PostgresStorage;
 import dev.engram.spi.Storage;
 import dev.engram.spi.StorageWithGraph;
 import java.nio.file.Path;
@@ -13,8 +15,9 @@ import java.util.Map;
 /**
  * Opens the storage the settings name: the embedded store in the data directory, with the graph memory in the same
  * SQLite file ({@code graph_store.provider: embedded}) or on a Neo4j server ({@code neo4j}, through
- * {@link StorageWithGraph}). The Neo4j password is read from the environment or the secrets file when the store
- * is connected and goes nowhere else: messages name the URI, never the password.
+ * {@link StorageWithGraph}); or, with {@code store.provider: postgres}, the PostgreSQL store (no data directory; the
+ * graph memory only on Neo4j). Passwords are read from the environment or the secrets files when a store is connected
+ * and go nowhere else: messages name the URI or URL, never a password.
  */
 final class StorageOpener {
   private StorageOpener() {}
@@ -29,13 +32,26 @@ final class StorageOpener {
    *                          not opened)
    */
   static Storage open(Path dir, int dimension, EngramSettings.GraphStore graph, Map<String, String> env) {
+    return open(dir, dimension, EngramSettings.Store.embedded(), graph, env);
+  }
+
+  /**
+   * Opens the memory store {@code store} names (the data directory {@code dir} for the embedded one) with the graph
+   * store {@code graph}.
+   *
+   * @throws StorageException if PostgreSQL or Neo4j cannot be reached or refuse the credentials
+   */
+  static Storage open(Path dir, int dimension, EngramSettings.Store store, EngramSettings.GraphStore graph,
+      Map<String, String> env) {
+    boolean postgres = store.provider() == EngramSettings.StoreProvider.POSTGRES;
     if (graph.provider() == EngramSettings.GraphStoreProvider.EMBEDDED) {
-      return EmbeddedStorage.open(dir, dimension);
+      return postgres ? openPostgres(store, dimension, env) : EmbeddedStorage.open(dir, dimension);
     }
     // Neo4j first: an unreachable server then leaves no new data directory behind and holds no lock meanwhile.
     Neo4jGraphStore neo4j = connect(graph, env);
     try {
-      return StorageWithGraph.of(EmbeddedStorage.open(dir, dimension), neo4j);
+      return StorageWithGraph.of(postgres ? openPostgres(store, dimension, env) : EmbeddedStorage.open(dir, dimension),
+          neo4j);
     } catch (RuntimeException e) {
       try {
         neo4j.close();
@@ -44,6 +60,14 @@ final class StorageOpener {
       }
       throw e;
     }
+  }
+
+  /** Connects to the PostgreSQL database of {@code store}. */
+  static PostgresStorage openPostgres(EngramSettings.Store store, int dimension, Map<String, String> env) {
+    String url = store.url().orElseThrow(() -> new IllegalArgumentException("store.url is missing"));
+    PostgresSettings.Builder settings = PostgresSettings.builder(url).user(store.user()).schema(store.schema());
+    store.password(env).ifPresent(settings::password);
+    return PostgresStorage.open(settings.build(), dimension);
   }
 
   /** Connects to the Neo4j server of {@code graph}; see {@link #open}. */

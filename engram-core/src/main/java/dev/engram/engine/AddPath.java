@@ -17,6 +17,7 @@ import dev.engram.graph.Relation;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryChange;
+import dev.engram.spi.ScopeLease;
 import dev.engram.spi.MemoryInference.PlannedChange;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.StoredMemory;
@@ -72,7 +73,13 @@ final class AddPath {
     List<Scope> locked = requests.stream().filter(r -> r.infer() || engine.graphEnabled()).map(AddRequest::scope)
         .toList();
     List<ReentrantLock> held = engine.scopeLocks.lockAll(tenant, locked);
+    List<ScopeLease> leases = new ArrayList<>();
     try {
+      // The storage's own scope locks (across processes), one per distinct scope, in one global order as well.
+      for (Scope scope : new java.util.TreeMap<>(locked.stream().distinct()
+          .collect(Collectors.toMap(Scope::key, sc -> sc))).values()) {
+        leases.add(engine.config.storage().lockScope(tenant, scope));
+      }
       List<Staged> staged = new ArrayList<>(requests.size());
       for (AddRequest r : requests) {
         staged.add(stage(tenant, r));
@@ -120,6 +127,9 @@ final class AddPath {
       }
       return results;
     } finally {
+      for (int i = leases.size() - 1; i >= 0; i--) {
+        leases.get(i).close();
+      }
       ScopeLocks.unlockAll(held);
     }
   }

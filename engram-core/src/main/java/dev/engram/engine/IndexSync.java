@@ -26,6 +26,9 @@ final class IndexSync {
   enum Outcome { UP_TO_DATE, CAUGHT_UP, REBUILT }
 
   static Outcome synchronize(MemoryStore store, SearchIndex index) {
+    if (!index.isDerived()) {
+      return Outcome.UP_TO_DATE; // the index reads the record itself
+    }
     try {
       long generation = store.generation();
       long last = store.lastSeq();

@@ -15,6 +15,15 @@ import java.util.List;
  */
 public interface SearchIndex extends Closeable {
 
+  /**
+   * True (the default) for an index derived from the record, which the engine keeps in step by replaying the change
+   * feed and rebuilds when it is damaged. False for an index that reads the record itself (PostgreSQL): it needs no
+   * synchronisation, and {@link #apply}, {@link #clear} and {@link #commit} do nothing.
+   */
+  default boolean isDerived() {
+    return true;
+  }
+
   /** What the index reflects as of its last commit, plus its live document count. */
   IndexState state();
 

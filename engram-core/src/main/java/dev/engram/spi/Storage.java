@@ -1,5 +1,6 @@
 package dev.engram.spi;
 
+import dev.engram.Scope;
 import java.io.Closeable;
 import java.util.Optional;
 
@@ -15,6 +16,17 @@ public interface Storage extends Closeable {
   /** The graph store of this backend, if it keeps a graph memory; empty (the default) if it has none. */
   default Optional<GraphStore> graph() {
     return Optional.empty();
+  }
+
+  /**
+   * Takes the lock that serialises adds to one scope across every process sharing this storage, and holds it until
+   * the returned lease is closed. The engine takes it for {@code infer=true} adds (and adds that write the graph),
+   * after its own per-scope lock in this process and before it reads the scope to plan, and closes it after the
+   * commit, so two processes never plan the same scope at once and never add the same fact twice. The default
+   * holds nothing: a storage that one process owns (the embedded store's directory lock) needs no more.
+   */
+  default ScopeLease lockScope(String tenant, Scope scope) {
+    return ScopeLease.NONE;
   }
 
   /**

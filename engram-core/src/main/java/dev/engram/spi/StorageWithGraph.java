@@ -44,6 +44,12 @@ public final class StorageWithGraph implements Storage {
     return Optional.of(graph);
   }
 
+  /** The base storage's cross-process scope lock. */
+  @Override
+  public ScopeLease lockScope(String tenant, dev.engram.Scope scope) {
+    return base.lockScope(tenant, scope);
+  }
+
   @Override
   public boolean graphCommitsWithRecords() {
     return false;

@@ -10,25 +10,33 @@ import java.util.OptionalInt;
 
 /**
  * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder, the add pipeline,
- * the data directory and the graph store. Read by {@link SettingsLoader}; everything here can also be built in code.
- * Holds no secret: API keys and the Neo4j password are named by environment variable or secrets file and read only
- * when a model is built ({@link Providers#languageModel}) or the graph store is connected
- * ({@link GraphStore#password}). docs/CONFIGURATION.md documents every key.
+ * the data directory, the graph store and the memory store. Read by {@link SettingsLoader}; everything here can also
+ * be built in code. Holds no secret: API keys and the Neo4j and PostgreSQL passwords are named by environment
+ * variable or secrets file and read only when a model is built ({@link Providers#languageModel}) or a store is
+ * connected ({@link GraphStore#password}, {@link Store#password}). docs/CONFIGURATION.md documents every key.
  *
  * @param llm        the language model; empty for none (the offline pipeline)
  * @param embedder   the embedder
  * @param pipeline   how adds turn messages into memories
  * @param dataDir    where the stores live
  * @param graphStore where the graph memory lives: in the data directory, or on a Neo4j server
+ * @param store      where the memories live: in the data directory, or in PostgreSQL
  */
 public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
-                             GraphStore graphStore) {
+                             GraphStore graphStore, Store store) {
   public EngramSettings {
     Objects.requireNonNull(llm, "llm");
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(pipeline, "pipeline");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(graphStore, "graphStore");
+    Objects.requireNonNull(store, "store");
+  }
+
+  /** Settings with the embedded memory store. */
+  public EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
+      GraphStore graphStore) {
+    this(llm, embedder, pipeline, dataDir, graphStore, Store.embedded());
   }
 
   /** Settings with the embedded graph store. */
@@ -53,25 +61,30 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
   public EngramSettings withLlm(Llm value) {
     Pipeline p = pipeline.mode() == PipelineMode.OFFLINE ? pipeline.withMode(PipelineMode.CONSOLIDATE) : pipeline;
-    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore);
+    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore, store);
   }
 
   public EngramSettings withEmbedder(Embedder value) {
-    return new EngramSettings(llm, value, pipeline, dataDir, graphStore);
+    return new EngramSettings(llm, value, pipeline, dataDir, graphStore, store);
   }
 
   public EngramSettings withPipeline(Pipeline value) {
-    return new EngramSettings(llm, embedder, value, dataDir, graphStore);
+    return new EngramSettings(llm, embedder, value, dataDir, graphStore, store);
   }
 
   public EngramSettings withDataDir(Path value) {
-    return new EngramSettings(llm, embedder, pipeline, value, graphStore);
+    return new EngramSettings(llm, embedder, pipeline, value, graphStore, store);
   }
 
   /** A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}). */
   public EngramSettings withGraphStore(GraphStore value) {
     Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
-    return new EngramSettings(llm, embedder, p, dataDir, value);
+    return new EngramSettings(llm, embedder, p, dataDir, value, store);
+  }
+
+  /** A copy with this memory store. */
+  public EngramSettings withStore(Store value) {
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, value);
   }
 
   /** Language-model providers. */
@@ -403,6 +416,91 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
      */
     public String password(java.util.Map<String, String> env) {
       return Secrets.password(passwordEnv, passwordFile, env, !user.isEmpty()).orElse("");
+    }
+  }
+
+  /** Where the memories live. */
+  public enum StoreProvider {
+    /** SQLite and Lucene in the data directory, owned by one process (the default). */
+    EMBEDDED,
+    /** A PostgreSQL 15+ database, shared by any number of processes. */
+    POSTGRES;
+
+    /** The spelling in files, for example {@code postgres}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * The memory store. Holds no password: it is read from the variable {@code passwordEnv} or the file
+   * {@code passwordFile} by {@link #password}, when the store is connected.
+   *
+   * @param provider     embedded or PostgreSQL
+   * @param url          the JDBC URL ({@code jdbc:postgresql://host:5432/db}); required for PostgreSQL, empty for
+   *                     the embedded store
+   * @param user         the database user
+   * @param schema       the schema of Engram's tables
+   * @param passwordEnv  the environment variable holding the password
+   * @param passwordFile a file holding the password, read instead of the variable when present
+   */
+  public record Store(StoreProvider provider, Optional<String> url, String user, String schema, String passwordEnv,
+                      Optional<Path> passwordFile) {
+    /** The user name used when none is named. */
+    public static final String DEFAULT_USER = "postgres";
+    /** The schema used when none is named. */
+    public static final String DEFAULT_SCHEMA = "engram";
+    /** The variable holding the password unless {@code password_env} names another. */
+    public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_POSTGRES_PASSWORD";
+
+    public Store {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(url, "url");
+      Objects.requireNonNull(user, "user");
+      Objects.requireNonNull(schema, "schema");
+      Objects.requireNonNull(passwordEnv, "passwordEnv");
+      Objects.requireNonNull(passwordFile, "passwordFile");
+      if (provider == StoreProvider.POSTGRES && url.map(String::isBlank).orElse(true)) {
+        throw new IllegalArgumentException("store.url is required for provider postgres");
+      }
+    }
+
+    /** Memories in the data directory. */
+    public static Store embedded() {
+      return new Store(StoreProvider.EMBEDDED, Optional.empty(), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
+          Optional.empty());
+    }
+
+    /** PostgreSQL at {@code url}, user {@value #DEFAULT_USER}, schema {@value #DEFAULT_SCHEMA}. */
+    public static Store postgres(String url) {
+      return new Store(StoreProvider.POSTGRES, Optional.of(url), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
+          Optional.empty());
+    }
+
+    public Store withUser(String value) {
+      return new Store(provider, url, value, schema, passwordEnv, passwordFile);
+    }
+
+    public Store withSchema(String value) {
+      return new Store(provider, url, user, value, passwordEnv, passwordFile);
+    }
+
+    public Store withPasswordEnv(String value) {
+      return new Store(provider, url, user, schema, value, passwordFile);
+    }
+
+    public Store withPasswordFile(Path value) {
+      return new Store(provider, url, user, schema, passwordEnv, Optional.of(value));
+    }
+
+    /**
+     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code passwordEnv}; empty
+     * if neither is set (a server that trusts the connection). Never logged; errors name the variable or the file.
+     *
+     * @throws dev.engram.ValidationException if the file cannot be read or is empty
+     */
+    public Optional<String> password(java.util.Map<String, String> env) {
+      return Secrets.storePassword(passwordEnv, passwordFile, env);
     }
   }
 }

@@ -49,6 +49,16 @@ final class Secrets {
         + " graph_store.password_env, or give graph_store.password_file" : null);
   }
 
+  /**
+   * The PostgreSQL password of the {@code store} section: from {@code file} if given, else from {@code envName};
+   * empty if neither is set (a server that trusts the connection).
+   *
+   * @throws ValidationException if the file cannot be read or is empty
+   */
+  static Optional<String> storePassword(String envName, Optional<Path> file, Map<String, String> env) {
+    return secret("store.password_env", "store.password_file", envName, file, env, null);
+  }
+
   /** The secret from {@code file} if present, else from {@code envName}; {@code missing} non-null if required. */
   private static Optional<String> secret(String envField, String fileField, String envName, Optional<Path> file,
                                          Map<String, String> env, String missing) {

@@ -45,8 +45,15 @@ public final class SettingsLoader {
   /** The variable that overrides {@code graph_store.database}. */
   public static final String NEO4J_DATABASE_ENV = "ENGRAM_NEO4J_DATABASE";
 
-  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store",
+  /** The variable that chooses the memory store ({@code embedded} or {@code postgres}). */
+  public static final String STORE_ENV = "ENGRAM_STORE";
+  /** The variable that overrides {@code store.url}. */
+  public static final String POSTGRES_URL_ENV = "ENGRAM_POSTGRES_URL";
+
+  static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store", "store",
       "server");
+  static final List<String> STORE_KEYS = List.of("provider", "url", "user", "schema", "password_env",
+      "password_file");
   static final List<String> LLM_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "temperature", "max_output_tokens", "structured_output");
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
@@ -119,6 +126,9 @@ public final class SettingsLoader {
     ObjectNode embNode = overrideEmbedder(f.section(root, "embedder", EMBEDDER_KEYS), env);
     ObjectNode pipeNode = f.section(root, "pipeline", PIPELINE_KEYS).orElseGet(JsonNodeFactory.instance::objectNode);
     ObjectNode graphNode = overrideGraphStore(f.section(root, "graph_store", GRAPH_STORE_KEYS), env, source);
+    ObjectNode storeNode = f.section(root, "store", STORE_KEYS).orElseGet(JsonNodeFactory.instance::objectNode);
+    overrideText(storeNode, "provider", env.get(STORE_ENV));
+    overrideText(storeNode, "url", env.get(POSTGRES_URL_ENV));
 
     Optional<EngramSettings.Llm> llm = llmNode.map(n -> SettingsReader.llm(f, n, env));
     EngramSettings.Embedder embedder = SettingsReader.embedder(f, embNode, env);
@@ -129,7 +139,13 @@ public final class SettingsLoader {
     Path dataDir = dataEnv != null && !dataEnv.isBlank()
         ? YamlFields.expandHome(dataEnv, Path.of("").toAbsolutePath())
         : f.path(root, "", "data_dir").orElseGet(EngramSettings::defaultDataDir);
-    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore);
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, SettingsReader.store(f, storeNode, env));
+  }
+
+  private static void overrideText(ObjectNode node, String key, String value) {
+    if (value != null && !value.isBlank()) {
+      node.put(key, value.trim());
+    }
   }
 
   private static ObjectNode readRoot(String yaml, String source) {

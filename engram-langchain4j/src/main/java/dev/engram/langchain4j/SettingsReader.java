@@ -92,6 +92,39 @@ final class SettingsReader {
         passwordEnv, passwordFile);
   }
 
+  static EngramSettings.Store store(YamlFields f, ObjectNode n, Map<String, String> env) {
+    EngramSettings.StoreProvider provider = f.text(n, "store", "provider")
+        .map(v -> YamlFields.choice(EngramSettings.StoreProvider.class, v, "store.provider", f.source()))
+        .orElse(EngramSettings.StoreProvider.EMBEDDED);
+    if (provider == EngramSettings.StoreProvider.EMBEDDED) {
+      for (String key : SettingsLoader.STORE_KEYS.subList(1, SettingsLoader.STORE_KEYS.size())) {
+        if (n.hasNonNull(key)) {
+          throw new ValidationException("store." + key, "is only used with the PostgreSQL store; add provider:"
+              + " postgres to store in " + f.source() + " (or set " + SettingsLoader.STORE_ENV + "=postgres), or"
+              + " remove the key");
+        }
+      }
+      return EngramSettings.Store.embedded();
+    }
+    String url = f.text(n, "store", "url").orElseThrow(() -> new ValidationException("store.url", "missing in "
+        + f.source() + "; the PostgreSQL store needs a JDBC URL, for example jdbc:postgresql://localhost:5432/engram"
+        + " (or set " + SettingsLoader.POSTGRES_URL_ENV + ")"));
+    if (!url.startsWith("jdbc:postgresql://")) {
+      throw new ValidationException("store.url", "expected a jdbc:postgresql:// URL in " + f.source() + ", got '"
+          + url + "'");
+    }
+    String schema = f.text(n, "store", "schema").orElse(EngramSettings.Store.DEFAULT_SCHEMA);
+    if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new ValidationException("store.schema", "must be a lower-case SQL identifier (letters, digits, _) in "
+          + f.source() + ", got '" + schema + "'");
+    }
+    String passwordEnv = f.text(n, "store", "password_env").orElse(EngramSettings.Store.DEFAULT_PASSWORD_ENV);
+    Optional<Path> passwordFile = f.path(n, "store", "password_file");
+    Secrets.storePassword(passwordEnv, passwordFile, env); // an unreadable or empty file fails at start-up
+    return new EngramSettings.Store(provider, Optional.of(url),
+        f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile);
+  }
+
   static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm, boolean graphStoreNeo4j) {
     PipelineMode mode = f.text(n, "pipeline", "mode")
         .map(v -> YamlFields.choice(PipelineMode.class, v, "pipeline.mode", f.source()))

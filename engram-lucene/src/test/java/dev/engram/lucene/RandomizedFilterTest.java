@@ -9,6 +9,8 @@ import dev.engram.filter.FilterEvaluator;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.StoredMemory;
+import dev.engram.testing.RandomFilters;
+import dev.engram.testing.RandomMemories;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,10 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The filter translation agrees exactly with {@link FilterEvaluator}: for random memories and random filters, dense
  * search with k at least the number of documents, and keyword search for a word every memory holds, return exactly
  * the memories of the scope that the evaluator accepts (and that are not expired, unless asked). The seed is fixed
- * and printed with each failure; set {@code -Dengram.test.seed=...} to try others.
+ * and printed with each failure; set {@code -Dengram.seed=...} to try others
+ * (the same generators run on every backend in {@link dev.engram.testing.RandomFilterContract}).
  */
 class RandomizedFilterTest {
-  private static final long SEED = Long.getLong("engram.test.seed", 0x5EED_2024L);
+  private static final long SEED = Long.getLong("engram.seed", 0x5EED_2024L);
   private static final int MEMORIES = 300;
   private static final int FILTERS = 500;
   private static final int DIM = 8;

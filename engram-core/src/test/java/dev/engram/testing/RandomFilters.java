@@ -1,4 +1,4 @@
-package dev.engram.lucene;
+package dev.engram.testing;
 
 import dev.engram.MemoryItem;
 import dev.engram.filter.BuiltInField;
@@ -16,18 +16,20 @@ import java.util.Random;
  * with AND, OR and NOT. Values are drawn from the memories themselves (with near misses) so that filters match
  * some memories and not others.
  */
-final class RandomFilters {
+public final class RandomFilters {
   private final Random random;
   private final RandomMemories values;
   private final List<MemoryItem> items;
 
-  RandomFilters(Random random, RandomMemories values, List<MemoryItem> items) {
+  /** Filters drawn from {@code random} whose values come from {@code items} and {@code values}. */
+  public RandomFilters(Random random, RandomMemories values, List<MemoryItem> items) {
     this.random = random;
     this.values = values;
     this.items = items;
   }
 
-  Filter filter(int depth) {
+  /** A random filter; call with depth 0. */
+  public Filter filter(int depth) {
     if (depth >= 3 || random.nextInt(10) < 5) {
       return leaf();
     }
@@ -115,6 +117,6 @@ final class RandomFilters {
       int from = random.nextInt(s.length());
       return s.substring(from, from + random.nextInt(Math.min(4, s.length() - from) + 1));
     }
-    return values.pick(RandomMemories.PIECES);
+    return values.pick(values.pieces());
   }
 }

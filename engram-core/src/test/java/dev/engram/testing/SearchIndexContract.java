@@ -1,0 +1,125 @@
+package dev.engram.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.MemoryItem;
+import dev.engram.Scope;
+import dev.engram.filter.Filter;
+import dev.engram.filter.Mem0Filters;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexOp;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.StoredMemory;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link SearchIndex} contract: dense and keyword search restricted inside the index to the tenant, the scope,
+ * the filter and expiry, and the index state the engine synchronises with. The index is written the way the engine
+ * writes it, after the record ({@link #commit}), so backends whose index is the record (PostgreSQL) pass it too.
+ */
+public abstract class SearchIndexContract extends StorageContractSupport {
+  private static final Scope ALICE = Scope.user("alice");
+  private static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
+
+  private static IndexQuery query(String tenant, Scope scope) {
+    return new IndexQuery(tenant, scope, Filter.all(), false, TODAY);
+  }
+
+  private static List<String> ids(List<SearchIndex.Candidate> candidates) {
+    return candidates.stream().map(SearchIndex.Candidate::id).toList();
+  }
+
+  @Test
+  void denseSearchRanksByCosineInsideTenantAndScope() {
+    add(memory("t1", "x", ALICE, "along x", 0), memory("t1", "y", ALICE, "along y", 1),
+        memory("t1", "bob-x", Scope.user("bob"), "bob along x", 0));
+    add(memory("t2", "other-x", ALICE, "other tenant along x", 0));
+    float[] q = new float[DIMENSION];
+    q[0] = 0.8f;
+    q[1] = 0.6f;
+    List<SearchIndex.Candidate> hits = index.dense(query("t1", ALICE), q, 10);
+    assertThat(ids(hits)).containsExactly("x", "y");
+    assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(ids(index.dense(query("t1", ALICE), q, 1))).containsExactly("x");
+    assertThat(ids(index.dense(query("t2", ALICE), q, 10))).containsExactly("other-x");
+    assertThat(index.dense(query("t3", ALICE), q, 10)).isEmpty();
+  }
+
+  @Test
+  void keywordSearchFindsWordsInsideTenantAndScope() {
+    add(memory("t1", "cello", ALICE, "Alice plays the cello on Sundays", 0),
+        memory("t1", "tea", ALICE, "Alice drinks green tea", 1),
+        memory("t1", "both", ALICE, "cello practice with tea, cello again", 2),
+        memory("t1", "bob", Scope.user("bob"), "Bob plays the cello too", 3));
+    add(memory("t2", "t2-cello", ALICE, "cello in another tenant", 0));
+    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), "cello", 10);
+    assertThat(ids(hits)).containsExactlyInAnyOrder("cello", "both");
+    assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
+    assertThat(ids(index.keyword(query("t1", ALICE), "tea cello", 10))).first().isEqualTo("both");
+    assertThat(ids(index.keyword(query("t1", ALICE), "tea cello", 10))).hasSize(3);
+    assertThat(index.keyword(query("t1", ALICE), "violin", 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t2", ALICE), "cello", 10))).containsExactly("t2-cello");
+    assertThat(ids(index.keyword(query("t1", ALICE), "cello", 1))).hasSize(1);
+  }
+
+  @Test
+  void updatesAndDeletesAreSeenBySearches() {
+    StoredMemory a = memory("t1", "a", ALICE, "the violin is loud", 0);
+    add(a, memory("t1", "b", ALICE, "the piano is quiet", 1));
+    MemoryItem changed = a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
+    commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
+        "the violin is loud"), MemoryChange.delete(store.get("t1", "b").orElseThrow()))));
+    assertThat(index.keyword(query("t1", ALICE), "violin piano", 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t1", ALICE), "drum", 10))).containsExactly("a");
+    assertThat(ids(index.dense(query("t1", ALICE), axis(2), 10))).containsExactly("a");
+  }
+
+  @Test
+  void filtersAndExpiryApplyInsideTheIndex() {
+    MemoryItem base = item("m", ALICE, "tagged memory");
+    MemoryItem red = new MemoryItem("red", "red tagged memory", base.hash(), Map.of("color", "red"), "alice", null,
+        null, null, null, base.createdAt(), base.updatedAt(), null, List.of(), null);
+    MemoryItem blue = new MemoryItem("blue", "blue tagged memory", base.hash(), Map.of("color", "blue"), "alice",
+        null, null, null, null, base.createdAt(), base.updatedAt(), null, List.of(), TODAY);
+    add(stored("t1", red, 0), stored("t1", blue, 0));
+    Filter isRed = Mem0Filters.fromMap(Map.of("color", "red"));
+    IndexQuery redOnly = new IndexQuery("t1", ALICE, isRed, true, TODAY);
+    assertThat(ids(index.dense(redOnly, axis(0), 10))).containsExactly("red");
+    assertThat(ids(index.keyword(redOnly, "tagged", 10))).containsExactly("red");
+    assertThat(ids(index.keyword(query("t1", ALICE), "tagged", 10))).containsExactly("red");
+    IndexQuery withExpired = new IndexQuery("t1", ALICE, Filter.all(), true, TODAY);
+    assertThat(ids(index.keyword(withExpired, "tagged", 10))).containsExactlyInAnyOrder("red", "blue");
+    assertThat(ids(index.dense(new IndexQuery("t1", ALICE, Filter.all(), false, TODAY.minusDays(1)), axis(0),
+        10))).containsExactlyInAnyOrder("red", "blue");
+  }
+
+  @Test
+  void theStateFollowsTheRecordAndAResetEmptiesTheTenant() {
+    long seq = add(memory("t1", "a", ALICE, "first", 0), memory("t1", "b", ALICE, "second", 1));
+    add(memory("t2", "c", ALICE, "third", 2));
+    index.commit();
+    SearchIndex.IndexState state = index.state();
+    assertThat(state.generation()).isEqualTo(store.generation());
+    assertThat(state.seq()).isEqualTo(store.lastSeq()).isGreaterThan(seq);
+    assertThat(state.documents()).isEqualTo(3);
+
+    store.reset("t1");
+    index.apply(List.of(new IndexOp.RemoveTenant("t1")), store.lastSeq(), store.generation());
+    index.commit();
+    assertThat(index.keyword(query("t1", ALICE), "first second", 10)).isEmpty();
+    assertThat(index.dense(query("t1", ALICE), axis(0), 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t2", ALICE), "third", 10))).containsExactly("c");
+    assertThat(index.state().generation()).isEqualTo(store.generation());
+    assertThat(index.state().documents()).isEqualTo(1);
+
+    reopen();
+    assertThat(index.state().documents()).isEqualTo(1);
+    assertThat(ids(index.dense(query("t2", ALICE), axis(2), 10))).containsExactly("c");
+  }
+}

@@ -1,0 +1,103 @@
+package dev.engram.langchain4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.ValidationException;
+import dev.engram.langchain4j.EngramSettings.StoreProvider;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code store} section of {@code engram.yaml}, its environment overrides and the PostgreSQL password. */
+class StoreSettingsTest {
+  private static final String SECRET = "pg-s3cret-pw";
+
+  @TempDir
+  Path dir;
+
+  private Path write(String yaml) throws IOException {
+    return Files.writeString(dir.resolve("engram.yaml"), yaml);
+  }
+
+  private ValidationException rejected(String yaml, Map<String, String> env) throws IOException {
+    Path file = write(yaml);
+    try {
+      SettingsLoader.load(file, env);
+    } catch (ValidationException e) {
+      return e;
+    }
+    throw new AssertionError("expected a ValidationException for:\n" + yaml);
+  }
+
+  @Test
+  void defaultIsTheEmbeddedStore() throws IOException {
+    assertThat(SettingsLoader.load(write("data_dir: d\n"), Map.of()).store())
+        .isEqualTo(EngramSettings.Store.embedded());
+    assertThat(EngramSettings.defaults().store().provider()).isEqualTo(StoreProvider.EMBEDDED);
+  }
+
+  @Test
+  void postgresWithUrlUserSchemaAndThePasswordFromTheEnvironment() throws IOException {
+    EngramSettings s = SettingsLoader.load(write("""
+        store:
+          provider: postgres
+          url: jdbc:postgresql://db.internal:5432/memories
+          user: engram
+          schema: team_a
+        """), Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET));
+    EngramSettings.Store store = s.store();
+    assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
+    assertThat(store.url()).contains("jdbc:postgresql://db.internal:5432/memories");
+    assertThat(store.user()).isEqualTo("engram");
+    assertThat(store.schema()).isEqualTo("team_a");
+    assertThat(store.password(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET))).contains(SECRET);
+    assertThat(store.password(Map.of())).isEmpty();
+    assertThat(store.toString()).doesNotContain(SECRET);
+  }
+
+  @Test
+  void thePasswordComesFromASecretsFileWhenOneIsNamed() throws IOException {
+    Path secret = Files.writeString(dir.resolve("pg-password"), SECRET + "\n");
+    EngramSettings.Store store = SettingsLoader.load(write("""
+        store:
+          provider: postgres
+          url: jdbc:postgresql://localhost/engram
+          password_file: pg-password
+        """), Map.of()).store();
+    assertThat(store.passwordFile()).contains(secret);
+    assertThat(store.password(Map.of("ENGRAM_POSTGRES_PASSWORD", "ignored"))).contains(SECRET);
+    assertThat(store.user()).isEqualTo("postgres");
+    assertThat(store.schema()).isEqualTo("engram");
+  }
+
+  @Test
+  void theEnvironmentChoosesPostgresAndItsUrl() {
+    EngramSettings.Store store = SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "postgres",
+        "ENGRAM_POSTGRES_URL", "jdbc:postgresql://10.0.0.5/engram")).store();
+    assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
+    assertThat(store.url()).isEqualTo(Optional.of("jdbc:postgresql://10.0.0.5/engram"));
+  }
+
+  @Test
+  void badStoreSettingsNameTheirField() throws IOException {
+    assertThat(rejected("store:\n  provider: postgres\n", Map.of()).field()).isEqualTo("store.url");
+    assertThat(rejected("store:\n  provider: postgres\n  url: postgres://localhost/db\n", Map.of()).field())
+        .isEqualTo("store.url");
+    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  schema: Bad-Name\n",
+        Map.of()).field()).isEqualTo("store.schema");
+    assertThat(rejected("store:\n  provider: mysql\n", Map.of()).field()).isEqualTo("store.provider");
+    ValidationException embeddedWithUrl = rejected("store:\n  url: jdbc:postgresql://h/db\n", Map.of());
+    assertThat(embeddedWithUrl.field()).isEqualTo("store.url");
+    assertThat(embeddedWithUrl.getMessage()).contains("provider: postgres");
+    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  password_file: missing\n",
+        Map.of()).field()).isEqualTo("store.password_file");
+    assertThat(rejected("store:\n  provider: postgres\n  port: 5432\n", Map.of()).field()).isEqualTo("store.port");
+    assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "oracle")))
+        .isInstanceOf(ValidationException.class);
+  }
+}

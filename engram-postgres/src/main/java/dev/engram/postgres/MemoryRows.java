@@ -1,0 +1,207 @@
+package dev.engram.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.engram.MemoryItem;
+import dev.engram.Role;
+import dev.engram.spi.StoredMemory;
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a memory is laid out in the {@code memories} table: instants as (epoch second, nano) pairs that round-trip
+ * exactly and compare as row values, the expiration as an epoch day, metadata and source ids as JSON text exactly
+ * as Jackson writes them, the embedding as {@code real[]}, and {@code folded}: every string of the memory
+ * lower-cased in Java (root locale), so that {@code icontains} agrees with {@link dev.engram.filter.FilterEvaluator}
+ * whatever the database's locale.
+ */
+final class MemoryRows {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectReader MAP = JSON.readerFor(new TypeReference<Map<String, Object>>() {});
+  private static final ObjectReader STRINGS = JSON.readerFor(new TypeReference<List<String>>() {});
+
+  /** The columns {@link #item} reads, from alias {@code m}. */
+  static final String ITEM_COLUMNS = "m.tenant, m.id, m.user_id, m.agent_id, m.run_id, m.actor_id, m.role, m.text,"
+      + " m.hash, m.metadata, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns,"
+      + " m.source_ids, m.expiration_day";
+  /** The columns {@link #stored} reads. */
+  static final String STORED_COLUMNS = ITEM_COLUMNS + ", m.embedding";
+  /** How many columns {@link #ITEM_COLUMNS} has. */
+  static final int ITEM_WIDTH = 18;
+  /** The list order: newest first, then id. */
+  static final String NEWEST_FIRST = " ORDER BY m.created_s DESC, m.created_ns DESC, m.id";
+
+  static final String INSERT = "INSERT INTO memories (user_id, agent_id, run_id, actor_id, role, text, hash,"
+      + " metadata, folded, created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids,"
+      + " expiration_day, embedding, seq, tenant, id)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::json, ?::json, ?, ?, ?, ?, ?, ?, ?::json, ?, ?, ?, ?, ?)";
+  static final String UPDATE = "UPDATE memories SET user_id = ?, agent_id = ?, run_id = ?, actor_id = ?, role = ?,"
+      + " text = ?, hash = ?, metadata = ?::json, folded = ?::json, created_s = ?, created_ns = ?, updated_s = ?,"
+      + " updated_ns = ?, event_s = ?, event_ns = ?, source_ids = ?::json, expiration_day = ?, embedding = ?,"
+      + " seq = ? WHERE tenant = ? AND id = ?";
+
+  private MemoryRows() {}
+
+  /** Binds {@link #INSERT} or {@link #UPDATE}: they take the same parameters in the same order. */
+  static void bind(PreparedStatement ps, StoredMemory stored, long seq) throws SQLException {
+    MemoryItem m = stored.item();
+    int i = 1;
+    ps.setString(i++, m.userId());
+    ps.setString(i++, m.agentId());
+    ps.setString(i++, m.runId());
+    ps.setString(i++, m.actorId());
+    ps.setString(i++, m.role() == null ? null : m.role().wireName());
+    ps.setString(i++, m.text());
+    ps.setString(i++, m.hash());
+    ps.setString(i++, json(m.metadata()));
+    ps.setString(i++, json(folded(m)));
+    i = bindInstant(ps, i, m.createdAt());
+    i = bindInstant(ps, i, m.updatedAt());
+    i = bindInstant(ps, i, m.eventTime());
+    ps.setString(i++, json(m.sourceIds()));
+    if (m.expirationDate() == null) {
+      ps.setNull(i++, Types.INTEGER);
+    } else {
+      ps.setInt(i++, Math.toIntExact(m.expirationDate().toEpochDay()));
+    }
+    ps.setArray(i++, ps.getConnection().createArrayOf("float4", Sql.boxed(stored.embeddingView())));
+    ps.setLong(i++, seq);
+    ps.setString(i++, stored.tenant());
+    ps.setString(i, m.id());
+  }
+
+  /** The memory's strings lower-cased in the root locale, under the filter field names. */
+  static Map<String, Object> folded(MemoryItem m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("user_id", lower(m.userId()));
+    out.put("agent_id", lower(m.agentId()));
+    out.put("run_id", lower(m.runId()));
+    out.put("actor_id", lower(m.actorId()));
+    out.put("role", m.role() == null ? null : lower(m.role().wireName()));
+    out.put("hash", lower(m.hash()));
+    out.put("memory", lower(m.text()));
+    out.put("source_id", m.sourceIds().stream().map(MemoryRows::lower).toList());
+    out.put("metadata", lowerAll(m.metadata()));
+    return out;
+  }
+
+  private static String lower(String s) {
+    return s == null ? null : s.toLowerCase(Locale.ROOT);
+  }
+
+  private static Object lowerAll(Object v) {
+    if (v instanceof String s) {
+      return lower(s);
+    }
+    if (v instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, x) -> out.put((String) k, lowerAll(x)));
+      return out;
+    }
+    if (v instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      list.forEach(x -> out.add(lowerAll(x)));
+      return out;
+    }
+    return v;
+  }
+
+  static int bindInstant(PreparedStatement ps, int index, Instant t) throws SQLException {
+    if (t == null) {
+      ps.setNull(index, Types.BIGINT);
+      ps.setNull(index + 1, Types.INTEGER);
+    } else {
+      ps.setLong(index, t.getEpochSecond());
+      ps.setInt(index + 1, t.getNano());
+    }
+    return index + 2;
+  }
+
+  static Instant instant(ResultSet rs, int column) throws SQLException {
+    long seconds = rs.getLong(column);
+    if (rs.wasNull()) {
+      return null;
+    }
+    return Instant.ofEpochSecond(seconds, rs.getInt(column + 1));
+  }
+
+  /** Reads {@link #ITEM_COLUMNS} starting at {@code first} (the tenant). */
+  static MemoryItem item(ResultSet rs, int first) throws SQLException {
+    int c = first + 1;
+    String id = rs.getString(c++);
+    String userId = rs.getString(c++);
+    String agentId = rs.getString(c++);
+    String runId = rs.getString(c++);
+    String actorId = rs.getString(c++);
+    String role = rs.getString(c++);
+    String text = rs.getString(c++);
+    String hash = rs.getString(c++);
+    Map<String, Object> metadata = metadata(rs.getString(c++));
+    Instant created = instant(rs, c);
+    Instant updated = instant(rs, c + 2);
+    Instant event = instant(rs, c + 4);
+    c += 6;
+    List<String> sources = strings(rs.getString(c++));
+    int day = rs.getInt(c);
+    LocalDate expiration = rs.wasNull() ? null : LocalDate.ofEpochDay(day);
+    return new MemoryItem(id, text, hash, metadata, userId, agentId, runId, actorId,
+        role == null ? null : Role.parse(role), created, updated, event, sources, expiration);
+  }
+
+  /** Reads {@link #STORED_COLUMNS} starting at {@code first}. */
+  static StoredMemory stored(ResultSet rs, int first) throws SQLException {
+    MemoryItem item = item(rs, first);
+    return new StoredMemory(rs.getString(first), item, floats(rs.getArray(first + ITEM_WIDTH)));
+  }
+
+  static float[] floats(Array array) throws SQLException {
+    Object[] values = (Object[]) array.getArray();
+    float[] out = new float[values.length];
+    for (int i = 0; i < values.length; i++) {
+      out[i] = ((Number) values[i]).floatValue();
+    }
+    return out;
+  }
+
+  static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot write JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  static Map<String, Object> metadata(String json) {
+    if ("{}".equals(json)) {
+      return Map.of();
+    }
+    try {
+      return MAP.readValue(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored metadata is not a JSON object: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  static List<String> strings(String json) {
+    if ("[]".equals(json)) {
+      return List.of();
+    }
+    try {
+      return STRINGS.readValue(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored list is not a JSON array of strings: " + e.getOriginalMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,498 @@
+package dev.engram.postgres;
+
+import dev.engram.DimensionMismatchException;
+import dev.engram.EventType;
+import dev.engram.HistoryEntry;
+import dev.engram.ListRequest;
+import dev.engram.MemoryItem;
+import dev.engram.MemoryNotFoundException;
+import dev.engram.Message;
+import dev.engram.Page;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.StorageException;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.EmbeddingSpec;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoredMemory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The system of record in PostgreSQL: memories, history (the change feed), message windows and summaries, shared by
+ * any number of processes. It keeps no cache of rows: every read sees the latest commit of any process.
+ *
+ * <p><b>Writes.</b> {@link #apply} is one transaction. It first advances {@code store_state.last_seq} by the number of
+ * memory changes; the row lock that takes orders writers across processes, so sequence numbers are committed in
+ * increasing order and a reader of the change feed never sees a later number before an earlier one. A memory row
+ * and its history row are written together or not at all, and so are the graph changes of the same change set
+ * (unless it asks for an outbox, which this store does not have: those are left to the engine).
+ */
+public final class PostgresMemoryStore implements MemoryStore {
+  private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
+      + " new_text, actor_id, role, at_s, at_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String INSERT_MESSAGE = "INSERT INTO messages (tenant, scope_key, role, name, content,"
+      + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String TRIM_WINDOW = "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
+      + " (SELECT id FROM messages WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
+  private static final String CHANGES = "SELECT c.s, c.tenant, c.memory_id, " + MemoryRows.STORED_COLUMNS
+      + " FROM (SELECT tenant, memory_id, max(seq) AS s FROM history WHERE seq > ? GROUP BY tenant, memory_id) c"
+      + " LEFT JOIN memories m ON m.tenant = c.tenant AND m.id = c.memory_id ORDER BY c.s";
+
+  private final Database db;
+  private final Clock clock;
+  private volatile EmbeddingSpec spec;
+
+  PostgresMemoryStore(Database db, Clock clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  @Override
+  public Optional<EmbeddingSpec> embeddingSpec() {
+    EmbeddingSpec s = spec;
+    if (s != null) {
+      return Optional.of(s); // recorded once, never changed afterwards
+    }
+    Optional<EmbeddingSpec> read = db.read("read the embedding model", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT embedding_model, embedding_dimension FROM store_state WHERE id = 1");
+           ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        String model = rs.getString(1);
+        return model == null ? Optional.<EmbeddingSpec>empty() : Optional.of(new EmbeddingSpec(model, rs.getInt(2)));
+      }
+    });
+    read.ifPresent(r -> spec = r);
+    return read;
+  }
+
+  /** Records the model unless another process recorded one first (then that one stays and is returned next). */
+  @Override
+  public void recordEmbeddingSpec(EmbeddingSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    db.write("record the embedding model", c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE store_state SET embedding_model = ?,"
+          + " embedding_dimension = ? WHERE id = 1 AND embedding_model IS NULL")) {
+        ps.setString(1, spec.modelId());
+        ps.setInt(2, spec.dimension());
+        return ps.executeUpdate();
+      }
+    });
+    this.spec = null;
+    embeddingSpec();
+  }
+
+  @Override
+  public long apply(ChangeSet changes) {
+    Objects.requireNonNull(changes, "changes");
+    if (changes.isEmpty()) {
+      return lastSeq();
+    }
+    checkDimensions(changes);
+    return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
+        + " window appends to tenant '" + changes.tenant() + "'", c -> write(c, changes));
+  }
+
+  private long write(Connection c, ChangeSet set) throws SQLException {
+    long last;
+    try (PreparedStatement ps = c.prepareStatement(
+        "UPDATE store_state SET last_seq = last_seq + ? WHERE id = 1 RETURNING last_seq")) {
+      ps.setLong(1, set.changes().size());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        last = rs.getLong(1);
+      }
+    }
+    long seq = last - set.changes().size();
+    try (PreparedStatement insert = c.prepareStatement(MemoryRows.INSERT);
+         PreparedStatement update = c.prepareStatement(MemoryRows.UPDATE);
+         PreparedStatement delete = c.prepareStatement("DELETE FROM memories WHERE tenant = ? AND id = ?");
+         PreparedStatement history = c.prepareStatement(INSERT_HISTORY)) {
+      for (MemoryChange change : set.changes()) {
+        seq++;
+        writeMemory(c, change, seq, insert, update, delete);
+        writeHistory(history, change, seq);
+      }
+    }
+    for (ChangeSet.WindowAppend window : set.windows()) {
+      appendWindow(c, set.tenant(), window);
+    }
+    if (!set.graphToOutbox()) {
+      GraphRows.write(c, set.tenant(), set.graph()); // the graph commits with the memories
+    }
+    return last;
+  }
+
+  private static void writeMemory(Connection c, MemoryChange change, long seq, PreparedStatement insert,
+      PreparedStatement update, PreparedStatement delete) throws SQLException {
+    StoredMemory m = change.memory();
+    switch (change.event()) {
+      case ADD -> {
+        try (PreparedStatement exists = c.prepareStatement(
+            "SELECT 1 FROM memories WHERE tenant = ? AND id = ?")) {
+          exists.setString(1, m.tenant());
+          exists.setString(2, m.id());
+          try (ResultSet rs = exists.executeQuery()) {
+            if (rs.next()) {
+              throw new StorageException("ADD of memory " + m.id() + ": a memory with this id already exists in"
+                  + " tenant '" + m.tenant() + "'");
+            }
+          }
+        }
+        MemoryRows.bind(insert, m, seq);
+        insert.executeUpdate();
+      }
+      case UPDATE -> {
+        MemoryRows.bind(update, m, seq);
+        if (update.executeUpdate() == 0) {
+          throw new MemoryNotFoundException(m.id());
+        }
+      }
+      case DELETE -> {
+        delete.setString(1, m.tenant());
+        delete.setString(2, m.id());
+        if (delete.executeUpdate() == 0) {
+          throw new MemoryNotFoundException(m.id());
+        }
+      }
+      default -> throw new IllegalArgumentException("a store cannot apply " + change.event());
+    }
+  }
+
+  private void writeHistory(PreparedStatement ps, MemoryChange change, long seq) throws SQLException {
+    StoredMemory m = change.memory();
+    Instant at = switch (change.event()) {
+      case ADD -> m.item().createdAt();
+      case UPDATE -> m.item().updatedAt();
+      default -> clock.instant();
+    };
+    ps.setLong(1, seq);
+    ps.setString(2, m.tenant());
+    ps.setString(3, m.id());
+    ps.setString(4, change.event().name());
+    ps.setString(5, change.previousText());
+    ps.setString(6, change.event() == EventType.DELETE ? null : m.item().text());
+    ps.setString(7, change.actorId());
+    ps.setString(8, change.role() == null ? null : change.role().wireName());
+    MemoryRows.bindInstant(ps, 9, at);
+    ps.executeUpdate();
+  }
+
+  private static void appendWindow(Connection c, String tenant, ChangeSet.WindowAppend window)
+      throws SQLException {
+    String key = window.scope().key();
+    try (PreparedStatement insert = c.prepareStatement(INSERT_MESSAGE)) {
+      for (Message msg : window.messages()) {
+        insert.setString(1, tenant);
+        insert.setString(2, key);
+        insert.setString(3, msg.role().wireName());
+        insert.setString(4, msg.name());
+        insert.setString(5, msg.content());
+        MemoryRows.bindInstant(insert, 6, msg.timestamp());
+        insert.setString(8, msg.sourceId());
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    try (PreparedStatement trim = c.prepareStatement(TRIM_WINDOW)) {
+      trim.setString(1, tenant);
+      trim.setString(2, key);
+      trim.setString(3, tenant);
+      trim.setString(4, key);
+      trim.setInt(5, window.keep());
+      trim.executeUpdate();
+    }
+  }
+
+  private void checkDimensions(ChangeSet changes) {
+    Optional<EmbeddingSpec> s = embeddingSpec();
+    if (s.isEmpty()) {
+      return;
+    }
+    for (MemoryChange c : changes.changes()) {
+      int length = c.memory().embeddingView().length;
+      if (c.event() != EventType.DELETE && length != s.get().dimension()) {
+        throw new DimensionMismatchException("memory " + c.memory().id() + " has a " + length
+            + "-dimensional embedding, but the database holds " + s.get().dimension() + "-dimensional ones from '"
+            + s.get().modelId() + "'");
+      }
+    }
+  }
+
+  @Override
+  public Optional<StoredMemory> get(String tenant, String id) {
+    return db.read("read memory " + id, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + MemoryRows.STORED_COLUMNS
+          + " FROM memories m WHERE m.tenant = ? AND m.id = ?")) {
+        ps.setString(1, tenant);
+        ps.setString(2, id);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(MemoryRows.stored(rs, 1)) : Optional.<StoredMemory>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public List<StoredMemory> getAll(String tenant, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return db.read("read " + ids.size() + " memories", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + MemoryRows.STORED_COLUMNS
+          + " FROM memories m WHERE m.tenant = ? AND m.id = ANY (?)")) {
+        ps.setString(1, tenant);
+        ps.setArray(2, c.createArrayOf("text", ids.toArray()));
+        List<StoredMemory> out = new ArrayList<>(ids.size());
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(MemoryRows.stored(rs, 1));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public List<MemoryItem> findByHash(String tenant, Scope scope, String hash) {
+    Sql sql = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + " FROM memories m WHERE m.tenant = ")
+        .param(tenant).append(" AND m.hash = ").param(hash);
+    Restriction.scope(sql, scope);
+    sql.append(MemoryRows.NEWEST_FIRST);
+    return db.read("find memories by hash", c -> items(c, sql));
+  }
+
+  /** The count and the page come from one snapshot. */
+  @Override
+  public Page<MemoryItem> list(String tenant, ListRequest request, LocalDate today) {
+    Sql where = Restriction.where(tenant, request.scope(), request.filter(), request.includeExpired(), today);
+    return db.read("list memories", true, c -> {
+      long total;
+      try (PreparedStatement count = c.prepareStatement("SELECT count(*) FROM memories m" + where.text())) {
+        where.bind(count, 1);
+        try (ResultSet rs = count.executeQuery()) {
+          rs.next();
+          total = rs.getLong(1);
+        }
+      }
+      if (total <= request.offset()) {
+        return new Page<MemoryItem>(List.of(), total, request.offset());
+      }
+      Sql page = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + " FROM memories m").append(where)
+          .append(MemoryRows.NEWEST_FIRST + " LIMIT ").param(request.limit()).append(" OFFSET ")
+          .param(request.offset());
+      return new Page<>(items(c, page), total, request.offset());
+    });
+  }
+
+  @Override
+  public List<String> expiredIds(String tenant, LocalDate today, int limit) {
+    return db.read("find expired memories", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT id FROM memories WHERE tenant = ? AND"
+          + " expiration_day <= ? ORDER BY expiration_day, id LIMIT ?")) {
+        ps.setString(1, tenant);
+        ps.setInt(2, Math.toIntExact(today.toEpochDay()));
+        ps.setInt(3, limit);
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(rs.getString(1));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public List<HistoryEntry> history(String tenant, String memoryId) {
+    return db.read("read the history of " + memoryId, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT seq, memory_id, event, old_text, new_text, actor_id,"
+          + " role, at_s, at_ns FROM history WHERE tenant = ? AND memory_id = ? ORDER BY seq")) {
+        ps.setString(1, tenant);
+        ps.setString(2, memoryId);
+        List<HistoryEntry> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            String role = rs.getString(7);
+            out.add(new HistoryEntry(rs.getLong(1), rs.getString(2), EventType.valueOf(rs.getString(3)),
+                rs.getString(4), rs.getString(5), rs.getString(6), role == null ? null : Role.parse(role),
+                MemoryRows.instant(rs, 8)));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public List<Message> recentMessages(String tenant, Scope scope, int limit) {
+    return db.read("read the message window", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT role, name, content, ts_s, ts_ns, source_id FROM"
+          + " (SELECT id, role, name, content, ts_s, ts_ns, source_id FROM messages WHERE tenant = ? AND"
+          + " scope_key = ? ORDER BY id DESC LIMIT ?) w ORDER BY id")) {
+        ps.setString(1, tenant);
+        ps.setString(2, scope.key());
+        ps.setInt(3, limit);
+        List<Message> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new Message(Role.parse(rs.getString(1)), rs.getString(3), rs.getString(2),
+                MemoryRows.instant(rs, 4), rs.getString(6)));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public Optional<String> summary(String tenant, Scope scope) {
+    return db.read("read the summary", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT text FROM summaries WHERE tenant = ? AND scope_key = ?")) {
+        ps.setString(1, tenant);
+        ps.setString(2, scope.key());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public void saveSummary(String tenant, Scope scope, String summary) {
+    Objects.requireNonNull(summary, "summary");
+    db.write("save the summary", c -> {
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO summaries (tenant, scope_key, text)"
+          + " VALUES (?, ?, ?) ON CONFLICT (tenant, scope_key) DO UPDATE SET text = EXCLUDED.text")) {
+        ps.setString(1, tenant);
+        ps.setString(2, scope.key());
+        ps.setString(3, summary);
+        return ps.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public long lastSeq() {
+    return stateColumn("last_seq");
+  }
+
+  @Override
+  public long generation() {
+    return stateColumn("generation");
+  }
+
+  private long stateColumn(String column) {
+    return db.read("read " + column, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + column + " FROM store_state WHERE id = 1");
+           ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    });
+  }
+
+  /** Streams the feed from one snapshot with a cursor; {@code visitor} may call this store (other connections). */
+  @Override
+  public void changesSince(long seq, Consumer<Change> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read("read the changes after seq " + seq, true, c -> {
+      try (PreparedStatement ps = c.prepareStatement(CHANGES)) {
+        ps.setFetchSize(500);
+        ps.setLong(1, seq);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rs.getString(4);
+            StoredMemory current = rs.wasNull() ? null : MemoryRows.stored(rs, 4);
+            visitor.accept(new Change(rs.getLong(1), rs.getString(2), rs.getString(3), current));
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void forEach(Consumer<StoredMemory> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read("read all memories", true, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + MemoryRows.STORED_COLUMNS + " FROM memories m")) {
+        ps.setFetchSize(500);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            visitor.accept(MemoryRows.stored(rs, 1));
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Deletes the tenant's rows (its graph included) and increases the generation in one transaction; sequence numbers
+   * go on.
+   */
+  @Override
+  public void reset(String tenant) {
+    Objects.requireNonNull(tenant, "tenant");
+    db.write("reset tenant '" + tenant + "'", c -> {
+      try (PreparedStatement lock = c.prepareStatement(
+          "UPDATE store_state SET generation = generation + 1 WHERE id = 1")) {
+        lock.executeUpdate();
+      }
+      for (String table : List.of("memories", "history", "messages", "summaries")) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant = ?")) {
+          ps.setString(1, tenant);
+          ps.executeUpdate();
+        }
+      }
+      GraphRows.deleteTenant(c, tenant);
+      return null;
+    });
+  }
+
+  @Override
+  public long count() {
+    return db.read("count memories", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM memories");
+           ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    });
+  }
+
+  /** Nothing to close: the {@link PostgresStorage} owns the pool. */
+  @Override
+  public void close() {
+  }
+
+  private static List<MemoryItem> items(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.text())) {
+      sql.bind(ps, 1);
+      List<MemoryItem> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(MemoryRows.item(rs, 1));
+        }
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.engram.postgres;
+
+import dev.engram.spi.IndexOp;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Search over the {@code memories} table itself: the record is the index, so there is nothing to apply, commit or
+ * rebuild ({@link #isDerived()} is false) and a search on any process sees every committed write.
+ *
+ * <ul>
+ *   <li>Dense: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes the tenant,
+ *       scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
+ *       every row of the restricted set, which is fine for a user's or a conversation's memories (thousands) and
+ *       slow for scopes of millions.
+ *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
+ *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd}
+ *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
+ * </ul>
+ */
+final class PostgresSearchIndex implements SearchIndex {
+  private final Database db;
+
+  PostgresSearchIndex(Database db) {
+    this.db = db;
+  }
+
+  /** False: the index is the record, so the engine never replays or rebuilds it. */
+  @Override
+  public boolean isDerived() {
+    return false;
+  }
+
+  /** The store's generation and last sequence number, and its memory count, read in one statement. */
+  @Override
+  public IndexState state() {
+    return db.read("read the index state", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT generation, last_seq, (SELECT count(*) FROM memories)"
+          + " FROM store_state WHERE id = 1"); ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return new IndexState(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+      }
+    });
+  }
+
+  /** Nothing to do: the store's transaction wrote the rows that searches read. */
+  @Override
+  public void apply(List<IndexOp> ops, long seq, long generation) {
+  }
+
+  /** Nothing to do: the store's reset deleted the rows. */
+  @Override
+  public void clear(long generation) {
+  }
+
+  /** Nothing to do: every write is durable when the store's transaction commits. */
+  @Override
+  public void commit() {
+  }
+
+  @Override
+  public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+    Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ").param(vector)
+        .append("::real[]) AS score FROM memories m")
+        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
+            query.today()))
+        .append(" ORDER BY score DESC, m.id LIMIT ").param(k);
+    return candidates("search by vector", sql);
+  }
+
+  @Override
+  public List<Candidate> keyword(IndexQuery query, String text, int k) {
+    Sql sql = new Sql().append("SELECT m.id, ts_rank_cd(m.tsv, q.query, 1) AS score FROM memories m,"
+            + " (SELECT replace(plainto_tsquery('english', ").param(text)
+        .append(")::text, ' & ', ' | ')::tsquery AS query) q")
+        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
+            query.today()))
+        .append(" AND m.tsv @@ q.query ORDER BY score DESC, m.id LIMIT ").param(k);
+    return candidates("search by keyword", sql);
+  }
+
+  private List<Candidate> candidates(String what, Sql sql) {
+    return db.read(what, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.text())) {
+        sql.bind(ps, 1);
+        List<Candidate> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new Candidate(rs.getString(1), rs.getDouble(2)));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  /** Nothing to close: the {@link PostgresStorage} owns the pool. */
+  @Override
+  public void close() {
+  }
+}

@@ -1,0 +1,89 @@
+package dev.engram.postgres;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach the PostgreSQL database: JDBC URL, user, password, the schema Engram's tables live in, and the
+ * pool size. Immutable; built with {@link #builder(String)}. {@link #toString()} never shows the password.
+ *
+ * @param url      the JDBC URL, for example {@code jdbc:postgresql://db.example.com:5432/engram}
+ * @param user     the database user
+ * @param password the password, if the server asks for one
+ * @param schema   the schema of Engram's tables (created if missing), {@value #DEFAULT_SCHEMA} by default
+ * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default)
+ */
+public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize) {
+  /** The schema used when none is configured. */
+  public static final String DEFAULT_SCHEMA = "engram";
+  /** The pool size used when none is configured. */
+  public static final int DEFAULT_POOL_SIZE = 10;
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  public PostgresSettings {
+    Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(user, "user");
+    Objects.requireNonNull(password, "password");
+    Objects.requireNonNull(schema, "schema");
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("store.url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db),"
+          + " got '" + url + "'");
+    }
+    if (!IDENTIFIER.matcher(schema).matches()) {
+      throw new IllegalArgumentException("store.schema must be a lower-case SQL identifier (letters, digits, _),"
+          + " got '" + schema + "'");
+    }
+    if (poolSize < 2) {
+      throw new IllegalArgumentException("the pool size must be at least 2, got " + poolSize);
+    }
+  }
+
+  /** Settings for {@code url} with user {@code postgres}, no password, schema {@value #DEFAULT_SCHEMA}. */
+  public static Builder builder(String url) {
+    return new Builder(url);
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
+        + ", schema=" + schema + ", poolSize=" + poolSize + "]";
+  }
+
+  /** Builds {@link PostgresSettings}. */
+  public static final class Builder {
+    private final String url;
+    private String user = "postgres";
+    private Optional<String> password = Optional.empty();
+    private String schema = DEFAULT_SCHEMA;
+    private int poolSize = DEFAULT_POOL_SIZE;
+
+    private Builder(String url) {
+      this.url = url;
+    }
+
+    public Builder user(String value) {
+      this.user = value;
+      return this;
+    }
+
+    public Builder password(String value) {
+      this.password = Optional.of(value);
+      return this;
+    }
+
+    public Builder schema(String value) {
+      this.schema = value;
+      return this;
+    }
+
+    public Builder poolSize(int value) {
+      this.poolSize = value;
+      return this;
+    }
+
+    public PostgresSettings build() {
+      return new PostgresSettings(url, user, password, schema, poolSize);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package dev.engram.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.Scope;
+import dev.engram.StorageException;
+import dev.engram.spi.GraphStore;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.ScopeLease;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.Storage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Optional;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Engram on PostgreSQL 15 or newer: the record ({@link PostgresMemoryStore}), the search over it
+ * ({@link PostgresSearchIndex}) and the graph memory ({@link PostgresGraphStore}) in one schema, shared by any number
+ * of Engram processes. Opening migrates the schema with Flyway (creating it if missing) and pools connections with
+ * HikariCP. Nothing is cached per process, so every process sees every committed write; adds to one scope are
+ * serialised across processes by advisory locks ({@link #lockScope}).
+ *
+ * <p>Vectors live in a {@code real[]} column and are scored exactly in SQL. When the server has no {@code vector}
+ * extension (pgvector) this is logged as a warning once at open, since the exact path reads every row of the
+ * searched scope; pgvector's HNSW path is not implemented yet, so the exact path is used with pgvector too.
+ */
+public final class PostgresStorage implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
+
+  private final HikariDataSource pool;
+  private final PostgresMemoryStore records;
+  private final PostgresSearchIndex index;
+  private final PostgresGraphStore graph;
+  private final ScopeLocks locks;
+  private final boolean pgvectorAvailable;
+
+  private PostgresStorage(HikariDataSource pool, String schema, boolean pgvectorAvailable) {
+    this.pool = pool;
+    Database db = new Database(pool);
+    this.records = new PostgresMemoryStore(db, Clock.systemUTC());
+    this.index = new PostgresSearchIndex(db);
+    this.graph = new PostgresGraphStore(db);
+    this.locks = new ScopeLocks(pool, schema);
+    this.pgvectorAvailable = pgvectorAvailable;
+  }
+
+  /**
+   * Connects, migrates the schema and opens the storage.
+   *
+   * @param settings  where the database is
+   * @param dimension the embedder's vector size (the engine checks it against the recorded model)
+   * @throws StorageException if the server cannot be reached, refuses the credentials, or the migration fails;
+   *                          the message names the URL, user and schema, never the password
+   */
+  public static PostgresStorage open(PostgresSettings settings, int dimension) {
+    if (dimension < 1) {
+      throw new IllegalArgumentException("dimension must be positive, got " + dimension);
+    }
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.url());
+    config.setUsername(settings.user());
+    settings.password().ifPresent(config::setPassword);
+    config.setMaximumPoolSize(settings.poolSize());
+    config.setMinimumIdle(1);
+    config.setPoolName("engram-postgres");
+    config.setConnectionTimeout(30_000);
+    config.setSchema(settings.schema()); // search_path; the migration creates the schema if it is missing
+    String where = settings.url() + " (user '" + settings.user() + "', schema '" + settings.schema() + "')";
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new StorageException("cannot open the PostgreSQL store at " + where + ": " + e.getMessage(), e);
+    }
+    try {
+      migrate(pool, settings.schema());
+      boolean pgvector = pgvectorAvailable(pool);
+      if (!pgvector) {
+        LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
+            + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands of"
+            + " memories, slow for millions", settings.url());
+      }
+      return new PostgresStorage(pool, settings.schema(), pgvector);
+    } catch (RuntimeException e) {
+      pool.close();
+      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new StorageException("cannot open the PostgreSQL store at " + where + ": " + why, e);
+    }
+  }
+
+  private static void migrate(HikariDataSource pool, String schema) {
+    try {
+      Flyway.configure().dataSource(pool).schemas(schema).defaultSchema(schema).createSchemas(true)
+          .locations("classpath:dev/engram/postgres/migration").load().migrate();
+    } catch (FlywayException e) {
+      throw new StorageException("the schema migration failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean pgvectorAvailable(HikariDataSource pool) {
+    try (Connection c = pool.getConnection();
+         PreparedStatement ps = c.prepareStatement(
+             "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'");
+         ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1) > 0;
+    } catch (SQLException e) {
+      throw new StorageException("could not read the available extensions: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public MemoryStore records() {
+    return records;
+  }
+
+  @Override
+  public SearchIndex index() {
+    return index;
+  }
+
+  /** The graph memory in the same schema ({@link PostgresGraphStore}). */
+  @Override
+  public Optional<GraphStore> graph() {
+    return Optional.of(graph);
+  }
+
+  /** True: an add's graph changes commit in the same transaction as its memories. */
+  @Override
+  public boolean graphCommitsWithRecords() {
+    return true;
+  }
+
+  /** {@code pg_advisory_xact_lock} on (schema, tenant, scope), held until the lease closes; see {@link ScopeLocks}. */
+  @Override
+  public ScopeLease lockScope(String tenant, Scope scope) {
+    return locks.lock(tenant, scope);
+  }
+
+  /** True if the server offers the {@code vector} extension (detected at open). */
+  public boolean pgvectorAvailable() {
+    return pgvectorAvailable;
+  }
+
+  /** Closes the connection pool. */
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,160 @@
+package dev.engram.postgres;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A throwaway PostgreSQL 15 cluster for one test JVM: {@code initdb} into a temporary directory, {@code pg_ctl start}
+ * listening on 127.0.0.1 on a free port, stopped and deleted by a shutdown hook when the JVM ends. Started once, on
+ * first use, and shared by every test class of the module run. PostgreSQL refuses to run as root, so under root (CI)
+ * the server runs as the system user {@code postgres} (Debian's package creates it) through {@code runuser}.
+ *
+ * <p>The binaries come from {@code /usr/lib/postgresql/15/bin} (Debian's {@code postgresql-15}, which {@code .ci/run}
+ * installs) or the directory in {@code ENGRAM_PG_BIN}. Each test gets its own schema ({@link #settingsFor}), so tests
+ * never see each other's rows. TCP connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs
+ * with {@code fsync=off} for speed: the crash tests kill the Engram process, not PostgreSQL.
+ */
+public final class PostgresCluster {
+  /** The superuser's password (TCP connections need it; the cluster's own socket trusts). */
+  public static final String PASSWORD = "engram-test-pw";
+  private static final String DATABASE = "engram";
+  private static PostgresCluster instance;
+
+  private final Path root;
+  private final int port;
+  private final List<String> asUser;
+  private final Path bin;
+
+  private PostgresCluster(Path root, int port, List<String> asUser, Path bin) {
+    this.root = root;
+    this.port = port;
+    this.asUser = asUser;
+    this.bin = bin;
+  }
+
+  /** The cluster of this JVM, started on first use. */
+  public static synchronized PostgresCluster get() {
+    if (instance == null) {
+      instance = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "postgres-cluster-stop"));
+    }
+    return instance;
+  }
+
+  /** The JDBC URL of the test database. */
+  public String url() {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
+  }
+
+  /** Settings for the schema that belongs to {@code dir} (the same directory always gets the same schema). */
+  public PostgresSettings settingsFor(Path dir) {
+    return PostgresSettings.builder(url()).user("postgres").password(PASSWORD).schema(schemaFor(dir)).poolSize(6)
+        .build();
+  }
+
+  /** The schema of {@code dir}'s tests: {@code t_} and 20 hex digits of a hash of the path. */
+  public static String schemaFor(Path dir) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(dir.toAbsolutePath().normalize().toString()
+          .getBytes(StandardCharsets.UTF_8));
+      return "t_" + HexFormat.of().formatHex(d, 0, 10);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A plain JDBC connection to the test database, as the superuser. */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(url(), "postgres", PASSWORD);
+  }
+
+  private static PostgresCluster start() {
+    Path bin = Path.of(System.getenv().getOrDefault("ENGRAM_PG_BIN", "/usr/lib/postgresql/15/bin"));
+    if (!Files.isExecutable(bin.resolve("initdb"))) {
+      throw new IllegalStateException("PostgreSQL 15 is not installed: " + bin.resolve("initdb") + " is missing"
+          + " (apt-get install postgresql-15, as .ci/run does, or set ENGRAM_PG_BIN)");
+    }
+    try {
+      Path root = Files.createTempDirectory("engram-pg-");
+      List<String> asUser = List.of();
+      if ("root".equals(System.getProperty("user.name"))) {
+        asUser = List.of("runuser", "-u", "postgres", "--");
+        run(List.of("chown", "-R", "postgres", root.toString()), List.of());
+      }
+      Path data = root.resolve("data");
+      Path pwfile = root.resolve("pwfile");
+      Files.writeString(pwfile, PASSWORD + "\n");
+      if (!asUser.isEmpty()) {
+        run(List.of("chown", "postgres", pwfile.toString()), List.of());
+      }
+      run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "--auth-local=trust",
+          "--auth-host=scram-sha-256", "--pwfile=" + pwfile, "-E", "UTF8", "--locale=C"), asUser);
+      int port = freePort();
+      run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", root.resolve("server.log")
+          .toString(), "-w", "-t", "60", "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -k " + root
+          + " -c fsync=off -c max_connections=300 -c shared_buffers=32MB", "start"), asUser);
+      PostgresCluster cluster = new PostgresCluster(root, port, asUser, bin);
+      try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
+          "postgres", PASSWORD); Statement s = c.createStatement()) {
+        s.execute("CREATE DATABASE " + DATABASE);
+      }
+      return cluster;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (SQLException e) {
+      throw new IllegalStateException("the test cluster started but refuses connections", e);
+    }
+  }
+
+  private void stop() {
+    try {
+      run(List.of(bin.resolve("pg_ctl").toString(), "-D", root.resolve("data").toString(), "-m", "fast", "-w",
+          "stop"), asUser);
+    } catch (RuntimeException e) {
+      System.err.println("could not stop the test PostgreSQL cluster: " + e.getMessage());
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      System.err.println("could not delete " + root + ": " + e.getMessage());
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void run(List<String> command, List<String> prefix) {
+    List<String> full = new ArrayList<>(prefix);
+    full.addAll(command);
+    try {
+      Process p = new ProcessBuilder(full).redirectErrorStream(true).directory(Path.of("/tmp").toFile()).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException(String.join(" ", full) + " failed:\n" + out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command.get(0), e);
+    }
+  }
+}
