@@ -135,6 +135,50 @@ public final class InMemoryMemoryStore implements MemoryStore {
   }
 
   @Override
+  public synchronized long restore(String tenant, List<dev.engram.spi.RestoredMemory> restored) {
+    ensureOpen();
+    Map<String, StoredMemory> next = new LinkedHashMap<>(memories);
+    List<TenantHistory> nextHistory = new ArrayList<>(history);
+    long seq = lastSeq;
+    for (dev.engram.spi.RestoredMemory r : restored) {
+      String k = key(tenant, r.id());
+      if (next.containsKey(k)) {
+        throw new StorageException("restore of memory " + r.id() + ": a memory with this id already exists in"
+            + " tenant '" + tenant + "'");
+      }
+      for (HistoryEntry h : r.history()) {
+        seq++;
+        nextHistory.add(new TenantHistory(tenant, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(),
+            h.actorId(), h.role(), h.at())));
+      }
+      if (r.current().isPresent()) {
+        StoredMemory m = r.current().get();
+        if (spec != null && m.embeddingView().length != spec.dimension()) {
+          throw new DimensionMismatchException("memory " + m.id() + " has a " + m.embeddingView().length
+              + "-dimensional embedding; the store holds " + spec.dimension() + "-dimensional ones");
+        }
+        next.put(k, m);
+      }
+    }
+    memories = next;
+    history = nextHistory;
+    lastSeq = seq;
+    return seq;
+  }
+
+  @Override
+  public synchronized List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
+    ensureOpen();
+    java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+    if (scope.isPresent()) {
+      items(tenant).filter(m -> inScope(scope.get(), m)).forEach(m -> ids.add(m.id()));
+    } else {
+      history.stream().filter(h -> h.tenant().equals(tenant)).forEach(h -> ids.add(h.entry().memoryId()));
+    }
+    return ids.tailSet(afterId, false).stream().limit(limit).toList();
+  }
+
+  @Override
   public synchronized Optional<StoredMemory> get(String tenant, String id) {
     ensureOpen();
     return Optional.ofNullable(memories.get(key(tenant, id)));

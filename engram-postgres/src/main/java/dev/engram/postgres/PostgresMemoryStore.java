@@ -15,6 +15,7 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -134,6 +135,109 @@ public final class PostgresMemoryStore implements MemoryStore {
       GraphRows.write(c, set.tenant(), set.graph()); // the graph commits with the memories
     }
     return last;
+  }
+
+  /**
+   * Writes imported memories in one transaction: each one's history rows as given, with fresh sequence numbers
+   * reserved on {@code store_state} like {@link #apply}, then its memory row with the sequence number of its last
+   * history row. An id that already has a memory row fails the whole call.
+   */
+  @Override
+  public long restore(String tenant, List<RestoredMemory> restored) {
+    Objects.requireNonNull(tenant, "tenant");
+    if (restored.isEmpty()) {
+      return lastSeq();
+    }
+    EmbeddingSpec wanted = spec;
+    int rows = 0;
+    for (RestoredMemory r : restored) {
+      rows += r.history().size();
+      if (wanted != null && r.current().isPresent()
+          && r.current().get().embeddingView().length != wanted.dimension()) {
+        throw new DimensionMismatchException("memory " + r.id() + " has a " + r.current().get().embeddingView().length
+            + "-dimensional embedding; the store holds " + wanted.dimension() + "-dimensional ones");
+      }
+    }
+    int historyRows = rows;
+    return db.write("restore " + restored.size() + " imported memories to tenant '" + tenant + "'", c -> {
+      long last;
+      try (PreparedStatement ps = c.prepareStatement(
+          "UPDATE store_state SET last_seq = last_seq + ? WHERE id = 1 RETURNING last_seq")) {
+        ps.setLong(1, historyRows);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          last = rs.getLong(1);
+        }
+      }
+      long seq = last - historyRows;
+      try (PreparedStatement insert = c.prepareStatement(MemoryRows.INSERT);
+           PreparedStatement history = c.prepareStatement(INSERT_HISTORY);
+           PreparedStatement exists = c.prepareStatement("SELECT 1 FROM memories WHERE tenant = ? AND id = ?")) {
+        for (RestoredMemory r : restored) {
+          for (HistoryEntry h : r.history()) {
+            seq++;
+            history.setLong(1, seq);
+            history.setString(2, tenant);
+            history.setString(3, r.id());
+            history.setString(4, h.event().name());
+            history.setString(5, h.oldText());
+            history.setString(6, h.newText());
+            history.setString(7, h.actorId());
+            history.setString(8, h.role() == null ? null : h.role().wireName());
+            MemoryRows.bindInstant(history, 9, h.at());
+            history.executeUpdate();
+          }
+          if (r.current().isPresent()) {
+            exists.setString(1, tenant);
+            exists.setString(2, r.id());
+            try (ResultSet rs = exists.executeQuery()) {
+              if (rs.next()) {
+                throw new StorageException("restore of memory " + r.id() + ": a memory with this id already exists"
+                    + " in tenant '" + tenant + "'");
+              }
+            }
+            MemoryRows.bind(insert, r.current().get(), seq);
+            insert.executeUpdate();
+          }
+        }
+      }
+      return last;
+    });
+  }
+
+  @Override
+  public List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(afterId, "afterId");
+    StringBuilder sql = new StringBuilder();
+    List<String> args = new ArrayList<>();
+    args.add(tenant);
+    if (scope.isPresent()) {
+      sql.append("SELECT id FROM memories WHERE tenant = ?");
+      scope.get().userId().ifPresent(v -> { sql.append(" AND user_id = ?"); args.add(v); });
+      scope.get().agentId().ifPresent(v -> { sql.append(" AND agent_id = ?"); args.add(v); });
+      scope.get().runId().ifPresent(v -> { sql.append(" AND run_id = ?"); args.add(v); });
+      sql.append(" AND id COLLATE \"C\" > ? ORDER BY id COLLATE \"C\" LIMIT ?");
+    } else {
+      sql.append("SELECT DISTINCT memory_id COLLATE \"C\" AS m FROM history WHERE tenant = ?"
+          + " AND memory_id COLLATE \"C\" > ? ORDER BY m LIMIT ?");
+    }
+    args.add(afterId);
+    return db.read("page the memory ids of tenant '" + tenant + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        for (int i = 0; i < args.size(); i++) {
+          ps.setString(i + 1, args.get(i));
+        }
+        ps.setInt(args.size() + 1, Math.max(1, limit));
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(rs.getString(1));
+          }
+        }
+        return out;
+      }
+    });
   }
 
   private static void writeMemory(Connection c, MemoryChange change, long seq, PreparedStatement insert,
