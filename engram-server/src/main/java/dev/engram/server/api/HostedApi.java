@@ -12,7 +12,6 @@ import dev.engram.MemoryNotFoundException;
 import dev.engram.MemoryUpdate;
 import dev.engram.Page;
 import dev.engram.Scope;
-import dev.engram.SearchResult;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.events.AddEvent;
@@ -28,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -175,35 +173,17 @@ public final class HostedApi {
   }
 
   private Reply search(Call c) {
-    return Reply.json(runSearch(c, SearchBody.parse(c.bodyObject(), 10, Optional.empty())));
-  }
-
-  private ObjectNode runSearch(Call c, SearchBody s) {
-    long start = System.nanoTime();
-    SearchResult r = c.memory().search(s.request(), s.relations());
-    metrics.search(System.nanoTime() - start);
-    return PlatformJson.searchResult(r);
+    return Reply.json(PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 10).run(c, metrics)));
   }
 
   private Reply searchV1(Call c) {
-    ObjectNode body = c.bodyObject();
-    ObjectNode scope = MemoryJson.mapper().createObjectNode();
-    for (String k : new String[] {"user_id", "agent_id", "run_id", "app_id"}) {
-      Fields.text(body, k).ifPresent(v -> scope.put(k, v));
-    }
-    Fields.node(body, "filters").ifPresent(f -> {
-      if (!f.isObject()) {
-        throw new ValidationException("filters", "must be a JSON object");
-      }
-      scope.setAll((ObjectNode) f);
-    });
-    SearchBody s = SearchBody.parse(body, 100, Optional.of(scope));
-    return Reply.json(runSearch(c, s).get("results"));
+    return Reply.json(PlatformJson.searchResult(SearchBody.parseWithTopLevelScope(c.bodyObject(), 100)
+        .run(c, metrics)).get("results"));
   }
 
   private Reply searchV2(Call c) {
-    SearchBody s = SearchBody.parse(c.bodyObject(), 100, Optional.empty());
-    return Reply.json(runSearch(c, s).get("results"));
+    return Reply.json(PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 100).run(c, metrics))
+        .get("results"));
   }
 
   private Reply listV3(Call c) {
@@ -414,10 +394,5 @@ public final class HostedApi {
     }
     o.put("count", results.size());
     return Reply.json(o);
-  }
-
-  /** A message map for simple replies. */
-  static Map<String, String> msg(String text) {
-    return Map.of("message", text);
   }
 }

@@ -1,7 +1,13 @@
 package dev.engram.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
+import dev.engram.ValidationException;
+import dev.engram.json.MemoryJson;
+import dev.engram.server.http.Call;
+import dev.engram.server.http.ServerMetrics;
 import dev.engram.graph.TimeView;
 import dev.engram.server.http.Fields;
 import java.time.Instant;
@@ -16,12 +22,31 @@ import java.util.Optional;
  */
 public record SearchBody(SearchRequest request, TimeView relations) {
 
-  public static SearchBody parse(JsonNode body, int defaultTopK, Optional<JsonNode> legacyScope) {
-    String query = Fields.requiredText(body, "query");
-    JsonNode filters = body.get("filters");
-    if (legacyScope.isPresent()) {
-      filters = legacyScope.get();
+  /** Parses a body whose scope ids stand inside {@code filters} (mem0's current form). */
+  public static SearchBody parse(JsonNode body, int defaultTopK) {
+    return parse(body, defaultTopK, body.get("filters"));
+  }
+
+  /**
+   * Parses a body of the older form, whose scope ids ({@code user_id}, {@code agent_id}, {@code run_id}) may stand
+   * at the top level beside {@code filters}; they are merged into the filters.
+   */
+  public static SearchBody parseWithTopLevelScope(JsonNode body, int defaultTopK) {
+    ObjectNode filters = MemoryJson.mapper().createObjectNode();
+    for (String k : new String[] {"user_id", "agent_id", "run_id", "app_id"}) {
+      Fields.text(body, k).ifPresent(v -> filters.put(k, v));
     }
+    Fields.node(body, "filters").ifPresent(f -> {
+      if (!f.isObject()) {
+        throw new ValidationException("filters", "must be a JSON object");
+      }
+      filters.setAll((ObjectNode) f);
+    });
+    return parse(body, defaultTopK, filters);
+  }
+
+  private static SearchBody parse(JsonNode body, int defaultTopK, JsonNode filters) {
+    String query = Fields.requiredText(body, "query");
     ScopedFilter scoped = ScopedFilter.parse("filters", filters);
     SearchRequest.Builder b = SearchRequest.builder(scoped.scope(), query).filter(scoped.filter())
         .topK(Fields.integer(body, "top_k", 1, SearchRequest.MAX_TOP_K)
@@ -31,10 +56,15 @@ public record SearchBody(SearchRequest request, TimeView relations) {
     Fields.bool(body, "show_expired").ifPresent(b::includeExpired);
     Optional<Instant> asOf = Fields.instant(body, "as_of");
     boolean all = Fields.bool(body, "include_invalidated").orElse(false);
-    TimeView view = asOf.map(TimeView::asOf).orElse(all ? TimeView.ALL : TimeView.CURRENT);
-    if (asOf.isPresent() && all) {
-      view = new TimeView(asOf.get(), true);
-    }
+    TimeView view = asOf.map(t -> new TimeView(t, all)).orElse(all ? TimeView.ALL : TimeView.CURRENT);
     return new SearchBody(b.build(), view);
+  }
+
+  /** Runs the search in the caller's tenant and records its latency. */
+  public SearchResult run(Call c, ServerMetrics metrics) {
+    long start = System.nanoTime();
+    SearchResult r = c.memory().search(request, relations);
+    metrics.search(System.nanoTime() - start);
+    return r;
   }
 }

@@ -7,7 +7,6 @@ import dev.engram.EntitySummary;
 import dev.engram.ListRequest;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Scope;
-import dev.engram.SearchResult;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.events.AddEvents;
 import dev.engram.server.http.Access;
@@ -16,7 +15,6 @@ import dev.engram.server.http.Fields;
 import dev.engram.server.http.Reply;
 import dev.engram.server.http.RouteTable;
 import dev.engram.server.http.ServerMetrics;
-import java.util.Optional;
 
 /**
  * mem0's self-hosted REST server ({@code server/main.py}): paths without trailing slashes, synchronous adds,
@@ -92,21 +90,8 @@ public final class SelfHostedApi {
   }
 
   private Reply search(Call c) {
-    ObjectNode body = c.bodyObject();
-    Optional<com.fasterxml.jackson.databind.JsonNode> legacy = Optional.empty();
-    if (body.hasNonNull("user_id") || body.hasNonNull("agent_id") || body.hasNonNull("run_id")) {
-      ObjectNode scope = MemoryJson.mapper().createObjectNode();
-      for (String k : new String[] {"user_id", "agent_id", "run_id"}) {
-        Fields.text(body, k).ifPresent(v -> scope.put(k, v));
-      }
-      Fields.node(body, "filters").filter(f -> f.isObject()).ifPresent(f -> scope.setAll((ObjectNode) f));
-      legacy = Optional.of(scope);
-    }
-    SearchBody s = SearchBody.parse(body, 20, legacy);
-    long start = System.nanoTime();
-    SearchResult r = c.memory().search(s.request(), s.relations());
-    metrics.search(System.nanoTime() - start);
-    return Reply.json(PlatformJson.searchResult(r));
+    return Reply.json(PlatformJson.searchResult(SearchBody.parseWithTopLevelScope(c.bodyObject(), 20)
+        .run(c, metrics)));
   }
 
   private Reply reset(Call c) {
