@@ -1,6 +1,7 @@
 package dev.engram.spring;
 
 import dev.engram.AddRequest;
+import dev.engram.BackgroundAdds;
 import dev.engram.Memory;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
@@ -10,16 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
@@ -57,10 +48,7 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
   private final int topK;
   private final int maxTokens;
   private final boolean infer;
-  private final ExecutorService feeder;
-  private final AtomicReference<CompletableFuture<Void>> tail =
-      new AtomicReference<>(CompletableFuture.completedFuture(null));
-  private final AtomicLong failures = new AtomicLong();
+  private final BackgroundAdds feeder;
 
   public EngramMemoryAdvisor(Memory memory, int topK, int maxTokens, boolean infer) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -74,11 +62,7 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
     this.topK = topK;
     this.maxTokens = maxTokens;
     this.infer = infer;
-    this.feeder = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(1000), r -> {
-      Thread t = new Thread(r, "engram-advisor-feeder");
-      t.setDaemon(true);
-      return t;
-    });
+    this.feeder = new BackgroundAdds(memory, "engram-advisor-feeder", 1000);
   }
 
   @Override
@@ -111,29 +95,18 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
 
   /** Exchanges that could not be remembered (failed or dropped) since this advisor was made. */
   public long failures() {
-    return failures.get();
+    return feeder.failures();
   }
 
   /** Waits until the exchanges queued so far are added; false if {@code timeout} passed first. */
   public boolean awaitIdle(Duration timeout) {
-    try {
-      tail.get().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return feeder.awaitIdle(timeout);
   }
 
   /** Lets queued adds finish (up to 30 s) and stops the feeder thread. */
   @Override
   public void destroy() {
-    awaitIdle(Duration.ofSeconds(30));
-    feeder.shutdown();
+    feeder.close();
   }
 
   private static Optional<Scope> scope(Map<String, Object> context) {
@@ -153,7 +126,7 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
     try {
       hits = memory.search(SearchRequest.builder(scope, question).topK(topK).build()).hits();
     } catch (RuntimeException e) {
-      failures.incrementAndGet();
+      feeder.countFailure();
       LOG.warn("Engram search failed; the call goes on without long-term memories: {}", e.toString());
       return "";
     }
@@ -177,23 +150,7 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
     if (answer == null || answer.isBlank()) {
       return;
     }
-    AddRequest add = AddRequest.builder(scope).user(question).assistant(answer).infer(infer).build();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    try {
-      feeder.execute(() -> {
-        try {
-          memory.add(add);
-        } catch (RuntimeException e) {
-          failures.incrementAndGet();
-          LOG.warn("Engram could not remember an exchange of {}: {}", scope, e.toString());
-        } finally {
-          done.complete(null);
-        }
-      });
-      tail.set(done);
-    } catch (RejectedExecutionException full) {
-      failures.incrementAndGet();
-      LOG.warn("Engram's advisor queue is full or closed; an exchange of {} is not remembered", scope);
-    }
+    feeder.submit(AddRequest.builder(scope).user(question).assistant(answer).infer(infer).build(),
+        "an exchange of " + scope);
   }
 }

@@ -1,6 +1,7 @@
 package dev.engram.langchain4j.memory;
 
 import dev.engram.AddRequest;
+import dev.engram.BackgroundAdds;
 import dev.engram.Memory;
 import dev.engram.Message;
 import dev.engram.Scope;
@@ -14,17 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,23 +35,15 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
   private final ChatMemoryStore window;
   private final ScopeResolver scopes;
   private final boolean infer;
-  private final ExecutorService feeder;
+  private final BackgroundAdds feeder;
   private final Map<Object, AiMessage> lastFed = new ConcurrentHashMap<>();
-  private final AtomicReference<CompletableFuture<Void>> tail =
-      new AtomicReference<>(CompletableFuture.completedFuture(null));
-  private final AtomicLong failed = new AtomicLong();
 
   private EngramChatMemoryStore(Builder b) {
     this.memory = b.memory;
     this.window = b.window;
     this.scopes = b.scopes;
     this.infer = b.infer;
-    this.feeder = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(b.queueSize),
-        r -> {
-          Thread t = new Thread(r, "engram-chat-memory-feeder");
-          t.setDaemon(true);
-          return t;
-        });
+    this.feeder = new BackgroundAdds(memory, "engram-chat-memory-feeder", b.queueSize);
   }
 
   public static Builder builder(Memory memory) {
@@ -76,9 +59,10 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
   public void updateMessages(Object memoryId, List<ChatMessage> messages) {
     window.updateMessages(memoryId, messages);
     try {
-      exchange(memoryId, messages).ifPresent(request -> feed(memoryId, request));
+      exchange(memoryId, messages).ifPresent(request -> feeder.submit(request, "an exchange of chat memory "
+          + memoryId));
     } catch (RuntimeException e) {
-      failed.incrementAndGet();
+      feeder.countFailure();
       LOG.warn("an exchange of chat memory {} could not be given to Engram: {}", memoryId, e.toString());
     }
   }
@@ -91,29 +75,18 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
 
   /** Adds that failed or could not be queued since this store was built. */
   public long failedAdds() {
-    return failed.get();
+    return feeder.failures();
   }
 
   /** Waits until the adds queued so far are done; false if {@code timeout} passed first. */
   public boolean awaitIdle(Duration timeout) {
-    try {
-      tail.get().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return true; // failures are counted and logged by the add itself
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return feeder.awaitIdle(timeout);
   }
 
   /** Lets queued adds finish (up to 30 s), then stops the feeder thread. */
   @Override
   public void close() {
-    awaitIdle(Duration.ofSeconds(30));
-    feeder.shutdown();
+    feeder.close();
   }
 
   /** The latest finished exchange of the window, if it was not fed yet. */
@@ -142,27 +115,6 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
         .infer(infer).build());
   }
 
-  /** Queues the add; the single feeder thread runs adds in order, so the last queued one finishes last. */
-  private void feed(Object memoryId, AddRequest request) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    try {
-      feeder.execute(() -> {
-        try {
-          memory.add(request);
-        } catch (RuntimeException e) {
-          failed.incrementAndGet();
-          LOG.warn("Engram could not remember an exchange of chat memory {}: {}", memoryId, e.toString());
-        } finally {
-          done.complete(null);
-        }
-      });
-      tail.set(done);
-    } catch (RejectedExecutionException full) {
-      failed.incrementAndGet();
-      LOG.warn("Engram's feeder queue is full or closed; an exchange of chat memory {} is not remembered",
-          memoryId);
-    }
-  }
 
   /** Settings: an in-memory window, the chat memory id as the user id, the inference pipeline on, 1000 queued adds. */
   public static final class Builder {
