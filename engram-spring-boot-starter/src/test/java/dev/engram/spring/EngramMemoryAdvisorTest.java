@@ -115,4 +115,16 @@ class EngramMemoryAdvisorTest {
     assertThat(advisor.failures()).isEqualTo(2); // the search before the call and the add after it
     assertThat(model.prompts.get(0).getUserMessage().getText()).isEqualTo("Hi, I live in Porto");
   }
+
+  @Test
+  void memoryFailuresDoNotBreakAStream() {
+    ScriptedChatModel model = new ScriptedChatModel("Hello Alice!");
+    ChatClient chat = ChatClient.builder(model).defaultAdvisors(advisor).build();
+    memory.close();
+
+    assertThat(stream(chat, "alice", "Hi, I live in Porto")).containsExactly("Hello", " Alice!");
+
+    assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(advisor.failures()).isEqualTo(2);
+  }
 }
