@@ -44,6 +44,7 @@ public final class AssistantApp implements AutoCloseable {
         .chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(20)
             .chatMemoryStore(chatMemory).build())
         .contentRetriever(EngramContentRetriever.builder(memory).maxTokens(400).build())
+        .storeRetrievedContentInChatMemory(false) // Engram is given the user's own words, not the memories too
         .tools(new EngramMemoryTools(memory))
         .build();
   }

@@ -25,8 +25,7 @@ public final class EchoChatModel implements ChatModel {
         || !user.hasSingleText() ? "" : user.singleText();
     int at = prompt.indexOf(CONTENTS_HEADER);
     String memories = at < 0 ? "" : prompt.substring(at + CONTENTS_HEADER.length()).strip();
-    String answer = memories.isEmpty() ? "Got it."
-        : "(echo model) What I remember about you: " + String.join("; ", memories.split("\\n+"));
+    String answer = memories.isEmpty() ? "Got it." : "I remember:\n" + memories;
     return ChatResponse.builder().aiMessage(AiMessage.from(answer)).build();
   }
 }

@@ -47,7 +47,7 @@ class AssistantRemembersAcrossRestartsTest {
     try (AssistantApp app = AssistantApp.open(dataDir, second)) {
       String answer = app.chat("alice", "What is my dog called?");
       assertThat(second.lastPrompt()).contains("What is my dog called?").contains("My dog is called Max");
-      assertThat(answer).startsWith("(echo model) What I remember about you:").contains("My dog is called Max");
+      assertThat(answer).isEqualTo("I remember:\nMy dog is called Max");
 
       assertThat(app.chat("bob", "What is my dog called?")).isEqualTo("Got it.");
       assertThat(second.lastPrompt()).doesNotContain("Max");
