@@ -8,6 +8,7 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -21,8 +22,11 @@ import org.springframework.context.annotation.Bean;
 @SpringBootApplication
 public class ChatApplication {
 
+  /** Runs {@link #chatOnce} and closes the context, which waits until the exchange is remembered. */
   public static void main(String[] args) {
-    SpringApplication.run(ChatApplication.class, args);
+    try (ConfigurableApplicationContext context = SpringApplication.run(ChatApplication.class, args)) {
+      // the ApplicationRunner has answered
+    }
   }
 
   @Bean
