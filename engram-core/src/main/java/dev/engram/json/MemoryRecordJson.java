@@ -29,8 +29,9 @@ import java.util.Optional;
  * </pre>
  * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
  * null. Times are ISO-8601 instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601
- * local dates, roles lower case. History rows carry no sequence number: their order is the array's, and an import
- * numbers them anew. Embeddings are not exported.
+ * local dates, roles lower case. History rows carry no sequence number in a file: their order is the array's, and
+ * an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
+ * is read when present (and still renumbered by an import). Embeddings are not exported.
  *
  * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,
  * {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is computed) and ignores unknown
@@ -89,6 +90,18 @@ public final class MemoryRecordJson {
 
   /** One record as a JSON object. */
   public static ObjectNode record(MemoryRecord r) {
+    return record(r, false);
+  }
+
+  /**
+   * One record as a JSON object whose history rows also carry their sequence number ({@code "seq"}), so that a
+   * reader sees the history exactly as the source's {@code Memory.history} gives it (the server's export).
+   */
+  public static ObjectNode recordWithSequences(MemoryRecord r) {
+    return record(r, true);
+  }
+
+  private static ObjectNode record(MemoryRecord r, boolean withSequences) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("id", r.id());
     o.put("deleted", r.isDeleted());
@@ -111,6 +124,9 @@ public final class MemoryRecordJson {
     ArrayNode history = o.putArray("history");
     for (HistoryEntry h : r.history()) {
       ObjectNode row = history.addObject();
+      if (withSequences) {
+        row.put("seq", h.seq());
+      }
       row.put("event", h.event().name());
       row.put("old_memory", h.oldText());
       row.put("new_memory", h.newText());
@@ -186,7 +202,8 @@ public final class MemoryRecordJson {
       if (!row.isObject()) {
         throw new ValidationException(rowPath, "must be a JSON object, got " + row);
       }
-      out.add(new HistoryEntry(0, id, event(rowPath, JsonFields.requiredText(rowPath, row, "event")),
+      EventType event = event(rowPath, JsonFields.requiredText(rowPath, row, "event"));
+      out.add(new HistoryEntry(seq(rowPath, row), id, event,
           JsonFields.optionalText(rowPath, row, "old_memory").orElse(null),
           JsonFields.optionalText(rowPath, row, "new_memory").orElse(null),
           JsonFields.optionalText(rowPath, row, "actor_id").orElse(null),
@@ -194,6 +211,18 @@ public final class MemoryRecordJson {
           JsonFields.requiredInstant(rowPath, row, "created_at")));
     }
     return out;
+  }
+
+  /** A history row's optional sequence number; 0 when absent. */
+  private static long seq(String path, JsonNode row) {
+    JsonNode seq = row.get("seq");
+    if (seq == null || seq.isNull()) {
+      return 0;
+    }
+    if (!seq.isIntegralNumber() || seq.asLong() < 0) {
+      throw new ValidationException(path + ".seq", "must be a whole number of at least 0, got " + seq);
+    }
+    return seq.asLong();
   }
 
   private static EventType event(String path, String text) {
