@@ -155,4 +155,22 @@ class MemoryRecordReaderTest {
     assertThatThrownBy(() -> read(item.formatted("w1", "x").replace("}", ",\"metadata\":{\"user_id\":\"u\"}}")))
         .hasMessage("line 1.metadata.user_id: identity keys belong in the scope, not in metadata");
   }
+
+  @Test
+  void theServersRecordsCarryHistorySequencesAndAFileDoesNot() {
+    Instant at = Instant.parse("2024-05-01T10:00:00Z");
+    MemoryRecord r = MemoryRecord.deleted("m-9", List.of(
+        new HistoryEntry(41, "m-9", EventType.ADD, null, "gone", null, null, at),
+        new HistoryEntry(57, "m-9", EventType.DELETE, "gone", null, null, null, at)));
+
+    assertThat(MemoryRecordJson.parse("line 2", MemoryRecordJson.recordWithSequences(r))).isEqualTo(r);
+    assertThat(MemoryRecordJson.record(r).path("history").get(0).has("seq")).isFalse();
+    assertThat(MemoryRecordJson.parse("line 2", MemoryRecordJson.record(r)).history())
+        .extracting(HistoryEntry::seq).containsExactly(0L, 0L);
+
+    var bad = MemoryRecordJson.recordWithSequences(r);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) bad.path("history").get(1)).put("seq", -1);
+    assertThatThrownBy(() -> MemoryRecordJson.parse("line 2", bad)).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("line 2.history[1].seq");
+  }
 }
