@@ -65,6 +65,7 @@ public final class Engram {
       required("storage", storage);
       required("embedder", embedder);
       required("inference", inference);
+      ChangePipelines.check("inference", inference.pipelineName());
       required("reranker", reranker);
       required("fusion", fusion);
       required("indexCommitInterval", indexCommitInterval);

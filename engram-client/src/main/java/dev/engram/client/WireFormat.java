@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EntitySummary;
 import dev.engram.EventType;
 import dev.engram.GraphRelation;
@@ -151,7 +152,8 @@ final class WireFormat {
   static List<HistoryEntry> history(JsonNode a) {
     return list(a, h -> new HistoryEntry(h.path("id").asLong(), h.path("memory_id").asText(),
         EventType.valueOf(h.path("event").asText()), text(h, "old_memory"), text(h, "new_memory"),
-        text(h, "actor_id"), role(h), instant(h, "created_at")));
+        text(h, "actor_id"), role(h), instant(h, "created_at"),
+        Optional.ofNullable(text(h, "pipeline")).orElse(ChangePipelines.UNKNOWN)));
   }
 
   static List<EntitySummary> entities(JsonNode a) {

@@ -3,6 +3,7 @@ package dev.engram.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Hashes;
 import dev.engram.HistoryEntry;
@@ -25,7 +26,7 @@ import java.util.Optional;
  * <pre>
  * {"id", "deleted": false, "memory", "hash", "metadata": {...}, "user_id", "agent_id", "run_id", "actor_id", "role",
  *  "created_at", "updated_at", "event_time", "expiration_date", "source_ids": [...],
- *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at"}, ...]}
+ *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at", "pipeline"}, ...]}
  * </pre>
  * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
  * null. Times are ISO-8601 instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601
@@ -35,7 +36,9 @@ import java.util.Optional;
  *
  * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,
  * {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is computed) and ignores unknown
- * keys, so that a newer minor addition does not break an older reader. Stateless and thread-safe.
+ * keys, so that a newer minor addition does not break an older reader. A history row's {@code pipeline} (which path
+ * through the engine made the change, see {@link dev.engram.ChangePipelines}) was added within version 1: a row
+ * without it (an older export) reads as {@link dev.engram.ChangePipelines#UNKNOWN}. Stateless and thread-safe.
  */
 public final class MemoryRecordJson {
   /** The format name in the header line. */
@@ -133,6 +136,7 @@ public final class MemoryRecordJson {
       row.put("actor_id", h.actorId());
       row.put("role", h.role() == null ? null : h.role().wireName());
       row.put("created_at", MemoryJson.time(h.at()));
+      row.put("pipeline", h.pipeline());
     }
     return o;
   }
@@ -208,7 +212,7 @@ public final class MemoryRecordJson {
           JsonFields.optionalText(rowPath, row, "new_memory").orElse(null),
           JsonFields.optionalText(rowPath, row, "actor_id").orElse(null),
           JsonFields.optionalRole(rowPath, row, "role").orElse(null),
-          JsonFields.requiredInstant(rowPath, row, "created_at")));
+          JsonFields.requiredInstant(rowPath, row, "created_at"), pipeline(rowPath, row)));
     }
     return out;
   }
@@ -223,6 +227,12 @@ public final class MemoryRecordJson {
       throw new ValidationException(path + ".seq", "must be a whole number of at least 0, got " + seq);
     }
     return seq.asLong();
+  }
+
+  /** The row's pipeline; {@code unknown} for a row of an export written before rows carried one. */
+  private static String pipeline(String rowPath, JsonNode row) {
+    Optional<String> name = JsonFields.optionalText(rowPath, row, "pipeline");
+    return name.isEmpty() ? ChangePipelines.UNKNOWN : ChangePipelines.check(rowPath + ".pipeline", name.get());
   }
 
   private static EventType event(String path, String text) {

@@ -252,7 +252,8 @@ final class MemoryTools {
     return new ToolDefinition(HISTORY, "Memory history",
         "Show how one memory changed over time: when it was added, each update with the old and new text, and "
             + "its deletion. Call it when the user asks what a memory used to say or why it changed. Returns the "
-            + "changes, oldest first.",
+            + "changes, oldest first, each with the pipeline that made it (raw for a verbatim add, the extraction "
+            + "pipeline's name, update or delete for a direct edit).",
         schema, annotations(true, false, true), (memory, args, progress) -> {
           MemoryItem item = owned(memory, args);
           List<HistoryEntry> rows = memory.history(item.id());
