@@ -181,8 +181,8 @@ class MemoryRecordReaderTest {
   void theServersRecordsCarryHistorySequencesAndAFileDoesNot() {
     Instant at = Instant.parse("2024-05-01T10:00:00Z");
     MemoryRecord r = MemoryRecord.deleted("m-9", List.of(
-        new HistoryEntry(41, "m-9", EventType.ADD, null, "gone", null, null, at),
-        new HistoryEntry(57, "m-9", EventType.DELETE, "gone", null, null, null, at)));
+        new HistoryEntry(41, "m-9", EventType.ADD, null, "gone", null, null, at, "raw"),
+        new HistoryEntry(57, "m-9", EventType.DELETE, "gone", null, null, null, at, "delete")));
 
     assertThat(MemoryRecordJson.parse("line 2", MemoryRecordJson.recordWithSequences(r))).isEqualTo(r);
     assertThat(MemoryRecordJson.record(r).path("history").get(0).has("seq")).isFalse();
