@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking, thresholded, then reranked when asked ({@link Reranking}) and cut to top-k. If the index fails a search, it is recreated and rebuilt from
- * the record and the search runs once more.
+ * ranking, thresholded, then reranked when asked ({@link Reranking}) and cut to top-k. If the index fails a search,
+ * it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
   /** The RRF constant of Cormack et al. */

@@ -49,7 +49,7 @@ public final class LlmReranker implements Reranker {
     this.candidates = candidates;
   }
 
-  /** A reranker over {@code model} with the default retry policy and {@value Reranker#DEFAULT_CANDIDATES} candidates. */
+  /** A reranker over {@code model}: the default retry policy, {@value Reranker#DEFAULT_CANDIDATES} candidates. */
   public static LlmReranker of(LanguageModel model) {
     return new LlmReranker(new ModelCaller(model, RetryPolicy.defaults()), DEFAULT_CANDIDATES);
   }

@@ -1,6 +1,7 @@
 package dev.engram.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
@@ -13,9 +14,15 @@ import java.util.Locale;
 public enum RerankApi {
   /** Cohere's {@code POST /v2/rerank}: {@code {model, query, documents, top_n}}, reply {@code results}. */
   COHERE("https://api.cohere.com", "v2", "rerank-v3.5", "COHERE_API_KEY", "top_n", "results"),
-  /** Jina AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_n, return_documents}}, reply {@code results}. */
+  /**
+   * Jina AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_n, return_documents}}, reply
+   * {@code results}.
+   */
   JINA("https://api.jina.ai", "v1", "jina-reranker-v2-base-multilingual", "JINA_API_KEY", "top_n", "results"),
-  /** Voyage AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_k, return_documents}}, reply {@code data}. */
+  /**
+   * Voyage AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_k, return_documents}}, reply
+   * {@code data}.
+   */
   VOYAGE("https://api.voyageai.com", "v1", "rerank-2.5", "VOYAGE_API_KEY", "top_k", "data");
 
   private final String defaultUrl;
@@ -83,7 +90,7 @@ public enum RerankApi {
 
   /** Jackson for the wire. */
   static final class Json {
-    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+    static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {}
   }
