@@ -74,6 +74,7 @@ final class WireFormat {
     o.put("threshold", r.threshold());
     o.put("explain", r.explain());
     o.put("show_expired", r.includeExpired());
+    o.put("rerank", r.rerank());
     if (relations.asOf() != null) {
       o.put("as_of", relations.asOf().toString());
     }
