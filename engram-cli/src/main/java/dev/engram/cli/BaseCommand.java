@@ -7,7 +7,7 @@ import dev.engram.Memory;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.langchain4j.EngramSettings;
-import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.langchain4j.SettingsLoader;
 import dev.engram.spi.Embedder;

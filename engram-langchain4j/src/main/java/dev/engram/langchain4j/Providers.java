@@ -2,6 +2,8 @@ package dev.engram.langchain4j;
 
 import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
+import dev.engram.onnx.LangChain4jEmbedder;
+import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.LanguageModel;
 import dev.langchain4j.http.client.HttpClientBuilder;
