@@ -50,7 +50,7 @@ public class EngramAutoConfiguration {
   }
 
   private static Memory embedded(EngramProperties p, Embedder embedder) {
-    return Engram.builder().storage(EmbeddedStorage.open(p.dataDir(), embedder.dimension())).embedder(embedder)
+    return Engram.builder().storage(EmbeddedStorage.at(p.dataDir())).embedder(embedder)
         .build();
   }
 
