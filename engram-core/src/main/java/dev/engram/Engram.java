@@ -4,10 +4,13 @@ import dev.engram.engine.EngramMemory;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.Reranker;
 import dev.engram.spi.Storage;
+import dev.engram.spi.StorageFactory;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -15,19 +18,45 @@ import java.time.Duration;
  * Entry point: configures and opens a {@link Memory}.
  *
  * <pre>{@code
- * try (Memory memory = Engram.builder()
- *     .storage(EmbeddedStorage.open(Path.of("engram-data"), 384))
- *     .embedder(OnnxEmbedders.defaultModel())
- *     .build()) {
- *   memory.add(AddRequest.builder(Scope.user("alice")).user("I moved to Lisbon").infer(false).build());
+ * // the embedded default (engram-embedded): SQLite + Lucene in a directory, the in-process ONNX embedder, no LLM
+ * try (Memory memory = Engram.embedded(Path.of("engram-data"))) {
+ *   memory.add(Scope.user("alice"), "I moved to Lisbon");
+ *   SearchResult hits = memory.search(Scope.user("alice"), "where does Alice live?");
  * }
+ *
+ * // the builder form: any storage, embedder, language model and setting
+ * Memory memory = Engram.builder()
+ *     .storage(EmbeddedStorage.at(Path.of("engram-data")))  // opened for the embedder's model and dimension
+ *     .embedder(OnnxEmbedders.byName(OnnxEmbedders.MINILM))   // optional: the default embedder otherwise
+ *     .tenant("acme")
+ *     .build();
  * }</pre>
+ *
+ * <p>The defaults that the core cannot name itself (it depends on neither SQLite, Lucene nor ONNX) are found with
+ * {@link java.util.ServiceLoader}: the embedded storage ({@code dev.engram.spi.EmbeddedStorageProvider}, in
+ * {@code engram-embedded}) and the default embedder ({@code dev.engram.spi.DefaultEmbedderProvider}, in
+ * {@code engram-onnx}, a dependency of {@code engram-embedded}).
  */
 public final class Engram {
   private Engram() {}
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Opens the embedded default memory in {@code dataDir} (created if needed): the SQLite record and the Lucene index
+   * of {@code engram-embedded}, the in-process ONNX embedder bge-small-en-v1.5-q of {@code engram-onnx}, the offline
+   * extractor (no language model), tenant {@code default}. The same as {@code builder().embedded(dataDir).build()};
+   * use that form to change a setting.
+   *
+   * @throws ValidationException                     if {@code dataDir} is null
+   * @throws DataDirectoryLockedException            if another process (or another open memory) owns the directory
+   * @throws DimensionMismatchException              if the directory was written with another embedding model
+   * @throws IllegalStateException                   if {@code engram-embedded} is not on the class path
+   */
+  public static Memory embedded(Path dataDir) {
+    return builder().embedded(dataDir).build();
   }
 
   /**
@@ -64,6 +93,16 @@ public final class Engram {
     /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
       required("storage", storage);
+      tenant = checkSettings(embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
+          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold,
+          graphAmbiguityFloor);
+    }
+
+    /** Checks every setting but the storage; returns the checked tenant id. */
+    static String checkSettings(Embedder embedder, MemoryInference inference, Reranker reranker, String tenant,
+                                Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
+                                int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
+                                double graphEntityThreshold, double graphAmbiguityFloor) {
       required("embedder", embedder);
       required("inference", inference);
       ChangePipelines.check("inference", inference.pipelineName());
@@ -72,7 +111,7 @@ public final class Engram {
       required("indexCommitInterval", indexCommitInterval);
       required("clock", clock);
       required("tenant", tenant);
-      tenant = Tenants.check(tenant);
+      String checkedTenant = Tenants.check(tenant);
       if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
         throw new ValidationException("graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
       }
@@ -87,6 +126,7 @@ public final class Engram {
       if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
         throw new ValidationException("indexCommitInterval", "must be positive, got " + indexCommitInterval);
       }
+      return checkedTenant;
     }
 
     private static void required(String name, Object value) {
@@ -104,8 +144,10 @@ public final class Engram {
 
   /** Builder for {@link Config}. Not thread-safe. */
   public static final class Builder {
-    private Storage storage;
+    private Storage openedStorage;
+    private StorageFactory storageFactory;
     private Embedder embedder;
+    private boolean embedderGiven;
     private MemoryInference inference = OfflineExtractor.create();
     private Reranker reranker = Reranker.none();
     private ConversationSummarizer summarizer;
@@ -146,13 +188,49 @@ public final class Engram {
       return this;
     }
 
-    public Builder storage(Storage s) {
-      this.storage = s;
+    /**
+     * The storage, opened by {@code build()} for the embedder's model and dimension: {@code EmbeddedStorage.at(path)},
+     * {@code PostgresStorage.with(settings)}, or any {@link StorageFactory}. Replaces an earlier storage setting.
+     */
+    public Builder storage(StorageFactory factory) {
+      this.storageFactory = factory;
+      this.openedStorage = null;
       return this;
     }
 
+    /**
+     * A storage opened already (for tests and wrappers such as {@code StorageWithGraph}); the memory owns it from
+     * now on. Prefer {@link #storage(StorageFactory)}, which gives the storage the embedder's dimension. Replaces an
+     * earlier storage setting.
+     */
+    public Builder storage(Storage opened) {
+      this.openedStorage = opened;
+      this.storageFactory = null;
+      return this;
+    }
+
+    /**
+     * The embedded default storage in {@code dataDir} (SQLite record and Lucene index, found on the class path in
+     * {@code engram-embedded}); same as {@code storage(EmbeddedStorage.at(dataDir))}.
+     *
+     * @throws ValidationException naming {@code dataDir} if it is null
+     * @throws IllegalStateException if {@code engram-embedded} is not on the class path
+     */
+    public Builder embedded(Path dataDir) {
+      if (dataDir == null) {
+        throw new ValidationException("dataDir", "is required");
+      }
+      return storage(ServiceProviders.embeddedStorage().at(dataDir));
+    }
+
+    /**
+     * The embedding model. Optional: without one, {@code build()} uses the default embedder of {@code engram-onnx}
+     * (in-process bge-small-en-v1.5-q) if it is on the class path. Null is refused by {@code build()} with a
+     * {@link ValidationException} naming {@code embedder}.
+     */
     public Builder embedder(Embedder e) {
       this.embedder = e;
+      this.embedderGiven = true;
       return this;
     }
 
@@ -218,27 +296,39 @@ public final class Engram {
       return this;
     }
 
-    public Config config() {
-      return new Config(storage, embedder, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal, windowSize,
-          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor, graphEntityThreshold,
-          graphAmbiguityFloor);
-    }
-
     /**
-     * Opens the memory: checks the settings and the embedder against the stored data, brings the index up to date
-     * with the record, and starts the background index committer. The memory owns the storage from now on: closing
-     * the memory closes it, and if this method throws, for any reason, the storage (if one was given) has been closed
-     * already, so its data directory is free to be opened again.
+     * Opens the memory: checks the settings, chooses the embedder (the configured one, else the default one of
+     * {@code engram-onnx}), opens the storage for it ({@link StorageFactory#open} with the embedder's model and
+     * dimension), checks the embedder against the stored data, brings the index up to date with the record, and
+     * starts the background index committer. The memory owns the storage from then on: closing the memory closes it.
+     * If this method throws, for any reason, nothing is left open: a storage given opened, or opened by the factory,
+     * has been closed already, so its data directory is free to be opened again.
      *
-     * @throws ValidationException        if a setting is missing or invalid (the exception names it)
+     * @throws ValidationException        if a setting is missing or invalid (the exception names it); a factory is
+     *                                    then not called at all
      * @throws DimensionMismatchException if the data directory was written with another embedding model
      */
     public Memory build() {
+      Storage opened = openedStorage;
       Config config;
       try {
-        config = config();
+        if (opened == null && storageFactory == null) {
+          throw new ValidationException("storage", "is required (for example EmbeddedStorage.at(path))");
+        }
+        Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
+        Config.checkSettings(chosen, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize, maxTextLength,
+            maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold, graphAmbiguityFloor);
+        if (opened == null) {
+          opened = storageFactory.open(new EmbeddingSpec(chosen.modelId(), chosen.dimension()));
+          if (opened == null) {
+            throw new ValidationException("storage", "the storage factory " + storageFactory + " opened nothing");
+          }
+        }
+        config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
+            windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
+            graphEntityThreshold, graphAmbiguityFloor);
       } catch (RuntimeException | Error e) {
-        closeAfterFailure(storage, e);
+        closeAfterFailure(opened, e);
         throw e;
       }
       return EngramMemory.open(config);

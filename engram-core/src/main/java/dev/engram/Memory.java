@@ -36,6 +36,14 @@ public interface Memory extends AutoCloseable {
   }
 
   /**
+   * Remembers one user message verbatim, without inference: the text becomes one memory as written (for facts an
+   * application or a model has already phrased).
+   */
+  default AddResult remember(Scope scope, String fact) {
+    return add(AddRequest.builder(scope).user(fact).infer(false).build());
+  }
+
+  /**
    * Applies several adds in one transaction (for imports): all of them are committed, or none. Returns one result
    * per request, in order.
    */
@@ -46,6 +54,24 @@ public interface Memory extends AutoCloseable {
    * query that hold now ({@link TimeView#CURRENT}).
    */
   SearchResult search(SearchRequest request);
+
+  /** Hybrid search inside a scope with the default options ({@value SearchRequest#DEFAULT_TOP_K} results). */
+  default SearchResult search(Scope scope, String query) {
+    return search(SearchRequest.builder(scope, query).build());
+  }
+
+  /** Hybrid search inside a scope for at most {@code topK} results. */
+  default SearchResult search(Scope scope, String query, int topK) {
+    return search(SearchRequest.builder(scope, query).topK(topK).build());
+  }
+
+  /**
+   * Hybrid search inside a scope among the memories that match {@code filter} (built with
+   * {@link dev.engram.filter.Filters} or parsed from mem0's JSON form with {@link dev.engram.filter.Mem0Filters}).
+   */
+  default SearchResult search(Scope scope, String query, dev.engram.filter.Filter filter) {
+    return search(SearchRequest.builder(scope, query).filter(filter).build());
+  }
 
   /**
    * Hybrid search whose graph relations are taken under {@code relations}: {@link TimeView#asOf} for what held at an
@@ -81,8 +107,23 @@ public interface Memory extends AutoCloseable {
   /** A page of a scope's memories, newest first. */
   Page<MemoryItem> list(ListRequest request);
 
+  /** The first page ({@value ListRequest#DEFAULT_LIMIT} memories) of a scope's memories, newest first. */
+  default Page<MemoryItem> list(Scope scope) {
+    return list(ListRequest.of(scope));
+  }
+
+  /** The first page of a scope's memories that match {@code filter}, newest first. */
+  default Page<MemoryItem> list(Scope scope, dev.engram.filter.Filter filter) {
+    return list(ListRequest.of(scope).withFilter(filter));
+  }
+
   /** Changes a memory's text, metadata and/or expiration; returns the new state. */
   MemoryItem update(String memoryId, MemoryUpdate update);
+
+  /** Changes a memory's text; returns the new state. */
+  default MemoryItem update(String memoryId, String newText) {
+    return update(memoryId, MemoryUpdate.text(newText));
+  }
 
   /**
    * Deletes a memory; its history stays.

@@ -7,11 +7,10 @@ import dev.engram.Memory;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.langchain4j.EngramSettings;
-import dev.engram.langchain4j.OnnxEmbedders;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.langchain4j.SettingsLoader;
+import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
-import dev.engram.spi.Storage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -122,18 +121,8 @@ abstract class BaseCommand implements Callable<Integer> {
           + "' (add memories first, or pass --data-dir or set " + CommonOptions.DATA_DIR_ENV + ")");
     }
     Embedder embedder = PipelineAssembly.embedder(settings, System.getenv());
-    Storage storage = StorageOpener.open(dir, embedder.dimension(), settings.store(), settings.graphStore(),
-        System.getenv());
-    try {
-      return PipelineAssembly.configure(Engram.builder().storage(storage).embedder(embedder), settings,
-          System.getenv()).build();
-    } catch (RuntimeException e) {
-      try {
-        storage.close();
-      } catch (IOException | RuntimeException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
+    return PipelineAssembly.configure(Engram.builder().embedder(embedder)
+        .storage(StorageOpener.at(dir, settings.store(), settings.graphStore(), System.getenv())), settings,
+        System.getenv()).build();
   }
 }

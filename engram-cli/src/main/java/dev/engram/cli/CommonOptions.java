@@ -1,6 +1,6 @@
 package dev.engram.cli;
 
-import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.onnx.OnnxEmbedders;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -56,17 +56,7 @@ final class DemoCommand extends BaseCommand {
   /** The embedded store with the configured embedder and the default, offline inference. */
   private Memory openOffline(Path dir) {
     Embedder embedder = PipelineAssembly.embedder(settings(), System.getenv());
-    EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
-    try {
-      return Engram.builder().storage(storage).embedder(embedder).build();
-    } catch (RuntimeException e) {
-      try {
-        storage.close();
-      } catch (java.io.IOException | RuntimeException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
+    return Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(embedder).build();
   }
 
   private void demo(Path dir, boolean temporary) {

@@ -6,7 +6,7 @@ import dev.engram.bench.scale.DataDirectories;
 import dev.engram.bench.scale.HashingEmbedder;
 import dev.engram.bench.scale.ScaleBench;
 import dev.engram.bench.scale.ScaleReport;
-import dev.engram.langchain4j.OnnxEmbedders;
+import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.io.PrintWriter;

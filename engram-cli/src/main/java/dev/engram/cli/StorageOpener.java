@@ -8,6 +8,7 @@ import dev.engram.neo4j.Neo4jSettings;
 import dev.engram.postgres.PostgresSettings;
 import dev.engram.postgres.PostgresStorage;
 import dev.engram.spi.Storage;
+import dev.engram.spi.StorageFactory;
 import dev.engram.spi.StorageWithGraph;
 import java.nio.file.Path;
 import java.util.Map;
@@ -21,6 +22,15 @@ import java.util.Map;
  */
 final class StorageOpener {
   private StorageOpener() {}
+
+  /**
+   * The factory {@code Engram.builder().storage(...)} opens with the embedder's dimension: the memory store
+   * {@code store} names (the data directory {@code dir} for the embedded one) with the graph store {@code graph}.
+   */
+  static StorageFactory at(Path dir, EngramSettings.Store store, EngramSettings.GraphStore graph,
+      Map<String, String> env) {
+    return embedding -> open(dir, embedding.dimension(), store, graph, env);
+  }
 
   /**
    * Opens the storage in {@code dir}.

@@ -37,6 +37,43 @@ public sealed interface Filter permits Filter.All, Filter.Comparison, Filter.Exi
     return new Not(inner);
   }
 
+  /**
+   * This filter and {@code other} both hold. A chain {@code a.and(b).and(c)} gives one {@link And} of
+   * {@code [a, b, c]}, the tree mem0's {@code {"AND": [a, b, c]}} gives.
+   */
+  default Filter and(Filter other) {
+    java.util.Objects.requireNonNull(other, "other");
+    List<Filter> parts = new java.util.ArrayList<>();
+    if (this instanceof And a) {
+      parts.addAll(a.parts());
+    } else {
+      parts.add(this);
+    }
+    parts.add(other);
+    return new And(parts);
+  }
+
+  /**
+   * This filter or {@code other} holds. A chain {@code a.or(b).or(c)} gives one {@link Or} of {@code [a, b, c]},
+   * the tree mem0's {@code {"OR": [a, b, c]}} gives.
+   */
+  default Filter or(Filter other) {
+    java.util.Objects.requireNonNull(other, "other");
+    List<Filter> parts = new java.util.ArrayList<>();
+    if (this instanceof Or o) {
+      parts.addAll(o.parts());
+    } else {
+      parts.add(this);
+    }
+    parts.add(other);
+    return new Or(parts);
+  }
+
+  /** This filter does not hold (mem0's {@code {"NOT": [this]}}). */
+  default Filter negate() {
+    return new Not(this);
+  }
+
   /** This filter AND {@code other}, simplifying away {@link All}. */
   default Filter andAlso(Filter other) {
     if (this instanceof All) {

@@ -2,18 +2,19 @@ package dev.engram.embedded;
 
 import dev.engram.DimensionMismatchException;
 import dev.engram.StorageException;
+import dev.engram.ValidationException;
 import dev.engram.lucene.LuceneSearchIndex;
 import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.GraphStore;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
+import dev.engram.spi.StorageFactory;
 import dev.engram.sqlite.Durability;
 import dev.engram.sqlite.SqliteMemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -56,6 +57,45 @@ public final class EmbeddedStorage implements Storage {
   }
 
   /**
+   * The factory for {@code Engram.builder().storage(...)}: the data directory {@code dataDir}, opened (created if
+   * needed) by {@code build()} for the embedder's dimension, with {@link Durability#NORMAL} durability (change it
+   * with {@link Opener#durability}).
+   *
+   * @throws ValidationException naming {@code dataDir} if it is null
+   */
+  public static Opener at(Path dataDir) {
+    return new Opener(dataDir, Durability.NORMAL);
+  }
+
+  /**
+   * A data directory to open when the memory is built ({@link #at}).
+   *
+   * @param dataDir    the data directory
+   * @param durability the durability of its commits
+   */
+  public record Opener(Path dataDir, Durability durability) implements StorageFactory {
+    /** @throws ValidationException naming the setting if one is missing */
+    public Opener {
+      if (dataDir == null) {
+        throw new ValidationException("dataDir", "is required");
+      }
+      if (durability == null) {
+        throw new ValidationException("durability", "is required (NORMAL or FULL)");
+      }
+    }
+
+    /** The same directory with another durability. */
+    public Opener durability(Durability newDurability) {
+      return new Opener(dataDir, newDurability);
+    }
+
+    @Override
+    public EmbeddedStorage open(EmbeddingSpec embedding) {
+      return EmbeddedStorage.open(dataDir, embedding.dimension(), durability);
+    }
+  }
+
+  /**
    * Opens (creating if needed) a data directory with {@link Durability#NORMAL} durability: commits survive a crash
    * of the process; the last ones may be lost on power failure.
    *
@@ -81,12 +121,17 @@ public final class EmbeddedStorage implements Storage {
    *                                                 owns the directory
    * @throws DimensionMismatchException              if the directory holds embeddings of another dimension
    * @throws StorageException                        if the directory cannot be created or opened
+   * @throws ValidationException                     naming the setting if one is missing or invalid
    */
   public static EmbeddedStorage open(Path dataDir, int dimension, Durability durability) {
-    Objects.requireNonNull(dataDir, "dataDir");
-    Objects.requireNonNull(durability, "durability");
+    if (dataDir == null) {
+      throw new ValidationException("dataDir", "is required");
+    }
+    if (durability == null) {
+      throw new ValidationException("durability", "is required (NORMAL or FULL)");
+    }
     if (dimension < 1) {
-      throw new IllegalArgumentException("dimension must be positive, got " + dimension);
+      throw new ValidationException("dimension", "must be positive, got " + dimension);
     }
     Path dir = dataDir.toAbsolutePath().normalize();
     try {

@@ -102,6 +102,67 @@ class BuildFailureTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidSettings")
+  void anInvalidSettingIsNamedBeforeTheStorageFactoryOpensAnything(String setting,
+                                                                    UnaryOperator<Engram.Builder> invalid) {
+    Path dir = tmp.resolve("never-created");
+    Engram.Builder builder = Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(new HashEmbedder());
+    assertThatThrownBy(() -> invalid.apply(builder).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo(setting));
+    assertThat(dir).doesNotExist();
+  }
+
+  @Test
+  void aFactoryOpenedStorageIsClosedWhenTheEmbedderDoesNotMatch() {
+    Path dir = tmp.resolve("data");
+    try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(new HashEmbedder()).build()) {
+      memory.add(AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
+    }
+
+    assertThatThrownBy(() -> Engram.builder().storage(EmbeddedStorage.at(dir))
+        .embedder(new HashEmbedder(64, "another-model")).build())
+        .isInstanceOf(DimensionMismatchException.class).hasMessageContaining("another-model");
+    assertThatThrownBy(() -> Engram.builder().storage(EmbeddedStorage.at(dir))
+        .embedder(new HashEmbedder(32, "hash-32")).build())
+        .isInstanceOf(DimensionMismatchException.class);
+
+    try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(new HashEmbedder()).build()) {
+      assertThat(memory.list(ALICE).items()).extracting(m -> m.text()).containsExactly("I keep bees");
+    }
+  }
+
+  @Test
+  void theFactoryGetsTheEmbeddersModelAndDimension() {
+    Path dir = tmp.resolve("data");
+    java.util.List<dev.engram.spi.EmbeddingSpec> seen = new java.util.ArrayList<>();
+    try (Memory memory = Engram.builder().storage(spec -> {
+      seen.add(spec);
+      return EmbeddedStorage.open(dir, spec.dimension());
+    }).embedder(new HashEmbedder(48, "hash-48")).build()) {
+      memory.add(AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
+    }
+    assertThat(seen).containsExactly(new dev.engram.spi.EmbeddingSpec("hash-48", 48));
+  }
+
+  @Test
+  void aFactoryThatOpensNothingIsNamed() {
+    assertThatThrownBy(() -> Engram.builder().storage(spec -> null).embedder(new HashEmbedder()).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("storage"));
+  }
+
+  @Test
+  void invalidStorageSettingsAreNamed() {
+    assertThatThrownBy(() -> EmbeddedStorage.at(null))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("dataDir"));
+    assertThatThrownBy(() -> EmbeddedStorage.at(tmp).durability(null))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("durability"));
+    assertThatThrownBy(() -> EmbeddedStorage.open(tmp.resolve("d"), 0))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("dimension"));
+    assertThatThrownBy(() -> Engram.embedded(null))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("dataDir"));
+  }
+
   private static Memory open(Path dir) {
     return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder()).build();
   }

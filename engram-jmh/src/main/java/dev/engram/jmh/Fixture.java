@@ -38,7 +38,7 @@ final class Fixture implements AutoCloseable {
     try {
       Path dir = Files.createTempDirectory("engram-jmh-");
       Memory memory = Engram.builder()
-          .storage(EmbeddedStorage.open(dir, EMBEDDER.dimension()))
+          .storage(EmbeddedStorage.at(dir))
           .embedder(EMBEDDER)
           .build();
       return new Fixture(dir, memory);

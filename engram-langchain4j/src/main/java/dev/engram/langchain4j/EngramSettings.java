@@ -1,5 +1,6 @@
 package dev.engram.langchain4j;
 
+import dev.engram.onnx.OnnxEmbedders;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;

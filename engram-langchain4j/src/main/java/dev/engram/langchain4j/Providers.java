@@ -4,6 +4,8 @@ import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
 import dev.engram.pipeline.LlmReranker;
 import dev.engram.pipeline.ModelCaller;
+import dev.engram.onnx.LangChain4jEmbedder;
+import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.LanguageModel;
 import dev.langchain4j.http.client.HttpClientBuilder;

@@ -6,6 +6,7 @@ import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.GraphStoreProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
 import dev.engram.langchain4j.EngramSettings.PipelineMode;
+import dev.engram.onnx.OnnxEmbedders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.engram.langchain4j;
 
+import dev.engram.onnx.OnnxEmbedders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

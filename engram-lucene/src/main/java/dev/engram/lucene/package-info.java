@@ -1,5 +1,7 @@
 /**
- * Engram's derived search index on Apache Lucene 9.12: {@link dev.engram.lucene.LuceneSearchIndex}, an
+ * <b>Internal.</b> The index that {@code EmbeddedStorage} builds on; applications do not open it directly.
+ *
+ * <p>Engram's derived search index on Apache Lucene 9.12: {@link dev.engram.lucene.LuceneSearchIndex}, an
  * implementation of {@link dev.engram.spi.SearchIndex}.
  *
  * <p><b>Documents.</b> One per memory, keyed by tenant and id: the embedding as an HNSW vector compared by dot

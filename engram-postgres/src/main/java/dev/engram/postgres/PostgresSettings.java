@@ -1,5 +1,6 @@
 package dev.engram.postgres;
 
+import dev.engram.ValidationException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -27,15 +28,15 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(schema, "schema");
     if (!url.startsWith("jdbc:postgresql:")) {
-      throw new IllegalArgumentException("store.url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db),"
+      throw new ValidationException("store.url", "must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db),"
           + " got '" + url + "'");
     }
     if (!IDENTIFIER.matcher(schema).matches()) {
-      throw new IllegalArgumentException("store.schema must be a lower-case SQL identifier (letters, digits, _),"
+      throw new ValidationException("store.schema", "must be a lower-case SQL identifier (letters, digits, _),"
           + " got '" + schema + "'");
     }
     if (poolSize < 2) {
-      throw new IllegalArgumentException("the pool size must be at least 2, got " + poolSize);
+      throw new ValidationException("poolSize", "the pool size must be at least 2, got " + poolSize);
     }
   }
 

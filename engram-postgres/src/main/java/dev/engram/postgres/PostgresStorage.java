@@ -4,11 +4,13 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Scope;
 import dev.engram.StorageException;
+import dev.engram.ValidationException;
 import dev.engram.spi.GraphStore;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.ScopeLease;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
+import dev.engram.spi.StorageFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -52,6 +54,19 @@ public final class PostgresStorage implements Storage {
   }
 
   /**
+   * The factory for {@code Engram.builder().storage(...)}: connects, migrates and opens the storage when the memory
+   * is built, for the embedder's dimension.
+   *
+   * @throws ValidationException naming {@code settings} if it is null
+   */
+  public static StorageFactory with(PostgresSettings settings) {
+    if (settings == null) {
+      throw new ValidationException("settings", "is required");
+    }
+    return embedding -> open(settings, embedding.dimension());
+  }
+
+  /**
    * Connects, migrates the schema and opens the storage.
    *
    * @param settings  where the database is
@@ -61,7 +76,7 @@ public final class PostgresStorage implements Storage {
    */
   public static PostgresStorage open(PostgresSettings settings, int dimension) {
     if (dimension < 1) {
-      throw new IllegalArgumentException("dimension must be positive, got " + dimension);
+      throw new ValidationException("dimension", "must be positive, got " + dimension);
     }
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.url());

@@ -19,7 +19,7 @@ import org.springframework.util.ClassUtils;
 /**
  * Makes a {@link Memory} bean from {@link EngramProperties} (unless the application defines one): embedded in
  * {@code engram.data-dir} with the application's {@link Embedder} bean (or the default ONNX embedder when
- * {@code engram-langchain4j} is on the classpath), or a {@code RemoteMemory} when {@code engram.mode=remote}. With
+ * {@code engram-onnx} is on the classpath), or a {@code RemoteMemory} when {@code engram.mode=remote}. With
  * Actuator's health module present, an {@link EngramHealthIndicator} ({@code engram}); with Spring AI's ChatClient
  * present, an {@link EngramMemoryAdvisor}. {@code engram.enabled=false} turns it all off.
  */
@@ -27,7 +27,7 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnProperty(prefix = "engram", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(EngramProperties.class)
 public class EngramAutoConfiguration {
-  private static final String ONNX = "dev.engram.langchain4j.OnnxEmbedders";
+  private static final String ONNX = "dev.engram.onnx.OnnxEmbedders";
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
@@ -50,22 +50,22 @@ public class EngramAutoConfiguration {
   }
 
   private static Memory embedded(EngramProperties p, Embedder embedder) {
-    return Engram.builder().storage(EmbeddedStorage.open(p.dataDir(), embedder.dimension())).embedder(embedder)
+    return Engram.builder().storage(EmbeddedStorage.at(p.dataDir())).embedder(embedder)
         .build();
   }
 
   private static Embedder defaultEmbedder() {
     if (!ClassUtils.isPresent(ONNX, EngramAutoConfiguration.class.getClassLoader())) {
-      throw new IllegalStateException("engram.mode=embedded needs an Embedder bean, or dev.engram:engram-langchain4j"
+      throw new IllegalStateException("engram.mode=embedded needs an Embedder bean, or dev.engram:engram-onnx"
           + " on the classpath for the default ONNX embedder");
     }
     return OnnxDefault.embedder();
   }
 
-  /** Loaded only when engram-langchain4j is present. */
+  /** Loaded only when engram-onnx is present. */
   private static final class OnnxDefault {
     static Embedder embedder() {
-      return dev.engram.langchain4j.OnnxEmbedders.defaultEmbedder();
+      return dev.engram.onnx.OnnxEmbedders.defaultEmbedder();
     }
   }
 

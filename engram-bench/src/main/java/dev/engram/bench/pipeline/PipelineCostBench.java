@@ -76,7 +76,7 @@ public final class PipelineCostBench {
           ? new ConsolidatingInference(caller, PipelineOptions.defaults())
           : new AdditiveInference(caller, PipelineOptions.defaults());
       Path dir = Files.createTempDirectory(workDir, "pipeline-cost");
-      try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
+      try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(dir))
           .embedder(embedder).inference(inference).build()) {
         Scope scope = Scope.user(c.sampleId());
         for (Session s : c.sessions()) {

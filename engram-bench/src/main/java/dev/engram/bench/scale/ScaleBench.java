@@ -149,7 +149,7 @@ public final class ScaleBench {
   }
 
   private static Memory open(Path dir, Embedder embedder) {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder).build();
+    return Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(embedder).build();
   }
 
   /** User ids {@code user-0000000} and up, fixed width so that they sort in number order. */

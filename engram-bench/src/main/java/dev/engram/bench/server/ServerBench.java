@@ -123,7 +123,7 @@ public final class ServerBench {
     }
     DataDirectories.requireEmpty(o.dataDir());
     Scope scope = Scope.user(c.sampleId());
-    try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(o.dataDir(), embedder.dimension()))
+    try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(o.dataDir()))
         .embedder(embedder).build();
          ServerDatabase db = ServerDatabase.open(o.dataDir());
          SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);

@@ -1,4 +1,4 @@
-package dev.engram.langchain4j;
+package dev.engram.onnx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

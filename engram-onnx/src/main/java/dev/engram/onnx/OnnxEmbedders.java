@@ -1,4 +1,4 @@
-package dev.engram.langchain4j;
+package dev.engram.onnx;
 
 import dev.engram.ValidationException;
 import dev.engram.spi.Embedder;
