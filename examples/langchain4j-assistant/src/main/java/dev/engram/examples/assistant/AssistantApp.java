@@ -2,12 +2,9 @@ package dev.engram.examples.assistant;
 
 import dev.engram.Engram;
 import dev.engram.Memory;
-import dev.engram.embedded.EmbeddedStorage;
-import dev.engram.langchain4j.OnnxEmbedders;
 import dev.engram.langchain4j.memory.EngramChatMemoryStore;
 import dev.engram.langchain4j.memory.EngramContentRetriever;
 import dev.engram.langchain4j.memory.EngramMemoryTools;
-import dev.engram.spi.Embedder;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.service.AiServices;
@@ -51,11 +48,7 @@ public final class AssistantApp implements AutoCloseable {
 
   /** Opens the memory in {@code dataDir} (made if missing) and an assistant that talks through {@code model}. */
   public static AssistantApp open(Path dataDir, ChatModel model) {
-    Embedder embedder = OnnxEmbedders.defaultEmbedder(); // in-process ONNX bge-small: no network, no key
-    Memory memory = Engram.builder()
-        .storage(EmbeddedStorage.open(dataDir, embedder.dimension()))
-        .embedder(embedder)
-        .build();
+    Memory memory = Engram.embedded(dataDir); // SQLite + Lucene + in-process ONNX bge-small: no network, no key
     return new AssistantApp(memory, model);
   }
 
