@@ -24,7 +24,7 @@ public final class ServerDatabase implements AutoCloseable {
           + " revoked_at TEXT)",
       "CREATE TABLE IF NOT EXISTS add_events (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, status TEXT NOT NULL,"
           + " payload TEXT NOT NULL, results TEXT, error TEXT, created_at TEXT NOT NULL, started_at TEXT,"
-          + " completed_at TEXT, seq INTEGER NOT NULL)",
+          + " completed_at TEXT, seq INTEGER NOT NULL, owner TEXT, lease_until INTEGER)",
       "CREATE INDEX IF NOT EXISTS add_events_tenant ON add_events (tenant, seq)",
       "CREATE INDEX IF NOT EXISTS add_events_status ON add_events (status, seq)"
   };
@@ -51,10 +51,25 @@ public final class ServerDatabase implements AutoCloseable {
         for (String ddl : SCHEMA) {
           s.execute(ddl);
         }
+        addLeaseColumns(s);
       }
       return new ServerDatabase(file, c);
     } catch (SQLException | java.io.IOException e) {
       throw new StorageException("cannot open the server database " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A server.db written before add events had leases gets the two columns (an event without a lease is free). */
+  private static void addLeaseColumns(Statement s) throws SQLException {
+    boolean hasOwner = false;
+    try (java.sql.ResultSet rs = s.executeQuery("PRAGMA table_info(add_events)")) {
+      while (rs.next()) {
+        hasOwner |= rs.getString("name").equals("owner");
+      }
+    }
+    if (!hasOwner) {
+      s.execute("ALTER TABLE add_events ADD COLUMN owner TEXT");
+      s.execute("ALTER TABLE add_events ADD COLUMN lease_until INTEGER");
     }
   }
 
