@@ -43,7 +43,11 @@ public final class ServerDatabase implements AutoCloseable {
     Path file = directory.resolve(FILE_NAME);
     try {
       Files.createDirectories(directory);
-      Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+      // Every transaction here writes: BEGIN IMMEDIATE takes the write lock first (waiting up to the busy timeout),
+      // so a transaction that reads and then writes never fails to upgrade its lock when another process writes.
+      org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+      config.setTransactionMode(org.sqlite.SQLiteConfig.TransactionMode.IMMEDIATE);
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA busy_timeout = 10000");
         s.execute("PRAGMA journal_mode = WAL");
