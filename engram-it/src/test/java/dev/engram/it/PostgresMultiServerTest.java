@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>concurrent asynchronous adds (infer off and on, the offline extractor), synchronous adds and searches through
  *       both: every add event accepted by one is seen by the other and finishes SUCCEEDED, and every memory an
  *       acknowledged add wrote is listed and found by search on both;</li>
+ *   <li>no event runs twice (no two memories share a source id {@code <event>:<index>});</li>
  *   <li>the same facts added with inference through both at once to one scope are stored once each.</li>
  * </ul>
  */
@@ -159,6 +160,10 @@ class PostgresMultiServerTest {
         Set<String> ids = new HashSet<>();
         listed.forEach(m -> ids.add(m.path("id").asText()));
         assertThat(ids).as("memories of %s listed on %s", e.getKey(), s.dataDir).containsAll(e.getValue());
+        List<String> sources = new ArrayList<>();
+        listed.forEach(m -> m.path("source_ids").forEach(x -> sources.add(x.asText())));
+        assertThat(sources).as("source ids of %s's memories: no event ran twice", e.getKey())
+            .doesNotHaveDuplicates();
         for (JsonNode m : listed) {
           if (e.getValue().contains(m.path("id").asText())) {
             assertThat(s.searchIds(e.getKey(), m.path("memory").asText(), 10))
