@@ -135,8 +135,9 @@ public abstract class AddEventStoreContract {
     assertThat(events.get("acme", "sync").orElseThrow().startedAt()).contains(T0.plusSeconds(11));
 
     Instant later = now.plus(LEASE).minusSeconds(1);
-    assertThat(events.renewLeases(lease("a", later))).isEqualTo(2);
-    assertThat(events.renewLeases(lease("nobody", later))).isZero();
+    assertThat(events.renewLeases(lease("a", later), List.of("e1", "sync", "unknown"))).isEqualTo(2);
+    assertThat(events.renewLeases(lease("nobody", later), List.of("e1", "sync"))).isZero();
+    assertThat(events.renewLeases(lease("a", later), List.of())).isZero();
     Instant pastFirstLease = now.plus(LEASE).plusSeconds(30);
     assertThat(events.claimNext(lease("b", pastFirstLease), pastFirstLease)).as("renewed").isEmpty();
     Instant pastRenewal = later.plus(LEASE);
@@ -144,6 +145,20 @@ public abstract class AddEventStoreContract {
     events.claimNext(lease("b", pastRenewal), pastRenewal).ifPresent(c -> taken.add(c.event().id()));
     events.claimNext(lease("b", pastRenewal), pastRenewal).ifPresent(c -> taken.add(c.event().id()));
     assertThat(taken).containsExactly("e1", "sync");
+  }
+
+  @Test
+  void onlyTheNamedEventsAreRenewed() {
+    AddEventStore events = open();
+    events.insert(pending("e1", "acme", 1));
+    events.insert(pending("e2", "acme", 2));
+    Instant now = T0.plusSeconds(10);
+    events.claimNext(lease("a", now), now).orElseThrow();
+    events.claimNext(lease("a", now), now).orElseThrow();
+    assertThat(events.renewLeases(lease("a", now.plusSeconds(30)), List.of("e2"))).isEqualTo(1);
+    Instant afterFirst = now.plus(LEASE);
+    assertThat(events.claimNext(lease("b", afterFirst), afterFirst)).map(c -> c.event().id()).contains("e1");
+    assertThat(events.claimNext(lease("b", afterFirst), afterFirst)).isEmpty();
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -92,12 +93,16 @@ public final class PostgresAddEventStore implements AddEventStore {
   }
 
   @Override
-  public int renewLeases(Lease lease) {
+  public int renewLeases(Lease lease, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
     return db.run("renew add event leases", c -> {
       try (PreparedStatement ps = c.prepareStatement("UPDATE server_add_events SET lease_until_ms = ?"
-          + " WHERE owner = ? AND status = 'RUNNING'")) {
+          + " WHERE owner = ? AND status = 'RUNNING' AND id = ANY (?)")) {
         ps.setLong(1, lease.until().toEpochMilli());
         ps.setString(2, lease.owner());
+        ps.setArray(3, c.createArrayOf("text", ids.toArray()));
         return ps.executeUpdate();
       }
     });

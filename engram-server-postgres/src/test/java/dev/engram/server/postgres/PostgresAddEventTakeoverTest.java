@@ -123,7 +123,8 @@ class PostgresAddEventTakeoverTest {
         .build());
     otherStores.events().claimNext(new Lease(running.owner(), T0.plus(LEASE)), T0).orElseThrow();
     clock.advance(LEASE.minusSeconds(5));
-    assertThat(stores.events().renewLeases(new Lease(running.owner(), clock.instant().plus(LEASE)))).isEqualTo(1);
+    assertThat(stores.events().renewLeases(new Lease(running.owner(), clock.instant().plus(LEASE)),
+        List.of(accepted.id()))).isEqualTo(1);
     clock.advance(Duration.ofSeconds(10));
     assertThat(other.runWaiting()).as("renewed lease").isZero();
     assertThat(other.get("acme", accepted.id()).orElseThrow().status()).isEqualTo(EventStatus.RUNNING);

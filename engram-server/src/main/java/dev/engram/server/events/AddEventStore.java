@@ -1,6 +1,7 @@
 package dev.engram.server.events;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,8 +35,12 @@ public interface AddEventStore extends AutoCloseable {
    */
   Optional<Claim> claimNext(Lease lease, Instant now);
 
-  /** Extends every lease of {@code lease}'s owner on RUNNING events to {@code lease.until()}; returns how many. */
-  int renewLeases(Lease lease);
+  /**
+   * Extends to {@code lease.until()} the leases of those of {@code ids} that are RUNNING under {@code lease}'s owner;
+   * returns how many. An event its owner no longer runs (its outcome could not be recorded) is left to lapse, so it
+   * is taken over.
+   */
+  int renewLeases(Lease lease, Collection<String> ids);
 
   /**
    * Ends the lease of every RUNNING event at {@code now}, so they are claimed again. Only for a store that one process

@@ -64,6 +64,8 @@ public final class AddEvents implements AutoCloseable {
   private final ExecutorService workers;
   private final ScheduledExecutorService renewer;
   private final Semaphore wake = new Semaphore(0);
+  /** The events this instance runs now: the only ones whose leases it renews. */
+  private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
   private volatile boolean started;
 
@@ -159,8 +161,13 @@ public final class AddEvents implements AutoCloseable {
     String id = UUID.randomUUID().toString();
     Instant now = clock.instant();
     AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), now);
-    store.insertClaimed(event, new Lease(owner, now.plus(lease)));
-    run(event, true);
+    running.add(id);
+    try {
+      store.insertClaimed(event, new Lease(owner, now.plus(lease)));
+      run(event, true);
+    } finally {
+      running.remove(id);
+    }
     return store.get(tenant, id).orElseThrow();
   }
 
@@ -210,8 +217,9 @@ public final class AddEvents implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        // The store could not be read (the database is away): try again after a pause.
-        LOG.warn("could not claim an add event: {}", e.getMessage());
+        // The event store failed (the database is away): try again after a pause. An event whose outcome could not
+        // be recorded is no longer renewed, so it is taken over (and finished from the record) once its lease ends.
+        LOG.warn("add event worker: the event store failed: {}", e.getMessage());
         try {
           Thread.sleep(POLL_MILLIS);
         } catch (InterruptedException ie) {
@@ -230,19 +238,24 @@ public final class AddEvents implements AutoCloseable {
       return false;
     }
     AddEvent e = claim.get().event();
-    if (claim.get().takenOver()) {
-      LOG.info("add event {} was left running by a server whose lease ended: taken over", e.id());
-      if (finishFromRecord(e)) {
-        return true;
+    running.add(e.id());
+    try {
+      if (claim.get().takenOver()) {
+        LOG.info("add event {} was left running by a server whose lease ended: taken over", e.id());
+        if (finishFromRecord(e)) {
+          return true;
+        }
       }
+      run(e, false);
+      return true;
+    } finally {
+      running.remove(e.id());
     }
-    run(e, false);
-    return true;
   }
 
   private void renew() {
     try {
-      store.renewLeases(new Lease(owner, clock.instant().plus(lease)));
+      store.renewLeases(new Lease(owner, clock.instant().plus(lease)), List.copyOf(running));
     } catch (RuntimeException e) {
       LOG.warn("could not renew the leases of running add events: {}", e.getMessage());
     }

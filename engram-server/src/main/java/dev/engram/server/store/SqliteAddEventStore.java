@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -100,12 +101,20 @@ public final class SqliteAddEventStore implements AddEventStore {
   }
 
   @Override
-  public int renewLeases(Lease lease) {
+  public int renewLeases(Lease lease, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    List<String> list = List.copyOf(ids);
     return db.write("renew add event leases", c -> {
       try (PreparedStatement ps = c.prepareStatement("UPDATE add_events SET lease_until = ? WHERE owner = ?"
-          + " AND status = 'RUNNING'")) {
+          + " AND status = 'RUNNING' AND id IN (" + String.join(", ", java.util.Collections.nCopies(list.size(), "?"))
+          + ")")) {
         ps.setLong(1, lease.until().toEpochMilli());
         ps.setString(2, lease.owner());
+        for (int i = 0; i < list.size(); i++) {
+          ps.setString(3 + i, list.get(i));
+        }
         return ps.executeUpdate();
       }
     });
