@@ -105,14 +105,12 @@ public final class AddEvents implements AutoCloseable {
         store::countPending);
   }
 
-  /** This instance's owner id in the store's leases: host, process id and a random part. */
+  /**
+   * This instance's owner id in the store's leases: the host name from {@code HOSTNAME} when set (no DNS lookup),
+   * the process id and a random part.
+   */
   private static String newOwnerId() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
-      host = "unknown-host";
-    }
+    String host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "host");
     return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
   }
 
