@@ -22,7 +22,6 @@ import dev.engram.server.http.ServerMetrics;
 import io.javalin.Javalin;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -64,7 +63,7 @@ public final class EngramServer implements AutoCloseable {
     }
     this.metrics = new ServerMetrics();
     this.model = new ModelHealth(b.clock);
-    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers(), b.eventLease);
+    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers(), settings.eventLease());
     metrics.gauge("engram.index.uncommitted.changes", "Record changes not yet durable in the search index",
         () -> root.status().uncommittedIndexChanges());
     metrics.gauge("engram.index.stale", "1 while the search index waits to be repaired from the record",
@@ -172,7 +171,6 @@ public final class EngramServer implements AutoCloseable {
     private ApiKeyStore keys;
     private AddEventStore eventStore;
     private Clock clock = Clock.systemUTC();
-    private Duration eventLease = AddEvents.DEFAULT_LEASE;
     private final Map<String, HttpServlet> servlets = new LinkedHashMap<>();
 
     private Builder(Memory memory) {
@@ -196,16 +194,6 @@ public final class EngramServer implements AutoCloseable {
 
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
-      return this;
-    }
-
-    /**
-     * How long an add event this server claimed stays its without a renewal (renewed every third of it; default
-     * {@link AddEvents#DEFAULT_LEASE}). When the server dies, another server on the same event store (or this one at
-     * its next start, for {@code server.db}) takes the event over after this long.
-     */
-    public Builder eventLease(Duration d) {
-      this.eventLease = Objects.requireNonNull(d, "eventLease");
       return this;
     }
 
