@@ -31,7 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       both: every add event accepted by one is seen by the other and finishes SUCCEEDED, and every memory an
  *       acknowledged add wrote is listed and found by search on both;</li>
  *   <li>no event runs twice (no two memories share a source id {@code <event>:<index>});</li>
- *   <li>the same facts added with inference through both at once to one scope are stored once each.</li>
+ *   <li>the same facts added with inference through both at once to one scope are stored once each;</li>
+ *   <li>a server killed with SIGKILL while it runs add events: the other server runs its waiting events and, once
+ *       the lease ({@code server.event_lease_seconds: 3}) has ended, takes over the ones it was running; every
+ *       accepted event SUCCEEDS with exactly one memory.</li>
  * </ul>
  */
 class PostgresMultiServerTest {
@@ -193,6 +196,79 @@ class PostgresMultiServerTest {
     assertThat(idsOnA).containsAll(accepted.keySet()).isEqualTo(idsOnB);
     System.out.println("multi-server test: " + accepted.size() + " async adds, " + syncMemories.size()
         + " sync memories, shared scope " + texts);
+  }
+
+  @Test
+  void theEventsOfAKilledServerAreFinishedByTheOtherOnce() throws Exception {
+    PostgresCluster cluster = PostgresCluster.get();
+    String schema = PostgresCluster.schemaFor(work);
+    Files.writeString(work.resolve("engram.yaml"), """
+        store:
+          provider: postgres
+          url: %s
+          user: postgres
+          schema: %s
+        server:
+          event_lease_seconds: 3
+        """.formatted(cluster.url(), schema));
+    EngramJar engram = EngramJar.in(work, Map.of("ENGRAM_POSTGRES_PASSWORD", PostgresCluster.PASSWORD));
+    String key = engram.ok("keys", "create", "--tenant", "acme", "--admin").out().strip();
+    Set<String> accepted = new HashSet<>();
+    Set<String> leftRunning = new HashSet<>();
+    // Kill the first server while it runs events; again if every event it ran had finished by the kill.
+    for (int attempt = 0; attempt < 3 && leftRunning.isEmpty(); attempt++) {
+      ServedData doomed = ServedData.attach(engram, work.resolve("doomed" + attempt), key);
+      servers.add(doomed);
+      doomed.start();
+      for (int i = 0; i < 30; i++) {
+        JsonNode r = doomed.expect("POST", "/v3/memories/add/", addBody("carol", "Attempt " + attempt + " note " + i
+            + " about the quiet orchard", false), 200);
+        accepted.add(r.path("event_id").asText());
+        if (i >= 10 && !running(cluster, schema).isEmpty()) {
+          break;
+        }
+      }
+      doomed.kill();
+      leftRunning.addAll(running(cluster, schema));
+    }
+    assertThat(leftRunning).as("events the killed server was running").isNotEmpty();
+
+    ServedData survivor = ServedData.attach(engram, work.resolve("survivor"), key);
+    servers.add(survivor);
+    survivor.start();
+    Map<String, String> memoryOfEvent = new HashMap<>();
+    for (String id : accepted) {
+      JsonNode event = survivor.awaitEvent(id);
+      assertThat(event.path("status").asText()).as("event %s: %s", id, event).isEqualTo("SUCCEEDED");
+      List<String> added = new ArrayList<>();
+      event.path("results").forEach(r -> added.add(r.path("id").asText()));
+      assertThat(added).as("memories of event %s", id).hasSize(1);
+      memoryOfEvent.put(id, added.get(0));
+    }
+    Map<String, List<String>> bySource = new HashMap<>();
+    for (JsonNode m : survivor.listAll("carol")) {
+      m.path("source_ids").forEach(x -> bySource.computeIfAbsent(x.asText(), k -> new ArrayList<>())
+          .add(m.path("id").asText()));
+    }
+    for (String id : accepted) {
+      assertThat(bySource.get(id + ":0")).as("memories from event %s", id).containsExactly(memoryOfEvent.get(id));
+    }
+    assertThat(survivor.listAll("carol")).hasSize(accepted.size());
+    System.out.println("killed-server test: " + accepted.size() + " events, " + leftRunning.size()
+        + " left running by the killed server, all finished once by the survivor");
+  }
+
+  /** The ids of the events RUNNING now, read from the database. */
+  private static Set<String> running(PostgresCluster cluster, String schema) throws java.sql.SQLException {
+    Set<String> ids = new HashSet<>();
+    try (java.sql.Connection c = cluster.connect(); java.sql.Statement s = c.createStatement();
+         java.sql.ResultSet rs = s.executeQuery("SELECT id FROM " + schema
+             + ".server_add_events WHERE status = 'RUNNING'")) {
+      while (rs.next()) {
+        ids.add(rs.getString(1));
+      }
+    }
+    return ids;
   }
 
   private static ObjectNode addBody(String user, String text, boolean infer) {
