@@ -36,7 +36,8 @@ public final class Engram {
    * @param storage             the backend (required)
    * @param embedder            the embedding model (required)
    * @param inference           what {@code infer=true} does (default: the offline extractor, no LLM)
-   * @param reranker            reorders fused hits (default: none)
+   * @param reranker            scores the best fused hits of searches that ask for it ({@code SearchRequest.rerank};
+   *                            default: {@link Reranker#none()})
    * @param summarizer          keeps each scope's rolling conversation summary, or null for none (default)
    * @param tenant              the tenant of the root instance (default {@code default})
    * @param fusion              how dense and keyword hits are fused (default {@link Fusion#RRF})
@@ -65,6 +66,7 @@ public final class Engram {
       required("storage", storage);
       required("embedder", embedder);
       required("inference", inference);
+      ChangePipelines.check("inference", inference.pipelineName());
       required("reranker", reranker);
       required("fusion", fusion);
       required("indexCommitInterval", indexCommitInterval);
@@ -159,6 +161,7 @@ public final class Engram {
       return this;
     }
 
+    /** The reranker of searches that ask for one ({@code SearchRequest.rerank}); default {@link Reranker#none()}. */
     public Builder reranker(Reranker r) {
       this.reranker = r;
       return this;

@@ -1,6 +1,7 @@
 package dev.engram;
 
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * One row of a memory's audit trail. Every change to a memory writes one, in the same transaction.
@@ -13,6 +14,13 @@ import java.time.Instant;
  * @param actorId  the speaker whose message caused it, or null
  * @param role     that message's role, or null
  * @param at       when the change was made (UTC)
+ * @param pipeline which path through the engine made the change, one of {@link ChangePipelines} (for example
+ *                 {@code raw}, {@code offline}, {@code update}); {@link ChangePipelines#UNKNOWN} for a row written
+ *                 before history recorded it; never null
  */
 public record HistoryEntry(long seq, String memoryId, EventType event, String oldText, String newText,
-                           String actorId, Role role, Instant at) {}
+                           String actorId, Role role, Instant at, String pipeline) {
+  public HistoryEntry {
+    Objects.requireNonNull(pipeline, "pipeline");
+  }
+}

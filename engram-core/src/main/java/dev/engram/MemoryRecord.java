@@ -12,14 +12,14 @@ import java.util.Optional;
  *
  * @param id      the memory id
  * @param memory  the current state, or empty if the memory was deleted (its history outlives it)
- * @param history the audit trail, oldest first; never empty. An import keeps every row's event, texts, actor, role
- *                and time, and gives it a new sequence number of the target store
+ * @param history the audit trail, oldest first; never empty. An import keeps every row's event, texts, actor, role,
+ *                time and pipeline, and gives it a new sequence number of the target store
  */
 public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryEntry> history) {
 
   /**
-   * @throws ValidationException if the id is blank, the history is empty or names another memory, or the current
-   *                             state has another id
+   * @throws ValidationException if the id is blank, the history is empty, names another memory or a malformed
+   *                             pipeline, or the current state has another id
    */
   public MemoryRecord {
     Objects.requireNonNull(memory, "memory");
@@ -47,6 +47,7 @@ public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryE
       if (h.at() == null) {
         throw new ValidationException("history[" + i + "].created_at", "is required");
       }
+      ChangePipelines.check("history[" + i + "].pipeline", h.pipeline());
     }
   }
 

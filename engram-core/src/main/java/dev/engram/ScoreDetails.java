@@ -8,8 +8,14 @@ package dev.engram;
  * @param keyword   BM25 score, or 0 if the memory did not match the query's terms
  * @param keywordRank 1-based rank in the BM25 list, or 0 if absent
  * @param fused     the fused score before reranking
- * @param rerank    the reranker's score, or NaN if no reranker ran
+ * @param rerank    the reranker's score (higher is more relevant), or NaN if no reranker ran for this search
  * @param fusion    the fusion method used
  */
 public record ScoreDetails(double semantic, int semanticRank, double keyword, int keywordRank, double fused,
-                           double rerank, String fusion) {}
+                           double rerank, String fusion) {
+
+  /** These details with the reranker's score. */
+  public ScoreDetails withRerank(double score) {
+    return new ScoreDetails(semantic, semanticRank, keyword, keywordRank, fused, score, fusion);
+  }
+}

@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param threshold      minimum final score in [0,1]
  * @param explain        true to return each signal's score
  * @param includeExpired true to include expired memories
+ * @param rerank         true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default false);
+ *                       without a configured reranker the hits keep the fused order and carry no rerank score
  */
 public record SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
-                            boolean includeExpired) {
+                            boolean includeExpired, boolean rerank) {
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_TOP_K = 1000;
   public static final int MAX_QUERY_LENGTH = 8192;
@@ -43,7 +45,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     return new Builder(scope, query);
   }
 
-  /** Builder for {@link SearchRequest}: top-k 10, threshold 0, no filter. Not thread-safe. */
+  /** Builder for {@link SearchRequest}: top-k 10, threshold 0, no filter, no reranking. Not thread-safe. */
   public static final class Builder {
     private final Scope scope;
     private final String query;
@@ -52,6 +54,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     private double threshold;
     private boolean explain;
     private boolean includeExpired;
+    private boolean rerank;
 
     private Builder(Scope scope, String query) {
       this.scope = scope;
@@ -83,8 +86,14 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
       return this;
     }
 
+    /** True to rerank the hits with the memory's reranker, when one is configured (default false, as mem0's). */
+    public Builder rerank(boolean value) {
+      this.rerank = value;
+      return this;
+    }
+
     public SearchRequest build() {
-      return new SearchRequest(scope, query, filter, topK, threshold, explain, includeExpired);
+      return new SearchRequest(scope, query, filter, topK, threshold, explain, includeExpired, rerank);
     }
   }
 }

@@ -40,6 +40,10 @@ final class SearchCommand extends BaseCommand {
   @Option(names = "--include-expired", description = "Include expired memories.")
   boolean includeExpired;
 
+  @Option(names = "--rerank", description = "Rerank the hits with the reranker of engram.yaml (reranker section);"
+      + " without one the fused order is kept.")
+  boolean rerank;
+
   @Override
   protected int run() {
     Mem0Filters.Parsed parsed = Mem0Filters.parseWithScope(filter);
@@ -49,6 +53,7 @@ final class SearchCommand extends BaseCommand {
         .threshold(threshold)
         .explain(explain)
         .includeExpired(includeExpired)
+        .rerank(rerank)
         .build();
     SearchResult result;
     try (Memory memory = openMemory(false)) {

@@ -63,7 +63,7 @@ final class Text {
     return out;
   }
 
-  /** {@code #12  <time>  UPDATE  "old" -> "new"  (actor, role)}. */
+  /** {@code #12  <time>  UPDATE  "old" -> "new"  (actor, role)  by <pipeline>}. */
   static String history(HistoryEntry h) {
     String change = switch (h.event()) {
       case ADD -> quote(h.newText());
@@ -73,7 +73,8 @@ final class Text {
     String who = h.actorId() == null && h.role() == null ? ""
         : "  (" + (h.actorId() == null ? "-" : h.actorId()) + ", " + (h.role() == null ? "-" : h.role().wireName())
             + ")";
-    return String.format(Locale.ROOT, "#%d  %s  %-7s %s%s", h.seq(), h.at(), h.event().name(), change, who);
+    return String.format(Locale.ROOT, "#%d  %s  %-7s %s%s  by %s", h.seq(), h.at(), h.event().name(), change, who,
+        h.pipeline());
   }
 
   /** The text prefixed with its speaker and conversation date when known. */

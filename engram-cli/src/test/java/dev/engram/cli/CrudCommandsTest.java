@@ -151,7 +151,8 @@ class CrudCommandsTest {
     JsonNode history = cli.run("history", id, "--json").json();
     assertThat(history).hasSize(3);
     assertThat(keys(history.get(0))).containsExactly("id", "memory_id", "event", "old_memory", "new_memory",
-        "actor_id", "role", "created_at");
+        "actor_id", "role", "created_at", "pipeline");
+    assertThat(history.findValuesAsText("pipeline")).containsExactly("raw", "update", "delete");
     assertThat(history.findValuesAsText("event")).containsExactly("ADD", "UPDATE", "DELETE");
     assertThat(history.get(0).get("old_memory").isNull()).isTrue();
     assertThat(history.get(0).get("new_memory").asText()).isEqualTo("I moved to Lisbon");
@@ -165,9 +166,9 @@ class CrudCommandsTest {
 
     List<String> lines = cli.run("history", id).out().lines().toList();
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(0)).matches("#\\d+  \\S+  ADD     \"I moved to Lisbon\"  \\(Alice, user\\)");
+    assertThat(lines.get(0)).matches("#\\d+  \\S+  ADD     \"I moved to Lisbon\"  \\(Alice, user\\)  by raw");
     assertThat(lines.get(1)).matches("#\\d+  \\S+  UPDATE  \"I moved to Lisbon\" -> \"I moved to Porto\".*");
-    assertThat(lines.get(2)).matches("#\\d+  \\S+  DELETE  \"I moved to Porto\" \\(deleted\\).*");
+    assertThat(lines.get(2)).matches("#\\d+  \\S+  DELETE  \"I moved to Porto\" \\(deleted\\).*  by delete");
   }
 
   @Test

@@ -65,6 +65,16 @@ class SearchCommandTest {
   }
 
   @Test
+  void rerankWithoutAConfiguredRerankerKeepsTheFusedOrderAndReportsNoRerankScore() {
+    JsonNode plain = search("--user-id", "alice", "--json", "--explain", "moving to Lisbon").get("results");
+    JsonNode reranked = search("--user-id", "alice", "--json", "--explain", "--rerank", "moving to Lisbon")
+        .get("results");
+
+    assertThat(reranked.findValuesAsText("id")).isEqualTo(plain.findValuesAsText("id")).isNotEmpty();
+    assertThat(reranked.findValues("rerank_score")).isEmpty();
+  }
+
+  @Test
   void explainAddsScoreDetailsAndThresholdCuts() {
     JsonNode top = search("--user-id", "alice", "--json", "--explain", "Lisbon").get("results").get(0);
     assertThat(top.get("id").asText()).isEqualTo(lisbon);

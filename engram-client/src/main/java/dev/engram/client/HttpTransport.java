@@ -65,6 +65,23 @@ final class HttpTransport {
 
   /** Sends and returns the reply, whatever its status, after the retries. */
   Reply send(String method, String path, JsonNode body) {
+    HttpResponse<String> r = exchange(method, path, body);
+    return new Reply(r.statusCode(), parse(r.statusCode(), r.body()));
+  }
+
+  /**
+   * Sends and returns the text of a 2xx reply as it came (a reply that is not JSON, such as JSON Lines); any other
+   * reply becomes its typed exception.
+   */
+  String okText(String method, String path, JsonNode body) {
+    HttpResponse<String> r = exchange(method, path, body);
+    if (r.statusCode() < 200 || r.statusCode() >= 300) {
+      throw RemoteErrors.of(r.statusCode(), parse(r.statusCode(), r.body()), Optional.empty());
+    }
+    return r.body();
+  }
+
+  private HttpResponse<String> exchange(String method, String path, JsonNode body) {
     HttpRequest request = request(method, path, body);
     Duration backoff = initialBackoff;
     for (int attempt = 0; ; attempt++) {
@@ -90,7 +107,7 @@ final class HttpTransport {
         backoff = next(backoff);
         continue;
       }
-      return new Reply(status, parse(status, r.body()));
+      return r;
     }
   }
 

@@ -20,10 +20,16 @@ import dev.engram.Page;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.StorageException;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
 import dev.engram.graph.TimeView;
 import dev.engram.json.MemoryJson;
+import dev.engram.json.MemoryRecordJson;
+import dev.engram.json.MemoryRecordReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,8 +59,8 @@ import java.util.stream.Stream;
  * {@code GET /v1/entities/} pages; the graph {@code /v1/graph/...}; {@link #reset} {@code POST /reset};
  * {@link #purgeExpired} {@code POST /v1/memories/purge-expired/}; {@link #status} {@code GET /readyz}.
  *
- * <p>{@link #exportRecords} and {@link #importRecords} are not served yet and throw
- * {@link UnsupportedOperationException} (use {@code engram export}/{@code engram import} on the server).
+ * <p>{@link #exportRecords} is {@code POST /v1/engram/export/} (JSON Lines) and {@link #importRecords}
+ * {@code POST /v1/engram/import/}; both need an admin key.
  *
  * <p><b>Tenancy.</b> The tenant is the API key's and cannot be chosen by the client: {@link #forTenant} returns
  * this memory for its own tenant and throws {@link UnsupportedOperationException} for any other (use a key of that
@@ -293,27 +299,50 @@ public final class RemoteMemory implements Memory {
   }
 
   /**
-   * Not served yet: the server has no route for Engram's record export.
-   *
-   * @throws UnsupportedOperationException always; run {@code engram export} where the data directory is
+   * {@code POST /v1/engram/export/} (an admin key): the records in engram export's format, history rows with their
+   * sequence numbers. The server answers the whole export in one reply, read here before the stream starts; for a
+   * very large tenant run {@code engram export} where the data directory is.
    */
   @Override
   public Stream<MemoryRecord> exportRecords(ExportRequest request) {
+    Objects.requireNonNull(request, "request");
     open();
-    throw new UnsupportedOperationException("exportRecords is not served by engram serve yet; run 'engram export'"
-        + " on the server's data directory (or list the memories with list())");
+    ObjectNode body = MemoryJson.mapper().createObjectNode();
+    request.scope().ifPresent(s -> {
+      s.userId().ifPresent(id -> body.put("user_id", id));
+      s.agentId().ifPresent(id -> body.put("agent_id", id));
+      s.runId().ifPresent(id -> body.put("run_id", id));
+    });
+    body.put("page_size", request.pageSize());
+    String lines = http.okText("POST", "v1/engram/export/", body);
+    List<MemoryRecord> records = new ArrayList<>();
+    try (MemoryRecordReader reader = MemoryRecordReader.open(new StringReader(lines),
+        Optional.of(MemoryRecordReader.Format.ENGRAM_JSONL), Optional.empty())) {
+      reader.forEachRemaining(records::add);
+    } catch (ValidationException e) {
+      throw new StorageException("the server's export could not be read: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringReader does not fail to close
+    }
+    return records.stream();
   }
 
   /**
-   * Not served yet: the server has no route for Engram's record import.
-   *
-   * @throws UnsupportedOperationException always; run {@code engram import} where the data directory is
+   * {@code POST /v1/engram/import/} (an admin key): the records in one request, written by the server in one
+   * transaction (all or none). The request must fit the server's body limit ({@code server.max_body_bytes}): import
+   * a large export in batches (skipped ids make a rerun resume).
    */
   @Override
   public ImportResult importRecords(List<MemoryRecord> records) {
+    Objects.requireNonNull(records, "records");
     open();
-    throw new UnsupportedOperationException("importRecords is not served by engram serve yet; run 'engram import'"
-        + " on the server's data directory");
+    ObjectNode body = MemoryJson.mapper().createObjectNode();
+    ArrayNode list = body.putArray("records");
+    records.forEach(r -> list.add(MemoryRecordJson.record(r)));
+    JsonNode reply = http.ok("POST", "v1/engram/import/", body, Optional.empty());
+    List<String> skipped = new ArrayList<>();
+    reply.path("skipped_ids").forEach(id -> skipped.add(id.asText()));
+    return new ImportResult(reply.path("imported").asInt(), skipped);
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EntitySummary;
 import dev.engram.EventType;
 import dev.engram.GraphRelation;
@@ -73,6 +74,7 @@ final class WireFormat {
     o.put("threshold", r.threshold());
     o.put("explain", r.explain());
     o.put("show_expired", r.includeExpired());
+    o.put("rerank", r.rerank());
     if (relations.asOf() != null) {
       o.put("as_of", relations.asOf().toString());
     }
@@ -151,7 +153,8 @@ final class WireFormat {
   static List<HistoryEntry> history(JsonNode a) {
     return list(a, h -> new HistoryEntry(h.path("id").asLong(), h.path("memory_id").asText(),
         EventType.valueOf(h.path("event").asText()), text(h, "old_memory"), text(h, "new_memory"),
-        text(h, "actor_id"), role(h), instant(h, "created_at")));
+        text(h, "actor_id"), role(h), instant(h, "created_at"),
+        Optional.ofNullable(text(h, "pipeline")).orElse(ChangePipelines.UNKNOWN)));
   }
 
   static List<EntitySummary> entities(JsonNode a) {

@@ -42,21 +42,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Lucene) opened by the contract's fixture with its clock and customizations (the server runs on the same clock).
  * The contract's {@code forTenant} views are clients holding a key of that tenant ({@link ServedMemory}).
  *
- * <p>The four record export/import tests are skipped: the server has no route for them yet. Three tests assert
- * what differs by design over the server (skipped with the reason, see {@link #DIFFERENCES},
+ * <p>Three tests assert what differs by design over the server (skipped with the reason, see {@link #DIFFERENCES},
  * and asserted in the server's terms by the {@code remote...} tests below): the server gives a message without a
  * time the time the request was received (so {@code event_time} is never empty) and gives every message without a
  * source id the id {@code <event>:<index>} of the add event that carried it.
  */
 @ExtendWith(RemoteMemoryContractTest.Differences.class)
 class RemoteMemoryContractTest extends MemoryContractTest {
-  static final String NO_RECORD_ROUTES = "engram serve has no route for record export/import yet (RemoteMemory throws"
-      + " UnsupportedOperationException, asserted in RemoteMemoryTest)";
   static final Map<String, String> DIFFERENCES = Map.of(
-      "aTenantSurvivesExportAndImportRecordByRecord", NO_RECORD_ROUTES,
-      "anImportEmbedsTheTextsWithTheTargetsOwnEmbedder", NO_RECORD_ROUTES,
-      "aScopeExportHoldsOnlyThatScopesLiveMemoriesOfThisTenant", NO_RECORD_ROUTES,
-      "aBadRecordFailsItsWholeBatchAndWritesNothing", NO_RECORD_ROUTES,
       "addOneMessageVerbatimStoresIt", "the server dates an untimed message and gives it the add event's source id",
       "addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources",
       "the server gives a message without a source id the add event's",

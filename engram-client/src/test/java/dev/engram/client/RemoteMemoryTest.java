@@ -222,9 +222,13 @@ class RemoteMemoryTest {
           e -> assertThat(e.status()).isEqualTo(403));
       assertThat(acme.get(id)).isPresent();
       assertThatThrownBy(() -> acme.exportRecords(dev.engram.ExportRequest.wholeTenant()))
-          .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("engram export");
-      assertThatThrownBy(() -> acme.importRecords(List.of())).isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("engram import");
+          .isInstanceOfSatisfying(RemoteCallException.class, e -> assertThat(e.status()).isEqualTo(403));
+      assertThatThrownBy(() -> acme.importRecords(List.of())).isInstanceOfSatisfying(RemoteCallException.class,
+          e -> assertThat(e.status()).isEqualTo(403));
+      Memory acmeAdmin = s.client("acme", KeyRole.ADMIN);
+      assertThat(acmeAdmin.exportRecords(dev.engram.ExportRequest.wholeTenant()).toList())
+          .extracting(dev.engram.MemoryRecord::id).containsExactly(id);
+      assertThat(s.remote.exportRecords(dev.engram.ExportRequest.wholeTenant()).toList()).isEmpty();
       acme.close();
       assertThatThrownBy(() -> acme.get(id)).isInstanceOf(IllegalStateException.class);
       // a wrong address is an error, not an unknown memory

@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EngramException;
 import dev.engram.GraphRelation;
 import dev.engram.Hashes;
@@ -270,6 +271,7 @@ final class AddPath {
   private Staged stage(String tenant, AddRequest r) {
     Staged s = new Staged(r);
     List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
+    String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
     for (PlannedChange p : plan) {
@@ -280,7 +282,7 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role()));
+        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role(), pipeline));
         continue;
       }
       String id = targetId(p);
@@ -303,9 +305,9 @@ final class AddPath {
         }
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
-        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text()));
+        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text(), pipeline));
       } else if (p instanceof MemoryInference.Delete) {
-        s.change(MemoryChange.delete(existing.get()));
+        s.change(MemoryChange.delete(existing.get(), pipeline));
       } else {
         s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
       }
@@ -381,9 +383,7 @@ final class AddPath {
         MemoryChange c = s.changes.get(j);
         float[] v = byId.get(c.memory().id());
         if (v != null && c.event() != dev.engram.EventType.DELETE) {
-          MemoryChange filled = new MemoryChange(c.event(), new StoredMemory(c.memory().tenant(), c.memory().item(),
-              v), c.previousText(), c.actorId(), c.role());
-          s.changes.set(j, filled);
+          s.changes.set(j, c.withMemory(new StoredMemory(c.memory().tenant(), c.memory().item(), v)));
         }
       }
     }

@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.Engram;
 import dev.engram.EntitySummary;
 import dev.engram.ExportRequest;
@@ -225,7 +226,7 @@ public final class EngramMemory implements Memory {
               engine.config.embedder().dimension(), "memory text");
       GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
       engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(new StoredMemory(tenant, item, vector),
-          o.text())), List.of(), graph));
+          o.text(), ChangePipelines.UPDATE)), List.of(), graph));
       return item;
     } finally {
       if (lock != null) {
@@ -259,13 +260,14 @@ public final class EngramMemory implements Memory {
     String id = RequestChecks.checkId(memoryId);
     StoredMemory old = engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
     if (engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old))));
+      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE))));
       return;
     }
     ReentrantLock lock = lockScopeOf(old.item());
     try {
       GraphChanges graph = new GraphRetirement(engine).forget(tenant, List.of(id));
-      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old)), List.of(), graph));
+      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE)), List.of(),
+          graph));
     } finally {
       lock.unlock();
     }
@@ -296,21 +298,22 @@ public final class EngramMemory implements Memory {
         }
         return deleted;
       }
-      deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList(), false);
+      deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList(), false, ChangePipelines.DELETE_ALL);
     }
   }
 
   /**
    * Deletes these memories; if {@code forgetGraph} and there is a graph store, the graph forgets them too (one
-   * change set per scope, under that scope's lock), else in one change set.
+   * change set per scope, under that scope's lock), else in one change set. Their history rows name
+   * {@code pipeline}.
    */
-  private int deleteIds(List<String> ids, boolean forgetGraph) {
+  private int deleteIds(List<String> ids, boolean forgetGraph, String pipeline) {
     List<StoredMemory> found = engine.store.getAll(tenant, ids);
     if (found.isEmpty()) {
       throw new IllegalStateException("listed memories vanished during a delete; concurrent deletes?");
     }
     if (!forgetGraph || engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, found.stream().map(MemoryChange::delete).toList()));
+      engine.commit(ChangeSet.of(tenant, found.stream().map(m -> MemoryChange.delete(m, pipeline)).toList()));
       return found.size();
     }
     Map<Scope, List<StoredMemory>> byScope = new java.util.LinkedHashMap<>();
@@ -322,7 +325,8 @@ public final class EngramMemory implements Memory {
       try {
         GraphChanges graph = new GraphRetirement(engine).forget(tenant,
             group.stream().map(StoredMemory::id).toList());
-        engine.commit(new ChangeSet(tenant, group.stream().map(MemoryChange::delete).toList(), List.of(), graph));
+        engine.commit(new ChangeSet(tenant, group.stream().map(m -> MemoryChange.delete(m, pipeline)).toList(),
+            List.of(), graph));
       } finally {
         lock.unlock();
       }
@@ -362,7 +366,7 @@ public final class EngramMemory implements Memory {
       if (ids.isEmpty()) {
         return deleted;
       }
-      deleted += deleteIds(ids, true);
+      deleted += deleteIds(ids, true, ChangePipelines.EXPIRY);
     }
   }
 

@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking, thresholded, cut to top-k, then reranked. If the index fails a search, it is recreated and rebuilt from
- * the record and the search runs once more.
+ * ranking, thresholded, then reranked when asked ({@link Reranking}) and cut to top-k. If the index fails a search,
+ * it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
   /** The RRF constant of Cormack et al. */
@@ -27,9 +27,11 @@ final class HybridSearch {
   static final double SEMANTIC_WEIGHT = 0.7;
 
   private final Engine engine;
+  private final Reranking reranking;
 
   HybridSearch(Engine engine) {
     this.engine = engine;
+    this.reranking = new Reranking(engine.config.reranker());
   }
 
   SearchResult search(String tenant, SearchRequest r) {
@@ -46,7 +48,8 @@ final class HybridSearch {
   SearchResult search(String tenant, SearchRequest r, float[] vector) {
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
-    int pool = Math.max(engine.config.candidatesPerSignal(), r.topK());
+    int wanted = reranking.pool(r); // top-k, or more for the reranker
+    int pool = Math.max(engine.config.candidatesPerSignal(), wanted);
     long epoch = engine.indexEpoch();
     List<Fused> fused;
     try {
@@ -58,9 +61,9 @@ final class HybridSearch {
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       fused = candidates(q, r.query(), vector, pool);
     }
-    List<Fused> kept = new ArrayList<>(r.topK());
+    List<Fused> kept = new ArrayList<>(wanted);
     for (Fused f : fused) {
-      if (kept.size() == r.topK()) {
+      if (kept.size() == wanted) {
         break;
       }
       if (f.score >= r.threshold()) {
@@ -83,7 +86,7 @@ final class HybridSearch {
           : null;
       hits.add(new SearchHit(item, f.score, details));
     }
-    return new SearchResult(engine.config.reranker().rerank(r.query(), hits));
+    return new SearchResult(reranking.apply(r, hits));
   }
 
   /** Both signals' candidates from the index, fused. */

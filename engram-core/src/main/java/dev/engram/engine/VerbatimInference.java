@@ -15,6 +15,12 @@ import java.util.Map;
  */
 public final class VerbatimInference implements MemoryInference {
 
+  /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#VERBATIM}. */
+  @Override
+  public String pipelineName() {
+    return dev.engram.ChangePipelines.VERBATIM;
+  }
+
   @Override
   public List<PlannedChange> plan(InferenceContext context) {
     List<PlannedChange> out = new ArrayList<>();

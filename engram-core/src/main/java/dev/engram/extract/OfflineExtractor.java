@@ -97,6 +97,12 @@ public final class OfflineExtractor implements MemoryInference {
     return out;
   }
 
+  /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#OFFLINE}. */
+  @Override
+  public String pipelineName() {
+    return dev.engram.ChangePipelines.OFFLINE;
+  }
+
   @Override
   public List<PlannedChange> plan(InferenceContext context) {
     Objects.requireNonNull(context, "context");

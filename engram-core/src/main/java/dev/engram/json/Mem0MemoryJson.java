@@ -1,6 +1,7 @@
 package dev.engram.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Hashes;
 import dev.engram.HistoryEntry;
@@ -35,8 +36,8 @@ import java.util.Set;
  * </ul>
  *
  * A mem0 item carries no history, so the record gets one ADD row at its creation time with its text, actor and
- * role. An item without a user, agent or run id takes the default scope if one is given, else it is rejected.
- * Stateless and thread-safe.
+ * role, and the pipeline {@value dev.engram.ChangePipelines#IMPORT}. An item without a user, agent or run id takes
+ * the default scope if one is given, else it is rejected. Stateless and thread-safe.
  */
 public final class Mem0MemoryJson {
   private static final Set<String> IDENTITY_KEYS = Set.of("user_id", "agent_id", "run_id", "actor_id");
@@ -86,7 +87,7 @@ public final class Mem0MemoryJson {
       throw e.field().startsWith(path) ? e : e.within(path);
     }
     return MemoryRecord.live(item, List.of(new HistoryEntry(0, id, EventType.ADD, null, text, actor, role,
-        created)));
+        created, ChangePipelines.IMPORT)));
   }
 
   private static Scope scope(String path, JsonNode n, Optional<Scope> defaultScope) {

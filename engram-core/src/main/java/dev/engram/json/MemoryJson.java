@@ -197,6 +197,7 @@ public final class MemoryJson {
     o.put("actor_id", h.actorId());
     o.put("role", h.role() == null ? null : h.role().wireName());
     o.put("created_at", time(h.at()));
+    o.put("pipeline", h.pipeline());
     return o;
   }
 

@@ -3,6 +3,7 @@ package dev.engram.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Hashes;
 import dev.engram.HistoryEntry;
@@ -25,16 +26,19 @@ import java.util.Optional;
  * <pre>
  * {"id", "deleted": false, "memory", "hash", "metadata": {...}, "user_id", "agent_id", "run_id", "actor_id", "role",
  *  "created_at", "updated_at", "event_time", "expiration_date", "source_ids": [...],
- *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at"}, ...]}
+ *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at", "pipeline"}, ...]}
  * </pre>
  * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
  * null. Times are ISO-8601 instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601
- * local dates, roles lower case. History rows carry no sequence number: their order is the array's, and an import
- * numbers them anew. Embeddings are not exported.
+ * local dates, roles lower case. History rows carry no sequence number in a file: their order is the array's, and
+ * an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
+ * is read when present (and still renumbered by an import). Embeddings are not exported.
  *
  * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,
  * {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is computed) and ignores unknown
- * keys, so that a newer minor addition does not break an older reader. Stateless and thread-safe.
+ * keys, so that a newer minor addition does not break an older reader. A history row's {@code pipeline} (which path
+ * through the engine made the change, see {@link dev.engram.ChangePipelines}) was added within version 1: a row
+ * without it (an older export) reads as {@link dev.engram.ChangePipelines#UNKNOWN}. Stateless and thread-safe.
  */
 public final class MemoryRecordJson {
   /** The format name in the header line. */
@@ -89,6 +93,18 @@ public final class MemoryRecordJson {
 
   /** One record as a JSON object. */
   public static ObjectNode record(MemoryRecord r) {
+    return record(r, false);
+  }
+
+  /**
+   * One record as a JSON object whose history rows also carry their sequence number ({@code "seq"}), so that a
+   * reader sees the history exactly as the source's {@code Memory.history} gives it (the server's export).
+   */
+  public static ObjectNode recordWithSequences(MemoryRecord r) {
+    return record(r, true);
+  }
+
+  private static ObjectNode record(MemoryRecord r, boolean withSequences) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("id", r.id());
     o.put("deleted", r.isDeleted());
@@ -111,12 +127,16 @@ public final class MemoryRecordJson {
     ArrayNode history = o.putArray("history");
     for (HistoryEntry h : r.history()) {
       ObjectNode row = history.addObject();
+      if (withSequences) {
+        row.put("seq", h.seq());
+      }
       row.put("event", h.event().name());
       row.put("old_memory", h.oldText());
       row.put("new_memory", h.newText());
       row.put("actor_id", h.actorId());
       row.put("role", h.role() == null ? null : h.role().wireName());
       row.put("created_at", MemoryJson.time(h.at()));
+      row.put("pipeline", h.pipeline());
     }
     return o;
   }
@@ -186,14 +206,33 @@ public final class MemoryRecordJson {
       if (!row.isObject()) {
         throw new ValidationException(rowPath, "must be a JSON object, got " + row);
       }
-      out.add(new HistoryEntry(0, id, event(rowPath, JsonFields.requiredText(rowPath, row, "event")),
+      EventType event = event(rowPath, JsonFields.requiredText(rowPath, row, "event"));
+      out.add(new HistoryEntry(seq(rowPath, row), id, event,
           JsonFields.optionalText(rowPath, row, "old_memory").orElse(null),
           JsonFields.optionalText(rowPath, row, "new_memory").orElse(null),
           JsonFields.optionalText(rowPath, row, "actor_id").orElse(null),
           JsonFields.optionalRole(rowPath, row, "role").orElse(null),
-          JsonFields.requiredInstant(rowPath, row, "created_at")));
+          JsonFields.requiredInstant(rowPath, row, "created_at"), pipeline(rowPath, row)));
     }
     return out;
+  }
+
+  /** A history row's optional sequence number; 0 when absent. */
+  private static long seq(String path, JsonNode row) {
+    JsonNode seq = row.get("seq");
+    if (seq == null || seq.isNull()) {
+      return 0;
+    }
+    if (!seq.isIntegralNumber() || seq.asLong() < 0) {
+      throw new ValidationException(path + ".seq", "must be a whole number of at least 0, got " + seq);
+    }
+    return seq.asLong();
+  }
+
+  /** The row's pipeline; {@code unknown} for a row of an export written before rows carried one. */
+  private static String pipeline(String rowPath, JsonNode row) {
+    Optional<String> name = JsonFields.optionalText(rowPath, row, "pipeline");
+    return name.isEmpty() ? ChangePipelines.UNKNOWN : ChangePipelines.check(rowPath + ".pipeline", name.get());
   }
 
   private static EventType event(String path, String text) {

@@ -31,6 +31,12 @@ public final class AdditiveInference implements MemoryInference {
     this.options = Objects.requireNonNull(options, "options");
   }
 
+  /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#ADDITIVE}. */
+  @Override
+  public String pipelineName() {
+    return dev.engram.ChangePipelines.ADDITIVE;
+  }
+
   @Override
   public List<PlannedChange> plan(InferenceContext ctx) {
     Conversation conv = Conversation.of(ctx, options.recentMessages());

@@ -32,6 +32,12 @@ public final class ConsolidatingInference implements MemoryInference {
     this.options = Objects.requireNonNull(options, "options");
   }
 
+  /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#CONSOLIDATE}. */
+  @Override
+  public String pipelineName() {
+    return dev.engram.ChangePipelines.CONSOLIDATE;
+  }
+
   @Override
   public List<PlannedChange> plan(InferenceContext ctx) {
     Conversation conv = Conversation.of(ctx, options.recentMessages());

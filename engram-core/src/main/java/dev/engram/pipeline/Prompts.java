@@ -17,6 +17,7 @@ public final class Prompts {
   public static final String ADDITIVE_EXTRACT = load("additive-extract.txt");
   public static final String SUMMARIZE = load("summarize.txt");
   public static final String PROCEDURAL = load("procedural.txt");
+  public static final String RERANK = load("rerank.txt");
 
   private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm (EEEE)", Locale.ENGLISH)
       .withZone(ZoneOffset.UTC);

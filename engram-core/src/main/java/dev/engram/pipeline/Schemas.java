@@ -22,6 +22,11 @@ final class Schemas {
           "text", Map.of("type", "string"),
           "links", Map.of("type", "array", "items", Map.of("type", "integer")))))));
 
+  static final Map<String, Object> SCORES = object(Map.of(
+      "scores", Map.of("type", "array", "items", object(Map.of(
+          "id", Map.of("type", "integer"),
+          "score", Map.of("type", "number"))))));
+
   private static Map<String, Object> object(Map<String, Object> properties) {
     return Map.of("type", "object", "properties", properties, "required", List.copyOf(properties.keySet()),
         "additionalProperties", false);

@@ -1,5 +1,6 @@
 package dev.engram.spi;
 
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Role;
 import java.util.Objects;
@@ -13,26 +14,37 @@ import java.util.Objects;
  * @param previousText the text before an UPDATE or DELETE, else null
  * @param actorId      the speaker whose message caused it, or null
  * @param role         that message's role, or null
+ * @param pipeline     which path through the engine made the change ({@link ChangePipelines}), written to the
+ *                     history row as {@link dev.engram.HistoryEntry#pipeline()}
  */
 public record MemoryChange(EventType event, StoredMemory memory, String previousText, String actorId,
-                           dev.engram.Role role) {
+                           dev.engram.Role role, String pipeline) {
   public MemoryChange {
     Objects.requireNonNull(event, "event");
     Objects.requireNonNull(memory, "memory");
+    ChangePipelines.check("pipeline", pipeline);
     if (event == EventType.NOOP) {
       throw new IllegalArgumentException("NOOP is not a change");
     }
   }
 
-  public static MemoryChange add(StoredMemory m, String actorId, Role role) {
-    return new MemoryChange(EventType.ADD, m, null, actorId, role);
+  /** A new memory, said by {@code actorId} in a message of {@code role} (both may be null). */
+  public static MemoryChange add(StoredMemory m, String actorId, Role role, String pipeline) {
+    return new MemoryChange(EventType.ADD, m, null, actorId, role, pipeline);
   }
 
-  public static MemoryChange update(StoredMemory m, String previousText) {
-    return new MemoryChange(EventType.UPDATE, m, previousText, null, null);
+  /** A new state of an existing memory whose text was {@code previousText}. */
+  public static MemoryChange update(StoredMemory m, String previousText, String pipeline) {
+    return new MemoryChange(EventType.UPDATE, m, previousText, null, null, pipeline);
   }
 
-  public static MemoryChange delete(StoredMemory m) {
-    return new MemoryChange(EventType.DELETE, m, m.item().text(), null, null);
+  /** The removal of a memory (its state before the delete). */
+  public static MemoryChange delete(StoredMemory m, String pipeline) {
+    return new MemoryChange(EventType.DELETE, m, m.item().text(), null, null, pipeline);
+  }
+
+  /** This change with another memory state (the same event, texts, speaker and pipeline). */
+  public MemoryChange withMemory(StoredMemory newMemory) {
+    return new MemoryChange(event, newMemory, previousText, actorId, role, pipeline);
   }
 }

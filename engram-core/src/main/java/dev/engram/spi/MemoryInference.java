@@ -22,6 +22,15 @@ public interface MemoryInference {
   List<PlannedChange> plan(InferenceContext context);
 
   /**
+   * The name the history rows of this inference's changes carry as their pipeline
+   * ({@link dev.engram.HistoryEntry#pipeline()}), a well-formed {@link dev.engram.ChangePipelines} name; the
+   * engine checks it when it is built. By default {@link dev.engram.ChangePipelines#INFER}.
+   */
+  default String pipelineName() {
+    return dev.engram.ChangePipelines.INFER;
+  }
+
+  /**
    * What an inference sees.
    *
    * @param tenant         the tenant

@@ -1,17 +1,41 @@
 package dev.engram.spi;
 
-import dev.engram.SearchHit;
+import dev.engram.MemoryItem;
+import dev.engram.RerankerException;
 import java.util.List;
 
 /**
- * Reorders fused search hits (for example with a cross-encoder). Thread-safe. The default keeps the order.
+ * Judges how relevant each of the best fused search hits is to the query (a cross-encoder API such as Cohere's,
+ * Jina's or Voyage's rerank endpoint, or a language model). The engine hands over the best {@link #candidates()}
+ * hits that passed the threshold (or the request's top-k, when larger), orders them by the returned scores (ties
+ * keep the fused order), cuts them to top-k and reports each score as {@code ScoreDetails.rerank}. It runs only for
+ * a request that asks for it ({@code SearchRequest.rerank}). Implementations are thread-safe and may block.
  */
 public interface Reranker {
-  /** The hits reordered (and possibly rescored), at most as many as given. */
-  List<SearchHit> rerank(String query, List<SearchHit> hits);
+  /** How many hits to rerank by default: enough to lift evidence from below the top 10, one call's worth. */
+  int DEFAULT_CANDIDATES = 30;
 
-  /** The reranker that changes nothing. */
+  /** How many of the best fused hits this reranker wants to see (at least 1). */
+  default int candidates() {
+    return DEFAULT_CANDIDATES;
+  }
+
+  /**
+   * One relevance score per candidate, in the candidates' order; higher is more relevant (the bundled rerankers give
+   * scores in [0, 1]).
+   *
+   * @throws RerankerException when the scores cannot be had (the provider failed or answered something unusable);
+   *                           the engine then keeps the fused order and logs the failure
+   */
+  List<Double> scores(String query, List<MemoryItem> candidates);
+
+  /** The reranker that never runs: searches keep the fused order and report no rerank score. */
   static Reranker none() {
-    return (query, hits) -> hits;
+    return NoReranker.INSTANCE;
+  }
+
+  /** False only for {@link #none()}. */
+  default boolean active() {
+    return true;
   }
 }

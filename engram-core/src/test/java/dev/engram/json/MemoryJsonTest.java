@@ -3,6 +3,7 @@ package dev.engram.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Hashes;
 import dev.engram.HistoryEntry;
@@ -142,13 +143,13 @@ class MemoryJsonTest {
   @Test
   void historyRowsHaveEveryKey() {
     List<HistoryEntry> rows = List.of(
-        new HistoryEntry(12, "m1", EventType.ADD, null, "Likes tea", "Alice", Role.USER, CREATED),
-        new HistoryEntry(15, "m1", EventType.DELETE, "Likes tea", null, null, null, UPDATED));
+        new HistoryEntry(12, "m1", EventType.ADD, null, "Likes tea", "Alice", Role.USER, CREATED, ChangePipelines.RAW),
+        new HistoryEntry(15, "m1", EventType.DELETE, "Likes tea", null, null, null, UPDATED, ChangePipelines.DELETE));
     assertThat(MemoryJson.write(MemoryJson.history(rows))).isEqualTo("["
         + "{\"id\":12,\"memory_id\":\"m1\",\"event\":\"ADD\",\"old_memory\":null,\"new_memory\":\"Likes tea\","
-        + "\"actor_id\":\"Alice\",\"role\":\"user\",\"created_at\":\"2024-05-01T10:00:00Z\"},"
+        + "\"actor_id\":\"Alice\",\"role\":\"user\",\"created_at\":\"2024-05-01T10:00:00Z\",\"pipeline\":\"raw\"},"
         + "{\"id\":15,\"memory_id\":\"m1\",\"event\":\"DELETE\",\"old_memory\":\"Likes tea\",\"new_memory\":null,"
-        + "\"actor_id\":null,\"role\":null,\"created_at\":\"2024-05-02T11:30:00.250Z\"}]");
+        + "\"actor_id\":null,\"role\":null,\"created_at\":\"2024-05-02T11:30:00.250Z\",\"pipeline\":\"delete\"}]");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.engram.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.Hashes;
 import dev.engram.HistoryEntry;
@@ -49,12 +50,13 @@ class MemoryRecordReaderTest {
             "nested", Map.of("ok", true)), "alice", "helper", "r1", "Alice", Role.USER, created, updated,
         Instant.parse("2024-04-30T00:00:00Z"), List.of("msg-1", "msg-2"), LocalDate.of(2030, 1, 1));
     MemoryRecord live = MemoryRecord.live(item, List.of(
-        new HistoryEntry(0, "m-1", EventType.ADD, null, "Alice plays cello", "Alice", Role.USER, created),
+        new HistoryEntry(0, "m-1", EventType.ADD, null, "Alice plays cello", "Alice", Role.USER, created,
+            ChangePipelines.RAW),
         new HistoryEntry(0, "m-1", EventType.UPDATE, "Alice plays cello", "Alice plays the cello", null, null,
-            updated)));
+            updated, ChangePipelines.UPDATE)));
     MemoryRecord deleted = MemoryRecord.deleted("m-2", List.of(
-        new HistoryEntry(0, "m-2", EventType.ADD, null, "gone", null, null, created),
-        new HistoryEntry(0, "m-2", EventType.DELETE, "gone", null, null, null, updated)));
+        new HistoryEntry(0, "m-2", EventType.ADD, null, "gone", null, null, created, ChangePipelines.RAW),
+        new HistoryEntry(0, "m-2", EventType.DELETE, "gone", null, null, null, updated, ChangePipelines.DELETE)));
     String file = "\n" + MemoryJson.write(MemoryRecordJson.header("t", Optional.of(Scope.user("alice")), created))
         + "\n" + MemoryRecordJson.line(live) + "\n\n" + MemoryRecordJson.line(deleted) + "\n";
 
@@ -86,6 +88,25 @@ class MemoryRecordReaderTest {
   }
 
   @Test
+  void historyRowsOfAnOlderExportWithoutAPipelineReadAsUnknown() {
+    String older = "{\"id\":\"m-1\",\"memory\":\"x\",\"user_id\":\"u\",\"created_at\":\"2024-01-01T00:00:00Z\","
+        + "\"updated_at\":\"2024-01-01T00:00:00Z\",\"history\":[{\"event\":\"ADD\",\"new_memory\":\"x\","
+        + "\"created_at\":\"2024-01-01T00:00:00Z\"},{\"event\":\"UPDATE\",\"old_memory\":\"w\",\"new_memory\":\"x\","
+        + "\"created_at\":\"2024-01-01T00:00:00Z\",\"pipeline\":null}]}";
+    assertThat(read(HEADER + "\n" + older).get(0).history()).extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.UNKNOWN, ChangePipelines.UNKNOWN);
+
+    String current = older.replace("\"pipeline\":null", "\"pipeline\":\"consolidate\"");
+    assertThat(read(HEADER + "\n" + current).get(0).history()).extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.UNKNOWN, ChangePipelines.CONSOLIDATE);
+    assertThatThrownBy(() -> read(HEADER + "\n" + older.replace("\"pipeline\":null", "\"pipeline\":\"Not A Name\"")))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("line 2.history[1].pipeline: must be a pipeline name");
+    assertThatThrownBy(() -> read(HEADER + "\n" + older.replace("\"pipeline\":null", "\"pipeline\":7")))
+        .hasMessage("line 2.history[1].pipeline: must be a string, got 7");
+  }
+
+  @Test
   void mem0OpenSourceItemsInJsonLinesAndCamelCase() {
     String python = "{\"id\":\"a1\",\"memory\":\"Likes tea\",\"hash\":\"ignored\",\"metadata\":null,"
         + "\"created_at\":\"2024-07-20T08:02:03.123456+00:00\",\"updated_at\":null,\"user_id\":\"alex\","
@@ -103,7 +124,7 @@ class MemoryRecordReaderTest {
     assertThat(tea.actorId()).isEqualTo("Alex");
     assertThat(tea.role()).isEqualTo(Role.USER);
     assertThat(records.get(0).history()).containsExactly(new HistoryEntry(0, "a1", EventType.ADD, null,
-        "Likes tea", "Alex", Role.USER, tea.createdAt()));
+        "Likes tea", "Alex", Role.USER, tea.createdAt(), ChangePipelines.IMPORT));
     MemoryItem runs = records.get(1).memory().orElseThrow();
     assertThat(runs.scope()).isEqualTo(Scope.of("alex", null, "s1"));
     assertThat(runs.expirationDate()).isEqualTo(LocalDate.of(2030, 1, 1));
@@ -154,5 +175,23 @@ class MemoryRecordReaderTest {
     }
     assertThatThrownBy(() -> read(item.formatted("w1", "x").replace("}", ",\"metadata\":{\"user_id\":\"u\"}}")))
         .hasMessage("line 1.metadata.user_id: identity keys belong in the scope, not in metadata");
+  }
+
+  @Test
+  void theServersRecordsCarryHistorySequencesAndAFileDoesNot() {
+    Instant at = Instant.parse("2024-05-01T10:00:00Z");
+    MemoryRecord r = MemoryRecord.deleted("m-9", List.of(
+        new HistoryEntry(41, "m-9", EventType.ADD, null, "gone", null, null, at, "raw"),
+        new HistoryEntry(57, "m-9", EventType.DELETE, "gone", null, null, null, at, "delete")));
+
+    assertThat(MemoryRecordJson.parse("line 2", MemoryRecordJson.recordWithSequences(r))).isEqualTo(r);
+    assertThat(MemoryRecordJson.record(r).path("history").get(0).has("seq")).isFalse();
+    assertThat(MemoryRecordJson.parse("line 2", MemoryRecordJson.record(r)).history())
+        .extracting(HistoryEntry::seq).containsExactly(0L, 0L);
+
+    var bad = MemoryRecordJson.recordWithSequences(r);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) bad.path("history").get(1)).put("seq", -1);
+    assertThatThrownBy(() -> MemoryRecordJson.parse("line 2", bad)).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("line 2.history[1].seq");
   }
 }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EngramException;
 import dev.engram.EventType;
 import dev.engram.Hashes;
+import dev.engram.HistoryEntry;
 import dev.engram.MemoryEvent;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
@@ -120,6 +122,7 @@ public abstract class AddContract extends ContractSupport {
     assertThat(m.actorId()).isEqualTo("Caroline");
     assertThat(m.sourceIds()).containsExactly("D1:1");
     assertThat(m.eventTime()).isEqualTo(may8);
+    assertThat(memory.history(m.id())).extracting(HistoryEntry::pipeline).containsExactly(ChangePipelines.OFFLINE);
     AddResult again = memory.add(AddRequest.builder(ALICE).message(turn).build());
     assertThat(again.events()).extracting(MemoryEvent::event).containsExactly(EventType.NOOP);
   }
@@ -180,7 +183,7 @@ public abstract class AddContract extends ContractSupport {
     AddResult otherScope = memory.add(AddRequest.builder(BOB).user("I like green tea").build());
     assertThat(otherScope.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
     assertThat(texts(ALICE)).containsExactly("I also like coffee", "I like green tea");
-    assertThat(memory.history(id)).hasSize(1);
+    assertThat(memory.history(id)).extracting(HistoryEntry::pipeline).containsExactly(ChangePipelines.VERBATIM);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
@@ -117,6 +118,31 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(h).allSatisfy(e -> assertThat(e.memoryId()).isEqualTo(id));
     assertThatThrownBy(() -> memory.delete(id)).isInstanceOf(MemoryNotFoundException.class);
     assertThat(memory.history("unknown-id")).isEmpty();
+  }
+
+  /**
+   * Every history row names the path through the engine that made its change: {@code raw} for an
+   * {@code infer=false} add, {@code update} and {@code delete} for direct API edits, {@code delete_all} for the bulk
+   * delete of a scope, {@code expiry} for {@code purgeExpired}; the store keeps it and reads it back.
+   */
+  @Test
+  void historyNamesThePipelineOfEveryChange() {
+    String edited = addVerbatim(ALICE, "I live in Porto");
+    memory.update(edited, MemoryUpdate.text("I live in Lisbon"));
+    memory.delete(edited);
+    String bulk = addVerbatim(BOB, "bob likes chess");
+    memory.deleteAll(BOB);
+    String expired = memory.add(AddRequest.builder(ALICE).user("offer ends today").expiration(TODAY)
+        .infer(false).build()).events().get(0).id();
+    memory.purgeExpired();
+
+    assertThat(memory.history(edited)).extracting(HistoryEntry::event, HistoryEntry::pipeline).containsExactly(
+        tuple(EventType.ADD, ChangePipelines.RAW), tuple(EventType.UPDATE, ChangePipelines.UPDATE),
+        tuple(EventType.DELETE, ChangePipelines.DELETE));
+    assertThat(memory.history(bulk)).extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.RAW, ChangePipelines.DELETE_ALL);
+    assertThat(memory.history(expired)).extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.RAW, ChangePipelines.EXPIRY);
   }
 
   @Test

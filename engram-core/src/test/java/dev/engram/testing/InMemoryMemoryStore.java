@@ -117,7 +117,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
       }
       seq++;
       nextHistory.add(new TenantHistory(m.tenant(), new HistoryEntry(seq, m.id(), c.event(), c.previousText(),
-          c.event() == EventType.DELETE ? null : m.item().text(), c.actorId(), c.role(), at)));
+          c.event() == EventType.DELETE ? null : m.item().text(), c.actorId(), c.role(), at, c.pipeline())));
     }
     Map<String, List<Message>> nextWindows = new HashMap<>(windows);
     for (ChangeSet.WindowAppend w : changes.windows()) {
@@ -149,7 +149,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
       for (HistoryEntry h : r.history()) {
         seq++;
         nextHistory.add(new TenantHistory(tenant, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(),
-            h.actorId(), h.role(), h.at())));
+            h.actorId(), h.role(), h.at(), h.pipeline())));
       }
       if (r.current().isPresent()) {
         StoredMemory m = r.current().get();

@@ -3,6 +3,7 @@ package dev.engram.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.DimensionMismatchException;
 import dev.engram.EngramException;
 import dev.engram.EventType;
@@ -72,9 +73,9 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     MemoryItem changed = m.item().withContent("likes coffee", m.item().metadata(), null,
         m.item().createdAt().plusSeconds(5));
     long updated = commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(1)),
-        "likes tea"))));
+        "likes tea", ChangePipelines.UPDATE))));
     long deleted = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(new StoredMemory("t1", changed,
-        axis(1))))));
+        axis(1)), ChangePipelines.DELETE))));
 
     assertThat(added).isLessThan(updated);
     assertThat(updated).isLessThan(deleted);
@@ -82,6 +83,8 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(store.get("t1", "m1")).isEmpty();
     List<HistoryEntry> h = store.history("t1", "m1");
     assertThat(h).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.UPDATE, EventType.DELETE);
+    assertThat(h).extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.RAW, ChangePipelines.UPDATE, ChangePipelines.DELETE);
     assertThat(h).extracting(HistoryEntry::seq).containsExactly(added, updated, deleted);
     assertThat(h.get(0).oldText()).isNull();
     assertThat(h.get(0).newText()).isEqualTo("likes tea");
@@ -102,14 +105,14 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     add(memory("t1", "old", ALICE, "already here", 0));
     long before = store.lastSeq();
     StoredMemory fresh = memory("t1", "fresh", ALICE, "would be new", 1);
-    ChangeSet duplicate = new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null),
-        MemoryChange.add(memory("t1", "old", ALICE, "again", 2), null, null)),
+    ChangeSet duplicate = new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
+        MemoryChange.add(memory("t1", "old", ALICE, "again", 2), null, null, ChangePipelines.RAW)),
         List.of(new ChangeSet.WindowAppend(ALICE, List.of(Message.user("hello")), 10)));
     assertThatThrownBy(() -> store.apply(duplicate)).isInstanceOf(EngramException.class);
 
     StoredMemory ghost = memory("t1", "ghost", ALICE, "not stored", 3);
-    ChangeSet missing = ChangeSet.of("t1", List.of(MemoryChange.add(fresh, null, null),
-        MemoryChange.update(ghost, "x")));
+    ChangeSet missing = ChangeSet.of("t1", List.of(MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
+        MemoryChange.update(ghost, "x", ChangePipelines.UPDATE)));
     assertThatThrownBy(() -> store.apply(missing)).isInstanceOf(MemoryNotFoundException.class);
 
     assertThat(store.get("t1", "fresh")).isEmpty();
@@ -126,7 +129,8 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     store.recordEmbeddingSpec(new EmbeddingSpec("model-x", DIMENSION));
     assertThat(store.embeddingSpec()).contains(new EmbeddingSpec("model-x", DIMENSION));
     StoredMemory wrong = new StoredMemory("t1", item("m1", ALICE, "short vector"), new float[] {1, 0});
-    assertThatThrownBy(() -> store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(wrong, null, null)))))
+    assertThatThrownBy(() -> store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(wrong, null, null,
+        ChangePipelines.RAW)))))
         .isInstanceOf(DimensionMismatchException.class);
     assertThat(store.count()).isZero();
     reopen();
@@ -251,8 +255,9 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     StoredMemory c = memory("t2", "c", ALICE, "c", 2);
     long s2 = add(c);
     StoredMemory a2 = new StoredMemory("t1", item("a", ALICE, "a changed"), axis(3));
-    long s3 = commit(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a"))));
-    long s4 = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "b").orElseThrow()))));
+    long s3 = commit(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a", ChangePipelines.UPDATE))));
+    long s4 = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "b").orElseThrow(),
+        ChangePipelines.DELETE))));
 
     List<MemoryStore.Change> all = new ArrayList<>();
     store.changesSince(0, all::add);

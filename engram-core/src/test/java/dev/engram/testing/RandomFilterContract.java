@@ -2,6 +2,7 @@ package dev.engram.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.ChangePipelines;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
 import dev.engram.Page;
@@ -81,7 +82,7 @@ public abstract class RandomFilterContract extends StorageContractSupport {
     for (int i = 0; i < MEMORIES; i++) {
       MemoryItem item = gen.item("mem-" + i);
       live.put(item.id(), item);
-      batch.add(MemoryChange.add(new StoredMemory("t", item, gen.vector(DIMENSION)), null, null));
+      batch.add(MemoryChange.add(new StoredMemory("t", item, gen.vector(DIMENSION)), null, null, ChangePipelines.RAW));
       if (batch.size() == 70) {
         commit(ChangeSet.of("t", batch));
         batch.clear();
@@ -97,15 +98,16 @@ public abstract class RandomFilterContract extends StorageContractSupport {
       if (random.nextBoolean()) {
         MemoryItem item = gen.item(id);
         live.put(id, item);
-        batch.add(MemoryChange.update(new StoredMemory("t", item, gen.vector(DIMENSION)), "old"));
+        batch.add(MemoryChange.update(new StoredMemory("t", item, gen.vector(DIMENSION)), "old",
+            ChangePipelines.UPDATE));
       } else {
         MemoryItem gone = live.remove(id);
-        batch.add(MemoryChange.delete(new StoredMemory("t", gone, gen.vector(DIMENSION))));
+        batch.add(MemoryChange.delete(new StoredMemory("t", gone, gen.vector(DIMENSION)), ChangePipelines.DELETE));
       }
     }
     commit(ChangeSet.of("t", batch));
     commit(ChangeSet.of("other", List.of(MemoryChange.add(new StoredMemory("other", gen.item("mem-0"),
-        gen.vector(DIMENSION)), null, null))));
+        gen.vector(DIMENSION)), null, null, ChangePipelines.RAW))));
   }
 
   private static List<String> expected(List<MemoryItem> items, IndexQuery q) {

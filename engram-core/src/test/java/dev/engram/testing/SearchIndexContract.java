@@ -2,6 +2,7 @@ package dev.engram.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.ChangePipelines;
 import dev.engram.MemoryItem;
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
@@ -74,7 +75,8 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     add(a, memory("t1", "b", ALICE, "the piano is quiet", 1));
     MemoryItem changed = a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
     commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
-        "the violin is loud"), MemoryChange.delete(store.get("t1", "b").orElseThrow()))));
+        "the violin is loud", ChangePipelines.UPDATE), MemoryChange.delete(store.get("t1", "b").orElseThrow(),
+            ChangePipelines.DELETE))));
     assertThat(index.keyword(query("t1", ALICE), "violin piano", 10)).isEmpty();
     assertThat(ids(index.keyword(query("t1", ALICE), "drum", 10))).containsExactly("a");
     assertThat(ids(index.dense(query("t1", ALICE), axis(2), 10))).containsExactly("a");

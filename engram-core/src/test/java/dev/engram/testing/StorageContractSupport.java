@@ -1,5 +1,6 @@
 package dev.engram.testing;
 
+import dev.engram.ChangePipelines;
 import dev.engram.Hashes;
 import dev.engram.MemoryItem;
 import dev.engram.Role;
@@ -108,7 +109,7 @@ public abstract class StorageContractSupport {
   protected long add(StoredMemory... memories) {
     List<MemoryChange> changes = new ArrayList<>();
     for (StoredMemory m : memories) {
-      changes.add(MemoryChange.add(m, m.item().actorId(), m.item().role()));
+      changes.add(MemoryChange.add(m, m.item().actorId(), m.item().role(), ChangePipelines.RAW));
     }
     return commit(ChangeSet.of(memories[0].tenant(), changes));
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.AddRequest;
+import dev.engram.ChangePipelines;
 import dev.engram.Engram;
 import dev.engram.EventType;
 import dev.engram.ExportRequest;
@@ -92,7 +93,8 @@ public abstract class TransferContract extends ConcurrencyContract {
   private static List<MemoryRecord> throughJsonLines(String tenant, Optional<Scope> scope,
                                                      List<MemoryRecord> records) throws IOException {
     StringBuilder file = new StringBuilder();
-    file.append(dev.engram.json.MemoryJson.write(MemoryRecordJson.header(tenant, scope, TickingClock.START))).append('\n');
+    file.append(dev.engram.json.MemoryJson.write(MemoryRecordJson.header(tenant, scope,
+        TickingClock.START))).append('\n');
     records.forEach(r -> file.append(MemoryRecordJson.line(r)).append('\n'));
     List<MemoryRecord> back = new ArrayList<>();
     try (MemoryRecordReader reader = MemoryRecordReader.open(new StringReader(file.toString()), Optional.empty(),
@@ -105,7 +107,7 @@ public abstract class TransferContract extends ConcurrencyContract {
 
   private static List<HistoryEntry> withoutSeq(List<HistoryEntry> rows) {
     return rows.stream().map(h -> new HistoryEntry(0, h.memoryId(), h.event(), h.oldText(), h.newText(),
-        h.actorId(), h.role(), h.at())).toList();
+        h.actorId(), h.role(), h.at(), h.pipeline())).toList();
   }
 
   private static List<MemoryRecord> withoutSeqs(List<MemoryRecord> records) {
@@ -241,8 +243,10 @@ public abstract class TransferContract extends ConcurrencyContract {
         "alice", null, null, null, Role.USER, at, at, null, List.of(), null);
     MemoryItem badHash = new MemoryItem("imported-2", "a tampered memory", Hashes.md5("something else"), Map.of(),
         "alice", null, null, null, null, at, at, null, List.of(), null);
-    HistoryEntry add1 = new HistoryEntry(0, "imported-1", EventType.ADD, null, "a good memory", null, Role.USER, at);
-    HistoryEntry add2 = new HistoryEntry(0, "imported-2", EventType.ADD, null, "a tampered memory", null, null, at);
+    HistoryEntry add1 = new HistoryEntry(0, "imported-1", EventType.ADD, null, "a good memory", null, Role.USER,
+        at, ChangePipelines.RAW);
+    HistoryEntry add2 = new HistoryEntry(0, "imported-2", EventType.ADD, null, "a tampered memory", null, null, at,
+        ChangePipelines.RAW);
     long before = storedCount();
 
     assertThatThrownBy(() -> memory.importRecords(List.of(MemoryRecord.live(good, List.of(add1)),
@@ -254,7 +258,7 @@ public abstract class TransferContract extends ConcurrencyContract {
     MemoryItem noScope = new MemoryItem("imported-3", "no scope", Hashes.md5("no scope"), Map.of(), null, null,
         null, null, null, at, at, null, List.of(), null);
     assertThatThrownBy(() -> memory.importRecords(List.of(MemoryRecord.live(noScope, List.of(
-        new HistoryEntry(0, "imported-3", EventType.ADD, null, "no scope", null, null, at))))))
+        new HistoryEntry(0, "imported-3", EventType.ADD, null, "no scope", null, null, at, ChangePipelines.RAW))))))
         .isInstanceOf(ValidationException.class).hasMessageContaining("records[0].scope");
 
     assertThat(storedCount()).isEqualTo(before);

@@ -45,7 +45,21 @@ class BuildFailureTest {
         Arguments.of("tenant", (UnaryOperator<Engram.Builder>) b -> b.tenant(" ")),
         Arguments.of("embedder", (UnaryOperator<Engram.Builder>) b -> b.embedder(null)),
         Arguments.of("clock", (UnaryOperator<Engram.Builder>) b -> b.clock(null)),
-        Arguments.of("inference", (UnaryOperator<Engram.Builder>) b -> b.inference(null)));
+        Arguments.of("inference", (UnaryOperator<Engram.Builder>) b -> b.inference(null)),
+        Arguments.of("inference", (UnaryOperator<Engram.Builder>) b -> b.inference(new BadlyNamedInference())));
+  }
+
+  /** An inference whose pipeline name cannot be written to history rows. */
+  private static final class BadlyNamedInference implements dev.engram.spi.MemoryInference {
+    @Override
+    public java.util.List<PlannedChange> plan(InferenceContext context) {
+      return java.util.List.of();
+    }
+
+    @Override
+    public String pipelineName() {
+      return "My Pipeline";
+    }
   }
 
   @ParameterizedTest(name = "{0}")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
+import dev.engram.ChangePipelines;
 import dev.engram.Engram;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
@@ -118,6 +119,8 @@ class ConsolidationScenarioTest {
     assertThat(memory.get(id).orElseThrow().text()).isEqualTo("Alice lives in Shanghai, having moved from Beijing");
     List<HistoryEntry> h = memory.history(id);
     assertThat(h).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.UPDATE);
+    assertThat(h).extracting(HistoryEntry::pipeline).as("the model's UPDATE, not a direct edit")
+        .containsOnly(ChangePipelines.CONSOLIDATE);
     assertThat(h.get(1).oldText()).isEqualTo("Alice lives in Beijing");
     assertThat(h.get(1).newText()).isEqualTo("Alice lives in Shanghai, having moved from Beijing");
     assertThat(memory.search(SearchRequest.builder(ALICE, "Shanghai").build()).hits())
@@ -137,6 +140,7 @@ class ConsolidationScenarioTest {
     assertThat(r.events()).extracting(MemoryEvent::event).containsExactly(EventType.DELETE, EventType.ADD);
     assertThat(memory.get(id)).isEmpty();
     assertThat(memory.history(id)).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.DELETE);
+    assertThat(memory.history(id)).extracting(HistoryEntry::pipeline).containsOnly(ChangePipelines.CONSOLIDATE);
     assertThat(memory.search(SearchRequest.builder(ALICE, "fish").build()).hits())
         .noneMatch(hit -> hit.memory().id().equals(id));
   }

@@ -21,16 +21,24 @@ import java.util.OptionalInt;
  * @param dataDir    where the stores live
  * @param graphStore where the graph memory lives: in the data directory, or on a Neo4j server
  * @param store      where the memories live: in the data directory, or in PostgreSQL
+ * @param reranker   the reranker of searches that ask for one ({@code rerank}); empty for none
  */
 public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
-                             GraphStore graphStore, Store store) {
+                             GraphStore graphStore, Store store, Optional<Reranker> reranker) {
   public EngramSettings {
+    Objects.requireNonNull(reranker, "reranker");
     Objects.requireNonNull(llm, "llm");
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(pipeline, "pipeline");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(graphStore, "graphStore");
     Objects.requireNonNull(store, "store");
+  }
+
+  /** Settings without a reranker. */
+  public EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
+      GraphStore graphStore, Store store) {
+    this(llm, embedder, pipeline, dataDir, graphStore, store, Optional.empty());
   }
 
   /** Settings with the embedded memory store. */
@@ -61,30 +69,107 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
   public EngramSettings withLlm(Llm value) {
     Pipeline p = pipeline.mode() == PipelineMode.OFFLINE ? pipeline.withMode(PipelineMode.CONSOLIDATE) : pipeline;
-    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore, store);
+    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore, store, reranker);
   }
 
   public EngramSettings withEmbedder(Embedder value) {
-    return new EngramSettings(llm, value, pipeline, dataDir, graphStore, store);
+    return new EngramSettings(llm, value, pipeline, dataDir, graphStore, store, reranker);
   }
 
   public EngramSettings withPipeline(Pipeline value) {
-    return new EngramSettings(llm, embedder, value, dataDir, graphStore, store);
+    return new EngramSettings(llm, embedder, value, dataDir, graphStore, store, reranker);
   }
 
   public EngramSettings withDataDir(Path value) {
-    return new EngramSettings(llm, embedder, pipeline, value, graphStore, store);
+    return new EngramSettings(llm, embedder, pipeline, value, graphStore, store, reranker);
   }
 
   /** A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}). */
   public EngramSettings withGraphStore(GraphStore value) {
     Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
-    return new EngramSettings(llm, embedder, p, dataDir, value, store);
+    return new EngramSettings(llm, embedder, p, dataDir, value, store, reranker);
   }
 
   /** A copy with this memory store. */
   public EngramSettings withStore(Store value) {
-    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, value);
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, value, reranker);
+  }
+
+  /** A copy with this reranker. */
+  public EngramSettings withReranker(Reranker value) {
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, store, Optional.of(value));
+  }
+
+  /** Reranker providers. */
+  public enum RerankerProvider {
+    /** Cohere's rerank API ({@link RerankApi#COHERE}). */
+    COHERE(RerankApi.COHERE),
+    /** Jina AI's rerank API ({@link RerankApi#JINA}). */
+    JINA(RerankApi.JINA),
+    /** Voyage AI's rerank API ({@link RerankApi#VOYAGE}). */
+    VOYAGE(RerankApi.VOYAGE),
+    /** The language model of the {@code llm} section ({@code dev.engram.pipeline.LlmReranker}). */
+    LLM(null);
+
+    private final RerankApi api;
+
+    RerankerProvider(RerankApi api) {
+      this.api = api;
+    }
+
+    /** The wire format; empty for {@link #LLM}. */
+    public Optional<RerankApi> api() {
+      return Optional.ofNullable(api);
+    }
+
+    /** The spelling in files, for example {@code cohere}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * The reranker.
+   *
+   * @param provider   a rerank API, or {@code llm} for the configured language model
+   * @param model      the provider's model name (unused with {@code llm}, which takes the llm section's)
+   * @param baseUrl    the endpoint, empty for the provider's public one
+   * @param apiKeyEnv  the environment variable holding the key
+   * @param apiKeyFile a file holding the key, read instead of the variable when present
+   * @param timeout    connect and read timeout of one call
+   * @param candidates how many of the best fused hits are reranked per search
+   */
+  public record Reranker(RerankerProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
+                         Optional<Path> apiKeyFile, Duration timeout, int candidates) {
+    /** How long a search waits for a reranker by default. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    public Reranker {
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(model, "model");
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+      Objects.requireNonNull(apiKeyFile, "apiKeyFile");
+      Objects.requireNonNull(timeout, "timeout");
+      if (candidates < 1) {
+        throw new IllegalArgumentException("reranker.candidates must be at least 1, got " + candidates);
+      }
+    }
+
+    /** The provider's defaults: its model and key variable, a 10 s timeout, 30 candidates. */
+    public static Reranker of(RerankerProvider provider) {
+      return new Reranker(provider, provider.api().map(RerankApi::defaultModel).orElse(""), Optional.empty(),
+          provider.api().map(RerankApi::defaultApiKeyEnv).orElse(""), Optional.empty(), DEFAULT_TIMEOUT,
+          dev.engram.spi.Reranker.DEFAULT_CANDIDATES);
+    }
+
+    public Reranker withBaseUrl(String value) {
+      return new Reranker(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, candidates);
+    }
+
+    public Reranker withApiKeyEnv(String value) {
+      return new Reranker(provider, model, baseUrl, value, apiKeyFile, timeout, candidates);
+    }
   }
 
   /** Language-model providers. */

@@ -20,17 +20,25 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Turns {@link EngramSettings} into the engine's parts: the embedder, the add pipeline ({@code offline},
  * {@code consolidate} or {@code additive}), the graph extractor when {@code pipeline.graph} is on, and, with a
- * language model, the rolling-summary keeper. Storage is left to the caller.
+ * language model, the rolling-summary keeper, and the reranker of the {@code reranker} section. Storage is left to
+ * the caller.
  */
 public final class PipelineAssembly {
   /** Most tokens of a summary refresh answer. */
   static final int SUMMARY_TOKENS = 400;
   /** Most tokens of a graph extraction or conflict answer. */
   static final int GRAPH_TOKENS = 1500;
+
+  /**
+   * Retries of the LLM reranker, which a search waits for: two attempts a quarter second apart at most, and one more
+   * for an unusable answer.
+   */
+  static final RetryPolicy RERANK_RETRY = new RetryPolicy(2, Duration.ofMillis(250), Duration.ofSeconds(1), 2);
 
   private PipelineAssembly() {}
 
@@ -44,6 +52,11 @@ public final class PipelineAssembly {
   public static Engram.Builder configure(Engram.Builder builder, EngramSettings settings, Map<String, String> env) {
     Objects.requireNonNull(builder, "builder");
     PipelineMode mode = settings.pipeline().mode();
+    if (settings.reranker().isPresent()) {
+      Optional<ModelCaller> llm = settings.llm().map(l -> new ModelCaller(Providers.languageModel(l, env),
+          RERANK_RETRY));
+      builder.reranker(Providers.reranker(settings.reranker().get(), llm, env));
+    }
     builder.graphEntityThreshold(settings.pipeline().graphEntityThreshold())
         .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor());
     if (mode == PipelineMode.OFFLINE) {

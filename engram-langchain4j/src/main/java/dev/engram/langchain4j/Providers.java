@@ -2,6 +2,8 @@ package dev.engram.langchain4j;
 
 import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
+import dev.engram.pipeline.LlmReranker;
+import dev.engram.pipeline.ModelCaller;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.LanguageModel;
 import dev.langchain4j.http.client.HttpClientBuilder;
@@ -81,6 +83,32 @@ public final class Providers {
         .queryPrefix(embedder.queryPrefix());
     embedder.dimensions().ifPresent(b::dimensions);
     return embedder.provider() == EmbedderProvider.OPENAI ? openAiEmbedder(b.build()) : ollamaEmbedder(b.build());
+  }
+
+  /**
+   * The reranker configured by {@code reranker}: a hosted rerank API ({@link ScoringModelReranker} over
+   * {@link RerankApiScoringModel}; a key is required for the public endpoints, optional with a {@code base_url}), or,
+   * for {@code llm}, the {@link dev.engram.pipeline.LlmReranker} over {@code llm} with the pipeline's retries.
+   *
+   * @throws dev.engram.ValidationException if {@code llm} is asked for and {@code llm} is empty, or a key is missing
+   */
+  public static dev.engram.spi.Reranker reranker(EngramSettings.Reranker reranker, Optional<ModelCaller> llm,
+                                                 Map<String, String> env) {
+    Objects.requireNonNull(reranker, "reranker");
+    Objects.requireNonNull(env, "env");
+    if (reranker.provider() == EngramSettings.RerankerProvider.LLM) {
+      ModelCaller caller = llm.orElseThrow(() -> new dev.engram.ValidationException("reranker.provider",
+          "'llm' needs a language model: add an llm section to engram.yaml or set ENGRAM_LLM_PROVIDER"));
+      return new LlmReranker(caller, reranker.candidates());
+    }
+    Optional<String> key = Secrets.apiKey("reranker", reranker.provider().configName(), reranker.apiKeyEnv(),
+        reranker.apiKeyFile(), env, reranker.baseUrl().isEmpty());
+    ModelSettings s = ModelSettings.builder(reranker.model())
+        .baseUrl(reranker.baseUrl().orElse(null))
+        .apiKey(key.orElse(null))
+        .timeout(reranker.timeout())
+        .build();
+    return ScoringModelReranker.of(reranker.provider().api().orElseThrow(), s).withCandidates(reranker.candidates());
   }
 
   /** Whether a provider cannot work without a key: public OpenAI, Anthropic and Gemini need one; Ollama does not. */

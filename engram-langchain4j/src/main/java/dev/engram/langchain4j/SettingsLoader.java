@@ -51,7 +51,9 @@ public final class SettingsLoader {
   public static final String POSTGRES_URL_ENV = "ENGRAM_POSTGRES_URL";
 
   static final List<String> ROOT_KEYS = List.of("llm", "embedder", "pipeline", "data_dir", "graph_store", "store",
-      "server");
+      "server", "reranker");
+  static final List<String> RERANKER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
+      "timeout_seconds", "candidates");
   static final List<String> STORE_KEYS = List.of("provider", "url", "user", "schema", "password_env",
       "password_file");
   static final List<String> LLM_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
@@ -139,7 +141,10 @@ public final class SettingsLoader {
     Path dataDir = dataEnv != null && !dataEnv.isBlank()
         ? YamlFields.expandHome(dataEnv, Path.of("").toAbsolutePath())
         : f.path(root, "", "data_dir").orElseGet(EngramSettings::defaultDataDir);
-    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, SettingsReader.store(f, storeNode, env));
+    Optional<EngramSettings.Reranker> reranker = f.section(root, "reranker", RERANKER_KEYS)
+        .map(n -> SettingsReader.reranker(f, n, env, llm.isPresent()));
+    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, SettingsReader.store(f, storeNode, env),
+        reranker);
   }
 
   private static void overrideText(ObjectNode node, String key, String value) {

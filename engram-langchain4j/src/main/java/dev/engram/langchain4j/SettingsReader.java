@@ -59,6 +59,42 @@ final class SettingsReader {
     return e;
   }
 
+  static EngramSettings.Reranker reranker(YamlFields f, ObjectNode n, Map<String, String> env, boolean hasLlm) {
+    String providerName = f.text(n, "reranker", "provider").orElseThrow(() -> new ValidationException(
+        "reranker.provider", "missing in " + f.source() + " (one of cohere, jina, voyage, llm)"));
+    EngramSettings.RerankerProvider provider = YamlFields.choice(EngramSettings.RerankerProvider.class,
+        providerName, "reranker.provider", f.source());
+    int candidates = f.integer(n, "reranker", "candidates", 1).orElse(dev.engram.spi.Reranker.DEFAULT_CANDIDATES);
+    if (candidates > dev.engram.SearchRequest.MAX_TOP_K) {
+      throw new ValidationException("reranker.candidates", "must be at most " + dev.engram.SearchRequest.MAX_TOP_K
+          + ", got " + candidates + " (in " + f.source() + ")");
+    }
+    if (provider == EngramSettings.RerankerProvider.LLM) {
+      for (String key : SettingsLoader.RERANKER_KEYS.subList(1, 6)) {
+        if (n.hasNonNull(key)) {
+          throw new ValidationException("reranker." + key, "is not used with provider llm, which calls the model of"
+              + " the llm section; remove it from " + f.source());
+        }
+      }
+      if (!hasLlm) {
+        throw new ValidationException("reranker.provider", "'llm' needs a language model: add an llm section to "
+            + f.source() + " or set ENGRAM_LLM_PROVIDER");
+      }
+      return new EngramSettings.Reranker(provider, "", Optional.empty(), "", Optional.empty(),
+          EngramSettings.Reranker.DEFAULT_TIMEOUT, candidates);
+    }
+    RerankApi api = provider.api().orElseThrow();
+    EngramSettings.Reranker r = new EngramSettings.Reranker(provider,
+        f.text(n, "reranker", "model").orElse(api.defaultModel()),
+        f.text(n, "reranker", "base_url"),
+        f.text(n, "reranker", "api_key_env").orElse(api.defaultApiKeyEnv()),
+        f.path(n, "reranker", "api_key_file"),
+        f.seconds(n, "reranker", "timeout_seconds").orElse(EngramSettings.Reranker.DEFAULT_TIMEOUT),
+        candidates);
+    Secrets.apiKey("reranker", provider.configName(), r.apiKeyEnv(), r.apiKeyFile(), env, r.baseUrl().isEmpty());
+    return r;
+  }
+
   static EngramSettings.GraphStore graphStore(YamlFields f, ObjectNode n, Map<String, String> env) {
     GraphStoreProvider provider = f.text(n, "graph_store", "provider")
         .map(v -> YamlFields.choice(GraphStoreProvider.class, v, "graph_store.provider", f.source()))

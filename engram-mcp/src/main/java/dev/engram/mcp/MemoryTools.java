@@ -131,6 +131,8 @@ final class MemoryTools {
             + "in, nin, contains, icontains."),
         "top_k", integer("How many memories at most (default 10).", 1, SearchRequest.MAX_TOP_K),
         "threshold", number("Minimum relevance score in [0, 1] (default 0).", 0, 1),
+        "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
+            + " default false)."),
         "include_relations", bool("true (default): also return related facts from the graph memory, when on."),
         "as_of", string("Graph relations as they held at this instant (ISO-8601); default now."),
         "include_invalidated", bool("true: include graph relations that no longer hold.")), List.of("query"));
@@ -146,6 +148,7 @@ final class MemoryTools {
           SearchRequest.Builder b = SearchRequest.builder(scope, query).filter(filter(args));
           args.integer("top_k", 1, SearchRequest.MAX_TOP_K).ifPresent(b::topK);
           args.number("threshold", 0, 1).ifPresent(b::threshold);
+          args.bool("rerank").ifPresent(b::rerank);
           SearchRequest request = b.build();
           TimeView view = timeView(args);
           SearchResult found = memory.search(request, view);
@@ -252,7 +255,8 @@ final class MemoryTools {
     return new ToolDefinition(HISTORY, "Memory history",
         "Show how one memory changed over time: when it was added, each update with the old and new text, and "
             + "its deletion. Call it when the user asks what a memory used to say or why it changed. Returns the "
-            + "changes, oldest first.",
+            + "changes, oldest first, each with the pipeline that made it (raw for a verbatim add, the extraction "
+            + "pipeline's name, update or delete for a direct edit).",
         schema, annotations(true, false, true), (memory, args, progress) -> {
           MemoryItem item = owned(memory, args);
           List<HistoryEntry> rows = memory.history(item.id());

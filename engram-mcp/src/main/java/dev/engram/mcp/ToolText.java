@@ -115,6 +115,7 @@ final class ToolText {
         case DELETE -> b.append(h.oldText());
         default -> b.append(h.oldText()).append(" -> ").append(h.newText());
       }
+      b.append(" (by ").append(h.pipeline()).append(')');
     }
     return b.toString();
   }

@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  */
 public final class PostgresMemoryStore implements MemoryStore {
   private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
-      + " new_text, actor_id, role, at_s, at_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " new_text, actor_id, role, at_s, at_ns, pipeline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String INSERT_MESSAGE = "INSERT INTO messages (tenant, scope_key, role, name, content,"
       + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String TRIM_WINDOW = "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
@@ -185,6 +185,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             history.setString(7, h.actorId());
             history.setString(8, h.role() == null ? null : h.role().wireName());
             MemoryRows.bindInstant(history, 9, h.at());
+            history.setString(11, h.pipeline());
             history.executeUpdate();
           }
           if (r.current().isPresent()) {
@@ -292,6 +293,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     ps.setString(7, change.actorId());
     ps.setString(8, change.role() == null ? null : change.role().wireName());
     MemoryRows.bindInstant(ps, 9, at);
+    ps.setString(11, change.pipeline());
     ps.executeUpdate();
   }
 
@@ -426,7 +428,7 @@ public final class PostgresMemoryStore implements MemoryStore {
   public List<HistoryEntry> history(String tenant, String memoryId) {
     return db.read("read the history of " + memoryId, c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT seq, memory_id, event, old_text, new_text, actor_id,"
-          + " role, at_s, at_ns FROM history WHERE tenant = ? AND memory_id = ? ORDER BY seq")) {
+          + " role, at_s, at_ns, pipeline FROM history WHERE tenant = ? AND memory_id = ? ORDER BY seq")) {
         ps.setString(1, tenant);
         ps.setString(2, memoryId);
         List<HistoryEntry> out = new ArrayList<>();
@@ -435,7 +437,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             String role = rs.getString(7);
             out.add(new HistoryEntry(rs.getLong(1), rs.getString(2), EventType.valueOf(rs.getString(3)),
                 rs.getString(4), rs.getString(5), rs.getString(6), role == null ? null : Role.parse(role),
-                MemoryRows.instant(rs, 8)));
+                MemoryRows.instant(rs, 8), rs.getString(10)));
           }
         }
         return out;

@@ -10,6 +10,7 @@ import dev.engram.server.api.GraphApi;
 import dev.engram.server.api.HostedApi;
 import dev.engram.server.api.OpsApi;
 import dev.engram.server.api.SelfHostedApi;
+import dev.engram.server.api.TransferApi;
 import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
@@ -73,6 +74,7 @@ public final class EngramServer implements AutoCloseable {
     new SelfHostedApi(events, metrics).register(routes);
     new GraphApi().register(routes);
     new ConsoleApi().register(routes);
+    new TransferApi().register(routes);
     String version = Objects.requireNonNullElse(EngramServer.class.getPackage().getImplementationVersion(),
         "development");
     String[] openApi = new String[1];

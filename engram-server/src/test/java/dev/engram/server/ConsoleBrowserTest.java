@@ -46,8 +46,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web console in a real browser: Debian's headless Chromium driven by chromedriver (Selenium), against a real
  * server on real embedded storage with graph memory on. Signs in (a wrong key is refused), adds, searches, edits,
- * deletes, reads a history, opens the graph and moves its as-of control, lists activity; saves a screenshot of each
- * main screen under docs/console/; and checks that the page never requests anything outside its own origin.
+ * deletes, reads a history (each entry naming its pipeline), opens the graph and moves its as-of control, lists
+ * activity; saves a screenshot of each main screen under docs/console/; and checks that the page never requests
+ * anything outside its own origin.
  */
 class ConsoleBrowserTest {
   private static final Path SCREENSHOTS = Path.of("..", "docs", "console");
@@ -164,6 +165,13 @@ class ConsoleBrowserTest {
     String history = browser.findElement(By.id("history")).getText();
     assertThat(history).contains("ADD").contains("UPDATE").contains("Alice loves green tea")
         .contains("Alice loves jasmine tea");
+    // Each entry names the pipeline that made it: the console's add with infer off, then the edit.
+    List<WebElement> entries = browser.findElements(By.cssSelector("#history li"));
+    assertThat(entries).hasSize(2);
+    assertThat(entries.get(0).getText()).contains("ADD").contains("by raw");
+    assertThat(entries.get(1).getText()).contains("UPDATE").contains("by update");
+    assertThat(browser.findElements(By.cssSelector("#history .pipeline code"))).extracting(WebElement::getText)
+        .containsExactly("raw", "update");
     assertThat(browser.findElement(By.id("provenance")).getText()).isNotBlank();
     screenshot("memory");
 

@@ -207,6 +207,7 @@ class HostedContractTest {
     JsonNode history = f.call("GET", "/v1/memories/" + id + "/history/", member, null).json();
     assertThat(history).hasSize(2);
     assertThat(history.get(1).path("event").asText()).isEqualTo("DELETE");
+    assertThat(history.get(1).path("pipeline").asText()).isEqualTo("delete");
   }
 
   @Test
@@ -226,6 +227,8 @@ class HostedContractTest {
     assertThat(add.path("updated_at").isTextual()).isTrue();
     assertThat(h.get(1).path("old_memory").asText()).isEqualTo("first");
     assertThat(h.get(1).path("new_memory").asText()).isEqualTo("second");
+    assertThat(add.path("pipeline").asText()).as("an infer=false add").isEqualTo("raw");
+    assertThat(h.get(1).path("pipeline").asText()).as("a direct edit").isEqualTo("update");
     assertThat(f.call("GET", "/v1/memories/nope/history/", member, null).status()).isEqualTo(404);
   }
 

@@ -77,6 +77,7 @@ class SelfHostedContractTest {
     assertThat(history).hasSize(2);
     assertThat(history.get(1).path("event").asText()).isEqualTo("UPDATE");
     assertThat(history.get(1).path("old_memory").asText()).isEqualTo("I collect vinyl records");
+    assertThat(history).extracting(h -> h.path("pipeline").asText()).containsExactly("raw", "update");
 
     JsonNode deleted = call("DELETE", "/memories/" + id, member, null).json();
     assertThat(deleted.path("message").asText()).isEqualTo("Memory deleted successfully");

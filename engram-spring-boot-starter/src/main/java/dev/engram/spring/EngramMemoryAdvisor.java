@@ -13,15 +13,21 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClientMessageAggregator;
 import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.client.ChatClientResponse;
 import org.springframework.ai.chat.client.advisor.api.Advisor;
 import org.springframework.ai.chat.client.advisor.api.CallAdvisor;
 import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
+import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
+import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
 import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.beans.factory.DisposableBean;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * A Spring AI advisor that gives a {@code ChatClient} long-term memory. Before the call it searches the memories of
@@ -30,11 +36,16 @@ import org.springframework.beans.factory.DisposableBean;
  * the call it adds the exchange (the user's message and the answer) to Engram on its own thread. Without a scope in
  * the context it does nothing. Memory failures are logged and counted, never thrown into the chat.
  *
+ * <p>It advises streaming calls the same way: the search runs on Reactor's bounded-elastic scheduler before the
+ * stream starts, the streamed answer passes through unchanged, and once the stream completes its text, aggregated,
+ * is added with the user's message on the advisor's own thread.
+ *
  * <pre>{@code
  * chatClient.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, "alice")).call().content();
+ * chatClient.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, "alice")).stream().content();
  * }</pre>
  */
-public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
+public final class EngramMemoryAdvisor implements CallAdvisor, StreamAdvisor, DisposableBean {
   /** Advisor context key of the user id. */
   public static final String USER_ID = "engram_user_id";
   /** Advisor context key of the agent id. */
@@ -77,20 +88,48 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
 
   @Override
   public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
+    Optional<Exchange> exchange = exchange(request);
+    if (exchange.isEmpty()) {
+      return chain.nextCall(request);
+    }
+    ChatClientResponse response = chain.nextCall(withMemories(request, exchange.get()));
+    remember(exchange.get(), response);
+    return response;
+  }
+
+  @Override
+  public Flux<ChatClientResponse> adviseStream(ChatClientRequest request, StreamAdvisorChain chain) {
+    Optional<Exchange> exchange = exchange(request);
+    if (exchange.isEmpty()) {
+      return chain.nextStream(request);
+    }
+    Flux<ChatClientResponse> answer = Mono.fromCallable(() -> withMemories(request, exchange.get()))
+        .subscribeOn(Schedulers.boundedElastic())
+        .flatMapMany(chain::nextStream);
+    return new ChatClientMessageAggregator().aggregateChatClientResponse(answer,
+        whole -> remember(exchange.get(), whole));
+  }
+
+  /** The scope and the user's message of a request, if it names a scope and has a message. */
+  private record Exchange(Scope scope, String question) {}
+
+  private static Optional<Exchange> exchange(ChatClientRequest request) {
     Optional<Scope> scope = scope(request.context());
     UserMessage user = request.prompt().getUserMessage();
     String question = user == null ? null : user.getText();
     if (scope.isEmpty() || question == null || question.isBlank()) {
-      return chain.nextCall(request);
+      return Optional.empty();
     }
-    String memories = memories(scope.get(), question);
-    ChatClientRequest advised = memories.isEmpty() ? request : request.mutate()
+    return Optional.of(new Exchange(scope.get(), question));
+  }
+
+  /** The request with the scope's best memories appended to its system prompt (unchanged if none). */
+  private ChatClientRequest withMemories(ChatClientRequest request, Exchange exchange) {
+    String memories = memories(exchange.scope(), exchange.question());
+    return memories.isEmpty() ? request : request.mutate()
         .prompt(request.prompt().augmentSystemMessage(system -> new SystemMessage(
             (system.getText() == null || system.getText().isBlank() ? "" : system.getText() + "\n\n") + memories)))
         .build();
-    ChatClientResponse response = chain.nextCall(advised);
-    remember(scope.get(), question, response.chatResponse());
-    return response;
   }
 
   /** Exchanges that could not be remembered (failed or dropped) since this advisor was made. */
@@ -144,13 +183,15 @@ public final class EngramMemoryAdvisor implements CallAdvisor, DisposableBean {
     return block.length() == 0 ? "" : "What you remember about the user from earlier conversations:\n" + block;
   }
 
-  private void remember(Scope scope, String question, ChatResponse response) {
-    String answer = response == null || response.getResult() == null || response.getResult().getOutput() == null
-        ? null : response.getResult().getOutput().getText();
+  private void remember(Exchange exchange, ChatClientResponse response) {
+    ChatResponse chat = response == null ? null : response.chatResponse();
+    String answer = chat == null || chat.getResult() == null || chat.getResult().getOutput() == null
+        ? null : chat.getResult().getOutput().getText();
     if (answer == null || answer.isBlank()) {
       return;
     }
-    feeder.submit(AddRequest.builder(scope).user(question).assistant(answer).infer(infer).build(),
-        "an exchange of " + scope);
+    AddRequest add = AddRequest.builder(exchange.scope()).user(exchange.question()).assistant(answer).infer(infer)
+        .build();
+    feeder.submit(add, "an exchange of " + exchange.scope());
   }
 }

@@ -11,6 +11,7 @@ import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,44 @@ class EngramMemoryAdvisorTest {
   }
 
   @Test
+  void aStreamedConversationIsRememberedAndAStreamedAnswerSeesEarlierMemories() {
+    ScriptedChatModel model = new ScriptedChatModel("What a lovely dog!", "Your beagle is Max.");
+    ChatClient chat = ChatClient.builder(model).defaultSystem("You are a helpful assistant.")
+        .defaultAdvisors(advisor).build();
+
+    List<String> chunks = stream(chat, "alice", "My dog is a beagle called Max");
+    assertThat(chunks).containsExactly("What", " a", " lovely", " dog!");
+    assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+        .containsExactlyInAnyOrder("My dog is a beagle called Max", "What a lovely dog!");
+
+    assertThat(String.join("", stream(chat, "alice", "What is my dog called?"))).isEqualTo("Your beagle is Max.");
+    assertThat(model.prompts.get(1).getSystemMessage().getText()).startsWith("You are a helpful assistant.")
+        .contains("- My dog is a beagle called Max").contains("- What a lovely dog!");
+    assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+        .contains("What is my dog called?", "Your beagle is Max.");
+    assertThat(advisor.failures()).isZero();
+  }
+
+  @Test
+  void aStreamWithoutAScopePassesThroughUntouched() {
+    ScriptedChatModel model = new ScriptedChatModel("Hello there");
+    ChatClient chat = ChatClient.builder(model).defaultSystem("Be brief.").defaultAdvisors(advisor).build();
+
+    assertThat(chat.prompt().user("Hi").stream().content().collectList().block()).containsExactly("Hello", " there");
+    assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(model.prompts.get(0).getSystemMessage().getText()).isEqualTo("Be brief.");
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).isEmpty();
+    assertThat(memory.status().recordSequence()).isZero();
+  }
+
+  private static List<String> stream(ChatClient chat, String user, String text) {
+    return chat.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, user)).stream().content()
+        .collectList().block(Duration.ofSeconds(30));
+  }
+
+  @Test
   void memoryFailuresDoNotBreakTheChat() {
     ScriptedChatModel model = new ScriptedChatModel("Hello!");
     ChatClient chat = ChatClient.builder(model).defaultAdvisors(advisor).build();
@@ -75,5 +114,17 @@ class EngramMemoryAdvisorTest {
     assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
     assertThat(advisor.failures()).isEqualTo(2); // the search before the call and the add after it
     assertThat(model.prompts.get(0).getUserMessage().getText()).isEqualTo("Hi, I live in Porto");
+  }
+
+  @Test
+  void memoryFailuresDoNotBreakAStream() {
+    ScriptedChatModel model = new ScriptedChatModel("Hello Alice!");
+    ChatClient chat = ChatClient.builder(model).defaultAdvisors(advisor).build();
+    memory.close();
+
+    assertThat(stream(chat, "alice", "Hi, I live in Porto")).containsExactly("Hello", " Alice!");
+
+    assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(advisor.failures()).isEqualTo(2);
   }
 }

@@ -9,8 +9,12 @@ import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
+import reactor.core.publisher.Flux;
 
-/** A scripted stand-in for an LLM (none can run here): answers in order and keeps every prompt it received. */
+/**
+ * A scripted stand-in for an LLM (none can run here): answers in order and keeps every prompt it received. A
+ * streamed answer arrives word by word, one chunk per word (with its leading space), as a provider streams tokens.
+ */
 final class ScriptedChatModel implements ChatModel {
   final List<Prompt> prompts = new ArrayList<>();
   private final Deque<String> answers = new ArrayDeque<>();
@@ -26,5 +30,15 @@ final class ScriptedChatModel implements ChatModel {
       throw new AssertionError("the script has no answer for prompt " + prompts.size());
     }
     return new ChatResponse(List.of(new Generation(new AssistantMessage(answers.poll()))));
+  }
+
+  @Override
+  public Flux<ChatResponse> stream(Prompt prompt) {
+    String answer = call(prompt).getResult().getOutput().getText();
+    List<ChatResponse> chunks = new ArrayList<>();
+    for (String chunk : answer.split("(?= )")) {
+      chunks.add(new ChatResponse(List.of(new Generation(new AssistantMessage(chunk)))));
+    }
+    return Flux.fromIterable(chunks);
   }
 }

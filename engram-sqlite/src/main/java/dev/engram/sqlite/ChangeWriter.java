@@ -1,5 +1,6 @@
 package dev.engram.sqlite;
 
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
 import dev.engram.MemoryNotFoundException;
@@ -26,7 +27,7 @@ import org.sqlite.SQLiteException;
  */
 final class ChangeWriter {
   private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
-      + " new_text, actor_id, role, created_s, created_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + " new_text, actor_id, role, created_s, created_ns, pipeline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String INSERT_MESSAGE = "INSERT INTO messages (tenant, scope_key, role, name, content,"
       + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String TRIM_WINDOW = "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
@@ -96,8 +97,8 @@ final class ChangeWriter {
       default -> clock.instant();
     };
     insertHistory(db, new HistoryEntry(seq, m.id(), change.event(), change.previousText(),
-        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), at),
-        m.tenant());
+        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), at,
+        change.pipeline()), m.tenant());
   }
 
   /** Inserts one history row as given (its {@code seq} included). */
@@ -112,6 +113,7 @@ final class ChangeWriter {
     ps.setString(7, h.actorId());
     ps.setString(8, h.role() == null ? null : h.role().wireName());
     Codecs.bindInstant(ps, 9, h.at());
+    ps.setString(11, h.pipeline());
     ps.executeUpdate();
   }
 
@@ -127,10 +129,10 @@ final class ChangeWriter {
       for (HistoryEntry h : r.history()) {
         seq++;
         insertHistory(db, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(), h.actorId(), h.role(),
-            h.at()), tenant);
+            h.at(), h.pipeline()), tenant);
       }
       if (r.current().isPresent()) {
-        writeMemory(db, MemoryChange.add(r.current().get(), null, null), seq);
+        writeMemory(db, MemoryChange.add(r.current().get(), null, null, ChangePipelines.IMPORT), seq);
       }
     }
     return seq;

@@ -33,7 +33,7 @@ final class Reads {
   private static final String EXPIRED = "SELECT m.id" + FROM
       + " WHERE m.tenant = ? AND m.expiration_day <= ? ORDER BY m.expiration_day, m.id LIMIT ?";
   private static final String HISTORY = "SELECT seq, memory_id, event, old_text, new_text, actor_id, role,"
-      + " created_s, created_ns FROM history WHERE tenant = ? AND memory_id = ? ORDER BY seq";
+      + " created_s, created_ns, pipeline FROM history WHERE tenant = ? AND memory_id = ? ORDER BY seq";
   private static final String MESSAGES = "SELECT role, name, content, ts_s, ts_ns, source_id FROM"
       + " (SELECT id, role, name, content, ts_s, ts_ns, source_id FROM messages"
       + " WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC";
@@ -184,7 +184,7 @@ final class Reads {
         String role = rs.getString(7);
         out.add(new HistoryEntry(rs.getLong(1), rs.getString(2), EventType.valueOf(rs.getString(3)),
             rs.getString(4), rs.getString(5), rs.getString(6), role == null ? null : Role.parse(role),
-            Codecs.instant(rs, 8)));
+            Codecs.instant(rs, 8), rs.getString(10)));
       }
     }
     return out;

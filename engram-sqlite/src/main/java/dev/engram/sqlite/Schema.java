@@ -15,7 +15,8 @@ import java.util.Optional;
  *       expiration as an epoch day, metadata and source ids as JSON text, the embedding as little-endian float32,
  *       {@code seq} the sequence number of its latest change.
  *   <li>{@code history}: the audit trail and change feed; {@code seq} (AUTOINCREMENT, never reused) is the feed's
- *       sequence number. Rows outlive the memory they describe.
+ *       sequence number. Rows outlive the memory they describe. {@code pipeline} (which path through the engine made
+ *       the change; {@code unknown} by default) was added without a version change ({@code ALTER TABLE} on open).
  *   <li>{@code messages}: each (tenant, scope key)'s recent conversation messages, in insertion ({@code id}) order.
  *   <li>{@code summaries}: each (tenant, scope key)'s rolling conversation summary.
  *   <li>{@code graph_entities}, {@code graph_relations}: the graph memory (see {@link SqliteGraphStore}); added
@@ -60,6 +61,14 @@ final class Schema {
    */
   private static final String ENTITY_ALIASES_COLUMN = "aliases TEXT NOT NULL DEFAULT '[]'";
 
+  /**
+   * Which path through the engine made a history row's change ({@link dev.engram.ChangePipelines}). With a constant
+   * default an older file gets it by {@code ALTER TABLE}, its rows reading {@code unknown}, and so does a row that an
+   * older Engram writes without it.
+   */
+  private static final String HISTORY_PIPELINE_COLUMN = "pipeline TEXT NOT NULL DEFAULT '"
+      + dev.engram.ChangePipelines.UNKNOWN + "'";
+
   private static final List<String> DDL = List.of(
       "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
       "CREATE TABLE IF NOT EXISTS memories ("
@@ -85,7 +94,7 @@ final class Schema {
           + " tenant TEXT NOT NULL, memory_id TEXT NOT NULL,"
           + " event TEXT NOT NULL CHECK (event IN ('ADD', 'UPDATE', 'DELETE')),"
           + " old_text TEXT, new_text TEXT, actor_id TEXT, role TEXT,"
-          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL)",
+          + " created_s INTEGER NOT NULL, created_ns INTEGER NOT NULL, " + HISTORY_PIPELINE_COLUMN + ")",
       "CREATE INDEX IF NOT EXISTS history_memory ON history (tenant, memory_id)",
       "CREATE TABLE IF NOT EXISTS messages ("
           + " id INTEGER PRIMARY KEY,"
@@ -183,6 +192,10 @@ final class Schema {
       // A file written before the table existed: index the relations it already holds.
       db.exec("INSERT OR IGNORE INTO " + RELATION_MEMORIES + " (tenant, memory_id, relation_id)"
           + " SELECT r.tenant, j.value, r.id FROM graph_relations r, json_each(r.memory_ids) j");
+    }
+    if (!columnExists(db, "history", "pipeline")) {
+      // A file written before history rows recorded their pipeline: every existing row reads unknown.
+      db.exec("ALTER TABLE history ADD COLUMN " + HISTORY_PIPELINE_COLUMN);
     }
     if (!columnExists(db, "graph_entities", "aliases")) {
       // A file written before entities had aliases: every existing entity gets [].

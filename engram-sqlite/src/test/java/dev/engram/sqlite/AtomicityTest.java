@@ -4,6 +4,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Message;
 import dev.engram.Role;
@@ -43,7 +44,8 @@ class AtomicityTest {
     StoredMemory updated = new StoredMemory("t1",
         existing.item().withContent("new text", Map.of(), null, Memories.T0.plusSeconds(1)), existing.embedding());
     return new ChangeSet("t1",
-        List.of(MemoryChange.add(fresh, "Caroline", Role.USER), MemoryChange.update(updated, "old text"), bad),
+        List.of(MemoryChange.add(fresh, "Caroline", Role.USER, ChangePipelines.RAW), MemoryChange.update(updated,
+            "old text", ChangePipelines.UPDATE), bad),
         List.of(new ChangeSet.WindowAppend(Scope.user("alice"), List.of(Message.user("hello")), 1)));
   }
 
@@ -71,7 +73,8 @@ class AtomicityTest {
     StoredMemory fresh = memory().id("fresh").stored();
     StoredMemory duplicate = memory().id("existing").text("duplicate").stored();
 
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(duplicate, null, null), fresh)))
+    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(duplicate, null, null, ChangePipelines.RAW),
+        fresh)))
         .isInstanceOf(StorageException.class)
         .hasMessageContaining("ADD of memory existing")
         .hasMessageContaining("already exists in tenant 't1'")
@@ -83,7 +86,7 @@ class AtomicityTest {
   @Test
   void theSameIdAddedTwiceInOneSetWritesNothing() {
     StoredMemory fresh = memory().id("fresh").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(fresh, null, null), fresh)))
+    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(fresh, null, null, ChangePipelines.RAW), fresh)))
         .isInstanceOf(StorageException.class).hasMessageContaining("ADD of memory fresh");
     assertNothingWritten(fresh);
     assertStillWritable();
@@ -93,7 +96,7 @@ class AtomicityTest {
   void anUpdateOfAMissingMemoryWritesNothing() {
     StoredMemory fresh = memory().id("fresh").stored();
     StoredMemory ghost = memory().id("ghost").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.update(ghost, "x"), fresh)))
+    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.update(ghost, "x", ChangePipelines.UPDATE), fresh)))
         .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("ghost");
     assertNothingWritten(fresh);
     assertStillWritable();
@@ -104,7 +107,8 @@ class AtomicityTest {
     StoredMemory fresh = memory().id("fresh").stored();
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("theirs").stored());
     StoredMemory theirsAsMine = memory().id("theirs").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.delete(theirsAsMine), fresh)))
+    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.delete(theirsAsMine, ChangePipelines.DELETE),
+        fresh)))
         .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("theirs");
     assertThat(store.get("t2", "theirs")).isPresent();
     assertThat(store.count()).isEqualTo(2);

@@ -5,6 +5,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static dev.engram.sqlite.SqliteMemoryStoreTest.TODAY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.ChangePipelines;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
@@ -58,8 +59,8 @@ class ChangeFeedAndTenantTest {
     SqliteMemoryStoreTest.add(store, a, b);                                           // seq 1, 2
     StoredMemory a2 = new StoredMemory("t1", a.item().withContent("a2", Map.of(), null, T0.plusSeconds(5)),
         a.embedding());
-    store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a1"))));         // seq 3
-    store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(b))));                // seq 4
+    store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a1", ChangePipelines.UPDATE))));         // seq 3
+    store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(b, ChangePipelines.DELETE))));                // seq 4
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("c").text("c1").stored()); // seq 5
 
     assertThat(changesSince(0)).extracting(ChangeFeedAndTenantTest::describe)

@@ -4,6 +4,7 @@ import static dev.engram.sqlite.Memories.T0;
 import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.ChangePipelines;
 import dev.engram.ListRequest;
 import dev.engram.Message;
 import dev.engram.Scope;
@@ -90,7 +91,7 @@ class ConcurrencyTest {
       for (int i = 0; i < MEMORIES_PER_SET; i++) {
         StoredMemory m = memory().scope(user, null, null).text(user + " fact " + s + "." + i)
             .created(T0.plusSeconds(s)).stored();
-        changes.add(MemoryChange.add(m, null, null));
+        changes.add(MemoryChange.add(m, null, null, ChangePipelines.RAW));
       }
       ChangeSet set = new ChangeSet("t1", changes, List.of(new ChangeSet.WindowAppend(Scope.user(user),
           List.of(Message.user("turn " + s)), 10)));

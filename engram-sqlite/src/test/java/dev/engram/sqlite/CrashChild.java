@@ -1,5 +1,6 @@
 package dev.engram.sqlite;
 
+import dev.engram.ChangePipelines;
 import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.spi.ChangeSet;
@@ -20,7 +21,8 @@ public final class CrashChild {
     for (long i = 0; ; i++) {
       StoredMemory a = Memories.memory().text("fact " + i).stored();
       StoredMemory b = Memories.memory().text("fact " + i + "b").stored();
-      store.apply(new ChangeSet("t1", List.of(MemoryChange.add(a, null, null), MemoryChange.add(b, null, null)),
+      store.apply(new ChangeSet("t1", List.of(MemoryChange.add(a, null, null, ChangePipelines.RAW),
+          MemoryChange.add(b, null, null, ChangePipelines.RAW)),
           List.of(new ChangeSet.WindowAppend(Scope.user("alice"), List.of(Message.user("turn " + i)), 5))));
       System.out.println("ACK " + a.id() + " " + b.id());
       System.out.flush();

@@ -4,6 +4,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Scope;
 import dev.engram.graph.Entity;
@@ -51,7 +52,7 @@ class GraphTransactionTest {
   @Test
   void memoryAndGraphChangesCommitTogether() {
     StoredMemory m = memory().id("m1").text("Alice lives in Beijing").stored();
-    store.apply(new ChangeSet("t1", List.of(MemoryChange.add(m, null, null)), List.of(), graph()));
+    store.apply(new ChangeSet("t1", List.of(MemoryChange.add(m, null, null, ChangePipelines.RAW)), List.of(), graph()));
     assertThat(store.get("t1", "m1")).isPresent();
     assertThat(store.graph().relationsOf("t1", ALICE, List.of("e1"), TimeView.ALL)).extracting(Relation::id)
         .containsExactly("r1");
@@ -61,8 +62,10 @@ class GraphTransactionTest {
   void aFailingMemoryChangeWritesNoGraphRow() {
     StoredMemory fresh = memory().id("m1").text("Alice lives in Beijing").stored();
     StoredMemory missing = memory().id("missing").text("gone").stored();
-    assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null),
-        MemoryChange.delete(missing)), List.of(), graph()))).isInstanceOf(MemoryNotFoundException.class);
+    assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null,
+        ChangePipelines.RAW),
+        MemoryChange.delete(missing, ChangePipelines.DELETE)), List.of(),
+            graph()))).isInstanceOf(MemoryNotFoundException.class);
     assertThat(store.get("t1", "m1")).isEmpty();
     assertThat(store.graph().entities("t1", List.of("e1", "e2"))).isEmpty();
     assertThat(store.graph().relationsOf("t1", ALICE, List.of("e1"), TimeView.ALL)).isEmpty();

@@ -4,6 +4,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
 import dev.engram.Role;
@@ -39,8 +40,10 @@ class RestoreTest {
 
   private static List<HistoryEntry> history(String id, String text) {
     return List.of(
-        new HistoryEntry(0, id, EventType.ADD, null, "first " + text, "Alice", Role.USER, Memories.T0),
-        new HistoryEntry(0, id, EventType.UPDATE, "first " + text, text, null, null, Memories.T0.plusSeconds(60)));
+        new HistoryEntry(0, id, EventType.ADD, null, "first " + text, "Alice", Role.USER, Memories.T0,
+            ChangePipelines.RAW),
+        new HistoryEntry(0, id, EventType.UPDATE, "first " + text, text, null, null, Memories.T0.plusSeconds(60),
+            ChangePipelines.UPDATE));
   }
 
   @Test
@@ -48,7 +51,8 @@ class RestoreTest {
     SqliteMemoryStoreTest.add(store, memory().id("before").stored());
     StoredMemory live = memory().id("b-live").text("likes tea").scope("alice", "helper", null).stored();
     List<HistoryEntry> gone = List.of(new HistoryEntry(0, "a-gone", EventType.ADD, null, "x", null, null,
-        Memories.T0), new HistoryEntry(0, "a-gone", EventType.DELETE, "x", null, null, null, Memories.T0));
+        Memories.T0, ChangePipelines.RAW), new HistoryEntry(0, "a-gone", EventType.DELETE, "x", null, null, null,
+            Memories.T0, ChangePipelines.DELETE));
 
     long seq = store.restore("t1", List.of(new RestoredMemory("a-gone", Optional.empty(), gone),
         new RestoredMemory("b-live", Optional.of(live), history("b-live", "likes tea"))));
@@ -59,9 +63,10 @@ class RestoreTest {
     assertThat(store.get("t1", "a-gone")).isEmpty();
     assertThat(store.history("t1", "a-gone")).extracting(HistoryEntry::seq).containsExactly(2L, 3L);
     assertThat(store.history("t1", "b-live")).containsExactly(
-        new HistoryEntry(4, "b-live", EventType.ADD, null, "first likes tea", "Alice", Role.USER, Memories.T0),
+        new HistoryEntry(4, "b-live", EventType.ADD, null, "first likes tea", "Alice", Role.USER, Memories.T0,
+            ChangePipelines.RAW),
         new HistoryEntry(5, "b-live", EventType.UPDATE, "first likes tea", "likes tea", null, null,
-            Memories.T0.plusSeconds(60)));
+            Memories.T0.plusSeconds(60), ChangePipelines.UPDATE));
     List<MemoryStore.Change> feed = new ArrayList<>();
     store.changesSince(1, feed::add);
     assertThat(feed).extracting(MemoryStore.Change::memoryId).containsExactly("a-gone", "b-live");
@@ -94,7 +99,7 @@ class RestoreTest {
     }
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("a0").stored());
     store.restore("t1", List.of(new RestoredMemory("f-gone", Optional.empty(), List.of(new HistoryEntry(0,
-        "f-gone", EventType.ADD, null, "x", null, null, Memories.T0)))));
+        "f-gone", EventType.ADD, null, "x", null, null, Memories.T0, ChangePipelines.RAW)))));
 
     assertThat(store.memoryIds("t1", Optional.empty(), "", 4)).containsExactly("a", "b", "c", "d");
     assertThat(store.memoryIds("t1", Optional.empty(), "d", 4)).containsExactly("e", "f-gone");

@@ -4,6 +4,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.Scope;
 import dev.engram.graph.Entity;
@@ -48,7 +49,8 @@ class SqliteGraphOutboxTest {
 
   private static ChangeSet add(String tenant, String id, GraphChanges graph) {
     StoredMemory m = memory().tenant(tenant).id(id).text("memory " + id).stored();
-    return new ChangeSet(tenant, List.of(MemoryChange.add(m, null, null)), List.of(), graph).withGraphToOutbox();
+    return new ChangeSet(tenant, List.of(MemoryChange.add(m, null, null, ChangePipelines.RAW)), List.of(),
+        graph).withGraphToOutbox();
   }
 
   @Test
@@ -83,8 +85,9 @@ class SqliteGraphOutboxTest {
     try (SqliteMemoryStore store = SqliteMemoryStoreTest.open(dir)) {
       StoredMemory fresh = memory().id("m1").text("Alice lives in Beijing").stored();
       StoredMemory missing = memory().id("missing").text("gone").stored();
-      assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null),
-          MemoryChange.delete(missing)), List.of(), graph("1")).withGraphToOutbox()))
+      assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null,
+          ChangePipelines.RAW),
+          MemoryChange.delete(missing, ChangePipelines.DELETE)), List.of(), graph("1")).withGraphToOutbox()))
           .isInstanceOf(MemoryNotFoundException.class);
       assertThat(store.get("t1", "m1")).isEmpty();
       assertThat(store.graphOutbox().orElseThrow().pending()).isEmpty();
@@ -114,7 +117,8 @@ class SqliteGraphOutboxTest {
   void anOlderFileGetsTheOutboxOnOpen() throws Exception {
     Path db = dir.resolve("sub/engram.db");
     try (SqliteMemoryStore store = SqliteMemoryStoreTest.open(dir)) {
-      store.apply(new ChangeSet("t1", List.of(MemoryChange.add(memory().id("m1").text("x").stored(), null, null)),
+      store.apply(new ChangeSet("t1", List.of(MemoryChange.add(memory().id("m1").text("x").stored(), null, null,
+          ChangePipelines.RAW)),
           List.of(), graph("1")));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {

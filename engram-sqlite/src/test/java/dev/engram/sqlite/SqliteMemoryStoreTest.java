@@ -5,6 +5,7 @@ import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.ChangePipelines;
 import dev.engram.DimensionMismatchException;
 import dev.engram.EventType;
 import dev.engram.HistoryEntry;
@@ -58,7 +59,7 @@ class SqliteMemoryStoreTest {
   static long add(SqliteMemoryStore s, StoredMemory... memories) {
     List<MemoryChange> changes = new ArrayList<>();
     for (StoredMemory m : memories) {
-      changes.add(MemoryChange.add(m, m.item().actorId(), m.item().role()));
+      changes.add(MemoryChange.add(m, m.item().actorId(), m.item().role(), ChangePipelines.RAW));
     }
     return s.apply(ChangeSet.of(memories[0].tenant(), changes));
   }
@@ -197,24 +198,27 @@ class SqliteMemoryStoreTest {
   @Test
   void updateAndDeleteWriteHistoryAndDeleteKeepsIt() {
     StoredMemory m = memory().text("likes tea").actor("Caroline", Role.USER).stored();
-    long s1 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(m, "Caroline", Role.USER))));
+    long s1 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(m, "Caroline", Role.USER, ChangePipelines.RAW))));
     Instant later = T0.plusSeconds(60).plusNanos(7);
     StoredMemory updated = new StoredMemory("t1",
         m.item().withContent("likes green tea", Map.of("v", 2), null, later), new float[] {1, 2, 3, 4});
-    long s2 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(updated, "likes tea"))));
+    long s2 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(updated, "likes tea",
+        ChangePipelines.UPDATE))));
 
     assertThat(store.get("t1", m.id()).orElseThrow().item()).isEqualTo(updated.item());
     assertThat(store.get("t1", m.id()).orElseThrow().embedding()).containsExactly(1, 2, 3, 4);
 
-    long s3 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(updated))));
+    long s3 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(updated, ChangePipelines.DELETE))));
 
     assertThat(List.of(s1, s2, s3)).containsExactly(1L, 2L, 3L);
     assertThat(store.get("t1", m.id())).isEmpty();
     assertThat(store.count()).isZero();
     assertThat(store.history("t1", m.id())).containsExactly(
-        new HistoryEntry(1, m.id(), EventType.ADD, null, "likes tea", "Caroline", Role.USER, T0),
-        new HistoryEntry(2, m.id(), EventType.UPDATE, "likes tea", "likes green tea", null, null, later),
-        new HistoryEntry(3, m.id(), EventType.DELETE, "likes green tea", null, null, null, DELETED_AT));
+        new HistoryEntry(1, m.id(), EventType.ADD, null, "likes tea", "Caroline", Role.USER, T0, ChangePipelines.RAW),
+        new HistoryEntry(2, m.id(), EventType.UPDATE, "likes tea", "likes green tea", null, null, later,
+            ChangePipelines.UPDATE),
+        new HistoryEntry(3, m.id(), EventType.DELETE, "likes green tea", null, null, null, DELETED_AT,
+            ChangePipelines.DELETE));
     assertThat(store.history("t1", "unknown")).isEmpty();
     assertThat(store.lastSeq()).isEqualTo(3);
   }

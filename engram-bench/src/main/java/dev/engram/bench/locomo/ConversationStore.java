@@ -300,6 +300,12 @@ final class ConversationStore implements AutoCloseable {
       this.ownerByUserId = Map.copyOf(ownerByUserId);
     }
 
+    /** The delegate's pipeline name: this only filters its plan. */
+    @Override
+    public String pipelineName() {
+      return delegate.pipelineName();
+    }
+
     @Override
     public List<PlannedChange> plan(InferenceContext context) {
       String owner = context.scope().userId().map(ownerByUserId::get).orElse(null);

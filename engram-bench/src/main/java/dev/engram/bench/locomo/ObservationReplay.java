@@ -25,6 +25,12 @@ public final class ObservationReplay implements MemoryInference {
     }
   }
 
+  /** Its history rows name the pipeline {@code observation_replay}. */
+  @Override
+  public String pipelineName() {
+    return "observation_replay";
+  }
+
   @Override
   public List<PlannedChange> plan(InferenceContext context) {
     List<PlannedChange> out = new ArrayList<>();

@@ -16,8 +16,9 @@ import java.util.Optional;
 /**
  * A search body: {@code query} (required), {@code filters} (required, naming the scope; see {@link ScopedFilter}),
  * {@code top_k} (1..1000, default {@code defaultTopK}), {@code threshold} (0..1), {@code explain},
- * {@code show_expired}, and Engram's {@code as_of} (ISO-8601: relations that held then) and
- * {@code include_invalidated}. {@code rerank}, {@code fields}, {@code categories}, {@code keyword_search},
+ * {@code show_expired}, {@code rerank} (default false: rerank with the server's reranker, when one is configured),
+ * and Engram's {@code as_of} (ISO-8601: relations that held then) and
+ * {@code include_invalidated}. {@code fields}, {@code categories}, {@code keyword_search},
  * {@code latest_only} and {@code output_format} are accepted and ignored.
  */
 public record SearchBody(SearchRequest request, TimeView relations) {
@@ -54,6 +55,7 @@ public record SearchBody(SearchRequest request, TimeView relations) {
     Fields.number(body, "threshold", 0, 1).ifPresent(b::threshold);
     Fields.bool(body, "explain").ifPresent(b::explain);
     Fields.bool(body, "show_expired").ifPresent(b::includeExpired);
+    Fields.bool(body, "rerank").ifPresent(b::rerank);
     Optional<Instant> asOf = Fields.instant(body, "as_of");
     boolean all = Fields.bool(body, "include_invalidated").orElse(false);
     TimeView view = asOf.map(t -> new TimeView(t, all)).orElse(all ? TimeView.ALL : TimeView.CURRENT);

@@ -250,6 +250,28 @@ function memoryTable(items, withScore) {
       el("td", { text: m.expiration_date || "" })))));
 }
 
+// What each history pipeline name means (dev.engram.ChangePipelines); other names are shown as they are.
+const PIPELINES = {
+  raw: "added verbatim, infer off",
+  offline: "offline extractor (no LLM)",
+  consolidate: "LLM extraction and consolidation",
+  additive: "LLM extraction, add only",
+  verbatim: "verbatim inference",
+  infer: "inference",
+  update: "edited through the API",
+  delete: "deleted through the API",
+  delete_all: "bulk delete of the scope",
+  expiry: "expired and purged",
+  import: "imported from a mem0 export",
+  unknown: "recorded before pipelines were kept",
+};
+
+function pipelineLabel(name) {
+  const pipeline = name || "unknown";
+  return el("span", { class: "pipeline", "data-pipeline": pipeline },
+    "· by ", el("code", { text: pipeline }), PIPELINES[pipeline] ? el("span", { class: "muted", text: ` (${PIPELINES[pipeline]})` }) : null);
+}
+
 function relationList(relations) {
   return el("ul", {}, relations.map((r) => el("li", { class: r.invalid_at ? "muted" : "" },
     `${r.source} —${r.relationship}→ ${r.destination}`, r.fact ? ` (“${r.fact}”)` : "",
@@ -294,7 +316,8 @@ async function viewMemory() {
       el("span", { class: `badge ${h.event}`, text: h.event }), " ", fmt(h.created_at), " ",
       h.old_memory ? el("del", { text: h.old_memory }) : null, h.old_memory && h.new_memory ? " → " : "",
       h.new_memory ? el("ins", { text: h.new_memory }) : null,
-      h.actor_id || h.role ? el("span", { class: "muted", text: ` (${[h.actor_id, h.role].filter(Boolean).join(", ")})` }) : null))),
+      h.actor_id || h.role ? el("span", { class: "muted", text: ` (${[h.actor_id, h.role].filter(Boolean).join(", ")})` }) : null,
+      " ", pipelineLabel(h.pipeline)))),
     el("h3", { text: "Graph relations learned from it" }),
     relations.relations.length ? relationList(relations.relations) : el("p", { class: "muted", text: "none (graph memory may be off)" }));
 }

@@ -1,0 +1,80 @@
+package dev.engram.sqlite;
+
+import static dev.engram.sqlite.Memories.memory;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.ChangePipelines;
+import dev.engram.EventType;
+import dev.engram.HistoryEntry;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.StoredMemory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code history.pipeline}: added to a file written before history rows recorded their pipeline (without a schema
+ * version change), its old rows read as {@code unknown}, new rows keep theirs, and a row an older Engram writes
+ * without the column reads as {@code unknown} too.
+ */
+class HistoryPipelineUpgradeTest {
+  @TempDir
+  Path dir;
+
+  private static List<String> rows(Path db, String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery(sql)) {
+      List<String> out = new ArrayList<>();
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+      return out;
+    }
+  }
+
+  private static void exec(Path db, String... statements) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    }
+  }
+
+  @Test
+  void aFileWithoutThePipelineColumnGetsItWhenOpenedAndOldRowsReadUnknown() throws Exception {
+    Path db = dir.resolve("engram.db");
+    StoredMemory m = memory().id("m1").text("likes tea").stored();
+    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
+      store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(m, null, null, ChangePipelines.RAW))));
+    }
+    // The file as an Engram without history pipelines left it.
+    exec(db, "ALTER TABLE history DROP COLUMN pipeline");
+    assertThat(rows(db, "SELECT name FROM pragma_table_info('history') WHERE name = 'pipeline'")).isEmpty();
+
+    StoredMemory updated = new StoredMemory("t1", m.item().withContent("likes green tea", Map.of(), null,
+        Memories.T0.plusSeconds(60)), m.embedding());
+    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
+      assertThat(store.history("t1", "m1")).extracting(HistoryEntry::event, HistoryEntry::pipeline)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple(EventType.ADD, ChangePipelines.UNKNOWN));
+      store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(updated, "likes tea", ChangePipelines.CONSOLIDATE))));
+    }
+    // An older Engram writes a row without the column.
+    exec(db, "INSERT INTO history (tenant, memory_id, event, old_text, new_text, created_s, created_ns)"
+        + " VALUES ('t1', 'm1', 'DELETE', 'likes green tea', NULL, 1714550500, 0)");
+
+    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
+      assertThat(store.history("t1", "m1")).extracting(HistoryEntry::pipeline).containsExactly(
+          ChangePipelines.UNKNOWN, ChangePipelines.CONSOLIDATE, ChangePipelines.UNKNOWN);
+    }
+    assertThat(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'")).containsExactly("1");
+  }
+}
