@@ -4,18 +4,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.auth.ApiKeyInfo;
+import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.auth.KeyRole;
 import dev.engram.server.auth.NewApiKey;
-import dev.engram.server.store.ServerDatabase;
-import dev.engram.server.store.SqliteApiKeyStore;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram keys create|list|revoke}: the server's API keys, in the data directory's server.db. */
-@Command(name = "keys", description = "Manage the server's API keys (stored as hashes in DATA_DIR/server.db).",
+/**
+ * {@code engram keys create|list|revoke}: the server's API keys, in the data directory's server.db, or in the
+ * PostgreSQL schema every server on the database shares ({@code store.provider: postgres}).
+ */
+@Command(name = "keys", description = "Manage the server's API keys (stored as hashes in DATA_DIR/server.db, or in the"
+    + " PostgreSQL schema with store.provider: postgres).",
     subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 final class KeysCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec
@@ -27,11 +29,13 @@ final class KeysCommand implements Callable<Integer> {
     return BaseCommand.EXIT_BAD_INPUT;
   }
 
-  /** Runs work on the key store of a data directory, closing it afterwards. */
-  static <T> T withKeys(java.nio.file.Path dataDir, java.util.function.Function<SqliteApiKeyStore, T> work) {
-    try (ServerDatabase db = ServerDatabase.open(dataDir);
-         SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
-      return work.apply(keys);
+  /**
+   * Runs work on the key store of a command's settings (server.db in its data directory, or the PostgreSQL schema
+   * with {@code store.provider: postgres}), closing it afterwards.
+   */
+  static <T> T withKeys(BaseCommand command, java.util.function.Function<ApiKeyStore, T> work) {
+    try (ServerStores stores = ServerStores.open(command.settings(), command.dataDir(), System.getenv())) {
+      return work.apply(stores.keys());
     }
   }
 
@@ -61,7 +65,7 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     protected int run() {
-      NewApiKey k = withKeys(dataDir(), keys -> keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label));
+      NewApiKey k = withKeys(this, keys -> keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label));
       if (json()) {
         ObjectNode o = keyJson(k.info());
         o.put("key", k.secret());
@@ -79,7 +83,7 @@ final class KeysCommand implements Callable<Integer> {
   static final class ListKeys extends BaseCommand {
     @Override
     protected int run() {
-      java.util.List<ApiKeyInfo> all = withKeys(dataDir(), SqliteApiKeyStore::list);
+      java.util.List<ApiKeyInfo> all = withKeys(this, ApiKeyStore::list);
       if (json()) {
         ArrayNode a = MemoryJson.mapper().createArrayNode();
         all.forEach(k -> a.add(keyJson(k)));
@@ -101,7 +105,7 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     protected int run() {
-      if (!withKeys(dataDir(), keys -> keys.revoke(id))) {
+      if (!withKeys(this, keys -> keys.revoke(id))) {
         throw new dev.engram.ValidationException("id", "no active key with id '" + id + "'");
       }
       out().println("revoked " + id);

@@ -4,11 +4,7 @@ import dev.engram.Memory;
 import dev.engram.ValidationException;
 import dev.engram.server.EngramServer;
 import dev.engram.server.ServerSettings;
-import dev.engram.server.store.ServerDatabase;
-import dev.engram.server.store.SqliteAddEventStore;
-import dev.engram.server.store.SqliteApiKeyStore;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,26 +54,30 @@ final class ServeCommand extends BaseCommand {
           + settings.host() + "'");
     }
     Path dir = dataDir();
-    ServerDatabase db = ServerDatabase.open(dir);
-    SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
-    boolean anyKey = keys.list().stream().anyMatch(k -> k.active());
-    if (!settings.insecureNoAuth() && !anyKey && !settings.loopbackOnly()) {
-      db.close();
-      throw new ValidationException("host", "refusing to listen on '" + settings.host() + "' without API keys;"
-          + " create one with: engram keys create --tenant NAME --admin --data-dir " + dir);
-    }
-    // (EngramServer checks the same; checking here first avoids opening the memory for nothing.)
-    Memory memory = openMemory(true);
-    SqliteAddEventStore events = new SqliteAddEventStore(db, false);
-    EngramServer server;
+    ServerStores stores = ServerStores.open(settings(), dir, System.getenv());
+    Memory memory;
+    boolean anyKey;
     try {
-      server = ServerAssembly.build(memory, settings, keys, events).start();
+      anyKey = stores.keys().list().stream().anyMatch(k -> k.active());
+      if (!settings.insecureNoAuth() && !anyKey && !settings.loopbackOnly()) {
+        throw new ValidationException("host", "refusing to listen on '" + settings.host() + "' without API keys;"
+            + " create one with: engram keys create --tenant NAME --admin --data-dir " + dir);
+      }
+      // (EngramServer checks the same; checking here first avoids opening the memory for nothing.)
+      memory = openMemory(true);
     } catch (RuntimeException e) {
-      memory.close();
-      db.close();
+      stores.close();
       throw e;
     }
-    GracefulStop stop = new GracefulStop(server, memory, db);
+    EngramServer server;
+    try {
+      server = ServerAssembly.build(memory, settings, stores.keys(), stores.events()).start();
+    } catch (RuntimeException e) {
+      memory.close();
+      stores.close();
+      throw e;
+    }
+    GracefulStop stop = new GracefulStop(server, memory, stores);
     CountDownLatch stopRequested = new CountDownLatch(1);
     TerminationSignals.install(stopRequested::countDown);
     // Any other way the JVM ends (System.exit elsewhere, SIGHUP) still stops gracefully.
@@ -94,17 +94,20 @@ final class ServeCommand extends BaseCommand {
     return EXIT_OK;
   }
 
-  /** Stops the server, then closes the memory and server.db; once, whoever calls first, and later callers wait. */
+  /**
+   * Stops the server, then closes the memory and the key and event stores; once, whoever calls first, and later
+   * callers wait.
+   */
   private static final class GracefulStop {
     private final EngramServer server;
     private final Memory memory;
-    private final ServerDatabase db;
+    private final ServerStores stores;
     private boolean done;
 
-    GracefulStop(EngramServer server, Memory memory, ServerDatabase db) {
+    GracefulStop(EngramServer server, Memory memory, ServerStores stores) {
       this.server = server;
       this.memory = memory;
-      this.db = db;
+      this.stores = stores;
     }
 
     synchronized void run() {
@@ -118,7 +121,7 @@ final class ServeCommand extends BaseCommand {
         try {
           memory.close();
         } finally {
-          db.close();
+          stores.close();
         }
       }
     }

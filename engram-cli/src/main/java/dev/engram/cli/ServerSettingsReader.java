@@ -18,11 +18,11 @@ import java.util.Optional;
  * {@code host} ({@code ENGRAM_SERVER_HOST}), {@code port} ({@code ENGRAM_SERVER_PORT}), {@code max_body_bytes}
  * ({@code ENGRAM_SERVER_MAX_BODY_BYTES}), {@code rate_limit_per_minute} ({@code ENGRAM_SERVER_RATE_LIMIT}),
  * {@code event_workers} ({@code ENGRAM_SERVER_EVENT_WORKERS}), {@code shutdown_grace_seconds}
- * ({@code ENGRAM_SERVER_SHUTDOWN_GRACE_SECONDS}).
+ * ({@code ENGRAM_SERVER_SHUTDOWN_GRACE_SECONDS}), {@code event_lease_seconds} ({@code ENGRAM_SERVER_EVENT_LEASE_SECONDS}).
  */
 final class ServerSettingsReader {
   static final List<String> KEYS = List.of("host", "port", "max_body_bytes", "rate_limit_per_minute",
-      "event_workers", "shutdown_grace_seconds");
+      "event_workers", "shutdown_grace_seconds", "event_lease_seconds");
 
   private ServerSettingsReader() {}
 
@@ -69,6 +69,8 @@ final class ServerSettingsReader {
     s.get("event_workers").ifPresent(v -> b.eventWorkers(integer(prefix, "event_workers", v, where)));
     s.get("shutdown_grace_seconds").ifPresent(v -> b.shutdownGrace(Duration.ofSeconds(integer(prefix,
         "shutdown_grace_seconds", v, where))));
+    s.get("event_lease_seconds").ifPresent(v -> b.eventLease(Duration.ofSeconds(integer(prefix,
+        "event_lease_seconds", v, where))));
   }
 
   private static int integer(String prefix, String key, String value, String where) {

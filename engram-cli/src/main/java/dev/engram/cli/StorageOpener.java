@@ -74,10 +74,15 @@ final class StorageOpener {
 
   /** Connects to the PostgreSQL database of {@code store}. */
   static PostgresStorage openPostgres(EngramSettings.Store store, int dimension, Map<String, String> env) {
+    return PostgresStorage.open(postgresSettings(store, env), dimension);
+  }
+
+  /** The connection settings of {@code store} ({@code store.provider: postgres}), the password from {@code env}. */
+  static PostgresSettings postgresSettings(EngramSettings.Store store, Map<String, String> env) {
     String url = store.url().orElseThrow(() -> new IllegalArgumentException("store.url is missing"));
     PostgresSettings.Builder settings = PostgresSettings.builder(url).user(store.user()).schema(store.schema());
     store.password(env).ifPresent(settings::password);
-    return PostgresStorage.open(settings.build(), dimension);
+    return settings.build();
   }
 
   /** Connects to the Neo4j server of {@code graph}; see {@link #open}. */

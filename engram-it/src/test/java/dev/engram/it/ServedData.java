@@ -50,6 +50,11 @@ final class ServedData {
     return new ServedData(jar, dir, key);
   }
 
+  /** A data directory served by {@code jar} (with its working directory and environment), called with {@code key}. */
+  static ServedData attach(EngramJar jar, Path dataDir, String key) {
+    return new ServedData(jar, dataDir, key);
+  }
+
   /** Starts {@code engram serve --port 0} and waits until it listens. */
   void start() throws IOException, InterruptedException {
     if (running != null && running.process().isAlive()) {
@@ -86,8 +91,13 @@ final class ServedData {
    * @throws IOException if the server cannot be reached or the connection breaks (it was killed)
    */
   Reply call(String method, String path, JsonNode body) throws IOException, InterruptedException {
+    return callAs(key, method, path, body);
+  }
+
+  /** Like {@link #call} with another key. */
+  Reply callAs(String apiKey, String method, String path, JsonNode body) throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
-        .header("Authorization", "Token " + key);
+        .header("Authorization", "Token " + apiKey);
     if (body != null) {
       b.header("Content-Type", "application/json").method(method,
           HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));

@@ -1,6 +1,5 @@
 package dev.engram.postgres;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.Scope;
 import dev.engram.StorageException;
@@ -17,8 +16,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,24 +75,8 @@ public final class PostgresStorage implements Storage {
     if (dimension < 1) {
       throw new ValidationException("dimension", "must be positive, got " + dimension);
     }
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(settings.url());
-    config.setUsername(settings.user());
-    settings.password().ifPresent(config::setPassword);
-    config.setMaximumPoolSize(settings.poolSize());
-    config.setMinimumIdle(1);
-    config.setPoolName("engram-postgres");
-    config.setConnectionTimeout(30_000);
-    config.setSchema(settings.schema()); // search_path; the migration creates the schema if it is missing
-    String where = settings.url() + " (user '" + settings.user() + "', schema '" + settings.schema() + "')";
-    HikariDataSource pool;
+    HikariDataSource pool = PostgresPools.open(settings, "engram-postgres", settings.poolSize());
     try {
-      pool = new HikariDataSource(config);
-    } catch (RuntimeException e) {
-      throw new StorageException("cannot open the PostgreSQL store at " + where + ": " + e.getMessage(), e);
-    }
-    try {
-      migrate(pool, settings.schema());
       boolean pgvector = pgvectorAvailable(pool);
       if (!pgvector) {
         LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
@@ -105,17 +86,7 @@ public final class PostgresStorage implements Storage {
       return new PostgresStorage(pool, settings.schema(), pgvector);
     } catch (RuntimeException e) {
       pool.close();
-      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new StorageException("cannot open the PostgreSQL store at " + where + ": " + why, e);
-    }
-  }
-
-  private static void migrate(HikariDataSource pool, String schema) {
-    try {
-      Flyway.configure().dataSource(pool).schemas(schema).defaultSchema(schema).createSchemas(true)
-          .locations("classpath:dev/engram/postgres/migration").load().migrate();
-    } catch (FlywayException e) {
-      throw new StorageException("the schema migration failed: " + e.getMessage(), e);
+      throw PostgresPools.failure(settings, e);
     }
   }
 

@@ -64,7 +64,7 @@ public final class EngramServer implements AutoCloseable {
     }
     this.metrics = new ServerMetrics();
     this.model = new ModelHealth(b.clock);
-    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers());
+    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers(), settings.eventLease());
     metrics.gauge("engram.index.uncommitted.changes", "Record changes not yet durable in the search index",
         () -> root.status().uncommittedIndexChanges());
     metrics.gauge("engram.index.stale", "1 while the search index waits to be repaired from the record",

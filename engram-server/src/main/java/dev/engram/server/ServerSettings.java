@@ -17,9 +17,12 @@ import java.util.Objects;
  *                          refused on a non-loopback address (default false)
  * @param eventWorkers      threads that run accepted asynchronous adds (default 2)
  * @param shutdownGrace     how long a graceful stop waits for in-flight requests and running adds (default 20 s)
+ * @param eventLease        how long an add event this server claimed stays its without a renewal (renewed every
+ *                          third of it); when the server dies, another server on the same event store takes the event
+ *                          over after this long (default 60 s, at least 3 s)
  */
 public record ServerSettings(String host, int port, long maxBodyBytes, int rateLimitPerMinute, boolean insecureNoAuth,
-                             int eventWorkers, Duration shutdownGrace) {
+                             int eventWorkers, Duration shutdownGrace, Duration eventLease) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
   public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20;
@@ -27,6 +30,7 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
   public ServerSettings {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    Objects.requireNonNull(eventLease, "eventLease");
     if (host.isBlank()) {
       throw new ValidationException("server.host", "must not be blank");
     }
@@ -42,6 +46,10 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
     }
     if (eventWorkers < 1 || eventWorkers > 64) {
       throw new ValidationException("server.event_workers", "must be between 1 and 64, got " + eventWorkers);
+    }
+    if (eventLease.compareTo(Duration.ofSeconds(3)) < 0) {
+      throw new ValidationException("server.event_lease_seconds", "must be at least 3, got "
+          + eventLease.toSeconds());
     }
     if (shutdownGrace.isNegative()) {
       throw new ValidationException("server.shutdown_grace", "must not be negative");
@@ -67,7 +75,7 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
   /** A builder whose values start at the defaults. */
   public Builder toBuilder() {
     return new Builder().host(host).port(port).maxBodyBytes(maxBodyBytes).rateLimitPerMinute(rateLimitPerMinute)
-        .insecureNoAuth(insecureNoAuth).eventWorkers(eventWorkers).shutdownGrace(shutdownGrace);
+        .insecureNoAuth(insecureNoAuth).eventWorkers(eventWorkers).shutdownGrace(shutdownGrace).eventLease(eventLease);
   }
 
   /** Builds {@link ServerSettings}; every value starts at its default. */
@@ -79,6 +87,7 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
     private boolean insecureNoAuth;
     private int eventWorkers = 2;
     private Duration shutdownGrace = Duration.ofSeconds(20);
+    private Duration eventLease = Duration.ofSeconds(60);
 
     private Builder() {}
 
@@ -117,9 +126,14 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
       return this;
     }
 
+    public Builder eventLease(Duration d) {
+      this.eventLease = d;
+      return this;
+    }
+
     public ServerSettings build() {
       return new ServerSettings(host, port, maxBodyBytes, rateLimitPerMinute, insecureNoAuth, eventWorkers,
-          shutdownGrace);
+          shutdownGrace, eventLease);
     }
   }
 }

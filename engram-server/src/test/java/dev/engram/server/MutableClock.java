@@ -8,18 +8,18 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock for tests that stands still until moved. Thread-safe. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private final AtomicReference<Instant> now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void set(Instant at) {
+  public void set(Instant at) {
     now.set(at);
   }
 
-  void advance(Duration d) {
+  public void advance(Duration d) {
     now.updateAndGet(i -> i.plus(d));
   }
 

@@ -45,8 +45,15 @@ public final class OpsApi {
 
   private Reply ready(Call c) {
     ReadyCheck r = readiness.get();
-    r.details().put("events_queued", events.queued());
-    r.details().put("status", r.ready() ? "ready" : "not ready");
-    return Reply.json(r.ready() ? 200 : 503, r.details());
+    boolean ready = r.ready();
+    try {
+      r.details().put("events_queued", events.queued());
+    } catch (dev.engram.StorageException e) {
+      // The event store (server.db, or the shared PostgreSQL) does not answer: not ready, and say why.
+      r.details().put("events", "unavailable: " + e.getMessage());
+      ready = false;
+    }
+    r.details().put("status", ready ? "ready" : "not ready");
+    return Reply.json(ready ? 200 : 503, r.details());
   }
 }

@@ -24,10 +24,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -35,61 +36,113 @@ import org.slf4j.LoggerFactory;
 
 /**
  * mem0's asynchronous add: {@link #accept} stores the validated request as a PENDING event (committed before the
- * client hears of it) and queues it; workers run it and store the results or the failure. Every message of an
- * accepted add carries a source id ({@code <event>:<index>} unless the client gave one), which makes a restart exact:
- * an event found RUNNING after a crash whose memories are already in the record is marked SUCCEEDED with them, any
- * other unfinished event is run again. A graceful {@link #close} lets running adds finish and leaves queued ones
- * PENDING for the next start.
+ * client hears of it) and wakes a worker; workers claim events from the store ({@link AddEventStore#claimNext}), run
+ * them and store the results or the failure. Several servers may share one store: each event is claimed by exactly
+ * one of them, under a lease this instance renews while it runs the event, and an event whose server died is claimed
+ * again by any server once the lease has ended. Every message of an accepted add carries a source id
+ * ({@code <event>:<index>} unless the client gave one), which makes taking over exact: an event found RUNNING under
+ * an ended lease whose memories are already in the record is marked SUCCEEDED with them, any other is run again.
+ * A graceful {@link #close} lets running adds finish and leaves waiting ones PENDING for this or another server.
  */
 public final class AddEvents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AddEvents.class);
   /** How many accepted adds may wait before new ones are refused with 503. */
   public static final int MAX_QUEUED = 10_000;
+  /** How long a claimed event stays this instance's without a renewal, unless configured otherwise. */
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+  /** How often an idle worker looks for events accepted by other servers or left by dead ones. */
+  private static final long POLL_MILLIS = 1000;
 
   private final Memory root;
   private final AddEventStore store;
   private final Clock clock;
   private final ServerMetrics metrics;
-  private final ThreadPoolExecutor workers;
-  private final AtomicInteger queued = new AtomicInteger();
-  private volatile boolean stopping;
   private final ModelHealth model;
+  private final int threads;
+  private final Duration lease;
+  private final String owner;
+  private final ExecutorService workers;
+  private final ScheduledExecutorService renewer;
+  private final Semaphore wake = new Semaphore(0);
+  /** The events this instance runs now: the only ones whose leases it renews. */
+  private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private volatile boolean stopping;
+  private volatile boolean started;
 
   public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, ModelHealth model,
                    int threads) {
+    this(root, store, clock, metrics, model, threads, DEFAULT_LEASE);
+  }
+
+  /**
+   * @param lease how long a claimed event stays this instance's without a renewal (renewed every third of it)
+   */
+  public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, ModelHealth model,
+                   int threads, Duration lease) {
     this.model = Objects.requireNonNull(model, "model");
     this.root = Objects.requireNonNull(root, "root");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.lease = Objects.requireNonNull(lease, "lease");
+    if (lease.toMillis() < 3) {
+      throw new IllegalArgumentException("the event lease must be positive, got " + lease);
+    }
+    this.threads = threads;
+    this.owner = newOwnerId();
     AtomicInteger n = new AtomicInteger();
-    this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "engram-add-event-" + n.incrementAndGet());
-          t.setDaemon(false);
-          return t;
-        });
-    metrics.gauge("engram.events.queued", "Accepted adds waiting for a worker", queued::get);
+    this.workers = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "engram-add-event-" + n.incrementAndGet());
+      t.setDaemon(false);
+      return t;
+    });
+    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "engram-add-event-leases");
+      t.setDaemon(true);
+      return t;
+    });
+    metrics.gauge("engram.events.queued", "Accepted adds waiting for a worker (of every server on the store)",
+        store::countPending);
   }
 
-  /** Resumes every unfinished event found in the store (call once, before serving). */
+  /**
+   * This instance's owner id in the store's leases: the host name from {@code HOSTNAME} when set (no DNS lookup),
+   * the process id and a random part.
+   */
+  private static String newOwnerId() {
+    String host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "host");
+    return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /**
+   * Starts the workers (call once, before serving); they resume every unfinished event of the store. For a store
+   * one process uses at a time, the events found RUNNING were left by a process that died: their leases end now.
+   *
+   * @return how many events were unfinished at start
+   */
   public int resume() {
-    List<AddEvent> unfinished = store.unfinished();
-    for (AddEvent e : unfinished) {
-      if (e.status() == EventStatus.RUNNING && finishFromRecord(e)) {
-        continue;
-      }
-      enqueue(e);
+    if (started) {
+      throw new IllegalStateException("already started");
     }
-    if (!unfinished.isEmpty()) {
-      LOG.info("resumed {} unfinished add event(s)", unfinished.size());
+    started = true;
+    if (store.singleProcess()) {
+      store.endAllLeases(clock.instant());
     }
-    return unfinished.size();
+    int unfinished = (int) store.countUnfinished();
+    long every = Math.max(1, lease.toMillis() / 3);
+    renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    for (int i = 0; i < threads; i++) {
+      workers.execute(this::work);
+    }
+    if (unfinished > 0) {
+      LOG.info("{} unfinished add event(s) in the store at start", unfinished);
+    }
+    return unfinished;
   }
 
-  /** Stores and queues an add of a tenant; returns the PENDING event. */
+  /** Stores an add of a tenant as PENDING and wakes a worker; returns the PENDING event. */
   public AddEvent accept(String tenant, AddRequest request) {
-    if (queued.get() >= MAX_QUEUED) {
+    if (store.countPending() >= MAX_QUEUED) {
       throw new ApiException(503, "too many adds waiting (" + MAX_QUEUED + "); try again shortly", "queue",
           java.util.Map.of("Retry-After", "5"));
     }
@@ -97,17 +150,22 @@ public final class AddEvents implements AutoCloseable {
     AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)),
         clock.instant());
     store.insert(event);
-    enqueue(event);
+    wake.release();
     return event;
   }
 
-  /** Runs an add now, recording it as an event too; returns the finished event. */
+  /** Runs an add now (claimed by this instance from the start), recording it as an event too; returns it finished. */
   public AddEvent runNow(String tenant, AddRequest request) {
     String id = UUID.randomUUID().toString();
-    AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)),
-        clock.instant());
-    store.insert(event);
-    run(event, true);
+    Instant now = clock.instant();
+    AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), now);
+    running.add(id);
+    try {
+      store.insertClaimed(event, new Lease(owner, now.plus(lease)));
+      run(event, true);
+    } finally {
+      running.remove(id);
+    }
     return store.get(tenant, id).orElseThrow();
   }
 
@@ -125,28 +183,83 @@ public final class AddEvents implements AutoCloseable {
     return store.count(tenant);
   }
 
-  /** How many accepted adds wait for a worker. */
-  public int queued() {
-    return queued.get();
+  /** How many accepted adds wait for a worker, of every server sharing the store. */
+  public long queued() {
+    return store.countPending();
   }
 
-  private void enqueue(AddEvent e) {
-    queued.incrementAndGet();
-    try {
-      workers.execute(() -> {
-        queued.decrementAndGet();
-        if (!stopping) {
-          run(e, false);
+  /** This instance's id in the leases of the events it runs. */
+  public String owner() {
+    return owner;
+  }
+
+  /**
+   * Claims and runs every event waiting now, one after another, on the calling thread; returns how many it ran.
+   * The workers do the same; this is for tests that control the clock.
+   */
+  public int runWaiting() {
+    int ran = 0;
+    while (!stopping && runOne()) {
+      ran++;
+    }
+    return ran;
+  }
+
+  private void work() {
+    while (!stopping) {
+      try {
+        if (!runOne()) {
+          wake.tryAcquire(POLL_MILLIS, TimeUnit.MILLISECONDS);
         }
-      });
-    } catch (RejectedExecutionException rejected) {
-      queued.decrementAndGet();
-      LOG.info("add event {} stays pending: the server is stopping", e.id());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        // The event store failed (the database is away): try again after a pause. An event whose outcome could not
+        // be recorded is no longer renewed, so it is taken over (and finished from the record) once its lease ends.
+        LOG.warn("add event worker: the event store failed: {}", e.getMessage());
+        try {
+          Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Claims the next waiting event and runs it; false if none was waiting. */
+  private boolean runOne() {
+    Instant now = clock.instant();
+    Optional<Claim> claim = store.claimNext(new Lease(owner, now.plus(lease)), now);
+    if (claim.isEmpty()) {
+      return false;
+    }
+    AddEvent e = claim.get().event();
+    running.add(e.id());
+    try {
+      if (claim.get().takenOver()) {
+        LOG.info("add event {} was left running by a server whose lease ended: taken over", e.id());
+        if (finishFromRecord(e)) {
+          return true;
+        }
+      }
+      run(e, false);
+      return true;
+    } finally {
+      running.remove(e.id());
+    }
+  }
+
+  private void renew() {
+    try {
+      store.renewLeases(new Lease(owner, clock.instant().plus(lease)), List.copyOf(running));
+    } catch (RuntimeException e) {
+      LOG.warn("could not renew the leases of running add events: {}", e.getMessage());
     }
   }
 
   private void run(AddEvent e, boolean rethrow) {
-    store.markRunning(e.id(), clock.instant());
     long start = System.nanoTime();
     try {
       AddRequest request = AddBody.fromJson(e.payload());
@@ -155,26 +268,34 @@ public final class AddEvents implements AutoCloseable {
       if (result.usage().llmCalls() > 0) {
         model.succeeded();
       }
-      store.markSucceeded(e.id(), MemoryJson.write(MemoryJson.addResult(result)), clock.instant());
+      finish(store.markSucceeded(e.id(), owner, MemoryJson.write(MemoryJson.addResult(result)), clock.instant()),
+          e);
     } catch (EngramException | ApiException failure) {
       if (failure instanceof LanguageModelException l) {
         model.failed(l);
       }
-      store.markFailed(e.id(), failure.getMessage(), clock.instant());
+      finish(store.markFailed(e.id(), owner, failure.getMessage(), clock.instant()), e);
       if (rethrow) {
         throw failure;
       }
     } catch (RuntimeException bug) {
       String errorId = UUID.randomUUID().toString();
       LOG.error("add event {} failed with an internal error {}", e.id(), errorId, bug);
-      store.markFailed(e.id(), "internal error " + errorId, clock.instant());
+      finish(store.markFailed(e.id(), owner, "internal error " + errorId, clock.instant()), e);
       if (rethrow) {
         throw bug;
       }
     }
   }
 
-  /** For an event that was running at a crash: if its memories are in the record, it succeeded. */
+  private static void finish(boolean stillOurs, AddEvent e) {
+    if (!stillOurs) {
+      LOG.warn("add event {} ran past its lease and was taken over by another server; its outcome here is not"
+          + " recorded", e.id());
+    }
+  }
+
+  /** For an event whose server died while running it: if its memories are in the record, it succeeded. */
   private boolean finishFromRecord(AddEvent e) {
     AddRequest request = AddBody.fromJson(e.payload());
     List<Object> sourceIds = new ArrayList<>();
@@ -194,21 +315,25 @@ public final class AddEvents implements AutoCloseable {
       r.put("memory", m.text());
       r.put("event", "ADD");
     }
-    store.markSucceeded(e.id(), MemoryJson.write(results), clock.instant());
-    LOG.info("add event {} had committed before the restart: marked succeeded", e.id());
+    finish(store.markSucceeded(e.id(), owner, MemoryJson.write(results), clock.instant()), e);
+    LOG.info("add event {} had committed before its server stopped: marked succeeded", e.id());
     return true;
   }
 
-  /** Stops taking work, lets running adds finish within {@code grace}; queued adds stay PENDING for the next start. */
+  /** Stops taking work, lets running adds finish within {@code grace}; waiting adds stay PENDING. */
   public void close(Duration grace) {
     stopping = true;
+    wake.release(threads);
     workers.shutdown();
     try {
       if (!workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("add events still running after {}; they will be resumed at the next start", grace);
+        LOG.warn("add events still running after {}; another server (or the next start) takes them over once their"
+            + " lease ends", grace);
       }
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
+    } finally {
+      renewer.shutdownNow();
     }
   }
 

@@ -24,7 +24,7 @@ public final class ServerDatabase implements AutoCloseable {
           + " revoked_at TEXT)",
       "CREATE TABLE IF NOT EXISTS add_events (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, status TEXT NOT NULL,"
           + " payload TEXT NOT NULL, results TEXT, error TEXT, created_at TEXT NOT NULL, started_at TEXT,"
-          + " completed_at TEXT, seq INTEGER NOT NULL)",
+          + " completed_at TEXT, seq INTEGER NOT NULL, owner TEXT, lease_until INTEGER)",
       "CREATE INDEX IF NOT EXISTS add_events_tenant ON add_events (tenant, seq)",
       "CREATE INDEX IF NOT EXISTS add_events_status ON add_events (status, seq)"
   };
@@ -43,7 +43,11 @@ public final class ServerDatabase implements AutoCloseable {
     Path file = directory.resolve(FILE_NAME);
     try {
       Files.createDirectories(directory);
-      Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+      // Every transaction here writes: BEGIN IMMEDIATE takes the write lock first (waiting up to the busy timeout),
+      // so a transaction that reads and then writes never fails to upgrade its lock when another process writes.
+      org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+      config.setTransactionMode(org.sqlite.SQLiteConfig.TransactionMode.IMMEDIATE);
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA busy_timeout = 10000");
         s.execute("PRAGMA journal_mode = WAL");
@@ -51,10 +55,25 @@ public final class ServerDatabase implements AutoCloseable {
         for (String ddl : SCHEMA) {
           s.execute(ddl);
         }
+        addLeaseColumns(s);
       }
       return new ServerDatabase(file, c);
     } catch (SQLException | java.io.IOException e) {
       throw new StorageException("cannot open the server database " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A server.db written before add events had leases gets the two columns (an event without a lease is free). */
+  private static void addLeaseColumns(Statement s) throws SQLException {
+    boolean hasOwner = false;
+    try (java.sql.ResultSet rs = s.executeQuery("PRAGMA table_info(add_events)")) {
+      while (rs.next()) {
+        hasOwner |= rs.getString("name").equals("owner");
+      }
+    }
+    if (!hasOwner) {
+      s.execute("ALTER TABLE add_events ADD COLUMN owner TEXT");
+      s.execute("ALTER TABLE add_events ADD COLUMN lease_until INTEGER");
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.engram.server.store;
 
-import dev.engram.Tenants;
 import dev.engram.server.auth.ApiKeyInfo;
 import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.auth.KeyRole;
@@ -35,29 +34,23 @@ public final class SqliteApiKeyStore implements ApiKeyStore {
 
   @Override
   public NewApiKey create(String tenant, KeyRole role, String label) {
-    String checkedTenant = Tenants.check(tenant);
-    Objects.requireNonNull(role, "role");
-    String cleanLabel = label == null ? "" : label.strip();
-    String id = KeySecrets.newId();
-    String key = KeySecrets.newKey(id);
-    Instant now = clock.instant();
-    ApiKeyInfo info = new ApiKeyInfo(id, checkedTenant, role, cleanLabel, KeySecrets.prefix(key), now,
-        Optional.empty());
+    NewApiKey minted = NewApiKey.mint(tenant, role, label, clock.instant());
+    ApiKeyInfo info = minted.info();
     db.write("create an API key", c -> {
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, tenant, role, label, prefix, hash,"
           + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-        ps.setString(1, id);
-        ps.setString(2, checkedTenant);
-        ps.setString(3, role.wireName());
-        ps.setString(4, cleanLabel);
+        ps.setString(1, info.id());
+        ps.setString(2, info.tenant());
+        ps.setString(3, info.role().wireName());
+        ps.setString(4, info.label());
         ps.setString(5, info.prefix());
-        ps.setBytes(6, KeySecrets.hash(key));
-        ps.setString(7, now.toString());
+        ps.setBytes(6, KeySecrets.hash(minted.secret()));
+        ps.setString(7, info.createdAt().toString());
         ps.executeUpdate();
       }
       return null;
     });
-    return new NewApiKey(info, key);
+    return minted;
   }
 
   @Override

@@ -1,0 +1,44 @@
+package dev.engram.server.postgres;
+
+import dev.engram.StorageException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/** Runs work in one transaction on a pooled connection; SQL failures become {@link StorageException}s. */
+final class Transactions {
+  /** Work on a connection inside the transaction. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private final DataSource pool;
+
+  Transactions(DataSource pool) {
+    this.pool = pool;
+  }
+
+  /** Runs {@code work} in a transaction, committed if it returns, rolled back if it throws. */
+  <T> T run(String what, Work<T> work) {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T out = work.run(c);
+        c.commit();
+        return out;
+      } catch (SQLException | RuntimeException e) {
+        try {
+          c.rollback();
+        } catch (SQLException rollback) {
+          e.addSuppressed(rollback);
+        }
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new StorageException("PostgreSQL could not " + what + ": " + e.getMessage(), e);
+    }
+  }
+}
