@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * forgotten there. Reads the poms of the source tree (the test runs in this module's directory).
  */
 class BomTest {
-  /** Modules that are not published: the JMH benchmarks and the end-to-end tests, and the BOM itself. */
-  private static final Set<String> UNPUBLISHED = Set.of("engram-bom", "engram-jmh", "engram-it");
+  /** Modules that are not published: the JMH benchmarks, the end-to-end tests, the examples and the BOM itself. */
+  private static final Set<String> UNPUBLISHED = Set.of("engram-bom", "engram-jmh", "engram-it", "examples");
 
   @Test
   void theBomManagesEveryPublishedModuleAtTheBuildsVersion() throws IOException {
