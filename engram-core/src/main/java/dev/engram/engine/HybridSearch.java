@@ -1,30 +1,31 @@
 package dev.engram.engine;
 
-import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.ScoreDetails;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.TokenEstimator;
+import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
-import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking, thresholded, cut to top-k, then reranked. If the index fails a search, it is recreated and rebuilt from
- * the record and the search runs once more.
+ * ranking ({@link RankFusion}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
+ * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
+ * into what is left of the budget; the kept hits are then reranked. If the index fails a search, it is recreated and
+ * rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
-  /** The RRF constant of Cormack et al. */
-  static final int RRF_K = 60;
-  static final double SEMANTIC_WEIGHT = 0.7;
+  /** Candidates read from the record at a time while filling top-k or a budget. */
+  private static final int READ_BATCH = 32;
+  /** Estimated tokens per memory assumed when sizing the candidate pool for a budget. */
+  private static final int POOL_TOKENS_PER_MEMORY = 8;
 
   private final Engine engine;
 
@@ -36,7 +37,7 @@ final class HybridSearch {
     return search(tenant, r, queryVector(r.query()));
   }
 
-  /** The query's embedding, L2-normalised. */
+  /** The query's embedding, L2-normalised: the one place a query is embedded, for memories and the graph alike. */
   float[] queryVector(String query) {
     return Vectors.normalized(engine.config.embedder().embedQuery(query), engine.config.embedder().dimension(),
         "the query");
@@ -46,7 +47,10 @@ final class HybridSearch {
   SearchResult search(String tenant, SearchRequest r, float[] vector) {
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
-    int pool = Math.max(engine.config.candidatesPerSignal(), r.topK());
+    int wanted = r.maxTokens().isPresent()
+        ? Math.min(r.topK(), Math.max(1, r.maxTokens().getAsInt() / POOL_TOKENS_PER_MEMORY))
+        : r.topK();
+    int pool = Math.max(engine.config.candidatesPerSignal(), wanted);
     long epoch = engine.indexEpoch();
     List<Fused> fused;
     try {
@@ -58,83 +62,57 @@ final class HybridSearch {
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       fused = candidates(q, r.query(), vector, pool);
     }
-    List<Fused> kept = new ArrayList<>(r.topK());
-    for (Fused f : fused) {
-      if (kept.size() == r.topK()) {
-        break;
-      }
-      if (f.score >= r.threshold()) {
-        kept.add(f);
-      }
-    }
-    Map<String, MemoryItem> items = new HashMap<>();
-    for (StoredMemory m : engine.store.getAll(tenant, kept.stream().map(f -> f.id).toList())) {
-      items.put(m.id(), m.item());
-    }
-    List<SearchHit> hits = new ArrayList<>(kept.size());
-    for (Fused f : kept) {
-      MemoryItem item = items.get(f.id);
-      if (item == null) {
-        continue; // deleted between the index read and the record read
-      }
-      ScoreDetails details = r.explain()
-          ? new ScoreDetails(f.semantic, f.semanticRank, f.keyword, f.keywordRank, f.score, Double.NaN,
-              engine.config.fusion().name())
-          : null;
-      hits.add(new SearchHit(item, f.score, details));
-    }
+    List<SearchHit> hits = select(tenant, r, vector, fused);
     return new SearchResult(engine.config.reranker().rerank(r.query(), hits));
+  }
+
+  /**
+   * Walks the fused ranking, reading the candidates' records in batches: each gets its relevance, those under the
+   * threshold are dropped, and the rest are kept up to top-k and within the token budget.
+   */
+  private List<SearchHit> select(String tenant, SearchRequest r, float[] vector, List<Fused> fused) {
+    double floor = engine.config.embedder().relevanceFloor();
+    int budget = r.maxTokens().orElse(Integer.MAX_VALUE);
+    int used = 0;
+    List<SearchHit> hits = new ArrayList<>();
+    for (int from = 0; from < fused.size() && hits.size() < r.topK() && used < budget; from += READ_BATCH) {
+      List<Fused> batch = fused.subList(from, Math.min(fused.size(), from + READ_BATCH));
+      Map<String, StoredMemory> stored = new HashMap<>();
+      for (StoredMemory m : engine.store.getAll(tenant, batch.stream().map(f -> f.id).toList())) {
+        stored.put(m.id(), m);
+      }
+      for (Fused f : batch) {
+        StoredMemory m = stored.get(f.id);
+        if (m == null) {
+          continue; // deleted between the index read and the record read
+        }
+        double cosine = Relevance.cosine(vector, m.embeddingView());
+        double score = Relevance.of(cosine, floor);
+        if (score < r.threshold()) {
+          continue;
+        }
+        MemoryItem item = m.item();
+        int cost = TokenEstimator.estimate(item.text());
+        if (used + cost > budget) {
+          continue; // a shorter memory further down may still fit
+        }
+        used += cost;
+        ScoreDetails details = r.explain()
+            ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, cosine), f.firstRank, f.second,
+                f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
+            : null;
+        hits.add(new SearchHit(item, score, details));
+        if (hits.size() == r.topK() || used >= budget) {
+          break;
+        }
+      }
+    }
+    return hits;
   }
 
   /** Both signals' candidates from the index, fused. */
   private List<Fused> candidates(IndexQuery q, String query, float[] vector, int pool) {
-    List<Candidate> dense = engine.index.dense(q, vector, pool);
-    List<Candidate> keyword = engine.index.keyword(q, query, pool);
-    return fuse(engine.config.fusion(), dense, keyword);
-  }
-
-  /** One candidate's scores across the signals. */
-  static final class Fused {
-    final String id;
-    double semantic;
-    int semanticRank;
-    double keyword;
-    int keywordRank;
-    double score;
-
-    Fused(String id) {
-      this.id = id;
-    }
-  }
-
-  /** Fuses the two ranked lists; the result is sorted by score, best first, ties by id. */
-  static List<Fused> fuse(Fusion fusion, List<Candidate> dense, List<Candidate> keyword) {
-    Map<String, Fused> all = new LinkedHashMap<>();
-    for (int i = 0; i < dense.size(); i++) {
-      Fused f = all.computeIfAbsent(dense.get(i).id(), Fused::new);
-      f.semantic = Math.max(0, dense.get(i).score());
-      f.semanticRank = i + 1;
-    }
-    double maxKeyword = 0;
-    for (int i = 0; i < keyword.size(); i++) {
-      Fused f = all.computeIfAbsent(keyword.get(i).id(), Fused::new);
-      f.keyword = keyword.get(i).score();
-      f.keywordRank = i + 1;
-      maxKeyword = Math.max(maxKeyword, f.keyword);
-    }
-    double rrfMax = 2.0 / (RRF_K + 1);
-    for (Fused f : all.values()) {
-      if (fusion == Fusion.RRF) {
-        double s = (f.semanticRank > 0 ? 1.0 / (RRF_K + f.semanticRank) : 0)
-            + (f.keywordRank > 0 ? 1.0 / (RRF_K + f.keywordRank) : 0);
-        f.score = s / rrfMax;
-      } else {
-        double kw = maxKeyword > 0 ? f.keyword / maxKeyword : 0;
-        f.score = SEMANTIC_WEIGHT * f.semantic + (1 - SEMANTIC_WEIGHT) * kw;
-      }
-    }
-    List<Fused> out = new ArrayList<>(all.values());
-    out.sort(Comparator.comparingDouble((Fused f) -> -f.score).thenComparing(f -> f.id));
-    return out;
+    return RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
+        engine.index.keyword(q, query, pool));
   }
 }
