@@ -121,7 +121,11 @@ public abstract class SearchContract extends AddContract {
     assertThat(all.get(0).memory().id()).isEqualTo(zebra);
     assertThat(all.get(0).score()).isEqualTo(1.0);
     assertThat(all.get(1).memory().id()).isEqualTo(crossing);
-    assertThat(all).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+    // the order is the fusion's; each score is the hit's relevance: its cosine (the test embedder has no floor)
+    assertThat(all).extracting(h -> h.details().fused()).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+    assertThat(all).allSatisfy(h -> assertThat(h.score()).isBetween(0.0, 1.0));
+    assertThat(all).filteredOn(h -> h.details().semanticRank() > 0)
+        .allSatisfy(h -> assertThat(h.score()).isCloseTo(h.details().semantic(), Offset.offset(1e-5)));
     ScoreDetails d = all.get(0).details();
     assertThat(d.semantic()).isCloseTo(1.0, Offset.offset(1e-5));
     assertThat(d.semanticRank()).isEqualTo(1);
@@ -140,10 +144,40 @@ public abstract class SearchContract extends AddContract {
         .containsExactly(zebra);
     double second = all.get(1).score();
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(second).build()).hits()))
-        .containsExactly(zebra, crossing);
+        .containsExactlyElementsOf(ids(all.stream().filter(h -> h.score() >= second).toList()))
+        .startsWith(zebra, crossing);
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").topK(2).build()).hits()))
         .containsExactly(zebra, crossing);
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").topK(1).build()).hits()).hasSize(1);
+  }
+
+  @Test
+  void aTokenBudgetKeepsTheBestMemoriesThatFitTogether() {
+    addVerbatim(ALICE, "tea with lemon in the morning");
+    addVerbatim(ALICE, "tea");
+    addVerbatim(ALICE, "a long afternoon of green tea tasting with friends from the village near the lake");
+    addVerbatim(ALICE, "iced tea in summer");
+    addVerbatim(ALICE, "coffee at noon");
+    List<SearchHit> ranked = memory.search(SearchRequest.builder(ALICE, "tea").topK(100).build()).hits();
+    int budget = 12;
+    List<String> expected = new java.util.ArrayList<>();
+    int used = 0;
+    for (SearchHit h : ranked) {
+      int cost = dev.engram.TokenEstimator.estimate(h.memory().text());
+      if (used + cost <= budget) {
+        used += cost;
+        expected.add(h.memory().id());
+      }
+    }
+    assertThat(expected).isNotEmpty().hasSizeLessThan(ranked.size());
+    List<SearchHit> fitted = memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).build()).hits();
+    assertThat(ids(fitted)).containsExactlyElementsOf(expected);
+    assertThat(fitted.stream().mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum())
+        .isLessThanOrEqualTo(budget);
+    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).topK(1).build()).hits())
+        .hasSize(1);
+    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(1000).build()).hits())
+        .hasSize(ranked.size());
   }
 
   @Test
