@@ -18,7 +18,8 @@ import java.util.Map;
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
  * ranking ({@link RankFusion}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
  * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
- * into what is left of the budget; the kept hits are then reranked. If the index fails a search, it is recreated and
+ * into what is left of the budget. So the fusion chooses which memories are returned; the kept hits are then sorted
+ * by relevance (their score) and reranked. If the index fails a search, it is recreated and
  * rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
@@ -26,6 +27,10 @@ final class HybridSearch {
   private static final int READ_BATCH = 32;
   /** Estimated tokens per memory assumed when sizing the candidate pool for a budget. */
   private static final int POOL_TOKENS_PER_MEMORY = 8;
+
+  /** Kept hits are shown by relevance, best first; ties keep the fusion's order (the sort is stable). */
+  private static final java.util.Comparator<SearchHit> BY_SCORE =
+      java.util.Comparator.comparingDouble((SearchHit h) -> -h.score());
 
   private final Engine engine;
 
@@ -63,6 +68,7 @@ final class HybridSearch {
       fused = candidates(q, r.query(), vector, pool);
     }
     List<SearchHit> hits = select(tenant, r, vector, fused);
+    hits.sort(BY_SCORE);
     return new SearchResult(engine.config.reranker().rerank(r.query(), hits));
   }
 

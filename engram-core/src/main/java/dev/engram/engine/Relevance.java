@@ -8,6 +8,9 @@ package dev.engram.engine;
  * it can drop a query's junk.
  */
 final class Relevance {
+  /** Float rounding of normalised vectors: a cosine this close to 1 is an identical embedding and scores 1. */
+  private static final double IDENTICAL = 1e-6;
+
   private Relevance() {}
 
   /** The relevance of a cosine similarity under a floor in [0, 1). */
@@ -15,7 +18,10 @@ final class Relevance {
     if (!(cosine > floor)) {
       return 0.0;
     }
-    return Math.min(1.0, (cosine - floor) / (1.0 - floor));
+    if (cosine >= 1.0 - IDENTICAL) {
+      return 1.0;
+    }
+    return (cosine - floor) / (1.0 - floor);
   }
 
   /** The cosine similarity of two L2-normalised vectors of the same length. */

@@ -120,9 +120,8 @@ public abstract class SearchContract extends AddContract {
     assertThat(all).hasSize(5);
     assertThat(all.get(0).memory().id()).isEqualTo(zebra);
     assertThat(all.get(0).score()).isEqualTo(1.0);
-    assertThat(all.get(1).memory().id()).isEqualTo(crossing);
-    // the order is the fusion's; each score is the hit's relevance: its cosine (the test embedder has no floor)
-    assertThat(all).extracting(h -> h.details().fused()).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+    // each score is the hit's relevance: its cosine (the test embedder has no floor); best first
+    assertThat(all).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
     assertThat(all).allSatisfy(h -> assertThat(h.score()).isBetween(0.0, 1.0));
     assertThat(all).filteredOn(h -> h.details().semanticRank() > 0)
         .allSatisfy(h -> assertThat(h.score()).isCloseTo(h.details().semantic(), Offset.offset(1e-5)));
@@ -134,9 +133,10 @@ public abstract class SearchContract extends AddContract {
     assertThat(d.fused()).isEqualTo(1.0);
     assertThat(d.rerank()).isNaN();
     assertThat(d.fusion()).isEqualTo("RRF");
-    ScoreDetails c = all.get(1).details();
+    ScoreDetails c = all.stream().filter(h -> h.memory().id().equals(crossing)).findFirst().orElseThrow().details();
     assertThat(c.keywordRank()).isEqualTo(2);
-    assertThat(all.subList(2, 5)).allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
+    assertThat(all).filteredOn(h -> !h.memory().id().equals(zebra) && !h.memory().id().equals(crossing))
+        .allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
 
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits())
         .allSatisfy(h -> assertThat(h.details()).isNull());
@@ -145,9 +145,10 @@ public abstract class SearchContract extends AddContract {
     double second = all.get(1).score();
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(second).build()).hits()))
         .containsExactlyElementsOf(ids(all.stream().filter(h -> h.score() >= second).toList()))
-        .startsWith(zebra, crossing);
+        .startsWith(zebra);
+    // top-k takes the fusion's best: zebra and crossing lead both lists
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").topK(2).build()).hits()))
-        .containsExactly(zebra, crossing);
+        .containsExactlyInAnyOrder(zebra, crossing);
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").topK(1).build()).hits()).hasSize(1);
   }
 
@@ -158,7 +159,11 @@ public abstract class SearchContract extends AddContract {
     addVerbatim(ALICE, "a long afternoon of green tea tasting with friends from the village near the lake");
     addVerbatim(ALICE, "iced tea in summer");
     addVerbatim(ALICE, "coffee at noon");
-    List<SearchHit> ranked = memory.search(SearchRequest.builder(ALICE, "tea").topK(100).build()).hits();
+    // the fusion chooses which memories fit: walk its order (fused score, then id)
+    List<SearchHit> ranked = new java.util.ArrayList<>(
+        memory.search(SearchRequest.builder(ALICE, "tea").topK(100).explain(true).build()).hits());
+    ranked.sort(java.util.Comparator.comparingDouble((SearchHit h) -> -h.details().fused())
+        .thenComparing(h -> h.memory().id()));
     int budget = 12;
     List<String> expected = new java.util.ArrayList<>();
     int used = 0;
@@ -171,7 +176,8 @@ public abstract class SearchContract extends AddContract {
     }
     assertThat(expected).isNotEmpty().hasSizeLessThan(ranked.size());
     List<SearchHit> fitted = memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).build()).hits();
-    assertThat(ids(fitted)).containsExactlyElementsOf(expected);
+    assertThat(ids(fitted)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(fitted).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
     assertThat(fitted.stream().mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum())
         .isLessThanOrEqualTo(budget);
     assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).topK(1).build()).hits())
