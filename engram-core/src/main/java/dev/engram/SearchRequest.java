@@ -27,7 +27,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
    * The threshold when none is given, chosen with the off-topic benchmark (docs/BENCHMARKS.md): most queries about
    * nothing in the store return no memory while real questions lose almost no evidence.
    */
-  public static final double DEFAULT_THRESHOLD = 0.0;
+  public static final double DEFAULT_THRESHOLD = 0.2;
   /** The largest context budget accepted, in tokens. */
   public static final int MAX_TOKENS = 1_000_000;
 
