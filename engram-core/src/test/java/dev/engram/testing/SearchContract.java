@@ -153,15 +153,18 @@ public abstract class SearchContract extends AddContract {
   }
 
   @Test
-  void theDefaultThresholdDropsHitsOfLowRelevance() {
+  void theSuggestedThresholdDropsHitsOfLowRelevance() {
     addVerbatim(ALICE, "zebra");
     addVerbatim(ALICE, "pancakes for breakfast");
     List<SearchHit> all = memory.search(SearchRequest.builder(ALICE, "zebra").threshold(0).build()).hits();
-    List<SearchHit> byDefault = memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits();
     assertThat(SearchRequest.builder(ALICE, "zebra").build().threshold()).isEqualTo(SearchRequest.DEFAULT_THRESHOLD);
-    assertThat(ids(byDefault)).containsExactlyElementsOf(
-        ids(all.stream().filter(h -> h.score() >= SearchRequest.DEFAULT_THRESHOLD).toList()));
-    assertThat(byDefault).hasSizeLessThan(all.size()).isNotEmpty();
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits()))
+        .containsExactlyElementsOf(ids(all));
+    List<SearchHit> cut = memory.search(SearchRequest.builder(ALICE, "zebra")
+        .threshold(SearchRequest.SUGGESTED_THRESHOLD).build()).hits();
+    assertThat(ids(cut)).containsExactlyElementsOf(
+        ids(all.stream().filter(h -> h.score() >= SearchRequest.SUGGESTED_THRESHOLD).toList()));
+    assertThat(cut).hasSizeLessThan(all.size()).isNotEmpty();
   }
 
   @Test
