@@ -180,7 +180,7 @@ class RemoteMemoryContractTest extends MemoryContractTest {
 
   private void assertFilter(String json, String... expected) {
     Filter f = Mem0Filters.parse(json);
-    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel").threshold(0)
+    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel")
         .filter(f).topK(100).build()).hits());
     List<String> listed = memory.list(ListRequest.of(ALICE).withFilter(f)).items().stream()
         .map(MemoryItem::id).toList();

@@ -101,7 +101,7 @@ class RemoteMemoryTest {
           .initialBackoff(Duration.ofMillis(100)).clock(Clock.fixed(Instant.parse("2015-10-21T07:28:00Z"),
               java.time.ZoneOffset.UTC)).sleeper(waits::add).build();
 
-      SearchResult r = m.search(SearchRequest.builder(Scope.user("alice"), "tea").threshold(0).build());
+      SearchResult r = m.search(SearchRequest.builder(Scope.user("alice"), "tea").build());
 
       assertThat(r.hits()).singleElement().satisfies(h -> {
         assertThat(h.memory().text()).isEqualTo("likes tea");
@@ -190,7 +190,7 @@ class RemoteMemoryTest {
           .isEqualTo(s.embedded.graphAround(alice, "Acme", 2, TimeView.asOf(now)));
       assertThat(s.remote.memoryRelations(id, TimeView.ALL)).isNotEmpty()
           .isEqualTo(s.embedded.memoryRelations(id, TimeView.ALL));
-      SearchRequest q = SearchRequest.builder(alice, "Who does Alice work with?").threshold(0).build();
+      SearchRequest q = SearchRequest.builder(alice, "Who does Alice work with?").build();
       assertThat(s.remote.search(q, TimeView.asOf(now)).relations()).isNotEmpty()
           .isEqualTo(s.embedded.search(q, TimeView.asOf(now)).relations());
       assertThat(s.remote.memoryRelations("00000000-0000-0000-0000-000000000000", TimeView.ALL)).isEmpty();

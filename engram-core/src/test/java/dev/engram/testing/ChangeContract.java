@@ -66,10 +66,10 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(after.createdAt()).isEqualTo(before.createdAt());
     assertThat(after.updatedAt()).isAfter(before.updatedAt());
     assertThat(after.role()).isEqualTo(Role.USER);
-    List<SearchHit> hits = memory.search(SearchRequest.builder(ALICE, "Lisbon").threshold(0).explain(true).build()).hits();
+    List<SearchHit> hits = memory.search(SearchRequest.builder(ALICE, "Lisbon").explain(true).build()).hits();
     assertThat(hits.get(0).memory().id()).isEqualTo(id);
     assertThat(hits.get(0).details().keywordRank()).isEqualTo(1);
-    List<SearchHit> old = memory.search(SearchRequest.builder(ALICE, "Porto").threshold(0).explain(true).build()).hits();
+    List<SearchHit> old = memory.search(SearchRequest.builder(ALICE, "Porto").explain(true).build()).hits();
     assertThat(old).allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
     assertThat(memory.history(id)).extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
         .containsExactly(tuple(EventType.ADD, null, "I live in Porto"),
@@ -89,7 +89,7 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(search(ALICE, "Porto")).containsExactly(id);
     assertThat(memory.list(ListRequest.of(ALICE).withFilter(Filter.eq("city", "Porto"))).items())
         .extracting(MemoryItem::id).containsExactly(id);
-    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "Porto").threshold(0).filter(Filter.eq("city", "Porto"))
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "Porto").filter(Filter.eq("city", "Porto"))
         .build()).hits())).containsExactly(id);
     assertThat(memory.history(id)).extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
         .containsExactly(tuple(EventType.ADD, null, "I live in Porto"),
@@ -153,7 +153,7 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(memory.get(id)).isEmpty();
     assertThat(memory.history(id)).isEmpty();
     assertThat(search(ALICE, "memory")).isEmpty();
-    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "memory").threshold(0).build()).hits())).containsExactly(kept);
+    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "memory").build()).hits())).containsExactly(kept);
     assertThat(acme.history(kept)).hasSize(1);
     String again = addVerbatim(ALICE, "default tenant memory");
     assertThat(search(ALICE, "memory")).containsExactly(again);
@@ -187,7 +187,7 @@ public abstract class ChangeContract extends SearchContract {
         .infer(false).build());
     MemoryEvent e = added.get().events().get(0);
     assertThat(e.event()).isEqualTo(EventType.ADD);
-    CompletableFuture<SearchResult> found = memory.searchAsync(SearchRequest.builder(ALICE, "async").threshold(0).build());
+    CompletableFuture<SearchResult> found = memory.searchAsync(SearchRequest.builder(ALICE, "async").build());
     assertThat(ids(found.get().hits())).containsExactly(e.id());
     CompletableFuture<AddResult> bad = memory.addAsync(AddRequest.builder(ALICE).user(" ").infer(false).build());
     assertThatThrownBy(bad::get).hasCauseInstanceOf(dev.engram.ValidationException.class);

@@ -38,11 +38,11 @@ public abstract class ConcurrencyContract extends ValidationContract {
         for (int i = 0; i < ADDS_PER_THREAD; i++) {
           String ownToken = "own" + thread + "x" + i;
           String ownId = addAndRemember(own, "private note " + ownToken, textById);
-          assertThat(ids(memory.search(SearchRequest.builder(own, ownToken).threshold(0).topK(5).build()).hits()))
+          assertThat(ids(memory.search(SearchRequest.builder(own, ownToken).topK(5).build()).hits()))
               .as("read your own write %s", ownToken).contains(ownId);
           String sharedToken = "shared" + thread + "x" + i;
           String sharedId = addAndRemember(SHARED, "shared note " + sharedToken, textById);
-          assertThat(ids(memory.search(SearchRequest.builder(SHARED, sharedToken).threshold(0).topK(5).build()).hits()))
+          assertThat(ids(memory.search(SearchRequest.builder(SHARED, sharedToken).topK(5).build()).hits()))
               .as("read your own write %s", sharedToken).contains(sharedId);
         }
         return null;
@@ -60,7 +60,7 @@ public abstract class ConcurrencyContract extends ValidationContract {
         assertThat(m.text()).isEqualTo(text)));
     for (int t = 0; t < THREADS; t++) {
       String token = "shared" + t + "x" + (ADDS_PER_THREAD - 1);
-      assertThat(memory.search(SearchRequest.builder(SHARED, token).threshold(0).topK(2).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(SHARED, token).topK(2).build()).hits())
           .anySatisfy(h -> assertThat(h.memory().text()).isEqualTo("shared note " + token));
     }
   }

@@ -97,7 +97,7 @@ public abstract class ContractSupport {
   }
 
   protected List<String> search(Scope scope, String query) {
-    return ids(memory.search(SearchRequest.builder(scope, query).threshold(0).build()).hits());
+    return ids(memory.search(SearchRequest.builder(scope, query).build()).hits());
   }
 
   protected static List<String> ids(List<SearchHit> hits) {

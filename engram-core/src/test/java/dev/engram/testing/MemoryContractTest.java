@@ -131,7 +131,7 @@ public abstract class MemoryContractTest extends TransferContract {
     assertThatThrownBy(() -> closed.get("some-id")).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> closed.add(AddRequest.builder(ALICE).user("late").build()))
         .isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> closed.search(SearchRequest.builder(ALICE, "late").threshold(0).build()))
+    assertThatThrownBy(() -> closed.search(SearchRequest.builder(ALICE, "late").build()))
         .isInstanceOf(IllegalStateException.class);
     memory = open(b -> { });
     assertThat(total(ALICE)).isZero();

@@ -43,7 +43,7 @@ public abstract class SearchContract extends AddContract {
         .events().get(0).id();
 
     assertThat(search(ALICE, "launch")).containsExactly(ours);
-    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "launch").threshold(0).build()).hits())).containsExactly(theirs);
+    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "launch").build()).hits())).containsExactly(theirs);
     assertThat(memory.get(theirs)).isEmpty();
     assertThat(acme.get(ours)).isEmpty();
     assertThat(acme.list(ListRequest.of(ALICE)).total()).isEqualTo(1);
@@ -96,7 +96,7 @@ public abstract class SearchContract extends AddContract {
 
   private void assertFilter(String json, String... expected) {
     Filter f = Mem0Filters.parse(json);
-    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel").threshold(0)
+    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel")
         .filter(f).topK(100).build()).hits());
     List<String> listed = memory.list(ListRequest.of(ALICE).withFilter(f)).items().stream()
         .map(MemoryItem::id).toList();
@@ -116,7 +116,7 @@ public abstract class SearchContract extends AddContract {
     addVerbatim(ALICE, "pancakes for breakfast");
     addVerbatim(ALICE, "the train was late again");
 
-    List<SearchHit> all = memory.search(SearchRequest.builder(ALICE, "zebra").threshold(0).explain(true).build()).hits();
+    List<SearchHit> all = memory.search(SearchRequest.builder(ALICE, "zebra").explain(true).build()).hits();
     assertThat(all).hasSize(5);
     assertThat(all.get(0).memory().id()).isEqualTo(zebra);
     assertThat(all.get(0).score()).isEqualTo(1.0);
@@ -138,7 +138,7 @@ public abstract class SearchContract extends AddContract {
     assertThat(all).filteredOn(h -> !h.memory().id().equals(zebra) && !h.memory().id().equals(crossing))
         .allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
 
-    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(0).build()).hits())
+    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits())
         .allSatisfy(h -> assertThat(h.details()).isNull());
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(1.0).build()).hits()))
         .containsExactly(zebra);
@@ -147,9 +147,9 @@ public abstract class SearchContract extends AddContract {
         .containsExactlyElementsOf(ids(all.stream().filter(h -> h.score() >= second).toList()))
         .startsWith(zebra);
     // top-k takes the fusion's best: zebra and crossing lead both lists
-    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(0).topK(2).build()).hits()))
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").topK(2).build()).hits()))
         .containsExactlyInAnyOrder(zebra, crossing);
-    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(0).topK(1).build()).hits()).hasSize(1);
+    assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").topK(1).build()).hits()).hasSize(1);
   }
 
   @Test
@@ -176,7 +176,7 @@ public abstract class SearchContract extends AddContract {
     addVerbatim(ALICE, "coffee at noon");
     // the fusion chooses which memories fit: walk its order (fused score, then id)
     List<SearchHit> ranked = new java.util.ArrayList<>(
-        memory.search(SearchRequest.builder(ALICE, "tea").threshold(0).topK(100).explain(true).build()).hits());
+        memory.search(SearchRequest.builder(ALICE, "tea").topK(100).explain(true).build()).hits());
     ranked.sort(java.util.Comparator.comparingDouble((SearchHit h) -> -h.details().fused())
         .thenComparing(h -> h.memory().id()));
     int budget = 12;
@@ -190,14 +190,14 @@ public abstract class SearchContract extends AddContract {
       }
     }
     assertThat(expected).isNotEmpty().hasSizeLessThan(ranked.size());
-    List<SearchHit> fitted = memory.search(SearchRequest.builder(ALICE, "tea").threshold(0).maxTokens(budget).build()).hits();
+    List<SearchHit> fitted = memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).build()).hits();
     assertThat(ids(fitted)).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(fitted).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
     assertThat(fitted.stream().mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum())
         .isLessThanOrEqualTo(budget);
-    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").threshold(0).maxTokens(budget).topK(1).build()).hits())
+    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).topK(1).build()).hits())
         .hasSize(1);
-    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").threshold(0).maxTokens(1000).build()).hits())
+    assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(1000).build()).hits())
         .hasSize(ranked.size());
   }
 
@@ -211,7 +211,7 @@ public abstract class SearchContract extends AddContract {
         .expiration(TODAY.minusDays(3)).infer(false).build()).events().get(0).id();
 
     assertThat(search(ALICE, "coupon")).containsExactly(live);
-    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "coupon").threshold(0).includeExpired(true).build()).hits()))
+    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "coupon").includeExpired(true).build()).hits()))
         .containsExactlyInAnyOrder(live, expired, old);
     assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(MemoryItem::id).containsExactly(live);
     assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(1);

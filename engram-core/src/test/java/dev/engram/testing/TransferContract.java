@@ -118,7 +118,7 @@ public abstract class TransferContract extends ConcurrencyContract {
    * away yet, and tied ranks follow the order documents entered the index, both of which differ after an import.
    */
   private static Map<String, String> searchIds(Memory m, Scope scope, String query) {
-    return m.search(SearchRequest.builder(scope, query).threshold(0).topK(20).includeExpired(true).explain(true).build()).hits()
+    return m.search(SearchRequest.builder(scope, query).topK(20).includeExpired(true).explain(true).build()).hits()
         .stream().collect(Collectors.toMap(h -> h.memory().id(), h -> String.format(java.util.Locale.ROOT,
             "cosine %.6f, bm25 %s", h.details().semantic(), h.details().keywordRank() > 0 ? "matched" : "no")));
   }
@@ -207,7 +207,7 @@ public abstract class TransferContract extends ConcurrencyContract {
       for (MemoryRecord r : exported) {
         assertThat(target.get(r.id())).isEqualTo(r.memory());
       }
-      String honey = target.search(SearchRequest.builder(BOB, "honey market").threshold(0).topK(1).build()).hits().get(0)
+      String honey = target.search(SearchRequest.builder(BOB, "honey market").topK(1).build()).hits().get(0)
           .memory().text();
       assertThat(honey).isEqualTo("bob sells honey at the market");
     }

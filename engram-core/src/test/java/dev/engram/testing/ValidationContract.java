@@ -114,13 +114,13 @@ public abstract class ValidationContract extends ChangeContract {
   @Test
   void badSearchAndListRequestsAreRejected() {
     addExistingMemory();
-    assertRejected("top_k", () -> memory.search(SearchRequest.builder(ALICE, "memory").threshold(0).topK(0).build()));
-    assertRejected("top_k", () -> SearchRequest.builder(ALICE, "memory").threshold(0).topK(SearchRequest.MAX_TOP_K + 1).build());
+    assertRejected("top_k", () -> memory.search(SearchRequest.builder(ALICE, "memory").topK(0).build()));
+    assertRejected("top_k", () -> SearchRequest.builder(ALICE, "memory").topK(SearchRequest.MAX_TOP_K + 1).build());
     assertRejected("threshold", () -> SearchRequest.builder(ALICE, "memory").threshold(1.5).build());
     assertRejected("threshold", () -> SearchRequest.builder(ALICE, "memory").threshold(-0.1).build());
-    assertRejected("max_tokens", () -> SearchRequest.builder(ALICE, "memory").threshold(0).maxTokens(0).build());
-    assertRejected("query", () -> SearchRequest.builder(ALICE, "   ").threshold(0).build());
-    assertRejected("query", () -> SearchRequest.builder(ALICE, null).threshold(0).build());
+    assertRejected("max_tokens", () -> SearchRequest.builder(ALICE, "memory").maxTokens(0).build());
+    assertRejected("query", () -> SearchRequest.builder(ALICE, "   ").build());
+    assertRejected("query", () -> SearchRequest.builder(ALICE, null).build());
     assertRejected("limit", () -> ListRequest.of(ALICE).withPage(0, 0));
     assertRejected("offset", () -> ListRequest.of(ALICE).withPage(-1, 10));
   }

@@ -152,7 +152,7 @@ class CrashRecoveryTest {
         assertThat(indexed).as("%s: index documents of %s", where, scope).isEqualTo(inScope.keySet());
         for (MemoryItem m : inScope.values()) {
           String token = m.text().split(" ")[1];
-          assertThat(memory.search(SearchRequest.builder(scope, token).threshold(0).topK(3).build()).hits())
+          assertThat(memory.search(SearchRequest.builder(scope, token).topK(3).build()).hits())
               .as("%s: search for %s", where, token).anySatisfy(h -> assertThat(h.memory().id()).isEqualTo(m.id()));
         }
       }

@@ -120,7 +120,7 @@ class EmbeddedStorageTest {
 
     try (Memory memory = open(dir)) {
       for (int i = 0; i < 10; i++) {
-        assertThat(memory.search(SearchRequest.builder(ALICE, "item" + i).threshold(0).build()).hits().get(0).memory().id())
+        assertThat(memory.search(SearchRequest.builder(ALICE, "item" + i).build()).hits().get(0).memory().id())
             .isEqualTo(ids.get(i));
       }
     }
@@ -139,7 +139,7 @@ class EmbeddedStorageTest {
         .hasMessageContaining("384-dimensional");
 
     try (Memory memory = open(dir)) {
-      assertThat(memory.search(SearchRequest.builder(ALICE, "floats").threshold(0).build()).hits()).hasSize(1);
+      assertThat(memory.search(SearchRequest.builder(ALICE, "floats").build()).hits()).hasSize(1);
     }
   }
 

@@ -175,7 +175,7 @@ class IndexDamageTest {
       assertThat(history.get(0).event()).isEqualTo(EventType.ADD);
       assertThat(history.get(history.size() - 1).newText()).isEqualTo(e.getValue());
       Scope scope = "alice".equals(item.userId()) ? ALICE : BOB;
-      assertThat(memory.search(SearchRequest.builder(scope, e.getValue()).threshold(0).topK(3).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(scope, e.getValue()).topK(3).build()).hits())
           .as("search for '%s' after %s", e.getValue(), what)
           .anySatisfy(h -> assertThat(h.memory().id()).isEqualTo(e.getKey()));
     }

@@ -40,15 +40,15 @@ class IndexRunTimeFaultTest {
       String id = add(memory, "I keep three beehives");
       faulty.failNextSearches(1);
 
-      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").threshold(0).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits())
           .extracting(h -> h.memory().id()).containsExactly(id);
       assertThat(faulty.recreated()).isEqualTo(1);
       assertThat(dir.resolve("index.broken")).isDirectory();
-      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").threshold(0).build()).hits()).hasSize(1);
+      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits()).hasSize(1);
       assertThat(faulty.recreated()).isEqualTo(1);
     }
     try (Memory memory = open()) {
-      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").threshold(0).build()).hits()).hasSize(1);
+      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits()).hasSize(1);
     }
   }
 
@@ -61,12 +61,12 @@ class IndexRunTimeFaultTest {
       String second = add(memory, "I sell honey at the market");
       assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(2);
 
-      assertThat(memory.search(SearchRequest.builder(ALICE, "honey market").threshold(0).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(ALICE, "honey market").build()).hits())
           .extracting(h -> h.memory().id()).contains(second);
       assertThat(faulty.recreated()).isEqualTo(1);
 
       String third = add(memory, "I painted the hives blue");
-      assertThat(memory.search(SearchRequest.builder(ALICE, "painted hives blue").threshold(0).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(ALICE, "painted hives blue").build()).hits())
           .extracting(h -> h.memory().id()).contains(third);
     }
   }
@@ -77,10 +77,10 @@ class IndexRunTimeFaultTest {
       add(memory, "I keep three beehives");
       faulty.throwing(() -> new ValidationException("filters", "injected bad filter")).failNextSearches(1);
 
-      assertThatThrownBy(() -> memory.search(SearchRequest.builder(ALICE, "beehives").threshold(0).build()))
+      assertThatThrownBy(() -> memory.search(SearchRequest.builder(ALICE, "beehives").build()))
           .isInstanceOf(ValidationException.class);
       assertThat(faulty.recreated()).isZero();
-      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").threshold(0).build()).hits()).hasSize(1);
+      assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits()).hasSize(1);
     }
   }
 

@@ -120,7 +120,7 @@ class ConsolidationScenarioTest {
     assertThat(h).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.UPDATE);
     assertThat(h.get(1).oldText()).isEqualTo("Alice lives in Beijing");
     assertThat(h.get(1).newText()).isEqualTo("Alice lives in Shanghai, having moved from Beijing");
-    assertThat(memory.search(SearchRequest.builder(ALICE, "Shanghai").threshold(0).build()).hits())
+    assertThat(memory.search(SearchRequest.builder(ALICE, "Shanghai").build()).hits())
         .extracting(hit -> hit.memory().id()).containsExactly(id);
   }
 
@@ -137,7 +137,7 @@ class ConsolidationScenarioTest {
     assertThat(r.events()).extracting(MemoryEvent::event).containsExactly(EventType.DELETE, EventType.ADD);
     assertThat(memory.get(id)).isEmpty();
     assertThat(memory.history(id)).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.DELETE);
-    assertThat(memory.search(SearchRequest.builder(ALICE, "fish").threshold(0).build()).hits())
+    assertThat(memory.search(SearchRequest.builder(ALICE, "fish").build()).hits())
         .noneMatch(hit -> hit.memory().id().equals(id));
   }
 

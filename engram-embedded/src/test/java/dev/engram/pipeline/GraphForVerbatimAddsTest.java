@@ -36,7 +36,7 @@ class GraphForVerbatimAddsTest {
       assertThat(memory.entityRelations(scope, "Boston", TimeView.CURRENT))
           .extracting(GraphRelation::source, GraphRelation::relationship, GraphRelation::destination)
           .contains(org.assertj.core.groups.Tuple.tuple("Caroline", "related_to", "Boston"));
-      assertThat(memory.search(SearchRequest.builder(scope, "Where is Caroline's support group?").threshold(0).build())
+      assertThat(memory.search(SearchRequest.builder(scope, "Where is Caroline's support group?").build())
           .relations()).extracting(GraphRelation::fact)
           .contains("Caroline went to the LGBTQ support group in Boston");
     }

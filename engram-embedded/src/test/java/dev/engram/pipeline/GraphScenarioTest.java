@@ -113,7 +113,7 @@ class GraphScenarioTest {
   }
 
   private List<GraphRelation> searchRelations(String query, TimeView view) {
-    return memory.search(SearchRequest.builder(ALICE, query).threshold(0).build(), view).relations();
+    return memory.search(SearchRequest.builder(ALICE, query).build(), view).relations();
   }
 
   private void aliceMoves() {
@@ -169,7 +169,7 @@ class GraphScenarioTest {
 
     assertThat(facts(searchRelations("where does Alice live?", TimeView.CURRENT)))
         .containsExactly("Alice lives in Shanghai");
-    assertThat(facts(memory.search(SearchRequest.builder(ALICE, "where does Alice live?").threshold(0).build()).relations()))
+    assertThat(facts(memory.search(SearchRequest.builder(ALICE, "where does Alice live?").build()).relations()))
         .containsExactly("Alice lives in Shanghai");
     assertThat(facts(searchRelations("where does Alice live?", TimeView.asOf(MAR))))
         .containsExactly("Alice lives in Beijing");

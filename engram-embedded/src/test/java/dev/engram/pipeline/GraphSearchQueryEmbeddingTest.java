@@ -59,7 +59,7 @@ class GraphSearchQueryEmbeddingTest {
       memory.add(AddRequest.builder(scope).infer(false).message(new Message(Role.USER, "Alice works at Acme",
           "Alice", null, "m1")).build());
       int before = queries.get();
-      SearchResult result = memory.search(SearchRequest.builder(scope, "Where does Alice work?").threshold(0).build());
+      SearchResult result = memory.search(SearchRequest.builder(scope, "Where does Alice work?").build());
       assertThat(queries.get() - before).isEqualTo(1);
       assertThat(result.hits()).extracting(h -> h.memory().text()).containsExactly("Alice works at Acme");
       assertThat(result.relations()).extracting(r -> r.fact()).contains("Alice works at Acme");

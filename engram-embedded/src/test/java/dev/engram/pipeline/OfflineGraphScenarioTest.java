@@ -45,7 +45,7 @@ class OfflineGraphScenarioTest {
           .extracting(GraphRelation::relationship, GraphRelation::destination)
           .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("related_to", "LGBTQ"),
               org.assertj.core.groups.Tuple.tuple("related_to", "Melanie"));
-      var found = memory.search(SearchRequest.builder(CONV, "What did Melanie do?").threshold(0).build()).relations();
+      var found = memory.search(SearchRequest.builder(CONV, "What did Melanie do?").build()).relations();
       // Melanie's own relations (one hop) come with their two-hop neighbourhood and the semantic matches.
       assertThat(found.get(0).source() + " " + found.get(0).destination()).contains("Melanie");
       assertThat(found).filteredOn(g -> (g.source() + " " + g.destination()).contains("Melanie"))
@@ -55,7 +55,7 @@ class OfflineGraphScenarioTest {
               org.assertj.core.groups.Tuple.tuple("related_to",
                   "Caroline went to the LGBTQ support group yesterday (7 May 2023) with Melanie."),
               org.assertj.core.groups.Tuple.tuple("mentioned_in", "Melanie painted a sunrise at the lake."));
-      assertThat(memory.search(SearchRequest.builder(CONV, "Where is Jon's bakery?").threshold(0).build()).relations())
+      assertThat(memory.search(SearchRequest.builder(CONV, "Where is Jon's bakery?").build()).relations())
           .extracting(GraphRelation::fact).first().asString().contains("bakery in Paris");
     }
   }
@@ -65,7 +65,7 @@ class OfflineGraphScenarioTest {
     try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
         .build()) {
       say(memory, "Caroline", "I went to the LGBTQ support group with Melanie.");
-      assertThat(memory.search(SearchRequest.builder(CONV, "Melanie").threshold(0).build()).relations()).isEmpty();
+      assertThat(memory.search(SearchRequest.builder(CONV, "Melanie").build()).relations()).isEmpty();
       assertThat(memory.entityRelations(CONV, "Caroline", TimeView.ALL)).isEmpty();
     }
   }

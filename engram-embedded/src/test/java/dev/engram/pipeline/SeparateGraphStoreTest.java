@@ -40,7 +40,7 @@ class SeparateGraphStoreTest {
       memory.add(AddRequest.builder(conv).message(new Message(Role.USER, "My bakery in Paris is closing.", "Jon",
           Instant.parse("2023-05-08T13:56:00Z"), null)).build());
       assertThat(memory.entityRelations(conv, "jon", TimeView.CURRENT)).isNotEmpty();
-      assertThat(memory.search(SearchRequest.builder(conv, "Where is Jon's bakery?").threshold(0).build()).relations())
+      assertThat(memory.search(SearchRequest.builder(conv, "Where is Jon's bakery?").build()).relations())
           .extracting(GraphRelation::fact).first().asString().contains("bakery in Paris");
     } finally {
       graphDb.close();

@@ -53,11 +53,11 @@ class PostgresGraphMemoryTest {
       assertThat(reader.entityRelations(CONV, "caroline", TimeView.CURRENT))
           .extracting(GraphRelation::relationship, GraphRelation::destination)
           .containsExactlyInAnyOrder(tuple("related_to", "LGBTQ"), tuple("related_to", "Melanie"));
-      var found = reader.search(SearchRequest.builder(CONV, "What did Melanie do?").threshold(0).build()).relations();
+      var found = reader.search(SearchRequest.builder(CONV, "What did Melanie do?").build()).relations();
       assertThat(found).extracting(GraphRelation::fact).contains("Melanie painted a sunrise at the lake.");
 
       writer.delete(painted);
-      assertThat(reader.search(SearchRequest.builder(CONV, "What did Melanie do?").threshold(0).build()).relations())
+      assertThat(reader.search(SearchRequest.builder(CONV, "What did Melanie do?").build()).relations())
           .extracting(GraphRelation::fact).doesNotContain("Melanie painted a sunrise at the lake.");
 
       writer.deleteAll(CONV);

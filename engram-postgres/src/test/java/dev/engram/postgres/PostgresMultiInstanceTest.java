@@ -105,7 +105,7 @@ class PostgresMultiInstanceTest {
             acknowledged.add(id);
             Memory other = m == a ? b : a;
             assertThat(other.get(id)).as("written through one instance, read through the other").isPresent();
-            assertThat(other.search(SearchRequest.builder(scope, "token" + writer + "x" + i).threshold(0).build()).hits())
+            assertThat(other.search(SearchRequest.builder(scope, "token" + writer + "x" + i).build()).hits())
                 .extracting(h -> h.memory().id()).first().isEqualTo(id);
           }
           return null;

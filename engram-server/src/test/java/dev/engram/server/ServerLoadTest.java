@@ -163,7 +163,7 @@ class ServerLoadTest {
       assertThat(stored.get().text()).as("text of %s", e.getKey()).isEqualTo(t.text);
       assertThat(stored.get().userId()).isEqualTo(t.user);
       livePerScope.merge(t.tenant + "/" + t.user, 1, Integer::sum);
-      List<String> found = m.search(SearchRequest.builder(Scope.user(t.user), t.text).threshold(0).topK(10).build())
+      List<String> found = m.search(SearchRequest.builder(Scope.user(t.user), t.text).topK(10).build())
           .hits().stream().map(h -> h.memory().id()).toList();
       assertThat(found).as("a search for the text of %s", e.getKey()).contains(e.getKey());
     }

@@ -53,7 +53,7 @@ class EngramAutoConfigurationTest {
       assertThat(memory).isNotInstanceOf(RemoteMemory.class);
       String id = memory.add(AddRequest.builder(Scope.user("alice")).user("I live in Porto").infer(false).build())
           .events().get(0).id();
-      assertThat(memory.search(SearchRequest.builder(Scope.user("alice"), "Porto").threshold(0).build()).hits())
+      assertThat(memory.search(SearchRequest.builder(Scope.user("alice"), "Porto").build()).hits())
           .extracting(h -> h.memory().id()).containsExactly(id);
       Health health = ctx.getBean(EngramHealthIndicator.class).health(true);
       assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -63,7 +63,7 @@ class EngramAutoConfigurationTest {
     HashEmbedder e = new HashEmbedder();
     try (Memory reopened = Engram.builder().storage(EmbeddedStorage.open(dir.resolve("data"), e.dimension()))
         .embedder(e).build()) {
-      assertThat(reopened.search(SearchRequest.builder(Scope.user("alice"), "Porto").threshold(0).build()).hits()).hasSize(1);
+      assertThat(reopened.search(SearchRequest.builder(Scope.user("alice"), "Porto").build()).hits()).hasSize(1);
     }
   }
 
