@@ -118,6 +118,10 @@ public final class Engram {
       if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
         throw new ValidationException("graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
       }
+      double floor = embedder.relevanceFloor();
+      if (!(floor >= 0 && floor < 1)) {
+        throw new ValidationException("embedder.relevanceFloor", "must be in [0, 1), got " + floor);
+      }
       positive("candidatesPerSignal", candidatesPerSignal);
       positive("windowSize", windowSize);
       positive("maxTextLength", maxTextLength);

@@ -6,7 +6,9 @@ import java.util.Objects;
  * One search result.
  *
  * @param memory  the memory
- * @param score   final score in [0,1]; higher is better
+ * @param score   relevance in [0,1], comparable across queries and scopes: the cosine of the query's and the
+ *                memory's embeddings mapped from the embedder's {@code relevanceFloor()} (0) up to 1 (1), or the
+ *                reranker's score if one rescored the hits; hits are sorted by it, best first
  * @param details per-signal scores, or null unless the request asked to explain
  */
 public record SearchHit(MemoryItem memory, double score, ScoreDetails details) {

@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.Engram;
 import dev.engram.Fusion;
 import dev.engram.ValidationException;
+import dev.engram.SearchRequest;
 import dev.engram.bench.locomo.LocomoBench;
 import dev.engram.bench.locomo.LocomoBench.Mode;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
@@ -89,6 +90,20 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--speaker-prefix", description = "Raw mode only: store each turn as '<speaker>: <text>'.")
     boolean speakerPrefix;
 
+    @Option(names = "--budget-tokens", paramLabel = "N", defaultValue = "0", description = "A context budget per"
+        + " question in tokens (estimated at four characters per token): the best memories that fit, instead of"
+        + " the top-k (default: none).")
+    int budgetTokens;
+
+    @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "-1", description = "The search threshold"
+        + " (relevance in [0, 1]; default: the library's default).")
+    double threshold;
+
+    @Option(names = "--off-topic", description = "Also ask each conversation's store the next conversation's"
+        + " questions and report the share that return nothing (offtopic_empty, and offtopic_empty@T over a grid of"
+        + " thresholds).")
+    boolean offTopic;
+
     @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
     boolean noBaselines;
 
@@ -143,7 +158,7 @@ final class BenchCommand implements Callable<Integer> {
       try {
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
             choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines,
-            graphOn, work);
+            graphOn, work, budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic);
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
             err());
              AnswerMetricsSetup answers = AnswerMetricsSetup.open(answerModel, judgeModel, judgeRuns, answerThreads,

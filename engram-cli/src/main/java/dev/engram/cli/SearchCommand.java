@@ -21,12 +21,17 @@ final class SearchCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "QUERY", description = "What to look for.")
   String query;
 
-  @Option(names = "--top-k", paramLabel = "N", defaultValue = "" + SearchRequest.DEFAULT_TOP_K,
-      description = "How many results at most (default: ${DEFAULT-VALUE}).")
-  int topK;
+  @Option(names = "--top-k", paramLabel = "N",
+      description = "How many results at most (default: " + SearchRequest.DEFAULT_TOP_K + ", or "
+          + SearchRequest.MAX_TOP_K + " with --max-tokens).")
+  Integer topK;
 
-  @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "0",
-      description = "Minimum score in [0,1] (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-tokens", paramLabel = "N",
+      description = "A context budget in tokens (four characters each): the best memories that fit into it.")
+  Integer maxTokens;
+
+  @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "" + SearchRequest.DEFAULT_THRESHOLD,
+      description = "Minimum relevance score in [0,1] (default: ${DEFAULT-VALUE}).")
   double threshold;
 
   @Option(names = "--filter", paramLabel = "JSON",
@@ -47,14 +52,19 @@ final class SearchCommand extends BaseCommand {
   @Override
   protected int run() {
     Mem0Filters.Parsed parsed = Mem0Filters.parseWithScope(filter);
-    SearchRequest request = SearchRequest.builder(scope.mergedWith(parsed.scope(), "filter"), query)
+    SearchRequest.Builder b = SearchRequest.builder(scope.mergedWith(parsed.scope(), "filter"), query)
         .filter(parsed.filter())
-        .topK(topK)
         .threshold(threshold)
         .explain(explain)
         .includeExpired(includeExpired)
-        .rerank(rerank)
-        .build();
+        .rerank(rerank);
+    if (topK != null) {
+      b.topK(topK);
+    }
+    if (maxTokens != null) {
+      b.maxTokens(maxTokens);
+    }
+    SearchRequest request = b.build();
     SearchResult result;
     try (Memory memory = openMemory(false)) {
       result = memory.search(request);

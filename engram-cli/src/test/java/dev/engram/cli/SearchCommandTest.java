@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** engram search: relevance, scope, filters from options and from --filter, explain, threshold, text output. */
+/**
+ * engram search: relevance, scope, filters from options and from --filter, explain, threshold (and the default one
+ * against an off-topic query), the token budget, text output. Runs the default in-process embedder (bge-small).
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SearchCommandTest {
   Cli cli;
@@ -103,5 +106,33 @@ class SearchCommandTest {
     assertThat(lines.get(2)).startsWith(" 2. ");
     assertThat(cli.run("search", "--user-id", "nobody", "Lisbon").out())
         .isEqualTo("no memories found" + System.lineSeparator());
+  }
+
+  @Test
+  void maxTokensKeepsTheBestMemoriesThatFit() {
+    // "I moved to Lisbon last spring" is 29 characters: 8 estimated tokens; the others need 10 and 11
+    assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "8", "Lisbon")
+        .get("results").findValuesAsText("id")).containsExactly(lisbon);
+    assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "29", "Lisbon")
+        .get("results").findValuesAsText("id")).containsExactlyInAnyOrder(lisbon, dog, job);
+    assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "19", "Lisbon")
+        .get("results").findValuesAsText("id")).hasSize(2).contains(lisbon);
+    Cli.Result bad = cli.run("search", "--user-id", "alice", "--max-tokens", "0", "Lisbon");
+    assertThat(bad.exitCode()).isNotZero();
+    assertThat(bad.err()).contains("max_tokens");
+  }
+
+  @Test
+  void anOffTopicQueryFindsNothingAtTheSuggestedThresholdWhileAnOnTopicOneFindsItsMemory() {
+    String t = Double.toString(dev.engram.SearchRequest.SUGGESTED_THRESHOLD);
+    assertThat(search("--user-id", "alice", "--json", "--threshold", t,
+        "which stock exchange lists semiconductor companies").get("results")).isEmpty();
+    assertThat(search("--user-id", "alice", "--json", "--threshold", t,
+        "quarterly tax filing deadlines for corporations").get("results")).isEmpty();
+    assertThat(search("--user-id", "alice", "--json", "--threshold", t, "pastry chef job").get("results")
+        .findValuesAsText("id")).containsExactly(job);
+    // without a threshold (the default, 0) the same off-topic query still lists the scope's memories
+    assertThat(search("--user-id", "alice", "--json", "which stock exchange lists semiconductor companies")
+        .get("results")).hasSize(3);
   }
 }

@@ -72,6 +72,7 @@ final class WireFormat {
     o.set("filters", FilterJson.scoped(r.scope(), r.filter()));
     o.put("top_k", r.topK());
     o.put("threshold", r.threshold());
+    r.maxTokens().ifPresent(n -> o.put("max_tokens", n));
     o.put("explain", r.explain());
     o.put("show_expired", r.includeExpired());
     o.put("rerank", r.rerank());

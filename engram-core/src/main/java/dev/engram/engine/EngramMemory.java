@@ -113,8 +113,11 @@ public final class EngramMemory implements Memory {
     }
     float[] vector = search.queryVector(request.query());
     SearchResult memories = search.search(tenant, request, vector);
+    // with a token budget (and so no top-k of its own) the relations keep the default top-k
+    int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
+        : request.topK();
     return new SearchResult(memories.hits(), graphSearch.search(tenant, request.scope(), request.query(), vector,
-        request.topK(), relations.at(engine.config.clock().instant())));
+        relationsK, request.threshold(), relations.at(engine.config.clock().instant())));
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -23,10 +24,10 @@ import java.util.Set;
  * Graph retrieval without any LLM, both halves of the Mem0g paper: (a) entity-centred: entities named in the query
  * (word n-grams matched on normalised names, and the query embedding against name embeddings above the entity
  * threshold) and their neighbourhood up to two hops, ranked by hop then by fact similarity; (b) semantic triples:
- * the query embedding against fact embeddings. The two lists are fused with reciprocal rank fusion (k = 60).
+ * the query embedding against fact embeddings. The two lists are fused by {@link RankFusion} (the memories' fusion
+ * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories.
  */
 final class GraphSearch {
-  private static final int RRF_K = 60;
   private static final int MAX_NGRAM = 4;
   private static final int MAX_PER_HOP = 200;
 
@@ -38,8 +39,9 @@ final class GraphSearch {
     this.graph = engine.graph;
   }
 
-  /** The top {@code k} relations for the query under a resolved view. */
-  List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, TimeView view) {
+  /** The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}. */
+  List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, double threshold,
+                             TimeView view) {
     Set<String> anchors = new LinkedHashSet<>();
     for (Entity e : graph.entitiesByName(tenant, scope, ngrams(query))) {
       anchors.add(e.id());
@@ -71,21 +73,31 @@ final class GraphSearch {
     }
     List<ScoredRelation> semantic = graph.similarRelations(tenant, scope, vector, Math.max(k * 2, 10), view);
     Map<String, Relation> byId = new LinkedHashMap<>();
-    Map<String, Double> score = new HashMap<>();
-    for (int i = 0; i < centred.size(); i++) {
-      byId.putIfAbsent(centred.get(i).id(), centred.get(i));
-      score.merge(centred.get(i).id(), 1.0 / (RRF_K + i + 1), Double::sum);
-    }
-    for (int i = 0; i < semantic.size(); i++) {
-      Relation r = semantic.get(i).relation();
+    List<Candidate> centredRanking = new ArrayList<>(centred.size());
+    for (Relation r : centred) {
       byId.putIfAbsent(r.id(), r);
-      score.merge(r.id(), 1.0 / (RRF_K + i + 1), Double::sum);
+      centredRanking.add(new Candidate(r.id(), Relevance.cosine(r.factEmbeddingView(), vector)));
     }
-    List<Relation> ranked = new ArrayList<>(byId.values());
-    ranked.sort(Comparator.comparingDouble((Relation r) -> -score.get(r.id())).thenComparing(Relation::id));
-    ranked = ranked.subList(0, Math.min(k, ranked.size()));
-    double max = 2.0 / (RRF_K + 1);
-    return render(tenant, ranked, r -> score.get(r.id()) / max);
+    List<Candidate> semanticRanking = new ArrayList<>(semantic.size());
+    for (ScoredRelation sr : semantic) {
+      byId.putIfAbsent(sr.relation().id(), sr.relation());
+      semanticRanking.add(new Candidate(sr.relation().id(), sr.score()));
+    }
+    double floor = engine.config.embedder().relevanceFloor();
+    Map<String, Double> relevance = new HashMap<>();
+    List<Relation> ranked = new ArrayList<>();
+    for (RankFusion.Fused f : RankFusion.fuse(engine.config.fusion(), semanticRanking, centredRanking)) {
+      if (ranked.size() == k) {
+        break;
+      }
+      Relation r = byId.get(f.id);
+      double score = Relevance.of(Relevance.cosine(r.factEmbeddingView(), vector), floor);
+      if (score >= threshold) {
+        relevance.put(r.id(), score);
+        ranked.add(r);
+      }
+    }
+    return render(tenant, ranked, r -> relevance.get(r.id()));
   }
 
   /**
@@ -164,12 +176,7 @@ final class GraphSearch {
   private static List<Relation> byFactSimilarity(List<Relation> relations, float[] q) {
     Map<String, Double> sim = new HashMap<>();
     for (Relation r : relations) {
-      float[] v = r.factEmbeddingView();
-      double dot = 0;
-      for (int i = 0; i < Math.min(v.length, q.length); i++) {
-        dot += v[i] * q[i];
-      }
-      sim.put(r.id(), dot);
+      sim.put(r.id(), Relevance.cosine(r.factEmbeddingView(), q));
     }
     List<Relation> out = new ArrayList<>(relations);
     out.sort(Comparator.comparingDouble((Relation r) -> -sim.get(r.id())).thenComparing(Relation::id));

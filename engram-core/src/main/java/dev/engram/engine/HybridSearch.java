@@ -1,30 +1,36 @@
 package dev.engram.engine;
 
-import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.ScoreDetails;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
-import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking, thresholded, then reranked when asked ({@link Reranking}) and cut to top-k. If the index fails a search,
- * it is recreated and rebuilt from the record and the search runs once more.
+ * ranking ({@link RankFusion}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
+ * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
+ * into what is left of the budget ({@link ContextBudget}). So the fusion chooses which memories are returned; the
+ * kept hits are then sorted by relevance (their score). When the request asks for reranking and a reranker is
+ * configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the budget. If the
+ * index fails a search, it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
-  /** The RRF constant of Cormack et al. */
-  static final int RRF_K = 60;
-  static final double SEMANTIC_WEIGHT = 0.7;
+  /** Candidates read from the record at a time while filling top-k or a budget. */
+  private static final int READ_BATCH = 32;
+  /** Estimated tokens per memory assumed when sizing the candidate pool for a budget. */
+  private static final int POOL_TOKENS_PER_MEMORY = 8;
+
+  /** Kept hits are shown by relevance, best first; ties keep the fusion's order (the sort is stable). */
+  private static final java.util.Comparator<SearchHit> BY_SCORE =
+      java.util.Comparator.comparingDouble((SearchHit h) -> -h.score());
 
   private final Engine engine;
   private final Reranking reranking;
@@ -38,7 +44,7 @@ final class HybridSearch {
     return search(tenant, r, queryVector(r.query()));
   }
 
-  /** The query's embedding, L2-normalised. */
+  /** The query's embedding, L2-normalised: the one place a query is embedded, for memories and the graph alike. */
   float[] queryVector(String query) {
     return Vectors.normalized(engine.config.embedder().embedQuery(query), engine.config.embedder().dimension(),
         "the query");
@@ -48,7 +54,13 @@ final class HybridSearch {
   SearchResult search(String tenant, SearchRequest r, float[] vector) {
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
-    int wanted = reranking.pool(r); // top-k, or more for the reranker
+    boolean reranks = reranking.runs(r);
+    int wanted = r.maxTokens().isPresent()
+        ? Math.min(r.topK(), Math.max(1, r.maxTokens().getAsInt() / POOL_TOKENS_PER_MEMORY))
+        : r.topK();
+    if (reranks) {
+      wanted = Math.max(wanted, reranking.pool(r));
+    }
     int pool = Math.max(engine.config.candidatesPerSignal(), wanted);
     long epoch = engine.indexEpoch();
     List<Fused> fused;
@@ -61,83 +73,59 @@ final class HybridSearch {
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       fused = candidates(q, r.query(), vector, pool);
     }
-    List<Fused> kept = new ArrayList<>(wanted);
-    for (Fused f : fused) {
-      if (kept.size() == wanted) {
-        break;
+    // With a reranker the budget applies to the reranked order, so the pool is chosen without it.
+    List<SearchHit> hits = reranks
+        ? select(tenant, r, vector, fused, reranking.pool(r), ContextBudget.unlimited())
+        : select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()));
+    hits.sort(BY_SCORE);
+    List<SearchHit> ranked = reranking.apply(r, hits);
+    return new SearchResult(reranks ? ContextBudget.of(r.maxTokens()).fit(ranked) : ranked);
+  }
+
+  /**
+   * Walks the fused ranking, reading the candidates' records in batches: each gets its relevance, those under the
+   * threshold are dropped, and the rest are kept up to {@code limit} and within {@code budget}.
+   */
+  private List<SearchHit> select(String tenant, SearchRequest r, float[] vector, List<Fused> fused, int limit,
+                                 ContextBudget budget) {
+    double floor = engine.config.embedder().relevanceFloor();
+    List<SearchHit> hits = new ArrayList<>();
+    for (int from = 0; from < fused.size() && hits.size() < limit && !budget.spent(); from += READ_BATCH) {
+      List<Fused> batch = fused.subList(from, Math.min(fused.size(), from + READ_BATCH));
+      Map<String, StoredMemory> stored = new HashMap<>();
+      for (StoredMemory m : engine.store.getAll(tenant, batch.stream().map(f -> f.id).toList())) {
+        stored.put(m.id(), m);
       }
-      if (f.score >= r.threshold()) {
-        kept.add(f);
+      for (Fused f : batch) {
+        StoredMemory m = stored.get(f.id);
+        if (m == null) {
+          continue; // deleted between the index read and the record read
+        }
+        double cosine = Relevance.cosine(vector, m.embeddingView());
+        double score = Relevance.of(cosine, floor);
+        if (score < r.threshold()) {
+          continue;
+        }
+        MemoryItem item = m.item();
+        if (!budget.take(item.text())) {
+          continue; // a shorter memory further down may still fit
+        }
+        ScoreDetails details = r.explain()
+            ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, cosine), f.firstRank, f.second,
+                f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
+            : null;
+        hits.add(new SearchHit(item, score, details));
+        if (hits.size() == limit || budget.spent()) {
+          break;
+        }
       }
     }
-    Map<String, MemoryItem> items = new HashMap<>();
-    for (StoredMemory m : engine.store.getAll(tenant, kept.stream().map(f -> f.id).toList())) {
-      items.put(m.id(), m.item());
-    }
-    List<SearchHit> hits = new ArrayList<>(kept.size());
-    for (Fused f : kept) {
-      MemoryItem item = items.get(f.id);
-      if (item == null) {
-        continue; // deleted between the index read and the record read
-      }
-      ScoreDetails details = r.explain()
-          ? new ScoreDetails(f.semantic, f.semanticRank, f.keyword, f.keywordRank, f.score, Double.NaN,
-              engine.config.fusion().name())
-          : null;
-      hits.add(new SearchHit(item, f.score, details));
-    }
-    return new SearchResult(reranking.apply(r, hits));
+    return hits;
   }
 
   /** Both signals' candidates from the index, fused. */
   private List<Fused> candidates(IndexQuery q, String query, float[] vector, int pool) {
-    List<Candidate> dense = engine.index.dense(q, vector, pool);
-    List<Candidate> keyword = engine.index.keyword(q, query, pool);
-    return fuse(engine.config.fusion(), dense, keyword);
-  }
-
-  /** One candidate's scores across the signals. */
-  static final class Fused {
-    final String id;
-    double semantic;
-    int semanticRank;
-    double keyword;
-    int keywordRank;
-    double score;
-
-    Fused(String id) {
-      this.id = id;
-    }
-  }
-
-  /** Fuses the two ranked lists; the result is sorted by score, best first, ties by id. */
-  static List<Fused> fuse(Fusion fusion, List<Candidate> dense, List<Candidate> keyword) {
-    Map<String, Fused> all = new LinkedHashMap<>();
-    for (int i = 0; i < dense.size(); i++) {
-      Fused f = all.computeIfAbsent(dense.get(i).id(), Fused::new);
-      f.semantic = Math.max(0, dense.get(i).score());
-      f.semanticRank = i + 1;
-    }
-    double maxKeyword = 0;
-    for (int i = 0; i < keyword.size(); i++) {
-      Fused f = all.computeIfAbsent(keyword.get(i).id(), Fused::new);
-      f.keyword = keyword.get(i).score();
-      f.keywordRank = i + 1;
-      maxKeyword = Math.max(maxKeyword, f.keyword);
-    }
-    double rrfMax = 2.0 / (RRF_K + 1);
-    for (Fused f : all.values()) {
-      if (fusion == Fusion.RRF) {
-        double s = (f.semanticRank > 0 ? 1.0 / (RRF_K + f.semanticRank) : 0)
-            + (f.keywordRank > 0 ? 1.0 / (RRF_K + f.keywordRank) : 0);
-        f.score = s / rrfMax;
-      } else {
-        double kw = maxKeyword > 0 ? f.keyword / maxKeyword : 0;
-        f.score = SEMANTIC_WEIGHT * f.semantic + (1 - SEMANTIC_WEIGHT) * kw;
-      }
-    }
-    List<Fused> out = new ArrayList<>(all.values());
-    out.sort(Comparator.comparingDouble((Fused f) -> -f.score).thenComparing(f -> f.id));
-    return out;
+    return RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
+        engine.index.keyword(q, query, pool));
   }
 }

@@ -16,6 +16,16 @@ public interface Embedder {
   /** Embeds a search query (some models prefix queries with an instruction). */
   float[] embedQuery(String text);
 
+  /**
+   * The cosine similarity this model typically gives a query and a text about something else, in [0, 1): search
+   * maps cosines from this floor up to 1 onto relevance scores from 0 to 1 (see {@code SearchHit#score()}), so that
+   * one threshold means the same with every model. The default is 0 (no floor), right for models whose unrelated
+   * texts are near orthogonal; models with a narrow cone of embeddings (bge, MiniLM) give a measured value.
+   */
+  default double relevanceFloor() {
+    return 0.0;
+  }
+
   /** Embeds stored texts, in order, one vector per text. */
   List<float[]> embedDocuments(List<String> texts);
 }

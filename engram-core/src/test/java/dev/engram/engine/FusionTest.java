@@ -14,7 +14,7 @@ class FusionTest {
 
   @Test
   void rrfSumsReciprocalRanksNormalisedToOne() {
-    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.RRF, DENSE, KEYWORD);
+    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.RRF, DENSE, KEYWORD);
     assertThat(f).extracting(x -> x.id).containsExactly("b", "a", "c");
     double max = 2.0 / 61;
     // b: dense rank 2 and keyword rank 1 -> (1/62 + 1/61) / (2/61)
@@ -22,13 +22,13 @@ class FusionTest {
     // a: dense rank 1 only -> (1/61) / (2/61) = 0.5
     assertThat(f.get(1).score).isCloseTo(0.5, within(1e-12));
     assertThat(f.get(2).score).isCloseTo((1.0 / 62) / max, within(1e-12));
-    assertThat(f.get(0).semanticRank).isEqualTo(2);
-    assertThat(f.get(0).keywordRank).isEqualTo(1);
+    assertThat(f.get(0).firstRank).isEqualTo(2);
+    assertThat(f.get(0).secondRank).isEqualTo(1);
   }
 
   @Test
   void weightedMixesCosineWithMaxNormalisedBm25() {
-    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.WEIGHTED, DENSE, KEYWORD);
+    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.WEIGHTED, DENSE, KEYWORD);
     // b: 0.7*0.5 + 0.3*8/8 = 0.65; a: 0.7*0.9 = 0.63; c: 0.3*2/8 = 0.075
     assertThat(f).extracting(x -> x.id).containsExactly("b", "a", "c");
     assertThat(f.get(0).score).isCloseTo(0.65, within(1e-12));
@@ -38,7 +38,16 @@ class FusionTest {
 
   @Test
   void negativeCosinesCountAsZero() {
-    List<HybridSearch.Fused> f = HybridSearch.fuse(Fusion.WEIGHTED, List.of(new Candidate("a", -0.3)), List.of());
+    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.WEIGHTED, List.of(new Candidate("a", -0.3)), List.of());
     assertThat(f.get(0).score).isEqualTo(0.0);
+  }
+
+  @Test
+  void aCandidateRepeatedInOneListKeepsItsBestRank() {
+    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.RRF,
+        List.of(new Candidate("a", 0.9), new Candidate("a", 0.1)), List.of());
+    assertThat(f).hasSize(1);
+    assertThat(f.get(0).firstRank).isEqualTo(1);
+    assertThat(f.get(0).first).isEqualTo(0.9);
   }
 }

@@ -118,6 +118,7 @@ public abstract class ValidationContract extends ChangeContract {
     assertRejected("top_k", () -> SearchRequest.builder(ALICE, "memory").topK(SearchRequest.MAX_TOP_K + 1).build());
     assertRejected("threshold", () -> SearchRequest.builder(ALICE, "memory").threshold(1.5).build());
     assertRejected("threshold", () -> SearchRequest.builder(ALICE, "memory").threshold(-0.1).build());
+    assertRejected("max_tokens", () -> SearchRequest.builder(ALICE, "memory").maxTokens(0).build());
     assertRejected("query", () -> SearchRequest.builder(ALICE, "   ").build());
     assertRejected("query", () -> SearchRequest.builder(ALICE, null).build());
     assertRejected("limit", () -> ListRequest.of(ALICE).withPage(0, 0));

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The fusion of the dense and keyword candidate lists alone ({@code HybridSearch.fuse}, package-private, hence this
+ * The fusion of the dense and keyword candidate lists alone ({@code RankFusion.fuse}, package-private, hence this
  * benchmark's package): two lists of {@code candidates} ids each (the engine's default pool is 50), half of the
  * keyword ids also in the dense list, as in a typical hybrid query.
  */
@@ -60,6 +60,6 @@ public class FusionBenchmark {
 
   @Benchmark
   public void fuse(Blackhole bh) {
-    bh.consume(HybridSearch.fuse(fusion, dense, keyword));
+    bh.consume(RankFusion.fuse(fusion, dense, keyword));
   }
 }

@@ -130,7 +130,10 @@ final class MemoryTools {
             + "\"2024-01-01\"}}, {\"OR\": [{...}, {...}]}, {\"NOT\": [{...}]}; operators eq, ne, gt, gte, lt, lte, "
             + "in, nin, contains, icontains."),
         "top_k", integer("How many memories at most (default 10).", 1, SearchRequest.MAX_TOP_K),
-        "threshold", number("Minimum relevance score in [0, 1] (default 0).", 0, 1),
+        "threshold", number("Minimum relevance score in [0, 1] (default " + SearchRequest.DEFAULT_THRESHOLD + ").",
+            0, 1),
+        "max_tokens", integer("A context budget in tokens (about four characters each): the best memories that "
+            + "fit into it, instead of top_k (optional).", 1, SearchRequest.MAX_TOKENS),
         "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
             + " default false)."),
         "include_relations", bool("true (default): also return related facts from the graph memory, when on."),
@@ -149,6 +152,7 @@ final class MemoryTools {
           args.integer("top_k", 1, SearchRequest.MAX_TOP_K).ifPresent(b::topK);
           args.number("threshold", 0, 1).ifPresent(b::threshold);
           args.bool("rerank").ifPresent(b::rerank);
+          args.integer("max_tokens", 1, SearchRequest.MAX_TOKENS).ifPresent(b::maxTokens);
           SearchRequest request = b.build();
           TimeView view = timeView(args);
           SearchResult found = memory.search(request, view);

@@ -56,6 +56,7 @@ class BadArgumentsTest {
     c.add(new Case("search_memories", Map.of("query", "x", "top_k", 2.5), "top_k"));
     c.add(new Case("search_memories", Map.of("query", "x", "threshold", 2), "threshold"));
     c.add(new Case("search_memories", Map.of("query", "x", "rerank", "yes"), "rerank"));
+    c.add(new Case("search_memories", Map.of("query", "x", "max_tokens", 0), "max_tokens"));
     c.add(new Case("search_memories", Map.of("query", "x", "filters", Map.of("age", Map.of("between", 1))), "age"));
     c.add(new Case("search_memories", Map.of("query", "x", "filters", "topic=pets"), "filters"));
     c.add(new Case("search_memories", Map.of("query", "x", "as_of", "now-ish"), "as_of"));

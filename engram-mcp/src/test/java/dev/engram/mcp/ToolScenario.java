@@ -79,6 +79,13 @@ final class ToolScenario {
     assertThat(text(found)).contains("Alice adopted a puppy called Max").contains(maxId).contains("score");
     assertThat((List<Object>) structured(found).get("relations")).isNotEmpty();
 
+    // a context budget: "Alice adopted a puppy called Max" is 32 characters, 8 estimated tokens
+    CallToolResult budgeted = ok("search_memories", Map.of("query", "puppy called Max", "max_tokens", 8,
+        "threshold", 0));
+    assertThat(results(budgeted)).isNotEmpty();
+    assertThat(results(budgeted).stream().mapToInt(m -> dev.engram.TokenEstimator.estimate(
+        m.get("memory").toString())).sum()).isLessThanOrEqualTo(8);
+
     CallToolResult filtered = ok("search_memories", Map.of("query", "Lisbon puppy",
         "filters", Map.of("topic", Map.of("eq", "pets"))));
     assertThat(results(filtered)).extracting(m -> m.get("id")).containsExactly(maxId);

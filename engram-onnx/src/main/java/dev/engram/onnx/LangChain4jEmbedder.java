@@ -22,12 +22,15 @@ public final class LangChain4jEmbedder implements Embedder {
   private final String modelId;
   private final int dimension;
   private final String queryPrefix;
+  private final double relevanceFloor;
 
-  private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix) {
+  private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix,
+                              double relevanceFloor) {
     this.model = model;
     this.modelId = modelId;
     this.dimension = dimension;
     this.queryPrefix = queryPrefix;
+    this.relevanceFloor = relevanceFloor;
   }
 
   /**
@@ -41,7 +44,20 @@ public final class LangChain4jEmbedder implements Embedder {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(queryPrefix, "queryPrefix");
-    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix);
+    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0);
+  }
+
+  /** The same embedder with a measured {@link Embedder#relevanceFloor()} in [0, 1). */
+  public LangChain4jEmbedder withRelevanceFloor(double floor) {
+    if (!(floor >= 0 && floor < 1)) {
+      throw new dev.engram.ValidationException("relevanceFloor", "must be in [0, 1), got " + floor);
+    }
+    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor);
+  }
+
+  @Override
+  public double relevanceFloor() {
+    return relevanceFloor;
   }
 
   @Override

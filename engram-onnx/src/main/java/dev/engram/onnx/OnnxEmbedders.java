@@ -15,6 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class OnnxEmbedders {
   /** bge-small-en-v1.5, int8-quantised, 384 dimensions, CLS pooling. The default. */
   public static final String BGE_SMALL = "bge-small-en-v1.5-q";
+  /**
+   * bge-small's {@link Embedder#relevanceFloor()}: its embeddings share a narrow cone, so a question and the best
+   * match in a store about something else still have a cosine of about 0.45-0.6 (LoCoMo off-topic benchmark,
+   * docs/BENCHMARKS.md); 0.5 maps to relevance 0.
+   */
+  public static final double BGE_SMALL_RELEVANCE_FLOOR = 0.5;
   /** all-MiniLM-L6-v2, int8-quantised, 384 dimensions, mean pooling. */
   public static final String MINILM = "all-minilm-l6-v2-q";
   /** The model used when none is configured; chosen by evidence recall on the LoCoMo sample (docs/BENCHMARKS.md). */
@@ -51,7 +57,8 @@ public final class OnnxEmbedders {
 
   private static Embedder load(String name) {
     if (BGE_SMALL.equals(name)) {
-      return LangChain4jEmbedder.of(new BgeSmallEnV15QuantizedEmbeddingModel(), BGE_SMALL, BGE_QUERY_PREFIX);
+      return LangChain4jEmbedder.of(new BgeSmallEnV15QuantizedEmbeddingModel(), BGE_SMALL, BGE_QUERY_PREFIX)
+          .withRelevanceFloor(BGE_SMALL_RELEVANCE_FLOOR);
     }
     return LangChain4jEmbedder.of(new AllMiniLmL6V2QuantizedEmbeddingModel(), MINILM, "");
   }

@@ -103,6 +103,27 @@ class HostedContractTest {
   }
 
   @Test
+  void searchKeepsToMaxTokens() {
+    for (int i = 0; i < 5; i++) {
+      seed(Scope.user("alice"), "note number " + i + " about tea", Map.of()); // 23 characters: 6 tokens
+    }
+    JsonNode two = f.call("POST", "/v3/memories/search/", member,
+        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 13}").json();
+    assertThat(two.path("results")).hasSize(2);
+    JsonNode all = f.call("POST", "/v3/memories/search/", member,
+        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000}").json();
+    assertThat(all.path("results")).hasSize(5);
+    JsonNode capped = f.call("POST", "/v3/memories/search/", member,
+        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000, \"top_k\": 3}")
+        .json();
+    assertThat(capped.path("results")).hasSize(3);
+    var bad = f.call("POST", "/v3/memories/search/", member,
+        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 0}");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.json().path("detail").asText()).isEqualTo("max_tokens");
+  }
+
+  @Test
   void v3ListingPagesWithCountNextPreviousTheLastPageAndPastTheEnd() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {

@@ -32,7 +32,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * A Spring AI advisor that gives a {@code ChatClient} long-term memory. Before the call it searches the memories of
  * the scope named in the advisor context ({@value #USER_ID}, {@value #AGENT_ID}, {@value #RUN_ID}) for the user's
- * message and appends the best ones to the system prompt within a token budget (four characters per token); after
+ * message and appends the best ones to the system prompt within a token budget (the search's
+ * {@code maxTokens}, counted by {@code dev.engram.TokenEstimator} over the memory texts); after
  * the call it adds the exchange (the user's message and the answer) to Engram on its own thread. Without a scope in
  * the context it does nothing. Memory failures are logged and counted, never thrown into the chat.
  *
@@ -163,22 +164,15 @@ public final class EngramMemoryAdvisor implements CallAdvisor, StreamAdvisor, Di
   private String memories(Scope scope, String question) {
     List<SearchHit> hits;
     try {
-      hits = memory.search(SearchRequest.builder(scope, question).topK(topK).build()).hits();
+      hits = memory.search(SearchRequest.builder(scope, question).topK(topK).maxTokens(maxTokens).build()).hits();
     } catch (RuntimeException e) {
       feeder.countFailure();
       LOG.warn("Engram search failed; the call goes on without long-term memories: {}", e.toString());
       return "";
     }
     StringBuilder block = new StringBuilder();
-    int used = 0;
     for (SearchHit h : hits) {
-      String line = "- " + h.memory().text() + "\n";
-      int cost = (line.length() + 3) / 4;
-      if (used + cost > maxTokens) {
-        break;
-      }
-      used += cost;
-      block.append(line);
+      block.append("- ").append(h.memory().text()).append('\n');
     }
     return block.length() == 0 ? "" : "What you remember about the user from earlier conversations:\n" + block;
   }

@@ -67,6 +67,8 @@ final class ConversationStore implements AutoCloseable {
   private final Conversation conversation;
   /** The scope of each owner: the speaker name in the speaker layout, "" in the conversation layout. */
   private final Map<String, Scope> scopes;
+  private int budgetTokens;
+  private double threshold = SearchRequest.DEFAULT_THRESHOLD;
 
   private ConversationStore(Path dir, Memory memory, Conversation conversation, Map<String, Scope> scopes) {
     this.dir = dir;
@@ -180,7 +182,8 @@ final class ConversationStore implements AutoCloseable {
       return retrieve(query, topK);
     }
     SearchResult wide = retrieve(query, topK * RELATION_OVERFETCH);
-    List<SearchHit> hits = wide.hits().subList(0, Math.min(topK, wide.hits().size()));
+    List<SearchHit> hits = wide.hits().subList(0, budgetTokens > 0 ? wide.hits().size()
+        : Math.min(topK, wide.hits().size()));
     Set<String> shown = new HashSet<>();
     hits.forEach(h -> shown.add(h.memory().text().strip()));
     List<GraphRelation> relations = new ArrayList<>();
@@ -213,8 +216,21 @@ final class ConversationStore implements AutoCloseable {
     }
     hits.sort(Comparator.comparingDouble(SearchHit::score).reversed());
     relations.sort(Comparator.comparingDouble(GraphRelation::score).reversed());
-    return new SearchResult(top(hits, topK, h -> List.of(h.memory().text(), h.memory().sourceIds())),
-        top(relations, topK, r -> List.of(r.fact(), r.sourceIds())));
+    List<SearchHit> merged = top(hits, budgetTokens > 0 ? SearchRequest.MAX_TOP_K : topK,
+        h -> List.of(h.memory().text(), h.memory().sourceIds()));
+    if (budgetTokens > 0) {
+      List<SearchHit> fitted = new ArrayList<>();
+      int used = 0;
+      for (SearchHit h : merged) {
+        int cost = dev.engram.TokenEstimator.estimate(h.memory().text());
+        if (used + cost <= budgetTokens) {
+          used += cost;
+          fitted.add(h);
+        }
+      }
+      merged = fitted;
+    }
+    return new SearchResult(merged, top(relations, topK, r -> List.of(r.fact(), r.sourceIds())));
   }
 
   private static <T> List<T> top(List<T> sorted, int topK, java.util.function.Function<T, List<Object>> key) {
@@ -244,8 +260,18 @@ final class ConversationStore implements AutoCloseable {
     return out;
   }
 
-  private static SearchRequest request(Scope scope, String query, int topK) {
-    return SearchRequest.builder(scope, query).topK(topK).build();
+  /**
+   * Sets how the following searches run: with a token budget ({@code budgetTokens > 0}: the best memories that fit,
+   * top-k no longer applies; in the speaker layout the merged list is cut to the budget again) and a threshold.
+   */
+  void searchWith(int budgetTokens, double threshold) {
+    this.budgetTokens = budgetTokens;
+    this.threshold = threshold;
+  }
+
+  private SearchRequest request(Scope scope, String query, int topK) {
+    SearchRequest.Builder b = SearchRequest.builder(scope, query).threshold(threshold);
+    return (budgetTokens > 0 ? b.maxTokens(budgetTokens) : b.topK(topK)).build();
   }
 
   /** Searches the first questions once, so that timings leave out class loading and cold caches. */

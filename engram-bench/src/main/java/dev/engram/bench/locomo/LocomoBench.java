@@ -101,10 +101,26 @@ public final class LocomoBench {
    *                      and extract modes; in the llm mode the offline one unless the llm setup sets another
    *                      (the command line sets the LLM graph extractor)
    * @param workDir       where the temporary data directories go (each is deleted after its conversation)
+   * @param budgetTokens  a context budget per question in tokens ({@code SearchRequest.Builder#maxTokens}); 0 for
+   *                      none (top-k instead)
+   * @param threshold     the search threshold (relevance in [0, 1])
+   * @param offTopic      true to also ask each conversation's store the questions of the next conversation (the
+   *                      last asks the first's) and report, per question, {@code offtopic_empty} (1 if that
+   *                      off-topic search returned nothing at the run's settings) and {@code offtopic_empty@T} for a
+   *                      grid of thresholds T (from the best relevance among the off-topic query's first 100
+   *                      candidates)
    */
   public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir) {
+                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
+                        int budgetTokens, double threshold, boolean offTopic) {
     public Options {
+      if (budgetTokens < 0 || budgetTokens > SearchRequest.MAX_TOKENS) {
+        throw new ValidationException("budget_tokens", "must be 0 (none) to " + SearchRequest.MAX_TOKENS + ", got "
+            + budgetTokens);
+      }
+      if (!(threshold >= 0 && threshold <= 1)) {
+        throw new ValidationException("threshold", "must be in [0, 1], got " + threshold);
+      }
       Objects.requireNonNull(data, "data");
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(scopes, "scopes");
@@ -123,6 +139,13 @@ public final class LocomoBench {
       if (speakerPrefix && mode != Mode.RAW) {
         throw new ValidationException("speaker_prefix", "applies to the raw mode only, not to " + mode.label());
       }
+    }
+
+    /** Without a budget or off-topic queries, at the default threshold. */
+    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
+                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir) {
+      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph, workDir, 0,
+          SearchRequest.DEFAULT_THRESHOLD, false);
     }
 
     /** Without the graph memory. */
@@ -144,27 +167,42 @@ public final class LocomoBench {
 
     public Options withScopes(ScopeLayout value) {
       return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph,
-          workDir);
+          workDir, budgetTokens, threshold, offTopic);
     }
 
     public Options withTurnsPerAdd(int value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, graph,
-          workDir);
+          workDir, budgetTokens, threshold, offTopic);
     }
 
     public Options withSpeakerPrefix(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, graph,
-          workDir);
+          workDir, budgetTokens, threshold, offTopic);
     }
 
     public Options withBaselines(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value, graph,
-          workDir);
+          workDir, budgetTokens, threshold, offTopic);
     }
 
     public Options withGraph(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          value, workDir);
+          value, workDir, budgetTokens, threshold, offTopic);
+    }
+
+    public Options withBudgetTokens(int value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          graph, workDir, value, threshold, offTopic);
+    }
+
+    public Options withThreshold(double value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          graph, workDir, budgetTokens, value, offTopic);
+    }
+
+    public Options withOffTopic(boolean value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          graph, workDir, budgetTokens, threshold, value);
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
@@ -262,7 +300,13 @@ public final class LocomoBench {
     ReportBuilder report = new ReportBuilder(o.data().getFileName().toString(), o.mode().label(),
         o.scopes().label(), o.effectiveTurnsPerAdd(), o.speakerPrefix(), o.graph(), o.topK(), embedder.modelId(),
         o.fusion().name().toLowerCase(Locale.ROOT));
-    for (Conversation c : conversations(o)) {
+    List<Conversation> all = conversations(o);
+    if (o.offTopic() && all.size() < 2) {
+      throw new ValidationException("off_topic", "needs at least two conversations, the file has " + all.size());
+    }
+    for (int i = 0; i < all.size(); i++) {
+      Conversation c = all.get(i);
+      Conversation other = all.get((i + 1) % all.size());
       UnaryOperator<Engram.Builder> setup = switch (o.mode()) {
         case RAW -> b -> b.inference(new VerbatimInference());
         case OBSERVATIONS -> own(new ObservationReplay(c.observations()), c, o.scopes());
@@ -273,7 +317,7 @@ public final class LocomoBench {
         UnaryOperator<Engram.Builder> modeSetup = setup;
         setup = b -> modeSetup.apply(b.graph(OfflineGraphExtractor.create()));
       }
-      runEngram(o, c, embedder, setup, hooks, report);
+      runEngram(o, c, other, embedder, setup, hooks, report);
       if (o.baselines()) {
         Baselines.measure(c, embedder, hooks, report);
       }
@@ -286,8 +330,12 @@ public final class LocomoBench {
     return b -> b.inference(used);
   }
 
-  private static void runEngram(Options o, Conversation c, Embedder embedder, UnaryOperator<Engram.Builder> setup,
-                                Hooks hooks, ReportBuilder report) {
+  /** Thresholds at which {@code offtopic_empty@T} is reported. */
+  static final List<Double> OFF_TOPIC_GRID = java.util.stream.IntStream.rangeClosed(1, 19)
+      .mapToObj(i -> i * 0.05).toList();
+
+  private static void runEngram(Options o, Conversation c, Conversation other, Embedder embedder,
+                                UnaryOperator<Engram.Builder> setup, Hooks hooks, ReportBuilder report) {
     Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
     try (ConversationStore store = ConversationStore.open(dir, c, o.scopes(), embedder, o.fusion(), setup)) {
       long start = System.nanoTime();
@@ -295,6 +343,9 @@ public final class LocomoBench {
       report.ingest(c.turnCount(), System.nanoTime() - start);
       report.memoryTokens(store.memoryTokens());
       store.warmUp(c.questions().stream().map(Question::question).toList());
+      store.searchWith(o.budgetTokens(), o.threshold());
+      List<Question> offTopic = other.questions().stream().filter(LocomoBench::scored).toList();
+      int asked = 0;
       for (Question q : c.questions()) {
         if (!scored(q)) {
           continue;
@@ -306,6 +357,15 @@ public final class LocomoBench {
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }
+        score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
+            .mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum()));
+        if (o.offTopic() && !offTopic.isEmpty()) {
+          score = score.plusExtra(offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
+          if (!q.evidence().isEmpty()) {
+            score = score.plusExtra(recallAtThresholds(q, result.hits()));
+          }
+        }
+        asked++;
         report.question(q.category(), score, elapsed, hooks.observer().onSearch(c, q, result));
         hooks.progress().accept(1);
       }
@@ -330,6 +390,37 @@ public final class LocomoBench {
       }
       out.put("evidence_recall_memory_provenance", RetrievalMetrics.evidenceRecall(q.evidence(), sources));
       out.put("hit_memory_provenance", RetrievalMetrics.hit(q.evidence(), sources));
+    }
+    return out;
+  }
+
+  /**
+   * An off-topic question's metrics: {@code offtopic_empty} at the run's settings, and {@code offtopic_empty@T} for
+   * each threshold of {@link #OFF_TOPIC_GRID}, from the best relevance of its first 100 candidates at threshold 0.
+   */
+  static Map<String, Double> offTopicMetrics(ConversationStore store, String question, Options o) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    out.put("offtopic_empty", store.retrieve(question, o.topK()).hits().isEmpty() ? 1.0 : 0.0);
+    store.searchWith(0, 0.0);
+    double best = store.retrieve(question, 100).hits().stream().mapToDouble(SearchHit::score).max().orElse(0);
+    store.searchWith(o.budgetTokens(), o.threshold());
+    for (double t : OFF_TOPIC_GRID) {
+      out.put(String.format(Locale.ROOT, "offtopic_empty@%.2f", t), best < t ? 1.0 : 0.0);
+    }
+    return out;
+  }
+
+  /**
+   * {@code evidence_recall@T} for each threshold of {@link #OFF_TOPIC_GRID}: the evidence recall of the hits whose
+   * score reaches T, a lower bound of the recall a search at threshold T gets (which may fill the freed places).
+   */
+  static Map<String, Double> recallAtThresholds(Question q, List<SearchHit> hits) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (double t : OFF_TOPIC_GRID) {
+      Set<String> sources = new HashSet<>();
+      hits.stream().filter(h -> h.score() >= t).forEach(h -> sources.addAll(h.memory().sourceIds()));
+      out.put(String.format(Locale.ROOT, "evidence_recall@%.2f", t),
+          RetrievalMetrics.evidenceRecall(q.evidence(), sources));
     }
     return out;
   }

@@ -71,4 +71,42 @@ class LocomoBenchTest {
     return TokenCounter.count(String.join("\n", LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions()
         .stream().flatMap(s -> s.turns().stream()).map(Locomo.Turn::text).toList()));
   }
+
+  @Test
+  void aTokenBudgetLimitsEachQuestionsContext() {
+    LocomoBench.Options options = new LocomoBench.Options(LocomoReaderTest.fixture(), LocomoBench.Mode.RAW, 10,
+        Fusion.RRF, 0, work).withBaselines(false).withBudgetTokens(12).withThreshold(0);
+    LocomoReport r = LocomoBench.run(options, new HashEmbedder(), n -> { });
+    double estimate = r.overall().extra().get("context_tokens_estimate");
+    assertThat(estimate).isPositive().isLessThanOrEqualTo(12);
+    LocomoReport all = LocomoBench.run(options.withBudgetTokens(0), new HashEmbedder(), n -> { });
+    assertThat(all.overall().extra().get("context_tokens_estimate")).isGreaterThan(estimate);
+    assertThat(r.overall().evidenceRecall()).isLessThanOrEqualTo(all.overall().evidenceRecall());
+  }
+
+  @Test
+  void offTopicQuestionsComeFromAnotherConversation() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ArrayNode file =
+        (com.fasterxml.jackson.databind.node.ArrayNode) json.readTree(LocomoReaderTest.fixture().toFile());
+    com.fasterxml.jackson.databind.node.ObjectNode copy = file.get(0).deepCopy();
+    copy.put("sample_id", "copy-of-" + file.get(0).path("sample_id").asText());
+    file.add(copy);
+    Path two = work.resolve("two.json");
+    json.writeValue(two.toFile(), file);
+    LocomoBench.Options options = new LocomoBench.Options(two, LocomoBench.Mode.RAW, 10, Fusion.RRF, 0, work)
+        .withBaselines(false).withOffTopic(true).withThreshold(0);
+    LocomoReport r = LocomoBench.run(options, new HashEmbedder(), n -> { });
+    // the other conversation is the same text: every "off-topic" question finds memories at threshold 0
+    assertThat(r.overall().extra()).containsEntry("offtopic_empty", 0.0).containsKey("offtopic_empty@0.50")
+        .containsKey("evidence_recall@0.20");
+    assertThat(r.overall().extra().get("offtopic_empty@0.95")).isBetween(0.0, 1.0);
+    assertThat(r.overall().extra().get("evidence_recall@0.05"))
+        .isLessThanOrEqualTo(r.overall().evidenceRecall());
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LocomoBench.run(new LocomoBench.Options(
+            LocomoReaderTest.fixture(), LocomoBench.Mode.RAW, 10, Fusion.RRF, 0, work).withOffTopic(true),
+            new HashEmbedder(), n -> { }))
+        .isInstanceOf(dev.engram.ValidationException.class).hasMessageContaining("off_topic");
+  }
 }

@@ -64,8 +64,8 @@ public final class EngramContentRetriever implements ContentRetriever {
     }
     List<SearchHit> hits;
     try {
-      hits = memory.search(SearchRequest.builder(scope.get(), query.text()).topK(topK).threshold(minScore)
-          .filter(filter).build()).hits();
+      hits = memory.search(SearchRequest.builder(scope.get(), query.text()).topK(topK).maxTokens(maxTokens)
+          .threshold(minScore).filter(filter).build()).hits();
     } catch (RuntimeException e) {
       if (failOnError) {
         throw e;
@@ -74,13 +74,7 @@ public final class EngramContentRetriever implements ContentRetriever {
       return List.of();
     }
     List<Content> out = new ArrayList<>();
-    int used = 0;
     for (SearchHit h : hits) {
-      int cost = TokenBudget.estimate(h.memory().text());
-      if (used + cost > maxTokens) {
-        break;
-      }
-      used += cost;
       out.add(Content.from(TextSegment.from(h.memory().text()), Map.of(ContentMetadata.SCORE, h.score(),
           ContentMetadata.EMBEDDING_ID, h.memory().id())));
     }
@@ -115,7 +109,8 @@ public final class EngramContentRetriever implements ContentRetriever {
       return this;
     }
 
-    /** The most tokens the returned memories may take (estimated at four characters per token). */
+    /** The most tokens the returned memories may take (the search's budget, {@code SearchRequest.Builder#maxTokens},
+     * counted by {@code dev.engram.TokenEstimator}). */
     public Builder maxTokens(int n) {
       if (n < 1) {
         throw new ValidationException("max_tokens", "must be positive, got " + n);

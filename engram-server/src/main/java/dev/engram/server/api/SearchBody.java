@@ -15,7 +15,9 @@ import java.util.Optional;
 
 /**
  * A search body: {@code query} (required), {@code filters} (required, naming the scope; see {@link ScopedFilter}),
- * {@code top_k} (1..1000, default {@code defaultTopK}), {@code threshold} (0..1), {@code explain},
+ * {@code top_k} (1..1000, default {@code defaultTopK}, or 1000 with {@code max_tokens}), {@code threshold}
+ * (0..1, default {@link SearchRequest#DEFAULT_THRESHOLD}), Engram's {@code max_tokens} (a context budget: the best
+ * memories that fit, see {@link SearchRequest.Builder#maxTokens}), {@code explain},
  * {@code show_expired}, {@code rerank} (default false: rerank with the server's reranker, when one is configured),
  * and Engram's {@code as_of} (ISO-8601: relations that held then) and
  * {@code include_invalidated}. {@code fields}, {@code categories}, {@code keyword_search},
@@ -49,9 +51,14 @@ public record SearchBody(SearchRequest request, TimeView relations) {
   private static SearchBody parse(JsonNode body, int defaultTopK, JsonNode filters) {
     String query = Fields.requiredText(body, "query");
     ScopedFilter scoped = ScopedFilter.parse("filters", filters);
-    SearchRequest.Builder b = SearchRequest.builder(scoped.scope(), query).filter(scoped.filter())
-        .topK(Fields.integer(body, "top_k", 1, SearchRequest.MAX_TOP_K)
-            .or(() -> Fields.integer(body, "limit", 1, SearchRequest.MAX_TOP_K)).orElse(defaultTopK));
+    SearchRequest.Builder b = SearchRequest.builder(scoped.scope(), query).filter(scoped.filter());
+    Optional<Integer> maxTokens = Fields.integer(body, "max_tokens", 1, SearchRequest.MAX_TOKENS);
+    maxTokens.ifPresent(b::maxTokens);
+    Optional<Integer> topK = Fields.integer(body, "top_k", 1, SearchRequest.MAX_TOP_K)
+        .or(() -> Fields.integer(body, "limit", 1, SearchRequest.MAX_TOP_K));
+    if (topK.isPresent() || maxTokens.isEmpty()) {
+      b.topK(topK.orElse(defaultTopK));
+    }
     Fields.number(body, "threshold", 0, 1).ifPresent(b::threshold);
     Fields.bool(body, "explain").ifPresent(b::explain);
     Fields.bool(body, "show_expired").ifPresent(b::includeExpired);

@@ -1,0 +1,61 @@
+package dev.engram.engine;
+
+import dev.engram.SearchHit;
+import dev.engram.TokenEstimator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * A search's context budget while hits are chosen: memories are taken in order while their texts fit together into
+ * the budget ({@link TokenEstimator}); a memory that would overflow it is skipped, so a shorter one further down can
+ * still fit. The one place a budget is applied, before reranking (while candidates are read) or after it. Not
+ * thread-safe: one per search.
+ */
+final class ContextBudget {
+  private final int limit;
+  private int used;
+
+  private ContextBudget(int limit) {
+    this.limit = limit;
+  }
+
+  /** The request's budget; no limit when it has none. */
+  static ContextBudget of(OptionalInt maxTokens) {
+    return new ContextBudget(maxTokens.orElse(Integer.MAX_VALUE));
+  }
+
+  /** A budget that takes everything. */
+  static ContextBudget unlimited() {
+    return new ContextBudget(Integer.MAX_VALUE);
+  }
+
+  /** Takes the text if it fits into what is left; false (and nothing used) if it does not. */
+  boolean take(String text) {
+    int cost = TokenEstimator.estimate(text);
+    if (cost > limit - used) {
+      return false;
+    }
+    used += cost;
+    return true;
+  }
+
+  /** True once nothing is left. */
+  boolean spent() {
+    return used >= limit;
+  }
+
+  /** The hits, in their order, that fit into this budget. */
+  List<SearchHit> fit(List<SearchHit> hits) {
+    List<SearchHit> out = new ArrayList<>(hits.size());
+    for (SearchHit h : hits) {
+      if (spent()) {
+        break;
+      }
+      if (take(h.memory().text())) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+}
