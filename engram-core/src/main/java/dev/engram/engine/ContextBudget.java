@@ -45,11 +45,11 @@ final class ContextBudget {
     return used >= limit;
   }
 
-  /** The hits, in their order, that fit into this budget. */
-  List<SearchHit> fit(List<SearchHit> hits) {
-    List<SearchHit> out = new ArrayList<>(hits.size());
+  /** At most {@code limit} of the hits, in their order, that fit into this budget. */
+  List<SearchHit> fit(List<SearchHit> hits, int limit) {
+    List<SearchHit> out = new ArrayList<>(Math.min(limit, hits.size()));
     for (SearchHit h : hits) {
-      if (spent()) {
+      if (spent() || out.size() == limit) {
         break;
       }
       if (take(h.memory().text())) {

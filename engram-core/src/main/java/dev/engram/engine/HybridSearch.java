@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
@@ -61,25 +62,34 @@ final class HybridSearch {
     if (reranks) {
       wanted = Math.max(wanted, reranking.pool(r));
     }
-    int pool = Math.max(engine.config.candidatesPerSignal(), wanted);
+    int perSignal = Math.max(engine.config.candidatesPerSignal(), wanted);
     long epoch = engine.indexEpoch();
     List<Fused> fused;
     try {
-      fused = candidates(q, r.query(), vector, pool);
+      fused = candidates(q, r.query(), vector, perSignal);
     } catch (RuntimeException e) {
       if (!engine.searchFailed(e, epoch)) {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
-      fused = candidates(q, r.query(), vector, pool);
+      fused = candidates(q, r.query(), vector, perSignal);
     }
-    // With a reranker the budget applies to the reranked order, so the pool is chosen without it.
-    List<SearchHit> hits = reranks
-        ? select(tenant, r, vector, fused, reranking.pool(r), ContextBudget.unlimited())
-        : select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()));
-    hits.sort(BY_SCORE);
-    List<SearchHit> ranked = reranking.apply(r, hits);
-    return new SearchResult(reranks ? ContextBudget.of(r.maxTokens()).fit(ranked) : ranked);
+    if (!reranks) {
+      return new SearchResult(byScore(select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()))));
+    }
+    // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
+    List<SearchHit> pool = select(tenant, r, vector, fused, reranking.pool(r), ContextBudget.unlimited());
+    Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool));
+    return new SearchResult(reranked.isPresent()
+        ? ContextBudget.of(r.maxTokens()).fit(reranked.get(), r.topK())
+        : byScore(ContextBudget.of(r.maxTokens()).fit(pool, r.topK())));
+  }
+
+  /** The hits sorted by relevance, best first; ties keep their order. */
+  private static List<SearchHit> byScore(List<SearchHit> hits) {
+    List<SearchHit> sorted = new ArrayList<>(hits);
+    sorted.sort(BY_SCORE);
+    return sorted;
   }
 
   /**

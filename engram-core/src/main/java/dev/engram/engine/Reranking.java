@@ -8,16 +8,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The reranking step of a search: how many fused hits a search keeps for the reranker, and their reordering. Runs
- * only when the request asks for it and a reranker is configured. The hits keep their fused score (as mem0's); the
- * order follows the reranker's scores (ties keep the fused order), each score is reported in
+ * only when the request asks for it and a reranker is configured. The hits keep their score (as mem0's); the
+ * order follows the reranker's scores (ties keep the given order), each score is reported in
  * {@link dev.engram.ScoreDetails#rerank()} with {@code explain}, and the list is cut to top-k. A reranker that fails
- * ({@link RerankerException}, or scores that do not match the candidates) is logged at WARN and the fused order is
- * kept, without rerank scores, so a search never fails because of its reranker.
+ * ({@link RerankerException}, or scores that do not match the candidates) is logged at WARN and the search returns what
+ * it returns without reranking, without rerank scores, so a search never fails because of its reranker.
  */
 final class Reranking {
   private static final Logger LOG = LoggerFactory.getLogger(Reranking.class);
@@ -33,35 +34,40 @@ final class Reranking {
     return r.rerank() && reranker.active();
   }
 
-  /** How many fused hits (after the threshold) the search hands to {@link #apply}. */
+  /** How many hits (after the threshold) the search hands to {@link #rerank}. */
   int pool(SearchRequest r) {
     return runs(r) ? Math.min(SearchRequest.MAX_TOP_K, Math.max(r.topK(), Math.max(1, reranker.candidates())))
         : r.topK();
   }
 
-  /** The fused hits, best first, reranked when the request asks for it, cut to top-k. */
-  List<SearchHit> apply(SearchRequest r, List<SearchHit> fused) {
-    if (!runs(r) || fused.isEmpty()) {
-      return cut(fused, r.topK());
+  /**
+   * The candidates (best first) in the reranker's order, cut to top-k; empty when the request does not rerank, there
+   * is nothing to rerank, or the reranker failed (logged), so that the caller returns what the search gives without
+   * reranking.
+   */
+  Optional<List<SearchHit>> rerank(SearchRequest r, List<SearchHit> candidates) {
+    if (!runs(r) || candidates.isEmpty()) {
+      return Optional.empty();
     }
     List<Double> scores;
     try {
-      scores = checked(reranker.scores(r.query(), fused.stream().map(SearchHit::memory).toList()), fused.size());
+      scores = checked(reranker.scores(r.query(), candidates.stream().map(SearchHit::memory).toList()),
+          candidates.size());
     } catch (RerankerException e) {
-      LOG.warn("Reranking failed, the search keeps the fused order: {}", e.getMessage());
-      return cut(fused, r.topK());
+      LOG.warn("Reranking failed, the search keeps its order without reranking: {}", e.getMessage());
+      return Optional.empty();
     }
-    List<Integer> order = new ArrayList<>(fused.size());
-    for (int i = 0; i < fused.size(); i++) {
+    List<Integer> order = new ArrayList<>(candidates.size());
+    for (int i = 0; i < candidates.size(); i++) {
       order.add(i);
     }
-    order.sort(Comparator.comparingDouble((Integer i) -> -scores.get(i))); // stable: ties keep the fused order
-    List<SearchHit> out = new ArrayList<>(Math.min(r.topK(), fused.size()));
+    order.sort(Comparator.comparingDouble((Integer i) -> -scores.get(i))); // stable: ties keep the given order
+    List<SearchHit> out = new ArrayList<>(Math.min(r.topK(), candidates.size()));
     for (int i : order.subList(0, Math.min(r.topK(), order.size()))) {
-      SearchHit h = fused.get(i);
+      SearchHit h = candidates.get(i);
       out.add(new SearchHit(h.memory(), h.score(), h.details() == null ? null : h.details().withRerank(scores.get(i))));
     }
-    return out;
+    return Optional.of(out);
   }
 
   private static List<Double> checked(List<Double> scores, int candidates) {
@@ -75,9 +81,5 @@ final class Reranking {
       }
     }
     return scores;
-  }
-
-  private static List<SearchHit> cut(List<SearchHit> hits, int topK) {
-    return hits.size() <= topK ? hits : List.copyOf(hits.subList(0, topK));
   }
 }

@@ -92,10 +92,11 @@ class ScriptedRerankSearchTest {
     assertThat(hits.get(0).memory().text()).isEqualTo("Alice lives in Paris since 2019");
     assertThat(hits.get(0).details().rerank()).isEqualTo(1.0);
     assertThat(hits.get(1).details().rerank()).isEqualTo(0.1);
-    // ties keep the fused order, and every hit keeps its fused score
+    // ties keep the relevance order, and every hit keeps the relevance score it has without reranking
     assertThat(hits.get(1).memory().id()).isEqualTo(fused.get(0).memory().id());
     for (SearchHit h : hits) {
-      assertThat(h.score()).isEqualTo(h.details().fused());
+      SearchHit plain = fused.stream().filter(f -> f.memory().id().equals(h.memory().id())).findFirst().orElseThrow();
+      assertThat(h.score()).isEqualTo(plain.score());
     }
     assertThat(LINE.matcher(model.prompts().get(0).user()).results().count()).isEqualTo(TEXTS.size());
   }
@@ -109,7 +110,7 @@ class ScriptedRerankSearchTest {
   }
 
   @Test
-  void aFailingRerankerKeepsTheFusedOrderWithoutRerankScores() {
+  void aFailingRerankerGivesTheSearchWithoutRerankingAndNoRerankScores() {
     List<String> fused = texts(memory.search(hiking().build()).hits());
     model.thenAnswer("no idea").thenAnswer("{\"verdict\": \"all good\"}");
 
