@@ -6,15 +6,19 @@ import java.util.regex.Pattern;
 
 /**
  * How to reach the PostgreSQL database: JDBC URL, user, password, the schema Engram's tables live in, and the
- * pool size. Immutable; built with {@link #builder(String)}. {@link #toString()} never shows the password.
+ * pool size, and how vectors are searched. Immutable; built with {@link #builder(String)}. {@link #toString()} never
+ * shows the password.
  *
  * @param url      the JDBC URL, for example {@code jdbc:postgresql://db.example.com:5432/engram}
  * @param user     the database user
  * @param password the password, if the server asks for one
  * @param schema   the schema of Engram's tables (created if missing), {@value #DEFAULT_SCHEMA} by default
- * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default)
+ * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default); 1 for servers
+ *                 that serve one connection at a time (PGlite): the migration and the scope locks then share it
+ * @param vectors  how vectors are stored and searched ({@link VectorMode#AUTO} by default)
  */
-public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize) {
+public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize,
+    VectorMode vectors) {
   /** The schema used when none is configured. */
   public static final String DEFAULT_SCHEMA = "engram";
   /** The pool size used when none is configured. */
@@ -26,6 +30,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(schema, "schema");
+    Objects.requireNonNull(vectors, "vectors");
     if (!url.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException("store.url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db),"
           + " got '" + url + "'");
@@ -34,8 +39,8 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       throw new IllegalArgumentException("store.schema must be a lower-case SQL identifier (letters, digits, _),"
           + " got '" + schema + "'");
     }
-    if (poolSize < 2) {
-      throw new IllegalArgumentException("the pool size must be at least 2, got " + poolSize);
+    if (poolSize < 1) {
+      throw new IllegalArgumentException("store.pool_size must be at least 1, got " + poolSize);
     }
   }
 
@@ -47,7 +52,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
   @Override
   public String toString() {
     return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
-        + ", schema=" + schema + ", poolSize=" + poolSize + "]";
+        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + "]";
   }
 
   /** Builds {@link PostgresSettings}. */
@@ -57,6 +62,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     private Optional<String> password = Optional.empty();
     private String schema = DEFAULT_SCHEMA;
     private int poolSize = DEFAULT_POOL_SIZE;
+    private VectorMode vectors = VectorMode.AUTO;
 
     private Builder(String url) {
       this.url = url;
@@ -82,8 +88,13 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       return this;
     }
 
+    public Builder vectors(VectorMode value) {
+      this.vectors = value;
+      return this;
+    }
+
     public PostgresSettings build() {
-      return new PostgresSettings(url, user, password, schema, poolSize);
+      return new PostgresSettings(url, user, password, schema, poolSize, vectors);
     }
   }
 }

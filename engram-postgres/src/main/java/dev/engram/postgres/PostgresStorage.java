@@ -10,8 +10,6 @@ import dev.engram.spi.ScopeLease;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
@@ -27,9 +25,14 @@ import org.slf4j.LoggerFactory;
  * HikariCP. Nothing is cached per process, so every process sees every committed write; adds to one scope are
  * serialised across processes by advisory locks ({@link #lockScope}).
  *
- * <p>Vectors live in a {@code real[]} column and are scored exactly in SQL. When the server has no {@code vector}
- * extension (pgvector) this is logged as a warning once at open, since the exact path reads every row of the
- * searched scope; pgvector's HNSW path is not implemented yet, so the exact path is used with pgvector too.
+ * <p>Vectors live in a {@code real[]} column. With pgvector ({@link VectorMode}: chosen, or detected by
+ * {@code auto}) a generated {@code vector(n)} column with an HNSW index serves dense search ({@link PgVector});
+ * without it they are scored exactly in SQL, which {@code auto} logs as a warning once at open, since that path reads
+ * every row of the searched scope.
+ *
+ * <p>With a pool of one connection ({@code poolSize} 1, for servers such as PGlite that serve one connection at a
+ * time) the migration runs on the pool's one connection and scope locks are session advisory locks taken and
+ * released on it, so nothing ever waits for a second connection.
  */
 public final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
@@ -40,15 +43,18 @@ public final class PostgresStorage implements Storage {
   private final PostgresGraphStore graph;
   private final ScopeLocks locks;
   private final boolean pgvectorAvailable;
+  private final VectorMode vectors;
 
-  private PostgresStorage(HikariDataSource pool, String schema, boolean pgvectorAvailable) {
+  private PostgresStorage(HikariDataSource pool, PostgresSettings settings, boolean pgvectorAvailable,
+      Optional<PgVector> pgvector) {
     this.pool = pool;
     Database db = new Database(pool);
     this.records = new PostgresMemoryStore(db, Clock.systemUTC());
-    this.index = new PostgresSearchIndex(db);
+    this.index = new PostgresSearchIndex(db, pgvector);
     this.graph = new PostgresGraphStore(db);
-    this.locks = new ScopeLocks(pool, schema);
+    this.locks = new ScopeLocks(pool, settings.schema(), settings.poolSize() == 1);
     this.pgvectorAvailable = pgvectorAvailable;
+    this.vectors = pgvector.isPresent() ? VectorMode.PGVECTOR : VectorMode.ARRAY;
   }
 
   /**
@@ -71,6 +77,9 @@ public final class PostgresStorage implements Storage {
     config.setMinimumIdle(1);
     config.setPoolName("engram-postgres");
     config.setConnectionTimeout(30_000);
+    if (settings.poolSize() == 1) {
+      config.setMaxLifetime(0); // never replace the one connection (its session holds the scope locks)
+    }
     config.setSchema(settings.schema()); // search_path; the migration creates the schema if it is missing
     String where = settings.url() + " (user '" + settings.user() + "', schema '" + settings.schema() + "')";
     HikariDataSource pool;
@@ -81,13 +90,30 @@ public final class PostgresStorage implements Storage {
     }
     try {
       migrate(pool, settings.schema());
-      boolean pgvector = pgvectorAvailable(pool);
-      if (!pgvector) {
-        LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
-            + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands of"
-            + " memories, slow for millions", settings.url());
+      boolean pgvector = withConnection(pool, PgVector::available);
+      Optional<PgVector> vectorPath = Optional.empty();
+      switch (settings.vectors()) {
+        case PGVECTOR -> {
+          if (!pgvector) {
+            throw new StorageException("store.vectors is pgvector, but the server has no 'vector' extension"
+                + " (install pgvector, or set store.vectors to array or auto)");
+          }
+          vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension)));
+        }
+        case AUTO -> {
+          if (pgvector) {
+            vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension)));
+          } else {
+            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
+                + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands"
+                + " of memories, slow for millions (set store.vectors: array to choose this path and silence"
+                + " this warning)", settings.url());
+          }
+        }
+        case ARRAY -> { }
+        default -> throw new IllegalStateException("unknown vector mode " + settings.vectors());
       }
-      return new PostgresStorage(pool, settings.schema(), pgvector);
+      return new PostgresStorage(pool, settings, pgvector, vectorPath);
     } catch (RuntimeException e) {
       pool.close();
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -95,24 +121,26 @@ public final class PostgresStorage implements Storage {
     }
   }
 
+  /**
+   * Migrates with Flyway on one connection borrowed from the pool and shared by all of Flyway's work, so a pool of
+   * one connection suffices; Flyway's advisory lock still keeps processes from migrating at once.
+   */
   private static void migrate(HikariDataSource pool, String schema) {
-    try {
-      Flyway.configure().dataSource(pool).schemas(schema).defaultSchema(schema).createSchemas(true)
-          .locations("classpath:dev/engram/postgres/migration").load().migrate();
+    try (Connection c = pool.getConnection()) {
+      Flyway.configure().dataSource(new SharedConnectionDataSource(c)).schemas(schema).defaultSchema(schema)
+          .createSchemas(true).locations("classpath:dev/engram/postgres/migration").load().migrate();
     } catch (FlywayException e) {
       throw new StorageException("the schema migration failed: " + e.getMessage(), e);
+    } catch (SQLException e) {
+      throw new StorageException("could not connect for the schema migration: " + e.getMessage(), e);
     }
   }
 
-  private static boolean pgvectorAvailable(HikariDataSource pool) {
-    try (Connection c = pool.getConnection();
-         PreparedStatement ps = c.prepareStatement(
-             "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'");
-         ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1) > 0;
+  private static <T> T withConnection(HikariDataSource pool, SqlWork<T> work) {
+    try (Connection c = pool.getConnection()) {
+      return work.run(c);
     } catch (SQLException e) {
-      throw new StorageException("could not read the available extensions: " + e.getMessage(), e);
+      throw new StorageException("could not prepare the vector search: " + e.getMessage(), e);
     }
   }
 
@@ -147,6 +175,11 @@ public final class PostgresStorage implements Storage {
   /** True if the server offers the {@code vector} extension (detected at open). */
   public boolean pgvectorAvailable() {
     return pgvectorAvailable;
+  }
+
+  /** The vector path in use: {@link VectorMode#PGVECTOR} or {@link VectorMode#ARRAY} (never {@code AUTO}). */
+  public VectorMode vectors() {
+    return vectors;
   }
 
   /** Closes the connection pool. */
