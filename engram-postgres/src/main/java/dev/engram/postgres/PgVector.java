@@ -25,18 +25,13 @@ import org.slf4j.LoggerFactory;
  * embedder of another dimension (the model is recorded in {@code store_state}).
  *
  * <p><b>The search.</b> A dense search first counts the memories that pass the tenant, scope, expiry and filter
- * restriction, stopping at {@link #EXACT_SCOPE_LIMIT} + 1. Up to that many it orders them all by exact cosine
+ * restriction, stopping at the exact-search limit + 1 ({@link PostgresSettings#exactSearchLimit}). Up to that many it orders them all by exact cosine
  * distance (no recall lost, the fastest way for a user's or a conversation's memories). Beyond it, it walks the
  * HNSW index with pgvector 0.8's iterative scan ({@code hnsw.iterative_scan = relaxed_order}), which keeps scanning
  * until {@code k} rows pass the restriction, then re-sorts those exactly. Both queries carry the whole restriction in
  * their WHERE clause, so no row of another tenant or scope can ever be returned.
  */
 final class PgVector {
-  /**
-   * The largest restricted set searched exactly; larger ones use the HNSW index. Measured on PGlite (pgvector 0.8.7,
-   * 384 dimensions): see docs/DEPLOYMENT.md, "Vectors with pgvector".
-   */
-  static final int EXACT_SCOPE_LIMIT = 5_000;
   /** The HNSW candidate list ({@code hnsw.ef_search}), at least {@code k}. */
   static final int EF_SEARCH = 100;
 
@@ -46,9 +41,11 @@ final class PgVector {
   private static final String SIMILARITY = "CASE WHEN d = 'NaN'::float8 THEN 0 ELSE 1 - d END";
 
   private final String ext;
+  private final int exactLimit;
 
-  private PgVector(String extensionSchema) {
+  private PgVector(String extensionSchema, int exactLimit) {
     this.ext = '"' + extensionSchema + '"';
+    this.exactLimit = exactLimit;
   }
 
   /** True if the server offers the {@code vector} extension (installed or installable). */
@@ -64,7 +61,7 @@ final class PgVector {
    * Creates the extension if it is missing, and the vector column and its HNSW index if they are missing, in one
    * transaction under an advisory lock on ({@code schema}, "pgvector").
    */
-  static PgVector prepare(Connection c, String schema, int dimension) throws SQLException {
+  static PgVector prepare(Connection c, String schema, int dimension, int exactLimit) throws SQLException {
     c.setAutoCommit(false);
     try {
       try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
@@ -74,7 +71,7 @@ final class PgVector {
       try (Statement s = c.createStatement()) {
         s.execute("CREATE EXTENSION IF NOT EXISTS vector");
       }
-      PgVector vector = new PgVector(extensionSchema(c));
+      PgVector vector = new PgVector(extensionSchema(c), exactLimit);
       Optional<String> type = columnType(c);
       if (type.isEmpty()) {
         LOG.info("adding the pgvector column {}.memories.{} (vector({})) and its HNSW index", schema, COLUMN,
@@ -121,13 +118,13 @@ final class PgVector {
 
   /**
    * The {@code k} memories closest to {@code vector} among those {@code query} restricts to, best first (ties by
-   * id), scored by cosine similarity (0 for a zero vector); exact for up to {@link #EXACT_SCOPE_LIMIT} of them, by
+   * id), scored by cosine similarity (0 for a zero vector); exact for up to the limit of them, by
    * the HNSW index with iterative scans beyond. Runs in one read-only transaction on {@code c}.
    */
   List<Candidate> dense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
     Sql restriction = Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
         query.today());
-    if (restrictedCount(c, restriction) <= EXACT_SCOPE_LIMIT) {
+    if (restrictedCount(c, restriction) <= exactLimit) {
       // ordered by an expression of the distance, not the distance itself, so the planner cannot use the index
       Sql exact = new Sql().append("SELECT id, " + SIMILARITY + " AS score FROM (SELECT m.id, ")
           .append(distance(vector)).append(" AS d FROM memories m").append(restriction)
@@ -154,9 +151,9 @@ final class PgVector {
         .append("::" + ext + ".vector)");
   }
 
-  private static long restrictedCount(Connection c, Sql restriction) throws SQLException {
+  private long restrictedCount(Connection c, Sql restriction) throws SQLException {
     Sql count = new Sql().append("SELECT count(*) FROM (SELECT 1 FROM memories m").append(restriction)
-        .append(" LIMIT ").param(EXACT_SCOPE_LIMIT + 1).append(") s");
+        .append(" LIMIT ").param(exactLimit + 1).append(") s");
     try (PreparedStatement ps = c.prepareStatement(count.text())) {
       count.bind(ps, 1);
       try (ResultSet rs = ps.executeQuery()) {

@@ -16,13 +16,18 @@ import java.util.regex.Pattern;
  * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default); 1 for servers
  *                 that serve one connection at a time (PGlite): the migration and the scope locks then share it
  * @param vectors  how vectors are stored and searched ({@link VectorMode#AUTO} by default)
+ * @param exactSearchLimit on the pgvector path, the largest number of memories a search restricts to that is
+ *                 scored exactly; more use the HNSW index ({@value #DEFAULT_EXACT_SEARCH_LIMIT} by default, 0 for
+ *                 always the index)
  */
 public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize,
-    VectorMode vectors) {
+    VectorMode vectors, int exactSearchLimit) {
   /** The schema used when none is configured. */
   public static final String DEFAULT_SCHEMA = "engram";
   /** The pool size used when none is configured. */
   public static final int DEFAULT_POOL_SIZE = 10;
+  /** The exact-search limit used when none is configured (chosen by measurement, docs/DEPLOYMENT.md). */
+  public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   public PostgresSettings {
@@ -42,6 +47,9 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     if (poolSize < 1) {
       throw new IllegalArgumentException("store.pool_size must be at least 1, got " + poolSize);
     }
+    if (exactSearchLimit < 0) {
+      throw new IllegalArgumentException("store.exact_search_limit must not be negative, got " + exactSearchLimit);
+    }
   }
 
   /** Settings for {@code url} with user {@code postgres}, no password, schema {@value #DEFAULT_SCHEMA}. */
@@ -49,10 +57,18 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     return new Builder(url);
   }
 
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder(url).user(user).schema(schema).poolSize(poolSize).vectors(vectors)
+        .exactSearchLimit(exactSearchLimit);
+    password.ifPresent(b::password);
+    return b;
+  }
+
   @Override
   public String toString() {
     return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
-        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + "]";
+        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + ", exactSearchLimit=" + exactSearchLimit + "]";
   }
 
   /** Builds {@link PostgresSettings}. */
@@ -63,6 +79,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     private String schema = DEFAULT_SCHEMA;
     private int poolSize = DEFAULT_POOL_SIZE;
     private VectorMode vectors = VectorMode.AUTO;
+    private int exactSearchLimit = DEFAULT_EXACT_SEARCH_LIMIT;
 
     private Builder(String url) {
       this.url = url;
@@ -93,8 +110,13 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       return this;
     }
 
+    public Builder exactSearchLimit(int value) {
+      this.exactSearchLimit = value;
+      return this;
+    }
+
     public PostgresSettings build() {
-      return new PostgresSettings(url, user, password, schema, poolSize, vectors);
+      return new PostgresSettings(url, user, password, schema, poolSize, vectors, exactSearchLimit);
     }
   }
 }

@@ -98,11 +98,13 @@ public final class PostgresStorage implements Storage {
             throw new StorageException("store.vectors is pgvector, but the server has no 'vector' extension"
                 + " (install pgvector, or set store.vectors to array or auto)");
           }
-          vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension)));
+          vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension,
+                settings.exactSearchLimit())));
         }
         case AUTO -> {
           if (pgvector) {
-            vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension)));
+            vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension,
+                settings.exactSearchLimit())));
           } else {
             LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
                 + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands"
