@@ -134,6 +134,7 @@ final class PgVector {
     try (Statement s = c.createStatement()) {
       s.execute("SET LOCAL hnsw.iterative_scan = relaxed_order");
       s.execute("SET LOCAL hnsw.ef_search = " + Math.max(EF_SEARCH, k));
+      s.execute("SET LOCAL hnsw.max_scan_tuples = " + maxScanTuples(c, k));
       // the index scan is the only plan that yields rows in distance order without a sort
       s.execute("SET LOCAL enable_sort = off");
     }
@@ -143,6 +144,22 @@ final class PgVector {
         .append(" LIMIT ").param(k)
         .append(") SELECT id, " + SIMILARITY + " AS score FROM c ORDER BY score DESC, id");
     return candidates(c, approximate);
+  }
+
+  /**
+   * How many index tuples the iterative scan may visit: the restricted set holds more than the limit, so at least
+   * {@code limit / rows} of the table passes the restriction and about {@code k * rows / limit} tuples yield
+   * {@code k} rows; four times that (at least pgvector's default of 20,000), so that a large table does not end
+   * the scan before {@code k} rows are found. {@code rows} is the planner's estimate of the table's size.
+   */
+  private long maxScanTuples(Connection c, int k) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'memories'::regclass");
+         ResultSet rs = ps.executeQuery()) {
+      long rows = rs.next() ? rs.getLong(1) : 0;
+      long needed = 4L * k * rows / Math.max(1, exactLimit);
+      return Math.min(Integer.MAX_VALUE, Math.max(20_000L, needed));
+    }
   }
 
   /** {@code (m.embedding_vector <=> ?::vector)}, pgvector's cosine distance to {@code vector}. */

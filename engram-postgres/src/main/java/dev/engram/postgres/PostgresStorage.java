@@ -45,10 +45,9 @@ public final class PostgresStorage implements Storage {
   private final boolean pgvectorAvailable;
   private final VectorMode vectors;
 
-  private PostgresStorage(HikariDataSource pool, PostgresSettings settings, boolean pgvectorAvailable,
+  private PostgresStorage(HikariDataSource pool, Database db, PostgresSettings settings, boolean pgvectorAvailable,
       Optional<PgVector> pgvector) {
     this.pool = pool;
-    Database db = new Database(pool);
     this.records = new PostgresMemoryStore(db, Clock.systemUTC());
     this.index = new PostgresSearchIndex(db, pgvector);
     this.graph = new PostgresGraphStore(db);
@@ -90,7 +89,8 @@ public final class PostgresStorage implements Storage {
     }
     try {
       migrate(pool, settings.schema());
-      boolean pgvector = withConnection(pool, PgVector::available);
+      Database db = new Database(pool, settings.poolSize() == 1 ? Optional.of(settings.schema()) : Optional.empty());
+      boolean pgvector = withConnection(db, PgVector::available);
       Optional<PgVector> vectorPath = Optional.empty();
       switch (settings.vectors()) {
         case PGVECTOR -> {
@@ -98,12 +98,12 @@ public final class PostgresStorage implements Storage {
             throw new StorageException("store.vectors is pgvector, but the server has no 'vector' extension"
                 + " (install pgvector, or set store.vectors to array or auto)");
           }
-          vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension,
+          vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
                 settings.exactSearchLimit())));
         }
         case AUTO -> {
           if (pgvector) {
-            vectorPath = Optional.of(withConnection(pool, c -> PgVector.prepare(c, settings.schema(), dimension,
+            vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
                 settings.exactSearchLimit())));
           } else {
             LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
@@ -115,7 +115,7 @@ public final class PostgresStorage implements Storage {
         case ARRAY -> { }
         default -> throw new IllegalStateException("unknown vector mode " + settings.vectors());
       }
-      return new PostgresStorage(pool, settings, pgvector, vectorPath);
+      return new PostgresStorage(pool, db, settings, pgvector, vectorPath);
     } catch (RuntimeException e) {
       pool.close();
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -138,8 +138,8 @@ public final class PostgresStorage implements Storage {
     }
   }
 
-  private static <T> T withConnection(HikariDataSource pool, SqlWork<T> work) {
-    try (Connection c = pool.getConnection()) {
+  private static <T> T withConnection(Database db, SqlWork<T> work) {
+    try (Connection c = db.connection()) {
       return work.run(c);
     } catch (SQLException e) {
       throw new StorageException("could not prepare the vector search: " + e.getMessage(), e);

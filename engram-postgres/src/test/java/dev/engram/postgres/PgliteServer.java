@@ -38,9 +38,12 @@ public final class PgliteServer {
     return instance;
   }
 
-  /** The JDBC URL (PGlite speaks no TLS). */
+  /**
+   * The JDBC URL: no TLS (PGlite speaks none) and no named server-side statements ({@code prepareThreshold=0}): all
+   * connections share PGlite's one session, where two connections' statements {@code S_1} would clash.
+   */
   public String url() {
-    return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?sslmode=disable";
+    return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?sslmode=disable&prepareThreshold=0";
   }
 
   /** Settings for {@code dir}'s schema on the pgvector path, pool of one connection. */
