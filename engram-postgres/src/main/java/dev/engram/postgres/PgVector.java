@@ -25,10 +25,11 @@ import org.slf4j.LoggerFactory;
  * embedder of another dimension (the model is recorded in {@code store_state}).
  *
  * <p><b>The search.</b> A dense search first counts the memories that pass the tenant, scope, expiry and filter
- * restriction, stopping at the exact-search limit + 1 ({@link PostgresSettings#exactSearchLimit}). Up to that many it orders them all by exact cosine
- * distance (no recall lost, the fastest way for a user's or a conversation's memories). Beyond it, it walks the
- * HNSW index with pgvector 0.8's iterative scan ({@code hnsw.iterative_scan = relaxed_order}), which keeps scanning
- * until {@code k} rows pass the restriction, then re-sorts those exactly. Both queries carry the whole restriction in
+ * restriction, stopping at the exact-search limit + 1 ({@link PostgresSettings#exactSearchLimit}). Up to that many
+ * it orders them all by exact cosine distance (no recall lost, the fastest way for a user's or a conversation's
+ * memories). Beyond it, it walks the HNSW index with pgvector 0.8's iterative scan
+ * ({@code hnsw.iterative_scan = relaxed_order}), which keeps scanning until {@code k} rows pass the restriction, then
+ * re-sorts those exactly. Both queries carry the whole restriction in
  * their WHERE clause, so no row of another tenant or scope can ever be returned.
  */
 final class PgVector {

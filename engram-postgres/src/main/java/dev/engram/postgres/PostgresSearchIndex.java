@@ -16,8 +16,8 @@ import java.util.Optional;
  * <ul>
  *   <li>Dense with pgvector: see {@link PgVector} (exact for small restricted sets, HNSW with iterative scans for
  *       large ones).
- *   <li>Dense without pgvector: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes the tenant,
- *       scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
+ *   <li>Dense without pgvector: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes
+ *       the tenant, scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
  *       every row of the restricted set, which is fine for a user's or a conversation's memories (thousands) and
  *       slow for scopes of millions.
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any

@@ -68,7 +68,8 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
   @Override
   public String toString() {
     return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
-        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + ", exactSearchLimit=" + exactSearchLimit + "]";
+        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + ", exactSearchLimit="
+        + exactSearchLimit + "]";
   }
 
   /** Builds {@link PostgresSettings}. */

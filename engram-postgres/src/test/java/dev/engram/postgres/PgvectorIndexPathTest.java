@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * through the HNSW index with iterative scans. Other tenants and scopes hold the very same vectors, so a search that
  * leaked would return their rows; a filter that keeps one memory in four (50, still above the limit, one in sixteen
  * of the table) must still fill the top k (no recall lost to post-filtering), and one that keeps 20 (within the
- * limit) is searched exactly. Index use is read from {@code pg_stat_user_indexes}. The expected ranking is computed in Java (cosine, best first, ties by id).
+ * limit) is searched exactly. Index use is read from {@code pg_stat_user_indexes}. The expected ranking is computed
+ * in Java (cosine, best first, ties by id).
  */
 class PgvectorIndexPathTest extends StorageContractSupport {
   private static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
