@@ -72,6 +72,7 @@ final class PgVector {
       try (Statement s = c.createStatement()) {
         s.execute("CREATE EXTENSION IF NOT EXISTS vector");
       }
+      requireIterativeScans(c);
       PgVector vector = new PgVector(extensionSchema(c), exactLimit);
       Optional<String> type = columnType(c);
       if (type.isEmpty()) {
@@ -94,6 +95,26 @@ final class PgVector {
       throw e;
     } finally {
       c.setAutoCommit(true);
+    }
+  }
+
+  /** pgvector 0.8 brought the iterative index scans that filtered searches of large sets rely on. */
+  private static void requireIterativeScans(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
+         ResultSet rs = ps.executeQuery()) {
+      String version = rs.next() ? rs.getString(1) : "";
+      String[] parts = version.split("\\.");
+      boolean recent;
+      try {
+        recent = parts.length >= 2 && (Integer.parseInt(parts[0]) > 0 || Integer.parseInt(parts[1]) >= 8);
+      } catch (NumberFormatException e) {
+        recent = false;
+      }
+      if (!recent) {
+        throw new StorageException("the 'vector' extension is version '" + version + "', but the pgvector path needs"
+            + " 0.8 or newer (iterative index scans): run ALTER EXTENSION vector UPDATE after upgrading pgvector, or"
+            + " set store.vectors to array");
+      }
     }
   }
 
