@@ -2,11 +2,16 @@ package dev.engram.cli;
 
 import dev.engram.EngramException;
 import dev.engram.ValidationException;
+import dev.engram.bench.scale.BenchStore;
 import dev.engram.bench.scale.DataDirectories;
+import dev.engram.bench.scale.EmbeddedBenchStore;
 import dev.engram.bench.scale.HashingEmbedder;
+import dev.engram.bench.scale.PostgresBenchStore;
 import dev.engram.bench.scale.ScaleBench;
 import dev.engram.bench.scale.ScaleReport;
 import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.postgres.PostgresSettings;
+import dev.engram.postgres.VectorMode;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +38,9 @@ import picocli.CommandLine.Spec;
 final class ScaleBenchCommand implements Callable<Integer> {
   /** The embedders this command offers. */
   enum EmbedderChoice { HASH, ONNX }
+
+  /** The stores this command measures: the embedded one alone, or PostgreSQL beside it. */
+  enum StoreChoice { EMBEDDED, POSTGRES }
 
   @Spec
   CommandSpec spec;
@@ -69,6 +78,33 @@ final class ScaleBenchCommand implements Callable<Integer> {
       description = "Seed of the text generator (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--store", paramLabel = "embedded|postgres", defaultValue = "embedded",
+      converter = StoreConverter.class,
+      description = "embedded (default), or postgres: the same run on PostgreSQL (--pg-url) after the embedded store,"
+          + " both reported.")
+  StoreChoice store;
+
+  @Option(names = "--pg-url", paramLabel = "JDBC_URL",
+      description = "The PostgreSQL database for --store postgres (password in ENGRAM_POSTGRES_PASSWORD).")
+  String pgUrl;
+
+  @Option(names = "--pg-user", paramLabel = "USER", defaultValue = "postgres",
+      description = "The PostgreSQL user (default: ${DEFAULT-VALUE}).")
+  String pgUser;
+
+  @Option(names = "--pg-schema", paramLabel = "SCHEMA", defaultValue = "engram_scale",
+      description = "An absent or empty schema to fill (default: ${DEFAULT-VALUE}); dropped afterwards unless "
+          + "--data-dir is given.")
+  String pgSchema;
+
+  @Option(names = "--pg-vectors", paramLabel = "auto|pgvector|array", defaultValue = "auto",
+      description = "The vector path (store.vectors; default: ${DEFAULT-VALUE}).")
+  String pgVectors;
+
+  @Option(names = "--pg-pool-size", paramLabel = "N", defaultValue = "10",
+      description = "Connections (store.pool_size; 1 for PGlite; default: ${DEFAULT-VALUE}).")
+  int pgPoolSize;
+
   @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
   Path out;
 
@@ -81,25 +117,42 @@ final class ScaleBenchCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     try {
       Path dir = dataDir != null ? dataDir : Files.createTempDirectory("engram-scale-");
+      Optional<PostgresBenchStore> postgres = Optional.empty();
       try {
+        if (store == StoreChoice.POSTGRES) {
+          if (pgUrl == null) {
+            throw new IllegalArgumentException("--pg-url is required with --store postgres");
+          }
+          PostgresSettings.Builder settings = PostgresSettings.builder(pgUrl).user(pgUser).schema(pgSchema)
+              .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors));
+          Optional.ofNullable(System.getenv("ENGRAM_POSTGRES_PASSWORD")).ifPresent(settings::password);
+          postgres = Optional.of(new PostgresBenchStore(settings.build()));
+          postgres.get().requireEmpty();
+        }
         ScaleBench.Options options = new ScaleBench.Options(memories, users, dir, batch, queries, topK, seed);
         Embedder e = embedder == EmbedderChoice.ONNX ? OnnxEmbedders.defaultEmbedder() : HashingEmbedder.create();
-        ScaleReport report;
-        try (Progress progress = Progress.start("ingest", memories, "memories", err)) {
-          long[] reported = {0};
-          report = ScaleBench.run(options, e, done -> {
-            progress.stepBy(done - reported[0]);
-            reported[0] = done;
-          });
+        ScaleReport embedded = run(options, e, new EmbeddedBenchStore(dir), err);
+        if (postgres.isEmpty()) {
+          if (out != null) {
+            embedded.writeJson(out);
+          }
+          stdout.println(json ? embedded.toJson() : embedded.summary());
+          return BaseCommand.EXIT_OK;
         }
+        ScaleReport pg = run(options, e, postgres.get(), err);
+        String both = "[" + embedded.toJson() + ",\n" + pg.toJson() + "]";
         if (out != null) {
-          report.writeJson(out);
+          Files.writeString(out, both);
         }
-        stdout.println(json ? report.toJson() : report.summary());
+        stdout.println(json ? both : embedded.summary() + String.format("%n%n") + pg.summary() + String.format(
+            Locale.ROOT, "%n%nsearch p95 %s / embedded: %.2fx (after reopen %.2fx)", pg.store(),
+            pg.search().p95() / embedded.search().p95(),
+            pg.reopen().search().p95() / embedded.reopen().search().p95()));
         return BaseCommand.EXIT_OK;
       } finally {
         if (dataDir == null) {
           DataDirectories.deleteTree(dir);
+          postgres.ifPresent(PostgresBenchStore::drop);
         }
       }
     } catch (IllegalArgumentException | ValidationException e) {
@@ -114,9 +167,31 @@ final class ScaleBenchCommand implements Callable<Integer> {
     }
   }
 
+  private ScaleReport run(ScaleBench.Options options, Embedder e, BenchStore target, PrintWriter err) {
+    try (Progress progress = Progress.start("ingest", memories, "memories", err)) {
+      long[] reported = {0};
+      return ScaleBench.run(options, e, target, done -> {
+        progress.stepBy(done - reported[0]);
+        reported[0] = done;
+      });
+    }
+  }
+
   private static int fail(PrintWriter err, int code, String message) {
     err.println("engram bench scale: " + message);
     return code;
+  }
+
+  /** Accepts {@code embedded} or {@code postgres} in any case. */
+  static final class StoreConverter implements picocli.CommandLine.ITypeConverter<StoreChoice> {
+    @Override
+    public StoreChoice convert(String value) {
+      try {
+        return StoreChoice.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("expected embedded or postgres, got '" + value + "'");
+      }
+    }
   }
 
   /** Accepts {@code hash} or {@code onnx} in any case. */

@@ -6,6 +6,7 @@ import dev.engram.langchain4j.EngramSettings;
 import dev.engram.neo4j.Neo4jGraphStore;
 import dev.engram.neo4j.Neo4jSettings;
 import dev.engram.postgres.PostgresSettings;
+import dev.engram.postgres.VectorMode;
 import dev.engram.postgres.PostgresStorage;
 import dev.engram.spi.Storage;
 import dev.engram.spi.StorageFactory;
@@ -80,7 +81,9 @@ final class StorageOpener {
   /** The connection settings of {@code store} ({@code store.provider: postgres}), the password from {@code env}. */
   static PostgresSettings postgresSettings(EngramSettings.Store store, Map<String, String> env) {
     String url = store.url().orElseThrow(() -> new IllegalArgumentException("store.url is missing"));
-    PostgresSettings.Builder settings = PostgresSettings.builder(url).user(store.user()).schema(store.schema());
+    PostgresSettings.Builder settings = PostgresSettings.builder(url).user(store.user()).schema(store.schema())
+        .vectors(VectorMode.parse(store.vectors().configName())).poolSize(store.poolSize())
+        .exactSearchLimit(store.exactSearchLimit());
     store.password(env).ifPresent(settings::password);
     return settings.build();
   }

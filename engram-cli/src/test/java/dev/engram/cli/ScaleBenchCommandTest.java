@@ -62,5 +62,18 @@ class ScaleBenchCommandTest {
     assertThat(notEmpty.exitCode()).isEqualTo(2);
     assertThat(notEmpty.err()).contains("is not empty");
     assertThat(busy.resolve("keep.txt")).hasContent("mine");
+
+    Cli.Result noUrl = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--store", "postgres");
+    assertThat(noUrl.exitCode()).isEqualTo(2);
+    assertThat(noUrl.err()).contains("--pg-url is required with --store postgres");
+
+    Cli.Result store = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--store", "oracle");
+    assertThat(store.exitCode()).isEqualTo(2);
+    assertThat(store.err()).contains("expected embedded or postgres, got 'oracle'");
+
+    Cli.Result vectors = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--store", "postgres",
+        "--pg-url", "jdbc:postgresql://127.0.0.1:1/engram", "--pg-vectors", "faiss");
+    assertThat(vectors.exitCode()).isEqualTo(2);
+    assertThat(vectors.err()).contains("store.vectors must be auto, pgvector or array, got 'faiss'");
   }
 }

@@ -518,6 +518,21 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
   }
 
+  /** How the PostgreSQL store keeps vectors ({@code store.vectors}). */
+  public enum VectorChoice {
+    /** pgvector if the server has it, else plain arrays with a warning. */
+    AUTO,
+    /** pgvector (a {@code vector(n)} column with an HNSW index); opening fails without the extension. */
+    PGVECTOR,
+    /** Plain {@code real[]} arrays scored exactly in SQL. */
+    ARRAY;
+
+    /** The spelling in files, for example {@code pgvector}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   /**
    * The memory store. Holds no password: it is read from the variable {@code passwordEnv} or the file
    * {@code passwordFile} by {@link #password}, when the store is connected.
@@ -529,15 +544,22 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    * @param schema       the schema of Engram's tables
    * @param passwordEnv  the environment variable holding the password
    * @param passwordFile a file holding the password, read instead of the variable when present
+   * @param vectors      how PostgreSQL stores and searches vectors: {@code auto}, {@code pgvector} or {@code array}
+   * @param poolSize     connections per process (1 for PGlite)
+   * @param exactSearchLimit on the pgvector path, the most memories a search restricts to that are scored exactly
    */
   public record Store(StoreProvider provider, Optional<String> url, String user, String schema, String passwordEnv,
-                      Optional<Path> passwordFile) {
+                      Optional<Path> passwordFile, VectorChoice vectors, int poolSize, int exactSearchLimit) {
     /** The user name used when none is named. */
     public static final String DEFAULT_USER = "postgres";
     /** The schema used when none is named. */
     public static final String DEFAULT_SCHEMA = "engram";
     /** The variable holding the password unless {@code password_env} names another. */
     public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_POSTGRES_PASSWORD";
+    /** Connections per process unless {@code pool_size} says otherwise. */
+    public static final int DEFAULT_POOL_SIZE = 10;
+    /** The exact-search limit unless {@code exact_search_limit} says otherwise. */
+    public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
 
     public Store {
       Objects.requireNonNull(provider, "provider");
@@ -546,6 +568,13 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       Objects.requireNonNull(schema, "schema");
       Objects.requireNonNull(passwordEnv, "passwordEnv");
       Objects.requireNonNull(passwordFile, "passwordFile");
+      Objects.requireNonNull(vectors, "vectors");
+      if (poolSize < 1) {
+        throw new IllegalArgumentException("store.pool_size must be at least 1, got " + poolSize);
+      }
+      if (exactSearchLimit < 0) {
+        throw new IllegalArgumentException("store.exact_search_limit must not be negative, got " + exactSearchLimit);
+      }
       if (provider == StoreProvider.POSTGRES && url.map(String::isBlank).orElse(true)) {
         throw new IllegalArgumentException("store.url is required for provider postgres");
       }
@@ -554,29 +583,45 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     /** Memories in the data directory. */
     public static Store embedded() {
       return new Store(StoreProvider.EMBEDDED, Optional.empty(), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty());
+          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT);
     }
 
     /** PostgreSQL at {@code url}, user {@value #DEFAULT_USER}, schema {@value #DEFAULT_SCHEMA}. */
     public static Store postgres(String url) {
       return new Store(StoreProvider.POSTGRES, Optional.of(url), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty());
+          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT);
     }
 
     public Store withUser(String value) {
-      return new Store(provider, url, value, schema, passwordEnv, passwordFile);
+      return new Store(provider, url, value, schema, passwordEnv, passwordFile, vectors, poolSize,
+          exactSearchLimit);
     }
 
     public Store withSchema(String value) {
-      return new Store(provider, url, user, value, passwordEnv, passwordFile);
+      return new Store(provider, url, user, value, passwordEnv, passwordFile, vectors, poolSize,
+          exactSearchLimit);
+    }
+
+    public Store withVectors(VectorChoice value) {
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, value, poolSize, exactSearchLimit);
+    }
+
+    public Store withPoolSize(int value) {
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, value, exactSearchLimit);
+    }
+
+    public Store withExactSearchLimit(int value) {
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, value);
     }
 
     public Store withPasswordEnv(String value) {
-      return new Store(provider, url, user, schema, value, passwordFile);
+      return new Store(provider, url, user, schema, value, passwordFile, vectors, poolSize,
+          exactSearchLimit);
     }
 
     public Store withPasswordFile(Path value) {
-      return new Store(provider, url, user, schema, passwordEnv, Optional.of(value));
+      return new Store(provider, url, user, schema, passwordEnv, Optional.of(value), vectors, poolSize,
+          exactSearchLimit);
     }
 
     /**

@@ -158,8 +158,13 @@ final class SettingsReader {
     String passwordEnv = f.text(n, "store", "password_env").orElse(EngramSettings.Store.DEFAULT_PASSWORD_ENV);
     Optional<Path> passwordFile = f.path(n, "store", "password_file");
     Secrets.storePassword(passwordEnv, passwordFile, env); // an unreadable or empty file fails at start-up
+    EngramSettings.VectorChoice vectors = f.text(n, "store", "vectors")
+        .map(v -> YamlFields.choice(EngramSettings.VectorChoice.class, v, "store.vectors", f.source()))
+        .orElse(EngramSettings.VectorChoice.AUTO);
     return new EngramSettings.Store(provider, Optional.of(url),
-        f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile);
+        f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile,
+        vectors, f.integer(n, "store", "pool_size", 1).orElse(EngramSettings.Store.DEFAULT_POOL_SIZE),
+        f.integer(n, "store", "exact_search_limit", 0).orElse(EngramSettings.Store.DEFAULT_EXACT_SEARCH_LIMIT));
   }
 
   static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm, boolean graphStoreNeo4j) {

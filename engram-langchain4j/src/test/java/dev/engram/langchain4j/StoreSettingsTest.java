@@ -76,6 +76,29 @@ class StoreSettingsTest {
   }
 
   @Test
+  void theVectorPathPoolSizeAndExactLimitAreRead() throws IOException {
+    EngramSettings.Store defaults = SettingsLoader.load(write("""
+        store:
+          provider: postgres
+          url: jdbc:postgresql://localhost/engram
+        """), Map.of()).store();
+    assertThat(defaults.vectors()).isEqualTo(EngramSettings.VectorChoice.AUTO);
+    assertThat(defaults.poolSize()).isEqualTo(10);
+    assertThat(defaults.exactSearchLimit()).isEqualTo(5_000);
+    EngramSettings.Store store = SettingsLoader.load(write("""
+        store:
+          provider: postgres
+          url: jdbc:postgresql://localhost/engram
+          vectors: pgvector
+          pool_size: 1
+          exact_search_limit: 2000
+        """), Map.of()).store();
+    assertThat(store.vectors()).isEqualTo(EngramSettings.VectorChoice.PGVECTOR);
+    assertThat(store.poolSize()).isEqualTo(1);
+    assertThat(store.exactSearchLimit()).isEqualTo(2_000);
+  }
+
+  @Test
   void theEnvironmentChoosesPostgresAndItsUrl() {
     EngramSettings.Store store = SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "postgres",
         "ENGRAM_POSTGRES_URL", "jdbc:postgresql://10.0.0.5/engram")).store();
@@ -97,6 +120,11 @@ class StoreSettingsTest {
     assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  password_file: missing\n",
         Map.of()).field()).isEqualTo("store.password_file");
     assertThat(rejected("store:\n  provider: postgres\n  port: 5432\n", Map.of()).field()).isEqualTo("store.port");
+    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vectors: faiss\n",
+        Map.of()).field()).isEqualTo("store.vectors");
+    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  pool_size: 0\n",
+        Map.of()).field()).isEqualTo("store.pool_size");
+    assertThat(rejected("store:\n  vectors: array\n", Map.of()).field()).isEqualTo("store.vectors");
     assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "oracle")))
         .isInstanceOf(ValidationException.class);
   }

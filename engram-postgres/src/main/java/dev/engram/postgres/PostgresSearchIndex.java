@@ -7,14 +7,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Search over the {@code memories} table itself: the record is the index, so there is nothing to apply, commit or
  * rebuild ({@link #isDerived()} is false) and a search on any process sees every committed write.
  *
  * <ul>
- *   <li>Dense: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes the tenant,
- *       scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
+ *   <li>Dense with pgvector: see {@link PgVector} (exact for small restricted sets, HNSW with iterative scans for
+ *       large ones).
+ *   <li>Dense without pgvector: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes
+ *       the tenant, scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
  *       every row of the restricted set, which is fine for a user's or a conversation's memories (thousands) and
  *       slow for scopes of millions.
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
@@ -24,9 +27,12 @@ import java.util.List;
  */
 final class PostgresSearchIndex implements SearchIndex {
   private final Database db;
+  private final Optional<PgVector> pgvector;
 
-  PostgresSearchIndex(Database db) {
+  /** A search index; {@code pgvector} present for the pgvector path, empty for the exact {@code real[]} path. */
+  PostgresSearchIndex(Database db, Optional<PgVector> pgvector) {
     this.db = db;
+    this.pgvector = pgvector;
   }
 
   /** False: the index is the record, so the engine never replays or rebuilds it. */
@@ -64,6 +70,9 @@ final class PostgresSearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+    if (pgvector.isPresent()) {
+      return db.read("search by vector (pgvector)", false, c -> pgvector.get().dense(c, query, vector, k));
+    }
     Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ").param(vector)
         .append("::real[]) AS score FROM memories m")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),

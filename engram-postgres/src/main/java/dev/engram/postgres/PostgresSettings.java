@@ -7,19 +7,28 @@ import java.util.regex.Pattern;
 
 /**
  * How to reach the PostgreSQL database: JDBC URL, user, password, the schema Engram's tables live in, and the
- * pool size. Immutable; built with {@link #builder(String)}. {@link #toString()} never shows the password.
+ * pool size, and how vectors are searched. Immutable; built with {@link #builder(String)}. {@link #toString()} never
+ * shows the password.
  *
  * @param url      the JDBC URL, for example {@code jdbc:postgresql://db.example.com:5432/engram}
  * @param user     the database user
  * @param password the password, if the server asks for one
  * @param schema   the schema of Engram's tables (created if missing), {@value #DEFAULT_SCHEMA} by default
- * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default)
+ * @param poolSize the most connections this process opens ({@value #DEFAULT_POOL_SIZE} by default); 1 for servers
+ *                 that serve one connection at a time (PGlite): the migration and the scope locks then share it
+ * @param vectors  how vectors are stored and searched ({@link VectorMode#AUTO} by default)
+ * @param exactSearchLimit on the pgvector path, the largest number of memories a search restricts to that is
+ *                 scored exactly; more use the HNSW index ({@value #DEFAULT_EXACT_SEARCH_LIMIT} by default, 0 for
+ *                 always the index)
  */
-public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize) {
+public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize,
+    VectorMode vectors, int exactSearchLimit) {
   /** The schema used when none is configured. */
   public static final String DEFAULT_SCHEMA = "engram";
   /** The pool size used when none is configured. */
   public static final int DEFAULT_POOL_SIZE = 10;
+  /** The exact-search limit used when none is configured (chosen by measurement, docs/DEPLOYMENT.md). */
+  public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   public PostgresSettings {
@@ -27,6 +36,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(schema, "schema");
+    Objects.requireNonNull(vectors, "vectors");
     if (!url.startsWith("jdbc:postgresql:")) {
       throw new ValidationException("store.url", "must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db),"
           + " got '" + url + "'");
@@ -35,8 +45,11 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       throw new ValidationException("store.schema", "must be a lower-case SQL identifier (letters, digits, _),"
           + " got '" + schema + "'");
     }
-    if (poolSize < 2) {
-      throw new ValidationException("poolSize", "the pool size must be at least 2, got " + poolSize);
+    if (poolSize < 1) {
+      throw new ValidationException("poolSize", "the pool size must be at least 1, got " + poolSize);
+    }
+    if (exactSearchLimit < 0) {
+      throw new ValidationException("exactSearchLimit", "must not be negative, got " + exactSearchLimit);
     }
   }
 
@@ -45,10 +58,19 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     return new Builder(url);
   }
 
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder(url).user(user).schema(schema).poolSize(poolSize).vectors(vectors)
+        .exactSearchLimit(exactSearchLimit);
+    password.ifPresent(b::password);
+    return b;
+  }
+
   @Override
   public String toString() {
     return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
-        + ", schema=" + schema + ", poolSize=" + poolSize + "]";
+        + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + ", exactSearchLimit="
+        + exactSearchLimit + "]";
   }
 
   /** Builds {@link PostgresSettings}. */
@@ -58,6 +80,8 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     private Optional<String> password = Optional.empty();
     private String schema = DEFAULT_SCHEMA;
     private int poolSize = DEFAULT_POOL_SIZE;
+    private VectorMode vectors = VectorMode.AUTO;
+    private int exactSearchLimit = DEFAULT_EXACT_SEARCH_LIMIT;
 
     private Builder(String url) {
       this.url = url;
@@ -83,8 +107,18 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       return this;
     }
 
+    public Builder vectors(VectorMode value) {
+      this.vectors = value;
+      return this;
+    }
+
+    public Builder exactSearchLimit(int value) {
+      this.exactSearchLimit = value;
+      return this;
+    }
+
     public PostgresSettings build() {
-      return new PostgresSettings(url, user, password, schema, poolSize);
+      return new PostgresSettings(url, user, password, schema, poolSize, vectors, exactSearchLimit);
     }
   }
 }

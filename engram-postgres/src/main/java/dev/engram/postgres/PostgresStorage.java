@@ -11,8 +11,6 @@ import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
 import dev.engram.spi.StorageFactory;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
@@ -26,9 +24,14 @@ import org.slf4j.LoggerFactory;
  * HikariCP. Nothing is cached per process, so every process sees every committed write; adds to one scope are
  * serialised across processes by advisory locks ({@link #lockScope}).
  *
- * <p>Vectors live in a {@code real[]} column and are scored exactly in SQL. When the server has no {@code vector}
- * extension (pgvector) this is logged as a warning once at open, since the exact path reads every row of the
- * searched scope; pgvector's HNSW path is not implemented yet, so the exact path is used with pgvector too.
+ * <p>Vectors live in a {@code real[]} column. With pgvector ({@link VectorMode}: chosen, or detected by
+ * {@code auto}) a generated {@code vector(n)} column with an HNSW index serves dense search ({@link PgVector});
+ * without it they are scored exactly in SQL, which {@code auto} logs as a warning once at open, since that path reads
+ * every row of the searched scope.
+ *
+ * <p>With a pool of one connection ({@code poolSize} 1, for servers such as PGlite that serve one connection at a
+ * time) the migration runs on the pool's one connection and scope locks are session advisory locks taken and
+ * released on it, so nothing ever waits for a second connection.
  */
 public final class PostgresStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStorage.class);
@@ -39,15 +42,17 @@ public final class PostgresStorage implements Storage {
   private final PostgresGraphStore graph;
   private final ScopeLocks locks;
   private final boolean pgvectorAvailable;
+  private final VectorMode vectors;
 
-  private PostgresStorage(HikariDataSource pool, String schema, boolean pgvectorAvailable) {
+  private PostgresStorage(HikariDataSource pool, Database db, PostgresSettings settings, boolean pgvectorAvailable,
+      Optional<PgVector> pgvector) {
     this.pool = pool;
-    Database db = new Database(pool);
     this.records = new PostgresMemoryStore(db, Clock.systemUTC());
-    this.index = new PostgresSearchIndex(db);
+    this.index = new PostgresSearchIndex(db, pgvector);
     this.graph = new PostgresGraphStore(db);
-    this.locks = new ScopeLocks(pool, schema);
+    this.locks = new ScopeLocks(pool, settings.schema(), settings.poolSize() == 1);
     this.pgvectorAvailable = pgvectorAvailable;
+    this.vectors = pgvector.isPresent() ? VectorMode.PGVECTOR : VectorMode.ARRAY;
   }
 
   /**
@@ -77,28 +82,44 @@ public final class PostgresStorage implements Storage {
     }
     HikariDataSource pool = PostgresPools.open(settings, "engram-postgres", settings.poolSize());
     try {
-      boolean pgvector = pgvectorAvailable(pool);
-      if (!pgvector) {
-        LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
-            + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands of"
-            + " memories, slow for millions", settings.url());
+      Database db = new Database(pool, settings.poolSize() == 1 ? Optional.of(settings.schema()) : Optional.empty());
+      boolean pgvector = withConnection(db, PgVector::available);
+      Optional<PgVector> vectorPath = Optional.empty();
+      switch (settings.vectors()) {
+        case PGVECTOR -> {
+          if (!pgvector) {
+            throw new StorageException("store.vectors is pgvector, but the server has no 'vector' extension"
+                + " (install pgvector, or set store.vectors to array or auto)");
+          }
+          vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
+                settings.exactSearchLimit())));
+        }
+        case AUTO -> {
+          if (pgvector) {
+            vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
+                settings.exactSearchLimit())));
+          } else {
+            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
+                + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands"
+                + " of memories, slow for millions (set store.vectors: array to choose this path and silence"
+                + " this warning)", settings.url());
+          }
+        }
+        case ARRAY -> { }
+        default -> throw new IllegalStateException("unknown vector mode " + settings.vectors());
       }
-      return new PostgresStorage(pool, settings.schema(), pgvector);
+      return new PostgresStorage(pool, db, settings, pgvector, vectorPath);
     } catch (RuntimeException e) {
       pool.close();
       throw PostgresPools.failure(settings, e);
     }
   }
 
-  private static boolean pgvectorAvailable(HikariDataSource pool) {
-    try (Connection c = pool.getConnection();
-         PreparedStatement ps = c.prepareStatement(
-             "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'");
-         ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1) > 0;
+  private static <T> T withConnection(Database db, SqlWork<T> work) {
+    try (Connection c = db.connection()) {
+      return work.run(c);
     } catch (SQLException e) {
-      throw new StorageException("could not read the available extensions: " + e.getMessage(), e);
+      throw new StorageException("could not prepare the vector search: " + e.getMessage(), e);
     }
   }
 
@@ -133,6 +154,11 @@ public final class PostgresStorage implements Storage {
   /** True if the server offers the {@code vector} extension (detected at open). */
   public boolean pgvectorAvailable() {
     return pgvectorAvailable;
+  }
+
+  /** The vector path in use: {@link VectorMode#PGVECTOR} or {@link VectorMode#ARRAY} (never {@code AUTO}). */
+  public VectorMode vectors() {
+    return vectors;
   }
 
   /** Closes the connection pool. */

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 
@@ -18,10 +19,17 @@ import javax.sql.DataSource;
  * last one closes (the transaction ends). A process that dies releases its locks with its connections.
  * Deadlocks between processes that lock two scopes in opposite orders are detected by PostgreSQL, which fails one
  * of the adds.
+ *
+ * <p>With a pool of one connection ({@code sessionLocks}), holding a connection for the lease would starve the add
+ * it guards, so each lease is a session-level {@code pg_try_advisory_lock} taken (retried every 10 ms while another
+ * process holds it) and later released with {@code pg_advisory_unlock}, each on a briefly borrowed connection. The
+ * engine's in-process scope locks keep two threads of this process from sharing one key, so the session's
+ * re-entrancy does not matter; a process that dies still releases its locks with its connection.
  */
 final class ScopeLocks {
   private final DataSource pool;
   private final String schema;
+  private final boolean sessionLocks;
   private final ThreadLocal<Session> sessions = new ThreadLocal<>();
 
   private static final class Session {
@@ -33,12 +41,49 @@ final class ScopeLocks {
     }
   }
 
-  ScopeLocks(DataSource pool, String schema) {
+  ScopeLocks(DataSource pool, String schema, boolean sessionLocks) {
     this.pool = pool;
     this.schema = schema;
+    this.sessionLocks = sessionLocks;
   }
 
   ScopeLease lock(String tenant, Scope scope) {
+    return sessionLocks ? sessionLock(tenant, scope) : transactionLock(tenant, scope);
+  }
+
+  private ScopeLease sessionLock(String tenant, Scope scope) {
+    long key = key(tenant, scope);
+    String what = "scope " + scope + " of tenant '" + tenant + "'";
+    try {
+      while (!onBorrowed("SELECT pg_try_advisory_lock(?)", key)) {
+        Thread.sleep(10);
+      }
+    } catch (SQLException e) {
+      throw new StorageException("PostgreSQL could not lock " + what + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while waiting for the lock of " + what, e);
+    }
+    return () -> {
+      try {
+        onBorrowed("SELECT pg_advisory_unlock(?)", key);
+      } catch (SQLException e) {
+        throw new StorageException("PostgreSQL could not unlock " + what + ": " + e.getMessage(), e);
+      }
+    };
+  }
+
+  private boolean onBorrowed(String sql, long key) throws SQLException {
+    try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setLong(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
+  private ScopeLease transactionLock(String tenant, Scope scope) {
     Session session = sessions.get();
     try {
       if (session == null) {

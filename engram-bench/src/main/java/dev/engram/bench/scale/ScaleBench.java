@@ -9,8 +9,8 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.bench.scale.ScaleReport.Latency;
-import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.Storage;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,16 +86,28 @@ public final class ScaleBench {
    * @throws IllegalArgumentException if the data directory is not empty
    */
   public static ScaleReport run(Options o, Embedder embedder, LongConsumer progress) {
+    return run(o, embedder, new EmbeddedBenchStore(o.dataDir()), progress);
+  }
+
+  /**
+   * Runs the benchmark on {@code store} ({@link EmbeddedBenchStore} in {@code o.dataDir()}, or a PostgreSQL schema);
+   * the store is left filled (the caller deletes it if it wants).
+   *
+   * @param progress receives the number of memories ingested so far, after every batch
+   * @throws IllegalArgumentException if the store is not empty
+   */
+  public static ScaleReport run(Options o, Embedder embedder, BenchStore store, LongConsumer progress) {
     Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(store, "store");
     Objects.requireNonNull(progress, "progress");
-    DataDirectories.requireEmpty(o.dataDir());
+    store.requireEmpty();
     String[] users = userIds(o.users());
     ScaleReport.Ingest ingest;
     Searches search;
     Latency list;
     double heapMib;
     double closeMs;
-    try (Memory memory = open(o.dataDir(), embedder)) {
+    try (Memory memory = Engram.builder().storage(store.open(embedder.dimension())).embedder(embedder).build()) {
       ingest = ingest(memory, o, users, progress);
       search = searches(memory, users, o);
       Random random = new Random(o.seed() + 1);
@@ -108,9 +120,9 @@ public final class ScaleBench {
       memory.close();
       closeMs = millisSince(t0);
     }
-    ScaleReport.Disk disk = DataDirectories.size(o.dataDir(), o.memories());
+    ScaleReport.Disk disk = store.size(o.memories());
     long t0 = System.nanoTime();
-    EmbeddedStorage storage = EmbeddedStorage.open(o.dataDir(), embedder.dimension());
+    Storage storage = store.open(embedder.dimension());
     try (Memory memory = Engram.builder().storage(storage).embedder(embedder).build()) {
       double reopenMs = millisSince(t0);
       long t1 = System.nanoTime();
@@ -123,7 +135,7 @@ public final class ScaleBench {
       Runtime rt = Runtime.getRuntime();
       ScaleReport.Machine machine = new ScaleReport.Machine(rt.availableProcessors(),
           ScaleReport.round(rt.maxMemory() / (1024.0 * 1024.0)), System.getProperty("java.version"));
-      return new ScaleReport(o.memories(), o.users(), o.memories() / o.users(), o.batch(), o.topK(),
+      return new ScaleReport(store.name(), o.memories(), o.users(), o.memories() / o.users(), o.batch(), o.topK(),
           embedder.modelId(), o.seed(), machine, ingest, search.latency(), ScaleReport.round(search.hitsMean()),
           list, ScaleReport.round(heapMib), ScaleReport.round(closeMs), disk, reopen, perUser);
     }
@@ -146,10 +158,6 @@ public final class ScaleBench {
     Latency latency = measure(o.queries(), () -> hits[0] += search(memory, users[random.nextInt(users.length)],
         queries.query(), o.topK()));
     return new Searches(latency, (double) hits[0] / o.queries());
-  }
-
-  private static Memory open(Path dir, Embedder embedder) {
-    return Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(embedder).build();
   }
 
   /** User ids {@code user-0000000} and up, fixed width so that they sort in number order. */

@@ -14,6 +14,7 @@ import java.util.Locale;
  * The result of a {@link ScaleBench} run, written as JSON with snake_case keys. Latencies are in milliseconds,
  * sizes in bytes (heap in MiB).
  *
+ * @param store           where the memories were kept ({@link BenchStore#name()})
  * @param memories        memories ingested
  * @param users           users (scopes) they were spread over
  * @param memoriesPerUser memories per user, {@code memories / users} (rounded down)
@@ -32,10 +33,11 @@ import java.util.Locale;
  * @param reopen          reopening the data directory: time and what it holds
  * @param perUser         memories counted per user after reopening
  */
-@JsonPropertyOrder({"memories", "users", "memories_per_user", "batch", "top_k", "embedder", "seed", "machine",
+@JsonPropertyOrder({"store", "memories", "users", "memories_per_user", "batch", "top_k", "embedder", "seed", "machine",
     "ingest", "search_ms", "search_hits_mean", "list_ms", "heap_used_mib_after_gc", "close_ms", "disk", "reopen",
     "per_user"})
 public record ScaleReport(
+    String store,
     long memories,
     int users,
     @JsonProperty("memories_per_user") long memoriesPerUser,
@@ -75,7 +77,10 @@ public record ScaleReport(
     }
   }
 
-  /** Bytes on disk: the SQLite record (database and WAL files), the Lucene index, and their total. */
+  /**
+   * Bytes on disk: the record (SQLite database and WAL files; PostgreSQL tables with TOAST), the index (Lucene;
+   * PostgreSQL indexes), and their total.
+   */
   @JsonPropertyOrder({"total_bytes", "database_bytes", "index_bytes", "bytes_per_memory"})
   public record Disk(@JsonProperty("total_bytes") long totalBytes, @JsonProperty("database_bytes") long databaseBytes,
                      @JsonProperty("index_bytes") long indexBytes,
@@ -116,14 +121,14 @@ public record ScaleReport(
   /** A short human-readable summary, one figure per line. */
   public String summary() {
     return String.format(Locale.ROOT, String.join("%n",
-            "memories %d over %d users (%d per user), embedder %s, batch %d",
+            "%s store: memories %d over %d users (%d per user), embedder %s, batch %d",
             "ingest: %.1f s, %.0f memories/s (batch p50 %.1f ms, p95 %.1f ms)",
             "search (top %d, %d queries): p50 %.2f ms, p95 %.2f ms, p99 %.2f ms",
             "list (first page): p50 %.2f ms, p95 %.2f ms",
             "heap used after GC: %.0f MiB; disk: %.1f MiB (record %.1f MiB, index %.1f MiB, %.0f B/memory)",
             "reopen: %.0f ms, %d memories, %d index documents; first search %.1f ms",
             "search after reopen: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms"),
-        memories, users, memoriesPerUser, embedder, batch,
+        store, memories, users, memoriesPerUser, embedder, batch,
         ingest.seconds(), ingest.memoriesPerSecond(), ingest.batchMs().p50(), ingest.batchMs().p95(),
         topK, search.count(), search.p50(), search.p95(), search.p99(),
         list.p50(), list.p95(),

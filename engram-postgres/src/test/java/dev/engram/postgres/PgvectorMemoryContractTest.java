@@ -1,0 +1,18 @@
+package dev.engram.postgres;
+
+import dev.engram.spi.Storage;
+import dev.engram.testing.MemoryContractTest;
+import java.nio.file.Path;
+
+/** The whole engine contract ({@link MemoryContractTest}) on the pgvector path, on PGlite (pool of one). */
+class PgvectorMemoryContractTest extends MemoryContractTest {
+  @Override
+  protected Storage openStorage(Path dir, int dimension) {
+    return PostgresStorage.open(PgliteServer.get().settingsFor(dir), dimension);
+  }
+
+  /** Nothing to damage: the index is the record ({@code SearchIndex.isDerived()} is false). */
+  @Override
+  protected void damageIndex(Path dir) {
+  }
+}
