@@ -58,9 +58,10 @@ class PostgresHistoryPipelineMigrationTest {
     }
     try (Connection c = DriverManager.getConnection(cluster.url(), "postgres", PostgresCluster.PASSWORD);
          Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT max(version::int) FROM " + schema + ".flyway_schema_history")) {
+         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema
+             + ".flyway_schema_history WHERE version = '3' AND success")) {
       rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(3);
+      assertThat(rs.getInt(1)).as("V3 applied once, successfully").isEqualTo(1);
     }
   }
 }
