@@ -103,6 +103,8 @@ class TenantMatrixTest {
       case "POST /v1/memories/search/" -> new Aimed("POST", path,
           "{\"query\": \"chess club Boston\", \"user_id\": \"alice\"}");
       case "POST /v3/memories/", "POST /v2/memories/", "POST /v1/exports/" -> new Aimed("POST", path, filters);
+      case "POST /v1/engram/export/" -> new Aimed("POST", path, "{\"user_id\": \"alice\"}");
+      case "POST /v1/engram/import/" -> new Aimed("POST", path, "{\"records\": []}");
       case "PUT /v1/memories/{memory_id}/", "PUT /memories/{memory_id}" -> new Aimed("PUT", path,
           "{\"text\": \"overwritten by the caller\"}");
       case "DELETE /v1/memories/", "DELETE /memories", "GET /v1/memories/", "GET /memories" ->
