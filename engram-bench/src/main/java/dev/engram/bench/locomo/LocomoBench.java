@@ -357,8 +357,10 @@ public final class LocomoBench {
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }
-        score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
-            .mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum()));
+        if (o.budgetTokens() > 0) { // what the budget counted, beside the cl100k count of context_tokens_mean
+          score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
+              .mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum()));
+        }
         if (o.offTopic() && !offTopic.isEmpty()) {
           score = score.plusExtra(offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
           if (!q.evidence().isEmpty()) {
