@@ -59,10 +59,8 @@ final class HybridSearch {
     int wanted = r.maxTokens().isPresent()
         ? Math.min(r.topK(), Math.max(1, r.maxTokens().getAsInt() / POOL_TOKENS_PER_MEMORY))
         : r.topK();
-    if (reranks) {
-      wanted = Math.max(wanted, reranking.pool(r));
-    }
-    int perSignal = Math.max(engine.config.candidatesPerSignal(), wanted);
+    int rerankPool = reranks ? reranking.pool(wanted) : 0;
+    int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
     List<Fused> fused;
     try {
@@ -78,7 +76,7 @@ final class HybridSearch {
       return new SearchResult(byScore(select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()))));
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(tenant, r, vector, fused, reranking.pool(r), ContextBudget.unlimited());
+    List<SearchHit> pool = select(tenant, r, vector, fused, rerankPool, ContextBudget.unlimited());
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool));
     return new SearchResult(reranked.isPresent()
         ? ContextBudget.of(r.maxTokens()).fit(reranked.get(), r.topK())

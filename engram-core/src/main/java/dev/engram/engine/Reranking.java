@@ -34,10 +34,12 @@ final class Reranking {
     return r.rerank() && reranker.active();
   }
 
-  /** How many hits (after the threshold) the search hands to {@link #rerank}. */
-  int pool(SearchRequest r) {
-    return runs(r) ? Math.min(SearchRequest.MAX_TOP_K, Math.max(r.topK(), Math.max(1, reranker.candidates())))
-        : r.topK();
+  /**
+   * How many hits (after the threshold) the search hands to {@link #rerank}: the reranker's candidates, or more when
+   * the search itself wants more ({@code wanted}: top-k, or what a token budget can hold).
+   */
+  int pool(int wanted) {
+    return Math.min(SearchRequest.MAX_TOP_K, Math.max(wanted, Math.max(1, reranker.candidates())));
   }
 
   /**

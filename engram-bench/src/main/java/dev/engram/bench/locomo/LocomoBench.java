@@ -5,6 +5,7 @@ import dev.engram.Fusion;
 import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.TokenEstimator;
 import dev.engram.SearchResult;
 import dev.engram.ValidationException;
 import dev.engram.bench.Percentiles;
@@ -359,7 +360,7 @@ public final class LocomoBench {
         }
         if (o.budgetTokens() > 0) { // what the budget counted, beside the cl100k count of context_tokens_mean
           score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
-              .mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum()));
+              .mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()));
         }
         if (o.offTopic() && !offTopic.isEmpty()) {
           score = score.plusExtra(offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
