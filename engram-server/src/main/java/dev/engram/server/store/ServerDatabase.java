@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * add events. One connection guarded by a lock (its statements take microseconds); WAL and a busy timeout let the
  * {@code engram keys} command write while a server runs. Every write is one transaction.
  */
-public final class ServerDatabase implements AutoCloseable {
+public final class ServerDatabase implements SqlTransactions, AutoCloseable {
   /** The file name inside the data directory. */
   public static final String FILE_NAME = "server.db";
 
@@ -77,13 +77,8 @@ public final class ServerDatabase implements AutoCloseable {
     }
   }
 
-  /** Work done on the connection under the lock. */
-  @FunctionalInterface
-  public interface Work<T> {
-    T run(Connection c) throws SQLException;
-  }
-
-  /** Runs a read. */
+  /** Runs a read under the lock. */
+  @Override
   public <T> T read(String what, Work<T> work) {
     lock.lock();
     try {
@@ -95,7 +90,8 @@ public final class ServerDatabase implements AutoCloseable {
     }
   }
 
-  /** Runs a write in one transaction. */
+  /** Runs a write in one transaction under the lock. */
+  @Override
   public <T> T write(String what, Work<T> work) {
     lock.lock();
     try {
