@@ -213,20 +213,35 @@ class PostgresMultiServerTest {
         """.formatted(cluster.url(), schema));
     EngramJar engram = EngramJar.in(work, Map.of("ENGRAM_POSTGRES_PASSWORD", PostgresCluster.PASSWORD));
     String key = engram.ok("keys", "create", "--tenant", "acme", "--admin").out().strip();
-    Set<String> accepted = new HashSet<>();
+    Set<String> accepted = ConcurrentHashMap.newKeySet();
     Set<String> leftRunning = new HashSet<>();
-    // Kill the first server while it runs events; again if every event it ran had finished by the kill.
+    // Kill the first server while it runs events: several clients post long messages at once, so the server's
+    // workers have a backlog (each long message takes a while to embed) when every post has been answered and the
+    // kill comes. Again if every event it ran had still finished by the kill.
     for (int attempt = 0; attempt < 3 && leftRunning.isEmpty(); attempt++) {
       ServedData doomed = ServedData.attach(engram, work.resolve("doomed" + attempt), key);
       servers.add(doomed);
       doomed.start();
-      for (int i = 0; i < 30; i++) {
-        JsonNode r = doomed.expect("POST", "/v3/memories/add/", addBody("carol", "Attempt " + attempt + " note " + i
-            + " about the quiet orchard", false), 200);
-        accepted.add(r.path("event_id").asText());
-        if (i >= 10 && !running(cluster, schema).isEmpty()) {
-          break;
+      int round = attempt;
+      ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+      try {
+        List<Future<?>> posts = new ArrayList<>();
+        for (int c = 0; c < CLIENTS; c++) {
+          int client = c;
+          posts.add(clients.submit(() -> {
+            for (int i = 0; i < 10; i++) {
+              JsonNode r = doomed.expect("POST", "/v3/memories/add/", addBody("carol",
+                  longNote("Attempt " + round + " client " + client + " note " + i), false), 200);
+              accepted.add(r.path("event_id").asText());
+            }
+            return null;
+          }));
         }
+        for (Future<?> f : posts) {
+          f.get();
+        }
+      } finally {
+        clients.shutdownNow();
       }
       doomed.kill();
       leftRunning.addAll(running(cluster, schema));
@@ -256,6 +271,17 @@ class PostgresMultiServerTest {
     assertThat(survivor.listAll("carol")).hasSize(accepted.size());
     System.out.println("killed-server test: " + accepted.size() + " events, " + leftRunning.size()
         + " left running by the killed server, all finished once by the survivor");
+  }
+
+  /** A message of some 250 words that starts with {@code head}: long enough that embedding it takes a while. */
+  private static String longNote(String head) {
+    StringBuilder text = new StringBuilder(head).append(" about the quiet orchard.");
+    String[] words = {"apple", "branch", "cellar", "ladder", "basket", "blossom", "harvest", "cider", "frost",
+        "hedge", "meadow", "pruning", "grafting", "orchard", "barrel", "press"};
+    for (int i = 0; i < 240; i++) {
+      text.append(i % 12 == 0 ? ". The " : " ").append(words[(i * 7 + head.length()) % words.length]);
+    }
+    return text.append('.').toString();
   }
 
   /** The ids of the events RUNNING now, read from the database. */
