@@ -78,10 +78,10 @@ class ProceduralAndSummaryScenarioTest {
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
+        throw new AssertionError("condition not met within 60 s");
       }
       Thread.sleep(20);
     }
