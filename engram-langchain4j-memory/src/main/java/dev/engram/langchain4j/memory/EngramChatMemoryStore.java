@@ -27,14 +27,23 @@ import org.slf4j.LoggerFactory;
  * <p>Feeding never fails or slows the chat: it runs on the store's own thread, in order; a failed add (or a full
  * queue) is logged and counted ({@link #failedAdds()}), and the window is kept regardless. An exchange is fed once,
  * even when the window is saved again. {@link #awaitIdle} waits for the adds queued so far (for tests and shutdown).
+ *
+ * <p>Engram is given the user's own words: when a retrieval augmentor has appended retrieved contents to the user
+ * message (LangChain4j keeps the augmented message in chat memory unless the AI service is built with
+ * {@code storeRetrievedContentInChatMemory(false)}), the text from {@link Builder#injectedContentHeader the
+ * injector's header} on is cut off, so memories are not fed back into memory as if the user had said them.
  */
 public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngramChatMemoryStore.class);
+
+  /** What LangChain4j's {@code DefaultContentInjector} puts between the user's words and the retrieved contents. */
+  public static final String DEFAULT_INJECTED_CONTENT_HEADER = "\n\nAnswer using the following information:\n";
 
   private final Memory memory;
   private final ChatMemoryStore window;
   private final ScopeResolver scopes;
   private final boolean infer;
+  private final String injectedContentHeader;
   private final BackgroundAdds feeder;
   private final Map<Object, AiMessage> lastFed = new ConcurrentHashMap<>();
 
@@ -43,6 +52,7 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
     this.window = b.window;
     this.scopes = b.scopes;
     this.infer = b.infer;
+    this.injectedContentHeader = b.injectedContentHeader;
     this.feeder = new BackgroundAdds(memory, "engram-chat-memory-feeder", b.queueSize);
   }
 
@@ -107,7 +117,11 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
       return Optional.empty();
     }
     lastFed.put(memoryId, answer);
-    Message user = Message.user(question.singleText());
+    String said = userWords(question.singleText());
+    if (said.isBlank()) {
+      return Optional.empty();
+    }
+    Message user = Message.user(said);
     if (question.name() != null && !question.name().isBlank()) {
       user = user.withName(question.name());
     }
@@ -115,6 +129,11 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
         .infer(infer).build());
   }
 
+  /** The user's own words of a message: the text before the injected contents' header, if any. */
+  private String userWords(String text) {
+    int header = text.indexOf(injectedContentHeader);
+    return header < 0 ? text : text.substring(0, header).strip();
+  }
 
   /** Settings: an in-memory window, the chat memory id as the user id, the inference pipeline on, 1000 queued adds. */
   public static final class Builder {
@@ -123,6 +142,7 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
     private ScopeResolver scopes = ScopeResolver.standard();
     private boolean infer = true;
     private int queueSize = 1000;
+    private String injectedContentHeader = DEFAULT_INJECTED_CONTENT_HEADER;
 
     private Builder(Memory memory) {
       this.memory = Objects.requireNonNull(memory, "memory");
@@ -152,6 +172,19 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
         throw new dev.engram.ValidationException("queue_size", "must be positive, got " + n);
       }
       this.queueSize = n;
+      return this;
+    }
+
+    /**
+     * The text a custom content injector puts between the user's words and the retrieved contents (default
+     * {@link #DEFAULT_INJECTED_CONTENT_HEADER}, LangChain4j's default injector's); what follows it is not fed.
+     */
+    public Builder injectedContentHeader(String header) {
+      Objects.requireNonNull(header, "injectedContentHeader");
+      if (header.isBlank()) {
+        throw new dev.engram.ValidationException("injected_content_header", "must not be blank");
+      }
+      this.injectedContentHeader = header;
       return this;
     }
 

@@ -79,6 +79,12 @@ class EngramAiServicesTest {
     assertThat(((UserMessage) prompt.get(0)).singleText()).startsWith("What is my dog called?")
         .contains("My dog is a beagle called Max");
 
+    // the window keeps the augmented question; Engram is fed the user's own words only
+    assertThat(store.awaitIdle(Duration.ofSeconds(30))).isTrue();
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+        .contains("What is my dog called?", "Your beagle is Max.")
+        .noneMatch(text -> text.contains("Answer using the following information"));
+
     assertThat(assistant.chat("bob", "What is my dog called?")).isEqualTo("I do not know your dog.");
     assertThat(model.lastPrompt()).doesNotContain("beagle");
     assertThat(store.awaitIdle(Duration.ofSeconds(30))).isTrue();
