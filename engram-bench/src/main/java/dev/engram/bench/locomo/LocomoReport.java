@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -63,7 +64,7 @@ public record LocomoReport(
                        @JsonProperty("evidence_recall") double evidenceRecall, double hit,
                        @JsonProperty("answer_token_recall") double answerTokenRecall,
                        @JsonProperty("context_tokens_mean") double contextTokensMean,
-                       @JsonIgnore Map<String, Double> extra) {
+                       @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
     public Scores {
       extra = extra == null ? Map.of() : Map.copyOf(extra);
     }
@@ -91,7 +92,7 @@ public record LocomoReport(
   public record Baseline(String name, @JsonProperty("evidence_recall") double evidenceRecall, double hit,
                          @JsonProperty("answer_token_recall") double answerTokenRecall,
                          @JsonProperty("context_tokens_mean") double contextTokensMean,
-                         @JsonIgnore Map<String, Double> extra) {
+                         @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
     public Baseline {
       Objects.requireNonNull(name, "name");
       extra = extra == null ? Map.of() : Map.copyOf(extra);
@@ -205,7 +206,7 @@ public record LocomoReport(
   }
 
   /**
-   * Reads a report written by {@link #writeJson}, for comparing runs; an observer's metrics are not read back.
+   * Reads a report written by {@link #writeJson}, for comparing runs, with the graph's and the observer's metrics.
    *
    * @throws ValidationException if the file is missing or is not such a report
    */

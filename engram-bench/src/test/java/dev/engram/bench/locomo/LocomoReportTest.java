@@ -150,6 +150,12 @@ class LocomoReportTest {
     Path file = work.resolve("raw.json");
     raw.writeJson(file);
     assertThat(LocomoReport.readJson(file)).isEqualTo(raw);
+    // with the observer's metrics (an answer judge's, say), which are flattened into the scores' JSON
+    LocomoReport judged = raw.withMetrics(Map.of("j", 0.75, "f1", 0.5), Map.of("1", Map.of("j", 0.5)))
+        .withBaselineMetrics(raw.baselines().get(0).name(), Map.of("j", 0.25));
+    judged.writeJson(file);
+    assertThat(LocomoReport.readJson(file)).isEqualTo(judged);
+    assertThat(LocomoReport.readJson(file).overall().extra()).containsEntry("j", 0.75).containsEntry("f1", 0.5);
   }
 
   private static Document parse(String svg) throws Exception {
