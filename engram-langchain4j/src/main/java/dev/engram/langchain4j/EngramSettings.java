@@ -524,7 +524,7 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     AUTO,
     /** pgvector (a {@code vector(n)} column with an HNSW index); opening fails without the extension. */
     PGVECTOR,
-    /** Plain {@code real[]} arrays scored exactly in SQL. */
+    /** Plain {@code real[]} arrays scored exactly (in Java over the embedding cache, or in SQL). */
     ARRAY;
 
     /** The spelling in files, for example {@code pgvector}. */

@@ -106,10 +106,11 @@ public final class PostgresStorage implements Storage {
             vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
                 settings.exactSearchLimit())));
           } else {
-            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
-                + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands"
-                + " of memories, slow for millions (set store.vectors: array to choose this path and silence"
-                + " this warning)", settings.url());
+            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly over"
+                + " real[] columns (in Java over this process's embedding cache, store.vector_cache_mb, or in"
+                + " SQL), which reads every memory of the searched scope; fine for scopes of thousands of"
+                + " memories, slow for millions (set store.vectors: array to choose this path and silence this"
+                + " warning)", settings.url());
           }
         }
         case ARRAY -> { }
