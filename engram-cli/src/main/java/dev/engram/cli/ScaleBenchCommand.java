@@ -105,6 +105,11 @@ final class ScaleBenchCommand implements Callable<Integer> {
       description = "Connections (store.pool_size; 1 for PGlite; default: ${DEFAULT-VALUE}).")
   int pgPoolSize;
 
+  @Option(names = "--pg-vector-cache-mb", paramLabel = "MIB", defaultValue = "256",
+      description = "Embedding cache of the plain-array path (store.vector_cache_mb; 0 scores in SQL;"
+          + " default: ${DEFAULT-VALUE}).")
+  int pgVectorCacheMb;
+
   @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
   Path out;
 
@@ -124,7 +129,7 @@ final class ScaleBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--pg-url is required with --store postgres");
           }
           PostgresSettings.Builder settings = PostgresSettings.builder(pgUrl).user(pgUser).schema(pgSchema)
-              .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors));
+              .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors)).vectorCacheMb(pgVectorCacheMb);
           Optional.ofNullable(System.getenv("ENGRAM_POSTGRES_PASSWORD")).ifPresent(settings::password);
           postgres = Optional.of(new PostgresBenchStore(settings.build()));
           postgres.get().requireEmpty();

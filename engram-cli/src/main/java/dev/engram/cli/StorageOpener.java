@@ -83,7 +83,7 @@ final class StorageOpener {
     String url = store.url().orElseThrow(() -> new IllegalArgumentException("store.url is missing"));
     PostgresSettings.Builder settings = PostgresSettings.builder(url).user(store.user()).schema(store.schema())
         .vectors(VectorMode.parse(store.vectors().configName())).poolSize(store.poolSize())
-        .exactSearchLimit(store.exactSearchLimit());
+        .exactSearchLimit(store.exactSearchLimit()).vectorCacheMb(store.vectorCacheMb());
     store.password(env).ifPresent(settings::password);
     return settings.build();
   }

@@ -75,5 +75,10 @@ class ScaleBenchCommandTest {
         "--pg-url", "jdbc:postgresql://127.0.0.1:1/engram", "--pg-vectors", "faiss");
     assertThat(vectors.exitCode()).isEqualTo(2);
     assertThat(vectors.err()).contains("store.vectors must be auto, pgvector or array, got 'faiss'");
+
+    Cli.Result cache = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--store", "postgres",
+        "--pg-url", "jdbc:postgresql://127.0.0.1:1/engram", "--pg-vector-cache-mb", "-1");
+    assertThat(cache.exitCode()).isEqualTo(2);
+    assertThat(cache.err()).contains("vectorCacheMb").contains("must not be negative, got -1");
   }
 }

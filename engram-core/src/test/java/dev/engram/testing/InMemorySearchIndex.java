@@ -7,6 +7,7 @@ import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.VectorMath;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -70,7 +71,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     List<Candidate> out = new ArrayList<>();
     for (StoredMemory m : docs.values()) {
       if (admits(query, m)) {
-        out.add(new Candidate(m.id(), cosine(vector, m.embeddingView())));
+        out.add(new Candidate(m.id(), VectorMath.cosine(vector, m.embeddingView())));
       }
     }
     return top(out, k);
@@ -153,18 +154,6 @@ public final class InMemorySearchIndex implements SearchIndex {
   private static List<Candidate> top(List<Candidate> all, int k) {
     return all.stream().sorted(Comparator.comparingDouble(Candidate::score).reversed()
         .thenComparing(Candidate::id)).limit(k).toList();
-  }
-
-  static double cosine(float[] a, float[] b) {
-    double dot = 0;
-    double na = 0;
-    double nb = 0;
-    for (int i = 0; i < Math.min(a.length, b.length); i++) {
-      dot += (double) a[i] * b[i];
-      na += (double) a[i] * a[i];
-      nb += (double) b[i] * b[i];
-    }
-    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
   }
 
   private static String key(String tenant, String id) {

@@ -524,7 +524,7 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     AUTO,
     /** pgvector (a {@code vector(n)} column with an HNSW index); opening fails without the extension. */
     PGVECTOR,
-    /** Plain {@code real[]} arrays scored exactly in SQL. */
+    /** Plain {@code real[]} arrays scored exactly (in Java over the embedding cache, or in SQL). */
     ARRAY;
 
     /** The spelling in files, for example {@code pgvector}. */
@@ -547,9 +547,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    * @param vectors      how PostgreSQL stores and searches vectors: {@code auto}, {@code pgvector} or {@code array}
    * @param poolSize     connections per process (1 for PGlite)
    * @param exactSearchLimit on the pgvector path, the most memories a search restricts to that are scored exactly
+   * @param vectorCacheMb on the plain-array path, MiB of decoded embeddings kept per process to score searches in
+   *                     Java (0: scored in SQL)
    */
   public record Store(StoreProvider provider, Optional<String> url, String user, String schema, String passwordEnv,
-                      Optional<Path> passwordFile, VectorChoice vectors, int poolSize, int exactSearchLimit) {
+                      Optional<Path> passwordFile, VectorChoice vectors, int poolSize, int exactSearchLimit,
+                      int vectorCacheMb) {
     /** The user name used when none is named. */
     public static final String DEFAULT_USER = "postgres";
     /** The schema used when none is named. */
@@ -560,6 +563,8 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     public static final int DEFAULT_POOL_SIZE = 10;
     /** The exact-search limit unless {@code exact_search_limit} says otherwise. */
     public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
+    /** The plain-array path's embedding cache unless {@code vector_cache_mb} says otherwise, in MiB. */
+    public static final int DEFAULT_VECTOR_CACHE_MB = 256;
 
     public Store {
       Objects.requireNonNull(provider, "provider");
@@ -575,6 +580,9 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       if (exactSearchLimit < 0) {
         throw new IllegalArgumentException("store.exact_search_limit must not be negative, got " + exactSearchLimit);
       }
+      if (vectorCacheMb < 0) {
+        throw new IllegalArgumentException("store.vector_cache_mb must not be negative, got " + vectorCacheMb);
+      }
       if (provider == StoreProvider.POSTGRES && url.map(String::isBlank).orElse(true)) {
         throw new IllegalArgumentException("store.url is required for provider postgres");
       }
@@ -583,45 +591,55 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     /** Memories in the data directory. */
     public static Store embedded() {
       return new Store(StoreProvider.EMBEDDED, Optional.empty(), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT);
+          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT,
+          DEFAULT_VECTOR_CACHE_MB);
     }
 
     /** PostgreSQL at {@code url}, user {@value #DEFAULT_USER}, schema {@value #DEFAULT_SCHEMA}. */
     public static Store postgres(String url) {
       return new Store(StoreProvider.POSTGRES, Optional.of(url), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT);
+          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT,
+          DEFAULT_VECTOR_CACHE_MB);
     }
 
     public Store withUser(String value) {
       return new Store(provider, url, value, schema, passwordEnv, passwordFile, vectors, poolSize,
-          exactSearchLimit);
+          exactSearchLimit, vectorCacheMb);
     }
 
     public Store withSchema(String value) {
       return new Store(provider, url, user, value, passwordEnv, passwordFile, vectors, poolSize,
-          exactSearchLimit);
+          exactSearchLimit, vectorCacheMb);
     }
 
     public Store withVectors(VectorChoice value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, value, poolSize, exactSearchLimit);
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, value, poolSize, exactSearchLimit,
+          vectorCacheMb);
     }
 
     public Store withPoolSize(int value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, value, exactSearchLimit);
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, value, exactSearchLimit,
+          vectorCacheMb);
+    }
+
+    public Store withVectorCacheMb(int value) {
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, exactSearchLimit,
+          value);
     }
 
     public Store withExactSearchLimit(int value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, value);
+      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, value,
+          vectorCacheMb);
     }
 
     public Store withPasswordEnv(String value) {
       return new Store(provider, url, user, schema, value, passwordFile, vectors, poolSize,
-          exactSearchLimit);
+          exactSearchLimit, vectorCacheMb);
     }
 
     public Store withPasswordFile(Path value) {
       return new Store(provider, url, user, schema, passwordEnv, Optional.of(value), vectors, poolSize,
-          exactSearchLimit);
+          exactSearchLimit, vectorCacheMb);
     }
 
     /**

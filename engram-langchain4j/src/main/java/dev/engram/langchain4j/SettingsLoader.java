@@ -55,7 +55,7 @@ public final class SettingsLoader {
   static final List<String> RERANKER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "candidates");
   static final List<String> STORE_KEYS = List.of("provider", "url", "user", "schema", "password_env",
-      "password_file", "vectors", "pool_size", "exact_search_limit");
+      "password_file", "vectors", "pool_size", "exact_search_limit", "vector_cache_mb");
   static final List<String> LLM_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",
       "timeout_seconds", "temperature", "max_output_tokens", "structured_output");
   static final List<String> EMBEDDER_KEYS = List.of("provider", "model", "base_url", "api_key_env", "api_key_file",

@@ -164,7 +164,8 @@ final class SettingsReader {
     return new EngramSettings.Store(provider, Optional.of(url),
         f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile,
         vectors, f.integer(n, "store", "pool_size", 1).orElse(EngramSettings.Store.DEFAULT_POOL_SIZE),
-        f.integer(n, "store", "exact_search_limit", 0).orElse(EngramSettings.Store.DEFAULT_EXACT_SEARCH_LIMIT));
+        f.integer(n, "store", "exact_search_limit", 0).orElse(EngramSettings.Store.DEFAULT_EXACT_SEARCH_LIMIT),
+        f.integer(n, "store", "vector_cache_mb", 0).orElse(EngramSettings.Store.DEFAULT_VECTOR_CACHE_MB));
   }
 
   static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm, boolean graphStoreNeo4j) {

@@ -85,6 +85,7 @@ class StoreSettingsTest {
     assertThat(defaults.vectors()).isEqualTo(EngramSettings.VectorChoice.AUTO);
     assertThat(defaults.poolSize()).isEqualTo(10);
     assertThat(defaults.exactSearchLimit()).isEqualTo(5_000);
+    assertThat(defaults.vectorCacheMb()).isEqualTo(256);
     EngramSettings.Store store = SettingsLoader.load(write("""
         store:
           provider: postgres
@@ -92,10 +93,12 @@ class StoreSettingsTest {
           vectors: pgvector
           pool_size: 1
           exact_search_limit: 2000
+          vector_cache_mb: 0
         """), Map.of()).store();
     assertThat(store.vectors()).isEqualTo(EngramSettings.VectorChoice.PGVECTOR);
     assertThat(store.poolSize()).isEqualTo(1);
     assertThat(store.exactSearchLimit()).isEqualTo(2_000);
+    assertThat(store.vectorCacheMb()).isZero();
   }
 
   @Test
@@ -124,6 +127,8 @@ class StoreSettingsTest {
         Map.of()).field()).isEqualTo("store.vectors");
     assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  pool_size: 0\n",
         Map.of()).field()).isEqualTo("store.pool_size");
+    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vector_cache_mb: -1\n",
+        Map.of()).field()).isEqualTo("store.vector_cache_mb");
     assertThat(rejected("store:\n  vectors: array\n", Map.of()).field()).isEqualTo("store.vectors");
     assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "oracle")))
         .isInstanceOf(ValidationException.class);

@@ -54,11 +54,17 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   private final Database db;
   private final Clock clock;
+  private final Optional<EmbeddingCache> embeddings;
   private volatile EmbeddingSpec spec;
 
-  PostgresMemoryStore(Database db, Clock clock) {
+  /**
+   * A store on {@code db}; {@code embeddings}, if present, receives the embedding of every row version this store
+   * commits (write-through: a (tenant, id, seq) names one embedding forever, see {@link EmbeddingCache}).
+   */
+  PostgresMemoryStore(Database db, Clock clock, Optional<EmbeddingCache> embeddings) {
     this.db = db;
     this.clock = clock;
+    this.embeddings = embeddings;
   }
 
   @Override
@@ -103,8 +109,21 @@ public final class PostgresMemoryStore implements MemoryStore {
       return lastSeq();
     }
     checkDimensions(changes);
-    return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
+    long last = db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
         + " window appends to tenant '" + changes.tenant() + "'", c -> write(c, changes));
+    embeddings.ifPresent(cache -> {
+      long seq = last - changes.changes().size();
+      for (MemoryChange change : changes.changes()) {
+        seq++; // the numbering of write(): the row of change i carries seq (last - size + i + 1)
+        StoredMemory m = change.memory();
+        if (change.event() == EventType.DELETE) {
+          cache.remove(m.tenant(), m.id());
+        } else {
+          cache.put(m.tenant(), m.id(), seq, m.embedding());
+        }
+      }
+    });
+    return last;
   }
 
   private long write(Connection c, ChangeSet set) throws SQLException {
@@ -159,7 +178,8 @@ public final class PostgresMemoryStore implements MemoryStore {
       }
     }
     int historyRows = rows;
-    return db.write("restore " + restored.size() + " imported memories to tenant '" + tenant + "'", c -> {
+    List<Runnable> cachePuts = new ArrayList<>();
+    long restoredLast = db.write("restore " + restored.size() + " imported memories to tenant '" + tenant + "'", c -> {
       long last;
       try (PreparedStatement ps = c.prepareStatement(
           "UPDATE store_state SET last_seq = last_seq + ? WHERE id = 1 RETURNING last_seq")) {
@@ -199,11 +219,17 @@ public final class PostgresMemoryStore implements MemoryStore {
             }
             MemoryRows.bind(insert, r.current().get(), seq);
             insert.executeUpdate();
+            long rowSeq = seq;
+            StoredMemory row = r.current().get();
+            embeddings.ifPresent(cache -> cachePuts.add(() -> cache.put(row.tenant(), row.id(), rowSeq,
+                row.embedding())));
           }
         }
       }
       return last;
     });
+    cachePuts.forEach(Runnable::run); // only once committed: a rolled-back number may be reserved again
+    return restoredLast;
   }
 
   @Override
@@ -571,6 +597,7 @@ public final class PostgresMemoryStore implements MemoryStore {
       GraphRows.deleteTenant(c, tenant);
       return null;
     });
+    embeddings.ifPresent(cache -> cache.removeTenant(tenant));
   }
 
   @Override

@@ -16,10 +16,12 @@ import java.util.Optional;
  * <ul>
  *   <li>Dense with pgvector: see {@link PgVector} (exact for small restricted sets, HNSW with iterative scans for
  *       large ones).
- *   <li>Dense without pgvector: exact cosine ({@code engram_cosine} over {@code real[]}) of every memory that passes
- *       the tenant, scope, expiry and filter restriction, best first, ties by id. Exact, so filters never cost recall; it reads
- *       every row of the restricted set, which is fine for a user's or a conversation's memories (thousands) and
- *       slow for scopes of millions.
+ *   <li>Dense without pgvector: exact cosine of every memory that passes the tenant, scope, expiry and filter
+ *       restriction, best first, ties by id. Exact, so filters never cost recall; it reads every row of the
+ *       restricted set, which is fine for a user's or a conversation's memories (thousands) and slow for scopes of
+ *       millions. With the embedding cache ({@link PostgresSettings#vectorCacheMb}, on by default) the cosines are
+ *       computed in Java over embeddings decoded once per row version ({@link CachedCosineSearch}); without it, in
+ *       SQL ({@code engram_cosine} over {@code real[]}).
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
  *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd}
  *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
@@ -28,11 +30,19 @@ import java.util.Optional;
 final class PostgresSearchIndex implements SearchIndex {
   private final Database db;
   private final Optional<PgVector> pgvector;
+  private final Optional<CachedCosineSearch> cached;
 
-  /** A search index; {@code pgvector} present for the pgvector path, empty for the exact {@code real[]} path. */
-  PostgresSearchIndex(Database db, Optional<PgVector> pgvector) {
+  /**
+   * A search index; {@code pgvector} present for the pgvector path, empty for the exact {@code real[]} path, which
+   * scores in Java with {@code cached} if present, in SQL otherwise.
+   */
+  PostgresSearchIndex(Database db, Optional<PgVector> pgvector, Optional<CachedCosineSearch> cached) {
+    if (pgvector.isPresent() && cached.isPresent()) {
+      throw new IllegalArgumentException("the embedding cache serves the plain-array path only");
+    }
     this.db = db;
     this.pgvector = pgvector;
+    this.cached = cached;
   }
 
   /** False: the index is the record, so the engine never replays or rebuilds it. */
@@ -72,6 +82,9 @@ final class PostgresSearchIndex implements SearchIndex {
   public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
     if (pgvector.isPresent()) {
       return db.read("search by vector (pgvector)", false, c -> pgvector.get().dense(c, query, vector, k));
+    }
+    if (cached.isPresent()) {
+      return db.read("search by vector (cached embeddings)", true, c -> cached.get().dense(c, query, vector, k));
     }
     Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ").param(vector)
         .append("::real[]) AS score FROM memories m")

@@ -20,15 +20,21 @@ import java.util.regex.Pattern;
  * @param exactSearchLimit on the pgvector path, the largest number of memories a search restricts to that is
  *                 scored exactly; more use the HNSW index ({@value #DEFAULT_EXACT_SEARCH_LIMIT} by default, 0 for
  *                 always the index)
+ * @param vectorCacheMb on the plain-array path, the most mebibytes of decoded embeddings this process keeps to score
+ *                 searches in Java ({@value #DEFAULT_VECTOR_CACHE_MB} by default, at most a quarter of the JVM's
+ *                 maximum heap; 0 scores in SQL and keeps nothing); a cached embedding is used only for the exact
+ *                 row version it was read or written as, so it is never stale (see the architecture document)
  */
 public record PostgresSettings(String url, String user, Optional<String> password, String schema, int poolSize,
-    VectorMode vectors, int exactSearchLimit) {
+    VectorMode vectors, int exactSearchLimit, int vectorCacheMb) {
   /** The schema used when none is configured. */
   public static final String DEFAULT_SCHEMA = "engram";
   /** The pool size used when none is configured. */
   public static final int DEFAULT_POOL_SIZE = 10;
   /** The exact-search limit used when none is configured (chosen by measurement, docs/DEPLOYMENT.md). */
   public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
+  /** The embedding cache of the plain-array path used when none is configured, in MiB. */
+  public static final int DEFAULT_VECTOR_CACHE_MB = 256;
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   public PostgresSettings {
@@ -51,6 +57,9 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     if (exactSearchLimit < 0) {
       throw new ValidationException("exactSearchLimit", "must not be negative, got " + exactSearchLimit);
     }
+    if (vectorCacheMb < 0) {
+      throw new ValidationException("vectorCacheMb", "must not be negative, got " + vectorCacheMb);
+    }
   }
 
   /** Settings for {@code url} with user {@code postgres}, no password, schema {@value #DEFAULT_SCHEMA}. */
@@ -61,7 +70,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
   /** A builder holding these settings, to change some of them. */
   public Builder toBuilder() {
     Builder b = new Builder(url).user(user).schema(schema).poolSize(poolSize).vectors(vectors)
-        .exactSearchLimit(exactSearchLimit);
+        .exactSearchLimit(exactSearchLimit).vectorCacheMb(vectorCacheMb);
     password.ifPresent(b::password);
     return b;
   }
@@ -70,7 +79,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
   public String toString() {
     return "PostgresSettings[url=" + url + ", user=" + user + ", password=" + (password.isPresent() ? "***" : "none")
         + ", schema=" + schema + ", poolSize=" + poolSize + ", vectors=" + vectors + ", exactSearchLimit="
-        + exactSearchLimit + "]";
+        + exactSearchLimit + ", vectorCacheMb=" + vectorCacheMb + "]";
   }
 
   /** Builds {@link PostgresSettings}. */
@@ -82,6 +91,7 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
     private int poolSize = DEFAULT_POOL_SIZE;
     private VectorMode vectors = VectorMode.AUTO;
     private int exactSearchLimit = DEFAULT_EXACT_SEARCH_LIMIT;
+    private int vectorCacheMb = DEFAULT_VECTOR_CACHE_MB;
 
     private Builder(String url) {
       this.url = url;
@@ -117,8 +127,14 @@ public record PostgresSettings(String url, String user, Optional<String> passwor
       return this;
     }
 
+    /** MiB of decoded embeddings kept for the plain-array path's search; 0 scores in SQL. */
+    public Builder vectorCacheMb(int value) {
+      this.vectorCacheMb = value;
+      return this;
+    }
+
     public PostgresSettings build() {
-      return new PostgresSettings(url, user, password, schema, poolSize, vectors, exactSearchLimit);
+      return new PostgresSettings(url, user, password, schema, poolSize, vectors, exactSearchLimit, vectorCacheMb);
     }
   }
 }

@@ -21,13 +21,15 @@ import org.slf4j.LoggerFactory;
  * Engram on PostgreSQL 15 or newer: the record ({@link PostgresMemoryStore}), the search over it
  * ({@link PostgresSearchIndex}) and the graph memory ({@link PostgresGraphStore}) in one schema, shared by any number
  * of Engram processes. Opening migrates the schema with Flyway (creating it if missing) and pools connections with
- * HikariCP. Nothing is cached per process, so every process sees every committed write; adds to one scope are
- * serialised across processes by advisory locks ({@link #lockScope}).
+ * HikariCP. Every process sees every committed write: the only per-process cache, the plain-array path's decoded
+ * embeddings ({@link EmbeddingCache}), holds each embedding under the row version it belongs to and is used only
+ * for rows whose current version a search reads in the database. Adds to one scope are serialised across
+ * processes by advisory locks ({@link #lockScope}).
  *
  * <p>Vectors live in a {@code real[]} column. With pgvector ({@link VectorMode}: chosen, or detected by
  * {@code auto}) a generated {@code vector(n)} column with an HNSW index serves dense search ({@link PgVector});
- * without it they are scored exactly in SQL, which {@code auto} logs as a warning once at open, since that path reads
- * every row of the searched scope.
+ * without it they are scored exactly, in Java over cached embeddings ({@link PostgresSettings#vectorCacheMb}) or in
+ * SQL, which {@code auto} logs as a warning once at open, since that path reads every row of the searched scope.
  *
  * <p>With a pool of one connection ({@code poolSize} 1, for servers such as PGlite that serve one connection at a
  * time) the migration runs on the pool's one connection and scope locks are session advisory locks taken and
@@ -43,12 +45,17 @@ public final class PostgresStorage implements Storage {
   private final ScopeLocks locks;
   private final boolean pgvectorAvailable;
   private final VectorMode vectors;
+  private final Optional<EmbeddingCache> cache;
 
   private PostgresStorage(HikariDataSource pool, Database db, PostgresSettings settings, boolean pgvectorAvailable,
       Optional<PgVector> pgvector) {
     this.pool = pool;
-    this.records = new PostgresMemoryStore(db, Clock.systemUTC());
-    this.index = new PostgresSearchIndex(db, pgvector);
+    Optional<EmbeddingCache> cache = pgvector.isEmpty() && settings.vectorCacheMb() > 0
+        ? Optional.of(new EmbeddingCache(cacheBudget(settings.vectorCacheMb(), Runtime.getRuntime().maxMemory())))
+        : Optional.empty();
+    this.cache = cache;
+    this.records = new PostgresMemoryStore(db, Clock.systemUTC(), cache);
+    this.index = new PostgresSearchIndex(db, pgvector, cache.map(CachedCosineSearch::new));
     this.graph = new PostgresGraphStore(db);
     this.locks = new ScopeLocks(pool, settings.schema(), settings.poolSize() == 1);
     this.pgvectorAvailable = pgvectorAvailable;
@@ -99,10 +106,11 @@ public final class PostgresStorage implements Storage {
             vectorPath = Optional.of(withConnection(db, c -> PgVector.prepare(c, settings.schema(), dimension,
                 settings.exactSearchLimit())));
           } else {
-            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly in SQL over"
-                + " real[] columns, which reads every memory of the searched scope; fine for scopes of thousands"
-                + " of memories, slow for millions (set store.vectors: array to choose this path and silence"
-                + " this warning)", settings.url());
+            LOG.warn("PostgreSQL at {} has no 'vector' extension (pgvector): vectors are scored exactly over"
+                + " real[] columns (in Java over this process's embedding cache, store.vector_cache_mb, or in"
+                + " SQL), which reads every memory of the searched scope; fine for scopes of thousands of"
+                + " memories, slow for millions (set store.vectors: array to choose this path and silence this"
+                + " warning)", settings.url());
           }
         }
         case ARRAY -> { }
@@ -113,6 +121,11 @@ public final class PostgresStorage implements Storage {
       pool.close();
       throw PostgresPools.failure(settings, e);
     }
+  }
+
+  /** {@code mb} MiB, but at most a quarter of {@code maxHeap} (so that the default fits a small heap). */
+  static long cacheBudget(int mb, long maxHeap) {
+    return Math.max(1, Math.min((long) mb << 20, maxHeap / 4));
   }
 
   private static <T> T withConnection(Database db, SqlWork<T> work) {
@@ -154,6 +167,11 @@ public final class PostgresStorage implements Storage {
   /** True if the server offers the {@code vector} extension (detected at open). */
   public boolean pgvectorAvailable() {
     return pgvectorAvailable;
+  }
+
+  /** The embedding cache of the plain-array path (for tests): empty on the pgvector path or when turned off. */
+  Optional<EmbeddingCache> embeddingCache() {
+    return cache;
   }
 
   /** The vector path in use: {@link VectorMode#PGVECTOR} or {@link VectorMode#ARRAY} (never {@code AUTO}). */

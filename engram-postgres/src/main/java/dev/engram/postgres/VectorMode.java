@@ -11,7 +11,10 @@ public enum VectorMode {
    * with iterative scans for large ones. Opening fails if the server has no {@code vector} extension.
    */
   PGVECTOR,
-  /** Plain PostgreSQL: vectors in a {@code real[]} column, scored exactly in SQL (reads the whole searched scope). */
+  /**
+   * Plain PostgreSQL: vectors in a {@code real[]} column, scored exactly (reads the whole searched scope): in Java
+   * over a per-process embedding cache ({@link PostgresSettings#vectorCacheMb}), or in SQL when it is 0.
+   */
   ARRAY;
 
   /** Parses {@code auto}, {@code pgvector} or {@code array} (any case). */

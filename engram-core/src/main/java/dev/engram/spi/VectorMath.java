@@ -1,0 +1,30 @@
+package dev.engram.spi;
+
+/**
+ * The cosine similarity that a {@link SearchIndex} scores dense candidates with, for implementations that compute it
+ * themselves rather than in an index library (the reference index of the contract kit, PostgreSQL's cached
+ * plain-array path).
+ */
+public final class VectorMath {
+  private VectorMath() {}
+
+  /**
+   * The cosine similarity of {@code a} and {@code b} over their common length, accumulated in double precision: their
+   * dot product divided by the product of their L2 norms, and 0 if either vector is zero (the convention of every
+   * Engram index, so that a zero vector never divides by zero).
+   */
+  public static double cosine(float[] a, float[] b) {
+    double dot = 0;
+    double na = 0;
+    double nb = 0;
+    int n = Math.min(a.length, b.length);
+    for (int i = 0; i < n; i++) {
+      double x = a[i];
+      double y = b[i];
+      dot += x * y;
+      na += x * x;
+      nb += y * y;
+    }
+    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+  }
+}

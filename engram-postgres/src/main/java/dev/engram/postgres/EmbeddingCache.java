@@ -1,0 +1,120 @@
+package dev.engram.postgres;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Decoded embeddings of memory rows, for the plain-array path's dense search ({@link CachedCosineSearch}), so that a
+ * search reads only the ids and sequence numbers of the memories it restricts to and decodes only the rows it has
+ * not seen.
+ *
+ * <p><b>Never stale.</b> An entry is the embedding of one version of one row: (tenant, id, {@code seq}). Every write
+ * of a memory row (insert, update, import) stores a new {@code seq}, reserved from {@code store_state.last_seq},
+ * which only grows (a reset does not lower it) and whose reservation commits with the row. So a (tenant, id, seq)
+ * names one embedding forever, in every process on the schema. A search uses an entry only when the row it read in
+ * the database carries exactly that {@code seq}; a deleted row is not read at all. A write of another process needs
+ * no message: its rows carry new numbers. Entries are kept after this process's own commits (write-through) and
+ * after a search reads a row's embedding.
+ *
+ * <p><b>Bounded.</b> Least recently used entries are dropped beyond a budget of bytes (the floats plus an estimate of
+ * the key and map overhead). Thread-safe: one lock, taken once per search for all of its lookups.
+ */
+final class EmbeddingCache {
+  /** Estimated bytes of one entry beyond its floats: key, id and tenant strings, entry record, map node. */
+  static final long ENTRY_OVERHEAD = 200;
+
+  private record Key(String tenant, String id) {}
+
+  private record Entry(long seq, float[] vector) {
+    long bytes() {
+      return 4L * vector.length + ENTRY_OVERHEAD;
+    }
+  }
+
+  private final long budget;
+  private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
+  private long bytes;
+
+  /** A cache of at most {@code budgetBytes} (at least 1). */
+  EmbeddingCache(long budgetBytes) {
+    if (budgetBytes < 1) {
+      throw new IllegalArgumentException("the cache budget must be positive, got " + budgetBytes);
+    }
+    this.budget = budgetBytes;
+  }
+
+  /**
+   * The cached embeddings of the rows ({@code tenant}, {@code ids[i]}) at version {@code seqs[i]}: element {@code i}
+   * is null where the cache holds no embedding of exactly that version.
+   */
+  synchronized float[][] lookup(String tenant, String[] ids, long[] seqs) {
+    float[][] out = new float[ids.length][];
+    for (int i = 0; i < ids.length; i++) {
+      Entry e = entries.get(new Key(tenant, ids[i]));
+      if (e != null && e.seq == seqs[i]) {
+        out[i] = e.vector;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keeps the embedding of row ({@code tenant}, {@code id}) at version {@code seq}, read from the database or written
+   * by a committed transaction; ignored if the cache holds a newer version of the row. The caller gives up
+   * {@code vector}: it must not change it afterwards.
+   */
+  synchronized void put(String tenant, String id, long seq, float[] vector) {
+    Key key = new Key(tenant, id);
+    Entry old = entries.get(key);
+    if (old != null && old.seq >= seq) {
+      return;
+    }
+    Entry entry = new Entry(seq, vector);
+    if (entry.bytes() > budget) {
+      return;
+    }
+    entries.put(key, entry);
+    bytes += entry.bytes() - (old == null ? 0 : old.bytes());
+    Iterator<Map.Entry<Key, Entry>> eldest = entries.entrySet().iterator();
+    while (bytes > budget && eldest.hasNext()) {
+      bytes -= eldest.next().getValue().bytes();
+      eldest.remove();
+    }
+  }
+
+  /** Drops the row's entry (it was deleted); only to free memory, since a deleted row is never looked up. */
+  synchronized void remove(String tenant, String id) {
+    Entry old = entries.remove(new Key(tenant, id));
+    if (old != null) {
+      bytes -= old.bytes();
+    }
+  }
+
+  /** Drops every entry of {@code tenant} (after a reset), to free memory. */
+  synchronized void removeTenant(String tenant) {
+    Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Key, Entry> e = it.next();
+      if (e.getKey().tenant().equals(tenant)) {
+        bytes -= e.getValue().bytes();
+        it.remove();
+      }
+    }
+  }
+
+  /** How many rows are cached. */
+  synchronized int size() {
+    return entries.size();
+  }
+
+  /** The estimated bytes held, at most the budget. */
+  synchronized long bytes() {
+    return bytes;
+  }
+
+  /** The budget in bytes. */
+  long budget() {
+    return budget;
+  }
+}
