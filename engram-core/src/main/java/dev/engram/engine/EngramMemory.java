@@ -245,7 +245,7 @@ public final class EngramMemory implements Memory {
       GraphWriter.Pending pending = new GraphWriter.Pending();
       new GraphWriter(engine, engine.graph).write(tenant, new GraphExtractor.Input(item.scope(),
           List.of(Message.user(item.text())), now, List.of(new GraphExtractor.NewMemory(item.id(), item.text(),
-              item.actorId())), new UsageMeter()), pending);
+              item.actorId(), item.sourceIds())), new UsageMeter()), pending);
       written = pending.changes();
     }
     return new GraphRetirement(engine).supersede(tenant, item.id(), written);
