@@ -18,11 +18,12 @@ import java.util.Objects;
  * @param createdAt    when Engram learned it
  * @param expiredAt    when Engram retired it, or null
  * @param score        its retrieval score in [0, 1] in search results (1 in listings)
- * @param sourceIds    provenance: the ids of the messages of the add(s) that stated it ({@code Message.sourceId}),
- *                     oldest first; an add's every message id, not only those of the sentence the fact came from
- * @param memoryIds    provenance: the ids of the memories it was extracted with (the memory it came from when the
- *                     extractor says so, else every memory of the add); a memory may since have been updated or
- *                     deleted
+ * @param sourceIds    provenance: the ids of the messages that stated it ({@code Message.sourceId}), oldest first:
+ *                     those of the message or memory it was extracted from (every message of its add only when the
+ *                     extractor could not tell, or for relations written before Engram tracked it per message)
+ * @param memoryIds    provenance: the ids of the memories it was extracted with (the memory or message it came
+ *                     from when the extractor says so, else every memory of the add); a memory may since have been
+ *                     updated or deleted
  */
 public record GraphRelation(String id, String source, String relationship, String destination, String fact,
                             Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt, double score,

@@ -14,7 +14,8 @@ import java.util.OptionalInt;
  * @param threshold      minimum relevance score in [0,1] ({@link SearchHit#score()}); default
  *                       {@value #DEFAULT_THRESHOLD}
  * @param maxTokens      a context budget: the best memories whose texts fit together into this many tokens
- *                       ({@link TokenEstimator}), at most {@code topK} of them; empty for no budget
+ *                       ({@link TokenEstimator}), at most {@code topK} of them; with graph memory on, the returned
+ *                       relations' facts count against it too (at most 30% of it); empty for no budget
  * @param explain        true to return each signal's score
  * @param includeExpired true to include expired memories
  * @param rerank         true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default false);

@@ -155,7 +155,8 @@ final class AddPath {
     List<GraphExtractor.NewMemory> created = new ArrayList<>();
     for (MemoryChange c : s.changes) {
       if (c.event() == dev.engram.EventType.ADD || c.event() == dev.engram.EventType.UPDATE) {
-        created.add(new GraphExtractor.NewMemory(c.memory().id(), c.memory().item().text(), c.actorId()));
+        created.add(new GraphExtractor.NewMemory(c.memory().id(), c.memory().item().text(), c.actorId(),
+            c.memory().item().sourceIds()));
       }
     }
     List<Message> messages = s.request.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();

@@ -113,11 +113,14 @@ public final class EngramMemory implements Memory {
     }
     float[] vector = search.queryVector(request.query());
     SearchResult memories = search.search(tenant, request, vector);
-    // with a token budget (and so no top-k of its own) the relations keep the default top-k
+    // with a token budget (and so no top-k of its own) the relations keep the default top-k and share the budget
     int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
         : request.topK();
-    return new SearchResult(memories.hits(), graphSearch.search(tenant, request.scope(), request.query(), vector,
-        relationsK, request.threshold(), relations.at(engine.config.clock().instant())));
+    List<GraphRelation> found = graphSearch.search(tenant, request.scope(), request.query(), vector, relationsK,
+        request.threshold(), relations.at(engine.config.clock().instant()));
+    return request.maxTokens().isPresent()
+        ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt())
+        : new SearchResult(memories.hits(), found);
   }
 
   @Override
@@ -245,7 +248,7 @@ public final class EngramMemory implements Memory {
       GraphWriter.Pending pending = new GraphWriter.Pending();
       new GraphWriter(engine, engine.graph).write(tenant, new GraphExtractor.Input(item.scope(),
           List.of(Message.user(item.text())), now, List.of(new GraphExtractor.NewMemory(item.id(), item.text(),
-              item.actorId())), new UsageMeter()), pending);
+              item.actorId(), item.sourceIds())), new UsageMeter()), pending);
       written = pending.changes();
     }
     return new GraphRetirement(engine).supersede(tenant, item.id(), written);

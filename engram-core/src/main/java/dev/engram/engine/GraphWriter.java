@@ -86,8 +86,6 @@ final class GraphWriter {
     types.remove("");
     Map<String, Entity> resolved = resolve(tenant, scope, types, displayNames, now, pending, input.messages(),
         input.usage());
-    List<String> allMemoryIds = input.memories().stream().map(GraphExtractor.NewMemory::id).toList();
-    List<String> messageIds = input.messages().stream().map(m -> m.sourceId()).filter(id -> id != null).toList();
 
     List<ExtractedRelation> wanted = ex.relations().stream()
         .filter(r -> resolved.containsKey(Names.normalize(r.source()))
@@ -99,11 +97,11 @@ final class GraphWriter {
       ExtractedRelation r = wanted.get(i);
       Entity s = resolved.get(Names.normalize(r.source()));
       Entity t = resolved.get(Names.normalize(r.target()));
+      RelationProvenance.Sources from = RelationProvenance.of(r, input);
       fresh.add(new Relation(UUID.randomUUID().toString(), s.id(), Names.relation(r.relation()), t.id(),
           r.fact().trim(), Vectors.normalized(factVectors.get(i), engine.config.embedder().dimension(), "fact"),
           r.validAt() != null ? r.validAt() : messageTime, r.invalidAt(), now,
-          r.invalidAt() != null ? now : null, messageIds, r.memoryIds().isEmpty() ? allMemoryIds : r.memoryIds(),
-          scope));
+          r.invalidAt() != null ? now : null, from.messageIds(), from.memoryIds(), scope));
     }
     return resolveConflicts(tenant, scope, fresh, messageTime, now, input.usage(), pending);
   }

@@ -19,7 +19,8 @@ import java.util.Objects;
 /**
  * The graph extractor with a language model (Mem0g's writing side): one call extracts entities with types and
  * relation triples with their dates, resolved against the message time (one combined call instead of mem0's two:
- * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"); one call, only when some name's closest
+ * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"), each relation with the number of the
+ * message that states it, which becomes its provenance; one call, only when some name's closest
  * existing entities are similar but below the merge threshold, says which entity each such name refers to; one more
  * call per add, only when some new relation has candidates, says which existing relations each new one contradicts or duplicates. Existing
  * relations are shown as small integers and mapped back; numbers the model invents are ignored. Thread-safe.
@@ -36,9 +37,11 @@ public final class LlmGraphExtractor implements GraphExtractor {
       - valid_at: when the relation started to hold, as an ISO date (YYYY-MM-DD) or date-time, resolving relative
         dates ("last year", "yesterday") against the message time; null if not stated. invalid_at: when it stopped
         holding, if stated; else null.
+      - message: the number of the new message that states the relation.
       - Do not answer questions; do not invent facts.
       Answer with JSON: {"entities": [{"name": "...", "type": "..."}], "relations": [{"source": "...",
-      "relationship": "...", "destination": "...", "fact": "...", "valid_at": null, "invalid_at": null}]}""";
+      "relationship": "...", "destination": "...", "fact": "...", "valid_at": null, "invalid_at": null,
+      "message": 1}]}""";
 
   static final String JUDGE = """
       You maintain a knowledge graph over time. For each new fact you get existing facts, numbered, that share an
@@ -64,7 +67,8 @@ public final class LlmGraphExtractor implements GraphExtractor {
           "source", Map.of("type", "string"), "relationship", Map.of("type", "string"),
           "destination", Map.of("type", "string"), "fact", Map.of("type", "string"),
           "valid_at", Map.of("type", List.of("string", "null")),
-          "invalid_at", Map.of("type", List.of("string", "null")))))));
+          "invalid_at", Map.of("type", List.of("string", "null")),
+          "message", Map.of("type", List.of("integer", "null")))))));
 
   private static final Map<String, Object> MATCH_SCHEMA = object(Map.of(
       "matches", Map.of("type", "array", "items", object(Map.of(
@@ -103,13 +107,36 @@ public final class LlmGraphExtractor implements GraphExtractor {
     if (at != null) {
       user.append("Message time: ").append(at).append("\n");
     }
-    user.append("New messages:\n").append(Prompts.transcript(input.messages()));
+    user.append("New messages:\n").append(numbered(input.messages()));
     LanguageModel.Prompt prompt = new LanguageModel.Prompt(EXTRACT, user.toString(), "graph", EXTRACT_SCHEMA,
         maxOutputTokens, 0.0);
-    return caller.callJson("graph extraction", prompt, input.usage(), LlmGraphExtractor::readExtraction);
+    int count = input.messages().size();
+    return caller.callJson("graph extraction", prompt, input.usage(), a -> readExtraction(a, count));
   }
 
+  /**
+   * The transcript with each message numbered from 1 ({@code 1. [time] name (role): text}), so that the model can
+   * say which message states a relation.
+   */
+  static String numbered(List<Message> messages) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < messages.size(); i++) {
+      sb.append(i + 1).append(". ").append(Prompts.transcript(List.of(messages.get(i)))).append('\n');
+    }
+    return sb.toString().trim();
+  }
+
+  /** An answer without message numbers (every relation then comes from the whole add). */
   static Extraction readExtraction(JsonNode answer) {
+    return readExtraction(answer, 0);
+  }
+
+  /**
+   * Reads an extraction; {@code messages} is how many messages were shown: a relation's {@code message} (a number
+   * from 1, or a list of them under {@code message} or {@code messages}) becomes a position in the add's messages;
+   * numbers outside 1..messages are ignored.
+   */
+  static Extraction readExtraction(JsonNode answer, int messages) {
     JsonNode entities = answer.get("entities");
     JsonNode relations = answer.get("relations");
     if ((entities == null || !entities.isArray()) && (relations == null || !relations.isArray())) {
@@ -135,7 +162,8 @@ public final class LlmGraphExtractor implements GraphExtractor {
         fact = s + " " + rel.replace('_', ' ') + " " + d;
       }
       rs.add(new ExtractedRelation(s.trim(), rel.trim(), d.trim(), fact.trim(), date(r.get("valid_at")),
-          date(r.get("invalid_at")), List.of()));
+          date(r.get("invalid_at")), List.of(), positions(r.has("message") ? r.get("message") : r.get("messages"),
+          messages)));
     }
     return new Extraction(es, rs);
   }
@@ -222,6 +250,21 @@ public final class LlmGraphExtractor implements GraphExtractor {
       }
       out.add(new Verdict(v.path("new").asInt(), numbers(v.get("contradicted"), ids), numbers(v.get("duplicates"),
           ids)));
+    }
+    return out;
+  }
+
+  /** Message numbers (from 1; one number, a numeric string or a list) as positions from 0 among {@code count}. */
+  private static List<Integer> positions(JsonNode node, int count) {
+    List<Integer> out = new ArrayList<>();
+    if (node == null || node.isNull()) {
+      return out;
+    }
+    for (JsonNode n : node.isArray() ? iterable(node) : List.of(node)) {
+      int i = n.asInt(0);
+      if (i >= 1 && i <= count && !out.contains(i - 1)) {
+        out.add(i - 1);
+      }
     }
     return out;
   }

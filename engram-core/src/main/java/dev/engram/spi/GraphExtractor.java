@@ -103,11 +103,23 @@ public interface GraphExtractor {
   /**
    * A memory the add creates.
    *
-   * @param id      its id
-   * @param text    its text
-   * @param actorId the speaker it came from, or null
+   * @param id        its id
+   * @param text      its text
+   * @param actorId   the speaker it came from, or null
+   * @param sourceIds the source ids of the messages it was extracted from (its provenance; empty if unknown)
    */
-  record NewMemory(String id, String text, String actorId) {}
+  record NewMemory(String id, String text, String actorId, List<String> sourceIds) {
+    public NewMemory {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(text, "text");
+      sourceIds = sourceIds == null ? List.of() : List.copyOf(sourceIds);
+    }
+
+    /** A memory without known provenance. */
+    public NewMemory(String id, String text, String actorId) {
+      this(id, text, actorId, List.of());
+    }
+  }
 
   /**
    * An extraction.
@@ -147,16 +159,27 @@ public interface GraphExtractor {
    * @param validAt   since when it holds, resolved against the message time, or null (the engine then uses the
    *                  message time)
    * @param invalidAt until when it held, or null
-   * @param memoryIds ids of the memories it came from (empty: every memory of the add)
+   * @param memoryIds ids of the memories it came from (empty: the memories extracted from its messages, else every
+   *                  memory of the add)
+   * @param messages  the positions in {@link Input#messages()} (from 0) of the messages that state it (empty:
+   *                  those its memories came from, else every message of the add). The relation's provenance is
+   *                  the source ids of these messages, never of the whole add when the extractor knows better
    */
   record ExtractedRelation(String source, String relation, String target, String fact, Instant validAt,
-                           Instant invalidAt, List<String> memoryIds) {
+                           Instant invalidAt, List<String> memoryIds, List<Integer> messages) {
     public ExtractedRelation {
       Objects.requireNonNull(source, "source");
       Objects.requireNonNull(relation, "relation");
       Objects.requireNonNull(target, "target");
       Objects.requireNonNull(fact, "fact");
       memoryIds = memoryIds == null ? List.of() : List.copyOf(memoryIds);
+      messages = messages == null ? List.of() : List.copyOf(messages);
+    }
+
+    /** A relation whose messages are those of its memories. */
+    public ExtractedRelation(String source, String relation, String target, String fact, Instant validAt,
+                             Instant invalidAt, List<String> memoryIds) {
+      this(source, relation, target, fact, validAt, invalidAt, memoryIds, List.of());
     }
   }
 

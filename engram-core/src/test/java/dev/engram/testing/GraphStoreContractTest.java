@@ -2,7 +2,17 @@ package dev.engram.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.AddRequest;
+import dev.engram.AddResult;
+import dev.engram.Engram;
+import dev.engram.GraphRelation;
+import dev.engram.Memory;
+import dev.engram.Message;
+import dev.engram.Role;
 import dev.engram.Scope;
+import dev.engram.Tenants;
+import dev.engram.extract.OfflineExtractor;
+import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Names;
@@ -11,6 +21,9 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.StorageWithGraph;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results: round trips,
  * entities found by name or alias, aliases replaced by upserts and removed with their entity, tenant and scope
  * isolation, time views, invalidation that keeps the edge, entity deletion with its edges, relation
- * deletion, relations found by memory id, and exact per-scope similarity order. A backend adds one small subclass
+ * deletion, relations found by memory id, exact per-scope similarity order, and, through the engine, relations
+ * whose provenance is the one message they were extracted from. A backend adds one small subclass
  * implementing {@link #openStore()} (a store with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors
  * have {@value #DIMENSION} dimensions.
  */
@@ -506,5 +520,53 @@ public abstract class GraphStoreContractTest {
     store.reset(T1);
     assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
     assertThat(store.similarEntities(T1, ALICE, q, 5)).isEmpty();
+  }
+
+  /**
+   * Through the engine on this store (memories in the reference backend, the graph here): each relation of one add
+   * of several messages names only the message it was extracted from, and only the memories of that message.
+   */
+  @Test
+  void relationsOfAMultiMessageAddNameOnlyTheirOwnMessage() throws Exception {
+    Scope conv = Scope.user("provenance");
+    try (Memory memory = Engram.builder().storage(StorageWithGraph.of(InMemoryStorage.create(), notClosing(store)))
+        .embedder(new HashEmbedder(DIMENSION, "hash-" + DIMENSION)).inference(OfflineExtractor.create())
+        .graph(OfflineGraphExtractor.create()).build()) {
+      AddResult added = memory.add(AddRequest.builder(conv).messages(List.of(
+          new Message(Role.USER, "I went to Paris with Melanie.", "Caroline", JUN, "d1:1"),
+          new Message(Role.USER, "I painted a lake in Oslo.", "Melanie", JUN, "d1:2"),
+          new Message(Role.USER, "Jon opened a bakery in Rome.", "Caroline", JUN, "d1:3"))).build());
+      // Caroline, Paris and Melanie (three pairs from d1:1), Melanie and Oslo (d1:2), Caroline, Jon and Rome (d1:3).
+      List<GraphRelation> relations = memory.graphAround(conv, "melanie", 3, TimeView.ALL);
+      assertThat(relations).hasSize(7);
+      assertThat(relations).extracting(GraphRelation::fact).containsOnly("Caroline went to Paris with Melanie.",
+          "Melanie painted a lake in Oslo.", "Jon opened a bakery in Rome.");
+      assertThat(added.relations().orElseThrow().added()).hasSize(7);
+      for (GraphRelation r : relations) {
+        String expected = r.fact().startsWith("Caroline") ? "d1:1" : r.fact().startsWith("Melanie") ? "d1:2"
+            : "d1:3";
+        assertThat(r.sourceIds()).as(r.fact()).containsExactly(expected);
+        assertThat(r.memoryIds()).as(r.fact()).hasSize(1);
+        assertThat(memory.get(r.memoryIds().get(0)).orElseThrow().sourceIds()).containsExactly(expected);
+      }
+      // The same provenance in the add's report and in the store itself.
+      assertThat(added.relations().orElseThrow().added()).allSatisfy(r -> assertThat(r.sourceIds()).hasSize(1));
+      assertThat(store.relationsFromMemories(Tenants.DEFAULT, relations.get(0).memoryIds()))
+          .allSatisfy(r -> assertThat(r.sourceMessageIds()).containsExactlyElementsOf(relations.get(0).sourceIds()));
+    } finally {
+      store.reset(Tenants.DEFAULT);
+    }
+  }
+
+  /** The store without {@link java.io.Closeable}: the engine's close must not close it, the test does. */
+  private static GraphStore notClosing(GraphStore s) {
+    return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
+        (proxy, method, args) -> {
+          try {
+            return method.invoke(s, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 }

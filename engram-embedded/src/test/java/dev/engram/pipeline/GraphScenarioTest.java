@@ -124,7 +124,7 @@ class GraphScenarioTest {
     AddResult first = say("Alice", "I live in Beijing", JAN);
     assertThat(first.usage().llmCalls()).as("no candidates yet: extraction only").isEqualTo(1);
     // Cost per add with the scripted model's token rule (chars / 4): the figures in docs/ARCHITECTURE.md.
-    assertThat(first.usage().inputTokens() + "/" + first.usage().outputTokens()).isEqualTo("306/63");
+    assertThat(first.usage().inputTokens() + "/" + first.usage().outputTokens()).isEqualTo("327/63");
     judge = p -> "{'verdicts': [{'new': 0, 'contradicted': [" + numberOf(p, "Alice lives in Beijing")
         + "], 'duplicates': []}]}".replace('\'', '"');
     judge = judge.andThen(s -> s.replace('\'', '"'));
@@ -149,7 +149,7 @@ class GraphScenarioTest {
     assertThat(json.get("deleted_entities").get(0).get("invalid_at").asText()).isEqualTo("2023-06-01T00:00:00Z");
     assertThat(json.get("added_entities").get(0).get("target").asText()).isEqualTo("Shanghai");
     assertThat(json.get("added_entities").get(0).has("destination")).isFalse();
-    assertThat(second.usage().inputTokens() + "/" + second.usage().outputTokens()).isEqualTo("481/83");
+    assertThat(second.usage().inputTokens() + "/" + second.usage().outputTokens()).isEqualTo("502/83");
   }
 
   @Test

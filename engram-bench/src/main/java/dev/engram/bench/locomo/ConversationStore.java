@@ -249,8 +249,9 @@ final class ConversationStore implements AutoCloseable {
 
   /**
    * The source ids of the memories a relation was extracted with (its {@code memoryIds}, each looked up in the
-   * record), in order; a memory that no longer exists contributes nothing. Finer than the relation's own
-   * {@code sourceIds}, which name every message of the add(s) that stated it.
+   * record), in order; a memory that no longer exists contributes nothing. Since relations carry the provenance of
+   * the message or memory they came from, the same as the relation's own {@code sourceIds} for the offline graph;
+   * it differs where an extractor could not tell and the relation names every message of its add.
    */
   Set<String> memorySourceIds(GraphRelation r) {
     Set<String> out = new LinkedHashSet<>();

@@ -360,7 +360,8 @@ public final class LocomoBench {
         }
         if (o.budgetTokens() > 0) { // what the budget counted, beside the cl100k count of context_tokens_mean
           score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
-              .mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()));
+              .mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()
+              + result.relations().stream().mapToInt(r -> TokenEstimator.estimate(r.fact())).sum()));
         }
         if (o.offTopic() && !offTopic.isEmpty()) {
           score = score.plusExtra(offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));

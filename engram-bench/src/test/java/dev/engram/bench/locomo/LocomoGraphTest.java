@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>What the offline graph extractor stores (its rules: the memory's actor plus the capitalised name spans of the
  * text, linked pairwise by {@code related_to} with the memory text as fact; a repeated (source, relation, target)
- * only adds provenance; {@code validAt} is the add's time; source ids are every message id of the add).
+ * only adds provenance; {@code validAt} is the add's time; source ids are those of the memory it came from, so a
+ * relation of a session-sized add names only its own observation's dia_id).
  */
 class LocomoGraphTest {
   private static final Instant SESSION_1 = Instant.parse("2024-03-03T09:15:00Z");
@@ -113,7 +114,7 @@ class LocomoGraphTest {
         assertThat(relation.relationship()).isEqualTo("related_to");
         assertThat(relation.destination()).isEqualTo("Pixel");
         assertThat(relation.validAt()).isEqualTo(SESSION_1);
-        assertThat(relation.sourceIds()).contains(dia.get(other));
+        assertThat(relation.sourceIds()).containsExactly(dia.get(other));
       });
       String line = other + " [valid from 2024-03-03]";
       assertThat(RelationLine.render(result.relations().get(0))).isEqualTo(line);
