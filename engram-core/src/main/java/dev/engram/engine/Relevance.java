@@ -1,5 +1,7 @@
 package dev.engram.engine;
 
+import dev.engram.spi.VectorMath;
+
 /**
  * The relevance score of a search hit, in [0,1] and comparable across queries and scopes: the cosine similarity of
  * the query's and the memory's embeddings, mapped linearly from the embedder's
@@ -24,12 +26,8 @@ final class Relevance {
     return (cosine - floor) / (1.0 - floor);
   }
 
-  /** The cosine similarity of two L2-normalised vectors of the same length. */
+  /** The cosine similarity of two vectors ({@link VectorMath#cosine}, the one implementation). */
   static double cosine(float[] a, float[] b) {
-    double dot = 0;
-    for (int i = 0; i < Math.min(a.length, b.length); i++) {
-      dot += a[i] * b[i];
-    }
-    return dot;
+    return VectorMath.cosine(a, b);
   }
 }

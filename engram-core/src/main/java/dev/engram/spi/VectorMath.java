@@ -1,9 +1,9 @@
 package dev.engram.spi;
 
 /**
- * The cosine similarity that a {@link SearchIndex} scores dense candidates with, for implementations that compute it
- * themselves rather than in an index library (the reference index of the contract kit, PostgreSQL's cached
- * plain-array path).
+ * The cosine similarity of Engram: what a {@link SearchIndex} scores dense candidates with when it computes it itself
+ * rather than in an index library (the reference index of the contract kit, PostgreSQL's cached plain-array path),
+ * and what the engine's relevance scores and graph search compute.
  */
 public final class VectorMath {
   private VectorMath() {}
