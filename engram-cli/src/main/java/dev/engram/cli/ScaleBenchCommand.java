@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.EngramException;
 import dev.engram.ValidationException;
 import dev.engram.bench.scale.BenchStore;
@@ -18,7 +19,9 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -110,6 +113,11 @@ final class ScaleBenchCommand implements Callable<Integer> {
           + " default: ${DEFAULT-VALUE}).")
   int pgVectorCacheMb;
 
+  @Option(names = "--filled", description = "Search the stores that an earlier run with the same --memories,"
+      + " --users and --seed filled and kept (--data-dir, and --pg-schema with --store postgres) without ingesting"
+      + " again: the figures after reopening, for a new search path on data too large to load twice.")
+  boolean filled;
+
   @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
   Path out;
 
@@ -120,6 +128,11 @@ final class ScaleBenchCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
+    if (filled && dataDir == null) {
+      // checked first: without --data-dir the stores are temporary, and the PostgreSQL schema would be dropped
+      return fail(err, BaseCommand.EXIT_BAD_INPUT, "--filled needs the --data-dir (and --pg-schema) an earlier run"
+          + " filled and kept");
+    }
     try {
       Path dir = dataDir != null ? dataDir : Files.createTempDirectory("engram-scale-");
       Optional<PostgresBenchStore> postgres = Optional.empty();
@@ -132,10 +145,15 @@ final class ScaleBenchCommand implements Callable<Integer> {
               .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors)).vectorCacheMb(pgVectorCacheMb);
           Optional.ofNullable(System.getenv("ENGRAM_POSTGRES_PASSWORD")).ifPresent(settings::password);
           postgres = Optional.of(new PostgresBenchStore(settings.build()));
-          postgres.get().requireEmpty();
+          if (!filled) {
+            postgres.get().requireEmpty();
+          }
         }
         ScaleBench.Options options = new ScaleBench.Options(memories, users, dir, batch, queries, topK, seed);
         Embedder e = embedder == EmbedderChoice.ONNX ? OnnxEmbedders.defaultEmbedder() : HashingEmbedder.create();
+        if (filled) {
+          return searchFilled(options, e, postgres, stdout);
+        }
         ScaleReport embedded = run(options, e, new EmbeddedBenchStore(dir), err);
         if (postgres.isEmpty()) {
           if (out != null) {
@@ -170,6 +188,34 @@ final class ScaleBenchCommand implements Callable<Integer> {
       stdout.flush();
       err.flush();
     }
+  }
+
+  /** {@code --filled}: the after-reopen searches of the kept embedded store and, if given, the PostgreSQL one. */
+  private int searchFilled(ScaleBench.Options options, Embedder e, Optional<PostgresBenchStore> postgres,
+                           PrintWriter stdout) throws IOException {
+    ScaleReport.Reopen embedded = ScaleBench.searchFilled(options, e, new EmbeddedBenchStore(dataDir));
+    Optional<ScaleReport.Reopen> pg = postgres.map(p -> ScaleBench.searchFilled(options, e, p));
+    Map<String, ScaleReport.Reopen> byStore = new LinkedHashMap<>();
+    byStore.put("embedded", embedded);
+    pg.ifPresent(r -> byStore.put("postgres", r));
+    String report = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(byStore);
+    if (out != null) {
+      Files.writeString(out, report);
+    }
+    if (json) {
+      stdout.println(report);
+      return BaseCommand.EXIT_OK;
+    }
+    stdout.println(filledSummary("embedded", embedded));
+    pg.ifPresent(r -> stdout.println(filledSummary("postgres", r) + String.format(Locale.ROOT,
+        "%nsearch p95 postgres / embedded: %.2fx", r.search().p95() / embedded.search().p95())));
+    return BaseCommand.EXIT_OK;
+  }
+
+  private String filledSummary(String store, ScaleReport.Reopen r) {
+    return String.format(Locale.ROOT, "%s store, filled: %d memories, opened in %.2f s, first search %.1f ms;"
+        + " search (top %d, %d queries): p50 %.2f ms, p95 %.2f ms, p99 %.2f ms", store, r.memories(), r.ms() / 1000,
+        r.firstSearchMs(), topK, r.search().count(), r.search().p50(), r.search().p95(), r.search().p99());
   }
 
   private ScaleReport run(ScaleBench.Options options, Embedder e, BenchStore target, PrintWriter err) {

@@ -35,6 +35,23 @@ class ScaleBenchCommandTest {
     assertThat(json.at("/per_user/max").asLong()).isEqualTo(200);
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("engram.db"))).isTrue();
+
+    // --filled searches the kept directory again without ingesting
+    Cli.Result again = Cli.raw("bench", "scale", "--memories", "600", "--users", "3", "--queries", "4",
+        "--data-dir", data.toString(), "--filled", "--json");
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(again.err()).doesNotContain("600/600");
+    assertThat(again.json().at("/embedded/memories").asLong()).isEqualTo(600);
+    assertThat(again.json().at("/embedded/index_documents").asLong()).isEqualTo(600);
+    assertThat(again.json().at("/embedded/search_ms/count").asInt()).isEqualTo(4);
+    Cli.Result summary = Cli.raw("bench", "scale", "--memories", "600", "--users", "3", "--queries", "4",
+        "--data-dir", data.toString(), "--filled");
+    assertThat(summary.out()).contains("embedded store, filled: 600 memories").contains("(top 10, 4 queries)");
+    // the options must be those of the run that filled it
+    Cli.Result other = Cli.raw("bench", "scale", "--memories", "900", "--users", "3", "--data-dir",
+        data.toString(), "--filled");
+    assertThat(other.exitCode()).isEqualTo(2);
+    assertThat(other.err()).contains("holds 600 memories, not the 900 of --memories");
   }
 
   @Test
@@ -62,6 +79,10 @@ class ScaleBenchCommandTest {
     assertThat(notEmpty.exitCode()).isEqualTo(2);
     assertThat(notEmpty.err()).contains("is not empty");
     assertThat(busy.resolve("keep.txt")).hasContent("mine");
+
+    Cli.Result filledTemporary = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--filled");
+    assertThat(filledTemporary.exitCode()).isEqualTo(2);
+    assertThat(filledTemporary.err()).contains("--filled needs the --data-dir");
 
     Cli.Result noUrl = Cli.raw("bench", "scale", "--memories", "10", "--users", "1", "--store", "postgres");
     assertThat(noUrl.exitCode()).isEqualTo(2);

@@ -141,6 +141,36 @@ public final class ScaleBench {
     }
   }
 
+  /**
+   * Searches a store that an earlier {@link #run} with the same memories, users and seed filled and left in place,
+   * without ingesting again: the "after reopen" half of a run (open, first search, {@value #WARM_UP} warm-up and
+   * {@code o.queries()} timed searches of the same sequence), for measuring a new search path on data too large to
+   * load twice.
+   *
+   * @throws IllegalArgumentException if the store does not hold exactly {@code o.memories()} memories
+   */
+  public static ScaleReport.Reopen searchFilled(Options o, Embedder embedder, BenchStore store) {
+    Objects.requireNonNull(embedder, "embedder");
+    Objects.requireNonNull(store, "store");
+    String[] users = userIds(o.users());
+    long t0 = System.nanoTime();
+    Storage storage = store.open(embedder.dimension());
+    try (Memory memory = Engram.builder().storage(storage).embedder(embedder).build()) {
+      double openMs = millisSince(t0);
+      long held = storage.records().count();
+      if (held != o.memories()) {
+        throw new IllegalArgumentException("the " + store.name() + " store holds " + held + " memories, not the "
+            + o.memories() + " of --memories: fill it with a run of the same options first");
+      }
+      long t1 = System.nanoTime();
+      search(memory, users[0], new SyntheticMemories(o.seed() + 3).query(), o.topK());
+      double firstSearchMs = millisSince(t1);
+      Searches settled = searches(memory, users, o);
+      return new ScaleReport.Reopen(ScaleReport.round(openMs), held, storage.index().state().documents(),
+          ScaleReport.round(firstSearchMs), settled.latency());
+    }
+  }
+
   /** Search latencies and the mean number of hits per search. */
   private record Searches(Latency latency, double hitsMean) {}
 
