@@ -1,0 +1,167 @@
+package dev.engram.engine;
+
+import dev.engram.Ranking;
+import dev.engram.engine.RankFusion.Fused;
+import dev.engram.filter.Filter;
+import dev.engram.filter.Filters;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex.Candidate;
+import dev.engram.spi.StoredMemory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: the event-date list
+ * and the feedback list join the fused ranking ({@link RankFusion#add}); then the memories of the best hits' own
+ * and adjacent source messages are lifted behind them ({@link RankFusion#lift}). Every list comes from the index
+ * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
+ * reach enters. (The diversity step applies while hits are kept, in {@link HybridSearch}.)
+ */
+final class RankingSteps {
+  /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
+  static final double DATE_WEIGHT = 1.0;
+  /** How many of the best fused hits bring their neighbours. */
+  static final int NEIGHBOUR_ANCHORS = 10;
+  /** A neighbour's fused score is at least this share of its anchor's. */
+  static final double NEIGHBOUR_FACTOR = 0.5;
+  /** How many of the best fused hits the feedback vector is drawn towards. */
+  static final int FEEDBACK_HITS = 3;
+  /** Weight of the hits' mean embedding beside the query's in the feedback vector. */
+  static final double FEEDBACK_BETA = 0.5;
+  /** Weight of the feedback vector's dense list. */
+  static final double FEEDBACK_WEIGHT = 0.5;
+
+  private static final Pattern TRAILING_NUMBER = Pattern.compile("^(.*?)(\\d{1,9})$");
+
+  private final Engine engine;
+
+  RankingSteps(Engine engine) {
+    this.engine = engine;
+  }
+
+  /** The fused candidates reordered by the steps of {@code ranking} that apply to them. */
+  List<Fused> apply(Ranking ranking, IndexQuery q, String query, float[] vector, List<Fused> fused, int pool) {
+    if (ranking.eventDates()) {
+      List<QueryPeriods.Period> periods = QueryPeriods.of(query, engine.config.clock());
+      if (!periods.isEmpty()) {
+        fused = RankFusion.add(fused, engine.index.dense(within(q, periods), vector, pool), DATE_WEIGHT);
+      }
+    }
+    if (ranking.feedback()) {
+      fused = withFeedback(q, vector, fused, pool);
+    }
+    if (ranking.neighbours()) {
+      fused = withNeighbours(q, vector, fused);
+    }
+    return fused;
+  }
+
+  /** The query restricted further to memories whose event time lies in one of the periods. */
+  private static IndexQuery within(IndexQuery q, List<QueryPeriods.Period> periods) {
+    Filter[] any = new Filter[periods.size()];
+    for (int i = 0; i < any.length; i++) {
+      QueryPeriods.Period p = periods.get(i);
+      any[i] = Filters.and(Filters.gte("event_time", p.start()), Filters.lt("event_time", p.end()));
+    }
+    Filter inPeriod = any.length == 1 ? any[0] : Filters.or(any);
+    return new IndexQuery(q.tenant(), q.scope(), Filters.and(q.filter(), inPeriod), q.includeExpired(), q.today());
+  }
+
+  /**
+   * Pseudo-relevance feedback (Rocchio): the query vector plus {@link #FEEDBACK_BETA} times the mean stored embedding
+   * of the best {@link #FEEDBACK_HITS} fused hits, normalised, searches the dense index again, and that list joins
+   * the ranking.
+   */
+  private List<Fused> withFeedback(IndexQuery q, float[] vector, List<Fused> fused, int pool) {
+    List<String> top = fused.subList(0, Math.min(FEEDBACK_HITS, fused.size())).stream().map(f -> f.id).toList();
+    double[] sum = new double[vector.length];
+    int used = 0;
+    for (StoredMemory m : engine.store.getAll(q.tenant(), top)) {
+      float[] e = m.embeddingView();
+      if (e.length == vector.length) {
+        for (int i = 0; i < e.length; i++) {
+          sum[i] += e[i];
+        }
+        used++;
+      }
+    }
+    if (used == 0) {
+      return fused;
+    }
+    float[] moved = new float[vector.length];
+    for (int i = 0; i < moved.length; i++) {
+      moved[i] = (float) (vector[i] + FEEDBACK_BETA * sum[i] / used);
+    }
+    return RankFusion.add(fused, engine.index.dense(q, Vectors.normalized(moved, vector.length, "the feedback query"),
+        pool), FEEDBACK_WEIGHT);
+  }
+
+  /**
+   * Lifts the memories of the best hits' own and adjacent source messages behind them: one record read of the
+   * anchors, one index search for the memories with any of their neighbouring source ids, one record read of those.
+   */
+  private List<Fused> withNeighbours(IndexQuery q, float[] vector, List<Fused> fused) {
+    List<String> anchors = fused.subList(0, Math.min(NEIGHBOUR_ANCHORS, fused.size())).stream().map(f -> f.id)
+        .toList();
+    Map<String, StoredMemory> anchorRecords = new LinkedHashMap<>();
+    for (StoredMemory m : engine.store.getAll(q.tenant(), anchors)) {
+      anchorRecords.put(m.id(), m);
+    }
+    Map<String, String> anchorOfSource = new LinkedHashMap<>(); // neighbouring source id -> best anchor
+    for (String id : anchors) {
+      StoredMemory m = anchorRecords.get(id);
+      if (m != null) {
+        for (String source : m.item().sourceIds()) {
+          for (String n : adjacent(source)) {
+            anchorOfSource.putIfAbsent(n, id);
+          }
+        }
+      }
+    }
+    if (anchorOfSource.isEmpty()) {
+      return fused;
+    }
+    IndexQuery near = new IndexQuery(q.tenant(), q.scope(),
+        Filters.and(q.filter(), Filters.in("source_id", new ArrayList<>(anchorOfSource.keySet()))),
+        q.includeExpired(), q.today());
+    List<Candidate> found = engine.index.dense(near, vector, anchorOfSource.size() * 4);
+    Map<String, String> followed = new LinkedHashMap<>();
+    for (StoredMemory m : engine.store.getAll(q.tenant(), found.stream().map(Candidate::id).toList())) {
+      if (anchorRecords.containsKey(m.id())) {
+        continue;
+      }
+      String best = null;
+      for (String source : m.item().sourceIds()) {
+        String anchor = anchorOfSource.get(source);
+        if (anchor != null && (best == null || anchors.indexOf(anchor) < anchors.indexOf(best))) {
+          best = anchor;
+        }
+      }
+      if (best != null) {
+        followed.put(m.id(), best);
+      }
+    }
+    return RankFusion.lift(fused, followed, NEIGHBOUR_FACTOR);
+  }
+
+  /** A source id, and the ids with its trailing number one less and one more ({@code D3:5}: D3:4, D3:6). */
+  static Set<String> adjacent(String sourceId) {
+    Set<String> out = new LinkedHashSet<>();
+    out.add(sourceId);
+    Matcher m = TRAILING_NUMBER.matcher(sourceId);
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(2));
+      if (n > 0) {
+        out.add(m.group(1) + (n - 1));
+      }
+      out.add(m.group(1) + (n + 1));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,158 @@
+package dev.engram.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.Memory;
+import dev.engram.Message;
+import dev.engram.Ranking;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.testing.HashEmbedder;
+import dev.engram.testing.InMemoryStorage;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ranking steps of {@link Ranking} through the engine, on the in-memory reference backend with the hashing
+ * embedder: each step changes which memories a search returns as its description says, and without it they are not.
+ */
+class RankingStepsTest {
+  private static final Scope CHAT = Scope.user("chat");
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
+  private Memory memory;
+
+  @BeforeEach
+  void open() {
+    memory = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder()).clock(CLOCK).build();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    memory.close();
+  }
+
+  private void say(String sourceId, String text, Instant at) {
+    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, "speaker", at, sourceId)).infer(false)
+        .timestamp(at).build());
+  }
+
+  private List<String> sources(SearchRequest.Builder request) {
+    List<String> out = new ArrayList<>();
+    for (SearchHit h : memory.search(request.build()).hits()) {
+      out.addAll(h.memory().sourceIds());
+    }
+    return out;
+  }
+
+  /**
+   * A session whose turn s1:5 matches the question and is answered by s1:6, which shares no word with it (nor do the
+   * other turns); s2:1 of a later session matches too.
+   */
+  private void conversation() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    String[] filler = {"the weather was grey and wet", "coffee tastes better with oat milk",
+        "my cousin bought a red bicycle", "trains were late again this morning", "", "",
+        "we painted the kitchen yellow", "the cat sleeps on the sofa all day", "new shoes hurt my feet",
+        "dinner was pasta with tomatoes"};
+    for (int i = 1; i <= 10; i++) {
+      if (i == 5) {
+        say("s1:5", "guess which instrument she started learning", t);
+      } else if (i == 6) {
+        say("s1:6", "the cello, lessons every tuesday", t);
+      } else {
+        say("s1:" + i, filler[i - 1], t);
+      }
+    }
+    say("s2:1", "which instrument does the orchestra need", t.plusSeconds(86_400));
+  }
+
+  private double fusedScore(Ranking ranking, String sourceId) {
+    return memory.search(SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking).build())
+        .hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId)).findFirst().orElseThrow()
+        .details().fused();
+  }
+
+  private static final String QUESTION = "which instrument is she learning";
+
+  @Test
+  void theTurnsBesideTheBestHitFollowIt() {
+    conversation();
+    Ranking neighbours = Ranking.NONE.withNeighbours(true);
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(4).ranking(neighbours)))
+        .containsExactlyInAnyOrder("s1:5", "s2:1", "s1:4", "s1:6");
+    // without the step the answer turn has only its dense rank among the turns sharing no word with the question
+    double anchor = fusedScore(Ranking.NONE, "s1:5");
+    assertThat(fusedScore(Ranking.NONE, "s1:6")).isLessThan(RankingSteps.NEIGHBOUR_FACTOR * anchor);
+    assertThat(fusedScore(neighbours, "s1:6")).isEqualTo(RankingSteps.NEIGHBOUR_FACTOR * anchor);
+  }
+
+  @Test
+  void aNeighbourEntersWithinATokenBudget() {
+    conversation();
+    // s1:5 and s2:1 take 21 estimated tokens, the answer turn 8
+    List<String> kept = sources(SearchRequest.builder(CHAT, QUESTION).maxTokens(29)
+        .ranking(Ranking.NONE.withNeighbours(true)));
+    assertThat(kept).contains("s1:5", "s2:1");
+    assertThat(kept).containsAnyOf("s1:4", "s1:6");
+  }
+
+  @Test
+  void neighboursStayInsideTheScope() {
+    conversation();
+    memory.add(AddRequest.builder(Scope.user("other")).message(new Message(Role.USER, "the cello is mine",
+        "speaker", CLOCK.instant(), "s1:4")).infer(false).build());
+    List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, QUESTION).topK(20)
+        .ranking(Ranking.NONE.withNeighbours(true)).build()).hits();
+    assertThat(hits).hasSize(11).allMatch(h -> h.memory().userId().equals("chat"));
+  }
+
+  /** Three memories from message m:1 and a weaker one from m:2: diversity keeps m:2 before a second of m:1. */
+  @Test
+  void diversityPrefersAMemoryFromANewSourceMessage() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("m:1", "alice plays tennis on sundays", t);
+    say("m:1", "alice plays tennis with her brother", t);
+    say("m:1", "alice plays tennis at the club", t);
+    say("m:2", "alice likes chess", t);
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "what does alice play").topK(2);
+    assertThat(sources(q.ranking(Ranking.NONE))).containsExactly("m:1", "m:1");
+    assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true)))).containsExactlyInAnyOrder("m:1", "m:2");
+    // with room for all, the deferred ones still come
+    assertThat(sources(q.topK(4).ranking(Ranking.NONE.withDiversity(true)))).hasSize(4);
+  }
+
+  /** The same fact told in two months: the month the query names decides which ranks first. */
+  @Test
+  void aQueryNamingAMonthPrefersTheMemoryOfThatMonth() {
+    say("a:1", "Alice went hiking in the hills", Instant.parse("2023-05-20T09:00:00Z"));
+    say("b:1", "Alice went hiking in the hills with Bob", Instant.parse("2023-08-12T09:00:00Z"));
+    Ranking dates = Ranking.NONE.withEventDates(true);
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in May 2023?").topK(1)
+        .ranking(dates))).containsExactly("a:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in August 2023?").topK(1)
+        .ranking(dates))).containsExactly("b:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in June?").topK(2)
+        .ranking(dates))).hasSize(2); // no memory in the period: the ranking is the fusion's
+  }
+
+  @Test
+  void relativeDatesAreResolvedWithTheEnginesClock() {
+    say("a:1", "we adopted a dog named Rex", Instant.parse("2023-07-01T09:00:00Z"));
+    say("b:1", "we adopted a dog named Rex and a cat", Instant.parse("2024-02-01T09:00:00Z"));
+    Ranking dates = Ranking.NONE.withEventDates(true);
+    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt last year").topK(1).ranking(dates)))
+        .containsExactly("a:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt this year").topK(1).ranking(dates)))
+        .containsExactly("b:1");
+  }
+}
