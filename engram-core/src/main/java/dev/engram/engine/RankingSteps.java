@@ -109,42 +109,28 @@ final class RankingSteps {
   private List<Fused> withNeighbours(IndexQuery q, float[] vector, List<Fused> fused) {
     List<String> anchors = fused.subList(0, Math.min(NEIGHBOUR_ANCHORS, fused.size())).stream().map(f -> f.id)
         .toList();
-    Map<String, StoredMemory> anchorRecords = new LinkedHashMap<>();
+    Map<String, Set<String>> nearAnchor = new LinkedHashMap<>(); // anchor id -> its own and adjacent source ids
     for (StoredMemory m : engine.store.getAll(q.tenant(), anchors)) {
-      anchorRecords.put(m.id(), m);
+      Set<String> near = new LinkedHashSet<>();
+      m.item().sourceIds().forEach(s -> near.addAll(adjacent(s)));
+      nearAnchor.put(m.id(), near);
     }
-    Map<String, String> anchorOfSource = new LinkedHashMap<>(); // neighbouring source id -> best anchor
-    for (String id : anchors) {
-      StoredMemory m = anchorRecords.get(id);
-      if (m != null) {
-        for (String source : m.item().sourceIds()) {
-          for (String n : adjacent(source)) {
-            anchorOfSource.putIfAbsent(n, id);
-          }
-        }
-      }
-    }
-    if (anchorOfSource.isEmpty()) {
+    Set<String> sources = new LinkedHashSet<>();
+    nearAnchor.values().forEach(sources::addAll);
+    if (sources.isEmpty()) {
       return fused;
     }
     IndexQuery near = new IndexQuery(q.tenant(), q.scope(),
-        Filters.and(q.filter(), Filters.in("source_id", new ArrayList<>(anchorOfSource.keySet()))),
-        q.includeExpired(), q.today());
-    List<Candidate> found = engine.index.dense(near, vector, anchorOfSource.size() * 4);
-    Map<String, String> followed = new LinkedHashMap<>();
+        Filters.and(q.filter(), Filters.in("source_id", new ArrayList<>(sources))), q.includeExpired(), q.today());
+    List<Candidate> found = engine.index.dense(near, vector, sources.size() * 4);
+    Map<String, String> followed = new LinkedHashMap<>(); // neighbour -> the best anchor it is near, never itself
     for (StoredMemory m : engine.store.getAll(q.tenant(), found.stream().map(Candidate::id).toList())) {
-      if (anchorRecords.containsKey(m.id())) {
-        continue;
-      }
-      String best = null;
-      for (String source : m.item().sourceIds()) {
-        String anchor = anchorOfSource.get(source);
-        if (anchor != null && (best == null || anchors.indexOf(anchor) < anchors.indexOf(best))) {
-          best = anchor;
+      for (String anchor : anchors) {
+        Set<String> close = nearAnchor.get(anchor);
+        if (!anchor.equals(m.id()) && close != null && m.item().sourceIds().stream().anyMatch(close::contains)) {
+          followed.put(m.id(), anchor);
+          break;
         }
-      }
-      if (best != null) {
-        followed.put(m.id(), best);
       }
     }
     return RankFusion.lift(fused, followed, NEIGHBOUR_FACTOR);

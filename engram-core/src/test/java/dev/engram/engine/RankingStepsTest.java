@@ -1,6 +1,7 @@
 package dev.engram.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.AddRequest;
 import dev.engram.Engram;
@@ -11,6 +12,7 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.ValidationException;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
 import java.time.Clock;
@@ -77,9 +79,7 @@ class RankingStepsTest {
   }
 
   private double fusedScore(Ranking ranking, String sourceId) {
-    return memory.search(SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking).build())
-        .hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId)).findFirst().orElseThrow()
-        .details().fused();
+    return fused(SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking), sourceId);
   }
 
   private static final String QUESTION = "which instrument is she learning";
@@ -120,11 +120,11 @@ class RankingStepsTest {
   @Test
   void diversityPrefersAMemoryFromANewSourceMessage() {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("m:1", "alice plays tennis", t);
     say("m:1", "alice plays tennis on sundays", t);
-    say("m:1", "alice plays tennis with her brother", t);
-    say("m:1", "alice plays tennis at the club", t);
-    say("m:2", "alice likes chess", t);
-    SearchRequest.Builder q = SearchRequest.builder(CHAT, "what does alice play").topK(2);
+    say("m:1", "alice plays tennis with her younger brother", t);
+    say("m:2", "alice watched a long chess game on television last night", t);
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").topK(2);
     assertThat(sources(q.ranking(Ranking.NONE))).containsExactly("m:1", "m:1");
     assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true)))).containsExactlyInAnyOrder("m:1", "m:2");
     // with room for all, the deferred ones still come
@@ -154,5 +154,48 @@ class RankingStepsTest {
         .containsExactly("a:1");
     assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt this year").topK(1).ranking(dates)))
         .containsExactly("b:1");
+  }
+
+  /**
+   * f:2 shares no word with the question, only with its best hits: the feedback search (the query moved towards
+   * them) ranks it among its first three, which adds that rank's share to its fused score.
+   */
+  @Test
+  void feedbackFindsWhatTheBestHitsAreAbout() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("a:1", "alice hobby watercolor painting", t);
+    say("a:2", "alice hobby watercolor painting landscapes", t);
+    say("f:2", "watercolor painting landscapes exhibition", t);
+    String[] filler = {"trains were late again this morning", "dinner was pasta with tomatoes",
+        "new shoes hurt my feet", "coffee tastes better with oat milk", "the garden needs water soon"};
+    for (int i = 0; i < filler.length; i++) {
+      say("x:" + i, filler[i], t);
+    }
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby").topK(10).explain(true);
+    double without = fused(q.ranking(Ranking.NONE), "f:2");
+    double third = RankingSteps.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 3) / (2.0 / (RankFusion.RRF_K + 1));
+    assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without).isGreaterThanOrEqualTo(third - 1e-9);
+  }
+
+  @Test
+  void theDefaultRunsNeighboursDatesAndDiversity() {
+    assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
+        .isEqualTo(new Ranking(true, true, true, false));
+    assertThat(Ranking.parse("default,feedback", "ranking")).isEqualTo(Ranking.ALL);
+    assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
+    assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ranking").hasMessageContaining("magic");
+  }
+
+  @Test
+  void adjacentSourceIdsDifferByOneInTheirTrailingNumber() {
+    assertThat(RankingSteps.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
+    assertThat(RankingSteps.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
+    assertThat(RankingSteps.adjacent("msg")).containsExactly("msg");
+  }
+
+  private double fused(SearchRequest.Builder request, String sourceId) {
+    return memory.search(request.build()).hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId))
+        .findFirst().orElseThrow().details().fused();
   }
 }
