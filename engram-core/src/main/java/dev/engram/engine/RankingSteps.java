@@ -34,6 +34,8 @@ final class RankingSteps {
   static final int FEEDBACK_HITS = 3;
   /** Weight of the hits' mean embedding beside the query's in the feedback vector. */
   static final double FEEDBACK_BETA = 0.5;
+  /** How many of the best fused hits keep their places when the feedback list joins. */
+  static final int FEEDBACK_KEEPS = 10;
   /** Weight of the feedback vector's dense list. */
   static final double FEEDBACK_WEIGHT = 0.5;
 
@@ -98,8 +100,18 @@ final class RankingSteps {
     for (int i = 0; i < moved.length; i++) {
       moved[i] = (float) (vector[i] + FEEDBACK_BETA * sum[i] / used);
     }
-    return RankFusion.add(fused, engine.index.dense(q, Vectors.normalized(moved, vector.length, "the feedback query"),
-        pool), FEEDBACK_WEIGHT);
+    List<Fused> head = List.copyOf(fused.subList(0, Math.min(FEEDBACK_KEEPS, fused.size())));
+    List<Fused> joined = RankFusion.add(fused, engine.index.dense(q,
+        Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT);
+    List<Fused> out = new ArrayList<>(head); // the best hits keep their places; feedback reorders what follows
+    java.util.Set<Fused> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    kept.addAll(head);
+    for (Fused f : joined) {
+      if (!kept.contains(f)) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   /**

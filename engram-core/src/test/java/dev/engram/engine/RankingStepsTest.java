@@ -26,16 +26,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ranking steps of {@link Ranking} through the engine, on the in-memory reference backend with the hashing
- * embedder: each step changes which memories a search returns as its description says, and without it they are not.
+ * embedder: each step changes which memories a search returns as its description says. engram-embedded runs the
+ * same tests on the real store (SQLite and Lucene) by overriding {@link #storage}.
  */
 class RankingStepsTest {
   private static final Scope CHAT = Scope.user("chat");
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
   private Memory memory;
 
+  /** The storage the tests run on: the in-memory reference backend. */
+  Engram.Builder storage(Engram.Builder builder) {
+    return builder.storage(InMemoryStorage.create());
+  }
+
   @BeforeEach
   void open() {
-    memory = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder()).clock(CLOCK).build();
+    memory = storage(Engram.builder()).embedder(new HashEmbedder()).clock(CLOCK).build();
   }
 
   @AfterEach
