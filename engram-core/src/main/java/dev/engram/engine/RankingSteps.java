@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
 
 /**
  * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: the event-date list
- * and the feedback list join the fused ranking ({@link RankFusion#add}); then the memories of the best hits' own
- * and adjacent source messages are lifted behind them ({@link RankFusion#lift}). Every list comes from the index
+ * joins the fused ranking ({@link RankFusion#add}); the memories of the best hits' own and adjacent source messages
+ * are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
+ * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
  * reach enters. (The diversity step applies while hits are kept, in {@link HybridSearch}.)
  */
@@ -55,11 +56,11 @@ final class RankingSteps {
         fused = RankFusion.add(fused, engine.index.dense(within(q, periods), vector, pool), DATE_WEIGHT);
       }
     }
-    if (ranking.feedback()) {
-      fused = withFeedback(q, vector, fused, pool);
-    }
     if (ranking.neighbours()) {
       fused = withNeighbours(q, vector, fused);
+    }
+    if (ranking.feedback()) {
+      fused = withFeedback(q, vector, fused, pool); // last: it keeps the first hits in place
     }
     return fused;
   }

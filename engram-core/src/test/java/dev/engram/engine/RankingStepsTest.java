@@ -184,10 +184,10 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsNeighboursDatesAndDiversity() {
+  void theDefaultRunsNeighboursAndDates() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(true, true, true, false));
-    assertThat(Ranking.parse("default,feedback", "ranking")).isEqualTo(Ranking.ALL);
+        .isEqualTo(new Ranking(true, true, false, false));
+    assertThat(Ranking.parse("default,diversity,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
         .hasMessageContaining("ranking").hasMessageContaining("magic");

@@ -29,12 +29,12 @@ import java.util.Set;
  * scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0): each conversation is ingested
  * once, then every question is asked with each ranking at a 1,500-token budget, a 500-token budget and top-k 10.
  * Prints one markdown row per ranking: evidence recall at each setting, multi-hop (category 1) evidence recall at
- * 1,500 tokens and at top-k 10, and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
+ * each, answer-token recall at each (over all scored questions), and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
  * included, after 20 warm-up searches).
  *
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
- * {@link Ranking#parse} reads it (default: none, each step alone, the default steps without each, the default,
- * the default with feedback). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
+ * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
+ * and with both). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
  * search misses, where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
@@ -49,8 +49,8 @@ public final class RankingAblation {
     }
     Path data = Path.of(args[0]);
     List<String> specs = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("none", "neighbours",
-        "dates", "diversity", "feedback", "dates,diversity", "neighbours,diversity", "neighbours,dates", "default",
-        "default,feedback");
+        "dates", "diversity", "feedback", "default", "default,diversity", "default,feedback",
+        "default,diversity,feedback");
     Map<String, Ranking> rankings = new LinkedHashMap<>();
     for (String s : specs) {
       rankings.put(s, Ranking.parse(s, "ranking"));
@@ -77,6 +77,8 @@ public final class RankingAblation {
                 long t0 = System.nanoTime();
                 List<SearchHit> hits = store.search(q.question(), SearchRequest.DEFAULT_TOP_K);
                 long elapsed = System.nanoTime() - t0;
+                t.answer(b, RetrievalMetrics.answerTokenRecall(q.answer(),
+                    hits.stream().map(h -> h.memory().text()).toList()));
                 if (q.evidence().isEmpty()) {
                   continue;
                 }
@@ -95,13 +97,14 @@ public final class RankingAblation {
       DataDirectories.deleteTree(work);
     }
     System.out.println("| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
-        + "multi-hop at 500 | multi-hop @10 | p50 / p95 ms at 1,500 |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+        + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Map.Entry<String, Tally> e : tallies.entrySet()) {
       Tally t = e.getValue();
       Percentiles p = new Percentiles(t.latencies.stream().mapToDouble(Double::doubleValue).toArray());
-      System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f / %.1f |%n", e.getKey(),
-          t.mean(0, 0), t.mean(1, 0), t.mean(2, 0), t.mean(0, 1), t.mean(1, 1), t.mean(2, 1), p.at(50), p.at(95));
+      System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f | %.1f / %.1f |%n",
+          e.getKey(), t.mean(0, 0), t.mean(1, 0), t.mean(2, 0), t.mean(0, 1), t.mean(1, 1), t.mean(2, 1),
+          t.answerMean(0), t.answerMean(1), t.answerMean(2), p.at(50), p.at(95));
     }
   }
 
@@ -129,6 +132,17 @@ public final class RankingAblation {
     final double[][] sum = new double[BUDGETS.length][5];
     final int[][] count = new int[BUDGETS.length][5];
     final List<Double> latencies = new ArrayList<>();
+    final double[] answerSum = new double[BUDGETS.length];
+    final int[] answerCount = new int[BUDGETS.length];
+
+    void answer(int setting, double recall) {
+      answerSum[setting] += recall;
+      answerCount[setting]++;
+    }
+
+    double answerMean(int setting) {
+      return answerCount[setting] == 0 ? 0 : answerSum[setting] / answerCount[setting];
+    }
 
     void add(int setting, int category, double recall, long nanos) {
       sum[setting][0] += recall;
