@@ -18,8 +18,7 @@ package dev.engram;
  *                   answers' words: opt-in
  * @param feedback   pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding of the
  *                   best fused hits searches the dense index once more, and its candidates join the ranking (no
- *                   further model call); the first 10 hits keep their places; finds more at a large budget, less at a
- *                   small one: opt-in
+ *                   further model call); the first 10 hits keep their places
  */
 public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback) {
   /** The fusion's order only. */
@@ -27,11 +26,11 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
   /** Every step on. */
   public static final Ranking ALL = new Ranking(true, true, true, true);
   /**
-   * What a request gets when it names none: neighbours and dates, the steps that gained on the LoCoMo sample without
-   * losing elsewhere. Diversity finds more evidence turns in a budget but fewer of the answers' words, and feedback
-   * more at 1,500 tokens but less at 500 (docs/BENCHMARKS.md), so both are opt-in.
+   * What a request gets when it names none: neighbours, dates and feedback, the steps that gained on the LoCoMo sample
+   * without losing elsewhere. Diversity finds more evidence turns within a budget but fewer of the answers' words
+   * (docs/BENCHMARKS.md), so it is opt-in.
    */
-  public static final Ranking DEFAULT = new Ranking(true, true, false, false);
+  public static final Ranking DEFAULT = new Ranking(true, true, false, true);
 
   public Ranking withNeighbours(boolean value) {
     return new Ranking(value, eventDates, diversity, feedback);

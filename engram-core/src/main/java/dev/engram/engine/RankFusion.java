@@ -36,6 +36,16 @@ final class RankFusion {
     Fused(String id) {
       this.id = id;
     }
+
+    Fused copy() {
+      Fused c = new Fused(id);
+      c.first = first;
+      c.firstRank = firstRank;
+      c.second = second;
+      c.secondRank = secondRank;
+      c.score = score;
+      return c;
+    }
   }
 
   /** Fuses the two ranked lists; the result is sorted by fused score, best first, ties by id. */
@@ -74,13 +84,13 @@ final class RankFusion {
   /**
    * Adds a further ranked list to a fused ranking: its candidate at rank {@code i} (from 1) adds
    * {@code weight / (60 + i)} on the fused scale (divided by the best two-list RRF sum, as {@link #fuse} does), a
-   * candidate not yet in the ranking joins it with that score, and the ranking is sorted again (best first, ties by
-   * id). {@code weight} 1 counts the list as much as one of the fused signals.
+   * candidate not yet in the ranking joins it with that score, and a new ranking is returned, sorted again (best
+   * first, ties by id); the given one is left as it was. {@code weight} 1 counts the list as much as one of the fused signals.
    */
   static List<Fused> add(List<Fused> fused, List<Candidate> list, double weight) {
     Map<String, Fused> all = new LinkedHashMap<>();
     for (Fused f : fused) {
-      all.put(f.id, f);
+      all.put(f.id, f.copy()); // the given ranking keeps its scores
     }
     double rrfMax = 2.0 / (RRF_K + 1);
     for (int i = 0; i < list.size(); i++) {
@@ -97,7 +107,7 @@ final class RankFusion {
   static List<Fused> lift(List<Fused> fused, Map<String, String> followed, double factor) {
     Map<String, Fused> all = new LinkedHashMap<>();
     for (Fused f : fused) {
-      all.put(f.id, f);
+      all.put(f.id, f.copy());
     }
     for (Map.Entry<String, String> e : followed.entrySet()) {
       Fused leader = all.get(e.getValue());

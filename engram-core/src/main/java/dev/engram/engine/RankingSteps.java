@@ -104,11 +104,11 @@ final class RankingSteps {
     List<Fused> head = List.copyOf(fused.subList(0, Math.min(FEEDBACK_KEEPS, fused.size())));
     List<Fused> joined = RankFusion.add(fused, engine.index.dense(q,
         Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT);
-    List<Fused> out = new ArrayList<>(head); // the best hits keep their places; feedback reorders what follows
-    java.util.Set<Fused> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    kept.addAll(head);
+    List<Fused> out = new ArrayList<>(head); // the best hits keep their places and scores; feedback reorders the rest
+    Set<String> kept = new java.util.HashSet<>();
+    head.forEach(f -> kept.add(f.id));
     for (Fused f : joined) {
-      if (!kept.contains(f)) {
+      if (!kept.contains(f.id)) {
         out.add(f);
       }
     }

@@ -163,30 +163,46 @@ class RankingStepsTest {
   }
 
   /**
-   * f:2 shares no word with the question, only with its best hits: the feedback search (the query moved towards
-   * them) ranks it among its first three, which adds that rank's share to its fused score.
+   * f:2 shares no word with the question, only with its three best hits: the feedback search (the query moved
+   * towards them) ranks it among its first five, which adds at least that rank's share to its fused score (a
+   * memory in none of the lists gets nothing); without feedback it
+   * ranks behind ten memories that share a word with the question, outside the first ten, which feedback leaves in
+   * place.
    */
   @Test
   void feedbackFindsWhatTheBestHitsAreAbout() {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
     say("a:1", "alice hobby watercolor painting", t);
     say("a:2", "alice hobby watercolor painting landscapes", t);
+    say("a:3", "alice hobby watercolor painting classes", t);
     say("f:2", "watercolor painting landscapes exhibition", t);
-    String[] filler = {"trains were late again this morning", "dinner was pasta with tomatoes",
-        "new shoes hurt my feet", "coffee tastes better with oat milk", "the garden needs water soon"};
+    String[] filler = {"the trains were late again for everyone going home now",
+        "dinner was pasta with tomatoes and basil from the market", "new shoes hurt my feet after the long walk home",
+        "coffee tastes better with oat milk than with cream honestly", "the garden needs water soon because it is dry",
+        "my cousin bought a red bicycle for the summer trip", "we painted the kitchen yellow over the long weekend",
+        "the cat sleeps on the sofa all day and night", "there is a concert in the park on friday evening",
+        "grandma baked bread and cookies for the whole family again"};
     for (int i = 0; i < filler.length; i++) {
-      say("x:" + i, filler[i], t);
+      say("x:" + i, "tonight " + filler[i], t);
     }
-    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby").topK(10).explain(true);
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby tonight").topK(20).explain(true);
     double without = fused(q.ranking(Ranking.NONE), "f:2");
-    double third = RankingSteps.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 3) / (2.0 / (RankFusion.RRF_K + 1));
-    assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without).isGreaterThanOrEqualTo(third - 1e-9);
+    double fifth = RankingSteps.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
+    assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without)
+        .isGreaterThanOrEqualTo(fifth - 1e-9);
+    // the first ten keep their places: a top-10 search returns the same memories with and without feedback
+    SearchRequest.Builder ten = SearchRequest.builder(CHAT, "alice hobby tonight").topK(RankingSteps.FEEDBACK_KEEPS);
+    List<String> before = memory.search(ten.ranking(Ranking.NONE).build()).hits().stream()
+        .map(h -> h.memory().id()).toList();
+    List<String> after = memory.search(ten.ranking(Ranking.NONE.withFeedback(true)).build()).hits().stream()
+        .map(h -> h.memory().id()).toList();
+    assertThat(after).containsExactlyInAnyOrderElementsOf(before).doesNotContain(idOf("f:2"));
   }
 
   @Test
-  void theDefaultRunsNeighboursAndDates() {
+  void theDefaultRunsNeighboursDatesAndFeedback() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(true, true, false, false));
+        .isEqualTo(new Ranking(true, true, false, true));
     assertThat(Ranking.parse("default,diversity,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
@@ -198,6 +214,12 @@ class RankingStepsTest {
     assertThat(RankingSteps.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
     assertThat(RankingSteps.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
     assertThat(RankingSteps.adjacent("msg")).containsExactly("msg");
+  }
+
+  private String idOf(String sourceId) {
+    return memory.search(SearchRequest.builder(CHAT, "alice hobby tonight").topK(100).ranking(Ranking.NONE).build())
+        .hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId)).findFirst().orElseThrow()
+        .memory().id();
   }
 
   private double fused(SearchRequest.Builder request, String sourceId) {
