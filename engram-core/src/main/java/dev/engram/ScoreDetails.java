@@ -7,7 +7,8 @@ package dev.engram;
  * @param semanticRank 1-based rank in the dense list, or 0 if absent
  * @param keyword   BM25 score, or 0 if the memory did not match the query's terms
  * @param keywordRank 1-based rank in the BM25 list, or 0 if absent
- * @param fused     the fused score before reranking
+ * @param fused     the fused score before reranking, with what the request's ranking steps added ({@link Ranking}:
+ *                  a query naming a period adds a list, so this may exceed 1)
  * @param rerank    the reranker's score (higher is more relevant), or NaN if no reranker ran for this search
  * @param fusion    the fusion method used
  */

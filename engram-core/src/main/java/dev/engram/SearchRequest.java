@@ -20,9 +20,10 @@ import java.util.OptionalInt;
  * @param includeExpired true to include expired memories
  * @param rerank         true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default false);
  *                       without a configured reranker the hits keep the fused order and carry no rerank score
+ * @param ranking        the ranking steps after fusion ({@link Ranking}; default {@link Ranking#DEFAULT})
  */
 public record SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
-                            boolean includeExpired, OptionalInt maxTokens, boolean rerank) {
+                            boolean includeExpired, OptionalInt maxTokens, boolean rerank, Ranking ranking) {
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_TOP_K = 1000;
   public static final int MAX_QUERY_LENGTH = 8192;
@@ -43,6 +44,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(maxTokens, "maxTokens");
+    Objects.requireNonNull(ranking, "ranking");
     if (query == null || query.isBlank()) {
       throw new ValidationException("query", "must not be empty");
     }
@@ -66,7 +68,14 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
   /** Without a context budget and without reranking. */
   public SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
                        boolean includeExpired) {
-    this(scope, query, filter, topK, threshold, explain, includeExpired, OptionalInt.empty(), false);
+    this(scope, query, filter, topK, threshold, explain, includeExpired, OptionalInt.empty(), false,
+        Ranking.DEFAULT);
+  }
+
+  /** With the default ranking steps. */
+  public SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
+                       boolean includeExpired, OptionalInt maxTokens, boolean rerank) {
+    this(scope, query, filter, topK, threshold, explain, includeExpired, maxTokens, rerank, Ranking.DEFAULT);
   }
 
   public static Builder builder(Scope scope, String query) {
@@ -75,7 +84,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
 
   /**
    * Builder for {@link SearchRequest}: top-k 10 (or {@value #MAX_TOP_K} with a token budget and no top-k given),
-   * threshold {@value #DEFAULT_THRESHOLD}, no budget, no filter, no reranking. Not thread-safe.
+   * threshold {@value #DEFAULT_THRESHOLD}, no budget, no filter, no reranking, the default ranking steps. Not thread-safe.
    */
   public static final class Builder {
     private final Scope scope;
@@ -88,6 +97,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     private boolean explain;
     private boolean includeExpired;
     private boolean rerank;
+    private Ranking ranking = Ranking.DEFAULT;
 
     private Builder(Scope scope, String query) {
       this.scope = scope;
@@ -136,9 +146,16 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
       return this;
     }
 
+    /** The ranking steps after fusion (default {@link Ranking#DEFAULT}). */
+    public Builder ranking(Ranking value) {
+      this.ranking = Objects.requireNonNull(value, "ranking");
+      return this;
+    }
+
     public SearchRequest build() {
       int k = topKGiven ? topK : maxTokens.isPresent() ? MAX_TOP_K : DEFAULT_TOP_K;
-      return new SearchRequest(scope, query, filter, k, threshold, explain, includeExpired, maxTokens, rerank);
+      return new SearchRequest(scope, query, filter, k, threshold, explain, includeExpired, maxTokens, rerank,
+          ranking);
     }
   }
 }

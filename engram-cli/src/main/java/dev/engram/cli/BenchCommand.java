@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.Engram;
 import dev.engram.Fusion;
 import dev.engram.ValidationException;
+import dev.engram.Ranking;
 import dev.engram.SearchRequest;
 import dev.engram.bench.locomo.LocomoBench;
 import dev.engram.bench.locomo.LocomoBench.Mode;
@@ -99,6 +100,11 @@ final class BenchCommand implements Callable<Integer> {
         + " (relevance in [0, 1]; default: the library's default).")
     double threshold;
 
+    @Option(names = "--ranking", paramLabel = "STEPS", defaultValue = "default", description = "The ranking steps"
+        + " after fusion, comma-separated: neighbours, dates, subqueries, entities, feedback, diversity; or none, all,"
+        + " default (the library's default steps).")
+    String ranking;
+
     @Option(names = "--off-topic", description = "Also ask each conversation's store the next conversation's"
         + " questions and report the share that return nothing (offtopic_empty, and offtopic_empty@T over a grid of"
         + " thresholds).")
@@ -158,7 +164,8 @@ final class BenchCommand implements Callable<Integer> {
       try {
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
             choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines,
-            graphOn, work, budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic);
+            graphOn, work, budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic,
+            Ranking.parse(ranking, "ranking"));
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
             err());
              AnswerMetricsSetup answers = AnswerMetricsSetup.open(answerModel, judgeModel, judgeRuns, answerThreads,

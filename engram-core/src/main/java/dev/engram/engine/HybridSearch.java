@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking ({@link RankFusion}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
+ * ranking ({@link RankFusion}) and reordered by the request's ranking steps ({@link RankingSteps}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
  * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
  * into what is left of the budget ({@link ContextBudget}). So the fusion chooses which memories are returned; the
  * kept hits are then sorted by relevance (their score). When the request asks for reranking and a reranker is
@@ -35,10 +35,12 @@ final class HybridSearch {
 
   private final Engine engine;
   private final Reranking reranking;
+  private final RankingSteps steps;
 
   HybridSearch(Engine engine) {
     this.engine = engine;
     this.reranking = new Reranking(engine.config.reranker());
+    this.steps = new RankingSteps(engine);
   }
 
   SearchResult search(String tenant, SearchRequest r) {
@@ -64,13 +66,13 @@ final class HybridSearch {
     long epoch = engine.indexEpoch();
     List<Fused> fused;
     try {
-      fused = candidates(q, r.query(), vector, perSignal);
+      fused = candidates(q, r, vector, perSignal);
     } catch (RuntimeException e) {
       if (!engine.searchFailed(e, epoch)) {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
-      fused = candidates(q, r.query(), vector, perSignal);
+      fused = candidates(q, r, vector, perSignal);
     }
     if (!reranks) {
       return new SearchResult(byScore(select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()))));
@@ -98,6 +100,9 @@ final class HybridSearch {
                                  ContextBudget budget) {
     double floor = engine.config.embedder().relevanceFloor();
     List<SearchHit> hits = new ArrayList<>();
+    boolean diverse = r.ranking().diversity();
+    java.util.Set<String> covered = new java.util.HashSet<>();
+    List<SearchHit> deferred = new ArrayList<>();
     for (int from = 0; from < fused.size() && hits.size() < limit && !budget.spent(); from += READ_BATCH) {
       List<Fused> batch = fused.subList(from, Math.min(fused.size(), from + READ_BATCH));
       Map<String, StoredMemory> stored = new HashMap<>();
@@ -115,25 +120,39 @@ final class HybridSearch {
           continue;
         }
         MemoryItem item = m.item();
-        if (!budget.take(item.text())) {
-          continue; // a shorter memory further down may still fit
-        }
         ScoreDetails details = r.explain()
             ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, cosine), f.firstRank, f.second,
                 f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
             : null;
+        if (diverse && !item.sourceIds().isEmpty() && covered.containsAll(item.sourceIds())) {
+          deferred.add(new SearchHit(item, score, details)); // kept after the memories with a new source
+          continue;
+        }
+        if (!budget.take(item.text())) {
+          continue; // a shorter memory further down may still fit
+        }
+        covered.addAll(item.sourceIds());
         hits.add(new SearchHit(item, score, details));
         if (hits.size() == limit || budget.spent()) {
           break;
         }
       }
     }
+    for (SearchHit h : deferred) {
+      if (hits.size() == limit || budget.spent()) {
+        break;
+      }
+      if (budget.take(h.memory().text())) {
+        hits.add(h);
+      }
+    }
     return hits;
   }
 
-  /** Both signals' candidates from the index, fused. */
-  private List<Fused> candidates(IndexQuery q, String query, float[] vector, int pool) {
-    return RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
-        engine.index.keyword(q, query, pool));
+  /** Both signals' candidates from the index, fused, then the request's ranking steps ({@link RankingSteps}). */
+  private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool) {
+    List<Fused> fused = RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
+        engine.index.keyword(q, r.query(), pool));
+    return steps.apply(r.ranking(), q, r.query(), vector, fused, pool);
   }
 }

@@ -9,6 +9,7 @@ import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Page;
+import dev.engram.Ranking;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
@@ -69,6 +70,7 @@ final class ConversationStore implements AutoCloseable {
   private final Map<String, Scope> scopes;
   private int budgetTokens;
   private double threshold = SearchRequest.DEFAULT_THRESHOLD;
+  private Ranking ranking = Ranking.DEFAULT;
 
   private ConversationStore(Path dir, Memory memory, Conversation conversation, Map<String, Scope> scopes) {
     this.dir = dir;
@@ -270,8 +272,18 @@ final class ConversationStore implements AutoCloseable {
     this.threshold = threshold;
   }
 
+  /** The memory the store searches. */
+  Memory memory() {
+    return memory;
+  }
+
+  /** Sets the ranking steps of the following searches (default {@link Ranking#DEFAULT}). */
+  void rankWith(Ranking value) {
+    this.ranking = value;
+  }
+
   private SearchRequest request(Scope scope, String query, int topK) {
-    SearchRequest.Builder b = SearchRequest.builder(scope, query).threshold(threshold);
+    SearchRequest.Builder b = SearchRequest.builder(scope, query).threshold(threshold).ranking(ranking);
     return (budgetTokens > 0 ? b.maxTokens(budgetTokens) : b.topK(topK)).build();
   }
 

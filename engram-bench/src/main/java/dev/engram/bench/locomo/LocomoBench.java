@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.Engram;
 import dev.engram.Fusion;
 import dev.engram.GraphRelation;
+import dev.engram.Ranking;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.TokenEstimator;
@@ -110,11 +111,13 @@ public final class LocomoBench {
    *                      off-topic search returned nothing at the run's settings) and {@code offtopic_empty@T} for a
    *                      grid of thresholds T (from the best relevance among the off-topic query's first 100
    *                      candidates)
+   * @param ranking       the ranking steps of every search ({@link Ranking}; default {@link Ranking#DEFAULT})
    */
   public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
                         int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
-                        int budgetTokens, double threshold, boolean offTopic) {
+                        int budgetTokens, double threshold, boolean offTopic, Ranking ranking) {
     public Options {
+      Objects.requireNonNull(ranking, "ranking");
       if (budgetTokens < 0 || budgetTokens > SearchRequest.MAX_TOKENS) {
         throw new ValidationException("budget_tokens", "must be 0 (none) to " + SearchRequest.MAX_TOKENS + ", got "
             + budgetTokens);
@@ -140,6 +143,19 @@ public final class LocomoBench {
       if (speakerPrefix && mode != Mode.RAW) {
         throw new ValidationException("speaker_prefix", "applies to the raw mode only, not to " + mode.label());
       }
+    }
+
+    /** With the default ranking steps. */
+    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
+                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
+                   int budgetTokens, double threshold, boolean offTopic) {
+      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph, workDir,
+          budgetTokens, threshold, offTopic, Ranking.DEFAULT);
+    }
+
+    public Options withRanking(Ranking value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          graph, workDir, budgetTokens, threshold, offTopic, value);
     }
 
     /** Without a budget or off-topic queries, at the default threshold. */
@@ -168,42 +184,42 @@ public final class LocomoBench {
 
     public Options withScopes(ScopeLayout value) {
       return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic);
+          workDir, budgetTokens, threshold, offTopic, ranking);
     }
 
     public Options withTurnsPerAdd(int value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic);
+          workDir, budgetTokens, threshold, offTopic, ranking);
     }
 
     public Options withSpeakerPrefix(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic);
+          workDir, budgetTokens, threshold, offTopic, ranking);
     }
 
     public Options withBaselines(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value, graph,
-          workDir, budgetTokens, threshold, offTopic);
+          workDir, budgetTokens, threshold, offTopic, ranking);
     }
 
     public Options withGraph(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          value, workDir, budgetTokens, threshold, offTopic);
+          value, workDir, budgetTokens, threshold, offTopic, ranking);
     }
 
     public Options withBudgetTokens(int value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, value, threshold, offTopic);
+          graph, workDir, value, threshold, offTopic, ranking);
     }
 
     public Options withThreshold(double value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, value, offTopic);
+          graph, workDir, budgetTokens, value, offTopic, ranking);
     }
 
     public Options withOffTopic(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, value);
+          graph, workDir, budgetTokens, threshold, value, ranking);
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
@@ -345,6 +361,7 @@ public final class LocomoBench {
       report.memoryTokens(store.memoryTokens());
       store.warmUp(c.questions().stream().map(Question::question).toList());
       store.searchWith(o.budgetTokens(), o.threshold());
+      store.rankWith(o.ranking());
       List<Question> offTopic = other.questions().stream().filter(LocomoBench::scored).toList();
       int asked = 0;
       for (Question q : c.questions()) {

@@ -1,0 +1,161 @@
+package dev.engram.bench.locomo;
+
+import dev.engram.Fusion;
+import dev.engram.Ranking;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.bench.Percentiles;
+import dev.engram.bench.RetrievalMetrics;
+import dev.engram.bench.locomo.Locomo.Conversation;
+import dev.engram.bench.locomo.Locomo.Question;
+import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
+import dev.engram.bench.scale.DataDirectories;
+import dev.engram.extract.OfflineExtractor;
+import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.spi.Embedder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline extractor, one
+ * scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0): each conversation is ingested
+ * once, then every question is asked with each ranking at a 1,500-token budget, a 500-token budget and top-k 10.
+ * Prints one markdown row per ranking: evidence recall at each setting, multi-hop (category 1) evidence recall at
+ * each, answer-token recall at each (over all scored questions), and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
+ * included, after 20 warm-up searches).
+ *
+ * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
+ * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
+ * and with both). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
+ * search misses, where the missed turns' memories stand in the fusion's order.
+ */
+public final class RankingAblation {
+  private static final int[] BUDGETS = {1500, 500, 0};
+
+  private RankingAblation() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length < 1) {
+      System.err.println("usage: RankingAblation LOCOMO_FILE [RANKING...]");
+      System.exit(2);
+    }
+    Path data = Path.of(args[0]);
+    List<String> specs = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("none", "neighbours",
+        "dates", "diversity", "feedback", "default", "default,diversity", "default,feedback",
+        "default,diversity,feedback");
+    Map<String, Ranking> rankings = new LinkedHashMap<>();
+    for (String s : specs) {
+      rankings.put(s, Ranking.parse(s, "ranking"));
+    }
+    Embedder embedder = OnnxEmbedders.defaultEmbedder();
+    List<Conversation> conversations = LocomoReader.read(data);
+    Map<String, Tally> tallies = new LinkedHashMap<>();
+    rankings.keySet().forEach(k -> tallies.put(k, new Tally()));
+    Path work = Files.createTempDirectory("engram-ranking-ablation");
+    try {
+      for (Conversation c : conversations) {
+        Path dir = work.resolve(c.sampleId());
+        try (ConversationStore store = ConversationStore.open(dir, c, ScopeLayout.CONVERSATION, embedder, Fusion.RRF,
+            b -> b.inference(OfflineExtractor.create()))) {
+          store.ingest(2, true, false, n -> { });
+          List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
+          store.warmUp(questions.stream().map(Question::question).toList());
+          for (Map.Entry<String, Ranking> r : rankings.entrySet()) {
+            store.rankWith(r.getValue());
+            Tally t = tallies.get(r.getKey());
+            for (int b = 0; b < BUDGETS.length; b++) {
+              store.searchWith(BUDGETS[b], 0.0);
+              for (Question q : questions) {
+                long t0 = System.nanoTime();
+                List<SearchHit> hits = store.search(q.question(), SearchRequest.DEFAULT_TOP_K);
+                long elapsed = System.nanoTime() - t0;
+                t.answer(b, RetrievalMetrics.answerTokenRecall(q.answer(),
+                    hits.stream().map(h -> h.memory().text()).toList()));
+                if (q.evidence().isEmpty()) {
+                  continue;
+                }
+                Set<String> sources = new HashSet<>();
+                hits.forEach(h -> sources.addAll(h.memory().sourceIds()));
+                t.add(b, q.category(), RetrievalMetrics.evidenceRecall(q.evidence(), sources), elapsed);
+                if (System.getenv("ABLATION_DUMP") != null && b == 0 && !sources.containsAll(q.evidence())) {
+                  dump(store, q, sources);
+                }
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      DataDirectories.deleteTree(work);
+    }
+    System.out.println("| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
+        + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Map.Entry<String, Tally> e : tallies.entrySet()) {
+      Tally t = e.getValue();
+      Percentiles p = new Percentiles(t.latencies.stream().mapToDouble(Double::doubleValue).toArray());
+      System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f | %.1f / %.1f |%n",
+          e.getKey(), t.mean(0, 0), t.mean(1, 0), t.mean(2, 0), t.mean(0, 1), t.mean(1, 1), t.mean(2, 1),
+          t.answerMean(0), t.answerMean(1), t.answerMean(2), p.at(50), p.at(95));
+    }
+  }
+
+  private static void dump(ConversationStore store, Question q, Set<String> sources) {
+    store.searchWith(0, 0.0);
+    List<SearchHit> all = new ArrayList<>(store.memory().search(SearchRequest.builder(store.scopes().get(0),
+        q.question()).topK(1000).explain(true).ranking(Ranking.NONE).build()).hits());
+    all.sort(java.util.Comparator.comparingDouble(h -> -h.details().fused()));
+    System.err.println("Q[" + q.category() + "] " + q.question() + " -> " + q.answer());
+    for (String e : q.evidence()) {
+      if (sources.contains(e)) {
+        continue;
+      }
+      for (int i = 0; i < all.size(); i++) {
+        if (all.get(i).memory().sourceIds().contains(e)) {
+          System.err.println("   miss " + e + " rank " + i + " " + all.get(i).memory().text());
+        }
+      }
+    }
+    store.searchWith(1500, 0.0);
+  }
+
+  /** Evidence recall sums per setting, overall (category 0) and per category, and the 1,500-token latencies. */
+  private static final class Tally {
+    final double[][] sum = new double[BUDGETS.length][5];
+    final int[][] count = new int[BUDGETS.length][5];
+    final List<Double> latencies = new ArrayList<>();
+    final double[] answerSum = new double[BUDGETS.length];
+    final int[] answerCount = new int[BUDGETS.length];
+
+    void answer(int setting, double recall) {
+      answerSum[setting] += recall;
+      answerCount[setting]++;
+    }
+
+    double answerMean(int setting) {
+      return answerCount[setting] == 0 ? 0 : answerSum[setting] / answerCount[setting];
+    }
+
+    void add(int setting, int category, double recall, long nanos) {
+      sum[setting][0] += recall;
+      count[setting][0]++;
+      sum[setting][category] += recall;
+      count[setting][category]++;
+      if (setting == 0) {
+        latencies.add(nanos / 1e6);
+      }
+    }
+
+    double mean(int setting, int category) {
+      return count[setting][category] == 0 ? 0 : sum[setting][category] / count[setting][category];
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.engram;
+
+/**
+ * Ranking steps a search runs after fusing its dense and keyword candidates, each on or off
+ * ({@link SearchRequest.Builder#ranking}). None of them calls a model beyond the query embedding; each was kept in
+ * or left out of {@link #DEFAULT} by its ablation on the LoCoMo sample (docs/BENCHMARKS.md, issue 14). Immutable.
+ *
+ * @param neighbours memories stated in the same source message as one of the best fused hits, or in an adjacent one
+ *                   (the source id with its trailing number one less or one more: {@code D3:5} and {@code D3:4},
+ *                   {@code <event>:2} and {@code <event>:3}), are lifted to at least half that hit's fused score:
+ *                   an answer often spans consecutive turns
+ * @param eventDates a query naming a period ("in May 2023", "on 13 October 2023", "in 2022", "in June", "last year",
+ *                   "yesterday"; relative ones against the engine's clock) ranks the memories whose event time falls
+ *                   in it higher
+ * @param diversity  a memory all of whose source messages are already covered by better kept hits is kept only
+ *                   after the memories that bring a new source message, so top-k or a budget covers more of the
+ *                   conversation; the budget then holds fewer of a message's several memories, so fewer of the
+ *                   answers' words: opt-in
+ * @param feedback   pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding of the
+ *                   best fused hits searches the dense index once more, and its candidates join the ranking (no
+ *                   further model call); the first 10 hits keep their places
+ */
+public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback) {
+  /** The fusion's order only. */
+  public static final Ranking NONE = new Ranking(false, false, false, false);
+  /** Every step on. */
+  public static final Ranking ALL = new Ranking(true, true, true, true);
+  /**
+   * What a request gets when it names none: neighbours, dates and feedback, the steps that gained on the LoCoMo sample
+   * without losing elsewhere. Diversity finds more evidence turns within a budget but fewer of the answers' words
+   * (docs/BENCHMARKS.md), so it is opt-in.
+   */
+  public static final Ranking DEFAULT = new Ranking(true, true, false, true);
+
+  public Ranking withNeighbours(boolean value) {
+    return new Ranking(value, eventDates, diversity, feedback);
+  }
+
+  public Ranking withEventDates(boolean value) {
+    return new Ranking(neighbours, value, diversity, feedback);
+  }
+
+  public Ranking withDiversity(boolean value) {
+    return new Ranking(neighbours, eventDates, value, feedback);
+  }
+
+  public Ranking withFeedback(boolean value) {
+    return new Ranking(neighbours, eventDates, diversity, value);
+  }
+
+  /**
+   * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code diversity},
+   * {@code feedback}) and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback}
+   * is the default steps plus feedback.
+   *
+   * @throws ValidationException naming {@code field} for an unknown name
+   */
+  public static Ranking parse(String spec, String field) {
+    Ranking r = NONE;
+    for (String part : spec.split(",")) {
+      switch (part.trim().toLowerCase(java.util.Locale.ROOT)) {
+        case "", "none" -> { }
+        case "all" -> r = ALL;
+        case "default" -> r = new Ranking(r.neighbours || DEFAULT.neighbours, r.eventDates || DEFAULT.eventDates,
+            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback);
+        case "neighbours", "neighbors" -> r = r.withNeighbours(true);
+        case "dates" -> r = r.withEventDates(true);
+        case "diversity" -> r = r.withDiversity(true);
+        case "feedback" -> r = r.withFeedback(true);
+        default -> throw new ValidationException(field, "unknown ranking step '" + part.trim()
+            + "'; known: neighbours, dates, diversity, feedback, none, all, default");
+      }
+    }
+    return r;
+  }
+}

@@ -1,0 +1,229 @@
+package dev.engram.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.Memory;
+import dev.engram.Message;
+import dev.engram.Ranking;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
+import dev.engram.ValidationException;
+import dev.engram.testing.HashEmbedder;
+import dev.engram.testing.InMemoryStorage;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ranking steps of {@link Ranking} through the engine, on the in-memory reference backend with the hashing
+ * embedder: each step changes which memories a search returns as its description says. engram-embedded runs the
+ * same tests on the real store (SQLite and Lucene) by overriding {@link #storage}.
+ */
+class RankingStepsTest {
+  private static final Scope CHAT = Scope.user("chat");
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
+  private Memory memory;
+
+  /** The storage the tests run on: the in-memory reference backend. */
+  Engram.Builder storage(Engram.Builder builder) {
+    return builder.storage(InMemoryStorage.create());
+  }
+
+  @BeforeEach
+  void open() {
+    memory = storage(Engram.builder()).embedder(new HashEmbedder()).clock(CLOCK).build();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    memory.close();
+  }
+
+  private void say(String sourceId, String text, Instant at) {
+    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, "speaker", at, sourceId)).infer(false)
+        .timestamp(at).build());
+  }
+
+  private List<String> sources(SearchRequest.Builder request) {
+    List<String> out = new ArrayList<>();
+    for (SearchHit h : memory.search(request.build()).hits()) {
+      out.addAll(h.memory().sourceIds());
+    }
+    return out;
+  }
+
+  /**
+   * A session whose turn s1:5 matches the question and is answered by s1:6, which shares no word with it (nor do the
+   * other turns); s2:1 of a later session matches too.
+   */
+  private void conversation() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    String[] filler = {"the weather was grey and wet", "coffee tastes better with oat milk",
+        "my cousin bought a red bicycle", "trains were late again this morning", "", "",
+        "we painted the kitchen yellow", "the cat sleeps on the sofa all day", "new shoes hurt my feet",
+        "dinner was pasta with tomatoes"};
+    for (int i = 1; i <= 10; i++) {
+      if (i == 5) {
+        say("s1:5", "guess which instrument she started learning", t);
+      } else if (i == 6) {
+        say("s1:6", "the cello, lessons every tuesday", t);
+      } else {
+        say("s1:" + i, filler[i - 1], t);
+      }
+    }
+    say("s2:1", "which instrument does the orchestra need", t.plusSeconds(86_400));
+  }
+
+  private double fusedScore(Ranking ranking, String sourceId) {
+    return fused(SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking), sourceId);
+  }
+
+  private static final String QUESTION = "which instrument is she learning";
+
+  @Test
+  void theTurnsBesideTheBestHitFollowIt() {
+    conversation();
+    Ranking neighbours = Ranking.NONE.withNeighbours(true);
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(4).ranking(neighbours)))
+        .containsExactlyInAnyOrder("s1:5", "s2:1", "s1:4", "s1:6");
+    // without the step the answer turn has only its dense rank among the turns sharing no word with the question
+    double anchor = fusedScore(Ranking.NONE, "s1:5");
+    assertThat(fusedScore(Ranking.NONE, "s1:6")).isLessThan(RankingSteps.NEIGHBOUR_FACTOR * anchor);
+    assertThat(fusedScore(neighbours, "s1:6")).isEqualTo(RankingSteps.NEIGHBOUR_FACTOR * anchor);
+  }
+
+  @Test
+  void aNeighbourEntersWithinATokenBudget() {
+    conversation();
+    // s1:5 and s2:1 take 21 estimated tokens, the answer turn 8
+    List<String> kept = sources(SearchRequest.builder(CHAT, QUESTION).maxTokens(29)
+        .ranking(Ranking.NONE.withNeighbours(true)));
+    assertThat(kept).contains("s1:5", "s2:1");
+    assertThat(kept).containsAnyOf("s1:4", "s1:6");
+  }
+
+  @Test
+  void neighboursStayInsideTheScope() {
+    conversation();
+    memory.add(AddRequest.builder(Scope.user("other")).message(new Message(Role.USER, "the cello is mine",
+        "speaker", CLOCK.instant(), "s1:4")).infer(false).build());
+    List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, QUESTION).topK(20)
+        .ranking(Ranking.NONE.withNeighbours(true)).build()).hits();
+    assertThat(hits).hasSize(11).allMatch(h -> h.memory().userId().equals("chat"));
+  }
+
+  /** Three memories from message m:1 and a weaker one from m:2: diversity keeps m:2 before a second of m:1. */
+  @Test
+  void diversityPrefersAMemoryFromANewSourceMessage() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("m:1", "alice plays tennis", t);
+    say("m:1", "alice plays tennis on sundays", t);
+    say("m:1", "alice plays tennis with her younger brother", t);
+    say("m:2", "alice watched a long chess game on television last night", t);
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").topK(2);
+    assertThat(sources(q.ranking(Ranking.NONE))).containsExactly("m:1", "m:1");
+    assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true)))).containsExactlyInAnyOrder("m:1", "m:2");
+    // with room for all, the deferred ones still come
+    assertThat(sources(q.topK(4).ranking(Ranking.NONE.withDiversity(true)))).hasSize(4);
+  }
+
+  /** The same fact told in two months: the month the query names decides which ranks first. */
+  @Test
+  void aQueryNamingAMonthPrefersTheMemoryOfThatMonth() {
+    say("a:1", "Alice went hiking in the hills", Instant.parse("2023-05-20T09:00:00Z"));
+    say("b:1", "Alice went hiking in the hills with Bob", Instant.parse("2023-08-12T09:00:00Z"));
+    Ranking dates = Ranking.NONE.withEventDates(true);
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in May 2023?").topK(1)
+        .ranking(dates))).containsExactly("a:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in August 2023?").topK(1)
+        .ranking(dates))).containsExactly("b:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in June?").topK(2)
+        .ranking(dates))).hasSize(2); // no memory in the period: the ranking is the fusion's
+  }
+
+  @Test
+  void relativeDatesAreResolvedWithTheEnginesClock() {
+    say("a:1", "we adopted a dog named Rex", Instant.parse("2023-07-01T09:00:00Z"));
+    say("b:1", "we adopted a dog named Rex and a cat", Instant.parse("2024-02-01T09:00:00Z"));
+    Ranking dates = Ranking.NONE.withEventDates(true);
+    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt last year").topK(1).ranking(dates)))
+        .containsExactly("a:1");
+    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt this year").topK(1).ranking(dates)))
+        .containsExactly("b:1");
+  }
+
+  /**
+   * f:2 shares no word with the question, only with its three best hits: the feedback search (the query moved
+   * towards them) ranks it among its first five, which adds at least that rank's share to its fused score (a
+   * memory in none of the lists gets nothing); without feedback it
+   * ranks behind ten memories that share a word with the question, outside the first ten, which feedback leaves in
+   * place.
+   */
+  @Test
+  void feedbackFindsWhatTheBestHitsAreAbout() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("a:1", "alice hobby watercolor painting", t);
+    say("a:2", "alice hobby watercolor painting landscapes", t);
+    say("a:3", "alice hobby watercolor painting classes", t);
+    say("f:2", "watercolor painting landscapes exhibition", t);
+    String[] filler = {"the trains were late again for everyone going home now",
+        "dinner was pasta with tomatoes and basil from the market", "new shoes hurt my feet after the long walk home",
+        "coffee tastes better with oat milk than with cream honestly", "the garden needs water soon because it is dry",
+        "my cousin bought a red bicycle for the summer trip", "we painted the kitchen yellow over the long weekend",
+        "the cat sleeps on the sofa all day and night", "there is a concert in the park on friday evening",
+        "grandma baked bread and cookies for the whole family again"};
+    for (int i = 0; i < filler.length; i++) {
+      say("x:" + i, "tonight " + filler[i], t);
+    }
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby tonight").topK(20).explain(true);
+    double without = fused(q.ranking(Ranking.NONE), "f:2");
+    double fifth = RankingSteps.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
+    assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without)
+        .isGreaterThanOrEqualTo(fifth - 1e-9);
+    // the first ten keep their places: a top-10 search returns the same memories with and without feedback
+    SearchRequest.Builder ten = SearchRequest.builder(CHAT, "alice hobby tonight").topK(RankingSteps.FEEDBACK_KEEPS);
+    List<String> before = memory.search(ten.ranking(Ranking.NONE).build()).hits().stream()
+        .map(h -> h.memory().id()).toList();
+    List<String> after = memory.search(ten.ranking(Ranking.NONE.withFeedback(true)).build()).hits().stream()
+        .map(h -> h.memory().id()).toList();
+    assertThat(after).containsExactlyInAnyOrderElementsOf(before).doesNotContain(idOf("f:2"));
+  }
+
+  @Test
+  void theDefaultRunsNeighboursDatesAndFeedback() {
+    assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
+        .isEqualTo(new Ranking(true, true, false, true));
+    assertThat(Ranking.parse("default,diversity,feedback", "ranking")).isEqualTo(Ranking.ALL);
+    assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
+    assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ranking").hasMessageContaining("magic");
+  }
+
+  @Test
+  void adjacentSourceIdsDifferByOneInTheirTrailingNumber() {
+    assertThat(RankingSteps.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
+    assertThat(RankingSteps.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
+    assertThat(RankingSteps.adjacent("msg")).containsExactly("msg");
+  }
+
+  private String idOf(String sourceId) {
+    return memory.search(SearchRequest.builder(CHAT, "alice hobby tonight").topK(100).ranking(Ranking.NONE).build())
+        .hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId)).findFirst().orElseThrow()
+        .memory().id();
+  }
+
+  private double fused(SearchRequest.Builder request, String sourceId) {
+    return memory.search(request.build()).hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId))
+        .findFirst().orElseThrow().details().fused();
+  }
+}
