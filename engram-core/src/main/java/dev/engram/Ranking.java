@@ -49,6 +49,27 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
   }
 
   /**
+   * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order neighbours, dates,
+   * diversity, feedback, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
+   */
+  public String spec() {
+    java.util.List<String> on = new java.util.ArrayList<>();
+    if (neighbours) {
+      on.add("neighbours");
+    }
+    if (eventDates) {
+      on.add("dates");
+    }
+    if (diversity) {
+      on.add("diversity");
+    }
+    if (feedback) {
+      on.add("feedback");
+    }
+    return on.isEmpty() ? "none" : String.join(",", on);
+  }
+
+  /**
    * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code diversity},
    * {@code feedback}) and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback}
    * is the default steps plus feedback.

@@ -14,6 +14,7 @@ import dev.engram.MemoryEvent;
 import dev.engram.MemoryItem;
 import dev.engram.MemoryUpdate;
 import dev.engram.Page;
+import dev.engram.Ranking;
 import dev.engram.RelationChanges;
 import dev.engram.Role;
 import dev.engram.ScoreDetails;
@@ -76,6 +77,9 @@ final class WireFormat {
     o.put("explain", r.explain());
     o.put("show_expired", r.includeExpired());
     o.put("rerank", r.rerank());
+    if (!r.ranking().equals(Ranking.DEFAULT)) {
+      o.put("ranking", r.ranking().spec()); // only when chosen: other servers of mem0's API need not know it
+    }
     if (relations.asOf() != null) {
       o.put("as_of", relations.asOf().toString());
     }

@@ -205,6 +205,12 @@ class RankingStepsTest {
         .isEqualTo(new Ranking(true, true, false, true));
     assertThat(Ranking.parse("default,diversity,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
+    assertThat(Ranking.NONE.spec()).isEqualTo("none");
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("neighbours,dates,feedback");
+    for (int bits = 0; bits < 16; bits++) {
+      Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0);
+      assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
+    }
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
         .hasMessageContaining("ranking").hasMessageContaining("magic");
   }

@@ -124,6 +124,22 @@ class HostedContractTest {
   }
 
   @Test
+  void searchTakesEngramsRankingStepsAndRefusesUnknownOnes() {
+    seed(Scope.user("alice"), "note about tea", Map.of());
+    for (String ranking : List.of("none", "default", "all", "neighbours,diversity")) {
+      var ok = f.call("POST", "/v3/memories/search/", member,
+          "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \"" + ranking + "\"}");
+      assertThat(ok.status()).as(ranking).isEqualTo(200);
+      assertThat(ok.json().path("results")).as(ranking).hasSize(1);
+    }
+    var bad = f.call("POST", "/v3/memories/search/", member,
+        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \"dates,magic\"}");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.json().path("detail").asText()).isEqualTo("ranking");
+    assertThat(bad.body()).contains("magic");
+  }
+
+  @Test
   void v3ListingPagesWithCountNextPreviousTheLastPageAndPastTheEnd() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {

@@ -2,6 +2,7 @@ package dev.engram.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.engram.Ranking;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.ValidationException;
@@ -19,6 +20,8 @@ import java.util.Optional;
  * (0..1, default {@link SearchRequest#DEFAULT_THRESHOLD}), Engram's {@code max_tokens} (a context budget: the best
  * memories that fit, see {@link SearchRequest.Builder#maxTokens}), {@code explain},
  * {@code show_expired}, {@code rerank} (default false: rerank with the server's reranker, when one is configured),
+ * Engram's {@code ranking} (the ranking steps after fusion as {@link Ranking#parse} reads them, e.g.
+ * {@code "default,diversity"} or {@code "none"}; default {@link Ranking#DEFAULT}),
  * and Engram's {@code as_of} (ISO-8601: relations that held then) and
  * {@code include_invalidated}. {@code fields}, {@code categories}, {@code keyword_search},
  * {@code latest_only} and {@code output_format} are accepted and ignored.
@@ -63,6 +66,7 @@ public record SearchBody(SearchRequest request, TimeView relations) {
     Fields.bool(body, "explain").ifPresent(b::explain);
     Fields.bool(body, "show_expired").ifPresent(b::includeExpired);
     Fields.bool(body, "rerank").ifPresent(b::rerank);
+    Fields.text(body, "ranking").ifPresent(spec -> b.ranking(Ranking.parse(spec, "ranking")));
     Optional<Instant> asOf = Fields.instant(body, "as_of");
     boolean all = Fields.bool(body, "include_invalidated").orElse(false);
     TimeView view = asOf.map(t -> new TimeView(t, all)).orElse(all ? TimeView.ALL : TimeView.CURRENT);
