@@ -30,6 +30,11 @@ final class ContextBudget {
     return new ContextBudget(Integer.MAX_VALUE);
   }
 
+  /** The estimated tokens taken so far. */
+  int used() {
+    return used;
+  }
+
   /** Takes the text if it fits into what is left; false (and nothing used) if it does not. */
   boolean take(String text) {
     int cost = TokenEstimator.estimate(text);

@@ -7,6 +7,7 @@ import dev.engram.TokenEstimator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -32,20 +33,18 @@ final class GraphContextBudget {
   static SearchResult fit(List<SearchHit> memories, List<GraphRelation> relations, int maxTokens) {
     Set<String> shown = new HashSet<>();
     memories.forEach(h -> shown.add(h.memory().text().strip()));
-    ContextBudget forRelations = ContextBudget.of(java.util.OptionalInt.of(
+    ContextBudget forRelations = ContextBudget.of(OptionalInt.of(
         Math.max(1, (int) ((long) maxTokens * RELATION_SHARE_PERCENT / 100))));
     List<GraphRelation> kept = new ArrayList<>();
-    int used = 0;
     for (GraphRelation r : relations) {
       if (shown.add(r.fact().strip()) && forRelations.take(r.fact())) {
         kept.add(r);
-        used += TokenEstimator.estimate(r.fact());
       }
     }
-    if (used == 0) {
+    if (forRelations.used() == 0) {
       return new SearchResult(memories, kept);
     }
-    List<SearchHit> fitted = ContextBudget.of(java.util.OptionalInt.of(Math.max(1, maxTokens - used)))
+    List<SearchHit> fitted = ContextBudget.of(OptionalInt.of(Math.max(1, maxTokens - forRelations.used())))
         .fit(memories, memories.size());
     return new SearchResult(fitted, kept);
   }

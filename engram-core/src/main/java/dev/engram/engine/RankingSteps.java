@@ -8,6 +8,7 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -105,7 +106,7 @@ final class RankingSteps {
     List<Fused> joined = RankFusion.add(fused, engine.index.dense(q,
         Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT);
     List<Fused> out = new ArrayList<>(head); // the best hits keep their places and scores; feedback reorders the rest
-    Set<String> kept = new java.util.HashSet<>();
+    Set<String> kept = new HashSet<>();
     head.forEach(f -> kept.add(f.id));
     for (Fused f : joined) {
       if (!kept.contains(f.id)) {

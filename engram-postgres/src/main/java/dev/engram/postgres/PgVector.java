@@ -8,7 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -151,7 +150,7 @@ final class PgVector {
       Sql exact = new Sql().append("SELECT id, " + SIMILARITY + " AS score FROM (SELECT m.id, ")
           .append(distance(vector)).append(" AS d FROM memories m").append(restriction)
           .append(") s ORDER BY score DESC, id LIMIT ").param(k);
-      return candidates(c, exact);
+      return PostgresSearchIndex.candidates(c, exact);
     }
     try (Statement s = c.createStatement()) {
       s.execute("SET LOCAL hnsw.iterative_scan = relaxed_order");
@@ -165,7 +164,7 @@ final class PgVector {
         .append(" AS d FROM memories m").append(restriction).append(" ORDER BY ").append(distance(vector))
         .append(" LIMIT ").param(k)
         .append(") SELECT id, " + SIMILARITY + " AS score FROM c ORDER BY score DESC, id");
-    return candidates(c, approximate);
+    return PostgresSearchIndex.candidates(c, approximate);
   }
 
   /**
@@ -199,19 +198,6 @@ final class PgVector {
         rs.next();
         return rs.getLong(1);
       }
-    }
-  }
-
-  private static List<Candidate> candidates(Connection c, Sql sql) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql.text())) {
-      sql.bind(ps, 1);
-      List<Candidate> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new Candidate(rs.getString(1), rs.getDouble(2)));
-        }
-      }
-      return out;
     }
   }
 

@@ -3,8 +3,10 @@ package dev.engram.postgres;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -106,18 +108,21 @@ final class PostgresSearchIndex implements SearchIndex {
   }
 
   private List<Candidate> candidates(String what, Sql sql) {
-    return db.read(what, c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql.text())) {
-        sql.bind(ps, 1);
-        List<Candidate> out = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(new Candidate(rs.getString(1), rs.getDouble(2)));
-          }
+    return db.read(what, c -> candidates(c, sql));
+  }
+
+  /** The {@code (id, score)} rows {@code sql} selects, in its order: how every search query here is read. */
+  static List<Candidate> candidates(Connection c, Sql sql) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql.text())) {
+      sql.bind(ps, 1);
+      List<Candidate> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Candidate(rs.getString(1), rs.getDouble(2)));
         }
-        return out;
       }
-    });
+      return out;
+    }
   }
 
   /** Nothing to close: the {@link PostgresStorage} owns the pool. */
