@@ -37,9 +37,7 @@ final class CachedCosineSearch {
 
   /** The {@code k} best rows of {@code query} for {@code vector}; runs on {@code c} inside a snapshot transaction. */
   List<Candidate> dense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
-    Sql restricted = new Sql().append("SELECT m.id, m.seq FROM memories m")
-        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
-            query.today()));
+    Sql restricted = versionsSql(query);
     List<String> idList = new ArrayList<>();
     List<Long> seqList = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(restricted.text())) {
@@ -64,6 +62,16 @@ final class CachedCosineSearch {
     }
     scored.sort(BEST_FIRST);
     return scored.size() <= k ? scored : List.copyOf(scored.subList(0, k));
+  }
+
+  /**
+   * The {@code (id, seq)} of every restricted row: columns of the scope's covering index (migration V11), so an
+   * index-only scan of the scope's entries when the filter needs no other column.
+   */
+  static Sql versionsSql(IndexQuery query) {
+    return new Sql().append("SELECT m.id, m.seq FROM memories m")
+        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
+            query.today()));
   }
 
   /** Reads the embeddings the cache lacks (same snapshot, same versions) into {@code vectors}, and keeps them. */
