@@ -39,7 +39,7 @@ class PostgresCrashTest {
     File stderr = dir.resolve("child-stderr.log").toFile();
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        PostgresCrashWriter.class.getName(), settings.url(), settings.schema());
+        PostgresCrashWriter.class.getName(), settings.url(), settings.schema(), settings.vectors().toString());
     Process child = new ProcessBuilder(command).redirectError(stderr).start();
     Map<String, String> texts = new HashMap<>();
     Set<String> deleted = new HashSet<>();
