@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The child of {@link PostgresCrashTest}: {@code PostgresCrashWriter <url> <schema> <vectors>} opens Engram on the
  * schema, on the vector path {@code vectors} ({@code array} or {@code pgvector}), and writes until it is killed,
- * from two threads: each adds a memory, updates every third one and deletes every fifth one. Output, one flushed line per acknowledged write, printed only after the call returned:
- * {@code ACK add <id>}, {@code ACK update <id> <text>}, {@code ACK delete <id>}.
+ * from two threads: each adds a memory, updates every third one and deletes every fifth one. Output, one flushed line
+ * per acknowledged write, printed only after the call returned: {@code ACK add <id>}, {@code ACK update <id> <text>},
+ * {@code ACK delete <id>}.
  */
 public final class PostgresCrashWriter {
   private PostgresCrashWriter() {}
