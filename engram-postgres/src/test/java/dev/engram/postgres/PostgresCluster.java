@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -108,6 +110,22 @@ public final class PostgresCluster {
       pgvectorChecked = true;
     } catch (SQLException e) {
       throw new IllegalStateException("cannot ask the test cluster for the vector extension", e);
+    }
+  }
+
+  /**
+   * The type of {@code schema.memories.embedding_vector}, the column the pgvector path adds (such as
+   * {@code vector(64)}); empty if the schema has none (the plain-array path).
+   */
+  public Optional<String> vectorColumnType(String schema) throws SQLException {
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT format_type(a.atttypid,"
+        + " a.atttypmod) FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n"
+        + " ON n.oid = t.relnamespace WHERE n.nspname = ? AND t.relname = 'memories'"
+        + " AND a.attname = 'embedding_vector' AND NOT a.attisdropped")) {
+      ps.setString(1, schema);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1).replaceFirst("^.*\\.", "")) : Optional.empty();
+      }
     }
   }
 
