@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two packaged {@code engram serve} processes (different data directories, different ports) on one PostgreSQL 15
- * database ({@code store.provider: postgres}), as two stateless servers behind a load balancer:
+ * database with pgvector ({@code store.provider: postgres}, {@code store.vectors: pgvector}: the production path), as
+ * two stateless servers behind a load balancer:
  * <ul>
  *   <li>a key made by {@code engram keys create} against the database works on both, and revoking it with
  *       {@code engram keys revoke} refuses it on both at their next request;</li>
@@ -58,12 +59,14 @@ class PostgresMultiServerTest {
   @Test
   void twoServersOnOneDatabaseShareKeysEventsAndMemories() throws Exception {
     PostgresCluster cluster = PostgresCluster.get();
+    cluster.requirePgvector();
     Files.writeString(work.resolve("engram.yaml"), """
         store:
           provider: postgres
           url: %s
           user: postgres
           schema: %s
+          vectors: pgvector
         """.formatted(cluster.url(), PostgresCluster.schemaFor(work)));
     EngramJar engram = EngramJar.in(work, Map.of("ENGRAM_POSTGRES_PASSWORD", PostgresCluster.PASSWORD));
     String key = engram.ok("keys", "create", "--tenant", "acme", "--admin").out().strip();
@@ -194,6 +197,8 @@ class PostgresMultiServerTest {
     Set<String> idsOnB = new HashSet<>();
     eventsOnB.path("results").forEach(e -> idsOnB.add(e.path("id").asText()));
     assertThat(idsOnA).containsAll(accepted.keySet()).isEqualTo(idsOnB);
+    assertThat(cluster.vectorColumnType(PostgresCluster.schemaFor(work))).as("the pgvector column searched")
+        .hasValueSatisfying(type -> assertThat(type).startsWith("vector("));
     System.out.println("multi-server test: " + accepted.size() + " async adds, " + syncMemories.size()
         + " sync memories, shared scope " + texts);
   }
@@ -201,6 +206,7 @@ class PostgresMultiServerTest {
   @Test
   void theEventsOfAKilledServerAreFinishedByTheOtherOnce() throws Exception {
     PostgresCluster cluster = PostgresCluster.get();
+    cluster.requirePgvector();
     String schema = PostgresCluster.schemaFor(work);
     Files.writeString(work.resolve("engram.yaml"), """
         store:
@@ -208,6 +214,7 @@ class PostgresMultiServerTest {
           url: %s
           user: postgres
           schema: %s
+          vectors: pgvector
         server:
           event_lease_seconds: 3
         """.formatted(cluster.url(), schema));
@@ -269,6 +276,8 @@ class PostgresMultiServerTest {
       assertThat(bySource.get(id + ":0")).as("memories from event %s", id).containsExactly(memoryOfEvent.get(id));
     }
     assertThat(survivor.listAll("carol")).hasSize(accepted.size());
+    assertThat(cluster.vectorColumnType(schema)).as("the pgvector column searched")
+        .hasValueSatisfying(type -> assertThat(type).startsWith("vector("));
     System.out.println("killed-server test: " + accepted.size() + " events, " + leftRunning.size()
         + " left running by the killed server, all finished once by the survivor");
   }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged {@code engram} command with {@code store.provider: postgres}, end to end: a throwaway PostgreSQL 15
- * cluster (password authentication over TCP), an {@code engram.yaml} naming its URL and a schema, the password only in
+ * cluster with pgvector (password authentication over TCP; {@code store.vectors} left at {@code auto}, which detects
+ * the extension and takes the pgvector path), an {@code engram.yaml} naming its URL and a schema, the password only in
  * {@code ENGRAM_POSTGRES_PASSWORD}, and {@code java -jar engram.jar} as child processes, one per command, so the
  * second process reads what the first wrote. No data directory is created; the rows are checked with JDBC.
  */
@@ -29,6 +30,7 @@ class PostgresStoreCliTest {
   @Test
   void commandsWriteAndReadThePostgresStore() throws Exception {
     PostgresCluster cluster = PostgresCluster.get();
+    cluster.requirePgvector();
     Files.writeString(work.resolve("engram.yaml"), """
         data_dir: data
         store:
@@ -61,6 +63,10 @@ class PostgresStoreCliTest {
       assertThat(rs.getString(1)).isEqualTo("bob");
       assertThat(rs.getLong(2)).isEqualTo(1);
     }
+
+    // store.vectors is not set (auto): the server offers pgvector, so the store took the pgvector path
+    assertThat(cluster.vectorColumnType("cli_store")).as("the pgvector column auto detection added")
+        .hasValueSatisfying(type -> assertThat(type).startsWith("vector("));
 
     EngramJar.Result refused = EngramJar.in(work, Map.of("ENGRAM_POSTGRES_PASSWORD", "wrong-password"))
         .run("list", "--user-id", "alice");

@@ -12,7 +12,6 @@ import dev.engram.spi.Storage;
 import dev.engram.spi.StoredMemory;
 import dev.engram.testing.StorageContractSupport;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -26,20 +25,25 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pgvector path's HNSW branch (PGlite): with an exact-search limit of 40, a scope of 200 memories is searched
- * through the HNSW index with iterative scans. Other tenants and scopes hold the very same vectors, so a search that
- * leaked would return their rows; a filter that keeps one memory in four (50, still above the limit, one in sixteen
- * of the table) must still fill the top k (no recall lost to post-filtering), and one that keeps 20 (within the
- * limit) is searched exactly. Index use is read from {@code pg_stat_user_indexes}. The expected ranking is computed
- * in Java (cosine, best first, ties by id).
+ * The pgvector path's HNSW branch (PGlite; {@link NativePgvectorIndexPathTest} on native PostgreSQL 15): with an
+ * exact-search limit of 40, a scope of 200 memories is searched through the HNSW index with iterative scans. Other
+ * tenants and scopes hold the very same vectors, so a search that leaked would return their rows; a filter that keeps
+ * one memory in four (50, still above the limit, one in sixteen of the table) must still fill the top k (no recall
+ * lost to post-filtering), and one that keeps 20 (within the limit) is searched exactly. Index use is read from
+ * {@code pg_stat_user_indexes}. The expected ranking is computed in Java (cosine, best first, ties by id).
  */
 class PgvectorIndexPathTest extends StorageContractSupport {
   private static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
   private static final int PER_SCOPE = 200;
 
+  /** PGlite; {@link NativePgvectorIndexPathTest} runs these tests on native PostgreSQL 15. */
+  PgvectorServer server() {
+    return PgvectorServer.PGLITE;
+  }
+
   @Override
   protected Storage openStorage(java.nio.file.Path dir, int dimension) {
-    return PostgresStorage.open(PgliteServer.get().settingsFor(dir).toBuilder().exactSearchLimit(40).build(),
+    return PostgresStorage.open(server().settingsFor(dir).toBuilder().exactSearchLimit(40).build(),
         dimension);
   }
 
@@ -98,21 +102,10 @@ class PgvectorIndexPathTest extends StorageContractSupport {
     assertThat(hnswScans()).as("no index scan for a restricted set within the limit").isEqualTo(scansAfterLarge);
   }
 
-  /**
-   * How often the HNSW index of this test's schema was scanned. A backend flushes its statistics when it goes idle,
-   * at most once a second, so this waits a second and ends a transaction before reading them.
-   */
+  /** How often the HNSW index of this test's schema was scanned, once the statistics are flushed. */
   private long hnswScans() throws SQLException {
-    try (Connection c = DriverManager.getConnection(PgliteServer.get().url(), "postgres", "");
-         Statement s = c.createStatement()) {
-      s.execute("SELECT pg_stat_force_next_flush()");
-      try {
-        Thread.sleep(1_100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      s.execute("SELECT 1");
+    try (Connection c = server().connect(); Statement s = c.createStatement()) {
+      server().flushStatistics(c, this::reopen);
       s.execute("SELECT pg_stat_clear_snapshot()");
       try (ResultSet rs = s.executeQuery("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname ="
           + " 'memories_embedding_hnsw' AND schemaname = '" + PostgresCluster.schemaFor(dir) + "'")) {

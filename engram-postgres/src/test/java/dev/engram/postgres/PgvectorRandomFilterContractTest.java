@@ -9,9 +9,14 @@ import java.nio.file.Path;
  * path (PGlite, pool of one).
  */
 class PgvectorRandomFilterContractTest extends RandomFilterContract {
+  /** PGlite; {@link NativePgvectorRandomFilterContractTest} runs these tests on native PostgreSQL 15. */
+  PgvectorServer server() {
+    return PgvectorServer.PGLITE;
+  }
+
   @Override
   protected Storage openStorage(Path dir, int dimension) {
-    return PostgresStorage.open(PgliteServer.get().settingsFor(dir), dimension);
+    return PostgresStorage.open(server().settingsFor(dir), dimension);
   }
 
   /** PostgreSQL's text and JSON are UTF-8 and cannot hold an unpaired surrogate. */

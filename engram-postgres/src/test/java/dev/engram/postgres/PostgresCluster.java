@@ -9,12 +9,15 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -25,9 +28,11 @@ import java.util.stream.Stream;
  * the server runs as the system user {@code postgres} (Debian's package creates it) through {@code runuser}.
  *
  * <p>The binaries come from {@code /usr/lib/postgresql/15/bin} (Debian's {@code postgresql-15}, which {@code .ci/run}
- * installs) or the directory in {@code ENGRAM_PG_BIN}. Each test gets its own schema ({@link #settingsFor}), so tests
- * never see each other's rows. TCP connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs
- * with {@code fsync=off} for speed: the crash tests kill the Engram process, not PostgreSQL.
+ * installs) or the directory in {@code ENGRAM_PG_BIN}; the pgvector path's tests also need the {@code vector}
+ * extension in that installation ({@code scripts/install-pgvector.sh}, which {@code .ci/run} runs). Each test gets its
+ * own schema ({@link #settingsFor}, {@link #pgvectorSettingsFor}), so tests never see each other's rows. TCP
+ * connections authenticate with {@link #PASSWORD} (scram-sha-256). The server runs with {@code fsync=off} for speed:
+ * the crash tests kill the Engram process, not PostgreSQL.
  */
 public final class PostgresCluster {
   /** The superuser's password (TCP connections need it; the cluster's own socket trusts). */
@@ -39,6 +44,7 @@ public final class PostgresCluster {
   private final int port;
   private final List<String> asUser;
   private final Path bin;
+  private boolean pgvectorChecked;
 
   private PostgresCluster(Path root, int port, List<String> asUser, Path bin) {
     this.root = root;
@@ -61,10 +67,66 @@ public final class PostgresCluster {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
   }
 
-  /** Settings for the schema that belongs to {@code dir} (the same directory always gets the same schema). */
+  /**
+   * Settings for the schema that belongs to {@code dir} (the same directory always gets the same schema), on the
+   * plain-array vector path ({@link VectorMode#ARRAY}) whether or not the server offers pgvector, so that the tests
+   * built on them cover that path; {@link #pgvectorSettingsFor} is the pgvector path.
+   */
   public PostgresSettings settingsFor(Path dir) {
     return PostgresSettings.builder(url()).user("postgres").password(PASSWORD).schema(schemaFor(dir)).poolSize(6)
-        .build();
+        .vectors(VectorMode.ARRAY).build();
+  }
+
+  /**
+   * Settings for {@code dir}'s schema on the pgvector path ({@link VectorMode#PGVECTOR}), with the same pool as
+   * {@link #settingsFor}.
+   *
+   * @throws IllegalStateException if this PostgreSQL 15 does not offer the {@code vector} extension, naming the
+   *                               script that installs it
+   */
+  public PostgresSettings pgvectorSettingsFor(Path dir) {
+    requirePgvector();
+    return settingsFor(dir).toBuilder().vectors(VectorMode.PGVECTOR).build();
+  }
+
+  /**
+   * Fails unless the server offers the {@code vector} extension (pgvector), for tests that need the pgvector path.
+   *
+   * @throws IllegalStateException naming {@code scripts/install-pgvector.sh} if it does not
+   */
+  public synchronized void requirePgvector() {
+    if (pgvectorChecked) {
+      return;
+    }
+    try (Connection c = connect(); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery(
+             "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'")) {
+      rs.next();
+      if (rs.getLong(1) == 0) {
+        throw new IllegalStateException("PostgreSQL 15 in " + bin.getParent() + " does not offer the 'vector'"
+            + " extension (pgvector): run scripts/install-pgvector.sh as root, as .ci/run does (it builds pgvector"
+            + " 0.8.0 from Debian's source package)");
+      }
+      pgvectorChecked = true;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot ask the test cluster for the vector extension", e);
+    }
+  }
+
+  /**
+   * The type of {@code schema.memories.embedding_vector}, the column the pgvector path adds (such as
+   * {@code vector(64)}); empty if the schema has none (the plain-array path).
+   */
+  public Optional<String> vectorColumnType(String schema) throws SQLException {
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT format_type(a.atttypid,"
+        + " a.atttypmod) FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n"
+        + " ON n.oid = t.relnamespace WHERE n.nspname = ? AND t.relname = 'memories'"
+        + " AND a.attname = 'embedding_vector' AND NOT a.attisdropped")) {
+      ps.setString(1, schema);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1).replaceFirst("^.*\\.", "")) : Optional.empty();
+      }
+    }
   }
 
   /** The schema of {@code dir}'s tests: {@code t_} and 20 hex digits of a hash of the path. */

@@ -33,13 +33,18 @@ class PostgresCrashTest {
   @TempDir
   Path dir;
 
+  /** The plain-array path; {@link NativePgvectorCrashTest} runs these tests on the pgvector path. */
+  PostgresSettings settingsFor(Path dir) {
+    return PostgresCluster.get().settingsFor(dir);
+  }
+
   @Test
   void acknowledgedWritesSurviveAKilledWriter() throws Exception {
-    PostgresSettings settings = PostgresCluster.get().settingsFor(dir);
+    PostgresSettings settings = settingsFor(dir);
     File stderr = dir.resolve("child-stderr.log").toFile();
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        PostgresCrashWriter.class.getName(), settings.url(), settings.schema());
+        PostgresCrashWriter.class.getName(), settings.url(), settings.schema(), settings.vectors().toString());
     Process child = new ProcessBuilder(command).redirectError(stderr).start();
     Map<String, String> texts = new HashMap<>();
     Set<String> deleted = new HashSet<>();
@@ -64,6 +69,7 @@ class PostgresCrashTest {
         Files.exists(stderr.toPath()) ? Files.readString(stderr.toPath()) : "").isEqualTo(ACKS_BEFORE_KILL);
 
     try (PostgresStorage storage = PostgresStorage.open(settings, 64)) {
+      assertThat(storage.vectors()).as("the vector path").isEqualTo(settings.vectors());
       MemoryStore store = storage.records();
       for (Map.Entry<String, String> e : texts.entrySet()) {
         var stored = store.get("default", e.getKey());

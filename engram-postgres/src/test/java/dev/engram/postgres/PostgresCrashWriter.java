@@ -12,17 +12,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The child of {@link PostgresCrashTest}: {@code PostgresCrashWriter <url> <schema>} opens Engram on the schema and
- * writes until it is killed, from two threads: each adds a memory, updates every third one and deletes every fifth
- * one. Output, one flushed line per acknowledged write, printed only after the call returned:
- * {@code ACK add <id>}, {@code ACK update <id> <text>}, {@code ACK delete <id>}.
+ * The child of {@link PostgresCrashTest}: {@code PostgresCrashWriter <url> <schema> <vectors>} opens Engram on the
+ * schema, on the vector path {@code vectors} ({@code array} or {@code pgvector}), and writes until it is killed,
+ * from two threads: each adds a memory, updates every third one and deletes every fifth one. Output, one flushed line
+ * per acknowledged write, printed only after the call returned: {@code ACK add <id>}, {@code ACK update <id> <text>},
+ * {@code ACK delete <id>}.
  */
 public final class PostgresCrashWriter {
   private PostgresCrashWriter() {}
 
   public static void main(String[] args) throws InterruptedException {
     PostgresSettings settings = PostgresSettings.builder(args[0]).user("postgres")
-        .password(PostgresCluster.PASSWORD).schema(args[1]).poolSize(4).build();
+        .password(PostgresCluster.PASSWORD).schema(args[1]).poolSize(4).vectors(VectorMode.parse(args[2])).build();
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
     Memory memory = Engram.builder().storage(PostgresStorage.open(settings, 64)).embedder(new HashEmbedder())
         .build();

@@ -41,6 +41,11 @@ class PostgresMultiInstanceTest {
   @TempDir
   Path dir;
 
+  /** The plain-array path; {@link NativePgvectorMultiInstanceTest} runs these tests on the pgvector path. */
+  PostgresSettings settingsFor(Path dir) {
+    return PostgresCluster.get().settingsFor(dir);
+  }
+
   private PostgresStorage storageA;
   private PostgresStorage storageB;
   private Memory a;
@@ -48,9 +53,11 @@ class PostgresMultiInstanceTest {
 
   @BeforeEach
   void open() {
-    PostgresSettings settings = PostgresCluster.get().settingsFor(dir);
+    PostgresSettings settings = settingsFor(dir);
     storageA = PostgresStorage.open(settings, 64);
     storageB = PostgresStorage.open(settings, 64);
+    assertThat(List.of(storageA.vectors(), storageB.vectors())).as("the vector path")
+        .containsOnly(settings.vectors());
     a = Engram.builder().storage(storageA).embedder(new HashEmbedder()).build();
     b = Engram.builder().storage(storageB).embedder(new HashEmbedder()).build();
   }
