@@ -37,6 +37,8 @@ final class PgVector {
 
   private static final Logger LOG = LoggerFactory.getLogger(PgVector.class);
   private static final String COLUMN = "embedding_vector";
+  /** Where Engram creates the extension when the database has none: a schema of its own that no store drops. */
+  static final String EXTENSION_SCHEMA = "engram_pgvector";
   /** Cosine similarity from pgvector's cosine distance {@code d}; NaN (a zero vector) scores 0 as on the exact path. */
   private static final String SIMILARITY = "CASE WHEN d = 'NaN'::float8 THEN 0 ELSE 1 - d END";
 
@@ -68,9 +70,7 @@ final class PgVector {
         ps.setString(1, "engram pgvector setup of " + schema);
         ps.execute();
       }
-      try (Statement s = c.createStatement()) {
-        s.execute("CREATE EXTENSION IF NOT EXISTS vector");
-      }
+      createExtension(c);
       requireIterativeScans(c);
       PgVector vector = new PgVector(extensionSchema(c), exactLimit);
       Optional<String> type = columnType(c);
@@ -94,6 +94,32 @@ final class PgVector {
       throw e;
     } finally {
       c.setAutoCommit(true);
+    }
+  }
+
+  /**
+   * Creates the {@code vector} extension if no schema of the database has it, in its own schema
+   * {@value #EXTENSION_SCHEMA}, never in an Engram schema: an extension lives in one schema, and dropping the Engram
+   * schema it had been created in would drop it with every other schema's vector column. Under a database-wide
+   * advisory lock, since schemas that open together would otherwise race on {@code CREATE EXTENSION}. An extension
+   * that a DBA installed elsewhere is used where it is.
+   */
+  private static void createExtension(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+      ps.setString(1, "engram pgvector extension");
+      ps.execute();
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_extension WHERE extname = 'vector'");
+         ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      if (rs.getLong(1) > 0) {
+        return;
+      }
+    }
+    LOG.info("creating the pgvector extension in schema {}", EXTENSION_SCHEMA);
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + EXTENSION_SCHEMA);
+      s.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA " + EXTENSION_SCHEMA);
     }
   }
 
