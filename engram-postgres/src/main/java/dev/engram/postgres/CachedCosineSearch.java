@@ -4,6 +4,7 @@ import dev.engram.StorageException;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.VectorMath;
+import dev.engram.spi.sql.Sql;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

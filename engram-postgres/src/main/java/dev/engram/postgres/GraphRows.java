@@ -5,6 +5,7 @@ import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import dev.engram.graph.TimeView;
+import dev.engram.spi.sql.Sql;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ final class GraphRows {
         ps.setString(i++, e.name());
         ps.setString(i++, e.normalizedName());
         ps.setString(i++, e.type());
-        ps.setArray(i++, c.createArrayOf("float4", Sql.boxed(e.embeddingView())));
+        ps.setArray(i++, c.createArrayOf("float4", Float4Arrays.boxed(e.embeddingView())));
         ps.setInt(i++, e.mentions());
         i = MemoryRows.bindInstant(ps, i, e.createdAt());
         i = MemoryRows.bindInstant(ps, i, e.updatedAt());
@@ -78,7 +79,7 @@ final class GraphRows {
         ps.setString(i++, r.name());
         ps.setString(i++, r.targetId());
         ps.setString(i++, r.fact());
-        ps.setArray(i++, c.createArrayOf("float4", Sql.boxed(r.factEmbeddingView())));
+        ps.setArray(i++, c.createArrayOf("float4", Float4Arrays.boxed(r.factEmbeddingView())));
         i = MemoryRows.bindInstant(ps, i, r.validAt());
         i = MemoryRows.bindInstant(ps, i, r.invalidAt());
         i = MemoryRows.bindInstant(ps, i, r.createdAt());

@@ -76,7 +76,7 @@ final class MemoryRows {
     } else {
       ps.setInt(i++, Math.toIntExact(m.expirationDate().toEpochDay()));
     }
-    ps.setArray(i++, ps.getConnection().createArrayOf("float4", Sql.boxed(stored.embeddingView())));
+    ps.setArray(i++, ps.getConnection().createArrayOf("float4", Float4Arrays.boxed(stored.embeddingView())));
     ps.setLong(i++, seq);
     ps.setString(i++, stored.tenant());
     ps.setString(i, m.id());

@@ -3,6 +3,7 @@ package dev.engram.postgres;
 import dev.engram.StorageException;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
+import dev.engram.spi.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

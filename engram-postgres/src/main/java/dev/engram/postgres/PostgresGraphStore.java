@@ -8,6 +8,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -77,8 +78,8 @@ final class PostgresGraphStore implements GraphStore {
     if (k < 1) {
       return List.of();
     }
-    Sql sql = new Sql().append("SELECT " + GraphRows.ENTITY_COLUMNS + ", engram_cosine(e.embedding, ").param(vector)
-        .append("::real[]) AS score FROM graph_entities e WHERE e.tenant = ").param(tenant);
+    Sql sql = new Sql().append("SELECT " + GraphRows.ENTITY_COLUMNS + ", engram_cosine(e.embedding, ")
+        .param(Float4Arrays.parameter(vector)).append("::real[]) AS score FROM graph_entities e WHERE e.tenant = ").param(tenant);
     GraphRows.scope(sql, "e", scope);
     sql.append(" ORDER BY score DESC, e.id LIMIT ").param(k);
     return db.read("find similar entities", c -> {
@@ -121,7 +122,8 @@ final class PostgresGraphStore implements GraphStore {
       return List.of();
     }
     Sql sql = new Sql().append("SELECT " + GraphRows.RELATION_COLUMNS + ", engram_cosine(r.embedding, ")
-        .param(vector).append("::real[]) AS score FROM graph_relations r WHERE r.tenant = ").param(tenant);
+        .param(Float4Arrays.parameter(vector))
+        .append("::real[]) AS score FROM graph_relations r WHERE r.tenant = ").param(tenant);
     GraphRows.scope(sql, "r", scope);
     GraphRows.view(sql, view);
     sql.append(" ORDER BY score DESC, r.id LIMIT ").param(k);

@@ -17,6 +17,7 @@ import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,6 +3,7 @@ package dev.engram.postgres;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
+import dev.engram.spi.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -88,7 +89,8 @@ final class PostgresSearchIndex implements SearchIndex {
     if (cached.isPresent()) {
       return db.read("search by vector (cached embeddings)", true, c -> cached.get().dense(c, query, vector, k));
     }
-    Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ").param(vector)
+    Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ")
+        .param(Float4Arrays.parameter(vector))
         .append("::real[]) AS score FROM memories m")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
             query.today()))

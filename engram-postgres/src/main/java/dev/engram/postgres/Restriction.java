@@ -2,10 +2,14 @@ package dev.engram.postgres;
 
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
+import dev.engram.spi.sql.FilterSql;
+import dev.engram.spi.sql.Sql;
 import java.time.LocalDate;
 
 /** The WHERE clause every read of memories shares: tenant, scope, expiry and filter, applied inside PostgreSQL. */
 final class Restriction {
+  private static final FilterSql FILTERS = new FilterSql(new PostgresDialect());
+
   private Restriction() {}
 
   /** {@code " WHERE m.tenant = ? AND <scope> AND <unexpired> AND <filter>"}. */
@@ -17,7 +21,7 @@ final class Restriction {
           .append(")");
     }
     if (!(filter instanceof Filter.All)) {
-      sql.append(" AND ").append(FilterSql.of(filter));
+      sql.append(" AND ").append(FILTERS.of(filter));
     }
     return sql;
   }

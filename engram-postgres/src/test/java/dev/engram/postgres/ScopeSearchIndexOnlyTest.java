@@ -10,6 +10,7 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.Storage;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.Sql;
 import dev.engram.testing.StorageContractSupport;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -12,6 +12,8 @@ import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.FilterSql;
+import dev.engram.spi.sql.Sql;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -41,6 +43,7 @@ final class Reads {
       + " FROM (SELECT tenant, memory_id, MAX(seq) AS s FROM history WHERE seq > ? GROUP BY tenant, memory_id) c"
       + " LEFT JOIN memories m ON m.tenant = c.tenant AND m.id = c.memory_id ORDER BY c.s";
   private static final String ALL = "SELECT " + MemoryRows.STORED_COLUMNS + FROM;
+  private static final FilterSql FILTERS = new FilterSql(new SqliteDialect());
 
   private Reads() {}
 
@@ -83,7 +86,7 @@ final class Reads {
     }
     if (!(request.filter() instanceof Filter.All)) {
       where.append(" AND ");
-      FilterSql.append(where, request.filter());
+      FILTERS.append(where, request.filter());
     }
     long total;
     PreparedStatement count = db.cached("SELECT COUNT(*)" + FROM + where.text());

@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  * {@code SQLITE_BUSY} from reaching callers. SQL failures surface as {@link StorageException}s naming the operation.
  *
  * <p><b>Filters</b> are translated to SQL and applied inside SQLite, with the exact semantics of
- * {@link dev.engram.filter.FilterEvaluator} (see {@code FilterSql}); {@code icontains} lower-cases with Java's
+ * {@link dev.engram.filter.FilterEvaluator} (see {@code dev.engram.spi.sql.FilterSql}); {@code icontains} lower-cases with Java's
  * Unicode rules, not SQLite's ASCII-only {@code lower()}.
  *
  * <p><b>Values.</b> Times round-trip exactly (nanosecond precision). Metadata is stored as JSON: integral numbers
