@@ -5,6 +5,7 @@ import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import dev.engram.graph.TimeView;
+import dev.engram.spi.sql.ColumnCodecs;
 import dev.engram.spi.sql.Sql;
 import java.sql.Array;
 import java.sql.Connection;
@@ -62,8 +63,8 @@ final class GraphRows {
         ps.setString(i++, e.type());
         ps.setArray(i++, c.createArrayOf("float4", Float4Arrays.boxed(e.embeddingView())));
         ps.setInt(i++, e.mentions());
-        i = MemoryRows.bindInstant(ps, i, e.createdAt());
-        i = MemoryRows.bindInstant(ps, i, e.updatedAt());
+        i = ColumnCodecs.bindInstant(ps, i, e.createdAt());
+        i = ColumnCodecs.bindInstant(ps, i, e.updatedAt());
         i = bindScope(ps, i, e.scope());
         ps.setArray(i++, c.createArrayOf("text", e.aliases().toArray()));
         ps.setString(i++, tenant);
@@ -80,10 +81,10 @@ final class GraphRows {
         ps.setString(i++, r.targetId());
         ps.setString(i++, r.fact());
         ps.setArray(i++, c.createArrayOf("float4", Float4Arrays.boxed(r.factEmbeddingView())));
-        i = MemoryRows.bindInstant(ps, i, r.validAt());
-        i = MemoryRows.bindInstant(ps, i, r.invalidAt());
-        i = MemoryRows.bindInstant(ps, i, r.createdAt());
-        i = MemoryRows.bindInstant(ps, i, r.expiredAt());
+        i = ColumnCodecs.bindInstant(ps, i, r.validAt());
+        i = ColumnCodecs.bindInstant(ps, i, r.invalidAt());
+        i = ColumnCodecs.bindInstant(ps, i, r.createdAt());
+        i = ColumnCodecs.bindInstant(ps, i, r.expiredAt());
         ps.setArray(i++, c.createArrayOf("text", r.sourceMessageIds().toArray()));
         ps.setArray(i++, c.createArrayOf("text", r.memoryIds().toArray()));
         i = bindScope(ps, i, r.scope());
@@ -156,15 +157,15 @@ final class GraphRows {
   /** Reads an entity from {@link #ENTITY_COLUMNS} starting at column 1. */
   static Entity entity(ResultSet rs) throws SQLException {
     return new Entity(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        MemoryRows.floats(rs.getArray(5)), rs.getInt(6), MemoryRows.instant(rs, 7), MemoryRows.instant(rs, 9),
+        MemoryRows.floats(rs.getArray(5)), rs.getInt(6), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
         Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), strings(rs.getArray(14)));
   }
 
   /** Reads a relation from {@link #RELATION_COLUMNS} starting at column 1. */
   static Relation relation(ResultSet rs) throws SQLException {
     return new Relation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        MemoryRows.floats(rs.getArray(6)), MemoryRows.instant(rs, 7), MemoryRows.instant(rs, 9),
-        MemoryRows.instant(rs, 11), MemoryRows.instant(rs, 13), strings(rs.getArray(15)), strings(rs.getArray(16)),
+        MemoryRows.floats(rs.getArray(6)), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
+        ColumnCodecs.instant(rs, 11), ColumnCodecs.instant(rs, 13), strings(rs.getArray(15)), strings(rs.getArray(16)),
         Scope.of(rs.getString(17), rs.getString(18), rs.getString(19)));
   }
 

@@ -1,12 +1,9 @@
 package dev.engram.postgres;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.engram.MemoryItem;
 import dev.engram.Role;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,17 +18,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How a memory is laid out in the {@code memories} table: instants as (epoch second, nano) pairs that round-trip
- * exactly and compare as row values, the expiration as an epoch day, metadata and source ids as JSON text exactly
- * as Jackson writes them, the embedding as {@code real[]}, and {@code folded}: every string of the memory
- * lower-cased in Java (root locale), so that {@code icontains} agrees with {@link dev.engram.filter.FilterEvaluator}
- * whatever the database's locale.
+ * How a memory is laid out in the {@code memories} table: instants, metadata and source ids as {@link
+ * ColumnCodecs} writes them, the expiration as an epoch day, the embedding as {@code real[]}, and {@code folded}:
+ * every string of the memory lower-cased in Java (root locale), so that {@code icontains} agrees with {@link
+ * dev.engram.filter.FilterEvaluator} whatever the database's locale.
  */
 final class MemoryRows {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ObjectReader MAP = JSON.readerFor(new TypeReference<Map<String, Object>>() {});
-  private static final ObjectReader STRINGS = JSON.readerFor(new TypeReference<List<String>>() {});
-
   /** The columns {@link #item} reads, from alias {@code m}. */
   static final String ITEM_COLUMNS = "m.tenant, m.id, m.user_id, m.agent_id, m.run_id, m.actor_id, m.role, m.text,"
       + " m.hash, m.metadata, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns,"
@@ -65,12 +57,12 @@ final class MemoryRows {
     ps.setString(i++, m.role() == null ? null : m.role().wireName());
     ps.setString(i++, m.text());
     ps.setString(i++, m.hash());
-    ps.setString(i++, json(m.metadata()));
-    ps.setString(i++, json(folded(m)));
-    i = bindInstant(ps, i, m.createdAt());
-    i = bindInstant(ps, i, m.updatedAt());
-    i = bindInstant(ps, i, m.eventTime());
-    ps.setString(i++, json(m.sourceIds()));
+    ps.setString(i++, ColumnCodecs.json(m.metadata()));
+    ps.setString(i++, ColumnCodecs.json(folded(m)));
+    i = ColumnCodecs.bindInstant(ps, i, m.createdAt());
+    i = ColumnCodecs.bindInstant(ps, i, m.updatedAt());
+    i = ColumnCodecs.bindInstant(ps, i, m.eventTime());
+    ps.setString(i++, ColumnCodecs.json(m.sourceIds()));
     if (m.expirationDate() == null) {
       ps.setNull(i++, Types.INTEGER);
     } else {
@@ -118,25 +110,6 @@ final class MemoryRows {
     return v;
   }
 
-  static int bindInstant(PreparedStatement ps, int index, Instant t) throws SQLException {
-    if (t == null) {
-      ps.setNull(index, Types.BIGINT);
-      ps.setNull(index + 1, Types.INTEGER);
-    } else {
-      ps.setLong(index, t.getEpochSecond());
-      ps.setInt(index + 1, t.getNano());
-    }
-    return index + 2;
-  }
-
-  static Instant instant(ResultSet rs, int column) throws SQLException {
-    long seconds = rs.getLong(column);
-    if (rs.wasNull()) {
-      return null;
-    }
-    return Instant.ofEpochSecond(seconds, rs.getInt(column + 1));
-  }
-
   /** Reads {@link #ITEM_COLUMNS} starting at {@code first} (the tenant). */
   static MemoryItem item(ResultSet rs, int first) throws SQLException {
     int c = first + 1;
@@ -148,12 +121,12 @@ final class MemoryRows {
     String role = rs.getString(c++);
     String text = rs.getString(c++);
     String hash = rs.getString(c++);
-    Map<String, Object> metadata = metadata(rs.getString(c++));
-    Instant created = instant(rs, c);
-    Instant updated = instant(rs, c + 2);
-    Instant event = instant(rs, c + 4);
+    Map<String, Object> metadata = ColumnCodecs.metadata(rs.getString(c++));
+    Instant created = ColumnCodecs.instant(rs, c);
+    Instant updated = ColumnCodecs.instant(rs, c + 2);
+    Instant event = ColumnCodecs.instant(rs, c + 4);
     c += 6;
-    List<String> sources = strings(rs.getString(c++));
+    List<String> sources = ColumnCodecs.strings(rs.getString(c++));
     int day = rs.getInt(c);
     LocalDate expiration = rs.wasNull() ? null : LocalDate.ofEpochDay(day);
     return new MemoryItem(id, text, hash, metadata, userId, agentId, runId, actorId,
@@ -173,35 +146,5 @@ final class MemoryRows {
       out[i] = ((Number) values[i]).floatValue();
     }
     return out;
-  }
-
-  static String json(Object value) {
-    try {
-      return JSON.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot write JSON: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  static Map<String, Object> metadata(String json) {
-    if ("{}".equals(json)) {
-      return Map.of();
-    }
-    try {
-      return MAP.readValue(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored metadata is not a JSON object: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  static List<String> strings(String json) {
-    if ("[]".equals(json)) {
-      return List.of();
-    }
-    try {
-      return STRINGS.readValue(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored list is not a JSON array of strings: " + e.getOriginalMessage(), e);
-    }
   }
 }

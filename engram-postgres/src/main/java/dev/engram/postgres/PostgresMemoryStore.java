@@ -17,6 +17,7 @@ import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.ColumnCodecs;
 import dev.engram.spi.sql.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -205,7 +206,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             history.setString(6, h.newText());
             history.setString(7, h.actorId());
             history.setString(8, h.role() == null ? null : h.role().wireName());
-            MemoryRows.bindInstant(history, 9, h.at());
+            ColumnCodecs.bindInstant(history, 9, h.at());
             history.setString(11, h.pipeline());
             history.executeUpdate();
           }
@@ -319,7 +320,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     ps.setString(6, change.event() == EventType.DELETE ? null : m.item().text());
     ps.setString(7, change.actorId());
     ps.setString(8, change.role() == null ? null : change.role().wireName());
-    MemoryRows.bindInstant(ps, 9, at);
+    ColumnCodecs.bindInstant(ps, 9, at);
     ps.setString(11, change.pipeline());
     ps.executeUpdate();
   }
@@ -334,7 +335,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         insert.setString(3, msg.role().wireName());
         insert.setString(4, msg.name());
         insert.setString(5, msg.content());
-        MemoryRows.bindInstant(insert, 6, msg.timestamp());
+        ColumnCodecs.bindInstant(insert, 6, msg.timestamp());
         insert.setString(8, msg.sourceId());
         insert.addBatch();
       }
@@ -464,7 +465,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             String role = rs.getString(7);
             out.add(new HistoryEntry(rs.getLong(1), rs.getString(2), EventType.valueOf(rs.getString(3)),
                 rs.getString(4), rs.getString(5), rs.getString(6), role == null ? null : Role.parse(role),
-                MemoryRows.instant(rs, 8), rs.getString(10)));
+                ColumnCodecs.instant(rs, 8), rs.getString(10)));
           }
         }
         return out;
@@ -485,7 +486,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             out.add(new Message(Role.parse(rs.getString(1)), rs.getString(3), rs.getString(2),
-                MemoryRows.instant(rs, 4), rs.getString(6)));
+                ColumnCodecs.instant(rs, 4), rs.getString(6)));
           }
         }
         return out;

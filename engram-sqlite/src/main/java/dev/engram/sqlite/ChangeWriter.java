@@ -9,6 +9,7 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -112,7 +113,7 @@ final class ChangeWriter {
     ps.setString(6, h.newText());
     ps.setString(7, h.actorId());
     ps.setString(8, h.role() == null ? null : h.role().wireName());
-    Codecs.bindInstant(ps, 9, h.at());
+    ColumnCodecs.bindInstant(ps, 9, h.at());
     ps.setString(11, h.pipeline());
     ps.executeUpdate();
   }
@@ -147,7 +148,7 @@ final class ChangeWriter {
       insert.setString(3, msg.role().wireName());
       insert.setString(4, msg.name());
       insert.setString(5, msg.content());
-      Codecs.bindInstant(insert, 6, msg.timestamp());
+      ColumnCodecs.bindInstant(insert, 6, msg.timestamp());
       insert.setString(8, msg.sourceId());
       insert.executeUpdate();
     }

@@ -5,6 +5,7 @@ import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import dev.engram.graph.TimeView;
+import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,11 +51,11 @@ final class GraphRows {
       ps.setString(5, e.type());
       ps.setBytes(6, Codecs.embedding(e.embeddingView()));
       ps.setInt(7, e.mentions());
-      Codecs.bindInstant(ps, 8, e.createdAt());
-      Codecs.bindInstant(ps, 10, e.updatedAt());
+      ColumnCodecs.bindInstant(ps, 8, e.createdAt());
+      ColumnCodecs.bindInstant(ps, 10, e.updatedAt());
       bindScope(ps, 12, e.scope());
       // The triggers on graph_entities replace the entity's rows of graph_entity_aliases (see Schema).
-      ps.setString(15, Codecs.stringsJson(e.aliases()));
+      ps.setString(15, ColumnCodecs.json(e.aliases()));
       ps.executeUpdate();
     }
     for (Relation r : changes.relations()) {
@@ -66,12 +67,12 @@ final class GraphRows {
       ps.setString(5, r.targetId());
       ps.setString(6, r.fact());
       ps.setBytes(7, Codecs.embedding(r.factEmbeddingView()));
-      Codecs.bindInstant(ps, 8, r.validAt());
-      Codecs.bindInstant(ps, 10, r.invalidAt());
-      Codecs.bindInstant(ps, 12, r.createdAt());
-      Codecs.bindInstant(ps, 14, r.expiredAt());
-      ps.setString(16, Codecs.stringsJson(r.sourceMessageIds()));
-      ps.setString(17, Codecs.stringsJson(r.memoryIds()));
+      ColumnCodecs.bindInstant(ps, 8, r.validAt());
+      ColumnCodecs.bindInstant(ps, 10, r.invalidAt());
+      ColumnCodecs.bindInstant(ps, 12, r.createdAt());
+      ColumnCodecs.bindInstant(ps, 14, r.expiredAt());
+      ps.setString(16, ColumnCodecs.json(r.sourceMessageIds()));
+      ps.setString(17, ColumnCodecs.json(r.memoryIds()));
       bindScope(ps, 18, r.scope());
       ps.executeUpdate();
     }
@@ -133,8 +134,8 @@ final class GraphRows {
       return index;
     }
     Instant t = view.asOf() != null ? view.asOf() : Instant.now();
-    Codecs.bindInstant(ps, index, t);
-    Codecs.bindInstant(ps, index + 2, t);
+    ColumnCodecs.bindInstant(ps, index, t);
+    ColumnCodecs.bindInstant(ps, index + 2, t);
     return index + 4;
   }
 
@@ -153,15 +154,16 @@ final class GraphRows {
   /** Reads an entity from {@link #ENTITY_COLUMNS} starting at column 1. */
   static Entity entity(ResultSet rs) throws SQLException {
     return new Entity(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        Codecs.embedding(rs.getBytes(5)), rs.getInt(6), Codecs.instant(rs, 7), Codecs.instant(rs, 9),
-        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), Codecs.strings(rs.getString(14)));
+        Codecs.embedding(rs.getBytes(5)), rs.getInt(6), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
+        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), ColumnCodecs.strings(rs.getString(14)));
   }
 
   /** Reads a relation from {@link #RELATION_COLUMNS} starting at column 1. */
   static Relation relation(ResultSet rs) throws SQLException {
     return new Relation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        Codecs.embedding(rs.getBytes(6)), Codecs.instant(rs, 7), Codecs.instant(rs, 9), Codecs.instant(rs, 11),
-        Codecs.instant(rs, 13), Codecs.strings(rs.getString(15)), Codecs.strings(rs.getString(16)),
+        Codecs.embedding(rs.getBytes(6)), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
+        ColumnCodecs.instant(rs, 11), ColumnCodecs.instant(rs, 13), ColumnCodecs.strings(rs.getString(15)),
+        ColumnCodecs.strings(rs.getString(16)),
         Scope.of(rs.getString(17), rs.getString(18), rs.getString(19)));
   }
 

@@ -3,6 +3,7 @@ package dev.engram.sqlite;
 import dev.engram.MemoryItem;
 import dev.engram.Role;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -60,11 +61,11 @@ final class MemoryRows {
     ps.setString(i++, it.role() == null ? null : it.role().wireName());
     ps.setString(i++, it.text());
     ps.setString(i++, it.hash());
-    ps.setString(i++, Codecs.metadataJson(it.metadata()));
-    i = Codecs.bindInstant(ps, i, it.createdAt());
-    i = Codecs.bindInstant(ps, i, it.updatedAt());
-    i = Codecs.bindInstant(ps, i, it.eventTime());
-    ps.setString(i++, Codecs.stringsJson(it.sourceIds()));
+    ps.setString(i++, ColumnCodecs.json(it.metadata()));
+    i = ColumnCodecs.bindInstant(ps, i, it.createdAt());
+    i = ColumnCodecs.bindInstant(ps, i, it.updatedAt());
+    i = ColumnCodecs.bindInstant(ps, i, it.eventTime());
+    ps.setString(i++, ColumnCodecs.json(it.sourceIds()));
     if (it.expirationDate() == null) {
       ps.setNull(i++, Types.INTEGER);
     } else {
@@ -89,9 +90,9 @@ final class MemoryRows {
     String role = rs.getString(c + 8);
     long expiration = rs.getLong(c + 16);
     LocalDate expirationDate = rs.wasNull() ? null : LocalDate.ofEpochDay(expiration);
-    return new MemoryItem(id, text, hash, Codecs.metadata(metadata), userId, agentId, runId, actorId,
-        role == null ? null : Role.parse(role), Codecs.instant(rs, c + 9), Codecs.instant(rs, c + 11),
-        Codecs.instant(rs, c + 13), Codecs.strings(rs.getString(c + 15)), expirationDate);
+    return new MemoryItem(id, text, hash, ColumnCodecs.metadata(metadata), userId, agentId, runId, actorId,
+        role == null ? null : Role.parse(role), ColumnCodecs.instant(rs, c + 9), ColumnCodecs.instant(rs, c + 11),
+        ColumnCodecs.instant(rs, c + 13), ColumnCodecs.strings(rs.getString(c + 15)), expirationDate);
   }
 
   /** Reads the {@link #STORED_COLUMNS} starting at {@code first}. */

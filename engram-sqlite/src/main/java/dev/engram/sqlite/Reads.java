@@ -12,6 +12,7 @@ import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.sql.ColumnCodecs;
 import dev.engram.spi.sql.FilterSql;
 import dev.engram.spi.sql.Sql;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ final class Reads {
   static List<StoredMemory> getAll(Handle db, String tenant, Collection<String> ids) throws SQLException {
     PreparedStatement ps = db.cached(GET_ALL);
     ps.setString(1, tenant);
-    ps.setString(2, Codecs.stringsJson(ids));
+    ps.setString(2, ColumnCodecs.json(ids));
     List<StoredMemory> out = new ArrayList<>(ids.size());
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
@@ -187,7 +188,7 @@ final class Reads {
         String role = rs.getString(7);
         out.add(new HistoryEntry(rs.getLong(1), rs.getString(2), EventType.valueOf(rs.getString(3)),
             rs.getString(4), rs.getString(5), rs.getString(6), role == null ? null : Role.parse(role),
-            Codecs.instant(rs, 8), rs.getString(10)));
+            ColumnCodecs.instant(rs, 8), rs.getString(10)));
       }
     }
     return out;
@@ -201,7 +202,7 @@ final class Reads {
     List<Message> out = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
-        out.add(new Message(Role.parse(rs.getString(1)), rs.getString(3), rs.getString(2), Codecs.instant(rs, 4),
+        out.add(new Message(Role.parse(rs.getString(1)), rs.getString(3), rs.getString(2), ColumnCodecs.instant(rs, 4),
             rs.getString(6)));
       }
     }

@@ -8,6 +8,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -336,8 +337,8 @@ public final class SqliteGraphStore implements GraphStore {
           ids.add(rs.getString(1));
           vectors.add(Codecs.embedding(rs.getBytes(2)));
           if (kind.equals("r")) {
-            valid.add(Codecs.instant(rs, 3));
-            invalid.add(Codecs.instant(rs, 5));
+            valid.add(ColumnCodecs.instant(rs, 3));
+            invalid.add(ColumnCodecs.instant(rs, 5));
           }
         }
       }
