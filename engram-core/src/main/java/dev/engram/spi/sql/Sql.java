@@ -60,7 +60,7 @@ public final class Sql {
   }
 
   /** Binds one value by its Java type (the types {@link #param} takes). */
-  public static void bindValue(PreparedStatement ps, int index, Object value) throws SQLException {
+  private static void bindValue(PreparedStatement ps, int index, Object value) throws SQLException {
     if (value == null) {
       ps.setNull(index, Types.VARCHAR);
     } else if (value instanceof String s) {
