@@ -21,6 +21,8 @@ public final class Call {
   private final Context ctx;
   private final Optional<Principal> principal;
   private final Optional<Memory> memory;
+  /** Set on the context once the body has been read whole. */
+  private static final String BODY_READ_ATTR = "engram.body-read";
   private final long maxBodyBytes;
   private final Instant receivedAt;
   private JsonNode body;
@@ -124,10 +126,37 @@ public final class Call {
       if (bytes.length > maxBodyBytes) {
         throw tooLarge();
       }
+      ctx.attribute(BODY_READ_ATTR, true);
       return bytes;
     } catch (IOException e) {
       throw new ApiException(400, "invalid request: the body could not be read: " + e.getMessage(), "body");
     }
+  }
+
+  /**
+   * Reads the body of a request whose route did not (a GET with a body, a request refused before its body was read)
+   * so that a kept-alive connection can carry the next request: answered before its body had arrived, the request
+   * would otherwise leave the server to close the connection under a client that is already sending the next one.
+   * A body over {@code maxBodyBytes}, of unknown length beyond it, or unreadable is not read: the answer then says
+   * {@code Connection: close}, so the client opens a new connection instead.
+   */
+  static void readUnreadBody(Context ctx, long maxBodyBytes) {
+    boolean chunked = ctx.header("Transfer-Encoding") != null;
+    long declared = ctx.contentLength();
+    if (ctx.attribute(BODY_READ_ATTR) != null || (declared <= 0 && !chunked)
+        || "close".equalsIgnoreCase(ctx.res().getHeader("Connection"))) {
+      return;
+    }
+    if (declared <= maxBodyBytes) {
+      try (InputStream in = ctx.req().getInputStream()) {
+        if (in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1)).length <= maxBodyBytes) {
+          return;
+        }
+      } catch (IOException e) {
+        // the rest of the body cannot be read: the connection cannot carry another request, closed below
+      }
+    }
+    ctx.header("Connection", "close");
   }
 
   private ApiException tooLarge() {

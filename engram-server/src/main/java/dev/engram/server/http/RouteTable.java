@@ -91,6 +91,7 @@ public final class RouteTable {
           String error = status == 404 ? "not found: no route " + ctx.method() + " " + ctx.path()
               : "method not allowed: " + ctx.method() + " " + ctx.path();
           write(ctx, ErrorReplies.reply(status, error, status == 404 ? "path" : "method", Map.of()));
+          Call.readUnreadBody(ctx, env.maxBodyBytes());
         }
       });
     }
@@ -119,6 +120,7 @@ public final class RouteTable {
     } catch (Exception | StackOverflowError e) {
       write(ctx, ErrorReplies.of(e, Objects.toString(ctx.attribute(REQUEST_ID_ATTR))));
     } finally {
+      Call.readUnreadBody(ctx, env.maxBodyBytes());
       env.metrics().request(r.method().name(), r.path(), ctx.statusCode(), System.nanoTime() - start);
     }
   }
