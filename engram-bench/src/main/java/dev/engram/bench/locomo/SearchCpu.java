@@ -49,6 +49,11 @@ import java.util.Locale;
  */
 public final class SearchCpu {
   private static final int BUDGET_TOKENS = 1500;
+  /**
+   * Rounds of every question (once with the embedder, once with the vectors precomputed) before the measured ones:
+   * with two, the JIT compiler still took a third of the process's CPU time during the first measured rounds.
+   */
+  private static final int WARM_UP_ROUNDS = 5;
 
   private SearchCpu() {}
 
@@ -82,7 +87,7 @@ public final class SearchCpu {
       for (List<String> qs : questions) {
         qs.forEach(embedder::remember);
       }
-      for (int i = 0; i < 2; i++) { // warm-up: class loading, JIT, caches
+      for (int i = 0; i < WARM_UP_ROUNDS; i++) { // class loading, JIT, caches
         run(memories, scopes, questions, Ranking.DEFAULT, null, false);
         embedder.cached = true;
         run(memories, scopes, questions, Ranking.DEFAULT, null, true);
