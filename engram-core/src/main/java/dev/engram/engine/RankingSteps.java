@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
  * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
- * reach enters. Records are read through the search's {@link SearchRecords}, which the choice of hits reuses. (The diversity step applies while hits are kept, in {@link HybridSearch}.)
+ * reach enters. Records are read through the search's {@link SearchRecords}, which the choice of hits reuses. (The
+ * diversity step applies while hits are kept, in {@link HybridSearch}.)
  */
 final class RankingSteps {
   /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */

@@ -4,6 +4,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ final class SearchRecords {
       }
     }
     List<StoredMemory> out = new ArrayList<>(ids.size());
-    Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (String id : ids) {
       Optional<StoredMemory> m = read.get(id);
       if (m.isPresent() && seen.add(id)) {
