@@ -5,10 +5,8 @@ import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,7 +18,8 @@ import java.util.Set;
 final class SearchRecords {
   private final MemoryStore store;
   private final String tenant;
-  private final Map<String, Optional<StoredMemory>> read = new HashMap<>();
+  private final Map<String, StoredMemory> found = new HashMap<>();
+  private final Set<String> missing = new HashSet<>();
 
   SearchRecords(MemoryStore store, String tenant) {
     this.store = store;
@@ -28,30 +27,31 @@ final class SearchRecords {
   }
 
   /**
-   * The records of {@code ids} that exist, in the order of {@code ids} (each once); those not read yet in this
-   * search are read in one {@link MemoryStore#getAll} call.
+   * The records of {@code ids} (distinct, as a ranking lists them) that exist, in the order of {@code ids}; those not
+   * read yet in this search are read in one {@link MemoryStore#getAll} call.
    */
   List<StoredMemory> get(List<String> ids) {
-    Set<String> missing = new LinkedHashSet<>();
+    List<String> unread = new ArrayList<>();
     for (String id : ids) {
-      if (!read.containsKey(id)) {
-        missing.add(id);
+      if (!found.containsKey(id) && !missing.contains(id)) {
+        unread.add(id);
       }
     }
-    if (!missing.isEmpty()) {
-      for (StoredMemory m : store.getAll(tenant, missing)) {
-        read.put(m.id(), Optional.of(m));
+    if (!unread.isEmpty()) {
+      for (StoredMemory m : store.getAll(tenant, unread)) {
+        found.put(m.id(), m);
       }
-      for (String id : missing) {
-        read.putIfAbsent(id, Optional.empty());
+      for (String id : unread) {
+        if (!found.containsKey(id)) {
+          missing.add(id);
+        }
       }
     }
     List<StoredMemory> out = new ArrayList<>(ids.size());
-    Set<String> seen = new HashSet<>();
     for (String id : ids) {
-      Optional<StoredMemory> m = read.get(id);
-      if (m.isPresent() && seen.add(id)) {
-        out.add(m.get());
+      StoredMemory m = found.get(id);
+      if (m != null) {
+        out.add(m);
       }
     }
     return out;

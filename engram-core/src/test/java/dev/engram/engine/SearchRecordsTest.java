@@ -123,7 +123,7 @@ class SearchRecordsTest {
     List<String> first = List.of(ids.get(3), ids.get(0), "no-such-id", ids.get(5));
     assertThat(shared.get(first).stream().map(StoredMemory::id)).containsExactly(ids.get(3), ids.get(0),
         ids.get(5));
-    List<String> second = List.of(ids.get(5), ids.get(1), "no-such-id", ids.get(3), ids.get(1));
+    List<String> second = List.of(ids.get(5), ids.get(1), "no-such-id", ids.get(3));
     assertThat(shared.get(second).stream().map(StoredMemory::id)).containsExactly(ids.get(5), ids.get(1),
         ids.get(3));
     assertThat(reads).containsExactly(first, List.of(ids.get(1)));
