@@ -18,7 +18,8 @@ import java.util.Optional;
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
  * ranking ({@link RankFusion}) and reordered by the request's ranking steps ({@link RankingSteps}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
  * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
- * into what is left of the budget ({@link ContextBudget}). So the fusion chooses which memories are returned; the
+ * into what is left of the budget ({@link ContextBudget}). The steps and the choice of hits share one read of each
+ * record ({@link SearchRecords}). So the fusion chooses which memories are returned; the
  * kept hits are then sorted by relevance (their score). When the request asks for reranking and a reranker is
  * configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the budget. If the
  * index fails a search, it is recreated and rebuilt from the record and the search runs once more.
@@ -64,21 +65,23 @@ final class HybridSearch {
     int rerankPool = reranks ? reranking.pool(wanted) : 0;
     int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
+    SearchRecords records = new SearchRecords(engine.store, tenant);
     List<Fused> fused;
     try {
-      fused = candidates(q, r, vector, perSignal);
+      fused = candidates(q, r, vector, perSignal, records);
     } catch (RuntimeException e) {
       if (!engine.searchFailed(e, epoch)) {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
-      fused = candidates(q, r, vector, perSignal);
+      fused = candidates(q, r, vector, perSignal, records);
     }
     if (!reranks) {
-      return new SearchResult(byScore(select(tenant, r, vector, fused, r.topK(), ContextBudget.of(r.maxTokens()))));
+      return new SearchResult(byScore(select(r, vector, fused, records, r.topK(),
+          ContextBudget.of(r.maxTokens()))));
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(tenant, r, vector, fused, rerankPool, ContextBudget.unlimited());
+    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited());
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool));
     return new SearchResult(reranked.isPresent()
         ? ContextBudget.of(r.maxTokens()).fit(reranked.get(), r.topK())
@@ -93,10 +96,11 @@ final class HybridSearch {
   }
 
   /**
-   * Walks the fused ranking, reading the candidates' records in batches: each gets its relevance, those under the
-   * threshold are dropped, and the rest are kept up to {@code limit} and within {@code budget}.
+   * Walks the fused ranking, reading the candidates' records in batches (a record the ranking steps read already is
+   * not read again): each gets its relevance, those under the threshold are dropped, and the rest are kept up to
+   * {@code limit} and within {@code budget}.
    */
-  private List<SearchHit> select(String tenant, SearchRequest r, float[] vector, List<Fused> fused, int limit,
+  private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
                                  ContextBudget budget) {
     double floor = engine.config.embedder().relevanceFloor();
     List<SearchHit> hits = new ArrayList<>();
@@ -106,7 +110,7 @@ final class HybridSearch {
     for (int from = 0; from < fused.size() && hits.size() < limit && !budget.spent(); from += READ_BATCH) {
       List<Fused> batch = fused.subList(from, Math.min(fused.size(), from + READ_BATCH));
       Map<String, StoredMemory> stored = new HashMap<>();
-      for (StoredMemory m : engine.store.getAll(tenant, batch.stream().map(f -> f.id).toList())) {
+      for (StoredMemory m : records.get(batch.stream().map(f -> f.id).toList())) {
         stored.put(m.id(), m);
       }
       for (Fused f : batch) {
@@ -150,9 +154,9 @@ final class HybridSearch {
   }
 
   /** Both signals' candidates from the index, fused, then the request's ranking steps ({@link RankingSteps}). */
-  private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool) {
+  private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool, SearchRecords records) {
     List<Fused> fused = RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
         engine.index.keyword(q, r.query(), pool));
-    return steps.apply(r.ranking(), q, r.query(), vector, fused, pool);
+    return steps.apply(r.ranking(), q, r.query(), vector, fused, pool, records);
   }
 }

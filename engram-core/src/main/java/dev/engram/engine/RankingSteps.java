@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
  * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
- * reach enters. (The diversity step applies while hits are kept, in {@link HybridSearch}.)
+ * reach enters. Records are read through the search's {@link SearchRecords}, which the choice of hits reuses. (The
+ * diversity step applies while hits are kept, in {@link HybridSearch}.)
  */
 final class RankingSteps {
   /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
@@ -50,7 +51,8 @@ final class RankingSteps {
   }
 
   /** The fused candidates reordered by the steps of {@code ranking} that apply to them. */
-  List<Fused> apply(Ranking ranking, IndexQuery q, String query, float[] vector, List<Fused> fused, int pool) {
+  List<Fused> apply(Ranking ranking, IndexQuery q, String query, float[] vector, List<Fused> fused, int pool,
+                    SearchRecords records) {
     if (ranking.eventDates()) {
       List<QueryPeriods.Period> periods = QueryPeriods.of(query, engine.config.clock());
       if (!periods.isEmpty()) {
@@ -58,10 +60,10 @@ final class RankingSteps {
       }
     }
     if (ranking.neighbours()) {
-      fused = withNeighbours(q, vector, fused);
+      fused = withNeighbours(q, vector, fused, records);
     }
     if (ranking.feedback()) {
-      fused = withFeedback(q, vector, fused, pool); // last: it keeps the first hits in place
+      fused = withFeedback(q, vector, fused, pool, records); // last: it keeps the first hits in place
     }
     return fused;
   }
@@ -82,11 +84,12 @@ final class RankingSteps {
    * of the best {@link #FEEDBACK_HITS} fused hits, normalised, searches the dense index again, and that list joins
    * the ranking.
    */
-  private List<Fused> withFeedback(IndexQuery q, float[] vector, List<Fused> fused, int pool) {
+  private List<Fused> withFeedback(IndexQuery q, float[] vector, List<Fused> fused, int pool,
+                                   SearchRecords records) {
     List<String> top = fused.subList(0, Math.min(FEEDBACK_HITS, fused.size())).stream().map(f -> f.id).toList();
     double[] sum = new double[vector.length];
     int used = 0;
-    for (StoredMemory m : engine.store.getAll(q.tenant(), top)) {
+    for (StoredMemory m : records.get(top)) {
       float[] e = m.embeddingView();
       if (e.length == vector.length) {
         for (int i = 0; i < e.length; i++) {
@@ -120,11 +123,11 @@ final class RankingSteps {
    * Lifts the memories of the best hits' own and adjacent source messages behind them: one record read of the
    * anchors, one index search for the memories with any of their neighbouring source ids, one record read of those.
    */
-  private List<Fused> withNeighbours(IndexQuery q, float[] vector, List<Fused> fused) {
+  private List<Fused> withNeighbours(IndexQuery q, float[] vector, List<Fused> fused, SearchRecords records) {
     List<String> anchors = fused.subList(0, Math.min(NEIGHBOUR_ANCHORS, fused.size())).stream().map(f -> f.id)
         .toList();
     Map<String, Set<String>> nearAnchor = new LinkedHashMap<>(); // anchor id -> its own and adjacent source ids
-    for (StoredMemory m : engine.store.getAll(q.tenant(), anchors)) {
+    for (StoredMemory m : records.get(anchors)) {
       Set<String> near = new LinkedHashSet<>();
       m.item().sourceIds().forEach(s -> near.addAll(adjacent(s)));
       nearAnchor.put(m.id(), near);
@@ -138,7 +141,7 @@ final class RankingSteps {
         Filters.and(q.filter(), Filters.in("source_id", new ArrayList<>(sources))), q.includeExpired(), q.today());
     List<Candidate> found = engine.index.dense(near, vector, sources.size() * 4);
     Map<String, String> followed = new LinkedHashMap<>(); // neighbour -> the best anchor it is near, never itself
-    for (StoredMemory m : engine.store.getAll(q.tenant(), found.stream().map(Candidate::id).toList())) {
+    for (StoredMemory m : records.get(found.stream().map(Candidate::id).toList())) {
       for (String anchor : anchors) {
         Set<String> close = nearAnchor.get(anchor);
         if (!anchor.equals(m.id()) && close != null && m.item().sourceIds().stream().anyMatch(close::contains)) {

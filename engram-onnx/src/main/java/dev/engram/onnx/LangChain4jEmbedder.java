@@ -8,6 +8,7 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An {@link Embedder} over any LangChain4j {@link EmbeddingModel} (in-process ONNX, OpenAI, Ollama...). Documents
@@ -23,14 +24,17 @@ public final class LangChain4jEmbedder implements Embedder {
   private final int dimension;
   private final String queryPrefix;
   private final double relevanceFloor;
+  /** Embeds a prefixed query: the model's {@code embed}, or a faster path of the same model. */
+  private final Function<String, float[]> queries;
 
   private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix,
-                              double relevanceFloor) {
+                              double relevanceFloor, Function<String, float[]> queries) {
     this.model = model;
     this.modelId = modelId;
     this.dimension = dimension;
     this.queryPrefix = queryPrefix;
     this.relevanceFloor = relevanceFloor;
+    this.queries = queries;
   }
 
   /**
@@ -44,7 +48,16 @@ public final class LangChain4jEmbedder implements Embedder {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(queryPrefix, "queryPrefix");
-    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0);
+    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0,
+        text -> model.embed(text).content().vector());
+  }
+
+  /**
+   * The in-process models' embedder: documents through LangChain4j's {@code embedAll}, queries through the model's
+   * single-tokenisation path ({@link OnnxBertModel#embedQuery}), which gives the same vectors.
+   */
+  static LangChain4jEmbedder of(OnnxBertModel model, String modelId, String queryPrefix) {
+    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0, model::embedQuery);
   }
 
   /** The same embedder with a measured {@link Embedder#relevanceFloor()} in [0, 1). */
@@ -52,7 +65,7 @@ public final class LangChain4jEmbedder implements Embedder {
     if (!(floor >= 0 && floor < 1)) {
       throw new dev.engram.ValidationException("relevanceFloor", "must be in [0, 1), got " + floor);
     }
-    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor);
+    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor, queries);
   }
 
   @Override
@@ -73,7 +86,7 @@ public final class LangChain4jEmbedder implements Embedder {
   @Override
   public float[] embedQuery(String text) {
     try {
-      return model.embed(queryPrefix + text).content().vector();
+      return queries.apply(queryPrefix + text);
     } catch (RuntimeException e) {
       throw new EngramException("embedding model '" + modelId + "' failed on a query: " + e.getMessage(), e);
     }

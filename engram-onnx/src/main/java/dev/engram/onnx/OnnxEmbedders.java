@@ -2,6 +2,7 @@ package dev.engram.onnx;
 
 import dev.engram.ValidationException;
 import dev.engram.spi.Embedder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import java.util.List;
@@ -55,11 +56,18 @@ public final class OnnxEmbedders {
     return LOADED.computeIfAbsent(name, OnnxEmbedders::load);
   }
 
+  /**
+   * Loads a model from the files of LangChain4j's model jar (the same files and session options as its
+   * {@code BgeSmallEnV15QuantizedEmbeddingModel} and {@code AllMiniLmL6V2QuantizedEmbeddingModel}), as an
+   * {@link OnnxBertModel}: the same vectors, a query tokenised once.
+   */
   private static Embedder load(String name) {
     if (BGE_SMALL.equals(name)) {
-      return LangChain4jEmbedder.of(new BgeSmallEnV15QuantizedEmbeddingModel(), BGE_SMALL, BGE_QUERY_PREFIX)
-          .withRelevanceFloor(BGE_SMALL_RELEVANCE_FLOOR);
+      return LangChain4jEmbedder.of(OnnxBertModel.load(BgeSmallEnV15QuantizedEmbeddingModel.class,
+              "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json", PoolingMode.CLS, 384),
+          BGE_SMALL, BGE_QUERY_PREFIX).withRelevanceFloor(BGE_SMALL_RELEVANCE_FLOOR);
     }
-    return LangChain4jEmbedder.of(new AllMiniLmL6V2QuantizedEmbeddingModel(), MINILM, "");
+    return LangChain4jEmbedder.of(OnnxBertModel.load(AllMiniLmL6V2QuantizedEmbeddingModel.class,
+        "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json", PoolingMode.MEAN, 384), MINILM, "");
   }
 }

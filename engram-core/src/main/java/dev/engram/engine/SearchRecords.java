@@ -1,0 +1,59 @@
+package dev.engram.engine;
+
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoredMemory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The records one search has read from the store, so that each is read at most once per search: the ranking steps
+ * (the neighbours' anchors and the memories near them, the feedback's best hits) and the choice of hits read through
+ * it, and a record an earlier step read is not read again. A record missing from the store (deleted between the
+ * index read and the record read) is remembered as missing. One per search; not thread-safe.
+ */
+final class SearchRecords {
+  private final MemoryStore store;
+  private final String tenant;
+  private final Map<String, StoredMemory> found = new HashMap<>();
+  private final Set<String> missing = new HashSet<>();
+
+  SearchRecords(MemoryStore store, String tenant) {
+    this.store = store;
+    this.tenant = tenant;
+  }
+
+  /**
+   * The records of {@code ids} (distinct, as a ranking lists them) that exist, in the order of {@code ids}; those not
+   * read yet in this search are read in one {@link MemoryStore#getAll} call.
+   */
+  List<StoredMemory> get(List<String> ids) {
+    List<String> unread = new ArrayList<>();
+    for (String id : ids) {
+      if (!found.containsKey(id) && !missing.contains(id)) {
+        unread.add(id);
+      }
+    }
+    if (!unread.isEmpty()) {
+      for (StoredMemory m : store.getAll(tenant, unread)) {
+        found.put(m.id(), m);
+      }
+      for (String id : unread) {
+        if (!found.containsKey(id)) {
+          missing.add(id);
+        }
+      }
+    }
+    List<StoredMemory> out = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      StoredMemory m = found.get(id);
+      if (m != null) {
+        out.add(m);
+      }
+    }
+    return out;
+  }
+}
