@@ -153,6 +153,36 @@ final class ServedData {
     return ids;
   }
 
+  /**
+   * Waits (up to a minute) until none of the tenant's add events is PENDING or RUNNING: a restarted server resumes
+   * the events it had accepted, including those whose reply the kill cut off, and their memories appear meanwhile.
+   */
+  void awaitEventsFinished() throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      List<String> unfinished = new ArrayList<>();
+      for (int page = 1; ; page++) {
+        JsonNode o = expect("GET", "/v1/events/?page=" + page + "&page_size=1000", null, 200);
+        for (JsonNode e : o.path("results")) {
+          String status = e.path("status").asText();
+          if (!status.equals("SUCCEEDED") && !status.equals("FAILED")) {
+            unfinished.add(e.path("id").asText() + " " + status);
+          }
+        }
+        if (o.path("next").isNull() || o.path("next").isMissingNode()) {
+          break;
+        }
+      }
+      if (unfinished.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("events still unfinished a minute after the restart: " + unfinished);
+      }
+      Thread.sleep(50);
+    }
+  }
+
   /** Polls an add event until it is SUCCEEDED or FAILED (within a minute); returns it. */
   JsonNode awaitEvent(String eventId) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
