@@ -26,15 +26,19 @@ public final class LangChain4jEmbedder implements Embedder {
   private final double relevanceFloor;
   /** Embeds a prefixed query: the model's {@code embed}, or a faster path of the same model. */
   private final Function<String, float[]> queries;
+  /** Embeds one batch of documents (at most {@link #BATCH_SIZE}): the model's {@code embedAll}, or the model's own. */
+  private final Function<List<String>, List<float[]>> documents;
 
   private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix,
-                              double relevanceFloor, Function<String, float[]> queries) {
+                              double relevanceFloor, Function<String, float[]> queries,
+                              Function<List<String>, List<float[]>> documents) {
     this.model = model;
     this.modelId = modelId;
     this.dimension = dimension;
     this.queryPrefix = queryPrefix;
     this.relevanceFloor = relevanceFloor;
     this.queries = queries;
+    this.documents = documents;
   }
 
   /**
@@ -49,7 +53,10 @@ public final class LangChain4jEmbedder implements Embedder {
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(queryPrefix, "queryPrefix");
     return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0,
-        text -> model.embed(text).content().vector());
+        text -> model.embed(text).content().vector(), texts -> {
+          List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
+          return model.embedAll(segments).content().stream().map(Embedding::vector).toList();
+        });
   }
 
   /**
@@ -57,7 +64,8 @@ public final class LangChain4jEmbedder implements Embedder {
    * single-tokenisation path ({@link OnnxBertModel#embedQuery}), which gives the same vectors.
    */
   static LangChain4jEmbedder of(OnnxBertModel model, String modelId, String queryPrefix) {
-    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0, model::embedQuery);
+    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0, model::embedQuery,
+        model::embedDocuments);
   }
 
   /** The same embedder with a measured {@link Embedder#relevanceFloor()} in [0, 1). */
@@ -65,7 +73,7 @@ public final class LangChain4jEmbedder implements Embedder {
     if (!(floor >= 0 && floor < 1)) {
       throw new dev.engram.ValidationException("relevanceFloor", "must be in [0, 1), got " + floor);
     }
-    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor, queries);
+    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor, queries, documents);
   }
 
   @Override
@@ -97,13 +105,7 @@ public final class LangChain4jEmbedder implements Embedder {
     List<float[]> out = new ArrayList<>(texts.size());
     try {
       for (int from = 0; from < texts.size(); from += BATCH_SIZE) {
-        List<TextSegment> batch = new ArrayList<>();
-        for (String t : texts.subList(from, Math.min(texts.size(), from + BATCH_SIZE))) {
-          batch.add(TextSegment.from(t));
-        }
-        for (Embedding e : model.embedAll(batch).content()) {
-          out.add(e.vector());
-        }
+        out.addAll(documents.apply(texts.subList(from, Math.min(texts.size(), from + BATCH_SIZE))));
       }
     } catch (RuntimeException e) {
       throw new EngramException("embedding model '" + modelId + "' failed on " + texts.size() + " texts: "

@@ -15,29 +15,34 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * An in-process BERT embedding model shipped in a LangChain4j model jar (the ONNX file and its tokenizer), loaded
- * into one ONNX session that two paths share:
+ * into one ONNX session. Engram's embedder ({@link LangChain4jEmbedder}) uses its two own paths:
  * <ul>
- *   <li>documents go through LangChain4j's own encoder ({@link OnnxBertBiEncoder}, through {@code embedAll}: texts
- *       longer than the model's 512 tokens split and averaged, several texts in parallel), exactly as LangChain4j's
- *       packaged model classes do;</li>
  *   <li>a query ({@link #embedQuery}) is tokenised once and run on the calling thread. LangChain4j's encoder
  *       tokenises a text three times (to split it, again to check that the split rebuilds the same tokens, and once
- *       more to encode it), about 0.25 ms of CPU per query, the same ids in the end whenever the check passes (on
- *       every LoCoMo question and turn); a query longer than 512 tokens goes through LangChain4j's encoder.</li>
+ *       more to encode it), about 0.25 ms of CPU per query, the same ids in the end;</li>
+ *   <li>documents ({@link #embedDocuments}) are tokenised once and run in small padded batches spread over the
+ *       cores, about 15% less CPU per text than one run per text.</li>
  * </ul>
- * The pooling (CLS or mean over every token, special ones included) and the L2 normalisation are those of
- * LangChain4j's encoder, so a query's vector is the same either way. Thread-safe.
+ * As a LangChain4j {@code EmbeddingModel} ({@code embed}, {@code embedAll}) it is LangChain4j's own encoder
+ * ({@link OnnxBertBiEncoder}) on the same session. The tokenizer keeps a text's first 512 tokens, as LangChain4j's
+ * does; the pooling (CLS, or the mean over every token of the text, special ones included) and the L2 normalisation
+ * are those of LangChain4j's encoder, so a query, or a document embedded alone, gets the same vector either way, to
+ * the bit. Thread-safe.
  */
 final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
-  /** BERT's positions, [CLS] and [SEP] included. */
-  static final int MAX_TOKENS = 512;
-
   private final OrtEnvironment environment;
   private final OrtSession session;
   private final Set<String> inputs;
@@ -102,9 +107,6 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   float[] embedQuery(String text) {
     Encoding encoding = tokenizer.encode(text, true, false);
     long[] ids = encoding.getIds();
-    if (ids.length > MAX_TOKENS) {
-      return embed(text).content().vector(); // LangChain4j splits it and averages the parts
-    }
     long[] shape = {1, ids.length};
     try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
          OnnxTensor mask = OnnxTensor.createTensor(environment, LongBuffer.wrap(encoding.getAttentionMask()), shape);
@@ -121,6 +123,104 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
       }
     } catch (OrtException e) {
       throw new EngramException("the in-process model failed on a query: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * At most this many texts per ONNX run of {@link #embedDocuments}. Runs of 2 to 6 texts all took 10-15% less CPU
+   * per text than one text per run on LoCoMo's turns; 4 was the fastest (docs/BENCHMARKS.md, "Raw-turn ingest").
+   */
+  static final int DOCUMENT_BATCH = 4;
+
+  private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
+  private static final ExecutorService RUNNERS = Executors.newFixedThreadPool(CORES, runnable -> {
+    Thread t = new Thread(runnable, "engram-onnx-documents");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * The normalised embeddings of documents, in order. Each text is tokenised once; the texts are sorted by length
+   * and run in padded, attention-masked batches of at most {@link #DOCUMENT_BATCH}, as many batches as a multiple of
+   * the cores, spread over them (the caller runs the last). A single text is one run of its own, the same vector as {@link #embedQuery} gives for the
+   * same text; in a batch, the quantised model's activations are quantised per batch, so a text's vector depends
+   * slightly on the texts it ran with (cosine 0.997 on average to its single-text vector on LoCoMo's turns).
+   */
+  List<float[]> embedDocuments(List<String> texts) {
+    float[][] out = new float[texts.size()][];
+    List<Encoding> encodings = new ArrayList<>(texts.size());
+    List<Integer> order = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      encodings.add(tokenizer.encode(texts.get(i), true, false));
+      order.add(i);
+    }
+    order.sort(Comparator.comparingInt(i -> encodings.get(i).getIds().length));
+    // runs of at most DOCUMENT_BATCH texts, as many as a multiple of the cores, sizes differing by at most one
+    int n = order.size();
+    int batches = n == 0 ? 0 : CORES * ((n + CORES * DOCUMENT_BATCH - 1) / (CORES * DOCUMENT_BATCH));
+    batches = Math.min(batches, n);
+    List<Future<?>> running = new ArrayList<>();
+    for (int b = 0; b < batches; b++) {
+      List<Integer> batch = order.subList((int) ((long) n * b / batches), (int) ((long) n * (b + 1) / batches));
+      if (b == batches - 1) {
+        runBatch(batch, encodings, out); // the caller's thread takes the last one
+      } else {
+        running.add(RUNNERS.submit(() -> runBatch(batch, encodings, out)));
+      }
+    }
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new EngramException("interrupted while embedding documents", e);
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r
+            : new EngramException("the in-process model failed: " + e.getCause(), e.getCause());
+      }
+    }
+    return List.of(out);
+  }
+
+  private void runBatch(List<Integer> batch, List<Encoding> encodings, float[][] out) {
+    int rows = batch.size();
+    int length = 0;
+    for (int i : batch) {
+      length = Math.max(length, encodings.get(i).getIds().length);
+    }
+    long[] ids = new long[rows * length];
+    long[] mask = new long[rows * length];
+    long[] types = new long[rows * length];
+    for (int r = 0; r < rows; r++) {
+      Encoding e = encodings.get(batch.get(r));
+      long[] ti = e.getIds();
+      System.arraycopy(ti, 0, ids, r * length, ti.length);
+      System.arraycopy(e.getAttentionMask(), 0, mask, r * length, ti.length);
+      System.arraycopy(e.getTypeIds(), 0, types, r * length, ti.length);
+    }
+    long[] shape = {rows, length};
+    try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
+         OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
+         OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(types), shape)) {
+      Map<String, OnnxTensor> feed = new HashMap<>();
+      feed.put("input_ids", inputIds);
+      feed.put("attention_mask", maskTensor);
+      if (inputs.contains("token_type_ids")) {
+        feed.put("token_type_ids", typeTensor);
+      }
+      try (OrtSession.Result result = session.run(feed)) {
+        FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer(); // [rows, length, width]
+        int width = hidden.remaining() / (rows * length);
+        for (int r = 0; r < rows; r++) {
+          int tokens = encodings.get(batch.get(r)).getIds().length;
+          FloatBuffer row = hidden.duplicate();
+          row.position(r * length * width);
+          row.limit(row.position() + tokens * width);
+          out[batch.get(r)] = normalized(pool(row.slice(), tokens));
+        }
+      }
+    } catch (OrtException e) {
+      throw new EngramException("the in-process model failed on " + rows + " documents: " + e.getMessage(), e);
     }
   }
 
