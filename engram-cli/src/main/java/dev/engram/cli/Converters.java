@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.Ranking;
 import dev.engram.ValidationException;
 import dev.engram.json.JsonInput;
 import java.time.Instant;
@@ -35,6 +36,18 @@ public final class Converters {
     public LocalDate convert(String value) {
       try {
         return JsonInput.date("date", value);
+      } catch (ValidationException e) {
+        throw new TypeConversionException(reason(e));
+      }
+    }
+  }
+
+  /** Ranking steps as {@link Ranking#parse} reads them ({@code default}, {@code none}, {@code default,diversity}). */
+  public static final class RankingConverter implements ITypeConverter<Ranking> {
+    @Override
+    public Ranking convert(String value) {
+      try {
+        return Ranking.parse(value, "ranking");
       } catch (ValidationException e) {
         throw new TypeConversionException(reason(e));
       }

@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.Memory;
+import dev.engram.Ranking;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
@@ -49,6 +50,12 @@ final class SearchCommand extends BaseCommand {
       + " without one the fused order is kept.")
   boolean rerank;
 
+  @Option(names = "--ranking", paramLabel = "SPEC", defaultValue = "default",
+      converter = Converters.RankingConverter.class, description = "The ranking steps after fusion,"
+      + " comma-separated: neighbours, dates, feedback, diversity; or none, all, default (default: ${DEFAULT-VALUE},"
+      + " the library's default steps).")
+  Ranking ranking;
+
   @Override
   protected int run() {
     Mem0Filters.Parsed parsed = Mem0Filters.parseWithScope(filter);
@@ -57,7 +64,8 @@ final class SearchCommand extends BaseCommand {
         .threshold(threshold)
         .explain(explain)
         .includeExpired(includeExpired)
-        .rerank(rerank);
+        .rerank(rerank)
+        .ranking(ranking);
     if (topK != null) {
       b.topK(topK);
     }

@@ -20,6 +20,7 @@ import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.MemoryUpdate;
 import dev.engram.Message;
+import dev.engram.Ranking;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
@@ -136,6 +137,8 @@ final class MemoryTools {
             + "fit into it, instead of top_k (optional).", 1, SearchRequest.MAX_TOKENS),
         "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
             + " default false)."),
+        "ranking", string("The ranking steps after fusion, comma-separated: neighbours, dates, feedback, diversity;"
+            + " or none, all, default (e.g. 'default,diversity'). Default: default."),
         "include_relations", bool("true (default): also return related facts from the graph memory, when on."),
         "as_of", string("Graph relations as they held at this instant (ISO-8601); default now."),
         "include_invalidated", bool("true: include graph relations that no longer hold.")), List.of("query"));
@@ -153,6 +156,7 @@ final class MemoryTools {
           args.number("threshold", 0, 1).ifPresent(b::threshold);
           args.bool("rerank").ifPresent(b::rerank);
           args.integer("max_tokens", 1, SearchRequest.MAX_TOKENS).ifPresent(b::maxTokens);
+          args.string("ranking").ifPresent(spec -> b.ranking(Ranking.parse(spec, "ranking")));
           SearchRequest request = b.build();
           TimeView view = timeView(args);
           SearchResult found = memory.search(request, view);

@@ -60,6 +60,7 @@ class BadArgumentsTest {
     c.add(new Case("search_memories", Map.of("query", "x", "filters", Map.of("age", Map.of("between", 1))), "age"));
     c.add(new Case("search_memories", Map.of("query", "x", "filters", "topic=pets"), "filters"));
     c.add(new Case("search_memories", Map.of("query", "x", "as_of", "now-ish"), "as_of"));
+    c.add(new Case("search_memories", Map.of("query", "x", "ranking", "magic"), "ranking"));
     c.add(new Case("list_memories", Map.of("limit", -1), "limit"));
     c.add(new Case("list_memories", Map.of("offset", "a"), "offset"));
     c.add(new Case("list_memories", Map.of("filters", List.of(1)), "filters"));
