@@ -9,6 +9,7 @@ import dev.engram.Hashes;
 import dev.engram.MemoryEvent;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
+import dev.engram.Ranking;
 import dev.engram.RelationChanges;
 import dev.engram.Role;
 import dev.engram.Scope;
@@ -343,8 +344,10 @@ final class AddPath {
     MemoryInference.ScopeMemories memories = new MemoryInference.ScopeMemories() {
       @Override
       public List<MemoryItem> similar(String text, int k) {
+        // the plain fused ranking: the ranking steps serve questions (a fact's session neighbours, its dates), not
+        // the search for what a new fact repeats or changes
         SearchRequest q = SearchRequest.builder(scope, text).topK(Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
-            .build();
+            .ranking(Ranking.NONE).build();
         return search.search(tenant, q).hits().stream().map(h -> h.memory()).collect(Collectors.toList());
       }
 
