@@ -14,12 +14,15 @@ import dev.engram.RelationChanges;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
+import dev.engram.filter.Filter;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphExtractor;
+import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.ScopeLease;
+import dev.engram.spi.SearchIndex;
 import dev.engram.spi.MemoryInference.PlannedChange;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.StoredMemory;
@@ -349,6 +352,18 @@ final class AddPath {
         SearchRequest q = SearchRequest.builder(scope, text).topK(Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
             .ranking(Ranking.NONE).build();
         return search.search(tenant, q).hits().stream().map(h -> h.memory()).collect(Collectors.toList());
+      }
+
+      @Override
+      public List<MemoryItem> sharingWords(String text, int k) {
+        IndexQuery q = new IndexQuery(tenant, scope, Filter.all(), false, engine.today());
+        List<String> ids = engine.index.keyword(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K))).stream()
+            .map(SearchIndex.Candidate::id).toList();
+        Map<String, MemoryItem> found = new HashMap<>();
+        for (StoredMemory m : engine.store.getAll(tenant, ids)) {
+          found.put(m.id(), m.item());
+        }
+        return ids.stream().filter(found::containsKey).map(found::get).toList();
       }
 
       @Override

@@ -34,8 +34,9 @@ import java.util.Set;
  *   <li>the same text earlier in the same add, or a near-duplicate of one, is skipped;</li>
  *   <li>a memory of the scope with exactly this text ({@link ScopeMemories#withText}) gives a {@link Noop} for it;
  *   </li>
- *   <li>among the {@link Options#similarCandidates()} most similar memories ({@link ScopeMemories#similar}), the
- *       first whose normalised token Jaccard similarity ({@code TokenJaccard}) reaches
+ *   <li>among the {@link Options#similarCandidates()} memories that best match its words
+ *       ({@link ScopeMemories#sharingWords}: a near-verbatim repeat shares nearly all of them, so no embedding is
+ *       needed), the first whose normalised token Jaccard similarity ({@code TokenJaccard}) reaches
  *       {@link Options#nearDuplicateThreshold()} gives a {@link Noop} for it.</li>
  * </ul>
  * Each memory id appears in at most one NOOP of a plan.
@@ -147,7 +148,7 @@ public final class OfflineExtractor implements MemoryInference {
     if (options.similarCandidates() == 0) {
       return Optional.empty();
     }
-    for (MemoryItem candidate : memories.similar(fact, options.similarCandidates())) {
+    for (MemoryItem candidate : memories.sharingWords(fact, options.similarCandidates())) {
       if (TokenJaccard.similarity(candidate.text(), fact) >= options.nearDuplicateThreshold()) {
         return Optional.of(candidate.id());
       }

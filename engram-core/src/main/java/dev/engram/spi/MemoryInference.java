@@ -68,6 +68,15 @@ public interface MemoryInference {
     /** The {@code k} memories most similar to {@code text} (hybrid search), best first. */
     List<MemoryItem> similar(String text, int k);
 
+    /**
+     * The {@code k} memories whose texts best match the words of {@code text} (full-text ranking alone: no
+     * embedding, so much cheaper than {@link #similar}), best first: what a check for near-verbatim repeats needs.
+     * By default {@link #similar}.
+     */
+    default List<MemoryItem> sharingWords(String text, int k) {
+      return similar(text, k);
+    }
+
     /** Memories of the scope with exactly this text. */
     List<MemoryItem> withText(String text);
   }

@@ -54,6 +54,12 @@ final class FakeScopeMemories implements ScopeMemories {
     return ranked.subList(0, Math.min(k, ranked.size()));
   }
 
+  /** As {@link #similar}: this fake ranks by shared words already. */
+  @Override
+  public List<MemoryItem> sharingWords(String text, int k) {
+    return similar(text, k);
+  }
+
   @Override
   public List<MemoryItem> withText(String text) {
     exactQueries.add(text);
