@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.spi.Embedder;
+import dev.engram.spi.VectorMath;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
@@ -91,27 +92,25 @@ class OnnxBertModelTest {
     for (int i = 0; i < texts.size(); i++) {
       assertThat(batched.get(i)).hasSize(384);
       assertThat(norm(batched.get(i))).as("norm of %s", texts.get(i)).isCloseTo(1.0, within(1e-5));
-      assertThat(dot(batched.get(i), alone.get(i))).as("cosine to its own single vector: %s", texts.get(i))
+      assertThat(VectorMath.cosine(batched.get(i), alone.get(i))).as("cosine to its own single vector: %s",
+          texts.get(i))
           .isGreaterThan(0.97);
       for (int j = 0; j < texts.size(); j++) {
         if (j != i && !texts.get(j).equals(texts.get(i))) {
-          assertThat(dot(batched.get(i), alone.get(j))).as("%s is nearer its own vector than %s's", texts.get(i),
-              texts.get(j)).isLessThan(dot(batched.get(i), alone.get(i)));
+          assertThat(VectorMath.cosine(batched.get(i), alone.get(j)))
+              .as("%s is nearer its own vector than %s's", texts.get(i), texts.get(j))
+              .isLessThan(VectorMath.cosine(batched.get(i), alone.get(i)));
         }
       }
     }
   }
 
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
-  }
-
   private static double norm(float[] a) {
-    return Math.sqrt(dot(a, a));
+    double s = 0;
+    for (float x : a) {
+      s += x * x;
+    }
+    return Math.sqrt(s);
   }
 
   private static void assertSameQueries(Embedder engram, EmbeddingModel packaged, String prefix) {
