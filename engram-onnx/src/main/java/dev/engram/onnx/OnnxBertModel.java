@@ -16,7 +16,6 @@ import java.io.InputStream;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -28,19 +27,14 @@ import java.util.Set;
 
 /**
  * An in-process BERT embedding model shipped in a LangChain4j model jar (the ONNX file and its tokenizer), loaded
- * into one ONNX session. Engram's embedder ({@link LangChain4jEmbedder}) uses its two own paths:
- * <ul>
- *   <li>a query ({@link #embedQuery}) is tokenised once and run on the calling thread. LangChain4j's encoder
- *       tokenises a text three times (to split it, again to check that the split rebuilds the same tokens, and once
- *       more to encode it), about 0.25 ms of CPU per query, the same ids in the end;</li>
- *   <li>documents ({@link #embedDocuments}) are tokenised once and run in small padded batches spread over the
- *       cores, about 15% less CPU per text than one run per text.</li>
- * </ul>
+ * into one ONNX session. Engram's embedder ({@link LangChain4jEmbedder}) uses its own path for queries
+ * ({@link #embedQuery}: on the calling thread) and documents ({@link #embedDocuments}: dealt over the cores): a text
+ * is tokenised once (LangChain4j's encoder tokenises it three times: to split it, again to check that the split
+ * rebuilds the same tokens, and once more to encode it; about 0.25 ms of CPU, the same ids in the end) and run alone.
  * As a LangChain4j {@code EmbeddingModel} ({@code embed}, {@code embedAll}) it is LangChain4j's own encoder
  * ({@link OnnxBertBiEncoder}) on the same session. The tokenizer keeps a text's first 512 tokens, as LangChain4j's
  * does; the pooling (CLS, or the mean over every token of the text, special ones included) and the L2 normalisation
- * are those of LangChain4j's encoder, so a query, or a document embedded alone, gets the same vector either way, to
- * the bit. Thread-safe.
+ * are those of LangChain4j's encoder, so every text gets the same vector either way, to the bit. Thread-safe.
  */
 final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   private final OrtEnvironment environment;
@@ -105,7 +99,72 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
 
   /** The normalised embedding of a query: one tokenisation and one run of the session on the calling thread. */
   float[] embedQuery(String text) {
-    Encoding encoding = tokenizer.encode(text, true, false);
+    return run(tokenizer.encode(text, true, false));
+  }
+
+  private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
+  /** Runs the documents of every lane but the caller's own. */
+  private static final ExecutorService LANES = Executors.newFixedThreadPool(Math.max(1, CORES - 1), runnable -> {
+    Thread t = new Thread(runnable, "engram-onnx-documents");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * The normalised embeddings of documents, in order: each text tokenised once and run alone, so that its vector is
+   * the one it gets in any call, alone or beside others (padded batches would change it: the quantised model
+   * quantises its activations per batch, docs/BENCHMARKS.md); the texts are dealt over as many lanes as there are
+   * cores, the caller running one.
+   */
+  List<float[]> embedDocuments(List<String> texts) {
+    List<Encoding> encodings = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      encodings.add(tokenizer.encode(text, true, false));
+    }
+    float[][] out = new float[texts.size()][];
+    int lanes = Math.min(CORES, texts.size());
+    List<Future<?>> running = new ArrayList<>(Math.max(0, lanes - 1));
+    for (int lane = 1; lane < lanes; lane++) {
+      int first = lane;
+      running.add(LANES.submit(() -> runLane(first, lanes, encodings, out)));
+    }
+    RuntimeException failure = null;
+    try {
+      runLane(0, Math.max(1, lanes), encodings, out);
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = failure != null ? failure : new EngramException("interrupted while embedding documents", e);
+      } catch (ExecutionException e) {
+        RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
+            : new EngramException("the in-process model failed: " + e.getCause(), e.getCause());
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return List.of(out);
+  }
+
+  /** Embeds the texts {@code first}, {@code first + step}, ... one run each. */
+  private void runLane(int first, int step, List<Encoding> encodings, float[][] out) {
+    for (int i = first; i < encodings.size(); i += step) {
+      out[i] = run(encodings.get(i));
+    }
+  }
+
+  /** One text's normalised embedding: one run of the session on the calling thread. */
+  private float[] run(Encoding encoding) {
     long[] ids = encoding.getIds();
     long[] shape = {1, ids.length};
     try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
@@ -122,105 +181,7 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
         return normalized(pool(hidden, ids.length));
       }
     } catch (OrtException e) {
-      throw new EngramException("the in-process model failed on a query: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * At most this many texts per ONNX run of {@link #embedDocuments}. Runs of 2 to 6 texts all took 10-15% less CPU
-   * per text than one text per run on LoCoMo's turns; 4 was the fastest (docs/BENCHMARKS.md, "Raw-turn ingest").
-   */
-  static final int DOCUMENT_BATCH = 4;
-
-  private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
-  private static final ExecutorService RUNNERS = Executors.newFixedThreadPool(CORES, runnable -> {
-    Thread t = new Thread(runnable, "engram-onnx-documents");
-    t.setDaemon(true);
-    return t;
-  });
-
-  /**
-   * The normalised embeddings of documents, in order. Each text is tokenised once; the texts are sorted by length
-   * and run in padded, attention-masked batches of at most {@link #DOCUMENT_BATCH}, as many batches as a multiple of
-   * the cores, spread over them (the caller runs the last). A single text is one run of its own, the same vector as {@link #embedQuery} gives for the
-   * same text; in a batch, the quantised model's activations are quantised per batch, so a text's vector depends
-   * slightly on the texts it ran with (cosine 0.997 on average to its single-text vector on LoCoMo's turns).
-   */
-  List<float[]> embedDocuments(List<String> texts) {
-    float[][] out = new float[texts.size()][];
-    List<Encoding> encodings = new ArrayList<>(texts.size());
-    List<Integer> order = new ArrayList<>(texts.size());
-    for (int i = 0; i < texts.size(); i++) {
-      encodings.add(tokenizer.encode(texts.get(i), true, false));
-      order.add(i);
-    }
-    order.sort(Comparator.comparingInt(i -> encodings.get(i).getIds().length));
-    // runs of at most DOCUMENT_BATCH texts, as many as a multiple of the cores, sizes differing by at most one
-    int n = order.size();
-    int batches = n == 0 ? 0 : CORES * ((n + CORES * DOCUMENT_BATCH - 1) / (CORES * DOCUMENT_BATCH));
-    batches = Math.min(batches, n);
-    List<Future<?>> running = new ArrayList<>();
-    for (int b = 0; b < batches; b++) {
-      List<Integer> batch = order.subList((int) ((long) n * b / batches), (int) ((long) n * (b + 1) / batches));
-      if (b == batches - 1) {
-        runBatch(batch, encodings, out); // the caller's thread takes the last one
-      } else {
-        running.add(RUNNERS.submit(() -> runBatch(batch, encodings, out)));
-      }
-    }
-    for (Future<?> f : running) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new EngramException("interrupted while embedding documents", e);
-      } catch (ExecutionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r
-            : new EngramException("the in-process model failed: " + e.getCause(), e.getCause());
-      }
-    }
-    return List.of(out);
-  }
-
-  private void runBatch(List<Integer> batch, List<Encoding> encodings, float[][] out) {
-    int rows = batch.size();
-    int length = 0;
-    for (int i : batch) {
-      length = Math.max(length, encodings.get(i).getIds().length);
-    }
-    long[] ids = new long[rows * length];
-    long[] mask = new long[rows * length];
-    long[] types = new long[rows * length];
-    for (int r = 0; r < rows; r++) {
-      Encoding e = encodings.get(batch.get(r));
-      long[] ti = e.getIds();
-      System.arraycopy(ti, 0, ids, r * length, ti.length);
-      System.arraycopy(e.getAttentionMask(), 0, mask, r * length, ti.length);
-      System.arraycopy(e.getTypeIds(), 0, types, r * length, ti.length);
-    }
-    long[] shape = {rows, length};
-    try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
-         OnnxTensor maskTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
-         OnnxTensor typeTensor = OnnxTensor.createTensor(environment, LongBuffer.wrap(types), shape)) {
-      Map<String, OnnxTensor> feed = new HashMap<>();
-      feed.put("input_ids", inputIds);
-      feed.put("attention_mask", maskTensor);
-      if (inputs.contains("token_type_ids")) {
-        feed.put("token_type_ids", typeTensor);
-      }
-      try (OrtSession.Result result = session.run(feed)) {
-        FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer(); // [rows, length, width]
-        int width = hidden.remaining() / (rows * length);
-        for (int r = 0; r < rows; r++) {
-          int tokens = encodings.get(batch.get(r)).getIds().length;
-          FloatBuffer row = hidden.duplicate();
-          row.position(r * length * width);
-          row.limit(row.position() + tokens * width);
-          out[batch.get(r)] = normalized(pool(row.slice(), tokens));
-        }
-      }
-    } catch (OrtException e) {
-      throw new EngramException("the in-process model failed on " + rows + " documents: " + e.getMessage(), e);
+      throw new EngramException("the in-process model failed: " + e.getMessage(), e);
     }
   }
 
