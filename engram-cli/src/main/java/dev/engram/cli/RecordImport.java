@@ -11,16 +11,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,8 +28,6 @@ import java.util.regex.Pattern;
  */
 final class RecordImport {
   private static final Pattern RECORD_INDEX = Pattern.compile("^records\\[(\\d+)]\\.?(.*)$");
-  /** Batches being imported at once: one written while the next is embedded. */
-  private static final int IN_FLIGHT = 2;
 
   private final Path file;
   private final MemoryRecordReader.Format format;
@@ -75,92 +68,29 @@ final class RecordImport {
   /** How many records an import wrote and skipped. */
   record Counts(long imported, long skipped) {}
 
-  /**
-   * Imports the records in batches of {@code batchSize}, two batches in flight: while one is written, the next is
-   * embedded (an import embeds its texts before it takes the store's write lock), so both cores work. Batches are
-   * independent (distinct ids); {@code progress} advances as each finishes, in file order. After a failed batch no
-   * other is started, the one in flight is waited for (it may have been written: running the import again skips
-   * what was), and the first failure in file order is thrown.
-   */
+  /** Imports the records in batches of {@code batchSize}; {@code progress} advances by each batch. */
   Counts write(Memory memory, int batchSize, Progress progress) {
-    long[] counts = new long[2];
-    ArrayDeque<Future<ImportResult>> inFlight = new ArrayDeque<>();
-    ExecutorService writers = Executors.newFixedThreadPool(IN_FLIGHT, runnable -> {
-      Thread t = new Thread(runnable, "engram-import");
-      t.setDaemon(true);
-      return t;
-    });
+    long imported = 0;
+    long skipped = 0;
+    List<MemoryRecord> batch = new ArrayList<>(batchSize);
+    List<String> positions = new ArrayList<>(batchSize);
     try (MemoryRecordReader reader = open()) {
-      List<MemoryRecord> batch = new ArrayList<>(batchSize);
-      List<String> positions = new ArrayList<>(batchSize);
       while (reader.hasNext()) {
         batch.add(reader.next());
         positions.add(reader.position());
         if (batch.size() == batchSize || !reader.hasNext()) {
-          if (inFlight.size() == IN_FLIGHT) {
-            finish(inFlight, counts, progress);
-          }
-          List<MemoryRecord> records = List.copyOf(batch);
-          List<String> at = List.copyOf(positions);
-          inFlight.add(writers.submit(() -> importBatch(memory, records, at)));
+          ImportResult result = importBatch(memory, batch, positions);
+          imported += result.imported();
+          skipped += result.skipped();
+          progress.stepBy(batch.size());
           batch.clear();
           positions.clear();
         }
       }
-      while (!inFlight.isEmpty()) {
-        finish(inFlight, counts, progress);
-      }
     } catch (IOException e) {
-      throw drained(inFlight, new UncheckedIOException(e));
-    } catch (RuntimeException e) {
-      throw drained(inFlight, e);
-    } catch (Error e) {
-      throw drained(inFlight, e);
-    } finally {
-      writers.shutdown();
+      throw new UncheckedIOException(e);
     }
-    return new Counts(counts[0], counts[1]);
-  }
-
-  /**
-   * Waits for the batches still in flight (the store must not close under them) and returns {@code failure}, with
-   * their own failures suppressed in it.
-   */
-  private static <T extends Throwable> T drained(ArrayDeque<Future<ImportResult>> inFlight, T failure) {
-    for (Future<ImportResult> s : inFlight) {
-      try {
-        await(s);
-      } catch (RuntimeException | Error later) {
-        failure.addSuppressed(later);
-      }
-    }
-    inFlight.clear();
-    return failure;
-  }
-
-  /** Waits for the oldest batch in flight and counts it; its failure is thrown as it was thrown. */
-  private static void finish(ArrayDeque<Future<ImportResult>> inFlight, long[] counts, Progress progress) {
-    ImportResult result = await(inFlight.poll());
-    counts[0] += result.imported();
-    counts[1] += result.skipped();
-    progress.stepBy(result.imported() + result.skipped());
-  }
-
-  private static ImportResult await(Future<ImportResult> s) {
-    try {
-      return s.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new dev.engram.EngramException("import interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new dev.engram.EngramException("import failed: " + e.getCause(), e.getCause());
-    }
+    return new Counts(imported, skipped);
   }
 
   /** One batch; an error about {@code records[i]} is reported at the record's line. */
