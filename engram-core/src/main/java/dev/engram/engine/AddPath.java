@@ -359,11 +359,7 @@ final class AddPath {
         IndexQuery q = new IndexQuery(tenant, scope, Filter.all(), false, engine.today());
         List<String> ids = engine.index.keyword(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K))).stream()
             .map(SearchIndex.Candidate::id).toList();
-        Map<String, MemoryItem> found = new HashMap<>();
-        for (StoredMemory m : engine.store.getAll(tenant, ids)) {
-          found.put(m.id(), m.item());
-        }
-        return ids.stream().filter(found::containsKey).map(found::get).toList();
+        return new SearchRecords(engine.store, tenant).get(ids).stream().map(StoredMemory::item).toList();
       }
 
       @Override

@@ -60,8 +60,8 @@ public final class LangChain4jEmbedder implements Embedder {
   }
 
   /**
-   * The in-process models' embedder: documents through LangChain4j's {@code embedAll}, queries through the model's
-   * single-tokenisation path ({@link OnnxBertModel#embedQuery}), which gives the same vectors.
+   * The in-process models' embedder: queries and documents through the model's single-tokenisation paths
+   * ({@link OnnxBertModel#embedQuery}, {@link OnnxBertModel#embedDocuments}), which give LangChain4j's vectors.
    */
   static LangChain4jEmbedder of(OnnxBertModel model, String modelId, String queryPrefix) {
     return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0, model::embedQuery,

@@ -37,6 +37,14 @@ import java.util.Set;
  * are those of LangChain4j's encoder, so every text gets the same vector either way, to the bit. Thread-safe.
  */
 final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
+  private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
+  /** Runs the documents of every lane but the caller's own. */
+  private static final ExecutorService LANES = Executors.newFixedThreadPool(Math.max(1, CORES - 1), runnable -> {
+    Thread t = new Thread(runnable, "engram-onnx-documents");
+    t.setDaemon(true);
+    return t;
+  });
+
   private final OrtEnvironment environment;
   private final OrtSession session;
   private final Set<String> inputs;
@@ -102,14 +110,6 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     return run(tokenizer.encode(text, true, false));
   }
 
-  private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
-  /** Runs the documents of every lane but the caller's own. */
-  private static final ExecutorService LANES = Executors.newFixedThreadPool(Math.max(1, CORES - 1), runnable -> {
-    Thread t = new Thread(runnable, "engram-onnx-documents");
-    t.setDaemon(true);
-    return t;
-  });
-
   /**
    * The normalised embeddings of documents, in order: each text tokenised once and run alone, so that its vector is
    * the one it gets in any call, alone or beside others (padded batches would change it: the quantised model
@@ -122,15 +122,18 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
       encodings.add(tokenizer.encode(text, true, false));
     }
     float[][] out = new float[texts.size()][];
+    if (texts.isEmpty()) {
+      return List.of();
+    }
     int lanes = Math.min(CORES, texts.size());
-    List<Future<?>> running = new ArrayList<>(Math.max(0, lanes - 1));
+    List<Future<?>> running = new ArrayList<>(lanes - 1);
     for (int lane = 1; lane < lanes; lane++) {
       int first = lane;
       running.add(LANES.submit(() -> runLane(first, lanes, encodings, out)));
     }
     RuntimeException failure = null;
     try {
-      runLane(0, Math.max(1, lanes), encodings, out);
+      runLane(0, lanes, encodings, out);
     } catch (RuntimeException e) {
       failure = e;
     }

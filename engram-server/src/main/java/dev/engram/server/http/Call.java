@@ -18,11 +18,12 @@ import java.util.Optional;
  * request was received (the time of any message that carries none).
  */
 public final class Call {
+  /** Set on the context once the body has been read whole. */
+  private static final String BODY_READ_ATTR = "engram.body-read";
+
   private final Context ctx;
   private final Optional<Principal> principal;
   private final Optional<Memory> memory;
-  /** Set on the context once the body has been read whole. */
-  private static final String BODY_READ_ATTR = "engram.body-read";
   private final long maxBodyBytes;
   private final Instant receivedAt;
   private JsonNode body;
