@@ -71,11 +71,17 @@ final class Reads {
   }
 
   static List<MemoryItem> findByHash(Handle db, String tenant, Scope scope, String hash) throws SQLException {
-    Sql sql = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + FROM + " WHERE m.tenant = ").param(tenant)
-        .append(" AND m.hash = ").param(hash);
+    return items(db, findByHashQuery(tenant, scope, hash));
+  }
+
+  /** The query of {@link #findByHash}, apart so that a test can read its plan. */
+  static Sql findByHashQuery(String tenant, Scope scope, String hash) {
+    // Without the hint SQLite prefers memories_listing (tenant, user_id, ...), which also gives the order, and so
+    // reads every row of the user to find one hash: a cost that grows with the scope, paid for every fact added.
+    Sql sql = new Sql().append("SELECT " + MemoryRows.ITEM_COLUMNS + FROM + " INDEXED BY " + Schema.HASH_INDEX
+        + " WHERE m.tenant = ").param(tenant).append(" AND m.hash = ").param(hash);
     scope(sql, scope);
-    sql.append(MemoryRows.NEWEST_FIRST);
-    return items(db, sql);
+    return sql.append(MemoryRows.NEWEST_FIRST);
   }
 
   /** Runs the count and the page query; the caller runs this in one read snapshot. */

@@ -54,6 +54,8 @@ final class Schema {
 
   /** Its lookup index, (tenant, alias, user_id, agent_id, run_id). */
   static final String ENTITY_ALIASES_INDEX = "graph_entity_aliases_name";
+  /** The index of a memory's text hash, which {@code findByHash} names (see there). */
+  static final String HASH_INDEX = "memories_hash";
 
   /**
    * The JSON array of an entity's aliases. With a constant default an older file gets it by {@code ALTER TABLE},
@@ -87,7 +89,7 @@ final class Schema {
       // list reads only the rows of the page it returns (a user's rows are spread over the whole table).
       "CREATE INDEX IF NOT EXISTS memories_listing"
           + " ON memories (tenant, user_id, created_s, created_ns, id, expiration_day, agent_id, run_id)",
-      "CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant, hash)",
+      "CREATE INDEX IF NOT EXISTS " + HASH_INDEX + " ON memories (tenant, hash)",
       "CREATE INDEX IF NOT EXISTS memories_expiration ON memories (tenant, expiration_day)",
       "CREATE TABLE IF NOT EXISTS history ("
           + " seq INTEGER PRIMARY KEY AUTOINCREMENT,"

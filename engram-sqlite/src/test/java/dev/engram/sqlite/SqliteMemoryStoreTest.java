@@ -173,6 +173,38 @@ class SqliteMemoryStoreTest {
     assertThat(store.findByHash("t1", Scope.user("alice"), "0".repeat(32))).isEmpty();
   }
 
+  @Test
+  void aLookupByHashReadsTheHashIndexNotTheScopesRows() throws Exception {
+    List<StoredMemory> rows = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      rows.add(memory().id("m" + i).text("fact number " + i).scope("alice", i % 2 == 0 ? "bot" : null,
+          i % 3 == 0 ? "r1" : null).created(T0.plusSeconds(i)).stored());
+    }
+    add(store, rows.toArray(StoredMemory[]::new));
+    String hash = rows.get(150).item().hash();
+    for (Scope scope : List.of(Scope.user("alice"), Scope.agent("bot"), Scope.run("r1"),
+        Scope.of("alice", "bot", "r1"))) {
+      dev.engram.spi.sql.Sql query = Reads.findByHashQuery("t1", scope, hash);
+      try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
+           java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + query.text())) {
+        query.bind(ps, 1);
+        List<String> plan = new ArrayList<>();
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            plan.add(rs.getString("detail"));
+          }
+        }
+        assertThat(plan).as("plan for %s", scope).anyMatch(d -> d.contains("USING INDEX memories_hash"))
+            .noneMatch(d -> d.contains("memories_listing") || d.contains("memories_scope"));
+      }
+    }
+    assertThat(store.findByHash("t1", Scope.user("alice"), hash)).extracting(MemoryItem::id).containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.agent("bot"), hash)).extracting(MemoryItem::id).containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.run("r1"), hash)).extracting(MemoryItem::id).containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.run("r2"), hash)).isEmpty();
+    assertThat(store.findByHash("t2", Scope.user("alice"), hash)).isEmpty();
+  }
+
   private List<String> ids(Scope scope) {
     return store.list("t1", ListRequest.of(scope), TODAY).items().stream().map(MemoryItem::id).toList();
   }
