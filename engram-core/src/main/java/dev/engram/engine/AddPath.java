@@ -357,7 +357,8 @@ final class AddPath {
       @Override
       public List<MemoryItem> sharingWords(String text, int k) {
         IndexQuery q = new IndexQuery(tenant, scope, Filter.all(), false, engine.today());
-        List<String> ids = engine.index.keyword(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K))).stream()
+        List<String> ids = engine.index.repeatCandidates(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
+            .stream()
             .map(SearchIndex.Candidate::id).toList();
         return new SearchRecords(engine.store, tenant).get(ids).stream().map(StoredMemory::item).toList();
       }

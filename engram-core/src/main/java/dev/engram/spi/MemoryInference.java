@@ -69,9 +69,11 @@ public interface MemoryInference {
     List<MemoryItem> similar(String text, int k);
 
     /**
-     * The {@code k} memories whose texts best match the words of {@code text} (full-text ranking alone: no
-     * embedding, so much cheaper than {@link #similar}), best first: what a check for near-verbatim repeats needs.
-     * By default {@link #similar}.
+     * Memories whose texts share words with {@code text}, for a check for near-verbatim repeats (full-text matching
+     * alone: no embedding, so much cheaper than {@link #similar}): the {@code k} that best match its words, best
+     * first, and possibly up to {@code k} of the scope's latest memories that hold most of its words, after them
+     * ({@link dev.engram.spi.SearchIndex#repeatCandidates}). By default
+     * {@link #similar}.
      */
     default List<MemoryItem> sharingWords(String text, int k) {
       return similar(text, k);

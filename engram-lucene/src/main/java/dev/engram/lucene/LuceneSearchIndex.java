@@ -10,9 +10,11 @@ import dev.engram.spi.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -73,6 +75,8 @@ public final class LuceneSearchIndex implements SearchIndex {
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private final AtomicLong changes = new AtomicLong();
   private final AtomicLong refreshed = new AtomicLong();
+  /** What was written since the searchers' last refresh, for {@link #repeatCandidates}. */
+  private final UnrefreshedWrites unrefreshed;
   private volatile long generation;
   private volatile long seq;
   private volatile long committedGeneration;
@@ -83,6 +87,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     this.path = path;
     this.dimension = dimension;
     this.analyzer = analyzer;
+    this.unrefreshed = new UnrefreshedWrites(text -> QueryTerms.analyze(analyzer, IndexFields.TEXT, text,
+        Integer.MAX_VALUE));
     useHandles(handles);
   }
 
@@ -145,13 +151,18 @@ public final class LuceneSearchIndex implements SearchIndex {
       handles.closeDamaged();
       IndexOpening.setAside(path, "recreated on request, after an index failure");
       useHandles(IndexOpening.open(path, dimension, analyzer));
-      changes.incrementAndGet();
+      unrefreshed.blocked(changes.incrementAndGet());
     } catch (IOException e) {
       throw new StorageException("could not recreate the search index at " + path + ": " + e.getMessage(), e);
     } finally {
       lifecycle.writeLock().unlock();
       writeLock.unlock();
     }
+  }
+
+  /** How many writes the searchers do not see yet and {@link #repeatCandidates} finds without them. For tests. */
+  int unrefreshedWrites() {
+    return unrefreshed.size();
   }
 
   /** The vector dimension this index holds. */
@@ -179,6 +190,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   public void apply(List<IndexOp> ops, long seq, long generation) {
     Objects.requireNonNull(ops, "ops");
     writeLock.lock();
+    long change = changes.get() + 1;
     try {
       ensureOpen();
       for (IndexOp op : ops) {
@@ -187,16 +199,21 @@ public final class LuceneSearchIndex implements SearchIndex {
           checkDimension("memory " + m.id() + " has an embedding", m.embeddingView().length);
           handles.writer().updateDocument(new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
               MemoryDocuments.build(m));
+          unrefreshed.written(change, m.tenant(), m.item());
         } else if (op instanceof IndexOp.Remove rm) {
           handles.writer().deleteDocuments(new Term(IndexFields.KEY, IndexFields.key(rm.tenant(), rm.id())));
+          unrefreshed.removed(rm.tenant(), rm.id());
         } else if (op instanceof IndexOp.RemoveTenant rt) {
           handles.writer().deleteDocuments(new Term(IndexFields.TENANT, rt.tenant()));
+          unrefreshed.removedTenant(rt.tenant());
         }
       }
       this.seq = seq;
       this.generation = generation;
-    } catch (IOException e) {
-      throw new StorageException("could not write to the search index at " + path, e);
+    } catch (IOException | RuntimeException e) {
+      unrefreshed.blocked(change);
+      throw e instanceof IOException ? new StorageException("could not write to the search index at " + path, e)
+          : (RuntimeException) e;
     } finally {
       changes.incrementAndGet();
       writeLock.unlock();
@@ -208,6 +225,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     writeLock.lock();
     try {
       ensureOpen();
+      unrefreshed.blocked(changes.get() + 1);
       handles.writer().deleteAll();
       this.generation = generation;
       this.seq = 0;
@@ -262,29 +280,65 @@ public final class LuceneSearchIndex implements SearchIndex {
     if (terms.isEmpty()) {
       return List.of();
     }
+    return search(keywordQuery(query, terms), k, score -> score, true);
+  }
+
+  /**
+   * Without a refresh: the best {@code k} BM25 matches the searchers saw at their last refresh, then the {@code k}
+   * memories written since that match {@code query} and hold the largest share of the terms of {@code text}
+   * ({@link UnrefreshedWrites}), each id once. The offline extractor calls this once per fact between writes, where a refresh (a new segment written and
+   * opened) cost more than the rest of the look-up. Falls back to {@link #keyword} when the writes since the last
+   * refresh cannot be told apart (more than {@value UnrefreshedWrites#CAPACITY}, a cleared index) or the query has
+   * a filter.
+   */
+  @Override
+  public List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(text, "text");
+    checkK(k);
+    List<String> terms = QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
+    Optional<List<Candidate>> recent = unrefreshed.matching(query, terms, k);
+    if (recent.isEmpty()) {
+      return keyword(query, text, k);
+    }
+    Map<String, Candidate> out = new LinkedHashMap<>();
+    for (Candidate c : search(keywordQuery(query, terms), k, score -> score, false)) {
+      out.put(c.id(), c);
+    }
+    for (Candidate c : recent.get()) {
+      out.putIfAbsent(c.id(), c);
+    }
+    return List.copyOf(out.values());
+  }
+
+  private static Query keywordQuery(IndexQuery query, List<String> terms) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     for (String t : terms) {
       any.add(new TermQuery(new Term(IndexFields.TEXT, t)), Occur.SHOULD);
     }
-    Query q = new BooleanQuery.Builder()
+    return new BooleanQuery.Builder()
         .add(any.build(), Occur.MUST)
         .add(restriction(query), Occur.FILTER)
         .build();
-    return search(q, k, score -> score);
   }
 
   private List<Candidate> search(Query query, int k, DoubleUnaryOperator score) {
+    return search(query, k, score, true);
+  }
+
+  /** {@code fresh}: refresh first if anything was written since the last refresh. */
+  private List<Candidate> search(Query query, int k, DoubleUnaryOperator score, boolean fresh) {
     lifecycle.readLock().lock();
     try {
-      return searchOpen(query, k, score);
+      return searchOpen(query, k, score, fresh);
     } finally {
       lifecycle.readLock().unlock();
     }
   }
 
-  private List<Candidate> searchOpen(Query query, int k, DoubleUnaryOperator score) {
+  private List<Candidate> searchOpen(Query query, int k, DoubleUnaryOperator score, boolean fresh) {
     ensureOpen();
-    IndexSearcher searcher = acquire();
+    IndexSearcher searcher = fresh ? acquire() : acquireAsIs();
     try {
       ScoreDoc[] hits = searcher.search(query, k).scoreDocs;
       String[] ids = HitIds.read(searcher.getIndexReader(), hits);
@@ -322,10 +376,20 @@ public final class LuceneSearchIndex implements SearchIndex {
       if (refreshed.get() < pending) {
         handles.searchers().maybeRefreshBlocking();
         refreshed.accumulateAndGet(pending, Math::max);
+        unrefreshed.refreshedThrough(pending);
       }
       return handles.searchers().acquire();
     } catch (IOException e) {
       throw new StorageException("could not refresh the search index at " + path, e);
+    }
+  }
+
+  /** The searcher of the last refresh, which may miss the latest writes. */
+  private IndexSearcher acquireAsIs() {
+    try {
+      return handles.searchers().acquire();
+    } catch (IOException e) {
+      throw new StorageException("could not search the index at " + path, e);
     }
   }
 
