@@ -1,6 +1,7 @@
 package dev.engram.lucene;
 
 import dev.engram.MemoryItem;
+import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
@@ -107,8 +108,12 @@ final class UnrefreshedWrites {
         if (e.terms == null) {
           e.terms = Set.copyOf(analysis.apply(e.item.text()));
         }
-        Set<String> held = e.terms;
-        long count = terms.stream().filter(held::contains).count();
+        int count = 0;
+        for (String t : terms) {
+          if (e.terms.contains(t)) {
+            count++;
+          }
+        }
         if (count > 0) {
           matches.add(new Candidate(e.item.id(), (double) count / terms.size()));
         }
@@ -119,9 +124,12 @@ final class UnrefreshedWrites {
   }
 
   private static boolean inScope(MemoryItem item, IndexQuery query) {
-    return query.scope().userId().map(id -> id.equals(item.userId())).orElse(true)
-        && query.scope().agentId().map(id -> id.equals(item.agentId())).orElse(true)
-        && query.scope().runId().map(id -> id.equals(item.runId())).orElse(true)
-        && (query.includeExpired() || !item.isExpired(query.today()));
+    Scope scope = query.scope();
+    return matches(scope.userId(), item.userId()) && matches(scope.agentId(), item.agentId())
+        && matches(scope.runId(), item.runId()) && (query.includeExpired() || !item.isExpired(query.today()));
+  }
+
+  private static boolean matches(Optional<String> wanted, String actual) {
+    return wanted.isEmpty() || wanted.get().equals(actual);
   }
 }
