@@ -243,6 +243,9 @@ public final class LuceneSearchIndex implements SearchIndex {
     try {
       ensureOpen();
       commitLocked();
+      // The commit has just written every buffered document: opening them costs little now, and keeps the
+      // searchers (and the segment merges their refreshes set off) in step with writes that no search asked for.
+      refresh();
     } catch (IOException e) {
       throw new StorageException("could not commit the search index at " + path, e);
     } finally {
@@ -372,15 +375,20 @@ public final class LuceneSearchIndex implements SearchIndex {
   /** A searcher that sees every change applied before this call. */
   private IndexSearcher acquire() {
     try {
-      long pending = changes.get();
-      if (refreshed.get() < pending) {
-        handles.searchers().maybeRefreshBlocking();
-        refreshed.accumulateAndGet(pending, Math::max);
-        unrefreshed.refreshedThrough(pending);
-      }
+      refresh();
       return handles.searchers().acquire();
     } catch (IOException e) {
       throw new StorageException("could not refresh the search index at " + path, e);
+    }
+  }
+
+  /** Refreshes the searchers if anything was applied since their last refresh. */
+  private void refresh() throws IOException {
+    long pending = changes.get();
+    if (refreshed.get() < pending) {
+      handles.searchers().maybeRefreshBlocking();
+      refreshed.accumulateAndGet(pending, Math::max);
+      unrefreshed.refreshedThrough(pending);
     }
   }
 

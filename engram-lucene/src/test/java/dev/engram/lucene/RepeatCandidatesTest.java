@@ -121,6 +121,16 @@ class RepeatCandidatesTest {
     assertThat(index.unrefreshedWrites()).isZero();
   }
 
+  @Test
+  void aCommitAlsoMakesTheWritesVisibleToSearches() {
+    index.keyword(query("t", ALICE), "anything", 1);
+    apply(upsert("t", "m1", "alice plays chess", "alice", DIM, 0));
+    assertThat(index.unrefreshedWrites()).isEqualTo(1);
+    index.commit();
+    assertThat(index.unrefreshedWrites()).isZero();
+    assertThat(ids(index.repeatCandidates(query("t", ALICE), "chess", 3))).containsExactly("m1");
+  }
+
   /**
    * Random writes, removals and refreshes: every memory of the scope that shares a term with the text is returned,
    * and anything else returned is a memory removed or changed since the last refresh.
