@@ -359,9 +359,9 @@ public final class LocomoBench {
       store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
       report.ingest(c.turnCount(), System.nanoTime() - start);
       report.memoryTokens(store.memoryTokens());
-      store.warmUp(c.questions().stream().map(Question::question).toList());
       store.searchWith(o.budgetTokens(), o.threshold());
       store.rankWith(o.ranking());
+      store.warmUp(c.questions().stream().map(Question::question).toList());
       List<Question> offTopic = other.questions().stream().filter(LocomoBench::scored).toList();
       int asked = 0;
       for (Question q : c.questions()) {

@@ -71,7 +71,7 @@ public final class RankingAblation {
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
           store.rankWith(rankings.values().iterator().next());
           store.searchWith(BUDGETS[0], 0.0);
-          questions.forEach(q -> store.search(q.question(), SearchRequest.DEFAULT_TOP_K));
+          store.warmUp(questions.stream().map(Question::question).toList());
           for (Map.Entry<String, Ranking> r : rankings.entrySet()) {
             store.rankWith(r.getValue());
             Tally t = tallies.get(r.getKey());
