@@ -3,17 +3,23 @@ package dev.engram.bench;
 import dev.engram.TokenEstimator;
 import dev.engram.bench.locomo.Locomo;
 import dev.engram.bench.locomo.LocomoReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * How far {@link TokenEstimator} is from OpenAI's cl100k_base tokenizer ({@link TokenCounter}) on texts such as
  * memories: the relative error of the total and the distribution of the per-text relative error
- * ({@code estimate / cl100k - 1}). {@code java -cp engram.jar dev.engram.bench.TokenEstimateError FILE} prints it for
- * a LoCoMo file's turns and observations.
+ * ({@code estimate / cl100k - 1}). {@code java -cp engram.jar dev.engram.bench.TokenEstimateError [FILE]} prints it
+ * for the multilingual sample's groups and a LoCoMo file's turns and observations.
  *
  * @param texts           how many texts
  * @param cl100kTotal     their cl100k tokens
@@ -65,7 +71,36 @@ public record TokenEstimateError(int texts, long cl100kTotal, long estimateTotal
         100 * totalError(), 100 * percentile(5), 100 * percentile(50), 100 * percentile(95), 100 * underestimated());
   }
 
+  /**
+   * The multilingual sample shipped with the benchmarks ({@code multilingual-memories.txt}: memory-like facts in
+   * nine groups of scripts, written for this measurement), by group name in file order.
+   */
+  public static Map<String, List<String>> multilingualSample() {
+    Map<String, List<String>> groups = new LinkedHashMap<>();
+    try (InputStream in = TokenEstimateError.class.getResourceAsStream("multilingual-memories.txt")) {
+      if (in == null) {
+        throw new IllegalStateException("multilingual-memories.txt is missing beside " + TokenEstimateError.class);
+      }
+      List<String> group = null;
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (line.startsWith("@ ")) {
+          group = groups.computeIfAbsent(line.substring(2).trim(), k -> new ArrayList<>());
+        } else if (!line.isBlank() && !line.startsWith("#") && group != null) {
+          group.add(line);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return groups;
+  }
+
+  /** Prints the error on a LoCoMo file's turns and observations (when given one) and on the multilingual sample. */
   public static void main(String[] args) {
+    multilingualSample().forEach((group, texts) -> System.out.println(of(texts).summary(group)));
+    if (args.length == 0) {
+      return;
+    }
     List<Locomo.Conversation> all = LocomoReader.read(Path.of(args[0]));
     List<String> turns = new ArrayList<>();
     List<String> observations = new ArrayList<>();

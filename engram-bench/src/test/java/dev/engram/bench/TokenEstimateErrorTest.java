@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.TokenEstimator;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The estimate's error against the real cl100k tokenizer (jtokkit), on a few kinds of text. */
@@ -26,5 +27,24 @@ class TokenEstimateErrorTest {
     assertThat(e.percentile(0)).isGreaterThan(-0.34);
     assertThat(e.percentile(100)).isLessThan(0.5);
     assertThat(e.totalError()).isBetween(-0.2, 0.2);
+  }
+
+  /**
+   * Every script of the multilingual sample is within a fifth of cl100k in total; four characters per token, the
+   * estimate before, counted a quarter to a half of the tokens of the non-Latin ones.
+   */
+  @Test
+  void everyScriptOfTheMultilingualSampleIsWithinAFifthOfCl100k() {
+    Map<String, List<String>> sample = TokenEstimateError.multilingualSample();
+    assertThat(sample.keySet()).contains("chinese", "japanese", "korean", "russian", "greek", "arabic", "hindi",
+        "european", "emoji", "english");
+    sample.forEach((group, texts) -> {
+      TokenEstimateError e = TokenEstimateError.of(texts);
+      assertThat(e.texts()).as(group).isGreaterThanOrEqualTo(3);
+      assertThat(e.totalError()).as(group + ": " + e.summary(group)).isBetween(-0.2, 0.2);
+    });
+    long chineseReal = sample.get("chinese").stream().mapToInt(TokenCounter::count).sum();
+    long chineseByLength = sample.get("chinese").stream().mapToInt(t -> (t.length() + 3) / 4).sum();
+    assertThat((double) chineseByLength / chineseReal).as("what four characters per token gave").isLessThan(0.3);
   }
 }

@@ -92,7 +92,7 @@ final class BenchCommand implements Callable<Integer> {
     boolean speakerPrefix;
 
     @Option(names = "--budget-tokens", paramLabel = "N", defaultValue = "0", description = "A context budget per"
-        + " question in tokens (estimated at four characters per token): the best memories that fit, instead of"
+        + " question in tokens (estimated: four ASCII characters per token): the best memories that fit, instead of"
         + " the top-k (default: none).")
     int budgetTokens;
 
