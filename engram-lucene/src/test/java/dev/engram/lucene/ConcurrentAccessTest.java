@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Searches running beside writes and commits see every change applied before they started, without errors. */
+/**
+ * Searches (and repeat checks, which do not refresh) running beside writes and commits see every change applied
+ * before they started, without errors.
+ */
 class ConcurrentAccessTest {
   private static final int DIM = 8;
   private static final int WRITES = 200;
@@ -26,7 +29,7 @@ class ConcurrentAccessTest {
 
   @Test
   void searchesSeeEveryChangeAppliedBeforeThemWhileWritesGoOn() throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(5);
+    ExecutorService pool = Executors.newFixedThreadPool(6);
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, DIM)) {
       AtomicInteger applied = new AtomicInteger();
       AtomicBoolean done = new AtomicBoolean();
@@ -42,15 +45,18 @@ class ConcurrentAccessTest {
         return null;
       });
       List<Future<Integer>> readers = new ArrayList<>();
-      for (int r = 0; r < 3; r++) {
-        boolean dense = r % 2 == 0;
+      for (int r = 0; r < 4; r++) {
+        int kind = r % 3;
         readers.add(pool.submit(() -> {
           IndexQuery q = Docs.query("t", Scope.user("alice"));
           int searches = 0;
           while (!done.get() || searches == 0) {
             int before = applied.get();
-            int found = dense ? index.dense(q, Docs.axis(DIM, 0), WRITES).size()
-                : index.keyword(q, "tea", WRITES).size();
+            int found = switch (kind) {
+              case 0 -> index.dense(q, Docs.axis(DIM, 0), WRITES).size();
+              case 1 -> index.keyword(q, "tea", WRITES).size();
+              default -> index.repeatCandidates(q, "tea", WRITES).size();
+            };
             assertThat(found).as("hits after %d applied writes", before).isGreaterThanOrEqualTo(before);
             searches++;
           }
