@@ -276,30 +276,24 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    Objects.requireNonNull(query, "query");
-    Objects.requireNonNull(text, "text");
-    checkK(k);
-    List<String> terms = QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
-    if (terms.isEmpty()) {
-      return List.of();
-    }
-    return search(keywordQuery(query, terms), k, score -> score, true);
+    List<String> terms = keywordTerms(query, text, k);
+    return terms.isEmpty() ? List.of() : search(keywordQuery(query, terms), k, score -> score, true);
   }
 
   /**
    * Without a refresh: the best {@code k} BM25 matches the searchers saw at their last refresh, then the {@code k}
    * memories written since that match {@code query} and hold the largest share of the terms of {@code text}
-   * ({@link UnrefreshedWrites}), each id once. The offline extractor calls this once per fact between writes, where a refresh (a new segment written and
-   * opened) cost more than the rest of the look-up. Falls back to {@link #keyword} when the writes since the last
-   * refresh cannot be told apart (more than {@value UnrefreshedWrites#CAPACITY}, a cleared index) or the query has
-   * a filter.
+   * ({@link UnrefreshedWrites}), each id once. The offline extractor calls this once per fact between writes,
+   * where a refresh (a new segment written and opened) cost more than the rest of the look-up. Falls back to
+   * {@link #keyword} when the writes since the last refresh cannot be told apart (more than
+   * {@value UnrefreshedWrites#CAPACITY}, a cleared index) or the query has a filter.
    */
   @Override
   public List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
-    Objects.requireNonNull(query, "query");
-    Objects.requireNonNull(text, "text");
-    checkK(k);
-    List<String> terms = QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
+    List<String> terms = keywordTerms(query, text, k);
+    if (terms.isEmpty()) {
+      return List.of();
+    }
     Optional<List<Candidate>> recent = unrefreshed.matching(query, terms, k);
     if (recent.isEmpty()) {
       return keyword(query, text, k);
@@ -312,6 +306,14 @@ public final class LuceneSearchIndex implements SearchIndex {
       out.putIfAbsent(c.id(), c);
     }
     return List.copyOf(out.values());
+  }
+
+  /** Checks a keyword search's arguments and analyses its text: its terms, none for text of stop words only. */
+  private List<String> keywordTerms(IndexQuery query, String text, int k) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(text, "text");
+    checkK(k);
+    return QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
   }
 
   private static Query keywordQuery(IndexQuery query, List<String> terms) {
