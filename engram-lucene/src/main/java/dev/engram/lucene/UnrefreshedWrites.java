@@ -1,7 +1,6 @@
 package dev.engram.lucene;
 
 import dev.engram.MemoryItem;
-import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
@@ -101,10 +100,16 @@ final class UnrefreshedWrites {
     if (blockedThrough >= 0 || !(query.filter() instanceof Filter.All) || terms.isEmpty()) {
       return Optional.empty();
     }
+    String user = query.scope().userId().orElse(null);
+    String agent = query.scope().agentId().orElse(null);
+    String run = query.scope().runId().orElse(null);
     List<Candidate> matches = new ArrayList<>();
     for (int i = entries.size() - 1; i >= 0; i--) {
       Entry e = entries.get(i);
-      if (e.tenant.equals(query.tenant()) && inScope(e.item, query)) {
+      MemoryItem m = e.item;
+      boolean inScope = e.tenant.equals(query.tenant()) && matches(user, m.userId()) && matches(agent, m.agentId())
+          && matches(run, m.runId()) && (query.includeExpired() || !m.isExpired(query.today()));
+      if (inScope) {
         if (e.terms == null) {
           e.terms = Set.copyOf(analysis.apply(e.item.text()));
         }
@@ -123,13 +128,8 @@ final class UnrefreshedWrites {
     return Optional.of(List.copyOf(matches.subList(0, Math.min(k, matches.size()))));
   }
 
-  private static boolean inScope(MemoryItem item, IndexQuery query) {
-    Scope scope = query.scope();
-    return matches(scope.userId(), item.userId()) && matches(scope.agentId(), item.agentId())
-        && matches(scope.runId(), item.runId()) && (query.includeExpired() || !item.isExpired(query.today()));
-  }
-
-  private static boolean matches(Optional<String> wanted, String actual) {
-    return wanted.isEmpty() || wanted.get().equals(actual);
+  /** An id the query leaves unset ({@code null}) matches anything. */
+  private static boolean matches(String wanted, String actual) {
+    return wanted == null || wanted.equals(actual);
   }
 }
