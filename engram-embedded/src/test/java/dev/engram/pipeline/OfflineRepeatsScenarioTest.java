@@ -9,12 +9,15 @@ import dev.engram.EventType;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryEvent;
+import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
+import dev.engram.SearchRequest;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -57,6 +60,28 @@ class OfflineRepeatsScenarioTest {
 
       assertThat(say(memory, Scope.user("bob"), REPEAT)).as("another user's scope").containsExactly(EventType.ADD);
       assertThat(say(memory.forTenant("other"), alice, REPEAT)).as("another tenant").containsExactly(EventType.ADD);
+    }
+  }
+
+  /**
+   * The repeat check reads the index without refreshing it: a repeat is found whether its original was written
+   * before the last search (the searchers see it) or after it (only the writes since the last refresh hold it).
+   */
+  @Test
+  void aRepeatIsFoundBeforeAndAfterTheIndexIsRefreshedBySearches() {
+    Scope alice = Scope.user("alice");
+    String painted = "Caroline painted a sunrise over the lake near her home last summer.";
+    String paintedAgain = "Caroline painted a sunrise over the lake near her home last summer!";
+    try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
+        .indexCommitInterval(Duration.ofHours(1)).build()) {
+      assertThat(say(memory, alice, FIRST)).containsExactly(EventType.ADD);
+      assertThat(memory.search(SearchRequest.builder(alice, "puppy").build()).hits()).isNotEmpty();
+      assertThat(say(memory, alice, painted)).containsExactly(EventType.ADD);
+
+      assertThat(say(memory, alice, REPEAT)).as("written before the search").containsExactly(EventType.NOOP);
+      assertThat(say(memory, alice, paintedAgain)).as("written after it").containsExactly(EventType.NOOP);
+      assertThat(memory.list(ListRequest.of(alice)).items()).extracting(MemoryItem::text)
+          .containsExactlyInAnyOrder(FIRST, painted);
     }
   }
 }
