@@ -16,7 +16,7 @@ import java.util.Objects;
  * The sum is rounded up; non-empty text is at least one token. On English chat turns it overestimates more often
  * than not (four characters per token, as before), so a budget is rarely exceeded by much; on Chinese, Japanese,
  * Korean, Russian, Greek, Arabic and Hindi texts it is within a fifth of cl100k, where four characters per token
- * counted a third to a quarter of the real tokens.
+ * counted a fifth to a half of the real tokens.
  */
 public final class TokenEstimator {
   /** ASCII characters per estimated token. */

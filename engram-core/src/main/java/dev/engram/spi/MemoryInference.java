@@ -72,8 +72,7 @@ public interface MemoryInference {
      * Memories whose texts share words with {@code text}, for a check for near-verbatim repeats (full-text matching
      * alone: no embedding, so much cheaper than {@link #similar}): the {@code k} that best match its words, best
      * first, and possibly up to {@code k} of the scope's latest memories that hold most of its words, after them
-     * ({@link dev.engram.spi.SearchIndex#repeatCandidates}). By default
-     * {@link #similar}.
+     * ({@link dev.engram.spi.SearchIndex#repeatCandidates}). By default {@link #similar}.
      */
     default List<MemoryItem> sharingWords(String text, int k) {
       return similar(text, k);
