@@ -40,8 +40,14 @@ final class Reads {
   private static final String MESSAGES = "SELECT role, name, content, ts_s, ts_ns, source_id FROM"
       + " (SELECT id, role, name, content, ts_s, ts_ns, source_id FROM messages"
       + " WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC";
-  private static final String CHANGES = "SELECT c.s, c.tenant, c.memory_id, " + MemoryRows.STORED_COLUMNS
-      + " FROM (SELECT tenant, memory_id, MAX(seq) AS s FROM history WHERE seq > ? GROUP BY tenant, memory_id) c"
+  /**
+   * The change feed after a sequence number. NOT INDEXED keeps SQLite on the rowid range of {@code seq}: for the
+   * grouping it otherwise reads the whole of {@code history_memory}, every change ever made, to find the few after
+   * the index's last commit.
+   */
+  static final String CHANGES = "SELECT c.s, c.tenant, c.memory_id, " + MemoryRows.STORED_COLUMNS
+      + " FROM (SELECT tenant, memory_id, MAX(seq) AS s FROM history NOT INDEXED WHERE seq > ?"
+      + " GROUP BY tenant, memory_id) c"
       + " LEFT JOIN memories m ON m.tenant = c.tenant AND m.id = c.memory_id ORDER BY c.s";
   private static final String ALL = "SELECT " + MemoryRows.STORED_COLUMNS + FROM;
   private static final FilterSql FILTERS = new FilterSql(new SqliteDialect());

@@ -205,6 +205,30 @@ class SqliteMemoryStoreTest {
     assertThat(store.findByHash("t2", Scope.user("alice"), hash)).isEmpty();
   }
 
+  @Test
+  void theChangeFeedReadsTheSequenceRangeNotTheWholeHistory() throws Exception {
+    List<StoredMemory> rows = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      rows.add(memory().id("c" + i).text("change " + i).stored());
+    }
+    add(store, rows.toArray(StoredMemory[]::new));
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
+         java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + Reads.CHANGES)) {
+      ps.setLong(1, 40);
+      List<String> plan = new ArrayList<>();
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.add(rs.getString("detail"));
+        }
+      }
+      assertThat(plan).anyMatch(d -> d.contains("SEARCH history USING INTEGER PRIMARY KEY"))
+          .noneMatch(d -> d.contains("SCAN history"));
+    }
+    List<String> changed = new ArrayList<>();
+    store.changesSince(45, change -> changed.add(change.memoryId()));
+    assertThat(changed).hasSize(5);
+  }
+
   private List<String> ids(Scope scope) {
     return store.list("t1", ListRequest.of(scope), TODAY).items().stream().map(MemoryItem::id).toList();
   }
