@@ -210,10 +210,8 @@ public final class LuceneSearchIndex implements SearchIndex {
       }
       this.seq = seq;
       this.generation = generation;
-    } catch (IOException | RuntimeException e) {
-      unrefreshed.blocked(change);
-      throw e instanceof IOException ? new StorageException("could not write to the search index at " + path, e)
-          : (RuntimeException) e;
+    } catch (IOException e) {
+      throw new StorageException("could not write to the search index at " + path, e);
     } finally {
       changes.incrementAndGet();
       writeLock.unlock();
@@ -296,7 +294,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
     Optional<List<Candidate>> recent = unrefreshed.matching(query, terms, k);
     if (recent.isEmpty()) {
-      return keyword(query, text, k);
+      return search(keywordQuery(query, terms), k, score -> score, true);
     }
     Map<String, Candidate> out = new LinkedHashMap<>();
     for (Candidate c : search(keywordQuery(query, terms), k, score -> score, false)) {

@@ -7,7 +7,9 @@ import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -42,7 +44,8 @@ final class UnrefreshedWrites {
   }
 
   private final Function<String, Collection<String>> analysis;
-  private final List<Entry> entries = new ArrayList<>();
+  /** By {@link IndexFields#key}, oldest write first: a memory written again moves to the end. */
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
   /** The last change this cannot stand for, or -1: until a refresh covers it, {@link #matching} answers nothing. */
   private long blockedThrough = -1;
 
@@ -51,24 +54,25 @@ final class UnrefreshedWrites {
     this.analysis = analysis;
   }
 
-  /** Records that change {@code change} wrote {@code item} of {@code tenant}. */
+  /** Records that change {@code change} gave the writer {@code item} of {@code tenant}. */
   synchronized void written(long change, String tenant, MemoryItem item) {
-    removed(tenant, item.id());
+    String key = IndexFields.key(tenant, item.id());
+    entries.remove(key);
     if (entries.size() >= CAPACITY) {
       blocked(change);
       return;
     }
-    entries.add(new Entry(change, tenant, item));
+    entries.put(key, new Entry(change, tenant, item));
   }
 
   /** Drops the entry of a removed memory. */
   synchronized void removed(String tenant, String id) {
-    entries.removeIf(e -> e.tenant.equals(tenant) && e.item.id().equals(id));
+    entries.remove(IndexFields.key(tenant, id));
   }
 
   /** Drops the entries of a tenant whose memories were all removed. */
   synchronized void removedTenant(String tenant) {
-    entries.removeIf(e -> e.tenant.equals(tenant));
+    entries.values().removeIf(e -> e.tenant.equals(tenant));
   }
 
   /** Records a change this cannot stand for: {@link #matching} answers nothing until a refresh covers it. */
@@ -79,7 +83,7 @@ final class UnrefreshedWrites {
 
   /** The searchers now see every change up to {@code change}. */
   synchronized void refreshedThrough(long change) {
-    entries.removeIf(e -> e.change <= change);
+    entries.values().removeIf(e -> e.change <= change);
     if (blockedThrough <= change) {
       blockedThrough = -1;
     }
@@ -103,9 +107,10 @@ final class UnrefreshedWrites {
     String user = query.scope().userId().orElse(null);
     String agent = query.scope().agentId().orElse(null);
     String run = query.scope().runId().orElse(null);
+    List<Entry> newestLast = new ArrayList<>(entries.values());
     List<Candidate> matches = new ArrayList<>();
-    for (int i = entries.size() - 1; i >= 0; i--) {
-      Entry e = entries.get(i);
+    for (int i = newestLast.size() - 1; i >= 0; i--) {
+      Entry e = newestLast.get(i);
       MemoryItem m = e.item;
       boolean inScope = e.tenant.equals(query.tenant()) && matches(user, m.userId()) && matches(agent, m.agentId())
           && matches(run, m.runId()) && (query.includeExpired() || !m.isExpired(query.today()));

@@ -117,14 +117,14 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
    * cores, the caller running one.
    */
   List<float[]> embedDocuments(List<String> texts) {
+    if (texts.isEmpty()) {
+      return List.of();
+    }
     List<Encoding> encodings = new ArrayList<>(texts.size());
     for (String text : texts) {
       encodings.add(tokenizer.encode(text, true, false));
     }
     float[][] out = new float[texts.size()][];
-    if (texts.isEmpty()) {
-      return List.of();
-    }
     int lanes = Math.min(CORES, texts.size());
     List<Future<?>> running = new ArrayList<>(lanes - 1);
     for (int lane = 1; lane < lanes; lane++) {

@@ -5,6 +5,7 @@ import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
 import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.VectorMath;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -56,10 +57,7 @@ public final class EmbeddingThroughput {
       double sum = 0;
       double min = 1;
       for (int i = 0; i < texts.size(); i++) {
-        double cosine = 0;
-        for (int j = 0; j < alone.get(i).length; j++) {
-          cosine += alone.get(i)[j] * vectors.get(i)[j];
-        }
+        double cosine = VectorMath.cosine(alone.get(i), vectors.get(i));
         sum += cosine;
         min = Math.min(min, cosine);
       }
