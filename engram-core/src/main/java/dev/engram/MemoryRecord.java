@@ -12,10 +12,18 @@ import java.util.Optional;
  *
  * @param id      the memory id
  * @param memory  the current state, or empty if the memory was deleted (its history outlives it)
+ * @param context the memory's source context (the words of the messages it was drawn from, kept for keyword search:
+ *                {@link dev.engram.spi.StoredMemory#context}); {@code ""} if it has none or was deleted. An import
+ *                keeps it
  * @param history the audit trail, oldest first; never empty. An import keeps every row's event, texts, actor, role,
  *                time and pipeline, and gives it a new sequence number of the target store
  */
-public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryEntry> history) {
+public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryEntry> history, String context) {
+
+  /** A record without a source context. */
+  public MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryEntry> history) {
+    this(id, memory, history, "");
+  }
 
   /**
    * @throws ValidationException if the id is blank, the history is empty, names another memory or a malformed
@@ -24,6 +32,7 @@ public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryE
   public MemoryRecord {
     Objects.requireNonNull(memory, "memory");
     Objects.requireNonNull(history, "history");
+    Objects.requireNonNull(context, "context");
     if (id == null || id.isBlank()) {
       throw new ValidationException("id", "must not be empty");
     }
@@ -59,6 +68,11 @@ public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryE
   /** The record of a deleted memory: only its history is left. */
   public static MemoryRecord deleted(String id, List<HistoryEntry> history) {
     return new MemoryRecord(id, Optional.empty(), history);
+  }
+
+  /** This record with a source context. */
+  public MemoryRecord withContext(String value) {
+    return new MemoryRecord(id, memory, history, value);
   }
 
   /** True if the memory was deleted (only its history is left). */

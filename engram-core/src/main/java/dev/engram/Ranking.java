@@ -19,38 +19,45 @@ package dev.engram;
  * @param feedback   pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding of the
  *                   best fused hits searches the dense index once more, and its candidates join the ranking (no
  *                   further model call); the first 10 hits keep their places
+ * @param context    a keyword (BM25) search of the query in the memories' source contexts (the messages each was
+ *                   drawn from and the message before them) joins the fused ranking as one more list: a memory is
+ *                   found through the question it answered or the rest of its message
  */
-public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback) {
+public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context) {
   /** The fusion's order only. */
-  public static final Ranking NONE = new Ranking(false, false, false, false);
+  public static final Ranking NONE = new Ranking(false, false, false, false, false);
   /** Every step on. */
-  public static final Ranking ALL = new Ranking(true, true, true, true);
+  public static final Ranking ALL = new Ranking(true, true, true, true, true);
   /**
    * What a request gets when it names none: neighbours, dates and feedback, the steps that gained on the LoCoMo sample
    * without losing elsewhere. Diversity finds more evidence turns within a budget but fewer of the answers' words
    * (docs/BENCHMARKS.md), so it is opt-in.
    */
-  public static final Ranking DEFAULT = new Ranking(true, true, false, true);
+  public static final Ranking DEFAULT = new Ranking(true, true, false, true, true);
 
   public Ranking withNeighbours(boolean value) {
-    return new Ranking(value, eventDates, diversity, feedback);
+    return new Ranking(value, eventDates, diversity, feedback, context);
   }
 
   public Ranking withEventDates(boolean value) {
-    return new Ranking(neighbours, value, diversity, feedback);
+    return new Ranking(neighbours, value, diversity, feedback, context);
   }
 
   public Ranking withDiversity(boolean value) {
-    return new Ranking(neighbours, eventDates, value, feedback);
+    return new Ranking(neighbours, eventDates, value, feedback, context);
   }
 
   public Ranking withFeedback(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, value);
+    return new Ranking(neighbours, eventDates, diversity, value, context);
+  }
+
+  public Ranking withContext(boolean value) {
+    return new Ranking(neighbours, eventDates, diversity, feedback, value);
   }
 
   /**
    * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order neighbours, dates,
-   * diversity, feedback, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
+   * diversity, feedback, context, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
    */
   public String spec() {
     java.util.List<String> on = new java.util.ArrayList<>();
@@ -65,6 +72,9 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
     }
     if (feedback) {
       on.add("feedback");
+    }
+    if (context) {
+      on.add("context");
     }
     return on.isEmpty() ? "none" : String.join(",", on);
   }
@@ -83,13 +93,14 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
         case "", "none" -> { }
         case "all" -> r = ALL;
         case "default" -> r = new Ranking(r.neighbours || DEFAULT.neighbours, r.eventDates || DEFAULT.eventDates,
-            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback);
+            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback, r.context || DEFAULT.context);
         case "neighbours", "neighbors" -> r = r.withNeighbours(true);
         case "dates" -> r = r.withEventDates(true);
         case "diversity" -> r = r.withDiversity(true);
         case "feedback" -> r = r.withFeedback(true);
+        case "context" -> r = r.withContext(true);
         default -> throw new ValidationException(field, "unknown ranking step '" + part.trim()
-            + "'; known: neighbours, dates, diversity, feedback, none, all, default");
+            + "'; known: neighbours, dates, diversity, feedback, context, none, all, default");
       }
     }
     return r;

@@ -86,8 +86,11 @@ final class AddPath {
         leases.add(engine.config.storage().lockScope(tenant, scope));
       }
       List<Staged> staged = new ArrayList<>(requests.size());
+      Map<String, Optional<Message>> lastSaid = new HashMap<>(); // per scope key: the message before the next add's
       for (AddRequest r : requests) {
-        staged.add(stage(tenant, r));
+        Optional<Message> previous = lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r));
+        staged.add(stage(tenant, r, previous));
+        lastSaid.put(r.scope().key(), lastSaid(r.messages()).or(() -> previous));
       }
       embed(staged);
       GraphChanges graphChanges = GraphChanges.NONE;
@@ -273,7 +276,23 @@ final class AddPath {
     }
   }
 
-  private Staged stage(String tenant, AddRequest r) {
+  /** The last message of the request's scope's window, if any. */
+  private Optional<Message> lastWindowMessage(String tenant, AddRequest r) {
+    List<Message> recent = engine.store.recentMessages(tenant, r.scope(), 1);
+    return recent.isEmpty() ? Optional.empty() : Optional.of(recent.get(recent.size() - 1));
+  }
+
+  /** The last message of an add that the window keeps (not a system message). */
+  private static Optional<Message> lastSaid(List<Message> messages) {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i).role() != Role.SYSTEM) {
+        return Optional.of(messages.get(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Staged stage(String tenant, AddRequest r, Optional<Message> previous) {
     Staged s = new Staged(r);
     List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
@@ -287,7 +306,8 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0]), a.actorId(), a.role(), pipeline));
+        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0],
+            SourceContext.of(r.messages(), previous, a.sourceIds())), a.actorId(), a.role(), pipeline));
         continue;
       }
       String id = targetId(p);
@@ -310,7 +330,8 @@ final class AddPath {
         }
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
-        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0]), old.text(), pipeline));
+        s.change(MemoryChange.update(existing.get().withItem(updated).withEmbedding(new float[0]), old.text(),
+            pipeline));
       } else if (p instanceof MemoryInference.Delete) {
         s.change(MemoryChange.delete(existing.get(), pipeline));
       } else {
@@ -399,7 +420,7 @@ final class AddPath {
         MemoryChange c = s.changes.get(j);
         float[] v = byId.get(c.memory().id());
         if (v != null && c.event() != dev.engram.EventType.DELETE) {
-          s.changes.set(j, c.withMemory(new StoredMemory(c.memory().tenant(), c.memory().item(), v)));
+          s.changes.set(j, c.withMemory(c.memory().withEmbedding(v)));
         }
       }
     }

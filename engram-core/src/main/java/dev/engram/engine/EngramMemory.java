@@ -231,8 +231,8 @@ public final class EngramMemory implements Memory {
           : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(EmbeddingTexts.of(item))).get(0),
               engine.config.embedder().dimension(), "memory text");
       GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
-      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(new StoredMemory(tenant, item, vector),
-          o.text(), ChangePipelines.UPDATE)), List.of(), graph));
+      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(
+          new StoredMemory(tenant, item, vector, old.context()), o.text(), ChangePipelines.UPDATE)), List.of(), graph));
       return item;
     } finally {
       if (lock != null) {

@@ -71,7 +71,8 @@ final class MemoryTransfer {
     }
     List<RestoredMemory> restored = new ArrayList<>(fresh.size());
     for (MemoryRecord r : fresh) {
-      Optional<StoredMemory> current = r.memory().map(m -> new StoredMemory(tenant, m, vectorById.get(m.id())));
+      Optional<StoredMemory> current = r.memory()
+          .map(m -> new StoredMemory(tenant, m, vectorById.get(m.id()), r.context()));
       restored.add(new RestoredMemory(r.id(), current, r.history()));
     }
     List<String> written = restored.isEmpty() ? List.of() : engine.restore(tenant, restored);
@@ -142,18 +143,20 @@ final class MemoryTransfer {
         return;
       }
       after = ids.get(ids.size() - 1);
-      Map<String, MemoryItem> items = new HashMap<>();
-      engine.store.getAll(tenant, ids).forEach(m -> items.put(m.id(), m.item()));
+      Map<String, StoredMemory> stored = new HashMap<>();
+      engine.store.getAll(tenant, ids).forEach(m -> stored.put(m.id(), m));
       for (String id : ids) {
         List<HistoryEntry> history = engine.store.history(tenant, id);
-        MemoryItem item = items.get(id);
+        StoredMemory current = stored.get(id);
+        MemoryItem item = current == null ? null : current.item();
         if (history.isEmpty()) {
           continue; // deleted by a reset while this page was read
         }
         if (item == null && request.scope().isPresent()) {
           continue; // deleted while this page was read; a scope export holds existing memories only
         }
-        buffer.add(new MemoryRecord(id, Optional.ofNullable(item), history));
+        buffer.add(new MemoryRecord(id, Optional.ofNullable(item), history,
+            current == null ? "" : current.context()));
       }
     }
   }

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
 final class RankingSteps {
   /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
   static final double DATE_WEIGHT = 1.0;
+  /** Weight of the keyword list of the memories' source contexts. */
+  static final double CONTEXT_WEIGHT = 1.0;
   /** How many of the best fused hits bring their neighbours. */
   static final int NEIGHBOUR_ANCHORS = 10;
   /** A neighbour's fused score is at least this share of its anchor's. */
@@ -58,6 +60,9 @@ final class RankingSteps {
       if (!periods.isEmpty()) {
         fused = RankFusion.add(fused, engine.index.dense(within(q, periods), vector, pool), DATE_WEIGHT);
       }
+    }
+    if (ranking.context()) {
+      fused = RankFusion.add(fused, engine.index.contextKeyword(q, query, pool), CONTEXT_WEIGHT);
     }
     if (ranking.neighbours()) {
       fused = withNeighbours(q, vector, fused, records);

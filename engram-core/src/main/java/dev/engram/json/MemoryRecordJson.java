@@ -25,11 +25,12 @@ import java.util.Optional;
  * agent_id?, run_id?} or null, "exported_at"}}. Every following line is one {@link MemoryRecord}:
  * <pre>
  * {"id", "deleted": false, "memory", "hash", "metadata": {...}, "user_id", "agent_id", "run_id", "actor_id", "role",
- *  "created_at", "updated_at", "event_time", "expiration_date", "source_ids": [...],
+ *  "created_at", "updated_at", "event_time", "expiration_date", "source_ids": [...], "context"?,
  *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at", "pipeline"}, ...]}
  * </pre>
  * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
- * null. Times are ISO-8601 instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601
+ * null, except {@code context} (the memory's source context, {@link MemoryRecord#context}), written only when the
+ * memory has one and read as none when absent, so that files of older versions read as before. Times are ISO-8601 instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601
  * local dates, roles lower case. History rows carry no sequence number in a file: their order is the array's, and
  * an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
  * is read when present (and still renumbered by an import). Embeddings are not exported.
@@ -123,6 +124,9 @@ public final class MemoryRecordJson {
       o.put("expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
       ArrayNode sources = o.putArray("source_ids");
       m.sourceIds().forEach(sources::add);
+      if (!r.context().isEmpty()) {
+        o.put("context", r.context());
+      }
     });
     ArrayNode history = o.putArray("history");
     for (HistoryEntry h : r.history()) {
@@ -165,7 +169,8 @@ public final class MemoryRecordJson {
     Optional<MemoryItem> memory = deleted != null && deleted.asBoolean() ? Optional.empty()
         : Optional.of(item(path, id, node));
     try {
-      return new MemoryRecord(id, memory, history);
+      return new MemoryRecord(id, memory, history,
+          memory.isEmpty() ? "" : JsonFields.optionalText(path, node, "context").orElse(""));
     } catch (ValidationException e) {
       throw e.within(path);
     }

@@ -57,6 +57,15 @@ public interface SearchIndex extends Closeable {
   List<Candidate> keyword(IndexQuery query, String text, int k);
 
   /**
+   * BM25 matches of {@code text} in the memories' source contexts ({@link StoredMemory#context}) among the memories
+   * matching {@code query}, best first; scores are BM25. The default finds none: an index that does not keep the
+   * contexts leaves the search's context step ({@link dev.engram.Ranking#context}) without effect.
+   */
+  default List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
+    return List.of();
+  }
+
+  /**
    * Memories matching {@code query} that share words with {@code text}, for a check whether {@code text} repeats a
    * stored memory, where an index whose writes become visible at a cost (a near-real-time refresh) need not pay
    * it: the {@code k} best keyword matches among what its searches see, and the {@code k} memories written since

@@ -200,15 +200,16 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsNeighboursDatesAndFeedback() {
+  void theDefaultRunsNeighboursDatesFeedbackAndContext() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(true, true, false, true));
-    assertThat(Ranking.parse("default,diversity,feedback", "ranking")).isEqualTo(Ranking.ALL);
+        .isEqualTo(new Ranking(true, true, false, true, true));
+    assertThat(Ranking.parse("default,diversity", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("neighbours,dates,feedback");
-    for (int bits = 0; bits < 16; bits++) {
-      Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0);
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("neighbours,dates,feedback,context");
+    for (int bits = 0; bits < 32; bits++) {
+      Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
+          (bits & 16) != 0);
       assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
     }
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)

@@ -29,6 +29,8 @@ final class IndexFields {
   static final String ID = "_id";
   /** The memory text, analysed for BM25. */
   static final String TEXT = "_text";
+  /** The memory's source context ({@link dev.engram.spi.StoredMemory#context}), analysed for BM25. */
+  static final String CONTEXT = "_context";
   /** The embedding. */
   static final String VECTOR = "_vector";
   /** The single term of presence and overflow marker fields. */

@@ -275,7 +275,16 @@ public final class LuceneSearchIndex implements SearchIndex {
   @Override
   public List<Candidate> keyword(IndexQuery query, String text, int k) {
     List<String> terms = keywordTerms(query, text, k);
-    return terms.isEmpty() ? List.of() : search(keywordQuery(query, terms), k, score -> score, true);
+    return terms.isEmpty() ? List.of()
+        : search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, true);
+  }
+
+  /** BM25 over the memories' source contexts (the field {@link IndexFields#CONTEXT}), analysed as their texts. */
+  @Override
+  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
+    List<String> terms = keywordTerms(query, text, k);
+    return terms.isEmpty() ? List.of()
+        : search(keywordQuery(query, IndexFields.CONTEXT, terms), k, score -> score, true);
   }
 
   /**
@@ -294,10 +303,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
     Optional<List<Candidate>> recent = unrefreshed.matching(query, terms, k);
     if (recent.isEmpty()) {
-      return search(keywordQuery(query, terms), k, score -> score, true);
+      return search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, true);
     }
     Map<String, Candidate> out = new LinkedHashMap<>();
-    for (Candidate c : search(keywordQuery(query, terms), k, score -> score, false)) {
+    for (Candidate c : search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, false)) {
       out.put(c.id(), c);
     }
     for (Candidate c : recent.get()) {
@@ -314,10 +323,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     return QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
   }
 
-  private static Query keywordQuery(IndexQuery query, List<String> terms) {
+  private static Query keywordQuery(IndexQuery query, String field, List<String> terms) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     for (String t : terms) {
-      any.add(new TermQuery(new Term(IndexFields.TEXT, t)), Occur.SHOULD);
+      any.add(new TermQuery(new Term(field, t)), Occur.SHOULD);
     }
     return new BooleanQuery.Builder()
         .add(any.build(), Occur.MUST)

@@ -49,6 +49,9 @@ final class MemoryDocuments {
     doc.add(new StringField(IndexFields.TENANT, m.tenant(), Store.NO));
     doc.add(new BinaryDocValuesField(IndexFields.ID, new BytesRef(item.id())));
     doc.add(new TextField(IndexFields.TEXT, QueryTerms.wellFormed(item.text()), Store.NO));
+    if (!m.context().isEmpty()) {
+      doc.add(new TextField(IndexFields.CONTEXT, QueryTerms.wellFormed(m.context()), Store.NO));
+    }
     doc.add(new KnnFloatVectorField(IndexFields.VECTOR, m.embeddingView(), VectorSimilarityFunction.DOT_PRODUCT));
 
     string(doc, BuiltInField.USER_ID, item.userId());

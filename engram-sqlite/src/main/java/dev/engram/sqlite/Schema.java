@@ -13,7 +13,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code memories}: one row per live memory, primary key (tenant, id); times as (epoch second, nano) pairs,
  *       expiration as an epoch day, metadata and source ids as JSON text, the embedding as little-endian float32,
- *       {@code seq} the sequence number of its latest change.
+ *       {@code seq} the sequence number of its latest change, {@code context} its source context ({@code ''} by
+ *       default; added by {@code ALTER TABLE} to older files, without a version change).
  *   <li>{@code history}: the audit trail and change feed; {@code seq} (AUTOINCREMENT, never reused) is the feed's
  *       sequence number. Rows outlive the memory they describe. {@code pipeline} (which path through the engine made
  *       the change; {@code unknown} by default) was added without a version change ({@code ALTER TABLE} on open).
@@ -64,6 +65,13 @@ final class Schema {
   private static final String ENTITY_ALIASES_COLUMN = "aliases TEXT NOT NULL DEFAULT '[]'";
 
   /**
+   * A memory's source context ({@link dev.engram.spi.StoredMemory#context}). With a constant default an older file
+   * gets it by {@code ALTER TABLE}, its memories reading {@code ''} (no context), and so does a memory that an older
+   * Engram writes without it.
+   */
+  private static final String MEMORY_CONTEXT_COLUMN = "context TEXT NOT NULL DEFAULT ''";
+
+  /**
    * Which path through the engine made a history row's change ({@link dev.engram.ChangePipelines}). With a constant
    * default an older file gets it by {@code ALTER TABLE}, its rows reading {@code unknown}, and so does a row that an
    * older Engram writes without it.
@@ -81,7 +89,7 @@ final class Schema {
           + " updated_s INTEGER NOT NULL, updated_ns INTEGER NOT NULL,"
           + " event_s INTEGER, event_ns INTEGER,"
           + " source_ids TEXT NOT NULL, expiration_day INTEGER,"
-          + " embedding BLOB NOT NULL, seq INTEGER NOT NULL,"
+          + " embedding BLOB NOT NULL, seq INTEGER NOT NULL, " + MEMORY_CONTEXT_COLUMN + ","
           + " PRIMARY KEY (tenant, id))",
       "CREATE INDEX IF NOT EXISTS memories_scope"
           + " ON memories (tenant, user_id, agent_id, run_id, created_s, created_ns)",
@@ -198,6 +206,10 @@ final class Schema {
     if (!columnExists(db, "history", "pipeline")) {
       // A file written before history rows recorded their pipeline: every existing row reads unknown.
       db.exec("ALTER TABLE history ADD COLUMN " + HISTORY_PIPELINE_COLUMN);
+    }
+    if (!columnExists(db, "memories", "context")) {
+      // A file written before memories kept their source context: every existing memory has none.
+      db.exec("ALTER TABLE memories ADD COLUMN " + MEMORY_CONTEXT_COLUMN);
     }
     if (!columnExists(db, "graph_entities", "aliases")) {
       // A file written before entities had aliases: every existing entity gets [].
