@@ -79,6 +79,17 @@ public final class InMemorySearchIndex implements SearchIndex {
 
   @Override
   public synchronized List<Candidate> keyword(IndexQuery query, String text, int k) {
+    return bm25(query, text, k, m -> m.item().text());
+  }
+
+  @Override
+  public synchronized List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
+    return bm25(query, text, k, StoredMemory::context);
+  }
+
+  /** BM25 of {@code text} over one field of the memories (their text or their source context). */
+  private List<Candidate> bm25(IndexQuery query, String text, int k,
+                               java.util.function.Function<StoredMemory, String> field) {
     ensureOpen();
     List<String> terms = tokens(text).stream().distinct().toList();
     if (terms.isEmpty() || docs.isEmpty()) {
@@ -88,7 +99,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     long totalLength = 0;
     Map<String, List<String>> tokenized = new HashMap<>();
     for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
-      List<String> t = tokens(e.getValue().item().text());
+      List<String> t = tokens(field.apply(e.getValue()));
       tokenized.put(e.getKey(), t);
       totalLength += t.size();
       for (String term : t.stream().distinct().toList()) {

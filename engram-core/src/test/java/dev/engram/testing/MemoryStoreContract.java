@@ -67,6 +67,31 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
   }
 
   @Test
+  void aMemoryKeepsItsSourceContextThroughWritesReadsAndTheChangeFeed() {
+    String context = "What are your plans for the summer?\nResearching adoption agencies, ç İ 😀 ，";
+    StoredMemory withContext = new StoredMemory("t1", item("a", ALICE, "Researching adoption agencies"), axis(0),
+        context);
+    add(withContext, memory("t1", "b", ALICE, "no context here", 1));
+    assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo(context);
+    assertThat(store.get("t1", "b").orElseThrow().context()).isEmpty();
+    assertThat(store.getAll("t1", List.of("a", "b"))).extracting(StoredMemory::context)
+        .containsExactlyInAnyOrder(context, "");
+
+    StoredMemory changed = withContext.withItem(item("a", ALICE, "Researching adoption agencies in June"));
+    commit(ChangeSet.of("t1", List.of(MemoryChange.update(changed, "Researching adoption agencies",
+        ChangePipelines.UPDATE))));
+    reopen();
+    assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo(context);
+    List<MemoryStore.Change> feed = new ArrayList<>();
+    store.changesSince(0, feed::add);
+    assertThat(feed).filteredOn(c -> c.memoryId().equals("a")).singleElement()
+        .satisfies(c -> assertThat(c.current().context()).isEqualTo(context));
+    List<String> contexts = new ArrayList<>();
+    store.forEach(m -> contexts.add(m.id() + "=" + m.context()));
+    assertThat(contexts).containsExactlyInAnyOrder("a=" + context, "b=");
+  }
+
+  @Test
   void everyChangeWritesOneHistoryRowInSequence() {
     StoredMemory m = spoken("t1", "m1", ALICE, "likes tea", "Alice", Role.USER);
     long added = add(m);

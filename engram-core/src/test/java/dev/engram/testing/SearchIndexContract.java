@@ -70,6 +70,35 @@ public abstract class SearchIndexContract extends StorageContractSupport {
   }
 
   @Test
+  void contextKeywordSearchFindsWordsOfTheSourceContextInsideTenantAndScope() {
+    add(withContext(memory("t1", "agencies", ALICE, "Researching adoption agencies", 0),
+            "What are your plans for the summer? Researching adoption agencies"),
+        withContext(memory("t1", "window", ALICE, "It stands for freedom", 1),
+            "What does the stained glass window mean? It stands for freedom"),
+        memory("t1", "plain", ALICE, "Alice spends the summer in Porto", 2),
+        withContext(memory("t1", "bob", Scope.user("bob"), "Bob is researching too", 3),
+            "Plans for the summer? Researching"));
+    add(withContext(memory("t2", "t2-summer", ALICE, "another tenant", 0), "summer plans"));
+    List<SearchIndex.Candidate> hits = index.contextKeyword(query("t1", ALICE), "summer plans", 10);
+    assertThat(ids(hits)).containsExactly("agencies"); // "plain" says summer in its text only: no context
+    assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
+    assertThat(ids(index.contextKeyword(query("t1", ALICE), "summer window", 10)))
+        .containsExactlyInAnyOrder("agencies", "window");
+    assertThat(ids(index.contextKeyword(query("t1", ALICE), "summer window", 1))).hasSize(1);
+    assertThat(index.contextKeyword(query("t1", ALICE), "violin", 10)).isEmpty();
+    assertThat(ids(index.contextKeyword(query("t2", ALICE), "summer", 10))).containsExactly("t2-summer");
+    assertThat(ids(index.keyword(query("t1", ALICE), "plans", 10))).isEmpty(); // the text field holds text only
+
+    commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "agencies").orElseThrow(),
+        ChangePipelines.DELETE))));
+    assertThat(index.contextKeyword(query("t1", ALICE), "summer plans", 10)).isEmpty();
+  }
+
+  private static StoredMemory withContext(StoredMemory m, String context) {
+    return new StoredMemory(m.tenant(), m.item(), m.embedding(), context);
+  }
+
+  @Test
   void updatesAndDeletesAreSeenBySearches() {
     StoredMemory a = memory("t1", "a", ALICE, "the violin is loud", 0);
     add(a, memory("t1", "b", ALICE, "the piano is quiet", 1));

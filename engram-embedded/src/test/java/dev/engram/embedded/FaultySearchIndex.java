@@ -91,6 +91,11 @@ final class FaultySearchIndex implements SearchIndex {
   }
 
   @Override
+  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
+    return index.contextKeyword(query, text, k);
+  }
+
+  @Override
   public void close() throws IOException {
     index.close();
   }
