@@ -68,10 +68,16 @@ class SourceContextTest {
     String cut = SourceContext.of(List.of(said("x:1", longText)), Optional.empty(), List.of("x:1"));
     assertThat(cut).isEqualTo("a".repeat(SourceContext.MAX_MESSAGE_CHARACTERS - 1)); // never half a character
     Message[] many = new Message[SourceContext.MAX_MESSAGES + 3];
+    String[] ids = new String[many.length];
     for (int i = 0; i < many.length; i++) {
       many[i] = said("m:" + i, "message " + i);
+      ids[i] = "m:" + i;
     }
-    String context = SourceContext.of(List.of(many), Optional.empty(), List.of());
+    String context = SourceContext.of(List.of(many), Optional.empty(), List.of(ids));
     assertThat(context.split("\n")).hasSize(SourceContext.MAX_MESSAGES).startsWith("message 0");
+    // a long add without provenance: no telling which of its messages a memory came from
+    assertThat(SourceContext.of(List.of(many), Optional.empty(), List.of())).isEmpty();
+    assertThat(SourceContext.of(List.of(many).subList(0, SourceContext.MAX_MESSAGES - 1), Optional.empty(),
+        List.of()).split("\n")).hasSize(SourceContext.MAX_MESSAGES - 1);
   }
 }
