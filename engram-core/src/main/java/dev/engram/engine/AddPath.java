@@ -307,7 +307,8 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        String context = engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, a.sourceIds()) : "";
+        String context = engine.config.sourceContext()
+            ? SourceContext.of(r.messages(), previous, a.sourceIds(), text) : "";
         s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0], context), a.actorId(), a.role(),
             pipeline));
         continue;

@@ -14,8 +14,8 @@ import java.util.Set;
  * what it answered ("What are your plans for the summer?" before "Researching adoption agencies") and the rest of
  * its message, which the fact's own words often lack.
  *
- * <p>The context is the memory's source messages (the add's messages whose source id the memory names) and the
- * message before the first of them: the add's previous message, or the last message of the scope's window when the
+ * <p>The context is the memory's source messages (the add's messages whose source id the memory names; one stored
+ * verbatim as the memory's text is left out, it would only repeat it) and the message before the first of them: the add's previous message, or the last message of the scope's window when the
  * first source message opens the add. A memory that names none of the add's messages (no source ids, as from most
  * API callers, or ids the add does not hold) gets the add's messages and the window's last message: the exchange it
  * came from; unless the add holds {@value #MAX_MESSAGES} messages or more, where which of them it came from is
@@ -31,10 +31,10 @@ final class SourceContext {
   private SourceContext() {}
 
   /**
-   * The context of a memory with {@code sourceIds}, drawn from {@code messages} of its add, after the scope's
-   * {@code previous} message if the add had one before it.
+   * The context of a memory with {@code sourceIds} and {@code memoryText}, drawn from {@code messages} of its add,
+   * after the scope's {@code previous} message if the add had one before it.
    */
-  static String of(List<Message> messages, Optional<Message> previous, List<String> sourceIds) {
+  static String of(List<Message> messages, Optional<Message> previous, List<String> sourceIds, String memoryText) {
     List<Message> said = new ArrayList<>();
     for (Message m : messages) {
       if (m.role() != Role.SYSTEM) {
@@ -65,7 +65,12 @@ final class SourceContext {
     } else {
       previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(context::add);
     }
-    context.addAll(parts);
+    String own = memoryText.strip();
+    for (Message m : parts) {
+      if (!m.content().strip().equals(own)) {
+        context.add(m); // a message stored verbatim as the memory adds nothing its text does not hold
+      }
+    }
     StringBuilder out = new StringBuilder();
     for (Message m : context.subList(0, Math.min(context.size(), MAX_MESSAGES))) {
       String text = m.content().strip();

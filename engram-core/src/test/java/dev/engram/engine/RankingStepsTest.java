@@ -105,9 +105,8 @@ class RankingStepsTest {
   @Test
   void theContextStepFindsTheAnswerThroughTheQuestionBeforeIt() {
     conversation();
-    // s1:6 keeps the words of s1:5, the message before it, as its source context
-    assertThat(contextOf("s1:6")).isEqualTo("guess which instrument she started learning\n"
-        + "the cello, lessons every tuesday");
+    // s1:6 keeps the words of s1:5, the message before it, as its source context (its own message is its text)
+    assertThat(contextOf("s1:6")).isEqualTo("guess which instrument she started learning");
     assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(Ranking.NONE))).doesNotContain("s1:6");
     Ranking context = Ranking.NONE.withContext(true);
     assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(context))).contains("s1:6");
