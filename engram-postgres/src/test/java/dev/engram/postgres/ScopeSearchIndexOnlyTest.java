@@ -53,7 +53,7 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
           : scope.agentId().isPresent() ? "agent" : "run");
       IndexQuery query = new IndexQuery("t1", scope, Filter.all(), false, TODAY);
 
-      Sql keyword = PostgresSearchIndex.keywordSql(query, "coffee in paris", 10);
+      Sql keyword = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris", 10);
       assertThat(plan(keyword)).as("keyword search of %s", scope)
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
       List<Candidate> hits = candidates(keyword, true);
@@ -69,7 +69,8 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
     // a filter on metadata needs the rows: still right, through the heap
     IndexQuery filtered = new IndexQuery("t1", Scope.user("u7"), Mem0Filters.fromMap(Map.of("even", true)), false,
         TODAY);
-    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(filtered, "coffee in paris", 50), true);
+    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, filtered,
+        "coffee in paris", 50), true);
     assertThat(evens).isNotEmpty().allMatch(c -> Integer.parseInt(c.id().substring(c.id().lastIndexOf('-') + 1))
         % 2 == 0);
   }
