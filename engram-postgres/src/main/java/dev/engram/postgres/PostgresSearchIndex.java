@@ -129,8 +129,8 @@ final class PostgresSearchIndex implements SearchIndex {
    * A keyword search: the restricted rows whose {@code words} match any word of {@code text}, best {@code
    * ts_rank_cd} first. Over {@link Words#TEXT} it reads only columns of the scope's covering index (migration V11), so
    * without a filter on other columns it is an index-only scan of the scope's entries rather than a visit to each of
-   * its scattered rows; over {@link Words#CONTEXT} it finds the scope's rows through the same index and reads each
-   * one (migration V12 says why).
+   * its scattered rows; over {@link Words#CONTEXT} it finds the scope's rows through an index on the scope and reads
+   * each one (migration V12 says why).
    */
   static Sql keywordSql(Words words, IndexQuery query, String text, int k) {
     String tsv = words.column;
