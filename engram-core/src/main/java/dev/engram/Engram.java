@@ -85,11 +85,15 @@ public final class Engram {
    *                            is an ambiguous match that the graph extractor's language model decides
    *                            ({@link GraphExtractor#matchEntities}); below it names are distinct; no ambiguous band if
    *                            it is not below the threshold (default 0.75)
+   * @param sourceContext       whether a new memory keeps the words of the messages it was drawn from and of the
+   *                            message before them, for the ranking step {@link Ranking#context()} (default true;
+   *                            false keeps no conversation text beyond the window and the memories themselves)
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
-                       GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor) {
+                       GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor,
+                       boolean sourceContext) {
     /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
       required("storage", storage);
@@ -159,6 +163,7 @@ public final class Engram {
     private Fusion fusion = Fusion.RRF;
     private int candidatesPerSignal = 50;
     private int windowSize = 20;
+    private boolean sourceContext = true;
     private int maxTextLength = 16_384;
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
@@ -275,6 +280,16 @@ public final class Engram {
       return this;
     }
 
+    /**
+     * Whether new memories keep their source context: the words of the messages each was drawn from and of the
+     * message before them, stored with the memory and searched by keyword ({@link Ranking#context()}). Default
+     * true; false stores none, and the context step then finds nothing.
+     */
+    public Builder sourceContext(boolean keep) {
+      this.sourceContext = keep;
+      return this;
+    }
+
     public Builder maxTextLength(int n) {
       this.maxTextLength = n;
       return this;
@@ -330,7 +345,7 @@ public final class Engram {
         }
         config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
             windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
-            graphEntityThreshold, graphAmbiguityFloor);
+            graphEntityThreshold, graphAmbiguityFloor, sourceContext);
       } catch (RuntimeException | Error e) {
         closeAfterFailure(opened, e);
         throw e;

@@ -88,7 +88,8 @@ final class AddPath {
       List<Staged> staged = new ArrayList<>(requests.size());
       Map<String, Optional<Message>> lastSaid = new HashMap<>(); // per scope key: the message before the next add's
       for (AddRequest r : requests) {
-        Optional<Message> previous = lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r));
+        Optional<Message> previous = !engine.config.sourceContext() ? Optional.empty()
+            : lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r));
         staged.add(stage(tenant, r, previous));
         lastSaid.put(r.scope().key(), lastSaid(r.messages()).or(() -> previous));
       }
@@ -306,8 +307,9 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0],
-            SourceContext.of(r.messages(), previous, a.sourceIds())), a.actorId(), a.role(), pipeline));
+        String context = engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, a.sourceIds()) : "";
+        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0], context), a.actorId(), a.role(),
+            pipeline));
         continue;
       }
       String id = targetId(p);

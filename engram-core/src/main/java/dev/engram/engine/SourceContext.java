@@ -18,7 +18,9 @@ import java.util.Set;
  * message before the first of them: the add's previous message, or the last message of the scope's window when the
  * first source message opens the add. A memory that names none of the add's messages (no source ids, as from most
  * API callers, or ids the add does not hold) gets the add's messages and the window's last message: the exchange it
- * came from. System messages are left out. Each message counts up to {@value #MAX_MESSAGE_CHARACTERS} characters.
+ * came from; unless the add holds {@value #MAX_MESSAGES} messages or more, where which of them it came from is
+ * unknown, and it gets none. System messages are left out. A context holds at most {@value #MAX_MESSAGES} messages
+ * (the first ones), each up to {@value #MAX_MESSAGE_CHARACTERS} characters.
  */
 final class SourceContext {
   /** A longer message adds only its first this many characters. */
@@ -51,6 +53,9 @@ final class SourceContext {
       }
     }
     if (first < 0) {
+      if (said.size() >= MAX_MESSAGES) {
+        return ""; // a long add without provenance: which of its messages the memory came from is unknown
+      }
       parts = said;
       first = 0;
     }

@@ -103,6 +103,34 @@ class RankingStepsTest {
   }
 
   @Test
+  void theContextStepFindsTheAnswerThroughTheQuestionBeforeIt() {
+    conversation();
+    // s1:6 keeps the words of s1:5, the message before it, as its source context
+    assertThat(contextOf("s1:6")).isEqualTo("guess which instrument she started learning\n"
+        + "the cello, lessons every tuesday");
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(Ranking.NONE))).doesNotContain("s1:6");
+    Ranking context = Ranking.NONE.withContext(true);
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(context))).contains("s1:6");
+    assertThat(fusedScore(context, "s1:6")).isGreaterThan(fusedScore(Ranking.NONE, "s1:6"));
+  }
+
+  @Test
+  void withoutSourceContextsTheContextStepChangesNothing() throws Exception {
+    memory.close();
+    memory = storage(Engram.builder()).embedder(new HashEmbedder()).clock(CLOCK).sourceContext(false).build();
+    conversation();
+    assertThat(contextOf("s1:6")).isEmpty();
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(5).ranking(Ranking.NONE.withContext(true))))
+        .isEqualTo(sources(SearchRequest.builder(CHAT, QUESTION).topK(5).ranking(Ranking.NONE)));
+  }
+
+  /** The source context of the memory drawn from message {@code sourceId}, as an export carries it. */
+  private String contextOf(String sourceId) {
+    return memory.exportRecords(dev.engram.ExportRequest.of(CHAT)).filter(r -> r.memory().isPresent()
+        && r.memory().get().sourceIds().contains(sourceId)).findFirst().orElseThrow().context();
+  }
+
+  @Test
   void aNeighbourEntersWithinATokenBudget() {
     conversation();
     // s1:5 and s2:1 take 21 estimated tokens, the answer turn 8

@@ -111,7 +111,7 @@ public abstract class TransferContract extends ConcurrencyContract {
   }
 
   private static List<MemoryRecord> withoutSeqs(List<MemoryRecord> records) {
-    return records.stream().map(r -> new MemoryRecord(r.id(), r.memory(), withoutSeq(r.history()))).toList();
+    return records.stream().map(r -> new MemoryRecord(r.id(), r.memory(), withoutSeq(r.history()), r.context())).toList();
   }
 
   /**
@@ -142,6 +142,8 @@ public abstract class TransferContract extends ConcurrencyContract {
     assertThat(exported.stream().flatMap(r -> r.history().stream()).map(HistoryEntry::event).distinct())
         .contains(EventType.ADD, EventType.UPDATE, EventType.DELETE);
     assertThat(exported.size()).isGreaterThan(8);
+    assertThat(exported).filteredOn(r -> !r.isDeleted()).allSatisfy(r -> assertThat(r.context()).isNotEmpty());
+    assertThat(exported).filteredOn(MemoryRecord::isDeleted).allSatisfy(r -> assertThat(r.context()).isEmpty());
     assertThat(acmeExported).extracting(MemoryRecord::id).containsExactly(filled.acmeId());
     for (MemoryRecord r : exported) {
       assertThat(r.memory()).isEqualTo(memory.get(r.id()));

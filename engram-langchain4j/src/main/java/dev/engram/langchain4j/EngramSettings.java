@@ -370,10 +370,13 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    *                             without any model call (default 0.9)
    * @param graphAmbiguityFloor  name-embedding cosine from which, below the threshold, the graph extractor's model
    *                             decides whether a name is an existing entity (default 0.75)
+   * @param sourceContext        whether new memories keep the words of their source messages for the context
+   *                             ranking step ({@code Engram.Builder.sourceContext}; default true)
    */
   public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
                          Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts,
-                         boolean graph, double graphEntityThreshold, double graphAmbiguityFloor) {
+                         boolean graph, double graphEntityThreshold, double graphAmbiguityFloor,
+                         boolean sourceContext) {
     /** Default entity-resolution thresholds, as in {@code Engram.builder()}. */
     public static final double DEFAULT_ENTITY_THRESHOLD = 0.9;
     public static final double DEFAULT_AMBIGUITY_FLOOR = 0.75;
@@ -393,11 +396,19 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       }
     }
 
-    /** With the default entity-resolution thresholds. */
+    /** Memories keep their source context ({@code Engram.Builder.sourceContext}). */
+    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
+                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph, double graphEntityThreshold,
+                    double graphAmbiguityFloor) {
+      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
+          graphEntityThreshold, graphAmbiguityFloor, true);
+    }
+
+    /** With the default entity-resolution thresholds; memories keep their source context. */
     public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
                     Optional<Path> extractionPromptFile, int maxAttempts, boolean graph) {
       this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR);
+          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR, true);
     }
 
     /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no graph. */
@@ -407,12 +418,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
     public Pipeline withMode(PipelineMode value) {
       return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor);
+          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor, sourceContext);
     }
 
     public Pipeline withGraph(boolean value) {
       return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor);
+          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor, sourceContext);
     }
   }
 

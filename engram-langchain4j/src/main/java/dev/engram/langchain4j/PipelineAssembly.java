@@ -58,7 +58,8 @@ public final class PipelineAssembly {
       builder.reranker(Providers.reranker(settings.reranker().get(), llm, env));
     }
     builder.graphEntityThreshold(settings.pipeline().graphEntityThreshold())
-        .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor());
+        .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor())
+        .sourceContext(settings.pipeline().sourceContext());
     if (mode == PipelineMode.OFFLINE) {
       if (settings.pipeline().graph()) {
         builder.graph(OfflineGraphExtractor.create());

@@ -191,7 +191,9 @@ final class SettingsReader {
         f.decimal(n, "pipeline", "graph_entity_threshold", 0.01, 1)
             .orElse(EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD),
         f.decimal(n, "pipeline", "graph_ambiguity_floor", 0.01, 1)
-            .orElse(EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR));
+            .orElse(EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR),
+        f.text(n, "pipeline", "source_context").map(v -> bool(v, "pipeline.source_context", f.source()))
+            .orElse(true));
   }
 
   /** {@code pipeline.graph}: off by default, on with the Neo4j graph store (where turning it off is an error). */

@@ -62,6 +62,7 @@ class SettingsLoaderTest {
           custom_instructions: Ignore small talk.
           extraction_prompt_file: extract.txt
           max_attempts: 5
+          source_context: false
         data_dir: data
         """);
 
@@ -73,7 +74,8 @@ class SettingsLoaderTest {
     assertThat(s.embedder())
         .isEqualTo(EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
     assertThat(s.pipeline()).isEqualTo(new EngramSettings.Pipeline(PipelineMode.ADDITIVE, 6, 4,
-        Optional.of("Ignore small talk."), Optional.of(dir.resolve("extract.txt")), 5, false));
+        Optional.of("Ignore small talk."), Optional.of(dir.resolve("extract.txt")), 5, false,
+        EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD, EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR, false));
     assertThat(s.dataDir()).isEqualTo(dir.resolve("data"));
   }
 
@@ -83,6 +85,7 @@ class SettingsLoaderTest {
 
     assertThat(s).isEqualTo(EngramSettings.defaults());
     assertThat(s.pipeline().mode()).isEqualTo(PipelineMode.OFFLINE);
+    assertThat(s.pipeline().sourceContext()).isTrue();
     assertThat(s.embedder().model()).isEqualTo(OnnxEmbedders.DEFAULT);
   }
 

@@ -137,7 +137,8 @@ final class MemoryTools {
             + "fit into it, instead of top_k (optional).", 1, SearchRequest.MAX_TOKENS),
         "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
             + " default false)."),
-        "ranking", string("The ranking steps after fusion, comma-separated: neighbours, dates, feedback, diversity;"
+        "ranking", string("The ranking steps after fusion, comma-separated: neighbours, dates, feedback, context,"
+            + " diversity;"
             + " or none, all, default (e.g. 'default,diversity'). Default: default."),
         "include_relations", bool("true (default): also return related facts from the graph memory, when on."),
         "as_of", string("Graph relations as they held at this instant (ISO-8601); default now."),

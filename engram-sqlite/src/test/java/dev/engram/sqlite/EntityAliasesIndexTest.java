@@ -1,17 +1,14 @@
 package dev.engram.sqlite;
 
+import static dev.engram.sqlite.SqliteFiles.exec;
+import static dev.engram.sqlite.SqliteFiles.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -35,30 +32,12 @@ class EntityAliasesIndexTest {
         List.of(aliases));
   }
 
-  private static List<String> rows(Path db, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-         Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery(sql)) {
-      List<String> out = new ArrayList<>();
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-      return out;
-    }
-  }
 
   private static List<String> indexRows(Path db) throws Exception {
     return rows(db, "SELECT tenant || ' ' || entity_id || ' ' || alias || ' ' || coalesce(user_id, '-') || ' '"
         + " || coalesce(run_id, '-') FROM graph_entity_aliases ORDER BY 1");
   }
 
-  private static void exec(Path db, String... statements) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
-  }
 
   /** Removes the alias table and its triggers: the file as an Engram with a JSON column but no index left it. */
   private static void dropIndex(Path db) throws Exception {

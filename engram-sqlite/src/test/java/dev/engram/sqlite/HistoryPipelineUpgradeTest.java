@@ -1,6 +1,8 @@
 package dev.engram.sqlite;
 
 import static dev.engram.sqlite.Memories.memory;
+import static dev.engram.sqlite.SqliteFiles.exec;
+import static dev.engram.sqlite.SqliteFiles.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.ChangePipelines;
@@ -10,11 +12,6 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,25 +26,7 @@ class HistoryPipelineUpgradeTest {
   @TempDir
   Path dir;
 
-  private static List<String> rows(Path db, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-         Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery(sql)) {
-      List<String> out = new ArrayList<>();
-      while (rs.next()) {
-        out.add(rs.getString(1));
-      }
-      return out;
-    }
-  }
 
-  private static void exec(Path db, String... statements) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
-  }
 
   @Test
   void aFileWithoutThePipelineColumnGetsItWhenOpenedAndOldRowsReadUnknown() throws Exception {
