@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * How a memory is laid out in the {@code memories} table: instants, metadata and source ids as {@link
- * ColumnCodecs} writes them, the expiration as an epoch day, the embedding as {@code real[]}, and {@code folded}:
+ * ColumnCodecs} writes them, the expiration as an epoch day, the embedding as {@code real[]}, the source context
+ * with its {@code english} tsvector ({@code context}, {@code context_tsv}, migration V12), and {@code folded}:
  * every string of the memory lower-cased in Java (root locale), so that {@code icontains} agrees with {@link
  * dev.engram.filter.FilterEvaluator} whatever the database's locale.
  */
@@ -28,25 +29,35 @@ final class MemoryRows {
   static final String ITEM_COLUMNS = "m.tenant, m.id, m.user_id, m.agent_id, m.run_id, m.actor_id, m.role, m.text,"
       + " m.hash, m.metadata, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns,"
       + " m.source_ids, m.expiration_day";
-  /** The columns {@link #stored} reads. */
-  static final String STORED_COLUMNS = ITEM_COLUMNS + ", m.embedding";
+  /** The columns {@link #stored} reads: the item's, the embedding and the source context. */
+  static final String STORED_COLUMNS = ITEM_COLUMNS + ", m.embedding, m.context";
   /** How many columns {@link #ITEM_COLUMNS} has. */
   static final int ITEM_WIDTH = 18;
   /** The list order: newest first, then id. */
   static final String NEWEST_FIRST = " ORDER BY m.created_s DESC, m.created_ns DESC, m.id";
 
+  /**
+   * The value of {@code context_tsv}: the tsvector of the context, bound a second time (migration V12 says why it is
+   * written here rather than generated).
+   */
+  private static final String CONTEXT_TSV = "to_tsvector('english'::regconfig, ?)";
+
   static final String INSERT = "INSERT INTO memories (user_id, agent_id, run_id, actor_id, role, text, hash,"
       + " metadata, folded, created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids,"
-      + " expiration_day, embedding, seq, tenant, id)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::json, ?::json, ?, ?, ?, ?, ?, ?, ?::json, ?, ?, ?, ?, ?)";
+      + " expiration_day, embedding, seq, context, context_tsv, tenant, id)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::json, ?::json, ?, ?, ?, ?, ?, ?, ?::json, ?, ?, ?, ?, " + CONTEXT_TSV
+      + ", ?, ?)";
   static final String UPDATE = "UPDATE memories SET user_id = ?, agent_id = ?, run_id = ?, actor_id = ?, role = ?,"
       + " text = ?, hash = ?, metadata = ?::json, folded = ?::json, created_s = ?, created_ns = ?, updated_s = ?,"
       + " updated_ns = ?, event_s = ?, event_ns = ?, source_ids = ?::json, expiration_day = ?, embedding = ?,"
-      + " seq = ? WHERE tenant = ? AND id = ?";
+      + " seq = ?, context = ?, context_tsv = " + CONTEXT_TSV + " WHERE tenant = ? AND id = ?";
 
   private MemoryRows() {}
 
-  /** Binds {@link #INSERT} or {@link #UPDATE}: they take the same parameters in the same order. */
+  /**
+   * Binds {@link #INSERT} or {@link #UPDATE}: they take the same parameters in the same order; the source context
+   * twice, for {@code context} and for {@code context_tsv}.
+   */
   static void bind(PreparedStatement ps, StoredMemory stored, long seq) throws SQLException {
     MemoryItem m = stored.item();
     int i = 1;
@@ -70,6 +81,8 @@ final class MemoryRows {
     }
     ps.setArray(i++, ps.getConnection().createArrayOf("float4", Float4Arrays.boxed(stored.embeddingView())));
     ps.setLong(i++, seq);
+    ps.setString(i++, stored.context());
+    ps.setString(i++, stored.context());
     ps.setString(i++, stored.tenant());
     ps.setString(i, m.id());
   }
@@ -136,7 +149,8 @@ final class MemoryRows {
   /** Reads {@link #STORED_COLUMNS} starting at {@code first}. */
   static StoredMemory stored(ResultSet rs, int first) throws SQLException {
     MemoryItem item = item(rs, first);
-    return new StoredMemory(rs.getString(first), item, floats(rs.getArray(first + ITEM_WIDTH)));
+    return new StoredMemory(rs.getString(first), item, floats(rs.getArray(first + ITEM_WIDTH)),
+        rs.getString(first + ITEM_WIDTH + 1));
   }
 
   static float[] floats(Array array) throws SQLException {

@@ -28,9 +28,25 @@ import java.util.Optional;
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
  *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd}
  *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
+ *   <li>Context keyword: the same search over the {@code tsvector} of each memory's source context
+ *       ({@code context_tsv}, migration V12; not indexed: the scope's rows are found through its index).
  * </ul>
  */
 final class PostgresSearchIndex implements SearchIndex {
+  /** The {@code tsvector} columns of {@code memories} that a keyword search reads. */
+  enum Words {
+    /** The memory's text ({@code tsv}, generated, migration V1): {@link #keyword}. */
+    TEXT("m.tsv"),
+    /** The memory's source context ({@code context_tsv}, migration V12): {@link #contextKeyword}. */
+    CONTEXT("m.context_tsv");
+
+    private final String column;
+
+    Words(String column) {
+      this.column = column;
+    }
+  }
+
   private final Database db;
   private final Optional<PgVector> pgvector;
   private final Optional<CachedCosineSearch> cached;
@@ -100,21 +116,30 @@ final class PostgresSearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return candidates("search by keyword", keywordSql(query, text, k));
+    return candidates("search by keyword", keywordSql(Words.TEXT, query, text, k));
+  }
+
+  /** The keyword search of {@link #keyword} over the memories' source contexts ({@link Words#CONTEXT}). */
+  @Override
+  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
+    return candidates("search the source contexts by keyword", keywordSql(Words.CONTEXT, query, text, k));
   }
 
   /**
-   * The keyword half: the restricted rows matching any word of {@code text}, best {@code ts_rank_cd} first. It reads
-   * only columns of the scope's covering index (migration V11), so without a filter on other columns it is an
-   * index-only scan of the scope's entries rather than a visit to each of its scattered rows.
+   * A keyword search: the restricted rows whose {@code words} match any word of {@code text}, best {@code
+   * ts_rank_cd} first. Over {@link Words#TEXT} it reads only columns of the scope's covering index (migration V11), so
+   * without a filter on other columns it is an index-only scan of the scope's entries rather than a visit to each of
+   * its scattered rows; over {@link Words#CONTEXT} it finds the scope's rows through an index on the scope and reads
+   * each one (migration V12 says why).
    */
-  static Sql keywordSql(IndexQuery query, String text, int k) {
-    return new Sql().append("SELECT m.id, ts_rank_cd(m.tsv, q.query, 1) AS score FROM memories m,"
+  static Sql keywordSql(Words words, IndexQuery query, String text, int k) {
+    String tsv = words.column;
+    return new Sql().append("SELECT m.id, ts_rank_cd(" + tsv + ", q.query, 1) AS score FROM memories m,"
             + " (SELECT replace(plainto_tsquery('english', ").param(text)
         .append(")::text, ' & ', ' | ')::tsquery AS query) q")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
             query.today()))
-        .append(" AND m.tsv @@ q.query ORDER BY score DESC, m.id LIMIT ").param(k);
+        .append(" AND " + tsv + " @@ q.query ORDER BY score DESC, m.id LIMIT ").param(k);
   }
 
   private List<Candidate> candidates(String what, Sql sql) {

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * would, the keyword half and the embedding cache's {@code (id, seq)} read of a user's, an agent's and a run's
  * memories are index-only scans of {@code memories_search_user/agent/run} with no heap fetch ({@code EXPLAIN
  * ANALYZE}). A filter on a column outside the index still gives the right rows (through the heap). The results are
- * those of the same queries with index-only scans disabled.
+ * those of the same queries with index-only scans disabled. The context keyword search (migration V12: not indexed)
+ * finds the scope's rows through an index on the scope, never by a scan of the table, and returns only them.
  */
 class ScopeSearchIndexOnlyTest extends StorageContractSupport {
   private static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
@@ -53,7 +54,7 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
           : scope.agentId().isPresent() ? "agent" : "run");
       IndexQuery query = new IndexQuery("t1", scope, Filter.all(), false, TODAY);
 
-      Sql keyword = PostgresSearchIndex.keywordSql(query, "coffee in paris", 10);
+      Sql keyword = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris", 10);
       assertThat(plan(keyword)).as("keyword search of %s", scope)
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
       List<Candidate> hits = candidates(keyword, true);
@@ -64,12 +65,20 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
       assertThat(rows(versions, true)).hasSize(scope.userId().isPresent() ? 200 : 100)
           .isEqualTo(rows(versions, false));
+
+      Sql context = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.CONTEXT, query, "sailing friends", 10);
+      assertThat(plan(context)).as("context keyword search of %s", scope)
+          .containsPattern("Index Scan using memories_\\w+ on memories m").doesNotContain("Seq Scan");
+      String owner = "t1-" + (scope.userId().isPresent() ? 7 : scope.agentId().isPresent() ? 3 : 25) + "-";
+      assertThat(candidates(context, true)).isNotEmpty().hasSizeLessThanOrEqualTo(10)
+          .allMatch(c -> c.id().startsWith(owner));
     }
 
     // a filter on metadata needs the rows: still right, through the heap
     IndexQuery filtered = new IndexQuery("t1", Scope.user("u7"), Mem0Filters.fromMap(Map.of("even", true)), false,
         TODAY);
-    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(filtered, "coffee in paris", 50), true);
+    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, filtered,
+        "coffee in paris", 50), true);
     assertThat(evens).isNotEmpty().allMatch(c -> Integer.parseInt(c.id().substring(c.id().lastIndexOf('-') + 1))
         % 2 == 0);
   }
@@ -105,7 +114,8 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
     for (int d = 0; d < DIMENSION; d++) {
       v[d] = (float) random.nextGaussian();
     }
-    return new StoredMemory(tenant, tagged, v);
+    String context = "Any news? I went " + WORDS.get(random.nextInt(WORDS.size())) + " with friends";
+    return new StoredMemory(tenant, tagged, v, context);
   }
 
   private void vacuumAnalyze() throws SQLException {

@@ -1,0 +1,121 @@
+package dev.engram.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.ChangePipelines;
+import dev.engram.Hashes;
+import dev.engram.MemoryItem;
+import dev.engram.Scope;
+import dev.engram.filter.Filter;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.StoredMemory;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Migration V12 on a schema an older Engram left at V11 with a memory in it: {@code memories} gets {@code context}
+ * and {@code context_tsv} without a rewrite of the table (same file node), the old memory reads context {@code ""}
+ * and is found by text as before and not by context; a new memory keeps its context and is found by it; a memory
+ * that an older Engram inserts or updates afterwards (its statements, without the new columns) keeps the two columns
+ * in step.
+ */
+class PostgresMemoryContextMigrationTest {
+  private static final Instant T0 = Instant.parse("2024-05-01T08:00:00Z");
+  private static final IndexQuery ALICE = new IndexQuery("t1", Scope.user("alice"), Filter.all(), false,
+      LocalDate.of(2024, 6, 1));
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aSchemaAtV11GetsTheContextColumnsInPlaceAndItsOldMemoriesReadNoContext() throws Exception {
+    PostgresCluster cluster = PostgresCluster.get();
+    String schema = PostgresCluster.schemaFor(dir);
+    Flyway.configure().dataSource(cluster.url(), "postgres", PostgresCluster.PASSWORD).schemas(schema)
+        .defaultSchema(schema).createSchemas(true).locations("classpath:dev/engram/postgres/migration").target("11")
+        .load().migrate();
+    long fileNode;
+    try (Connection c = connect(cluster); Statement s = c.createStatement()) {
+      s.execute("SET search_path = " + schema);
+      s.execute(oldInsert("old", "likes tea in the garden", 1));
+      s.execute("UPDATE store_state SET last_seq = 1 WHERE id = 1");
+      fileNode = fileNode(s);
+    }
+
+    try (PostgresStorage storage = PostgresStorage.open(cluster.settingsFor(dir), 4)) {
+      StoredMemory old = storage.records().get("t1", "old").orElseThrow();
+      assertThat(old.item().text()).isEqualTo("likes tea in the garden");
+      assertThat(old.context()).isEmpty();
+      SearchIndex index = storage.index();
+      assertThat(ids(index.keyword(ALICE, "tea", 10))).containsExactly("old");
+      assertThat(index.contextKeyword(ALICE, "tea garden", 10)).isEmpty();
+
+      String context = "Where do you relax?\nI like tea in the garden";
+      storage.records().apply(ChangeSet.of("t1", List.of(MemoryChange.add(new StoredMemory("t1",
+          item("new", "relaxes with tea"), new float[] {1, 0, 0, 0}, context), null, null,
+          ChangePipelines.ADDITIVE))));
+      assertThat(storage.records().get("t1", "new").orElseThrow().context()).isEqualTo(context);
+      assertThat(ids(index.contextKeyword(ALICE, "relax", 10))).containsExactly("new");
+      assertThat(ids(index.contextKeyword(ALICE, "garden", 10))).containsExactly("new");
+
+      // an older Engram on the same schema: its insert has no context, its update leaves the context as it was
+      try (Connection c = connect(cluster); Statement s = c.createStatement()) {
+        s.execute("SET search_path = " + schema);
+        s.execute(oldInsert("older-writer", "plays chess in the garden", 5));
+        s.execute("UPDATE memories SET text = 'relaxes with green tea', seq = 6 WHERE tenant = 't1' AND id = 'new'");
+        assertThat(fileNode(s)).as("V12 added its columns without rewriting memories").isEqualTo(fileNode);
+      }
+      assertThat(storage.records().get("t1", "older-writer").orElseThrow().context()).isEmpty();
+      assertThat(storage.records().get("t1", "new").orElseThrow().context()).isEqualTo(context);
+      assertThat(ids(index.contextKeyword(ALICE, "garden", 10))).containsExactly("new");
+      assertThat(ids(index.keyword(ALICE, "garden", 10))).containsExactlyInAnyOrder("old", "older-writer");
+    }
+    try (Connection c = connect(cluster); Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema
+             + ".flyway_schema_history WHERE version = '12' AND success")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("V12 applied once, successfully").isEqualTo(1);
+    }
+  }
+
+  /** An INSERT as Engram wrote it at V11, without the context columns. */
+  private static String oldInsert(String id, String text, long seq) {
+    return "INSERT INTO memories (tenant, id, user_id, text, hash, metadata, folded, created_s, created_ns,"
+        + " updated_s, updated_ns, source_ids, embedding, seq) VALUES ('t1', '" + id + "', 'alice', '" + text
+        + "', '" + Hashes.md5(text) + "', '{}', '{}', 1714550400, 0, 1714550400, 0, '[]', '{0,1,0,0}', " + seq + ")";
+  }
+
+  private static MemoryItem item(String id, String text) {
+    return new MemoryItem(id, text, Hashes.md5(text), Map.of(), "alice", null, null, null, null, T0, T0, null,
+        List.of(), null);
+  }
+
+  private static long fileNode(Statement s) throws SQLException {
+    try (ResultSet rs = s.executeQuery("SELECT pg_relation_filenode('memories')")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static List<String> ids(List<SearchIndex.Candidate> hits) {
+    return hits.stream().map(SearchIndex.Candidate::id).toList();
+  }
+
+  private static Connection connect(PostgresCluster cluster) throws SQLException {
+    return DriverManager.getConnection(cluster.url(), "postgres", PostgresCluster.PASSWORD);
+  }
+}
