@@ -19,9 +19,9 @@ package dev.engram;
  * @param feedback   pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding of the
  *                   best fused hits searches the dense index once more, and its candidates join the ranking (no
  *                   further model call); the first 10 hits keep their places
- * @param context    a keyword (BM25) search of the query in the memories' source contexts (the messages each was
- *                   drawn from and the message before them) joins the fused ranking as one more list: a memory is
- *                   found through the question it answered or the rest of its message
+ * @param context    the keyword (BM25) signal searches the memories' source contexts too (the messages each was
+ *                   drawn from and the message before them), their words counting half as much as the memory's own:
+ *                   a memory is found through the question it answered or the rest of its message
  */
 public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context) {
   /** The fusion's order only. */

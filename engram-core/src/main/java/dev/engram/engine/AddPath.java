@@ -333,7 +333,10 @@ final class AddPath {
         }
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
-        s.change(MemoryChange.update(existing.get().withItem(updated).withEmbedding(new float[0]), old.text(),
+        // the exchange that changed the fact is its context now; the old one told the old fact
+        String context = engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, List.of(), text)
+            : "";
+        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0], context), old.text(),
             pipeline));
       } else if (p instanceof MemoryInference.Delete) {
         s.change(MemoryChange.delete(existing.get(), pipeline));

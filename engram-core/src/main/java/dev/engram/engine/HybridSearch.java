@@ -156,7 +156,7 @@ final class HybridSearch {
   /** Both signals' candidates from the index, fused, then the request's ranking steps ({@link RankingSteps}). */
   private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool, SearchRecords records) {
     List<Fused> fused = RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
-        engine.index.keyword(q, r.query(), pool));
+        KeywordSignal.search(engine.index, q, r.query(), pool, r.ranking().context()));
     return steps.apply(r.ranking(), q, r.query(), vector, fused, pool, records);
   }
 }

@@ -29,8 +29,6 @@ import java.util.regex.Pattern;
 final class RankingSteps {
   /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
   static final double DATE_WEIGHT = 1.0;
-  /** Weight of the keyword list of the memories' source contexts. */
-  static final double CONTEXT_WEIGHT = 1.0;
   /** How many of the best fused hits bring their neighbours. */
   static final int NEIGHBOUR_ANCHORS = 10;
   /** A neighbour's fused score is at least this share of its anchor's. */
@@ -60,9 +58,6 @@ final class RankingSteps {
       if (!periods.isEmpty()) {
         fused = RankFusion.add(fused, engine.index.dense(within(q, periods), vector, pool), DATE_WEIGHT);
       }
-    }
-    if (ranking.context()) {
-      fused = RankFusion.add(fused, engine.index.contextKeyword(q, query, pool), CONTEXT_WEIGHT);
     }
     if (ranking.neighbours()) {
       fused = withNeighbours(q, vector, fused, records);
@@ -110,10 +105,18 @@ final class RankingSteps {
     for (int i = 0; i < moved.length; i++) {
       moved[i] = (float) (vector[i] + FEEDBACK_BETA * sum[i] / used);
     }
-    List<Fused> head = List.copyOf(fused.subList(0, Math.min(FEEDBACK_KEEPS, fused.size())));
-    List<Fused> joined = RankFusion.add(fused, engine.index.dense(q,
-        Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT);
-    List<Fused> out = new ArrayList<>(head); // the best hits keep their places and scores; feedback reorders the rest
+    return behindHead(fused, RankFusion.add(fused, engine.index.dense(q,
+        Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT), FEEDBACK_KEEPS);
+  }
+
+  /**
+   * The first {@code keep} candidates of {@code fused} in their places and with their scores, then the rest in the
+   * order of {@code joined} (the same ranking with a further list added): a step that widens the search reorders
+   * what follows the best hits, never the best hits themselves.
+   */
+  static List<Fused> behindHead(List<Fused> fused, List<Fused> joined, int keep) {
+    List<Fused> head = fused.subList(0, Math.min(keep, fused.size()));
+    List<Fused> out = new ArrayList<>(head);
     Set<String> kept = new HashSet<>();
     head.forEach(f -> kept.add(f.id));
     for (Fused f : joined) {

@@ -58,8 +58,9 @@ public interface SearchIndex extends Closeable {
 
   /**
    * BM25 matches of {@code text} in the memories' source contexts ({@link StoredMemory#context}) among the memories
-   * matching {@code query}, best first; scores are BM25. The default finds none: an index that does not keep the
-   * contexts leaves the search's context step ({@link dev.engram.Ranking#context}) without effect.
+   * matching {@code query}, best first; scores are BM25 (the engine adds half of each to the memory's text score in
+   * the keyword signal). The default finds none: an index that does not keep the contexts leaves the search's
+   * context step ({@link dev.engram.Ranking#context}) without effect.
    */
   default List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
     return List.of();

@@ -1,0 +1,43 @@
+package dev.engram.engine;
+
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.SearchIndex.Candidate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keyword signal of a search: BM25 of the query over the memories' texts and, with the ranking step
+ * {@link dev.engram.Ranking#context() context}, over their source contexts too, a context's words counting
+ * {@value #CONTEXT_WEIGHT} as much as the memory's own (a sum of per-field BM25, as a query over both fields with
+ * that boost would score it). So a memory is found through the question it answered, while a memory whose own text
+ * matches keeps the advantage over one whose context does.
+ */
+final class KeywordSignal {
+  /** Weight of a memory's source context beside its text. */
+  static final double CONTEXT_WEIGHT = 0.5;
+
+  private KeywordSignal() {}
+
+  /** The best {@code k} memories by keyword score, best first (ties by id). */
+  static List<Candidate> search(SearchIndex index, IndexQuery q, String query, int k, boolean withContext) {
+    List<Candidate> text = index.keyword(q, query, k);
+    if (!withContext) {
+      return text;
+    }
+    List<Candidate> context = index.contextKeyword(q, query, k);
+    if (context.isEmpty()) {
+      return text;
+    }
+    Map<String, Double> score = new LinkedHashMap<>();
+    text.forEach(c -> score.merge(c.id(), c.score(), Double::sum));
+    context.forEach(c -> score.merge(c.id(), CONTEXT_WEIGHT * c.score(), Double::sum));
+    List<Candidate> out = new ArrayList<>(score.size());
+    score.forEach((id, s) -> out.add(new Candidate(id, s)));
+    out.sort(Comparator.comparingDouble((Candidate c) -> -c.score()).thenComparing(Candidate::id));
+    return List.copyOf(out.subList(0, Math.min(k, out.size())));
+  }
+}
