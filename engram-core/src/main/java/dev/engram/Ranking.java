@@ -29,11 +29,13 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
   /** Every step on. */
   public static final Ranking ALL = new Ranking(true, true, true, true, true);
   /**
-   * What a request gets when it names none: neighbours, dates and feedback, the steps that gained on the LoCoMo sample
-   * without losing elsewhere. Diversity finds more evidence turns within a budget but fewer of the answers' words
-   * (docs/BENCHMARKS.md), so it is opt-in.
+   * What a request gets when it names none: dates and context, the steps that gained on the LoCoMo sample without
+   * losing elsewhere. With the source context in the keyword signal, neighbours and feedback no longer gain at
+   * 1,500 tokens and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but fewer
+   * of the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back the earlier
+   * default).
    */
-  public static final Ranking DEFAULT = new Ranking(true, true, false, true, true);
+  public static final Ranking DEFAULT = new Ranking(false, true, false, false, true);
 
   public Ranking withNeighbours(boolean value) {
     return new Ranking(value, eventDates, diversity, feedback, context);

@@ -227,13 +227,13 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsNeighboursDatesFeedbackAndContext() {
+  void theDefaultRunsDatesAndContext() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(true, true, false, true, true));
-    assertThat(Ranking.parse("default,diversity", "ranking")).isEqualTo(Ranking.ALL);
+        .isEqualTo(new Ranking(false, true, false, false, true));
+    assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("neighbours,dates,feedback,context");
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context");
     for (int bits = 0; bits < 32; bits++) {
       Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
           (bits & 16) != 0);

@@ -99,11 +99,11 @@ class SearchRecordsTest {
   }
 
   @Test
-  void aDefaultSearchReadsEachRecordOnce() {
+  void aSearchWithEveryStepReadsEachRecordOnce() {
     conversation();
     reads.clear();
     List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, "which instrument is she learning")
-        .maxTokens(60).ranking(Ranking.DEFAULT).build()).hits();
+        .maxTokens(60).ranking(Ranking.ALL).build()).hits();
     assertThat(hits).isNotEmpty();
     // the neighbours' anchors, the memories near them and the feedback's best hits are read before the hits are
     // chosen; every id reaches the store once
