@@ -140,6 +140,15 @@ public final class PostgresCluster {
     }
   }
 
+  /**
+   * Creates {@code schema} and migrates it with Engram's own migrations up to {@code version} only: the schema an
+   * older Engram left, for an upgrade test.
+   */
+  public void migrateTo(String schema, String version) {
+    org.flywaydb.core.Flyway.configure().dataSource(url(), "postgres", PASSWORD).schemas(schema).defaultSchema(schema)
+        .createSchemas(true).locations("classpath:dev/engram/postgres/migration").target(version).load().migrate();
+  }
+
   /** A plain JDBC connection to the test database, as the superuser. */
   public Connection connect() throws SQLException {
     return DriverManager.getConnection(url(), "postgres", PASSWORD);

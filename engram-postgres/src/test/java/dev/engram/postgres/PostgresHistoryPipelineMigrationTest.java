@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,9 +35,7 @@ class PostgresHistoryPipelineMigrationTest {
   void aSchemaAtV2GetsThePipelineColumnAndItsOldRowsReadUnknown() throws Exception {
     PostgresCluster cluster = PostgresCluster.get();
     String schema = PostgresCluster.schemaFor(dir);
-    Flyway.configure().dataSource(cluster.url(), "postgres", PostgresCluster.PASSWORD).schemas(schema)
-        .defaultSchema(schema).createSchemas(true).locations("classpath:dev/engram/postgres/migration").target("2")
-        .load().migrate();
+    cluster.migrateTo(schema, "2");
     try (Connection c = DriverManager.getConnection(cluster.url(), "postgres", PostgresCluster.PASSWORD);
          Statement s = c.createStatement()) {
       s.execute("INSERT INTO " + schema + ".history (seq, tenant, memory_id, event, old_text, new_text, actor_id,"

@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,9 +44,7 @@ class PostgresMemoryContextMigrationTest {
   void aSchemaAtV11GetsTheContextColumnsInPlaceAndItsOldMemoriesReadNoContext() throws Exception {
     PostgresCluster cluster = PostgresCluster.get();
     String schema = PostgresCluster.schemaFor(dir);
-    Flyway.configure().dataSource(cluster.url(), "postgres", PostgresCluster.PASSWORD).schemas(schema)
-        .defaultSchema(schema).createSchemas(true).locations("classpath:dev/engram/postgres/migration").target("11")
-        .load().migrate();
+    cluster.migrateTo(schema, "11");
     long fileNode;
     try (Connection c = connect(cluster); Statement s = c.createStatement()) {
       s.execute("SET search_path = " + schema);
