@@ -70,11 +70,6 @@ public record MemoryRecord(String id, Optional<MemoryItem> memory, List<HistoryE
     return new MemoryRecord(id, Optional.empty(), history);
   }
 
-  /** This record with a source context. */
-  public MemoryRecord withContext(String value) {
-    return new MemoryRecord(id, memory, history, value);
-  }
-
   /** True if the memory was deleted (only its history is left). */
   public boolean isDeleted() {
     return memory.isEmpty();

@@ -88,8 +88,8 @@ final class AddPath {
       List<Staged> staged = new ArrayList<>(requests.size());
       Map<String, Optional<Message>> lastSaid = new HashMap<>(); // per scope key: the message before the next add's
       for (AddRequest r : requests) {
-        Optional<Message> previous = !engine.config.sourceContext() ? Optional.empty()
-            : lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r));
+        Optional<Message> previous = engine.config.sourceContext()
+            ? lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r)) : Optional.empty();
         staged.add(stage(tenant, r, previous));
         lastSaid.put(r.scope().key(), lastSaid(r.messages()).or(() -> previous));
       }
@@ -277,6 +277,11 @@ final class AddPath {
     }
   }
 
+  /** A new or changed memory's source context ({@link SourceContext}), or none when they are off. */
+  private String sourceContext(AddRequest r, Optional<Message> previous, List<String> sourceIds, String text) {
+    return engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, sourceIds, text) : "";
+  }
+
   /** The last message of the request's scope's window, if any. */
   private Optional<Message> lastWindowMessage(String tenant, AddRequest r) {
     List<Message> recent = engine.store.recentMessages(tenant, r.scope(), 1);
@@ -307,10 +312,8 @@ final class AddPath {
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());
         s.toEmbed.add(item);
-        String context = engine.config.sourceContext()
-            ? SourceContext.of(r.messages(), previous, a.sourceIds(), text) : "";
-        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0], context), a.actorId(), a.role(),
-            pipeline));
+        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0],
+            sourceContext(r, previous, a.sourceIds(), text)), a.actorId(), a.role(), pipeline));
         continue;
       }
       String id = targetId(p);
@@ -334,10 +337,8 @@ final class AddPath {
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
         // the exchange that changed the fact is its context now; the old one told the old fact
-        String context = engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, List.of(), text)
-            : "";
-        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0], context), old.text(),
-            pipeline));
+        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0],
+            sourceContext(r, previous, List.of(), text)), old.text(), pipeline));
       } else if (p instanceof MemoryInference.Delete) {
         s.change(MemoryChange.delete(existing.get(), pipeline));
       } else {

@@ -15,8 +15,9 @@ import java.util.Set;
  * its message, which the fact's own words often lack.
  *
  * <p>The context is the memory's source messages (the add's messages whose source id the memory names; one stored
- * verbatim as the memory's text is left out, it would only repeat it) and the message before the first of them: the add's previous message, or the last message of the scope's window when the
- * first source message opens the add. A memory that names none of the add's messages (no source ids, as from most
+ * verbatim as the memory's text is left out, it would only repeat it) and the message before the first of them:
+ * the add's previous message, or the last message of the scope's window when the first source message opens the
+ * add. A memory that names none of the add's messages (no source ids, as from most
  * API callers, or ids the add does not hold) gets the add's messages and the window's last message: the exchange it
  * came from; unless the add holds {@value #MAX_MESSAGES} messages or more, where which of them it came from is
  * unknown, and it gets none. System messages are left out. A context holds at most {@value #MAX_MESSAGES} messages

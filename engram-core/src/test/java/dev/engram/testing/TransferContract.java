@@ -111,7 +111,8 @@ public abstract class TransferContract extends ConcurrencyContract {
   }
 
   private static List<MemoryRecord> withoutSeqs(List<MemoryRecord> records) {
-    return records.stream().map(r -> new MemoryRecord(r.id(), r.memory(), withoutSeq(r.history()), r.context())).toList();
+    return records.stream().map(r -> new MemoryRecord(r.id(), r.memory(), withoutSeq(r.history()), r.context()))
+        .toList();
   }
 
   /**
