@@ -48,7 +48,10 @@ final class RankFusion {
     }
   }
 
-  /** Fuses the two ranked lists; the result is sorted by fused score, best first, ties by id. */
+  /**
+   * Fuses the two ranked lists; the result is sorted by fused score, best first. Ties (under RRF, ranks 1 and 2
+   * against 2 and 1) go to the candidate with the higher first-list score, the one nearer the query, then by id.
+   */
   static List<Fused> fuse(Fusion fusion, List<Candidate> first, List<Candidate> second) {
     Map<String, Fused> all = new LinkedHashMap<>();
     for (int i = 0; i < first.size(); i++) {
@@ -85,7 +88,8 @@ final class RankFusion {
    * Adds a further ranked list to a fused ranking: its candidate at rank {@code i} (from 1) adds
    * {@code weight / (60 + i)} on the fused scale (divided by the best two-list RRF sum, as {@link #fuse} does), a
    * candidate not yet in the ranking joins it with that score, and a new ranking is returned, sorted again (best
-   * first, ties by id); the given one is left as it was. {@code weight} 1 counts the list as much as one of the fused signals.
+   * first, ties as in {@link #fuse}); the given one is left as it was. {@code weight} 1 counts the list as much as
+   * one of the fused signals.
    */
   static List<Fused> add(List<Fused> fused, List<Candidate> list, double weight) {
     Map<String, Fused> all = new LinkedHashMap<>();
@@ -131,7 +135,9 @@ final class RankFusion {
 
   private static List<Fused> sorted(java.util.Collection<Fused> fused) {
     List<Fused> out = new ArrayList<>(fused);
-    out.sort(Comparator.comparingDouble((Fused f) -> -f.score).thenComparing(f -> f.id));
+    out.sort(Comparator.comparingDouble((Fused f) -> -f.score)
+        .thenComparingDouble(f -> -f.first)
+        .thenComparing(f -> f.id));
     return out;
   }
 }
