@@ -7,6 +7,7 @@ import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.Page;
+import dev.engram.Ranking;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.Tenants;
@@ -152,7 +153,9 @@ class CrashRecoveryTest {
         assertThat(indexed).as("%s: index documents of %s", where, scope).isEqualTo(inScope.keySet());
         for (MemoryItem m : inScope.values()) {
           String token = m.text().split(" ")[1];
-          assertThat(memory.search(SearchRequest.builder(scope, token).topK(3).build()).hits())
+          // Without the ranking steps: the memories after this one in its scope hold its text in their source
+          // contexts, and the hash embedder's dense list (mostly ties) could not put this one above them.
+          assertThat(memory.search(SearchRequest.builder(scope, token).topK(3).ranking(Ranking.NONE).build()).hits())
               .as("%s: search for %s", where, token).anySatisfy(h -> assertThat(h.memory().id()).isEqualTo(m.id()));
         }
       }
