@@ -21,7 +21,9 @@ if [ -f "$control" ]; then
 fi
 
 need_apt=()
-[ -f "$("$PG_CONFIG" --pgxs)" ] || need_apt+=(postgresql-server-dev-15)
+# Both the PGXS makefiles and the server headers: some images carry the first without the second.
+{ [ -f "$("$PG_CONFIG" --pgxs)" ] && [ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ]; } \
+  || need_apt+=(postgresql-server-dev-15)
 { command -v make >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1; } || need_apt+=(build-essential)
 command -v curl >/dev/null 2>&1 || need_apt+=(curl)
 if [ ${#need_apt[@]} -gt 0 ]; then
