@@ -268,7 +268,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     Objects.requireNonNull(vector, "vector");
     checkDimension("the query vector has", vector.length);
     checkK(k);
-    Query knn = new KnnFloatVectorQuery(IndexFields.VECTOR, vector, k, restriction(query));
+    Query knn = new ScopedKnnQuery(IndexFields.VECTOR, vector, k, restriction(query));
     return search(knn, k, score -> 2.0 * score - 1.0);
   }
 
