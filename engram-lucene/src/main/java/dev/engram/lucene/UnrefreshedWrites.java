@@ -57,9 +57,10 @@ final class UnrefreshedWrites {
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   /** Live writes not analysed yet. */
   private final List<Entry> unanalysed = new ArrayList<>();
-  /** Per term, the analysed writes holding it, dead ones included until {@link #compact}. */
+  /** Per term, the analysed writes holding it, dead ones included until {@link #compactIfMostlyDead}. */
   private final Map<String, List<Entry>> postings = new HashMap<>();
-  private int deadAnalysed;
+  /** Dead writes still held by {@link #postings} or {@link #unanalysed}. */
+  private int dead;
   private long written;
   /** The last change this cannot stand for, or -1: until a refresh covers it, {@link #matching} answers nothing. */
   private long blockedThrough = -1;
@@ -80,6 +81,7 @@ final class UnrefreshedWrites {
     Entry e = new Entry(change, written++, tenant, item);
     entries.put(key, e);
     unanalysed.add(e);
+    compactIfMostlyDead(); // a memory written again and again between two refreshes
   }
 
   /** Drops the entry of a removed memory. */
@@ -99,7 +101,7 @@ final class UnrefreshedWrites {
     entries.clear();
     unanalysed.clear();
     postings.clear();
-    deadAnalysed = 0;
+    dead = 0;
     blockedThrough = Math.max(blockedThrough, change);
   }
 
@@ -181,26 +183,24 @@ final class UnrefreshedWrites {
   private boolean kill(Entry e) {
     if (e != null && e.live) {
       e.live = false;
-      if (e.terms != null) {
-        deadAnalysed++;
-      }
+      dead++;
     }
     return true;
   }
 
-  /** Rebuilds the postings from the live analysed writes once the dead ones outnumber them. */
+  /** Rebuilds the postings and the pending list from the live writes once the dead ones outnumber them. */
   private void compactIfMostlyDead() {
     if (entries.isEmpty()) {
       unanalysed.clear();
       postings.clear();
-      deadAnalysed = 0;
+      dead = 0;
       return;
     }
-    if (deadAnalysed <= entries.size()) {
+    if (dead <= entries.size()) {
       return;
     }
     postings.clear();
-    deadAnalysed = 0;
+    dead = 0;
     for (Entry e : entries.values()) {
       if (e.terms != null) {
         for (String t : e.terms) {
