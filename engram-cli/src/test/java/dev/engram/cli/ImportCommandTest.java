@@ -46,7 +46,6 @@ class ImportCommandTest {
     JsonNode alice = cli.run("list", "--user-id", "alice", "--json").json();
     assertThat(alice.get("results").findValuesAsText("memory")).containsExactlyInAnyOrder(
         "I am allergic to peanuts", "Noted, I will avoid peanuts in recipes", "I play the cello in an orchestra");
-    // the reply after the allergy shares its words through its source context, so the two may tie at the top
     // The reply's source context holds the allergy, so the two tie in the fusion (dense ranks 1 and 2, keyword
     // ranks 2 and 1); the tie goes to the memory nearer the query.
     JsonNode results = cli.run("search", "--user-id", "alice", "--json", "--top-k", "1", "peanut allergy").json()

@@ -31,8 +31,8 @@ import java.util.Optional;
  * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
  * null, except {@code context} (the memory's source context, {@link MemoryRecord#context}), written only when the
  * memory has one and read as none when absent, so that files of older versions read as before. Times are ISO-8601
- * instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601 local dates, roles lower case. History rows carry no sequence number in a file: their order is the array's, and
- * an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
+ * instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601 local dates, roles lower case.
+ * History rows carry no sequence number in a file: their order is the array's, and an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
  * is read when present (and still renumbered by an import). Embeddings are not exported.
  *
  * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,

@@ -166,11 +166,15 @@ final class UnrefreshedWrites {
         continue;
       }
       e.terms = Set.copyOf(analysis.apply(e.item.text()));
-      for (String t : e.terms) {
-        postings.computeIfAbsent(t, x -> new ArrayList<>()).add(e);
-      }
+      post(e);
     }
     unanalysed.clear();
+  }
+
+  private void post(Entry e) {
+    for (String t : e.terms) {
+      postings.computeIfAbsent(t, x -> new ArrayList<>()).add(e);
+    }
   }
 
   private static boolean inScope(Entry e, IndexQuery query, String user, String agent, String run) {
@@ -203,9 +207,7 @@ final class UnrefreshedWrites {
     dead = 0;
     for (Entry e : entries.values()) {
       if (e.terms != null) {
-        for (String t : e.terms) {
-          postings.computeIfAbsent(t, x -> new ArrayList<>()).add(e);
-        }
+        post(e);
       }
     }
     unanalysed.removeIf(e -> !e.live);

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
 
 /**
  * A throwaway PostgreSQL 15 cluster for one test JVM: {@code initdb} into a temporary directory, {@code pg_ctl start}
@@ -145,7 +146,7 @@ public final class PostgresCluster {
    * older Engram left, for an upgrade test.
    */
   public void migrateTo(String schema, String version) {
-    org.flywaydb.core.Flyway.configure().dataSource(url(), "postgres", PASSWORD).schemas(schema).defaultSchema(schema)
+    Flyway.configure().dataSource(url(), "postgres", PASSWORD).schemas(schema).defaultSchema(schema)
         .createSchemas(true).locations("classpath:dev/engram/postgres/migration").target(version).load().migrate();
   }
 
