@@ -88,15 +88,17 @@ public final class Engram {
    * @param sourceContext       whether a new memory keeps the words of the messages it was drawn from and of the
    *                            message before them, for the ranking step {@link Ranking#context()} (default true;
    *                            false keeps no conversation text beyond the window and the memories themselves)
+   * @param tokenCounter        counts the tokens of a search's context budget (default {@link TokenCounter#cl100k()})
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
                        GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor,
-                       boolean sourceContext) {
+                       boolean sourceContext, TokenCounter tokenCounter) {
     /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
       required("storage", storage);
+      required("tokenCounter", tokenCounter);
       tenant = checkSettings(embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
           maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold,
           graphAmbiguityFloor);
@@ -172,6 +174,7 @@ public final class Engram {
     private GraphExtractor graphExtractor;
     private double graphEntityThreshold = 0.9;
     private double graphAmbiguityFloor = 0.75;
+    private TokenCounter tokenCounter = TokenCounter.cl100k();
 
     private Builder() {}
 
@@ -290,6 +293,17 @@ public final class Engram {
       return this;
     }
 
+    /**
+     * How a search's context budget ({@link SearchRequest.Builder#maxTokens}) counts tokens: default
+     * {@link TokenCounter#cl100k()}, exact for OpenAI's GPT-4 family; {@link TokenCounter#estimate()} needs no
+     * tokenizer; any other counter (a model's own tokenizer) works too. Null is refused by {@code build()} with a
+     * {@link ValidationException} naming {@code tokenCounter}.
+     */
+    public Builder tokenCounter(TokenCounter counter) {
+      this.tokenCounter = counter;
+      return this;
+    }
+
     public Builder maxTextLength(int n) {
       this.maxTextLength = n;
       return this;
@@ -334,6 +348,10 @@ public final class Engram {
         if (opened == null && storageFactory == null) {
           throw new ValidationException("storage", "is required (for example EmbeddedStorage.at(path))");
         }
+        if (tokenCounter == null) {
+          throw new ValidationException("tokenCounter", "is required");
+        }
+        tokenCounter.count(""); // loads a tokenizer now (cl100k: about 0.25 s once), not in the first search
         Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
         Config.checkSettings(chosen, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize, maxTextLength,
             maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold, graphAmbiguityFloor);
@@ -345,7 +363,7 @@ public final class Engram {
         }
         config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
             windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
-            graphEntityThreshold, graphAmbiguityFloor, sourceContext);
+            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter);
       } catch (RuntimeException | Error e) {
         closeAfterFailure(opened, e);
         throw e;

@@ -13,9 +13,10 @@ import java.util.OptionalInt;
  * @param topK           how many results at most (1..{@value #MAX_TOP_K})
  * @param threshold      minimum relevance score in [0,1] ({@link SearchHit#score()}); default
  *                       {@value #DEFAULT_THRESHOLD}
- * @param maxTokens      a context budget: the best memories whose texts fit together into this many tokens
- *                       ({@link TokenEstimator}), at most {@code topK} of them; with graph memory on, the returned
- *                       relations' facts count against it too (at most 30% of it); empty for no budget
+ * @param maxTokens      a context budget: the best memories whose texts fit together into this many tokens (the
+ *                       engine's {@link TokenCounter}, cl100k by default), at most {@code topK} of them; with graph
+ *                       memory on, the returned relations' facts count against it too (at most 30% of it); empty for
+ *                       no budget
  * @param explain        true to return each signal's score
  * @param includeExpired true to include expired memories
  * @param rerank         true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default false);
@@ -121,7 +122,7 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     }
 
     /**
-     * A context budget in tokens ({@link TokenEstimator}): the search returns the best memories that fit into it
+     * A context budget in tokens (counted by the engine's {@link TokenCounter}, cl100k by default): the search returns the best memories that fit into it
      * together, in ranking order, skipping one that would overflow it. Without {@link #topK} the count is limited by
      * the budget alone (up to {@value #MAX_TOP_K}).
      */

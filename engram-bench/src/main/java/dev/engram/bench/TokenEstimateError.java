@@ -1,5 +1,6 @@
 package dev.engram.bench;
 
+import dev.engram.TokenCounter;
 import dev.engram.TokenEstimator;
 import dev.engram.bench.locomo.Locomo;
 import dev.engram.bench.locomo.LocomoReader;
@@ -37,7 +38,7 @@ public record TokenEstimateError(int texts, long cl100kTotal, long estimateTotal
       if (t.isBlank()) {
         continue;
       }
-      int r = TokenCounter.count(t);
+      int r = TokenCounter.cl100k().count(t);
       int e = TokenEstimator.estimate(t);
       real += r;
       estimate += e;

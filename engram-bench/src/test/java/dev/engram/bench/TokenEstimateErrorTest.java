@@ -1,5 +1,6 @@
 package dev.engram.bench;
 
+import dev.engram.TokenCounter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -18,7 +19,7 @@ class TokenEstimateErrorTest {
         "ok", "", "Melanie: I painted a lake sunrise last year, it's special to me.");
     TokenEstimateError e = TokenEstimateError.of(texts);
     assertThat(e.texts()).isEqualTo(4);
-    long real = texts.stream().filter(t -> !t.isBlank()).mapToInt(TokenCounter::count).sum();
+    long real = texts.stream().filter(t -> !t.isBlank()).mapToInt(TokenCounter.cl100k()::count).sum();
     long estimated = texts.stream().filter(t -> !t.isBlank()).mapToInt(TokenEstimator::estimate).sum();
     assertThat(e.cl100kTotal()).isEqualTo(real);
     assertThat(e.estimateTotal()).isEqualTo(estimated);
@@ -43,7 +44,7 @@ class TokenEstimateErrorTest {
       assertThat(e.texts()).as(group).isGreaterThanOrEqualTo(3);
       assertThat(e.totalError()).as(group + ": " + e.summary(group)).isBetween(-0.2, 0.2);
     });
-    long chineseReal = sample.get("chinese").stream().mapToInt(TokenCounter::count).sum();
+    long chineseReal = sample.get("chinese").stream().mapToInt(TokenCounter.cl100k()::count).sum();
     long chineseByLength = sample.get("chinese").stream().mapToInt(t -> (t.length() + 3) / 4).sum();
     assertThat((double) chineseByLength / chineseReal).as("what four characters per token gave").isLessThan(0.3);
   }

@@ -1,43 +1,45 @@
 package dev.engram.engine;
 
 import dev.engram.SearchHit;
-import dev.engram.TokenEstimator;
+import dev.engram.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
 /**
  * A search's context budget while hits are chosen: memories are taken in order while their texts fit together into
- * the budget ({@link TokenEstimator}); a memory that would overflow it is skipped, so a shorter one further down can
+ * the budget (counted by the engine's {@link TokenCounter}); a memory that would overflow it is skipped, so a shorter one further down can
  * still fit. The one place a budget is applied, before reranking (while candidates are read) or after it. Not
  * thread-safe: one per search.
  */
 final class ContextBudget {
+  private final TokenCounter counter;
   private final int limit;
   private int used;
 
-  private ContextBudget(int limit) {
+  private ContextBudget(TokenCounter counter, int limit) {
+    this.counter = counter;
     this.limit = limit;
   }
 
-  /** The request's budget; no limit when it has none. */
-  static ContextBudget of(OptionalInt maxTokens) {
-    return new ContextBudget(maxTokens.orElse(Integer.MAX_VALUE));
+  /** The request's budget, counted by {@code counter}; no limit when it has none. */
+  static ContextBudget of(TokenCounter counter, OptionalInt maxTokens) {
+    return new ContextBudget(counter, maxTokens.orElse(Integer.MAX_VALUE));
   }
 
-  /** A budget that takes everything. */
+  /** A budget that takes everything (and counts nothing). */
   static ContextBudget unlimited() {
-    return new ContextBudget(Integer.MAX_VALUE);
+    return new ContextBudget(text -> 0, Integer.MAX_VALUE);
   }
 
-  /** The estimated tokens taken so far. */
+  /** The tokens taken so far. */
   int used() {
     return used;
   }
 
   /** Takes the text if it fits into what is left; false (and nothing used) if it does not. */
   boolean take(String text) {
-    int cost = TokenEstimator.estimate(text);
+    int cost = counter.count(text);
     if (cost > limit - used) {
       return false;
     }

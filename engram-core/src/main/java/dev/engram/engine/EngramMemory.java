@@ -119,7 +119,8 @@ public final class EngramMemory implements Memory {
     List<GraphRelation> found = graphSearch.search(tenant, request.scope(), request.query(), vector, relationsK,
         request.threshold(), relations.at(engine.config.clock().instant()));
     return request.maxTokens().isPresent()
-        ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt())
+        ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt(),
+            engine.config.tokenCounter())
         : new SearchResult(memories.hits(), found);
   }
 

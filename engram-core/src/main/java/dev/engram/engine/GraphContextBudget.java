@@ -3,7 +3,7 @@ package dev.engram.engine;
 import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.SearchResult;
-import dev.engram.TokenEstimator;
+import dev.engram.TokenCounter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * One context budget ({@code SearchRequest.maxTokens}) over memories and graph relations together, so that the
- * budget covers everything a search hands the model. A relation costs its fact's tokens ({@link TokenEstimator}).
+ * budget covers everything a search hands the model. A relation costs its fact's tokens (by the engine's {@link TokenCounter}).
  * <ol>
  *   <li>A relation whose fact is the text of a memory the budgeted memory search kept says nothing new (the offline
  *       graph's facts are memory texts) and is left out.</li>
@@ -30,10 +30,11 @@ final class GraphContextBudget {
   private GraphContextBudget() {}
 
   /** The memories and relations of a search with a budget of {@code maxTokens}, fitted into it together. */
-  static SearchResult fit(List<SearchHit> memories, List<GraphRelation> relations, int maxTokens) {
+  static SearchResult fit(List<SearchHit> memories, List<GraphRelation> relations, int maxTokens,
+                          TokenCounter counter) {
     Set<String> shown = new HashSet<>();
     memories.forEach(h -> shown.add(h.memory().text().strip()));
-    ContextBudget forRelations = ContextBudget.of(OptionalInt.of(
+    ContextBudget forRelations = ContextBudget.of(counter, OptionalInt.of(
         Math.max(1, (int) ((long) maxTokens * RELATION_SHARE_PERCENT / 100))));
     List<GraphRelation> kept = new ArrayList<>();
     for (GraphRelation r : relations) {
@@ -44,7 +45,7 @@ final class GraphContextBudget {
     if (forRelations.used() == 0) {
       return new SearchResult(memories, kept);
     }
-    List<SearchHit> fitted = ContextBudget.of(OptionalInt.of(Math.max(1, maxTokens - forRelations.used())))
+    List<SearchHit> fitted = ContextBudget.of(counter, OptionalInt.of(Math.max(1, maxTokens - forRelations.used())))
         .fit(memories, memories.size());
     return new SearchResult(fitted, kept);
   }

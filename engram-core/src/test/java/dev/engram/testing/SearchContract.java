@@ -186,7 +186,7 @@ public abstract class SearchContract extends AddContract {
     List<String> expected = new java.util.ArrayList<>();
     int used = 0;
     for (SearchHit h : ranked) {
-      int cost = dev.engram.TokenEstimator.estimate(h.memory().text());
+      int cost = dev.engram.TokenCounter.cl100k().count(h.memory().text());
       if (used + cost <= budget) {
         used += cost;
         expected.add(h.memory().id());
@@ -196,7 +196,7 @@ public abstract class SearchContract extends AddContract {
     List<SearchHit> fitted = memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).build()).hits();
     assertThat(ids(fitted)).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(fitted).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
-    assertThat(fitted.stream().mapToInt(h -> dev.engram.TokenEstimator.estimate(h.memory().text())).sum())
+    assertThat(fitted.stream().mapToInt(h -> dev.engram.TokenCounter.cl100k().count(h.memory().text())).sum())
         .isLessThanOrEqualTo(budget);
     assertThat(memory.search(SearchRequest.builder(ALICE, "tea").maxTokens(budget).topK(1).build()).hits())
         .hasSize(1);

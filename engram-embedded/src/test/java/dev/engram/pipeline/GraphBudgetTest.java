@@ -12,7 +12,7 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
-import dev.engram.TokenEstimator;
+import dev.engram.TokenCounter;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.testing.HashEmbedder;
@@ -42,8 +42,8 @@ class GraphBudgetTest {
   @TempDir Path plainDir;
 
   private static int tokens(SearchResult r) {
-    return r.hits().stream().mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()
-        + r.relations().stream().mapToInt(g -> TokenEstimator.estimate(g.fact())).sum();
+    return r.hits().stream().mapToInt(h -> TokenCounter.cl100k().count(h.memory().text())).sum()
+        + r.relations().stream().mapToInt(g -> TokenCounter.cl100k().count(g.fact())).sum();
   }
 
   @Test
@@ -61,7 +61,7 @@ class GraphBudgetTest {
       for (int budget : List.of(20, 40, 80)) {
         SearchResult r = memory.search(SearchRequest.builder(CONV, query).maxTokens(budget).build());
         assertThat(tokens(r)).as("budget %d", budget).isLessThanOrEqualTo(budget);
-        assertThat(r.relations().stream().mapToInt(g -> TokenEstimator.estimate(g.fact())).sum())
+        assertThat(r.relations().stream().mapToInt(g -> TokenCounter.cl100k().count(g.fact())).sum())
             .as("relations' share of %d", budget).isLessThanOrEqualTo(budget * 30 / 100);
         Set<String> texts = r.hits().stream().map(h -> h.memory().text()).collect(Collectors.toSet());
         assertThat(r.relations()).extracting(GraphRelation::fact).doesNotContainAnyElementsOf(texts);
@@ -81,7 +81,7 @@ class GraphBudgetTest {
         }
         SearchResult alone = plain.search(SearchRequest.builder(CONV, query).maxTokens(80).build());
         assertThat(alone.relations()).isEmpty();
-        assertThat(alone.hits().stream().mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum())
+        assertThat(alone.hits().stream().mapToInt(h -> TokenCounter.cl100k().count(h.memory().text())).sum())
             .isLessThanOrEqualTo(80);
         List<String> withGraph = memory.search(SearchRequest.builder(CONV, query).maxTokens(80).build()).hits()
             .stream().map(SearchHit::memory).map(m -> m.text()).toList();

@@ -79,11 +79,11 @@ final class ToolScenario {
     assertThat(text(found)).contains("Alice adopted a puppy called Max").contains(maxId).contains("score");
     assertThat((List<Object>) structured(found).get("relations")).isNotEmpty();
 
-    // a context budget: "Alice adopted a puppy called Max" is 32 characters, 8 estimated tokens
+    // a context budget: "Alice adopted a puppy called Max" is 7 cl100k tokens
     CallToolResult budgeted = ok("search_memories", Map.of("query", "puppy called Max", "max_tokens", 8,
         "threshold", 0));
     assertThat(results(budgeted)).isNotEmpty();
-    assertThat(results(budgeted).stream().mapToInt(m -> dev.engram.TokenEstimator.estimate(
+    assertThat(results(budgeted).stream().mapToInt(m -> dev.engram.TokenCounter.cl100k().count(
         m.get("memory").toString())).sum()).isLessThanOrEqualTo(8);
 
     CallToolResult filtered = ok("search_memories", Map.of("query", "Lisbon puppy",

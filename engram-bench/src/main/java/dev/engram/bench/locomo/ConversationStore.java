@@ -15,7 +15,7 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.scale.DataDirectories;
 import dev.engram.bench.locomo.Locomo.Session;
@@ -224,7 +224,7 @@ final class ConversationStore implements AutoCloseable {
       List<SearchHit> fitted = new ArrayList<>();
       int used = 0;
       for (SearchHit h : merged) {
-        int cost = dev.engram.TokenEstimator.estimate(h.memory().text());
+        int cost = TokenCounter.cl100k().count(h.memory().text()); // as the engine counts its budget
         if (used + cost <= budgetTokens) {
           used += cost;
           fitted.add(h);
@@ -304,7 +304,7 @@ final class ConversationStore implements AutoCloseable {
     long tokens = 0;
     for (Scope scope : scopes.values()) {
       for (MemoryItem m : memories(scope)) {
-        tokens += TokenCounter.count(m.text());
+        tokens += TokenCounter.cl100k().count(m.text());
       }
     }
     return tokens;

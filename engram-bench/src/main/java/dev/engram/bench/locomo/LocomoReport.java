@@ -12,7 +12,7 @@ import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.ValidationException;
 import dev.engram.bench.RetrievalMetrics;
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Question;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -141,7 +141,7 @@ public record LocomoReport(
           RetrievalMetrics.evidenceRecall(q.evidence(), sources),
           RetrievalMetrics.hit(q.evidence(), sources),
           RetrievalMetrics.answerTokenRecall(q.answer(), texts),
-          TokenCounter.count(String.join("\n", texts)), Map.of());
+          TokenCounter.cl100k().count(String.join("\n", texts)), Map.of());
     }
 
     QuestionScore withExtra(Map<String, Double> metrics) {

@@ -1,6 +1,6 @@
 package dev.engram.bench.locomo;
 
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
@@ -95,11 +95,11 @@ public final class RagBaseline {
         if (ids.isEmpty()) {
           text.append(line);
           ids.add(t.diaId());
-          tokens = TokenCounter.count(line);
+          tokens = TokenCounter.cl100k().count(line);
           continue;
         }
         String candidate = text + "\n" + line;
-        int candidateTokens = TokenCounter.count(candidate);
+        int candidateTokens = TokenCounter.cl100k().count(candidate);
         if (candidateTokens <= maxTokens) {
           text.setLength(0);
           text.append(candidate);
@@ -110,7 +110,7 @@ public final class RagBaseline {
           text.setLength(0);
           text.append(line);
           ids = new ArrayList<>(List.of(t.diaId()));
-          tokens = TokenCounter.count(line);
+          tokens = TokenCounter.cl100k().count(line);
         }
       }
     }

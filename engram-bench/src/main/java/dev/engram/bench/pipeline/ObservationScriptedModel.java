@@ -1,6 +1,6 @@
 package dev.engram.bench.pipeline;
 
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Observation;
 import dev.engram.bench.locomo.Locomo.Session;
@@ -58,8 +58,8 @@ public final class ObservationScriptedModel implements LanguageModel {
       case "decisions" -> decisions(p.user());
       default -> "A short running summary.";
     };
-    int in = TokenCounter.count(p.system()) + TokenCounter.count(p.user());
-    int out = TokenCounter.count(answer);
+    int in = TokenCounter.cl100k().count(p.system()) + TokenCounter.cl100k().count(p.user());
+    int out = TokenCounter.cl100k().count(answer);
     calls.incrementAndGet();
     promptTokens.addAndGet(in);
     completionTokens.addAndGet(out);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.Fusion;
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,20 +55,20 @@ class LocomoBenchTest {
         LocomoBench.Mode.OBSERVATIONS, 10, Fusion.RRF, 0, work), new HashEmbedder(), n -> { });
     assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
     assertThat(r.overall().answerTokenRecall()).isCloseTo(0.55, within(1e-12));
-    double obsTokens = TokenCounter.count("Ada adopted a grey cat named Pixel.")
-        + TokenCounter.count("Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.")
-        + TokenCounter.count("Ada's cat Pixel knocked her violin off the shelf; one string broke.")
-        + TokenCounter.count("Ada plays in a quartet on Fridays.");
+    double obsTokens = TokenCounter.cl100k().count("Ada adopted a grey cat named Pixel.")
+        + TokenCounter.cl100k().count("Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.")
+        + TokenCounter.cl100k().count("Ada's cat Pixel knocked her violin off the shelf; one string broke.")
+        + TokenCounter.cl100k().count("Ada plays in a quartet on Fridays.");
     assertThat(r.memoryTokensPerConversation()).isEqualTo(obsTokens);
   }
 
   private static double turnTokenSum() {
     return LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions().stream()
-        .flatMap(s -> s.turns().stream()).mapToInt(t -> TokenCounter.count(t.text())).sum();
+        .flatMap(s -> s.turns().stream()).mapToInt(t -> TokenCounter.cl100k().count(t.text())).sum();
   }
 
   private static double allTurnsTokens() {
-    return TokenCounter.count(String.join("\n", LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions()
+    return TokenCounter.cl100k().count(String.join("\n", LocomoReader.read(LocomoReaderTest.fixture()).get(0).sessions()
         .stream().flatMap(s -> s.turns().stream()).map(Locomo.Turn::text).toList()));
   }
 

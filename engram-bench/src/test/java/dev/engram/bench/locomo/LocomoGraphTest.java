@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.Fusion;
 import dev.engram.GraphRelation;
 import dev.engram.SearchResult;
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.LocomoBench.Mode;
@@ -74,9 +74,9 @@ class LocomoGraphTest {
     // Answer tokens over the four memories: Pixel 1, Porto 1, {11, april, 2024} 0, {pixel, knocked, violin, over}
     // 3/4, {2024} 0: as without the graph.
     assertThat(r.overall().answerTokenRecall()).isCloseTo((1 + 1 + 0 + 0.75 + 0) / 5, within(1e-12));
-    assertThat(r.overall().contextTokensMean()).isEqualTo(TokenCounter.count(String.join("\n", memories)));
+    assertThat(r.overall().contextTokensMean()).isEqualTo(TokenCounter.cl100k().count(String.join("\n", memories)));
     assertThat(r.memoryTokensPerConversation()).isEqualTo(
-        memories.stream().mapToInt(TokenCounter::count).sum());
+        memories.stream().mapToInt(TokenCounter.cl100k()::count).sum());
   }
 
   /**
@@ -120,7 +120,7 @@ class LocomoGraphTest {
       assertThat(RelationLine.render(result.relations().get(0))).isEqualTo(line);
       assertThat(with.overall().evidenceRecall()).isEqualTo(1.0);
       assertThat(with.overall().hit()).isEqualTo(1.0);
-      assertThat(with.overall().contextTokensMean()).isEqualTo(TokenCounter.count(memory + "\n" + line));
+      assertThat(with.overall().contextTokensMean()).isEqualTo(TokenCounter.cl100k().count(memory + "\n" + line));
       // {3, march, 2024}: the relation line's date gives 2024.
       assertThat(with.overall().answerTokenRecall()).isCloseTo(1.0 / 3, within(1e-12));
       // Through the memory the relation came from, its dia_id is evidence too.
@@ -148,7 +148,7 @@ class LocomoGraphTest {
     LocomoReport.QuestionScore one = LocomoReport.QuestionScore.ofSearch(q, List.of(), List.of(r));
     assertThat(one.evidenceRecall()).isEqualTo(0.5);
     assertThat(one.hit()).isEqualTo(1.0);
-    assertThat(one.contextTokens()).isEqualTo(TokenCounter.count("Ada adopted Pixel. [valid from 2024-03-03]"));
+    assertThat(one.contextTokens()).isEqualTo(TokenCounter.cl100k().count("Ada adopted Pixel. [valid from 2024-03-03]"));
     assertThat(one.answerTokenRecall()).isCloseTo(1.0 / 3, within(1e-12));
   }
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.engram.Fusion;
 import dev.engram.Message;
 import dev.engram.ValidationException;
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.LocomoBench.Mode;
 import dev.engram.bench.locomo.LocomoBench.Options;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
@@ -33,7 +33,7 @@ class LocomoModesTest {
 
   private static double extractedTokens() {
     // The five facts of ConversationStoreTest.EXTRACTED: 9 + 11 + 13 + 16 + 9 tokens.
-    return ConversationStoreTest.EXTRACTED.stream().mapToInt(l -> TokenCounter.count((String) l.get(0))).sum();
+    return ConversationStoreTest.EXTRACTED.stream().mapToInt(l -> TokenCounter.cl100k().count((String) l.get(0))).sum();
   }
 
   @Test
@@ -64,13 +64,13 @@ class LocomoModesTest {
     LocomoReport r = LocomoBench.run(options(Mode.RAW, ScopeLayout.SPEAKER), new HashEmbedder(),
         LocomoBench.Hooks.none());
     List<String> turns = turnTexts();
-    double turnTokens = turns.stream().mapToInt(TokenCounter::count).sum();
+    double turnTokens = turns.stream().mapToInt(TokenCounter.cl100k()::count).sum();
     assertThat(r.memoryTokensPerConversation()).isEqualTo(2 * turnTokens);
     assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
     // As in the conversation layout: (1 + 1 + 0 + 0.75 + 0) / 5.
     assertThat(r.overall().answerTokenRecall()).isCloseTo(0.55, within(1e-12));
     // Each question's context is the seven texts once each, in some order, joined by newlines.
-    double joined = TokenCounter.count(String.join("\n", turns));
+    double joined = TokenCounter.cl100k().count(String.join("\n", turns));
     assertThat(r.overall().contextTokensMean()).isBetween(joined - 2, joined + 2);
   }
 
@@ -101,9 +101,9 @@ class LocomoModesTest {
   void llmModeUsesTheGivenInferenceInPairsOfTurnsUnfilteredInEitherLayout() {
     List<String> turns = turnTexts();
     // Pairs within sessions: (D1:1, D1:2), (D1:3, D1:4), (D2:1, D2:2), (D2:3).
-    double pairTokens = TokenCounter.count(turns.get(0) + " " + turns.get(1))
-        + TokenCounter.count(turns.get(2) + " " + turns.get(3))
-        + TokenCounter.count(turns.get(4) + " " + turns.get(5)) + TokenCounter.count(turns.get(6));
+    double pairTokens = TokenCounter.cl100k().count(turns.get(0) + " " + turns.get(1))
+        + TokenCounter.cl100k().count(turns.get(2) + " " + turns.get(3))
+        + TokenCounter.cl100k().count(turns.get(4) + " " + turns.get(5)) + TokenCounter.cl100k().count(turns.get(6));
     LocomoReport conversation = LocomoBench.run(options(Mode.LLM, ScopeLayout.CONVERSATION), new HashEmbedder(),
         PAIRS, LocomoBench.Hooks.none());
     assertThat(conversation.mode()).isEqualTo("llm");

@@ -3,7 +3,7 @@ package dev.engram.bench.locomo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.engram.bench.TokenCounter;
+import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.LocomoReport.Baseline;
 import dev.engram.bench.locomo.RagBaseline.Chunk;
@@ -24,9 +24,9 @@ class RagBaselineTest {
 
   @Test
   void linesCountAsWrittenInTheClassComment() {
-    assertThat(RagBaseline.fullText(MINI).lines().map(TokenCounter::count).toList())
+    assertThat(RagBaseline.fullText(MINI).lines().map(TokenCounter.cl100k()::count).toList())
         .containsExactly(14, 17, 15, 17, 11, 10, 15);
-    assertThat(TokenCounter.count(RagBaseline.fullText(MINI))).isEqualTo(99);
+    assertThat(TokenCounter.cl100k().count(RagBaseline.fullText(MINI))).isEqualTo(99);
   }
 
   @Test
@@ -92,9 +92,9 @@ class RagBaselineTest {
     assertThat(k2.hit()).isEqualTo(1.0);
     assertThat(k2.answerTokenRecall()).isCloseTo(0.45, within(1e-12));
     List<Chunk> c = RagBaseline.chunks(MINI, 32);
-    double c1c2 = TokenCounter.count(c.get(0).text() + "\n" + c.get(1).text());
-    double c2c1 = TokenCounter.count(c.get(1).text() + "\n" + c.get(0).text());
-    double c3c1 = TokenCounter.count(c.get(2).text() + "\n" + c.get(0).text());
+    double c1c2 = TokenCounter.cl100k().count(c.get(0).text() + "\n" + c.get(1).text());
+    double c2c1 = TokenCounter.cl100k().count(c.get(1).text() + "\n" + c.get(0).text());
+    double c3c1 = TokenCounter.cl100k().count(c.get(2).text() + "\n" + c.get(0).text());
     assertThat(k2.contextTokensMean()).isCloseTo((3 * c1c2 + c2c1 + c3c1) / 5, within(1e-12));
 
     // Full context: every dia_id, so evidence recall and hit are 1; 99 tokens for every question. Its answer

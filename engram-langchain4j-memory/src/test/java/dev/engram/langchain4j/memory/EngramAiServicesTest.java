@@ -108,7 +108,7 @@ class EngramAiServicesTest {
 
     String prompt = model.lastPrompt();
     assertThat(prompt).contains("Green tea has less caffeine than coffee.");
-    // 12 tokens (48 characters) hold one of the two tea memories: the best one, and the budget stops there
+    // 12 cl100k tokens hold one of the two tea memories (7 and 10 tokens): the best one, and the budget stops there
     assertThat(prompt.contains("Alice likes green tea in the morning")
         ^ prompt.contains("Alice drinks tea with lemon")).isTrue();
   }
