@@ -33,7 +33,7 @@ import reactor.core.scheduler.Schedulers;
  * A Spring AI advisor that gives a {@code ChatClient} long-term memory. Before the call it searches the memories of
  * the scope named in the advisor context ({@value #USER_ID}, {@value #AGENT_ID}, {@value #RUN_ID}) for the user's
  * message and appends the best ones to the system prompt within a token budget (the search's
- * {@code maxTokens}, counted by {@code dev.engram.TokenEstimator} over the memory texts); after
+ * {@code maxTokens}, counted by the engine's {@code dev.engram.TokenCounter} over the memory texts); after
  * the call it adds the exchange (the user's message and the answer) to Engram on its own thread. Without a scope in
  * the context it does nothing. Memory failures are logged and counted, never thrown into the chat.
  *

@@ -45,7 +45,8 @@ public record EngramProperties(
    * The Spring AI advisor ({@code EngramMemoryAdvisor}).
    *
    * @param topK      how many memories to search for
-   * @param maxTokens the most tokens the memories may add to the system prompt (the memory texts, counted by {@code dev.engram.TokenEstimator})
+   * @param maxTokens the most tokens the memories may add to the system prompt (the memory texts, counted by the
+   *                  engine's {@code dev.engram.TokenCounter})
    * @param infer     whether each exchange goes through Engram's extraction (else it is stored verbatim)
    */
   public record Advisor(@DefaultValue("5") int topK, @DefaultValue("400") int maxTokens,

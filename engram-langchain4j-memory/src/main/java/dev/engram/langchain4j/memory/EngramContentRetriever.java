@@ -110,7 +110,7 @@ public final class EngramContentRetriever implements ContentRetriever {
     }
 
     /** The most tokens the returned memories may take (the search's budget, {@code SearchRequest.Builder#maxTokens},
-     * counted by {@code dev.engram.TokenEstimator}). */
+     * counted by the engine's {@code dev.engram.TokenCounter}). */
     public Builder maxTokens(int n) {
       if (n < 1) {
         throw new ValidationException("max_tokens", "must be positive, got " + n);
