@@ -110,10 +110,10 @@ class SearchCommandTest {
 
   @Test
   void maxTokensKeepsTheBestMemoriesThatFit() {
-    // "I moved to Lisbon last spring" is 29 characters: 8 estimated tokens; the others need 10 and 11
+    // cl100k tokens: "I moved to Lisbon last spring" 6, the others 9 and 10 (25 together; the estimate would say 29)
     assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "8", "Lisbon")
         .get("results").findValuesAsText("id")).containsExactly(lisbon);
-    assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "29", "Lisbon")
+    assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "25", "Lisbon")
         .get("results").findValuesAsText("id")).containsExactlyInAnyOrder(lisbon, dog, job);
     assertThat(search("--user-id", "alice", "--json", "--threshold", "0", "--max-tokens", "19", "Lisbon")
         .get("results").findValuesAsText("id")).hasSize(2).contains(lisbon);

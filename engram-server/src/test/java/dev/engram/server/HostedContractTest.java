@@ -105,7 +105,7 @@ class HostedContractTest {
   @Test
   void searchKeepsToMaxTokens() {
     for (int i = 0; i < 5; i++) {
-      seed(Scope.user("alice"), "note number " + i + " about tea", Map.of()); // 23 characters: 6 tokens
+      seed(Scope.user("alice"), "note number " + i + " about tea", Map.of()); // 6 cl100k tokens
     }
     JsonNode two = f.call("POST", "/v3/memories/search/", member,
         "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 13}").json();
