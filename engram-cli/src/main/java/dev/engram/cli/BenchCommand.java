@@ -92,8 +92,8 @@ final class BenchCommand implements Callable<Integer> {
     boolean speakerPrefix;
 
     @Option(names = "--budget-tokens", paramLabel = "N", defaultValue = "0", description = "A context budget per"
-        + " question in tokens (estimated: four ASCII characters per token): the best memories that fit, instead of"
-        + " the top-k (default: none).")
+        + " question in tokens (cl100k, counted exactly): the best memories that fit, instead of the top-k (default:"
+        + " none).")
     int budgetTokens;
 
     @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "-1", description = "The search threshold"

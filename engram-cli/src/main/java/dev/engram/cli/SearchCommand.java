@@ -28,8 +28,8 @@ final class SearchCommand extends BaseCommand {
   Integer topK;
 
   @Option(names = "--max-tokens", paramLabel = "N",
-      description = "A context budget in tokens (estimated: four ASCII characters each, other characters by"
-          + " script): the best memories that fit into it.")
+      description = "A context budget in tokens (OpenAI's cl100k_base, counted exactly): the best memories that"
+          + " fit into it.")
   Integer maxTokens;
 
   @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "" + SearchRequest.DEFAULT_THRESHOLD,

@@ -133,8 +133,8 @@ final class MemoryTools {
         "top_k", integer("How many memories at most (default 10).", 1, SearchRequest.MAX_TOP_K),
         "threshold", number("Minimum relevance score in [0, 1] (default " + SearchRequest.DEFAULT_THRESHOLD + ").",
             0, 1),
-        "max_tokens", integer("A context budget in tokens (about four ASCII characters each; other scripts count more): the best memories that "
-            + "fit into it, instead of top_k (optional).", 1, SearchRequest.MAX_TOKENS),
+        "max_tokens", integer("A context budget in tokens (OpenAI's cl100k_base by default): the best memories"
+            + " that fit into it, instead of top_k (optional).", 1, SearchRequest.MAX_TOKENS),
         "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
             + " default false)."),
         "ranking", string("The ranking steps after fusion, comma-separated: neighbours, dates, feedback, context,"
