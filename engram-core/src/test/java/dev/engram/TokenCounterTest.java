@@ -74,6 +74,17 @@ class TokenCounterTest {
   }
 
   @Test
+  void aNegativeCountIsRefusedInsteadOfWideningTheBudget() {
+    try (Memory broken = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
+        .tokenCounter(text -> -1).build()) {
+      broken.add(AddRequest.builder(ALICE).user("tea with lemon").infer(false).build());
+      assertThat(broken.search(SearchRequest.builder(ALICE, "tea").threshold(0).build()).hits()).hasSize(1);
+      assertThatThrownBy(() -> broken.search(SearchRequest.builder(ALICE, "tea").maxTokens(5).build()))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("never negative");
+    }
+  }
+
+  @Test
   void anEngineNeedsACounter() {
     assertThatThrownBy(() -> Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
         .tokenCounter(null).build())

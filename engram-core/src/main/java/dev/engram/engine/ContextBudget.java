@@ -22,9 +22,9 @@ final class ContextBudget {
     this.limit = limit;
   }
 
-  /** The request's budget, counted by {@code counter}; no limit when it has none. */
+  /** The request's budget, counted by {@code counter}; no limit (and nothing counted) when it has none. */
   static ContextBudget of(TokenCounter counter, OptionalInt maxTokens) {
-    return new ContextBudget(counter, maxTokens.orElse(Integer.MAX_VALUE));
+    return maxTokens.isPresent() ? new ContextBudget(counter, maxTokens.getAsInt()) : unlimited();
   }
 
   /** A budget that takes everything (and counts nothing). */
@@ -40,6 +40,10 @@ final class ContextBudget {
   /** Takes the text if it fits into what is left; false (and nothing used) if it does not. */
   boolean take(String text) {
     int cost = counter.count(text);
+    if (cost < 0) {
+      throw new IllegalStateException("the token counter " + counter + " counted " + cost + " tokens; a count is never"
+          + " negative");
+    }
     if (cost > limit - used) {
       return false;
     }
