@@ -351,7 +351,6 @@ public final class Engram {
         if (tokenCounter == null) {
           throw new ValidationException("tokenCounter", "is required");
         }
-        tokenCounter.count(""); // loads a tokenizer now (cl100k: about 0.25 s once), not in the first search
         Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
         Config.checkSettings(chosen, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize, maxTextLength,
             maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold, graphAmbiguityFloor);

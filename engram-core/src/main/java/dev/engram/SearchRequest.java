@@ -122,9 +122,9 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     }
 
     /**
-     * A context budget in tokens (counted by the engine's {@link TokenCounter}, cl100k by default): the search returns the best memories that fit into it
-     * together, in ranking order, skipping one that would overflow it. Without {@link #topK} the count is limited by
-     * the budget alone (up to {@value #MAX_TOP_K}).
+     * A context budget in tokens (counted by the engine's {@link TokenCounter}, cl100k by default): the search
+     * returns the best memories that fit into it together, in ranking order, skipping one that would overflow it.
+     * Without {@link #topK} the count is limited by the budget alone (up to {@value #MAX_TOP_K}).
      */
     public Builder maxTokens(int tokens) {
       this.maxTokens = OptionalInt.of(tokens);

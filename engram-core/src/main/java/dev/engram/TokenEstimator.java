@@ -6,8 +6,8 @@ import java.util.Objects;
  * A token estimate that needs no tokenizer: {@link TokenCounter#estimate()}, which a context budget (search's
  * {@code maxTokens}, the LangChain4j retriever, the Spring AI advisor) uses instead of the default exact cl100k count
  * when an engine is built with it ({@code Engram.Builder.tokenCounter}). It does not depend on the model: ASCII text
- * counts one token per four characters, and every other character by its script, as OpenAI's cl100k_base tokenizer splits it (measured with
- * jtokkit, docs/BENCHMARKS.md, "Token estimate"):
+ * counts one token per four characters, and every other character by its script, as OpenAI's cl100k_base tokenizer
+ * splits it (measured with jtokkit, docs/BENCHMARKS.md, "Token estimate"):
  * <ul>
  *   <li>Cyrillic: 0.6 tokens per character; Arabic and Hebrew: 0.8; Greek: 1.05;</li>
  *   <li>Latin letters outside ASCII (accents), emoji, symbols and marks (Unicode scripts Latin, Common and

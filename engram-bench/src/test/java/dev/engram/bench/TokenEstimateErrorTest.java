@@ -1,9 +1,9 @@
 package dev.engram.bench;
 
-import dev.engram.TokenCounter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.engram.TokenCounter;
 import dev.engram.TokenEstimator;
 import java.util.List;
 import java.util.Map;

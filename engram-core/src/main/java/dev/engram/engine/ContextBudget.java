@@ -8,9 +8,9 @@ import java.util.OptionalInt;
 
 /**
  * A search's context budget while hits are chosen: memories are taken in order while their texts fit together into
- * the budget (counted by the engine's {@link TokenCounter}); a memory that would overflow it is skipped, so a shorter one further down can
- * still fit. The one place a budget is applied, before reranking (while candidates are read) or after it. Not
- * thread-safe: one per search.
+ * the budget (counted by the engine's {@link TokenCounter}); a memory that would overflow it is skipped, so a
+ * shorter one further down can still fit. The one place a budget is applied, before reranking (while candidates are
+ * read) or after it. Not thread-safe: one per search.
  */
 final class ContextBudget {
   private final TokenCounter counter;

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * One context budget ({@code SearchRequest.maxTokens}) over memories and graph relations together, so that the
- * budget covers everything a search hands the model. A relation costs its fact's tokens (by the engine's {@link TokenCounter}).
+ * budget covers everything a search hands the model. A relation costs its fact's tokens (by the engine's
+ * {@link TokenCounter}).
  * <ol>
  *   <li>A relation whose fact is the text of a memory the budgeted memory search kept says nothing new (the offline
  *       graph's facts are memory texts) and is left out.</li>

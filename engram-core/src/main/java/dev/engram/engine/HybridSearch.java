@@ -78,14 +78,19 @@ final class HybridSearch {
     }
     if (!reranks) {
       return new SearchResult(byScore(select(r, vector, fused, records, r.topK(),
-          ContextBudget.of(engine.config.tokenCounter(), r.maxTokens()))));
+          budget(r))));
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
     List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited());
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool));
     return new SearchResult(reranked.isPresent()
-        ? ContextBudget.of(engine.config.tokenCounter(), r.maxTokens()).fit(reranked.get(), r.topK())
-        : byScore(ContextBudget.of(engine.config.tokenCounter(), r.maxTokens()).fit(pool, r.topK())));
+        ? budget(r).fit(reranked.get(), r.topK())
+        : byScore(budget(r).fit(pool, r.topK())));
+  }
+
+  /** The request's context budget, counted by the engine's token counter. */
+  private ContextBudget budget(SearchRequest r) {
+    return ContextBudget.of(engine.config.tokenCounter(), r.maxTokens());
   }
 
   /** The hits sorted by relevance, best first; ties keep their order. */

@@ -32,8 +32,9 @@ import java.util.Optional;
  * null, except {@code context} (the memory's source context, {@link MemoryRecord#context}), written only when the
  * memory has one and read as none when absent, so that files of older versions read as before. Times are ISO-8601
  * instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601 local dates, roles lower case.
- * History rows carry no sequence number in a file: their order is the array's, and an import numbers them anew; the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which
- * is read when present (and still renumbered by an import). Embeddings are not exported.
+ * History rows carry no sequence number in a file: their order is the array's, and an import numbers them anew; the
+ * server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which is read when present (and still
+ * renumbered by an import). Embeddings are not exported.
  *
  * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,
  * {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is computed) and ignores unknown

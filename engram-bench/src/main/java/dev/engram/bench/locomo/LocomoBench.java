@@ -375,7 +375,7 @@ public final class LocomoBench {
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }
-        if (o.budgetTokens() > 0) { // the no-tokenizer estimate of the context, beside its cl100k count (context_tokens_mean)
+        if (o.budgetTokens() > 0) { // the no-tokenizer estimate, beside the cl100k count (context_tokens_mean)
           score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
               .mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()
               + result.relations().stream().mapToInt(r -> TokenEstimator.estimate(r.fact())).sum()));

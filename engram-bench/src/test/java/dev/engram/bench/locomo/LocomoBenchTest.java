@@ -56,7 +56,8 @@ class LocomoBenchTest {
     assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
     assertThat(r.overall().answerTokenRecall()).isCloseTo(0.55, within(1e-12));
     double obsTokens = TokenCounter.cl100k().count("Ada adopted a grey cat named Pixel.")
-        + TokenCounter.cl100k().count("Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.")
+        + TokenCounter.cl100k()
+            .count("Ben works as a baker in Porto and bakes sourdough and croissants from five o'clock.")
         + TokenCounter.cl100k().count("Ada's cat Pixel knocked her violin off the shelf; one string broke.")
         + TokenCounter.cl100k().count("Ada plays in a quartet on Fridays.");
     assertThat(r.memoryTokensPerConversation()).isEqualTo(obsTokens);

@@ -148,7 +148,8 @@ class LocomoGraphTest {
     LocomoReport.QuestionScore one = LocomoReport.QuestionScore.ofSearch(q, List.of(), List.of(r));
     assertThat(one.evidenceRecall()).isEqualTo(0.5);
     assertThat(one.hit()).isEqualTo(1.0);
-    assertThat(one.contextTokens()).isEqualTo(TokenCounter.cl100k().count("Ada adopted Pixel. [valid from 2024-03-03]"));
+    assertThat(one.contextTokens())
+        .isEqualTo(TokenCounter.cl100k().count("Ada adopted Pixel. [valid from 2024-03-03]"));
     assertThat(one.answerTokenRecall()).isCloseTo(1.0 / 3, within(1e-12));
   }
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.Fusion;
 import dev.engram.Message;
-import dev.engram.ValidationException;
 import dev.engram.TokenCounter;
+import dev.engram.ValidationException;
 import dev.engram.bench.locomo.LocomoBench.Mode;
 import dev.engram.bench.locomo.LocomoBench.Options;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
