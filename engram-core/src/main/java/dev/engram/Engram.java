@@ -89,16 +89,21 @@ public final class Engram {
    *                            message before them, for the ranking step {@link Ranking#context()} (default true;
    *                            false keeps no conversation text beyond the window and the memories themselves)
    * @param tokenCounter        counts the tokens of a search's context budget (default {@link TokenCounter#cl100k()})
+   * @param contextEmbeddings   whether a new memory with a source context also gets an embedding of its context
+   *                            followed by its text, which the ranking step {@link Ranking#context()} searches beside
+   *                            the keyword signal (default false: it costs one more, longer embedding per memory at
+   *                            ingest); needs {@code sourceContext} and an index that keeps such embeddings
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
                        GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor,
-                       boolean sourceContext, TokenCounter tokenCounter) {
+                       boolean sourceContext, TokenCounter tokenCounter, boolean contextEmbeddings) {
     /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
       required("storage", storage);
       required("tokenCounter", tokenCounter);
+      checkContextEmbeddings(contextEmbeddings, sourceContext, storage);
       tenant = checkSettings(embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
           maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold,
           graphAmbiguityFloor);
@@ -139,6 +144,22 @@ public final class Engram {
       return checkedTenant;
     }
 
+    /** Context embeddings need the source context they embed and an index that keeps them. */
+    static void checkContextEmbeddings(boolean contextEmbeddings, boolean sourceContext, Storage storage) {
+      if (!contextEmbeddings) {
+        return;
+      }
+      if (!sourceContext) {
+        throw new ValidationException("contextEmbeddings", "needs sourceContext: a memory without a source context "
+            + "has nothing to embed");
+      }
+      if (!storage.index().searchesContextEmbeddings()) {
+        throw new ValidationException("contextEmbeddings", "the storage's index ("
+            + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
+            + "storage does");
+      }
+    }
+
     private static void required(String name, Object value) {
       if (value == null) {
         throw new ValidationException(name, "is required");
@@ -166,6 +187,7 @@ public final class Engram {
     private int candidatesPerSignal = 50;
     private int windowSize = 20;
     private boolean sourceContext = true;
+    private boolean contextEmbeddings;
     private int maxTextLength = 16_384;
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
@@ -294,6 +316,21 @@ public final class Engram {
     }
 
     /**
+     * Whether a new memory with a source context also gets an embedding of that context followed by its text
+     * (contextual retrieval's dense half), which the ranking step {@link Ranking#context()} searches beside the
+     * context's keywords: a fact found by what was said around it ("Researching adoption agencies" after "What are
+     * your plans for the summer?") although the query shares no words with it. Default false: each such memory costs
+     * one more embedding at ingest, of a text several times longer than the memory. Memories written while it was
+     * off have none. Needs {@link #sourceContext} and a storage whose index keeps context embeddings (the embedded
+     * storage); {@code build()} refuses it otherwise with a {@link ValidationException} naming
+     * {@code contextEmbeddings}.
+     */
+    public Builder contextEmbeddings(boolean embed) {
+      this.contextEmbeddings = embed;
+      return this;
+    }
+
+    /**
      * How a search's context budget ({@link SearchRequest.Builder#maxTokens}) counts tokens: default
      * {@link TokenCounter#cl100k()}, exact for OpenAI's GPT-4 family; {@link TokenCounter#estimate()} needs no
      * tokenizer; any other counter (a model's own tokenizer) works too. Null is refused by {@code build()} with a
@@ -362,7 +399,7 @@ public final class Engram {
         }
         config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
             windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
-            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter);
+            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter, contextEmbeddings);
       } catch (RuntimeException | Error e) {
         closeAfterFailure(opened, e);
         throw e;

@@ -110,6 +110,10 @@ final class BenchCommand implements Callable<Integer> {
         + " thresholds).")
     boolean offTopic;
 
+    @Option(names = "--context-embeddings", description = "Embed each memory's source context too (slower"
+        + " ingest), which the ranking's context step then searches beside its keywords.")
+    boolean contextEmbeddings;
+
     @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
     boolean noBaselines;
 
@@ -165,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
             choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines,
             graphOn, work, budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic,
-            Ranking.parse(ranking, "ranking"));
+            Ranking.parse(ranking, "ranking"), contextEmbeddings);
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
             err());
              AnswerMetricsSetup answers = AnswerMetricsSetup.open(answerModel, judgeModel, judgeRuns, answerThreads,

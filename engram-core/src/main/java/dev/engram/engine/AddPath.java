@@ -401,12 +401,27 @@ final class AddPath {
         memories, engine.store.summary(tenant, scope).orElse(""), usage);
   }
 
-  /** Embeds every new or changed text of the batch in one call and fills in the change set. */
+  /**
+   * Embeds every new or changed text of the batch in one call and fills in the change set; with context embeddings
+   * on, the same call embeds each such memory's context text ({@link EmbeddingTexts#withContext}) too.
+   */
   private void embed(List<Staged> staged) {
     List<String> texts = new ArrayList<>();
+    List<String> contextOf = new ArrayList<>(); // ids of the memories whose context texts follow the memory texts
     for (Staged s : staged) {
       for (MemoryItem m : s.toEmbed) {
         texts.add(EmbeddingTexts.of(m));
+      }
+    }
+    int memoryTexts = texts.size();
+    if (engine.config.contextEmbeddings()) {
+      for (Staged s : staged) {
+        for (MemoryChange c : s.changes) {
+          if (c.event() != dev.engram.EventType.DELETE && !c.memory().context().isEmpty()) {
+            texts.add(EmbeddingTexts.withContext(c.memory().item(), c.memory().context()));
+            contextOf.add(c.memory().id());
+          }
+        }
       }
     }
     if (texts.isEmpty()) {
@@ -417,17 +432,33 @@ final class AddPath {
       throw new EngramException("the embedder returned " + vectors.size() + " vectors for " + texts.size()
           + " texts");
     }
+    int dimension = engine.config.embedder().dimension();
     Map<String, float[]> byId = new LinkedHashMap<>();
+    Map<String, float[]> contextById = new LinkedHashMap<>();
+    for (int j = 0; j < contextOf.size(); j++) {
+      contextById.put(contextOf.get(j), Vectors.normalized(vectors.get(memoryTexts + j), dimension, "memory context"));
+    }
     int i = 0;
     for (Staged s : staged) {
       for (MemoryItem m : s.toEmbed) {
-        byId.put(m.id(), Vectors.normalized(vectors.get(i++), engine.config.embedder().dimension(), "memory text"));
+        byId.put(m.id(), Vectors.normalized(vectors.get(i++), dimension, "memory text"));
       }
       for (int j = 0; j < s.changes.size(); j++) {
         MemoryChange c = s.changes.get(j);
-        float[] v = byId.get(c.memory().id());
-        if (v != null && c.event() != dev.engram.EventType.DELETE) {
-          s.changes.set(j, c.withMemory(c.memory().withEmbedding(v)));
+        if (c.event() == dev.engram.EventType.DELETE) {
+          continue;
+        }
+        StoredMemory m = c.memory();
+        float[] v = byId.get(m.id());
+        if (v != null) {
+          m = m.withEmbedding(v);
+        }
+        float[] context = contextById.get(m.id());
+        if (context != null) {
+          m = m.withContextEmbedding(context);
+        }
+        if (m != c.memory()) {
+          s.changes.set(j, c.withMemory(m));
         }
       }
     }

@@ -12,6 +12,24 @@ import java.util.Locale;
 final class EmbeddingTexts {
   private EmbeddingTexts() {}
 
+  /** A context text keeps at most this many characters of the context (its first ones). */
+  static final int MAX_CONTEXT_CHARACTERS = 1_500;
+
+  /**
+   * What is embedded for a memory's context embedding ({@link dev.engram.spi.StoredMemory#contextEmbedding}): its
+   * source context, cut to {@value #MAX_CONTEXT_CHARACTERS} characters (about 400 tokens, so that one long add does
+   * not cost a model's whole input window per memory and a memory of ordinary length still fits behind it), then a
+   * line break and the memory's own embedding text: the conversation read up to the fact, as contextual retrieval
+   * prefixes a chunk with its context. (The memory first measured lower on the LoCoMo sample: docs/BENCHMARKS.md.)
+   */
+  static String withContext(MemoryItem m, String context) {
+    int end = Math.min(context.length(), MAX_CONTEXT_CHARACTERS);
+    if (end < context.length() && Character.isHighSurrogate(context.charAt(end - 1))) {
+      end--; // never half a character
+    }
+    return context.substring(0, end) + "\n" + of(m);
+  }
+
   static String of(MemoryItem m) {
     String actor = m.actorId();
     if (actor == null || actor.isBlank() || m.text().toLowerCase(Locale.ROOT).contains(actor.toLowerCase(Locale.ROOT))) {

@@ -233,7 +233,8 @@ public final class EngramMemory implements Memory {
               engine.config.embedder().dimension(), "memory text");
       GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
       engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(
-          new StoredMemory(tenant, item, vector, newContent ? "" : old.context()), o.text(), ChangePipelines.UPDATE)),
+          newContent ? new StoredMemory(tenant, item, vector) : old.withItem(item), o.text(),
+          ChangePipelines.UPDATE)),
           List.of(), graph));
       return item;
     } finally {

@@ -58,21 +58,31 @@ final class MemoryTransfer {
     Set<String> existing = engine.existingIds(tenant, records.stream().map(MemoryRecord::id).toList());
     List<MemoryRecord> fresh = records.stream().filter(r -> !existing.contains(r.id())).toList();
     List<MemoryItem> live = fresh.stream().flatMap(r -> r.memory().stream()).toList();
-    List<float[]> vectors = live.isEmpty() ? List.of()
-        : engine.config.embedder().embedDocuments(live.stream().map(EmbeddingTexts::of).toList());
-    if (vectors.size() != live.size()) {
+    List<String> texts = new ArrayList<>(live.stream().map(EmbeddingTexts::of).toList());
+    // With context embeddings on, a record's context is embedded in the same call, behind the memory texts.
+    List<MemoryRecord> withContext = engine.config.contextEmbeddings()
+        ? fresh.stream().filter(r -> r.memory().isPresent() && !r.context().isEmpty()).toList() : List.of();
+    withContext.forEach(r -> texts.add(EmbeddingTexts.withContext(r.memory().get(), r.context())));
+    List<float[]> vectors = texts.isEmpty() ? List.of() : engine.config.embedder().embedDocuments(texts);
+    if (vectors.size() != texts.size()) {
       throw new dev.engram.EngramException("the embedder returned " + vectors.size() + " vectors for "
-          + live.size() + " texts");
+          + texts.size() + " texts");
     }
     Map<String, float[]> vectorById = new HashMap<>();
+    Map<String, float[]> contextVectorById = new HashMap<>();
     int dimension = engine.config.embedder().dimension();
     for (int i = 0; i < live.size(); i++) {
       vectorById.put(live.get(i).id(), Vectors.normalized(vectors.get(i), dimension, "memory " + live.get(i).id()));
     }
+    for (int i = 0; i < withContext.size(); i++) {
+      String id = withContext.get(i).memory().get().id();
+      contextVectorById.put(id, Vectors.normalized(vectors.get(live.size() + i), dimension, "context of " + id));
+    }
     List<RestoredMemory> restored = new ArrayList<>(fresh.size());
     for (MemoryRecord r : fresh) {
       Optional<StoredMemory> current = r.memory()
-          .map(m -> new StoredMemory(tenant, m, vectorById.get(m.id()), r.context()));
+          .map(m -> new StoredMemory(tenant, m, vectorById.get(m.id()), r.context(),
+              contextVectorById.getOrDefault(m.id(), new float[0])));
       restored.add(new RestoredMemory(r.id(), current, r.history()));
     }
     List<String> written = restored.isEmpty() ? List.of() : engine.restore(tenant, restored);

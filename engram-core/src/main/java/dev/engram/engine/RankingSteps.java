@@ -18,8 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: the event-date list
- * joins the fused ranking ({@link RankFusion#add}); the memories of the best hits' own and adjacent source messages
+ * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: with context
+ * embeddings on ({@code Engram.Builder#contextEmbeddings}), the context step's dense list joins the fused ranking
+ * ({@link RankFusion#add}); the event-date list joins it; the memories of the best hits' own and adjacent source messages
  * are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
  * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
@@ -27,6 +28,11 @@ import java.util.regex.Pattern;
  * diversity step applies while hits are kept, in {@link HybridSearch}.)
  */
 final class RankingSteps {
+  /**
+   * Weight of the dense list of the memories' context embeddings (the context step with context embeddings on; 1:
+   * as much as one fused signal).
+   */
+  static final double CONTEXT_DENSE_WEIGHT = 1.0;
   /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
   static final double DATE_WEIGHT = 1.0;
   /** How many of the best fused hits bring their neighbours. */
@@ -53,6 +59,9 @@ final class RankingSteps {
   /** The fused candidates reordered by the steps of {@code ranking} that apply to them. */
   List<Fused> apply(Ranking ranking, IndexQuery q, String query, float[] vector, List<Fused> fused, int pool,
                     SearchRecords records) {
+    if (ranking.context() && engine.config.contextEmbeddings()) {
+      fused = RankFusion.add(fused, engine.index.contextDense(q, vector, pool), CONTEXT_DENSE_WEIGHT);
+    }
     if (ranking.eventDates()) {
       List<QueryPeriods.Period> periods = QueryPeriods.of(query, engine.config.clock());
       if (!periods.isEmpty()) {

@@ -67,6 +67,24 @@ public interface SearchIndex extends Closeable {
   }
 
   /**
+   * True if the index keeps the memories' context embeddings ({@link StoredMemory#contextEmbedding}) and searches
+   * them in {@link #contextDense}. The default is false: the engine then refuses to embed contexts
+   * ({@code Engram.Builder#contextEmbeddings}), whose vectors such an index would drop.
+   */
+  default boolean searchesContextEmbeddings() {
+    return false;
+  }
+
+  /**
+   * Nearest neighbours of {@code vector} among the context embeddings ({@link StoredMemory#contextEmbedding}) of the
+   * memories matching {@code query}, best first; scores are cosine similarities; a memory without a context
+   * embedding is never among them. The default finds none (an index that does not keep them).
+   */
+  default List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+    return List.of();
+  }
+
+  /**
    * Memories matching {@code query} that share words with {@code text}, for a check whether {@code text} repeats a
    * stored memory, where an index whose writes become visible at a cost (a near-real-time refresh) need not pay
    * it: the {@code k} best keyword matches among what its searches see, and the {@code k} memories written since

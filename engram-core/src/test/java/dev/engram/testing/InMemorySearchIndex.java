@@ -78,6 +78,23 @@ public final class InMemorySearchIndex implements SearchIndex {
   }
 
   @Override
+  public boolean searchesContextEmbeddings() {
+    return true;
+  }
+
+  @Override
+  public synchronized List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+    ensureOpen();
+    List<Candidate> out = new ArrayList<>();
+    for (StoredMemory m : docs.values()) {
+      if (m.contextEmbeddingView().length > 0 && admits(query, m)) {
+        out.add(new Candidate(m.id(), VectorMath.cosine(vector, m.contextEmbeddingView())));
+      }
+    }
+    return top(out, k);
+  }
+
+  @Override
   public synchronized List<Candidate> keyword(IndexQuery query, String text, int k) {
     return bm25(query, text, k, m -> m.item().text());
   }

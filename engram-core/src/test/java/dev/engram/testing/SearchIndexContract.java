@@ -94,6 +94,39 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(index.contextKeyword(query("t1", ALICE), "summer plans", 10)).isEmpty();
   }
 
+  @Test
+  void contextDenseSearchRanksTheContextEmbeddingsInsideTenantAndScopeOrFindsNoneWhereTheyAreNotKept() {
+    add(withContextEmbedding(memory("t1", "answer", ALICE, "Researching adoption agencies", 1), 0),
+        withContextEmbedding(memory("t1", "bike", ALICE, "Bought a bike", 2), 3),
+        memory("t1", "plain", ALICE, "no context, own vector along the query", 0),
+        withContextEmbedding(memory("t1", "bob", Scope.user("bob"), "Bob's answer", 1), 0));
+    add(withContextEmbedding(memory("t2", "t2-answer", ALICE, "another tenant", 1), 0));
+    float[] q = new float[DIMENSION];
+    q[0] = 0.8f;
+    q[3] = 0.6f;
+    List<SearchIndex.Candidate> hits = index.contextDense(query("t1", ALICE), q, 10);
+    if (!index.searchesContextEmbeddings()) {
+      assertThat(hits).isEmpty();
+      return;
+    }
+    assertThat(ids(hits)).containsExactly("answer", "bike"); // "plain" has no context embedding
+    assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(ids(index.contextDense(query("t1", ALICE), q, 1))).containsExactly("answer");
+    assertThat(ids(index.contextDense(query("t2", ALICE), q, 10))).containsExactly("t2-answer");
+    assertThat(ids(index.dense(query("t1", ALICE), q, 1))).as("the memory's own vector stays its own")
+        .containsExactly("plain");
+
+    commit(ChangeSet.of("t1", List.of(MemoryChange.update(store.get("t1", "answer").orElseThrow()
+        .withContextEmbedding(new float[0]), "Researching adoption agencies", ChangePipelines.UPDATE))));
+    assertThat(ids(index.contextDense(query("t1", ALICE), q, 10))).containsExactly("bike");
+  }
+
+  /** {@code m} with a context and a context embedding along {@code axis}. */
+  private static StoredMemory withContextEmbedding(StoredMemory m, int axis) {
+    return new StoredMemory(m.tenant(), m.item(), m.embedding(), "the conversation before", axis(axis));
+  }
+
   private static StoredMemory withContext(StoredMemory m, String context) {
     return new StoredMemory(m.tenant(), m.item(), m.embedding(), context);
   }

@@ -96,6 +96,16 @@ final class FaultySearchIndex implements SearchIndex {
   }
 
   @Override
+  public boolean searchesContextEmbeddings() {
+    return index.searchesContextEmbeddings();
+  }
+
+  @Override
+  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+    return index.contextDense(query, vector, k);
+  }
+
+  @Override
   public void close() throws IOException {
     index.close();
   }

@@ -372,11 +372,13 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
    *                             decides whether a name is an existing entity (default 0.75)
    * @param sourceContext        whether new memories keep the words of their source messages for the context
    *                             ranking step ({@code Engram.Builder.sourceContext}; default true)
+   * @param contextEmbeddings    whether new memories' source contexts are embedded too, for the context ranking
+   *                             step ({@code Engram.Builder.contextEmbeddings}; default false)
    */
   public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
                          Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts,
                          boolean graph, double graphEntityThreshold, double graphAmbiguityFloor,
-                         boolean sourceContext) {
+                         boolean sourceContext, boolean contextEmbeddings) {
     /** Default entity-resolution thresholds, as in {@code Engram.builder()}. */
     public static final double DEFAULT_ENTITY_THRESHOLD = 0.9;
     public static final double DEFAULT_AMBIGUITY_FLOOR = 0.75;
@@ -396,19 +398,27 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       }
     }
 
-    /** Memories keep their source context ({@code Engram.Builder.sourceContext}). */
+    /** Source contexts kept or not, not embedded. */
+    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
+                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph, double graphEntityThreshold,
+                    double graphAmbiguityFloor, boolean sourceContext) {
+      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
+          graphEntityThreshold, graphAmbiguityFloor, sourceContext, false);
+    }
+
+    /** Memories keep their source context ({@code Engram.Builder.sourceContext}), not embedded. */
     public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
                     Optional<Path> extractionPromptFile, int maxAttempts, boolean graph, double graphEntityThreshold,
                     double graphAmbiguityFloor) {
       this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          graphEntityThreshold, graphAmbiguityFloor, true);
+          graphEntityThreshold, graphAmbiguityFloor, true, false);
     }
 
     /** With the default entity-resolution thresholds; memories keep their source context. */
     public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
                     Optional<Path> extractionPromptFile, int maxAttempts, boolean graph) {
       this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR, true);
+          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR, true, false);
     }
 
     /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no graph. */
@@ -418,12 +428,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
     public Pipeline withMode(PipelineMode value) {
       return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor, sourceContext);
+          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor, sourceContext, contextEmbeddings);
     }
 
     public Pipeline withGraph(boolean value) {
       return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor, sourceContext);
+          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor, sourceContext, contextEmbeddings);
     }
   }
 

@@ -59,7 +59,8 @@ public final class PipelineAssembly {
     }
     builder.graphEntityThreshold(settings.pipeline().graphEntityThreshold())
         .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor())
-        .sourceContext(settings.pipeline().sourceContext());
+        .sourceContext(settings.pipeline().sourceContext())
+        .contextEmbeddings(settings.pipeline().contextEmbeddings());
     if (mode == PipelineMode.OFFLINE) {
       if (settings.pipeline().graph()) {
         builder.graph(OfflineGraphExtractor.create());

@@ -62,7 +62,8 @@ public final class SettingsLoader {
       "timeout_seconds", "dimensions", "query_prefix");
   static final List<String> PIPELINE_KEYS = List.of("mode", "recent_messages", "similar_memories",
       "custom_instructions", "extraction_prompt_file", "max_attempts", "graph",
-      "graph_entity_threshold", "graph_ambiguity_floor", "source_context");
+      "graph_entity_threshold", "graph_ambiguity_floor", "source_context",
+      "context_embeddings");
   static final List<String> GRAPH_STORE_KEYS = List.of("provider", "uri", "user", "database", "password_env",
       "password_file");
   /** Keys of {@code graph_store} that only Neo4j uses. */

@@ -193,7 +193,9 @@ final class SettingsReader {
         f.decimal(n, "pipeline", "graph_ambiguity_floor", 0.01, 1)
             .orElse(EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR),
         f.text(n, "pipeline", "source_context").map(v -> bool(v, "pipeline.source_context", f.source()))
-            .orElse(true));
+            .orElse(true),
+        f.text(n, "pipeline", "context_embeddings").map(v -> bool(v, "pipeline.context_embeddings", f.source()))
+            .orElse(false));
   }
 
   /** {@code pipeline.graph}: off by default, on with the Neo4j graph store (where turning it off is an error). */

@@ -65,6 +65,17 @@ class PipelineAssemblyTest {
   }
 
   @Test
+  void sourceContextsAreKeptAndNotEmbeddedByDefaultAndBothComeFromThePipelineSection() {
+    assertThat(field(assemble(""), "sourceContext")).isEqualTo(true);
+    assertThat(field(assemble(""), "contextEmbeddings")).isEqualTo(false);
+    assertThat(field(assemble("pipeline: {context_embeddings: true}"), "contextEmbeddings")).isEqualTo(true);
+    assertThat(field(assemble("pipeline: {source_context: false}"), "sourceContext")).isEqualTo(false);
+    assertThatThrownBy(() -> assemble("pipeline: {context_embeddings: sometimes}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("pipeline.context_embeddings: must be true or false");
+  }
+
+  @Test
   void aModelPipelineWithoutAModelIsRejected() {
     assertThatThrownBy(() -> assemble("pipeline: {mode: consolidate}"))
         .isInstanceOf(ValidationException.class)

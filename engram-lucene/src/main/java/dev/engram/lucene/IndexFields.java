@@ -33,6 +33,8 @@ final class IndexFields {
   static final String CONTEXT = "_context";
   /** The embedding. */
   static final String VECTOR = "_vector";
+  /** The context embedding ({@link dev.engram.spi.StoredMemory#contextEmbedding}), when the memory has one. */
+  static final String CONTEXT_VECTOR = "_context_vector";
   /** The single term of presence and overflow marker fields. */
   static final String YES = "1";
 

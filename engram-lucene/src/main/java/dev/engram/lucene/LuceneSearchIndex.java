@@ -196,6 +196,9 @@ public final class LuceneSearchIndex implements SearchIndex {
         if (op instanceof IndexOp.Upsert up) {
           StoredMemory m = up.memory();
           checkDimension("memory " + m.id() + " has an embedding", m.embeddingView().length);
+          if (m.contextEmbeddingView().length > 0) {
+            checkDimension("memory " + m.id() + " has a context embedding", m.contextEmbeddingView().length);
+          }
           handles.writer().updateDocument(new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
               MemoryDocuments.build(m));
           unrefreshed.written(change, m.tenant(), m.item());
@@ -268,6 +271,22 @@ public final class LuceneSearchIndex implements SearchIndex {
     checkDimension("the query vector has", vector.length);
     checkK(k);
     Query knn = new ScopedKnnQuery(IndexFields.VECTOR, vector, k, restriction(query));
+    return search(knn, k, score -> 2.0 * score - 1.0);
+  }
+
+  @Override
+  public boolean searchesContextEmbeddings() {
+    return true;
+  }
+
+  /** Nearest neighbours among the context embeddings (the field {@link IndexFields#CONTEXT_VECTOR}). */
+  @Override
+  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(vector, "vector");
+    checkDimension("the query vector has", vector.length);
+    checkK(k);
+    Query knn = new ScopedKnnQuery(IndexFields.CONTEXT_VECTOR, vector, k, restriction(query));
     return search(knn, k, score -> 2.0 * score - 1.0);
   }
 

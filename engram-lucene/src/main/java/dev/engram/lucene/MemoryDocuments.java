@@ -53,6 +53,10 @@ final class MemoryDocuments {
       doc.add(new TextField(IndexFields.CONTEXT, QueryTerms.wellFormed(m.context()), Store.NO));
     }
     doc.add(new KnnFloatVectorField(IndexFields.VECTOR, m.embeddingView(), VectorSimilarityFunction.DOT_PRODUCT));
+    if (m.contextEmbeddingView().length > 0) {
+      doc.add(new KnnFloatVectorField(IndexFields.CONTEXT_VECTOR, m.contextEmbeddingView(),
+          VectorSimilarityFunction.DOT_PRODUCT));
+    }
 
     string(doc, BuiltInField.USER_ID, item.userId());
     string(doc, BuiltInField.AGENT_ID, item.agentId());

@@ -16,22 +16,27 @@ final class MemoryRows {
   static final String ITEM_COLUMNS = "m.id, m.text, m.hash, m.metadata, m.user_id, m.agent_id, m.run_id, "
       + "m.actor_id, m.role, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns, "
       + "m.source_ids, m.expiration_day";
-  /** Item columns plus tenant, embedding and source context, in the order {@link #stored} reads them. */
-  static final String STORED_COLUMNS = "m.tenant, " + ITEM_COLUMNS + ", m.embedding, m.context";
+  /**
+   * Item columns plus tenant, embedding, source context and context embedding, in the order {@link #stored} reads
+   * them.
+   */
+  static final String STORED_COLUMNS = "m.tenant, " + ITEM_COLUMNS + ", m.embedding, m.context, m.context_embedding";
   /** Number of columns in {@link #STORED_COLUMNS}. */
-  static final int STORED_COLUMN_COUNT = 20;
+  static final int STORED_COLUMN_COUNT = 21;
 
   /** The newest-first order of listings: created_at descending, then id ascending. */
   static final String NEWEST_FIRST = " ORDER BY m.created_s DESC, m.created_ns DESC, m.id ASC";
 
   private static final String VALUE_COLUMNS = "user_id, agent_id, run_id, actor_id, role, text, hash, metadata, "
-      + "created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids, expiration_day, embedding, seq, context";
+      + "created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids, expiration_day, embedding, seq, context, "
+      + "context_embedding";
 
   static final String INSERT = "INSERT INTO memories (tenant, id, " + VALUE_COLUMNS
-      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   static final String UPDATE = "UPDATE memories SET user_id = ?, agent_id = ?, run_id = ?, actor_id = ?, role = ?, "
       + "text = ?, hash = ?, metadata = ?, created_s = ?, created_ns = ?, updated_s = ?, updated_ns = ?, "
-      + "event_s = ?, event_ns = ?, source_ids = ?, expiration_day = ?, embedding = ?, seq = ?, context = ? "
+      + "event_s = ?, event_ns = ?, source_ids = ?, expiration_day = ?, embedding = ?, seq = ?, context = ?, "
+      + "context_embedding = ? "
       + "WHERE tenant = ? AND id = ?";
   static final String DELETE = "DELETE FROM memories WHERE tenant = ? AND id = ?";
 
@@ -74,6 +79,7 @@ final class MemoryRows {
     ps.setBytes(i++, Codecs.embedding(m.embeddingView()));
     ps.setLong(i++, seq);
     ps.setString(i++, m.context());
+    ps.setBytes(i++, Codecs.embedding(m.contextEmbeddingView()));
     return i;
   }
 
@@ -100,6 +106,8 @@ final class MemoryRows {
   static StoredMemory stored(ResultSet rs, int first) throws SQLException {
     String tenant = rs.getString(first);
     MemoryItem item = item(rs, first + 1);
-    return new StoredMemory(tenant, item, Codecs.embedding(rs.getBytes(first + 18)), rs.getString(first + 19));
+    byte[] contextEmbedding = rs.getBytes(first + 20); // a zero-length blob (none) may read as null
+    return new StoredMemory(tenant, item, Codecs.embedding(rs.getBytes(first + 18)), rs.getString(first + 19),
+        contextEmbedding == null ? new float[0] : Codecs.embedding(contextEmbedding));
   }
 }

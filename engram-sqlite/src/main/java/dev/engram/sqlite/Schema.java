@@ -72,6 +72,13 @@ final class Schema {
   private static final String MEMORY_CONTEXT_COLUMN = "context TEXT NOT NULL DEFAULT ''";
 
   /**
+   * A memory's context embedding ({@link dev.engram.spi.StoredMemory#contextEmbedding}, little-endian floats). With
+   * a constant default (an empty blob: none) an older file gets it by {@code ALTER TABLE}, and so does a memory that
+   * an older Engram writes without it.
+   */
+  private static final String MEMORY_CONTEXT_EMBEDDING_COLUMN = "context_embedding BLOB NOT NULL DEFAULT x''";
+
+  /**
    * Which path through the engine made a history row's change ({@link dev.engram.ChangePipelines}). With a constant
    * default an older file gets it by {@code ALTER TABLE}, its rows reading {@code unknown}, and so does a row that an
    * older Engram writes without it.
@@ -89,7 +96,8 @@ final class Schema {
           + " updated_s INTEGER NOT NULL, updated_ns INTEGER NOT NULL,"
           + " event_s INTEGER, event_ns INTEGER,"
           + " source_ids TEXT NOT NULL, expiration_day INTEGER,"
-          + " embedding BLOB NOT NULL, seq INTEGER NOT NULL, " + MEMORY_CONTEXT_COLUMN + ","
+          + " embedding BLOB NOT NULL, seq INTEGER NOT NULL, " + MEMORY_CONTEXT_COLUMN + ", "
+          + MEMORY_CONTEXT_EMBEDDING_COLUMN + ","
           + " PRIMARY KEY (tenant, id))",
       "CREATE INDEX IF NOT EXISTS memories_scope"
           + " ON memories (tenant, user_id, agent_id, run_id, created_s, created_ns)",
@@ -210,6 +218,10 @@ final class Schema {
     if (!columnExists(db, "memories", "context")) {
       // A file written before memories kept their source context: every existing memory has none.
       db.exec("ALTER TABLE memories ADD COLUMN " + MEMORY_CONTEXT_COLUMN);
+    }
+    if (!columnExists(db, "memories", "context_embedding")) {
+      // A file written before contexts were embedded: every existing memory has no context embedding.
+      db.exec("ALTER TABLE memories ADD COLUMN " + MEMORY_CONTEXT_EMBEDDING_COLUMN);
     }
     if (!columnExists(db, "graph_entities", "aliases")) {
       // A file written before entities had aliases: every existing entity gets [].

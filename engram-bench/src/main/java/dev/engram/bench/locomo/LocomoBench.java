@@ -112,10 +112,13 @@ public final class LocomoBench {
    *                      grid of thresholds T (from the best relevance among the off-topic query's first 100
    *                      candidates)
    * @param ranking       the ranking steps of every search ({@link Ranking}; default {@link Ranking#DEFAULT})
+   * @param contextEmbeddings true to embed each memory's source context too ({@code Engram.Builder
+   *                      #contextEmbeddings}), which the ranking's context step then searches
    */
   public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
                         int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
-                        int budgetTokens, double threshold, boolean offTopic, Ranking ranking) {
+                        int budgetTokens, double threshold, boolean offTopic, Ranking ranking,
+                        boolean contextEmbeddings) {
     public Options {
       Objects.requireNonNull(ranking, "ranking");
       if (budgetTokens < 0 || budgetTokens > SearchRequest.MAX_TOKENS) {
@@ -150,12 +153,17 @@ public final class LocomoBench {
                    int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
                    int budgetTokens, double threshold, boolean offTopic) {
       this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph, workDir,
-          budgetTokens, threshold, offTopic, Ranking.DEFAULT);
+          budgetTokens, threshold, offTopic, Ranking.DEFAULT, false);
     }
 
     public Options withRanking(Ranking value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, offTopic, value);
+          graph, workDir, budgetTokens, threshold, offTopic, value, contextEmbeddings);
+    }
+
+    public Options withContextEmbeddings(boolean value) {
+      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
+          graph, workDir, budgetTokens, threshold, offTopic, ranking, value);
     }
 
     /** Without a budget or off-topic queries, at the default threshold. */
@@ -184,42 +192,42 @@ public final class LocomoBench {
 
     public Options withScopes(ScopeLayout value) {
       return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking);
+          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withTurnsPerAdd(int value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking);
+          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withSpeakerPrefix(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking);
+          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withBaselines(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking);
+          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withGraph(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          value, workDir, budgetTokens, threshold, offTopic, ranking);
+          value, workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withBudgetTokens(int value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, value, threshold, offTopic, ranking);
+          graph, workDir, value, threshold, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withThreshold(double value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, value, offTopic, ranking);
+          graph, workDir, budgetTokens, value, offTopic, ranking, contextEmbeddings);
     }
 
     public Options withOffTopic(boolean value) {
       return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, value, ranking);
+          graph, workDir, budgetTokens, threshold, value, ranking, contextEmbeddings);
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
@@ -354,7 +362,8 @@ public final class LocomoBench {
   private static void runEngram(Options o, Conversation c, Conversation other, Embedder embedder,
                                 UnaryOperator<Engram.Builder> setup, Hooks hooks, ReportBuilder report) {
     Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
-    try (ConversationStore store = ConversationStore.open(dir, c, o.scopes(), embedder, o.fusion(), setup)) {
+    try (ConversationStore store = ConversationStore.open(dir, c, o.scopes(), embedder, o.fusion(),
+        b -> setup.apply(b).contextEmbeddings(o.contextEmbeddings()))) {
       long start = System.nanoTime();
       store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
       report.ingest(c.turnCount(), System.nanoTime() - start);

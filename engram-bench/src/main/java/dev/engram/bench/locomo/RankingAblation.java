@@ -36,7 +36,8 @@ import java.util.Set;
  *
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
  * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
- * and with both). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
+ * and with both). {@code --context-embeddings} before the file embeds each memory's source context too
+ * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
  * search misses, where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
@@ -46,8 +47,12 @@ public final class RankingAblation {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
-      System.err.println("usage: RankingAblation LOCOMO_FILE [RANKING...]");
+      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE [RANKING...]");
       System.exit(2);
+    }
+    boolean contextEmbeddings = args[0].equals("--context-embeddings");
+    if (contextEmbeddings) {
+      args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
     Path data = Path.of(args[0]);
     List<String> specs = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("none", "neighbours",
@@ -66,7 +71,7 @@ public final class RankingAblation {
       for (Conversation c : conversations) {
         Path dir = work.resolve(c.sampleId());
         try (ConversationStore store = ConversationStore.open(dir, c, ScopeLayout.CONVERSATION, embedder, Fusion.RRF,
-            b -> b.inference(OfflineExtractor.create()))) {
+            b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
           store.ingest(2, true, false, n -> { });
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
           store.rankWith(rankings.values().iterator().next());

@@ -45,7 +45,9 @@ import java.util.Locale;
  * runs, so that runs of different code search the same index and their hits can be compared:
  * {@code java -cp engram.jar dev.engram.bench.locomo.SearchCpu FILE STORE_DIR [ROUNDS] [HITS_OUT] [default-only]}
  * writes each search's hits (ids and scores, in order) to {@code HITS_OUT} when given ({@code -} for none);
- * {@code default-only} measures only the default-ranking searches (for a profiler's samples).
+ * {@code default-only} measures only the default-ranking searches (for a profiler's samples). A leading
+ * {@code --context-embeddings} writes (and searches) the stores with context embeddings on
+ * ({@code Engram.Builder#contextEmbeddings}); give it a store directory of its own.
  */
 public final class SearchCpu {
   private static final int BUDGET_TOKENS = 1500;
@@ -58,8 +60,12 @@ public final class SearchCpu {
   private SearchCpu() {}
 
   public static void main(String[] args) throws IOException {
+    boolean contextEmbeddings = args.length > 0 && args[0].equals("--context-embeddings");
+    if (contextEmbeddings) {
+      args = java.util.Arrays.copyOfRange(args, 1, args.length);
+    }
     if (args.length < 2) {
-      System.err.println("usage: SearchCpu LOCOMO_FILE STORE_DIR [ROUNDS] [HITS_OUT]");
+      System.err.println("usage: SearchCpu [--context-embeddings] LOCOMO_FILE STORE_DIR [ROUNDS] [HITS_OUT]");
       System.exit(2);
     }
     List<Conversation> conversations = LocomoReader.read(Path.of(args[0]));
@@ -76,10 +82,11 @@ public final class SearchCpu {
       for (Conversation c : conversations) {
         Path dir = stores.resolve(c.sampleId());
         if (!Files.exists(dir)) {
-          ingest(dir, c, onnx);
+          ingest(dir, c, onnx, contextEmbeddings);
         }
         memories.add(Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder)
-            .fusion(Fusion.RRF).indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL).build());
+            .fusion(Fusion.RRF).indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
+            .contextEmbeddings(contextEmbeddings).build());
         scopes.add(Scope.user(c.sampleId()));
         questions.add(c.questions().stream().filter(LocomoBench::scored).map(Question::question).toList());
       }
@@ -129,9 +136,9 @@ public final class SearchCpu {
     }
   }
 
-  private static void ingest(Path dir, Conversation c, Embedder embedder) {
+  private static void ingest(Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings) {
     ConversationStore store = ConversationStore.open(dir, c, ScopeLayout.CONVERSATION, embedder, Fusion.RRF,
-        b -> b.inference(OfflineExtractor.create()));
+        b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings));
     store.ingest(2, true, false, n -> { });
     store.memory().close(); // keeps the directory (ConversationStore.close would delete it)
   }

@@ -1,0 +1,235 @@
+package dev.engram.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.AddRequest;
+import dev.engram.ChangePipelines;
+import dev.engram.Engram;
+import dev.engram.ExportRequest;
+import dev.engram.Memory;
+import dev.engram.MemoryRecord;
+import dev.engram.MemoryUpdate;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchRequest;
+import dev.engram.ValidationException;
+import dev.engram.spi.IndexOp;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryInference;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.Storage;
+import dev.engram.spi.StoredMemory;
+import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.TopicEmbedder;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Context embeddings ({@link Engram.Builder#contextEmbeddings}): a memory's source context followed by its text is
+ * embedded, kept with the memory and searched by the context step, so a fact is found through the conversation
+ * before it when the query shares no word with either. The embedder is a synonym-aware fake ({@link TopicEmbedder})
+ * and the inference is scripted (no model runs in tests).
+ */
+class ContextEmbeddingsTest {
+  private static final Scope CHAT = Scope.user("chat");
+  private static final TopicEmbedder EMBEDDER = new TopicEmbedder(Map.of("holiday", 0, "vacation", 0, "summer", 0,
+      "adoption", 1, "agencies", 1, "bike", 2), 4);
+  private static final String ASKED = "What are your holiday plans?";
+  private static final String ANSWER = "Researching adoption agencies";
+  /** What the scripted inference plans for the next inferred add. */
+  private final AtomicReference<List<MemoryInference.PlannedChange>> next = new AtomicReference<>(List.of());
+
+  private Memory open(Storage storage, boolean contextEmbeddings) {
+    MemoryInference scripted = new MemoryInference() {
+      @Override
+      public List<PlannedChange> plan(InferenceContext context) {
+        return next.get();
+      }
+
+      @Override
+      public String pipelineName() {
+        return ChangePipelines.CONSOLIDATE;
+      }
+    };
+    return Engram.builder().storage(storage).embedder(EMBEDDER).inference(scripted)
+        .contextEmbeddings(contextEmbeddings).build();
+  }
+
+  /** One inferred add of {@code messages} (source ids d1:1, d1:2, ...) whose plan adds {@code fact} from the last. */
+  private String addFact(String session, String fact, String... messages) {
+    AddRequest.Builder b = AddRequest.builder(CHAT);
+    for (int i = 0; i < messages.length; i++) {
+      b.message(new Message(Role.USER, messages[i], "ana", null, session + ":" + (i + 1)));
+    }
+    next.set(List.of(new MemoryInference.Add(fact, "ana", Role.USER, null,
+        List.of(session + ":" + messages.length))));
+    return memoryOf(b.build());
+  }
+
+  private String memoryOf(AddRequest request) {
+    return current.add(request).events().get(0).id();
+  }
+
+  private Memory current;
+
+  /** The bike memory (no context: its add has nothing before it) and the answer (after the question it answers). */
+  private String[] twoFacts() {
+    String bike = addFact("d0", "Bought a new bike for the summer", "Bought a new bike for the summer");
+    String answer = addFact("d1", ANSWER, ASKED, ANSWER);
+    return new String[] {bike, answer};
+  }
+
+  private String best(String query) {
+    return current.search(SearchRequest.builder(CHAT, query).topK(1).build()).hits().get(0).memory().id();
+  }
+
+  @Test
+  void aFactIsFoundThroughTheQuestionBeforeItWhenTheQueryNamesNeither() throws Exception {
+    InMemoryStorage storage = InMemoryStorage.create();
+    try (Memory memory = open(storage, true)) {
+      current = memory;
+      String[] ids = twoFacts();
+      // "vacation" is in no text and no context: the keyword signals find nothing, the bike's own vector leads
+      assertThat(best("vacation")).isEqualTo(ids[1]);
+      StoredMemory answer = storage.records().get("default", ids[1]).orElseThrow();
+      assertThat(answer.context()).isEqualTo(ASKED);
+      assertThat(answer.contextEmbedding())
+          .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
+      assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding()).isEmpty();
+    }
+    try (Memory memory = open(InMemoryStorage.create(), false)) {
+      current = memory;
+      String[] ids = twoFacts();
+      assertThat(best("vacation")).as("without context embeddings").isEqualTo(ids[0]);
+    }
+  }
+
+  @Test
+  void anUpdateKeepsOrRedoesTheContextEmbeddingAsItDoesTheContext() throws Exception {
+    InMemoryStorage storage = InMemoryStorage.create();
+    try (Memory memory = open(storage, true)) {
+      current = memory;
+      String answer = twoFacts()[1];
+      MemoryStore records = storage.records();
+      memory.update(answer, MemoryUpdate.metadata(Map.of("checked", true)));
+      assertThat(records.get("default", answer).orElseThrow().contextEmbedding()).isNotEmpty();
+
+      next.set(List.of(new MemoryInference.Update(answer, "Ana chose an adoption agency")));
+      memoryOf(AddRequest.builder(CHAT).message(new Message(Role.USER, "Any vacation news?", "ana", null, "d2:1"))
+          .message(new Message(Role.USER, "We chose an agency", "ana", null, "d2:2")).build());
+      StoredMemory updated = records.get("default", answer).orElseThrow();
+      // the exchange that changed it, after the window's last message
+      assertThat(updated.context()).isEqualTo(ANSWER + "\nAny vacation news?\nWe chose an agency");
+      assertThat(updated.contextEmbedding()).containsExactly(EMBEDDER.embedDocuments(
+          List.of(updated.context() + "\nAna chose an adoption agency")).get(0));
+
+      memory.update(answer, MemoryUpdate.text("Ana adopted a dog"));
+      StoredMemory rewritten = records.get("default", answer).orElseThrow();
+      assertThat(rewritten.context()).isEmpty();
+      assertThat(rewritten.contextEmbedding()).isEmpty();
+    }
+  }
+
+  @Test
+  void anImportEmbedsTheRecordsContextsWhenContextEmbeddingsAreOn() throws Exception {
+    List<MemoryRecord> records;
+    try (Memory memory = open(InMemoryStorage.create(), true)) {
+      current = memory;
+      twoFacts();
+      records = memory.exportRecords(ExportRequest.of(CHAT)).toList();
+    }
+    InMemoryStorage on = InMemoryStorage.create();
+    try (Memory memory = open(on, true)) {
+      memory.importRecords(records);
+      current = memory;
+      String answer = records.stream().filter(r -> r.context().equals(ASKED)).findFirst().orElseThrow().id();
+      assertThat(on.records().get("default", answer).orElseThrow().contextEmbedding())
+          .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
+      assertThat(best("vacation")).isEqualTo(answer);
+    }
+    InMemoryStorage off = InMemoryStorage.create();
+    try (Memory memory = open(off, false)) {
+      memory.importRecords(records);
+      off.records().forEach(m -> assertThat(m.contextEmbedding()).as(m.item().text()).isEmpty());
+    }
+  }
+
+  @Test
+  void theBuilderRefusesThemWithoutSourceContextsOrWithAnIndexThatDropsThem() {
+    assertThatThrownBy(() -> Engram.builder().storage(InMemoryStorage.create()).embedder(EMBEDDER)
+        .sourceContext(false).contextEmbeddings(true).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
+        .hasMessageContaining("needs sourceContext");
+    InMemoryStorage plain = InMemoryStorage.create();
+    Storage withoutThem = new Storage() {
+      private final SearchIndex index = new WithoutContextEmbeddings(plain.index());
+
+      @Override
+      public MemoryStore records() {
+        return plain.records();
+      }
+
+      @Override
+      public SearchIndex index() {
+        return index;
+      }
+
+      @Override
+      public void close() throws java.io.IOException {
+        plain.close();
+      }
+    };
+    assertThatThrownBy(() -> Engram.builder().storage(withoutThem).embedder(EMBEDDER).contextEmbeddings(true).build())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
+        .hasMessageContaining("(WithoutContextEmbeddings) does not keep context embeddings");
+  }
+
+  /** An index that keeps no context embeddings (the SPI's defaults), over the reference index. */
+  private static final class WithoutContextEmbeddings implements SearchIndex {
+    private final SearchIndex index;
+
+    WithoutContextEmbeddings(SearchIndex index) {
+      this.index = index;
+    }
+
+    @Override
+    public IndexState state() {
+      return index.state();
+    }
+
+    @Override
+    public void apply(List<IndexOp> ops, long seq, long generation) {
+      index.apply(ops, seq, generation);
+    }
+
+    @Override
+    public void clear(long generation) {
+      index.clear(generation);
+    }
+
+    @Override
+    public void commit() {
+      index.commit();
+    }
+
+    @Override
+    public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+      return index.dense(query, vector, k);
+    }
+
+    @Override
+    public List<Candidate> keyword(IndexQuery query, String text, int k) {
+      return index.keyword(query, text, k);
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      index.close();
+    }
+  }
+}
