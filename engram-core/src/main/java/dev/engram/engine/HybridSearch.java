@@ -108,6 +108,8 @@ final class HybridSearch {
   private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
                                  ContextBudget budget) {
     double floor = engine.config.embedder().relevanceFloor();
+    // with context embeddings, the context step finds memories by what was said around them: so does relevance
+    boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
     List<SearchHit> hits = new ArrayList<>();
     boolean diverse = r.ranking().diversity();
     java.util.Set<String> covered = new java.util.HashSet<>();
@@ -124,7 +126,8 @@ final class HybridSearch {
           continue; // deleted between the index read and the record read
         }
         double cosine = Relevance.cosine(vector, m.embeddingView());
-        double score = Relevance.of(cosine, floor);
+        double score = Relevance.of(byContext && m.contextEmbeddingView().length > 0
+            ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
         if (score < r.threshold()) {
           continue;
         }

@@ -88,6 +88,13 @@ class ContextEmbeddingsTest {
     return current.search(SearchRequest.builder(CHAT, query).topK(1).build()).hits().get(0).memory().id();
   }
 
+  private Map<String, Double> scores(String query, dev.engram.Ranking ranking) {
+    Map<String, Double> out = new java.util.HashMap<>();
+    current.search(SearchRequest.builder(CHAT, query).topK(10).ranking(ranking).build()).hits()
+        .forEach(h -> out.put(h.memory().id(), h.score()));
+    return out;
+  }
+
   @Test
   void aFactIsFoundThroughTheQuestionBeforeItWhenTheQueryNamesNeither() throws Exception {
     InMemoryStorage storage = InMemoryStorage.create();
@@ -101,6 +108,11 @@ class ContextEmbeddingsTest {
       assertThat(answer.contextEmbedding())
           .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
       assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding()).isEmpty();
+      // relevance: the answer's own vector is orthogonal to the query, its context embedding is not
+      Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
+      assertThat(scores.get(ids[1])).isCloseTo(1 / Math.sqrt(5), org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(scores.get(ids[0])).isCloseTo(1 / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1])).as("without the context step").isZero();
     }
     try (Memory memory = open(InMemoryStorage.create(), false)) {
       current = memory;
