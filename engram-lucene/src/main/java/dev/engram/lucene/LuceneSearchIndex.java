@@ -266,11 +266,16 @@ public final class LuceneSearchIndex implements SearchIndex {
   /** Scores are cosine similarities: Lucene's dot-product score is {@code (1 + dot) / 2}, mapped back. */
   @Override
   public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+    return nearest(IndexFields.VECTOR, query, vector, k);
+  }
+
+  /** The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored by cosine. */
+  private List<Candidate> nearest(String field, IndexQuery query, float[] vector, int k) {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(vector, "vector");
     checkDimension("the query vector has", vector.length);
     checkK(k);
-    Query knn = new ScopedKnnQuery(IndexFields.VECTOR, vector, k, restriction(query));
+    Query knn = new ScopedKnnQuery(field, vector, k, restriction(query));
     return search(knn, k, score -> 2.0 * score - 1.0);
   }
 
@@ -282,12 +287,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   /** Nearest neighbours among the context embeddings (the field {@link IndexFields#CONTEXT_VECTOR}). */
   @Override
   public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
-    Objects.requireNonNull(query, "query");
-    Objects.requireNonNull(vector, "vector");
-    checkDimension("the query vector has", vector.length);
-    checkK(k);
-    Query knn = new ScopedKnnQuery(IndexFields.CONTEXT_VECTOR, vector, k, restriction(query));
-    return search(knn, k, score -> 2.0 * score - 1.0);
+    return nearest(IndexFields.CONTEXT_VECTOR, query, vector, k);
   }
 
   @Override
