@@ -3,7 +3,6 @@ package dev.engram.engine;
 import dev.engram.AddRequest;
 import dev.engram.AddResult;
 import dev.engram.ChangePipelines;
-import dev.engram.EngramException;
 import dev.engram.GraphRelation;
 import dev.engram.Hashes;
 import dev.engram.MemoryEvent;
@@ -406,10 +405,11 @@ final class AddPath {
    * on, the same call embeds each such memory's context text ({@link EmbeddingTexts#withContext}) too.
    */
   private void embed(List<Staged> staged) {
+    List<String> ids = new ArrayList<>(); // whose vector each text gives: memory texts first, then contexts
     List<String> texts = new ArrayList<>();
-    List<String> contextOf = new ArrayList<>(); // ids of the memories whose context texts follow the memory texts
     for (Staged s : staged) {
       for (MemoryItem m : s.toEmbed) {
+        ids.add(m.id());
         texts.add(EmbeddingTexts.of(m));
       }
     }
@@ -418,44 +418,30 @@ final class AddPath {
       for (Staged s : staged) {
         for (MemoryChange c : s.changes) {
           if (c.event() != dev.engram.EventType.DELETE && !c.memory().context().isEmpty()) {
+            ids.add(c.memory().id());
             texts.add(EmbeddingTexts.withContext(c.memory().item(), c.memory().context()));
-            contextOf.add(c.memory().id());
           }
         }
       }
     }
-    if (texts.isEmpty()) {
-      return;
+    List<float[]> vectors = Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
+    Map<String, float[]> byId = new HashMap<>();
+    Map<String, float[]> contextById = new HashMap<>();
+    for (int i = 0; i < vectors.size(); i++) {
+      (i < memoryTexts ? byId : contextById).put(ids.get(i), vectors.get(i));
     }
-    List<float[]> vectors = engine.config.embedder().embedDocuments(texts);
-    if (vectors.size() != texts.size()) {
-      throw new EngramException("the embedder returned " + vectors.size() + " vectors for " + texts.size()
-          + " texts");
-    }
-    int dimension = engine.config.embedder().dimension();
-    Map<String, float[]> byId = new LinkedHashMap<>();
-    Map<String, float[]> contextById = new LinkedHashMap<>();
-    for (int j = 0; j < contextOf.size(); j++) {
-      contextById.put(contextOf.get(j), Vectors.normalized(vectors.get(memoryTexts + j), dimension, "memory context"));
-    }
-    int i = 0;
     for (Staged s : staged) {
-      for (MemoryItem m : s.toEmbed) {
-        byId.put(m.id(), Vectors.normalized(vectors.get(i++), dimension, "memory text"));
-      }
       for (int j = 0; j < s.changes.size(); j++) {
         MemoryChange c = s.changes.get(j);
         if (c.event() == dev.engram.EventType.DELETE) {
           continue;
         }
         StoredMemory m = c.memory();
-        float[] v = byId.get(m.id());
-        if (v != null) {
-          m = m.withEmbedding(v);
+        if (byId.containsKey(m.id())) {
+          m = m.withEmbedding(byId.get(m.id()));
         }
-        float[] context = contextById.get(m.id());
-        if (context != null) {
-          m = m.withContextEmbedding(context);
+        if (contextById.containsKey(m.id())) {
+          m = m.withContextEmbedding(contextById.get(m.id()));
         }
         if (m != c.memory()) {
           s.changes.set(j, c.withMemory(m));

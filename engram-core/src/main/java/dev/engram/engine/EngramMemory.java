@@ -229,8 +229,8 @@ public final class EngramMemory implements Memory {
       Instant now = engine.config.clock().instant();
       MemoryItem item = o.withContent(newText, metadata, expiration, now);
       float[] vector = !newContent ? old.embeddingView()
-          : Vectors.normalized(engine.config.embedder().embedDocuments(List.of(EmbeddingTexts.of(item))).get(0),
-              engine.config.embedder().dimension(), "memory text");
+          : Vectors.embedDocuments(engine.config.embedder(), List.of(EmbeddingTexts.of(item)), "memory text")
+              .get(0);
       GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
       engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(
           newContent ? new StoredMemory(tenant, item, vector) : old.withItem(item), o.text(),

@@ -90,8 +90,8 @@ final class GraphWriter {
     List<ExtractedRelation> wanted = ex.relations().stream()
         .filter(r -> resolved.containsKey(Names.normalize(r.source()))
             && resolved.containsKey(Names.normalize(r.target())) && !r.fact().isBlank()).toList();
-    List<float[]> factVectors = wanted.isEmpty() ? List.of()
-        : engine.config.embedder().embedDocuments(wanted.stream().map(ExtractedRelation::fact).toList());
+    List<float[]> factVectors = Vectors.embedDocuments(engine.config.embedder(),
+        wanted.stream().map(ExtractedRelation::fact).toList(), "fact");
     List<Relation> fresh = new ArrayList<>();
     for (int i = 0; i < wanted.size(); i++) {
       ExtractedRelation r = wanted.get(i);
@@ -99,7 +99,7 @@ final class GraphWriter {
       Entity t = resolved.get(Names.normalize(r.target()));
       RelationProvenance.Sources from = RelationProvenance.of(r, input);
       fresh.add(new Relation(UUID.randomUUID().toString(), s.id(), Names.relation(r.relation()), t.id(),
-          r.fact().trim(), Vectors.normalized(factVectors.get(i), engine.config.embedder().dimension(), "fact"),
+          r.fact().trim(), factVectors.get(i),
           r.validAt() != null ? r.validAt() : messageTime, r.invalidAt(), now,
           r.invalidAt() != null ? now : null, from.messageIds(), from.memoryIds(), scope));
     }
@@ -148,12 +148,13 @@ final class GraphWriter {
     List<String> unresolved = types.keySet().stream().filter(k -> !out.containsKey(k)).toList();
     Set<String> matchedByModel = new java.util.HashSet<>();
     if (!unresolved.isEmpty()) {
-      List<float[]> vectors = engine.config.embedder().embedDocuments(unresolved.stream().map(names::get).toList());
+      List<float[]> vectors = Vectors.embedDocuments(engine.config.embedder(),
+          unresolved.stream().map(names::get).toList(), "entity name");
       List<GraphExtractor.EntityQuestion> questions = new ArrayList<>();
       Map<Integer, float[]> questioned = new HashMap<>();
       for (int i = 0; i < unresolved.size(); i++) {
         String key = unresolved.get(i);
-        float[] v = Vectors.normalized(vectors.get(i), engine.config.embedder().dimension(), "entity name");
+        float[] v = vectors.get(i);
         List<GraphExtractor.EntityCandidate> ambiguous = new ArrayList<>();
         Entity match = null;
         for (ScoredEntity se : graph.similarEntities(tenant, scope, v, MAX_ENTITY_CANDIDATES)) {

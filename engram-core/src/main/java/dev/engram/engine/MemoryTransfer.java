@@ -63,20 +63,14 @@ final class MemoryTransfer {
     List<MemoryRecord> withContext = engine.config.contextEmbeddings()
         ? fresh.stream().filter(r -> r.memory().isPresent() && !r.context().isEmpty()).toList() : List.of();
     withContext.forEach(r -> texts.add(EmbeddingTexts.withContext(r.memory().get(), r.context())));
-    List<float[]> vectors = texts.isEmpty() ? List.of() : engine.config.embedder().embedDocuments(texts);
-    if (vectors.size() != texts.size()) {
-      throw new dev.engram.EngramException("the embedder returned " + vectors.size() + " vectors for "
-          + texts.size() + " texts");
-    }
+    List<float[]> vectors = Vectors.embedDocuments(engine.config.embedder(), texts, "an imported memory or context");
     Map<String, float[]> vectorById = new HashMap<>();
     Map<String, float[]> contextVectorById = new HashMap<>();
-    int dimension = engine.config.embedder().dimension();
     for (int i = 0; i < live.size(); i++) {
-      vectorById.put(live.get(i).id(), Vectors.normalized(vectors.get(i), dimension, "memory " + live.get(i).id()));
+      vectorById.put(live.get(i).id(), vectors.get(i));
     }
     for (int i = 0; i < withContext.size(); i++) {
-      String id = withContext.get(i).memory().get().id();
-      contextVectorById.put(id, Vectors.normalized(vectors.get(live.size() + i), dimension, "context of " + id));
+      contextVectorById.put(withContext.get(i).memory().get().id(), vectors.get(live.size() + i));
     }
     List<RestoredMemory> restored = new ArrayList<>(fresh.size());
     for (MemoryRecord r : fresh) {

@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 /**
  * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: with context
  * embeddings on ({@code Engram.Builder#contextEmbeddings}), the context step's dense list joins the fused ranking
- * ({@link RankFusion#add}); the event-date list joins it; the memories of the best hits' own and adjacent source messages
- * are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
+ * ({@link RankFusion#add}); the event-date list joins it; the memories of the best hits' own and adjacent source
+ * messages are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
  * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
  * reach enters. Records are read through the search's {@link SearchRecords}, which the choice of hits reuses. (The

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.AddRequest;
-import dev.engram.ChangePipelines;
 import dev.engram.Engram;
 import dev.engram.ExportRequest;
 import dev.engram.Memory;
@@ -23,10 +22,10 @@ import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
 import dev.engram.spi.StoredMemory;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.ScriptedInference;
 import dev.engram.testing.TopicEmbedder;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,21 +40,12 @@ class ContextEmbeddingsTest {
       "adoption", 1, "agencies", 1, "bike", 2), 4);
   private static final String ASKED = "What are your holiday plans?";
   private static final String ANSWER = "Researching adoption agencies";
-  /** What the scripted inference plans for the next inferred add. */
-  private final AtomicReference<List<MemoryInference.PlannedChange>> next = new AtomicReference<>(List.of());
+  /** Plans the next inferred add. */
+  private final ScriptedInference scripted = new ScriptedInference();
+  /** The memory the helpers add to and search. */
+  private Memory current;
 
   private Memory open(Storage storage, boolean contextEmbeddings) {
-    MemoryInference scripted = new MemoryInference() {
-      @Override
-      public List<PlannedChange> plan(InferenceContext context) {
-        return next.get();
-      }
-
-      @Override
-      public String pipelineName() {
-        return ChangePipelines.CONSOLIDATE;
-      }
-    };
     return Engram.builder().storage(storage).embedder(EMBEDDER).inference(scripted)
         .contextEmbeddings(contextEmbeddings).build();
   }
@@ -66,16 +56,14 @@ class ContextEmbeddingsTest {
     for (int i = 0; i < messages.length; i++) {
       b.message(new Message(Role.USER, messages[i], "ana", null, session + ":" + (i + 1)));
     }
-    next.set(List.of(new MemoryInference.Add(fact, "ana", Role.USER, null,
-        List.of(session + ":" + messages.length))));
+    scripted.next(new MemoryInference.Add(fact, "ana", Role.USER, null,
+        List.of(session + ":" + messages.length)));
     return memoryOf(b.build());
   }
 
   private String memoryOf(AddRequest request) {
     return current.add(request).events().get(0).id();
   }
-
-  private Memory current;
 
   /** The bike memory (no context: its add has nothing before it) and the answer (after the question it answers). */
   private String[] twoFacts() {
@@ -131,7 +119,7 @@ class ContextEmbeddingsTest {
       memory.update(answer, MemoryUpdate.metadata(Map.of("checked", true)));
       assertThat(records.get("default", answer).orElseThrow().contextEmbedding()).isNotEmpty();
 
-      next.set(List.of(new MemoryInference.Update(answer, "Ana chose an adoption agency")));
+      scripted.next(new MemoryInference.Update(answer, "Ana chose an adoption agency"));
       memoryOf(AddRequest.builder(CHAT).message(new Message(Role.USER, "Any vacation news?", "ana", null, "d2:1"))
           .message(new Message(Role.USER, "We chose an agency", "ana", null, "d2:2")).build());
       StoredMemory updated = records.get("default", answer).orElseThrow();

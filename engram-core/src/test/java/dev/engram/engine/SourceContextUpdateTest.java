@@ -13,9 +13,9 @@ import dev.engram.Scope;
 import dev.engram.spi.MemoryInference;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.ScriptedInference;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,23 +27,12 @@ import org.junit.jupiter.api.Test;
  */
 class SourceContextUpdateTest {
   private static final Scope CHAT = Scope.user("chat");
-  /** What the scripted inference plans for the next inferred add. */
-  private final AtomicReference<List<MemoryInference.PlannedChange>> next = new AtomicReference<>(List.of());
+  /** Plans the next inferred add. */
+  private final ScriptedInference scripted = new ScriptedInference();
   private Memory memory;
 
   @BeforeEach
   void open() {
-    MemoryInference scripted = new MemoryInference() {
-      @Override
-      public List<PlannedChange> plan(InferenceContext context) {
-        return next.get();
-      }
-
-      @Override
-      public String pipelineName() {
-        return dev.engram.ChangePipelines.CONSOLIDATE;
-      }
-    };
     memory = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder()).inference(scripted)
         .build();
   }
@@ -69,7 +58,7 @@ class SourceContextUpdateTest {
     String porto = addVerbatim("d1:2", "I live in Porto");
     assertThat(contextOf(porto)).isEqualTo("Where do you live?");
     addVerbatim("d2:1", "Any news?");
-    next.set(List.of(new MemoryInference.Update(porto, "Ana lives in Lisbon")));
+    scripted.next(new MemoryInference.Update(porto, "Ana lives in Lisbon"));
     memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, "I moved to Lisbon last month", "ana", null,
         "d2:2")).build());
     assertThat(memory.get(porto).orElseThrow().text()).isEqualTo("Ana lives in Lisbon");

@@ -28,8 +28,8 @@ final class MemoryRows {
   static final String NEWEST_FIRST = " ORDER BY m.created_s DESC, m.created_ns DESC, m.id ASC";
 
   private static final String VALUE_COLUMNS = "user_id, agent_id, run_id, actor_id, role, text, hash, metadata, "
-      + "created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids, expiration_day, embedding, seq, context, "
-      + "context_embedding";
+      + "created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids, expiration_day, embedding, seq, "
+      + "context, context_embedding";
 
   static final String INSERT = "INSERT INTO memories (tenant, id, " + VALUE_COLUMNS
       + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";

@@ -37,8 +37,8 @@ import java.util.Set;
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
  * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
  * and with both). {@code --context-embeddings} before the file embeds each memory's source context too
- * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1} also prints, for each question whose evidence a 1,500-token
- * search misses, where the missed turns' memories stand in the fusion's order.
+ * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1} also prints, for each question whose evidence
+ * a 1,500-token search misses, where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
   private static final int[] BUDGETS = {1500, 500, 0};
