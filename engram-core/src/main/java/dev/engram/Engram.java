@@ -156,7 +156,7 @@ public final class Engram {
       if (!storage.index().searchesContextEmbeddings()) {
         throw new ValidationException("contextEmbeddings", "the storage's index ("
             + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
-            + "storage does");
+            + "and PostgreSQL storages do");
       }
     }
 

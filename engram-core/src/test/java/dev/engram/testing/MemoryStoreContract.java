@@ -92,6 +92,35 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
   }
 
   @Test
+  void aContextEmbeddingIsKeptExactlyThroughWritesReadsAndTheChangeFeedAndAnUpdateCanDropIt() {
+    float[] vector = {0.5f, -0.25f, 0, 1e-7f, 1, -1, 0.125f, 3.4e38f};
+    StoredMemory embedded = new StoredMemory("t1", item("a", ALICE, "Researching adoption agencies"), axis(0),
+        "What are your plans for the summer?", vector);
+    add(embedded, new StoredMemory("t1", item("b", ALICE, "context, not embedded"), axis(1), "Hello"));
+    assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).containsExactly(vector);
+    assertThat(store.get("t1", "b").orElseThrow().contextEmbedding()).isEmpty();
+    assertThat(store.getAll("t1", List.of("a", "b"))).extracting(m -> m.contextEmbedding().length)
+        .containsExactlyInAnyOrder(vector.length, 0);
+
+    reopen();
+    assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).containsExactly(vector);
+    List<MemoryStore.Change> feed = new ArrayList<>();
+    store.changesSince(0, feed::add);
+    assertThat(feed).filteredOn(c -> c.memoryId().equals("a")).singleElement()
+        .satisfies(c -> assertThat(c.current().contextEmbedding()).containsExactly(vector));
+    List<Integer> lengths = new ArrayList<>();
+    store.forEach(m -> lengths.add(m.contextEmbedding().length));
+    assertThat(lengths).containsExactlyInAnyOrder(vector.length, 0);
+
+    StoredMemory dropped = embedded.withItem(item("a", ALICE, "Researching adoption agencies in June"))
+        .withContextEmbedding(new float[0]);
+    commit(ChangeSet.of("t1", List.of(MemoryChange.update(dropped, "Researching adoption agencies",
+        ChangePipelines.UPDATE))));
+    assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).isEmpty();
+    assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo("What are your plans for the summer?");
+  }
+
+  @Test
   void everyChangeWritesOneHistoryRowInSequence() {
     StoredMemory m = spoken("t1", "m1", ALICE, "likes tea", "Alice", Role.USER);
     long added = add(m);

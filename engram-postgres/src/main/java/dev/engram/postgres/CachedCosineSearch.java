@@ -1,6 +1,7 @@
 package dev.engram.postgres;
 
 import dev.engram.StorageException;
+import dev.engram.postgres.EmbeddingCache.Column;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.VectorMath;
@@ -17,7 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The plain-array path's dense search with an {@link EmbeddingCache}: exact cosine in Java instead of in SQL.
+ * The plain-array path's dense searches with an {@link EmbeddingCache}: exact cosine in Java instead of in SQL, over
+ * the embeddings ({@link #dense}) or the context embeddings ({@link #contextDense}).
  *
  * <p>In one read-only snapshot it reads the id and {@code seq} of every memory that passes the tenant, scope, expiry
  * and filter restriction (the same WHERE clause as every other read, so no other tenant's or scope's row is ever
@@ -38,7 +40,20 @@ final class CachedCosineSearch {
 
   /** The {@code k} best rows of {@code query} for {@code vector}; runs on {@code c} inside a snapshot transaction. */
   List<Candidate> dense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
-    Sql restricted = versionsSql(query);
+    return nearest(c, Column.EMBEDDING, versionsSql(query), query.tenant(), vector, k);
+  }
+
+  /**
+   * The {@code k} rows of {@code query} whose context embeddings are nearest to {@code vector}, among those that have
+   * one; runs on {@code c} inside a snapshot transaction.
+   */
+  List<Candidate> contextDense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
+    Sql restricted = versionsSql(query).append(" AND " + PostgresSearchIndex.HAS_CONTEXT_EMBEDDING);
+    return nearest(c, Column.CONTEXT_EMBEDDING, restricted, query.tenant(), vector, k);
+  }
+
+  private List<Candidate> nearest(Connection c, Column column, Sql restricted, String tenant, float[] vector, int k)
+      throws SQLException {
     List<String> idList = new ArrayList<>();
     List<Long> seqList = new ArrayList<>();
     try (PreparedStatement ps = c.prepareStatement(restricted.text())) {
@@ -55,8 +70,8 @@ final class CachedCosineSearch {
     for (int i = 0; i < seqs.length; i++) {
       seqs[i] = seqList.get(i);
     }
-    float[][] vectors = cache.lookup(query.tenant(), ids, seqs);
-    readMissing(c, query.tenant(), ids, seqs, vectors);
+    float[][] vectors = cache.lookup(column, tenant, ids, seqs);
+    readMissing(c, column, tenant, ids, seqs, vectors);
     List<Candidate> scored = new ArrayList<>(ids.length);
     for (int i = 0; i < ids.length; i++) {
       scored.add(new Candidate(ids[i], VectorMath.cosine(vector, vectors[i])));
@@ -75,8 +90,8 @@ final class CachedCosineSearch {
             query.today()));
   }
 
-  /** Reads the embeddings the cache lacks (same snapshot, same versions) into {@code vectors}, and keeps them. */
-  private void readMissing(Connection c, String tenant, String[] ids, long[] seqs, float[][] vectors)
+  /** Reads the vectors the cache lacks (same snapshot, same versions) into {@code vectors}, and keeps them. */
+  private void readMissing(Connection c, Column column, String tenant, String[] ids, long[] seqs, float[][] vectors)
       throws SQLException {
     Map<String, Integer> missing = new HashMap<>();
     for (int i = 0; i < ids.length; i++) {
@@ -88,7 +103,7 @@ final class CachedCosineSearch {
       return;
     }
     try (PreparedStatement ps = c.prepareStatement(
-        "SELECT id, seq, array_send(embedding) FROM memories WHERE tenant = ? AND id = ANY (?)")) {
+        "SELECT id, seq, array_send(" + column.name + ") FROM memories WHERE tenant = ? AND id = ANY (?)")) {
       ps.setString(1, tenant);
       ps.setArray(2, c.createArrayOf("text", missing.keySet().toArray()));
       try (ResultSet rs = ps.executeQuery()) {
@@ -98,7 +113,7 @@ final class CachedCosineSearch {
             throw new StorageException("memory " + rs.getString(1) + " changed within one snapshot");
           }
           vectors[i] = floats(rs.getBytes(3));
-          cache.put(tenant, ids[i], seqs[i], vectors[i]);
+          cache.put(column, tenant, ids[i], seqs[i], vectors[i]);
         }
       }
     }

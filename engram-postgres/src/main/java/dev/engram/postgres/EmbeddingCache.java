@@ -5,9 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Decoded embeddings of memory rows, for the plain-array path's dense search ({@link CachedCosineSearch}), so that a
- * search reads only the ids and sequence numbers of the memories it restricts to and decodes only the rows it has
- * not seen.
+ * Decoded embeddings of memory rows, for the plain-array path's dense searches ({@link CachedCosineSearch}), so that
+ * a search reads only the ids and sequence numbers of the memories it restricts to and decodes only the rows it has
+ * not seen. It holds both vector columns of a row ({@link Column}): the embedding and the context embedding, under
+ * one budget.
  *
  * <p><b>Never stale.</b> An entry is the embedding of one version of one row: (tenant, id, {@code seq}). Every write
  * of a memory row (insert, update, import) stores a new {@code seq}, reserved from {@code store_state.last_seq},
@@ -24,7 +25,21 @@ final class EmbeddingCache {
   /** Estimated bytes of one entry beyond its floats: key, id and tenant strings, entry record, map node. */
   static final long ENTRY_OVERHEAD = 200;
 
-  private record Key(String tenant, String id) {}
+  /** The {@code real[]} columns of {@code memories} whose vectors it holds. */
+  enum Column {
+    /** The memory's embedding ({@code embedding}). */
+    EMBEDDING("embedding"),
+    /** The embedding of its source context and text ({@code context_embedding}, migration V13; '{}' for none). */
+    CONTEXT_EMBEDDING("context_embedding");
+
+    final String name;
+
+    Column(String name) {
+      this.name = name;
+    }
+  }
+
+  private record Key(Column column, String tenant, String id) {}
 
   private record Entry(long seq, float[] vector) {
     long bytes() {
@@ -44,14 +59,19 @@ final class EmbeddingCache {
     this.budget = budgetBytes;
   }
 
+  /** {@link #lookup(Column, String, String[], long[])} of the embeddings. */
+  float[][] lookup(String tenant, String[] ids, long[] seqs) {
+    return lookup(Column.EMBEDDING, tenant, ids, seqs);
+  }
+
   /**
-   * The cached embeddings of the rows ({@code tenant}, {@code ids[i]}) at version {@code seqs[i]}: element {@code i}
-   * is null where the cache holds no embedding of exactly that version.
+   * The cached vectors of {@code column} of the rows ({@code tenant}, {@code ids[i]}) at version {@code seqs[i]}:
+   * element {@code i} is null where the cache holds no vector of exactly that version.
    */
-  synchronized float[][] lookup(String tenant, String[] ids, long[] seqs) {
+  synchronized float[][] lookup(Column column, String tenant, String[] ids, long[] seqs) {
     float[][] out = new float[ids.length][];
     for (int i = 0; i < ids.length; i++) {
-      Entry e = entries.get(new Key(tenant, ids[i]));
+      Entry e = entries.get(new Key(column, tenant, ids[i]));
       if (e != null && e.seq == seqs[i]) {
         out[i] = e.vector;
       }
@@ -59,13 +79,18 @@ final class EmbeddingCache {
     return out;
   }
 
+  /** {@link #put(Column, String, String, long, float[])} of an embedding. */
+  void put(String tenant, String id, long seq, float[] vector) {
+    put(Column.EMBEDDING, tenant, id, seq, vector);
+  }
+
   /**
-   * Keeps the embedding of row ({@code tenant}, {@code id}) at version {@code seq}, read from the database or written
-   * by a committed transaction; ignored if the cache holds a newer version of the row. The caller gives up
-   * {@code vector}: it must not change it afterwards.
+   * Keeps the vector of {@code column} of row ({@code tenant}, {@code id}) at version {@code seq}, read from the
+   * database or written by a committed transaction; ignored if the cache holds a newer version of the row. The
+   * caller gives up {@code vector}: it must not change it afterwards.
    */
-  synchronized void put(String tenant, String id, long seq, float[] vector) {
-    Key key = new Key(tenant, id);
+  synchronized void put(Column column, String tenant, String id, long seq, float[] vector) {
+    Key key = new Key(column, tenant, id);
     Entry old = entries.get(key);
     if (old != null && old.seq >= seq) {
       return;
@@ -83,11 +108,13 @@ final class EmbeddingCache {
     }
   }
 
-  /** Drops the row's entry (it was deleted); only to free memory, since a deleted row is never looked up. */
+  /** Drops the row's entries (it was deleted); only to free memory, since a deleted row is never looked up. */
   synchronized void remove(String tenant, String id) {
-    Entry old = entries.remove(new Key(tenant, id));
-    if (old != null) {
-      bytes -= old.bytes();
+    for (Column column : Column.values()) {
+      Entry old = entries.remove(new Key(column, tenant, id));
+      if (old != null) {
+        bytes -= old.bytes();
+      }
     }
   }
 
@@ -103,7 +130,7 @@ final class EmbeddingCache {
     }
   }
 
-  /** How many rows are cached. */
+  /** How many vectors are cached. */
   synchronized int size() {
     return entries.size();
   }

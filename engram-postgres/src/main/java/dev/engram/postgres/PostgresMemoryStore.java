@@ -121,11 +121,19 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (change.event() == EventType.DELETE) {
           cache.remove(m.tenant(), m.id());
         } else {
-          cache.put(m.tenant(), m.id(), seq, m.embedding());
+          keep(cache, m, seq);
         }
       }
     });
     return last;
+  }
+
+  /** Keeps the vectors of a row version this store committed: its embedding, and its context embedding if any. */
+  private static void keep(EmbeddingCache cache, StoredMemory m, long seq) {
+    cache.put(m.tenant(), m.id(), seq, m.embedding());
+    if (m.contextEmbeddingView().length > 0) {
+      cache.put(EmbeddingCache.Column.CONTEXT_EMBEDDING, m.tenant(), m.id(), seq, m.contextEmbedding());
+    }
   }
 
   private long write(Connection c, ChangeSet set) throws SQLException {
@@ -223,8 +231,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             insert.executeUpdate();
             long rowSeq = seq;
             StoredMemory row = r.current().get();
-            embeddings.ifPresent(cache -> cachePuts.add(() -> cache.put(row.tenant(), row.id(), rowSeq,
-                row.embedding())));
+            embeddings.ifPresent(cache -> cachePuts.add(() -> keep(cache, row, rowSeq)));
           }
         }
       }

@@ -30,6 +30,10 @@ import java.util.Optional;
  *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
  *   <li>Context keyword: the same search over the {@code tsvector} of each memory's source context
  *       ({@code context_tsv}, migration V12; not indexed: the scope's rows are found through its index).
+ *   <li>Context dense: exact cosine over the context embeddings ({@code context_embedding}, migration V13) of the
+ *       restricted rows that have one, in every mode (no vector index: the scope's rows are found through its
+ *       index, as for the context keyword search); in Java over the embedding cache where the plain-array path has
+ *       one, in SQL otherwise.
  * </ul>
  */
 final class PostgresSearchIndex implements SearchIndex {
@@ -46,6 +50,9 @@ final class PostgresSearchIndex implements SearchIndex {
       this.column = column;
     }
   }
+
+  /** The condition on alias {@code m} that a row has a context embedding (an empty array is none). */
+  static final String HAS_CONTEXT_EMBEDDING = "cardinality(m.context_embedding) > 0";
 
   private final Database db;
   private final Optional<PgVector> pgvector;
@@ -105,13 +112,33 @@ final class PostgresSearchIndex implements SearchIndex {
     if (cached.isPresent()) {
       return db.read("search by vector (cached embeddings)", true, c -> cached.get().dense(c, query, vector, k));
     }
-    Sql sql = new Sql().append("SELECT m.id, engram_cosine(m.embedding, ")
+    return candidates("search by vector", cosineSql("m.embedding", query, vector, k, ""));
+  }
+
+  /** True: the rows keep their context embeddings (migration V13), searched by {@link #contextDense}. */
+  @Override
+  public boolean searchesContextEmbeddings() {
+    return true;
+  }
+
+  @Override
+  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+    if (cached.isPresent()) {
+      return db.read("search the context embeddings (cached)", true,
+          c -> cached.get().contextDense(c, query, vector, k));
+    }
+    return candidates("search the context embeddings", cosineSql("m.context_embedding", query, vector, k,
+        " AND " + HAS_CONTEXT_EMBEDDING));
+  }
+
+  /** Exact cosine in SQL of a {@code real[]} column of the restricted rows (and {@code also}), best first. */
+  private static Sql cosineSql(String column, IndexQuery query, float[] vector, int k, String also) {
+    return new Sql().append("SELECT m.id, engram_cosine(" + column + ", ")
         .param(Float4Arrays.parameter(vector))
         .append("::real[]) AS score FROM memories m")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
             query.today()))
-        .append(" ORDER BY score DESC, m.id LIMIT ").param(k);
-    return candidates("search by vector", sql);
+        .append(also + " ORDER BY score DESC, m.id LIMIT ").param(k);
   }
 
   @Override
