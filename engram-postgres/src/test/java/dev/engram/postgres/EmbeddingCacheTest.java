@@ -26,6 +26,25 @@ class EmbeddingCacheTest {
   }
 
   @Test
+  void aRowsTwoVectorColumnsAreSeparateEntriesUnderOneBudgetAndARemovalDropsBoth() {
+    EmbeddingCache cache = new EmbeddingCache(1 << 20);
+    cache.put("t", "m", 5, v(1));
+    cache.put(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", "m", 5, v(2));
+    assertThat(cache.lookup("t", new String[] {"m"}, new long[] {5})[0]).containsExactly(1, 0, 0, 0);
+    float[][] context = cache.lookup(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", new String[] {"m", "n"},
+        new long[] {5, 5});
+    assertThat(context[0]).containsExactly(2, 0, 0, 0);
+    assertThat(context[1]).isNull();
+    assertThat(cache.size()).isEqualTo(2);
+    assertThat(cache.bytes()).isEqualTo(2 * ENTRY);
+    cache.remove("t", "m");
+    assertThat(cache.size()).isZero();
+    assertThat(cache.bytes()).isZero();
+    assertThat(cache.lookup(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", new String[] {"m"}, new long[] {5})[0])
+        .isNull();
+  }
+
+  @Test
   void aNewerVersionReplacesAnOlderOneButNeverTheReverse() {
     EmbeddingCache cache = new EmbeddingCache(1 << 20);
     cache.put("t", "m", 5, v(1));
