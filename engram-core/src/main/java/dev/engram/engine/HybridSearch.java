@@ -110,6 +110,8 @@ final class HybridSearch {
     double floor = engine.config.embedder().relevanceFloor();
     // with context embeddings, the context step finds memories by what was said around them: so does relevance
     boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
+    double queryRelevance = queryRelevance(vector, fused, records, byContext, floor);
+    double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
     boolean diverse = r.ranking().diversity();
     java.util.Set<String> covered = new java.util.HashSet<>();
@@ -126,8 +128,8 @@ final class HybridSearch {
           continue; // deleted between the index read and the record read
         }
         double cosine = Relevance.cosine(vector, m.embeddingView());
-        double score = Relevance.of(byContext && m.contextEmbeddingView().length > 0
-            ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
+        double score = Relevance.supported(relevance(vector, m, byContext, floor), queryRelevance,
+            topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
           continue;
         }
@@ -159,6 +161,27 @@ final class HybridSearch {
       }
     }
     return hits;
+  }
+
+  /**
+   * The query's relevance to the scope: the best {@link Relevance} among the fusion's first {@link #READ_BATCH}
+   * candidates (one read of their records, which the choice of hits then reads no more), 0 if there are none.
+   */
+  private static double queryRelevance(float[] vector, List<Fused> fused, SearchRecords records, boolean byContext,
+                                       double floor) {
+    double best = 0;
+    for (StoredMemory m : records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
+        .map(f -> f.id).toList())) {
+      best = Math.max(best, relevance(vector, m, byContext, floor));
+    }
+    return best;
+  }
+
+  /** A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its context's. */
+  private static double relevance(float[] vector, StoredMemory m, boolean byContext, double floor) {
+    double cosine = Relevance.cosine(vector, m.embeddingView());
+    return Relevance.of(byContext && m.contextEmbeddingView().length > 0
+        ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
   }
 
   /** Both signals' candidates from the index, fused, then the request's ranking steps ({@link RankingSteps}). */

@@ -96,11 +96,14 @@ class ContextEmbeddingsTest {
       assertThat(answer.contextEmbedding())
           .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
       assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding()).isEmpty();
-      // relevance: the answer's own vector is orthogonal to the query, its context embedding is not
+      // relevance: the answer's own vector is orthogonal to the query, its context embedding is not (1/sqrt 5); as
+      // the fusion's first hit it gets the fusion's support on top, at most MAX_SUPPORT and at most the bike's 1/sqrt 2
       Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
-      assertThat(scores.get(ids[1])).isCloseTo(1 / Math.sqrt(5), org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(scores.get(ids[1])).isCloseTo(1 / Math.sqrt(5) + dev.engram.SearchHit.MAX_SUPPORT,
+          org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores.get(ids[0])).isCloseTo(1 / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-6));
-      assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1])).as("without the context step").isZero();
+      assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1])).as("without the context step: support only")
+          .isCloseTo(dev.engram.SearchHit.MAX_SUPPORT, org.assertj.core.data.Offset.offset(1e-6));
     }
     try (Memory memory = open(InMemoryStorage.create(), false)) {
       current = memory;

@@ -122,11 +122,13 @@ public abstract class SearchContract extends AddContract {
     assertThat(all).hasSize(5);
     assertThat(all.get(0).memory().id()).isEqualTo(zebra);
     assertThat(all.get(0).score()).isEqualTo(1.0);
-    // each score is the hit's relevance: its cosine (the test embedder has no floor); best first
+    // each score is the hit's relevance, its cosine (the test embedder has no floor), raised by the fusion's support
+    // by at most MAX_SUPPORT and never past the best hit's relevance; best first
     assertThat(all).extracting(SearchHit::score).isSortedAccordingTo((a, b) -> Double.compare(b, a));
     assertThat(all).allSatisfy(h -> assertThat(h.score()).isBetween(0.0, 1.0));
-    assertThat(all).filteredOn(h -> h.details().semanticRank() > 0)
-        .allSatisfy(h -> assertThat(h.score()).isCloseTo(h.details().semantic(), Offset.offset(1e-5)));
+    assertThat(all).filteredOn(h -> h.details().semanticRank() > 0).allSatisfy(h -> assertThat(h.score())
+        .isBetween(h.details().semantic() - 1e-5,
+            Math.max(h.details().semantic(), Math.min(1.0, h.details().semantic() + SearchHit.MAX_SUPPORT)) + 1e-5));
     ScoreDetails d = all.get(0).details();
     assertThat(d.semantic()).isCloseTo(1.0, Offset.offset(1e-5));
     assertThat(d.semanticRank()).isEqualTo(1);
@@ -153,6 +155,31 @@ public abstract class SearchContract extends AddContract {
     assertThat(ids(memory.search(SearchRequest.builder(ALICE, "zebra").topK(2).ranking(dev.engram.Ranking.NONE)
         .build()).hits())).containsExactlyInAnyOrder(zebra, crossing);
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").topK(1).build()).hits()).hasSize(1);
+  }
+
+  @Test
+  void theFusionsSupportRaisesAHitByAtMostMaxSupportAndNoHitOfAQueryPassesAThresholdOverItsBestRelevance() {
+    addVerbatim(ALICE, "zebra");
+    addVerbatim(ALICE, "pancakes for breakfast"); // its source context is the message before it: "zebra"
+    addVerbatim(ALICE, "a quiet evening with a book");
+    for (String query : List.of("zebra", "volcanic eruption")) {
+      List<SearchHit> hits = memory.search(SearchRequest.builder(ALICE, query).explain(true).topK(100).build())
+          .hits();
+      assertThat(hits).hasSize(3);
+      double best = hits.stream().mapToDouble(h -> h.details().semantic()).max().orElseThrow();
+      assertThat(hits).as(query).allSatisfy(h -> assertThat(h.score())
+          .isBetween(h.details().semantic() - 1e-5, h.details().semantic() + SearchHit.MAX_SUPPORT + 1e-5)
+          .isLessThanOrEqualTo(Math.max(h.details().semantic(), best) + 1e-5));
+      if (query.startsWith("volcanic")) {
+        assertThat(best).as("no memory is about volcanoes").isLessThan(0.5);
+        assertThat(memory.search(SearchRequest.builder(ALICE, query).threshold(best + 1e-4).build()).hits())
+            .as("a threshold over the best relevance of an off-topic query").isEmpty();
+      }
+    }
+    SearchHit pancakes = memory.search(SearchRequest.builder(ALICE, "zebra").explain(true).build()).hits().stream()
+        .filter(h -> h.memory().text().startsWith("pancakes")).findFirst().orElseThrow();
+    assertThat(pancakes.score()).as("the fusion ranks it second, by the word zebra in its context")
+        .isGreaterThan(pancakes.details().semantic() + 1e-3);
   }
 
   @Test
