@@ -1,27 +1,23 @@
 package dev.engram.postgres;
 
+import static dev.engram.postgres.OldSchemaRows.ALICE;
+import static dev.engram.postgres.OldSchemaRows.connect;
+import static dev.engram.postgres.OldSchemaRows.fileNode;
+import static dev.engram.postgres.OldSchemaRows.ids;
+import static dev.engram.postgres.OldSchemaRows.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.ChangePipelines;
 import dev.engram.Hashes;
-import dev.engram.MemoryItem;
-import dev.engram.Scope;
-import dev.engram.filter.Filter;
 import dev.engram.spi.ChangeSet;
-import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,9 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * in step.
  */
 class PostgresMemoryContextMigrationTest {
-  private static final Instant T0 = Instant.parse("2024-05-01T08:00:00Z");
-  private static final IndexQuery ALICE = new IndexQuery("t1", Scope.user("alice"), Filter.all(), false,
-      LocalDate.of(2024, 6, 1));
 
   @TempDir
   Path dir;
@@ -94,25 +87,5 @@ class PostgresMemoryContextMigrationTest {
     return "INSERT INTO memories (tenant, id, user_id, text, hash, metadata, folded, created_s, created_ns,"
         + " updated_s, updated_ns, source_ids, embedding, seq) VALUES ('t1', '" + id + "', 'alice', '" + text
         + "', '" + Hashes.md5(text) + "', '{}', '{}', 1714550400, 0, 1714550400, 0, '[]', '{0,1,0,0}', " + seq + ")";
-  }
-
-  private static MemoryItem item(String id, String text) {
-    return new MemoryItem(id, text, Hashes.md5(text), Map.of(), "alice", null, null, null, null, T0, T0, null,
-        List.of(), null);
-  }
-
-  private static long fileNode(Statement s) throws SQLException {
-    try (ResultSet rs = s.executeQuery("SELECT pg_relation_filenode('memories')")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  private static List<String> ids(List<SearchIndex.Candidate> hits) {
-    return hits.stream().map(SearchIndex.Candidate::id).toList();
-  }
-
-  private static Connection connect(PostgresCluster cluster) throws SQLException {
-    return DriverManager.getConnection(cluster.url(), "postgres", PostgresCluster.PASSWORD);
   }
 }
