@@ -30,7 +30,7 @@ final class HybridSearch {
   /** Estimated tokens per memory assumed when sizing the candidate pool for a budget. */
   private static final int POOL_TOKENS_PER_MEMORY = 8;
 
-  /** Kept hits are shown by relevance, best first; ties keep the fusion's order (the sort is stable). */
+  /** Kept hits are shown by score, best first (ties: see {@link #byScore}; the sort is stable). */
   private static final java.util.Comparator<SearchHit> BY_SCORE =
       java.util.Comparator.comparingDouble((SearchHit h) -> -h.score());
 
@@ -76,16 +76,16 @@ final class HybridSearch {
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       fused = candidates(q, r, vector, perSignal, records);
     }
+    Map<SearchHit, Double> own = new java.util.IdentityHashMap<>(); // each kept hit's own relevance
     if (!reranks) {
-      return new SearchResult(byScore(select(r, vector, fused, records, r.topK(),
-          budget(r))));
+      return new SearchResult(byScore(select(r, vector, fused, records, r.topK(), budget(r), own), own));
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited());
-    Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool));
+    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited(), own);
+    Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool, own));
     return new SearchResult(reranked.isPresent()
         ? budget(r).fit(reranked.get(), r.topK())
-        : byScore(budget(r).fit(pool, r.topK())));
+        : byScore(budget(r).fit(pool, r.topK()), own));
   }
 
   /** The request's context budget, counted by the engine's token counter. */
@@ -93,10 +93,13 @@ final class HybridSearch {
     return ContextBudget.of(engine.config.tokenCounter(), r.maxTokens());
   }
 
-  /** The hits sorted by relevance, best first; ties keep their order. */
-  private static List<SearchHit> byScore(List<SearchHit> hits) {
+  /**
+   * The hits sorted by score, best first; equal scores (the fusion's support gives memories it ranks alike the same
+   * one) go to the hit nearer the query by its {@code own} relevance, then keep their order.
+   */
+  private static List<SearchHit> byScore(List<SearchHit> hits, Map<SearchHit, Double> own) {
     List<SearchHit> sorted = new ArrayList<>(hits);
-    sorted.sort(BY_SCORE);
+    sorted.sort(BY_SCORE.thenComparingDouble(h -> -own.get(h)));
     return sorted;
   }
 
@@ -106,7 +109,7 @@ final class HybridSearch {
    * {@code limit} and within {@code budget}.
    */
   private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
-                                 ContextBudget budget) {
+                                 ContextBudget budget, Map<SearchHit, Double> ownRelevance) {
     double floor = engine.config.embedder().relevanceFloor();
     // with context embeddings, the context step finds memories by what was said around them: so does relevance
     boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
@@ -128,8 +131,8 @@ final class HybridSearch {
           continue; // deleted between the index read and the record read
         }
         double cosine = Relevance.cosine(vector, m.embeddingView());
-        double score = Relevance.supported(relevance(vector, m, byContext, floor), queryRelevance,
-            topFused > 0 ? f.score / topFused : 0);
+        double own = relevance(vector, m, byContext, floor);
+        double score = Relevance.supported(own, queryRelevance, topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
           continue;
         }
@@ -138,15 +141,17 @@ final class HybridSearch {
             ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, cosine), f.firstRank, f.second,
                 f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
             : null;
+        SearchHit hit = new SearchHit(item, score, details);
+        ownRelevance.put(hit, own);
         if (diverse && !item.sourceIds().isEmpty() && covered.containsAll(item.sourceIds())) {
-          deferred.add(new SearchHit(item, score, details)); // kept after the memories with a new source
+          deferred.add(hit); // kept after the memories with a new source
           continue;
         }
         if (!budget.take(item.text())) {
           continue; // a shorter memory further down may still fit
         }
         covered.addAll(item.sourceIds());
-        hits.add(new SearchHit(item, score, details));
+        hits.add(hit);
         if (hits.size() == limit || budget.spent()) {
           break;
         }
