@@ -322,7 +322,7 @@ public final class Engram {
      * your plans for the summer?") although the query shares no words with it. Default false: each such memory costs
      * one more embedding at ingest, of a text several times longer than the memory. Memories written while it was
      * off have none. Needs {@link #sourceContext} and a storage whose index keeps context embeddings (the embedded
-     * storage); {@code build()} refuses it otherwise with a {@link ValidationException} naming
+     * storage and PostgreSQL); {@code build()} refuses it otherwise with a {@link ValidationException} naming
      * {@code contextEmbeddings}.
      */
     public Builder contextEmbeddings(boolean embed) {

@@ -76,7 +76,7 @@ final class HybridSearch {
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       fused = candidates(q, r, vector, perSignal, records);
     }
-    Map<SearchHit, Double> own = new java.util.IdentityHashMap<>(); // each kept hit's own relevance
+    Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once
     if (!reranks) {
       return new SearchResult(byScore(select(r, vector, fused, records, r.topK(), budget(r), own), own));
     }
@@ -97,23 +97,23 @@ final class HybridSearch {
    * The hits sorted by score, best first; equal scores (the fusion's support gives memories it ranks alike the same
    * one) go to the hit nearer the query by its {@code own} relevance, then keep their order.
    */
-  private static List<SearchHit> byScore(List<SearchHit> hits, Map<SearchHit, Double> own) {
+  private static List<SearchHit> byScore(List<SearchHit> hits, Map<String, Double> own) {
     List<SearchHit> sorted = new ArrayList<>(hits);
-    sorted.sort(BY_SCORE.thenComparingDouble(h -> -own.get(h)));
+    sorted.sort(BY_SCORE.thenComparingDouble(h -> -own.get(h.memory().id())));
     return sorted;
   }
 
   /**
    * Walks the fused ranking, reading the candidates' records in batches (a record the ranking steps read already is
-   * not read again): each gets its relevance, those under the threshold are dropped, and the rest are kept up to
-   * {@code limit} and within {@code budget}.
+   * not read again): each gets its score, those under the threshold are dropped, and the rest are kept up to
+   * {@code limit} and within {@code budget}. The candidates' own relevances go into {@code own}, by id.
    */
   private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
-                                 ContextBudget budget, Map<SearchHit, Double> ownRelevance) {
+                                 ContextBudget budget, Map<String, Double> own) {
     double floor = engine.config.embedder().relevanceFloor();
     // with context embeddings, the context step finds memories by what was said around them: so does relevance
     boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
-    double queryRelevance = queryRelevance(vector, fused, records, byContext, floor);
+    double queryRelevance = queryRelevance(vector, fused, records, byContext, floor, own);
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
     boolean diverse = r.ranking().diversity();
@@ -130,19 +130,17 @@ final class HybridSearch {
         if (m == null) {
           continue; // deleted between the index read and the record read
         }
-        double cosine = Relevance.cosine(vector, m.embeddingView());
-        double own = relevance(vector, m, byContext, floor);
-        double score = Relevance.supported(own, queryRelevance, topFused > 0 ? f.score / topFused : 0);
+        double score = Relevance.supported(own.computeIfAbsent(m.id(), id -> relevance(vector, m, byContext, floor)),
+            queryRelevance, topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
           continue;
         }
         MemoryItem item = m.item();
         ScoreDetails details = r.explain()
-            ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, cosine), f.firstRank, f.second,
-                f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
+            ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, Relevance.cosine(vector, m.embeddingView())),
+                f.firstRank, f.second, f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
             : null;
         SearchHit hit = new SearchHit(item, score, details);
-        ownRelevance.put(hit, own);
         if (diverse && !item.sourceIds().isEmpty() && covered.containsAll(item.sourceIds())) {
           deferred.add(hit); // kept after the memories with a new source
           continue;
@@ -170,14 +168,17 @@ final class HybridSearch {
 
   /**
    * The query's relevance to the scope: the best {@link Relevance} among the fusion's first {@link #READ_BATCH}
-   * candidates (one read of their records, which the choice of hits then reads no more), 0 if there are none.
+   * candidates (one read of their records, which the choice of hits then reads no more; their relevances go into
+   * {@code own}, which the choice of hits reuses), 0 if there are none.
    */
   private static double queryRelevance(float[] vector, List<Fused> fused, SearchRecords records, boolean byContext,
-                                       double floor) {
+                                       double floor, Map<String, Double> own) {
     double best = 0;
     for (StoredMemory m : records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
         .map(f -> f.id).toList())) {
-      best = Math.max(best, relevance(vector, m, byContext, floor));
+      double relevance = relevance(vector, m, byContext, floor);
+      own.put(m.id(), relevance);
+      best = Math.max(best, relevance);
     }
     return best;
   }

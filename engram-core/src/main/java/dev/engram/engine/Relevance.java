@@ -30,7 +30,8 @@ final class Relevance {
 
   /**
    * A hit's score: its own relevance, raised towards the query's relevance (the best own relevance among the fusion's
-   * first candidates) times the hit's share of the best fused score, by at most {@link SearchHit#MAX_SUPPORT}; in [0, 1].
+   * first candidates) times the hit's share of the best fused score, by at most {@link SearchHit#MAX_SUPPORT}; in
+   * [0, 1].
    * A memory the fusion ranks near the best hit (by its words, its context, its date or its neighbours) so keeps a
    * score near the best one's when its own embedding is a little further from the query, and no hit of a query the
    * store knows nothing about (whose best relevance is low) scores higher than that best relevance.
