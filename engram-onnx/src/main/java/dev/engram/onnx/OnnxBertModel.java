@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 import java.util.Set;
 
@@ -113,27 +114,24 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   /**
    * The normalised embeddings of documents, in order: each text tokenised once and run alone, so that its vector is
    * the one it gets in any call, alone or beside others (padded batches would change it: the quantised model
-   * quantises its activations per batch, docs/BENCHMARKS.md); the texts are dealt over as many lanes as there are
-   * cores, the caller running one.
+   * quantises its activations per batch, docs/BENCHMARKS.md). As many lanes as there are cores (the caller runs one)
+   * take the next text from a shared counter, tokenise it and run it, so a lane that drew short texts takes more of
+   * them and the tokenisation is spread over the cores too; a failing lane stops the others at their next text.
    */
   List<float[]> embedDocuments(List<String> texts) {
     if (texts.isEmpty()) {
       return List.of();
     }
-    List<Encoding> encodings = new ArrayList<>(texts.size());
-    for (String text : texts) {
-      encodings.add(tokenizer.encode(text, true, false));
-    }
     float[][] out = new float[texts.size()][];
+    AtomicInteger next = new AtomicInteger();
     int lanes = Math.min(CORES, texts.size());
     List<Future<?>> running = new ArrayList<>(lanes - 1);
     for (int lane = 1; lane < lanes; lane++) {
-      int first = lane;
-      running.add(LANES.submit(() -> runLane(first, lanes, encodings, out)));
+      running.add(LANES.submit(() -> runLane(texts, next, out)));
     }
     RuntimeException failure = null;
     try {
-      runLane(0, lanes, encodings, out);
+      runLane(texts, next, out);
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -159,10 +157,15 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     return List.of(out);
   }
 
-  /** Embeds the texts {@code first}, {@code first + step}, ... one run each. */
-  private void runLane(int first, int step, List<Encoding> encodings, float[][] out) {
-    for (int i = first; i < encodings.size(); i += step) {
-      out[i] = run(encodings.get(i));
+  /** Embeds the next text not yet taken until none is left; on a failure, leaves none for the other lanes. */
+  private void runLane(List<String> texts, AtomicInteger next, float[][] out) {
+    try {
+      for (int i = next.getAndIncrement(); i < texts.size(); i = next.getAndIncrement()) {
+        out[i] = run(tokenizer.encode(texts.get(i), true, false));
+      }
+    } catch (RuntimeException e) {
+      next.set(texts.size());
+      throw e;
     }
   }
 

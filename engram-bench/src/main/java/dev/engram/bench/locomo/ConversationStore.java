@@ -155,7 +155,11 @@ final class ConversationStore implements AutoCloseable {
     }
   }
 
-  private static Message message(Turn t, Session s, String owner, boolean speakerPrefix) {
+  /**
+   * A turn as the message its owner's scope gets: a user message if the owner said it (or the layout has one scope,
+   * owner ""), else an assistant message; named after its speaker, at its session's time, its dia_id as source id.
+   */
+  static Message message(Turn t, Session s, String owner, boolean speakerPrefix) {
     String text = t.text().isBlank() ? IMAGE_ONLY : t.text();
     text = speakerPrefix ? t.speaker() + ": " + text : text;
     Role role = owner.isEmpty() || owner.equals(t.speaker()) ? Role.USER : Role.ASSISTANT;
