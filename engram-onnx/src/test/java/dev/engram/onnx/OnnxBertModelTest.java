@@ -7,13 +7,19 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link OnnxBertModel}'s query path (one tokenisation, run on the caller) gives the very vectors of LangChain4j's
  * packaged model classes, for both in-process models, short and long queries (both truncate a text to its first 512
- * tokens), and so do documents, embedded together (dealt over the cores) in their order.
+ * tokens), and so do documents, embedded together (on one lane per core) in their order, also when several callers embed at
+ * once.
  */
 class OnnxBertModelTest {
   private static List<String> queries() {
@@ -65,6 +71,40 @@ class OnnxBertModelTest {
   @Test
   void miniLmDocumentsEqualLangChain4jsVectorsToTheBitInOrder() {
     assertSameDocuments(OnnxEmbedders.byName(OnnxEmbedders.MINILM), new AllMiniLmL6V2QuantizedEmbeddingModel());
+  }
+
+  /**
+   * Calls from several threads at once share the lanes' threads; each call still gets its own texts' vectors, in
+   * its order, the vectors they get alone.
+   */
+  @Test
+  void concurrentCallsEachGetTheirOwnVectorsInOrder() throws Exception {
+    Embedder bge = OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL);
+    List<String> texts = documents();
+    List<float[]> alone = new ArrayList<>();
+    for (String t : texts) {
+      alone.add(bge.embedDocuments(List.of(t)).get(0));
+    }
+    int callers = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<List<float[]>>> calls = new ArrayList<>();
+      for (int c = 0; c < callers; c++) {
+        List<String> rotated = new ArrayList<>(texts);
+        Collections.rotate(rotated, c * 7);
+        calls.add(pool.submit(() -> bge.embedDocuments(rotated)));
+      }
+      for (int c = 0; c < callers; c++) {
+        List<float[]> got = calls.get(c).get(2, TimeUnit.MINUTES);
+        assertThat(got).hasSize(texts.size());
+        for (int i = 0; i < texts.size(); i++) {
+          int original = Math.floorMod(i - c * 7, texts.size());
+          assertThat(got.get(i)).as("caller %d, text %d", c, i).containsExactly(alone.get(original));
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** Embedded together (dealt over the cores), each text gets the vector it gets alone in LangChain4j's encoder. */
