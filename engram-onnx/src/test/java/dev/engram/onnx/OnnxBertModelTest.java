@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link OnnxBertModel}'s query path (one tokenisation, run on the caller) gives the very vectors of LangChain4j's
  * packaged model classes, for both in-process models, short and long queries (both truncate a text to its first 512
- * tokens), and so do documents, embedded together (on one lane per core) in their order, also when several callers embed at
- * once.
+ * tokens), and so do documents, embedded together (on one lane per core) in their order, also when several callers
+ * embed at once.
  */
 class OnnxBertModelTest {
   private static List<String> queries() {
@@ -107,7 +107,7 @@ class OnnxBertModelTest {
     }
   }
 
-  /** Embedded together (dealt over the cores), each text gets the vector it gets alone in LangChain4j's encoder. */
+  /** Embedded together (on one lane per core), each text gets the vector it gets alone in LangChain4j's encoder. */
   private static void assertSameDocuments(Embedder engram, EmbeddingModel packaged) {
     List<String> texts = documents();
     List<float[]> vectors = engram.embedDocuments(texts);
