@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  *       left after removing function words (articles, prepositions, auxiliaries, pronouns...) and a filler lexicon
  *       of greetings and reactions ({@code hi, thanks, wow, great, congrats, bye, lol...}); a first-person pronoun
  *       ({@code I, I'm, my, me, we...}) counts once, because it makes the sentence a fact about the speaker, so
- *       {@code "I adopted a puppy"} has three (I, adopted, puppy) while {@code "Good to see you!"} has none.</li>
+ *       {@code "I adopted a puppy"} has three (I, adopted, puppy) while {@code "Good to see you!"} has none. A name
+ *       the sentence ends by addressing ({@code "That's gorgeous, Caroline!"}) is not counted: it says who is
+ *       spoken to, not what is said.</li>
  * </ol>
  *
  * <p>Immutable and thread-safe.
@@ -43,7 +45,7 @@ final class FillerFilter {
       "stuff");
   private static final Set<String> FILLER = Set.of(
       "hi", "hey", "hello", "hiya", "howdy", "thanks", "thank", "thx", "ty", "wow", "whoa", "omg", "lol", "lmao",
-      "haha", "hahaha", "hehe", "bye", "goodbye", "cya", "see", "later", "soon", "congrats", "congratulations",
+      "ha", "haha", "hahaha", "hehe", "woah", "oof", "bye", "goodbye", "cya", "see", "later", "soon", "congrats", "congratulations",
       "great", "good", "cool", "awesome", "nice", "amazing", "wonderful", "fantastic", "sweet", "lovely", "glad",
       "hear", "sounds", "talk", "care", "luck", "same", "welcome", "cheers", "agree", "exactly", "true", "aww",
       "awww", "yay", "woohoo");
@@ -70,6 +72,9 @@ final class FillerFilter {
   private static final Pattern GRATITUDE = Pattern.compile(
       "^(?:thanks|thank you|thx)(?:\\s+(?:so much|a lot|again))?\\s+for\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)?");
+  /** A trailing vocative: a comma, one or two capitalised words, then only final punctuation. */
+  private static final Pattern VOCATIVE = Pattern.compile(
+      ",\\s*\\p{Lu}[\\p{L}'-]*(?:\\s+\\p{Lu}[\\p{L}'-]*)?\\s*[.!?]*\\s*$");
 
   private final int minContentWords;
 
@@ -110,11 +115,14 @@ final class FillerFilter {
     return OPEN_QUESTION.matcher(s).matches();
   }
 
-  /** Words that are neither function words nor filler; first-person pronouns count once in all. */
+  /**
+   * Words that are neither function words nor filler, a trailing vocative ({@code ", Jon!"}) left out;
+   * first-person pronouns count once in all.
+   */
   static int contentWords(String s) {
     int count = 0;
     boolean firstPerson = false;
-    Matcher m = WORD.matcher(s.replace('\u2019', '\''));
+    Matcher m = WORD.matcher(VOCATIVE.matcher(s.replace('\u2019', '\'')).replaceFirst(""));
     while (m.find()) {
       String w = m.group().toLowerCase(Locale.ROOT);
       if (FIRST_PERSON.contains(w)) {

@@ -160,7 +160,8 @@ public final class OfflineExtractor implements MemoryInference {
    * Settings of the offline extractor.
    *
    * @param minContentWords        sentences with fewer content words are dropped (see {@code FillerFilter}); 0 or
-   *                               more, default 3
+   *                               more, default 2 (3 dropped short statements that later questions ask about,
+   *                               "The store's doing great!", "I'm not giving up": docs/BENCHMARKS.md)
    * @param nearDuplicateThreshold token Jaccard similarity from which a text counts as a near-duplicate; in
    *                               (0, 1], default 0.9 (1.0 means same tokens only)
    * @param similarCandidates      how many similar memories to compare for near-duplicates; 0 turns the search off,
@@ -180,9 +181,9 @@ public final class OfflineExtractor implements MemoryInference {
       }
     }
 
-    /** Three content words, Jaccard 0.9, three candidates. */
+    /** Two content words, Jaccard 0.9, three candidates. */
     public static Options defaults() {
-      return new Options(3, 0.9, 3);
+      return new Options(2, 0.9, 3);
     }
 
     /** A copy with another minimum number of content words. */

@@ -57,8 +57,33 @@ class FillerFilterTest {
     assertThat(filter.keep(sentence).orElse("")).isEqualTo(expected);
   }
 
+  /** The default minimum, two content words: short statements stay, greetings, reactions and addresses do not. */
   @ParameterizedTest(name = "[{index}] {0}")
   @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      "Hey Jon! The store's doing great!"            | The store's doing great!
+      I'm not giving up.                             | I'm not giving up.
+      It's Shia Labeouf!                             | It's Shia Labeouf!
+      I love it                                      | I love it
+      "Glad to be part of it."                       | ""
+      "That's gorgeous, Caroline!"                   | ""
+      "No worries, Jon!"                             | ""
+      "Ha, ha!"                                      | ""
+      "Woah, cool!"                                  | ""
+      Good to see you!                               | ""
+      Thanks for always having my back.              | ""
+      What got you into running?                     | ""
+      """)
+  void keepsTwoWordStatementsAtTheDefault(String sentence, String expected) {
+    assertThat(new FillerFilter(OfflineExtractor.Options.defaults().minContentWords()).keep(sentence).orElse(""))
+        .isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      "That's gorgeous, Caroline!"        | 1
+      "Way to go, Jon!"                   | 1
+      "We met in Lisbon, Portugal."       | 3
+      "Caroline, I painted it."           | 3
       I adopted a puppy                   | 3
       Good to see you!                    | 0
       I'm swamped with the kids & work.   | 4

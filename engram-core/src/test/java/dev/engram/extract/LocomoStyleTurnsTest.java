@@ -51,11 +51,16 @@ class LocomoStyleTurnsTest {
             + " before work."),
         turn("Priya", "D1:7", SESSION_1, "Wow, good luck! Talk soon!")), new FakeScopeMemories());
 
+    // Statements of two content words are kept ("Pretty hectic", "Kayaking sounds fun"), a set phrase among them:
+    // what later questions ask about is often that short. Greetings, questions and reactions are not.
     assertThat(first).containsExactly(
+        new Add("Long time no see.", "Priya", Role.USER, SESSION_1, List.of("D1:1")),
+        new Add("Pretty hectic, honestly.", "Tom", Role.USER, SESSION_1, List.of("D1:2")),
         new Add("Tom started a new job at a bike shop last week (the week of 7 August 2023) and Tom is still"
             + " learning the ropes.", "Tom", Role.USER, SESSION_1, List.of("D1:2")),
         new Add("Priya's sister and Priya went kayaking two days ago (12 August 2023), it was Priya's first time.",
             "Priya", Role.USER, SESSION_1, List.of("D1:3")),
+        new Add("Kayaking sounds fun!", "Tom", Role.USER, SESSION_1, List.of("D1:4")),
         new Add("Priya: we're planning to go again next month (September 2023).", "Priya", Role.USER, SESSION_1,
             List.of("D1:5")),
         new Add("Priya also wants to try paddleboarding.", "Priya", Role.USER, SESSION_1, List.of("D1:5")),
@@ -81,7 +86,7 @@ class LocomoStyleTurnsTest {
             List.of("D2:1")),
         new Add("Priya adopted a rescue cat yesterday (1 September 2023), her name is Mochi.", "Priya", Role.USER,
             SESSION_2, List.of("D2:2")),
-        new Noop("s1-4"),
+        new Noop("s1-7"),
         new Add("Priya has been reading a lot about cat nutrition lately.", "Priya", Role.USER, SESSION_2,
             List.of("D2:4")),
         new Add("Come by the shop next Friday (8 September 2023), Tom will fix your bike.", "Tom", Role.USER,

@@ -122,14 +122,20 @@ class OfflineExtractorTest {
   void optionsTuneContentThresholdAndNearDuplicateSearch() {
     FakeScopeMemories memories = new FakeScopeMemories().with("m-1", "caroline loves it");
     OfflineExtractor lenient = OfflineExtractor.create(
-        OfflineExtractor.Options.defaults().withMinContentWords(2).withSimilarCandidates(0));
+        OfflineExtractor.Options.defaults().withMinContentWords(1).withSimilarCandidates(0));
+    OfflineExtractor strict = OfflineExtractor.create(OfflineExtractor.Options.defaults().withMinContentWords(3));
 
-    List<PlannedChange> plan = lenient.plan(context(List.of(said("Caroline", "I love it.", "D5:1")), null, memories));
+    List<PlannedChange> plan = lenient.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories));
 
-    assertThat(plan).containsExactly(new Add("Caroline loves it.", "Caroline", Role.USER, SESSION, List.of("D5:1")));
+    assertThat(plan).containsExactly(new Add("Love it.", "Caroline", Role.USER, SESSION, List.of("D5:1")));
     assertThat(memories.similarQueries()).isEmpty();
-    assertThat(extractor.plan(context(List.of(said("Caroline", "I love it.", "D5:1")), null, memories))).isEmpty();
-    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(2, 0.9, 0));
+    assertThat(extractor.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories))).isEmpty();
+    // two content words (the first person and "love"): the default keeps it, three does not
+    assertThat(extractor.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, new FakeScopeMemories())))
+        .containsExactly(new Add("Caroline loves it.", "Caroline", Role.USER, SESSION, List.of("D5:2")));
+    assertThat(strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories))).isEmpty();
+    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0));
+    assertThat(OfflineExtractor.Options.defaults()).isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
   }
 
   @Test

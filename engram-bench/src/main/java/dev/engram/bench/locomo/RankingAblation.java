@@ -28,7 +28,8 @@ import java.util.Set;
  * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline extractor, one
  * scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0): each conversation is ingested
  * once, then every question is asked with each ranking at a 1,500-token budget, a 500-token budget and top-k 10.
- * Prints one markdown row per ranking: evidence recall at each setting, multi-hop (category 1) evidence recall at
+ * Prints first the evidence recall of the whole store (the share of each question's evidence turns that some stored
+ * memory came from: what no ranking can exceed), then one markdown row per ranking: evidence recall at each setting, multi-hop (category 1) evidence recall at
  * each, answer-token recall at each (over all scored questions), and the search latency p50 / p95 at 1,500 tokens
  * (in process, query embedding included, after a warm-up round: every question of the conversation asked once at
  * 1,500 tokens with the first ranking, not counted, so that the first ranking measured does not pay for the
@@ -65,6 +66,7 @@ public final class RankingAblation {
     Embedder embedder = OnnxEmbedders.defaultEmbedder();
     List<Conversation> conversations = LocomoReader.read(data);
     Map<String, Tally> tallies = new LinkedHashMap<>();
+    List<Double> inStore = new ArrayList<>(); // per question with evidence: the recall of the whole store
     rankings.keySet().forEach(k -> tallies.put(k, new Tally()));
     Path work = Files.createTempDirectory("engram-ranking-ablation");
     try {
@@ -74,6 +76,10 @@ public final class RankingAblation {
             b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
           store.ingest(2, true, false, n -> { });
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
+          Set<String> stored = new HashSet<>();
+          store.scopes().forEach(s -> store.memories(s).forEach(m -> stored.addAll(m.sourceIds())));
+          questions.stream().filter(q -> !q.evidence().isEmpty())
+              .forEach(q -> inStore.add(RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
           store.rankWith(rankings.values().iterator().next());
           store.searchWith(BUDGETS[0], 0.0);
           store.warmUp(questions.stream().map(Question::question).toList());
@@ -105,6 +111,8 @@ public final class RankingAblation {
     } finally {
       DataDirectories.deleteTree(work);
     }
+    System.out.printf(Locale.ROOT, "evidence recall of the whole store: %.3f (%d questions)%n",
+        inStore.stream().mapToDouble(Double::doubleValue).average().orElse(0), inStore.size());
     System.out.println("| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
         + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * D1:2 "Congrats Ada!" dropped, "I started" rewritten to Ben; D1:3 dropped (an exclamation of two words and a
  * question); D1:4 "Yes," dropped as filler, no first person to rewrite; D2:1 "my" rewritten to "Ada's" and
  * "yesterday" resolved against the session date 12 April 2024; D2:2 dropped (reaction and question); D2:3 "Only
- * a string." dropped (fewer than three content words), "I play" rewritten to "Ada plays".
+ * a string." kept (two content words, the default minimum), "I play" rewritten to "Ada plays".
  */
 class ConversationStoreTest {
   static final List<List<Object>> EXTRACTED = List.of(
@@ -37,6 +37,7 @@ class ConversationStoreTest {
       List.of("Ben started a new job as a baker in Porto.", "D1:2", "Ben"),
       List.of("Sourdough and croissants, from five o'clock.", "D1:4", "Ben"),
       List.of("Pixel knocked Ada's violin off the shelf yesterday (11 April 2024).", "D2:1", "Ada"),
+      List.of("Only a string.", "D2:3", "Ada"),
       List.of("Ada plays in a quartet on Fridays.", "D2:3", "Ada"));
 
   private static final Conversation MINI = LocomoReader.read(LocomoReaderTest.fixture()).get(0);
@@ -94,11 +95,11 @@ class ConversationStoreTest {
     try (ConversationStore store = open(ScopeLayout.SPEAKER, OfflineExtractor.create())) {
       store.ingest(2, true, false, n -> { });
       assertThat(store.memories(Scope.user("Ada_mini-1"))).extracting(m -> m.sourceIds().get(0))
-          .containsExactlyInAnyOrder("D1:1", "D2:1", "D2:3");
+          .containsExactlyInAnyOrder("D1:1", "D2:1", "D2:3", "D2:3");
       assertThat(store.memories(Scope.user("Ben_mini-1"))).extracting(MemoryItem::text)
           .containsExactlyInAnyOrder("Ben started a new job as a baker in Porto.",
               "Sourdough and croissants, from five o'clock.");
-      assertThat(store.search("cat", 10)).hasSize(5);
+      assertThat(store.search("cat", 10)).hasSize(6);
     }
   }
 
