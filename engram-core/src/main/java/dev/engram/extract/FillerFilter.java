@@ -44,11 +44,11 @@ final class FillerFilter {
       "indeed", "right", "now", "anyway", "btw", "still", "though", "even", "way", "lot", "lots", "things", "thing",
       "stuff");
   private static final Set<String> FILLER = Set.of(
-      "hi", "hey", "hello", "hiya", "howdy", "thanks", "thank", "thx", "ty", "wow", "whoa", "omg", "lol", "lmao",
-      "ha", "haha", "hahaha", "hehe", "woah", "oof", "bye", "goodbye", "cya", "see", "later", "soon", "congrats", "congratulations",
-      "great", "good", "cool", "awesome", "nice", "amazing", "wonderful", "fantastic", "sweet", "lovely", "glad",
-      "hear", "sounds", "talk", "care", "luck", "same", "welcome", "cheers", "agree", "exactly", "true", "aww",
-      "awww", "yay", "woohoo");
+      "hi", "hey", "hello", "hiya", "howdy", "thanks", "thank", "thx", "ty", "wow", "whoa", "woah", "oof", "omg",
+      "lol", "lmao", "ha", "haha", "hahaha", "hehe", "bye", "goodbye", "cya", "see", "later", "soon", "congrats",
+      "congratulations", "great", "good", "cool", "awesome", "nice", "amazing", "wonderful", "fantastic", "sweet",
+      "lovely", "glad", "hear", "sounds", "talk", "care", "luck", "same", "welcome", "cheers", "agree", "exactly",
+      "true", "aww", "awww", "yay", "woohoo");
   private static final Set<String> FIRST_PERSON = Set.of(
       "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "we'd", "we'll", "us",
       "our", "ours", "ourselves", "im", "ive");

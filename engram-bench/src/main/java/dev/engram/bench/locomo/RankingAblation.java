@@ -29,11 +29,11 @@ import java.util.Set;
  * scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0): each conversation is ingested
  * once, then every question is asked with each ranking at a 1,500-token budget, a 500-token budget and top-k 10.
  * Prints first the evidence recall of the whole store (the share of each question's evidence turns that some stored
- * memory came from: what no ranking can exceed), then one markdown row per ranking: evidence recall at each setting, multi-hop (category 1) evidence recall at
- * each, answer-token recall at each (over all scored questions), and the search latency p50 / p95 at 1,500 tokens
- * (in process, query embedding included, after a warm-up round: every question of the conversation asked once at
- * 1,500 tokens with the first ranking, not counted, so that the first ranking measured does not pay for the
- * compilation of the search code).
+ * memory came from: what no ranking can exceed), then one markdown row per ranking: evidence recall at each setting,
+ * multi-hop (category 1) evidence recall at each, answer-token recall at each (over all scored questions), and the
+ * search latency p50 / p95 at 1,500 tokens (in process, query embedding included, after a warm-up round: every
+ * question of the conversation asked once at 1,500 tokens with the first ranking, not counted, so that the first
+ * ranking measured does not pay for the compilation of the search code).
  *
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
  * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
