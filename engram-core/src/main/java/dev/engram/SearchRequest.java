@@ -30,10 +30,11 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
   public static final int MAX_QUERY_LENGTH = 8192;
   /**
    * The threshold when none is given: 0, every candidate. The off-topic benchmark (docs/BENCHMARKS.md) finds 0.2
-   * right for LoCoMo-like stores with bge-small (95-96% of off-topic questions get nothing, recall at 1,500 tokens
-   * loses 0.015-0.016), but on small stores plain questions about a first-person memory score near 0 with that model
-   * ("what does alice do for a living" against "I work as a pastry chef"), so a non-zero default would hide true
-   * answers; pass {@link #SUGGESTED_THRESHOLD} where junk must be dropped.
+   * right for LoCoMo-like stores with bge-small (94-96% of off-topic questions get nothing, recall at 1,500 tokens
+   * loses 0.012-0.019 on extracted facts, 0.044 on verbatim turns), but on small stores plain questions about a
+   * first-person memory score near 0 with that model ("what does alice do for a living" against "I work as a
+   * pastry chef"), so a non-zero default would hide true answers; pass {@link #SUGGESTED_THRESHOLD} where junk must
+   * be dropped.
    */
   public static final double DEFAULT_THRESHOLD = 0.0;
   /** The threshold the off-topic benchmark suggests for the default embedder (see {@link #DEFAULT_THRESHOLD}). */
