@@ -314,6 +314,18 @@ final class ConversationStore implements AutoCloseable {
     return tokens;
   }
 
+  /**
+   * The source ids of every stored memory, over all scopes: the turns something was kept of. A question's evidence
+   * recall against them is what no search can exceed ({@code evidence_recall_store}).
+   */
+  Set<String> storedSourceIds() {
+    Set<String> out = new HashSet<>();
+    for (Scope scope : scopes.values()) {
+      memories(scope).forEach(m -> out.addAll(m.sourceIds()));
+    }
+    return out;
+  }
+
   /** Every memory of a scope, in the store's list order. */
   List<MemoryItem> memories(Scope scope) {
     List<MemoryItem> out = new ArrayList<>();

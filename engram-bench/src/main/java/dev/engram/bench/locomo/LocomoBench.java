@@ -33,7 +33,9 @@ import java.util.function.UnaryOperator;
  * Runs the LoCoMo retrieval benchmark: ingests each conversation into a fresh embedded data directory (laid out as
  * {@link ScopeLayout} says, see {@link ConversationStore}), asks every question of categories 1 to 4, and scores
  * what search returns against the gold evidence; then measures the RAG and full-context baselines
- * ({@link RagBaseline}) on the same questions with the same embedder, tokenizer and metrics.
+ * ({@link RagBaseline}) on the same questions with the same embedder, tokenizer and metrics. Each question with
+ * evidence also reports {@code evidence_recall_store}: its evidence recall against the source ids of every memory
+ * the store holds, which no search can exceed (what the ingest kept, before ranking).
  *
  * <p>With {@link Options#graph()} the stores have the graph memory on (the offline graph extractor, unless the llm
  * mode's setup sets another, such as the LLM one), every add writes the graph, and each question is scored on the
@@ -368,6 +370,7 @@ public final class LocomoBench {
       store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
       report.ingest(c.turnCount(), System.nanoTime() - start);
       report.memoryTokens(store.memoryTokens());
+      Set<String> stored = store.storedSourceIds();
       store.searchWith(o.budgetTokens(), o.threshold());
       store.rankWith(o.ranking());
       store.warmUp(c.questions().stream().map(Question::question).toList());
@@ -381,6 +384,10 @@ public final class LocomoBench {
         SearchResult result = store.retrieve(q.question(), o.topK(), o.graph());
         long elapsed = System.nanoTime() - t0;
         LocomoReport.QuestionScore score = LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
+        if (!q.evidence().isEmpty()) { // what no search of this store can exceed
+          score = score.plusExtra(Map.of("evidence_recall_store",
+              RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
+        }
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }

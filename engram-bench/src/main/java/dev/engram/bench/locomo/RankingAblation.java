@@ -76,8 +76,7 @@ public final class RankingAblation {
             b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
           store.ingest(2, true, false, n -> { });
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
-          Set<String> stored = new HashSet<>();
-          store.scopes().forEach(s -> store.memories(s).forEach(m -> stored.addAll(m.sourceIds())));
+          Set<String> stored = store.storedSourceIds();
           questions.stream().filter(q -> !q.evidence().isEmpty())
               .forEach(q -> inStore.add(RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
           store.rankWith(rankings.values().iterator().next());

@@ -63,6 +63,8 @@ class ConversationStoreTest {
             .containsExactlyInAnyOrderElementsOf(EXTRACTED.stream().map(l -> tuple(l.toArray())).toList());
         assertThat(all).filteredOn(m -> m.sourceIds().get(0).equals("D2:1")).singleElement()
             .satisfies(m -> assertThat(m.eventTime()).hasToString("2024-04-12T18:40:00Z"));
+        // D1:3 and D2:2 left nothing, so no search can find them (the benchmark's evidence_recall_store)
+        assertThat(store.storedSourceIds()).containsExactlyInAnyOrder("D1:1", "D1:2", "D1:4", "D2:1", "D2:3");
       }
     }
   }

@@ -97,7 +97,8 @@ class LocomoGraphTest {
       assertThat(without.graph()).isFalse();
       assertThat(without.overall().evidenceRecall()).isEqualTo(0.5);
       assertThat(without.overall().hit()).isEqualTo(1.0);
-      assertThat(without.overall().extra()).isEmpty();
+      // without the graph the only further metric is the store's recall: both evidence turns were kept
+      assertThat(without.overall().extra()).isEqualTo(Map.of("evidence_recall_store", 1.0));
 
       List<SearchResult> seen = new ArrayList<>();
       LocomoReport with = LocomoBench.run(off.withGraph(true), new HashEmbedder(),

@@ -60,6 +60,17 @@ class LocomoModesTest {
   }
 
   @Test
+  void storeRecallIsWhatTheIngestKeptWhateverTheSearchReturns() {
+    // top-k 1: a question's one hit cannot hold all of its evidence, but every evidence turn left a memory
+    LocomoReport r = LocomoBench.run(new Options(LocomoReaderTest.fixture(), Mode.EXTRACT, ScopeLayout.CONVERSATION, 1,
+        Fusion.RRF, 0, 0, false, work), new HashEmbedder(), LocomoBench.Hooks.none());
+    assertThat(r.overall().evidenceRecall()).isLessThan(1.0);
+    assertThat(r.overall().extra()).containsEntry("evidence_recall_store", 1.0);
+    assertThat(r.byCategory().values()).allSatisfy(c -> assertThat(c.extra()).containsEntry("evidence_recall_store",
+        1.0));
+  }
+
+  @Test
   void speakerLayoutStoresRawTurnsTwiceAndRetrievesEachOnce() {
     LocomoReport r = LocomoBench.run(options(Mode.RAW, ScopeLayout.SPEAKER), new HashEmbedder(),
         LocomoBench.Hooks.none());

@@ -78,7 +78,8 @@ class LocomoReportTest {
     assertThat(json.get("graph").asBoolean()).isFalse();
     // The merged top-3 of both speakers' scopes: three hits, three different turns, for every question.
     assertThat(fields(json.get("overall"))).containsExactly("questions", "evidence_questions", "evidence_recall",
-        "hit", "answer_token_recall", "context_tokens_mean", "distinct_sources", "hits");
+        "hit", "answer_token_recall", "context_tokens_mean", "distinct_sources", "evidence_recall_store", "hits");
+    assertThat(json.at("/overall/evidence_recall_store").asDouble()).isEqualTo(1.0); // raw turns keep every turn
     assertThat(json.at("/overall/hits").asDouble()).isEqualTo(3.0);
     assertThat(json.at("/overall/distinct_sources").asDouble()).isEqualTo(3.0);
     assertThat(fields(json.get("by_category"))).containsExactly("1", "2", "4");
@@ -104,9 +105,13 @@ class LocomoReportTest {
         new HashEmbedder(), LocomoBench.Hooks.none());
     LocomoReport merged = r.withMetrics(Map.of("j", 0.6, "f1", 0.4), Map.of("2", Map.of("j", 0.5), "9", Map.of()))
         .withBaselineMetrics("rag-512-k2", Map.of("j", 0.3));
-    assertThat(merged.overall().extra()).containsExactlyInAnyOrderEntriesOf(Map.of("j", 0.6, "f1", 0.4));
-    assertThat(merged.byCategory().get("2").extra()).containsExactlyInAnyOrderEntriesOf(Map.of("j", 0.5));
-    assertThat(merged.byCategory().get("1").extra()).isEmpty();
+    // beside the run's own evidence_recall_store (raw turns keep every turn)
+    assertThat(merged.overall().extra()).containsExactlyInAnyOrderEntriesOf(
+        Map.of("j", 0.6, "f1", 0.4, "evidence_recall_store", 1.0));
+    assertThat(merged.byCategory().get("2").extra()).containsExactlyInAnyOrderEntriesOf(
+        Map.of("j", 0.5, "evidence_recall_store", 1.0));
+    assertThat(merged.byCategory().get("1").extra()).containsExactlyInAnyOrderEntriesOf(
+        Map.of("evidence_recall_store", 1.0));
     assertThat(merged.byCategory()).containsOnlyKeys("1", "2", "4");
     JsonNode json = new ObjectMapper().readTree(merged.toJson());
     assertThat(json.at("/overall/j").asDouble()).isEqualTo(0.6);
