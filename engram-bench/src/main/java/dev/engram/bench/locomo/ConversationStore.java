@@ -303,27 +303,30 @@ final class ConversationStore implements AutoCloseable {
     }
   }
 
-  /** The cl100k tokens of every stored memory text, over all scopes. */
-  long memoryTokens() {
+  /**
+   * What the ingest kept, over all scopes, read in one pass over the memories.
+   *
+   * @param memoryTokens the cl100k tokens of every stored memory text
+   * @param sourceIds    the source ids of every stored memory: the turns something was kept of. A question's evidence
+   *                     recall against them is what no search can exceed ({@code evidence_recall_store})
+   */
+  record Stored(long memoryTokens, Set<String> sourceIds) {
+    Stored {
+      sourceIds = Set.copyOf(sourceIds);
+    }
+  }
+
+  /** What the ingest kept: every stored memory, read once. */
+  Stored stored() {
     long tokens = 0;
+    Set<String> sources = new HashSet<>();
     for (Scope scope : scopes.values()) {
       for (MemoryItem m : memories(scope)) {
         tokens += TokenCounter.cl100k().count(m.text());
+        sources.addAll(m.sourceIds());
       }
     }
-    return tokens;
-  }
-
-  /**
-   * The source ids of every stored memory, over all scopes: the turns something was kept of. A question's evidence
-   * recall against them is what no search can exceed ({@code evidence_recall_store}).
-   */
-  Set<String> storedSourceIds() {
-    Set<String> out = new HashSet<>();
-    for (Scope scope : scopes.values()) {
-      memories(scope).forEach(m -> out.addAll(m.sourceIds()));
-    }
-    return out;
+    return new Stored(tokens, sources);
   }
 
   /** Every memory of a scope, in the store's list order. */

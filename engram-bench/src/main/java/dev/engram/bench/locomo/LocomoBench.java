@@ -369,8 +369,8 @@ public final class LocomoBench {
       long start = System.nanoTime();
       store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
       report.ingest(c.turnCount(), System.nanoTime() - start);
-      report.memoryTokens(store.memoryTokens());
-      Set<String> stored = store.storedSourceIds();
+      ConversationStore.Stored kept = store.stored();
+      report.memoryTokens(kept.memoryTokens());
       store.searchWith(o.budgetTokens(), o.threshold());
       store.rankWith(o.ranking());
       store.warmUp(c.questions().stream().map(Question::question).toList());
@@ -386,7 +386,7 @@ public final class LocomoBench {
         LocomoReport.QuestionScore score = LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
         if (!q.evidence().isEmpty()) { // what no search of this store can exceed
           score = score.plusExtra(Map.of("evidence_recall_store",
-              RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
+              RetrievalMetrics.evidenceRecall(q.evidence(), kept.sourceIds())));
         }
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));

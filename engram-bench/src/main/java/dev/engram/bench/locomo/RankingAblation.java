@@ -76,7 +76,7 @@ public final class RankingAblation {
             b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
           store.ingest(2, true, false, n -> { });
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
-          Set<String> stored = store.storedSourceIds();
+          Set<String> stored = store.stored().sourceIds();
           questions.stream().filter(q -> !q.evidence().isEmpty())
               .forEach(q -> inStore.add(RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
           store.rankWith(rankings.values().iterator().next());

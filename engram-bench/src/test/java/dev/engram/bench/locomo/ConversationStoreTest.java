@@ -9,6 +9,7 @@ import dev.engram.MemoryItem;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
+import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
@@ -64,7 +65,9 @@ class ConversationStoreTest {
         assertThat(all).filteredOn(m -> m.sourceIds().get(0).equals("D2:1")).singleElement()
             .satisfies(m -> assertThat(m.eventTime()).hasToString("2024-04-12T18:40:00Z"));
         // D1:3 and D2:2 left nothing, so no search can find them (the benchmark's evidence_recall_store)
-        assertThat(store.storedSourceIds()).containsExactlyInAnyOrder("D1:1", "D1:2", "D1:4", "D2:1", "D2:3");
+        assertThat(store.stored().sourceIds()).containsExactlyInAnyOrder("D1:1", "D1:2", "D1:4", "D2:1", "D2:3");
+        assertThat(store.stored().memoryTokens()).isEqualTo(EXTRACTED.stream()
+            .mapToLong(l -> TokenCounter.cl100k().count((String) l.get(0))).sum());
       }
     }
   }
