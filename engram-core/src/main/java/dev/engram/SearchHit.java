@@ -20,10 +20,9 @@ import java.util.Objects;
 public record SearchHit(MemoryItem memory, double score, ScoreDetails details) {
   /**
    * The most the fusion's support adds to a hit's own relevance: less than {@link SearchRequest#SUGGESTED_THRESHOLD},
-   * so a memory whose own relevance is under 0.01 (for bge-small, a cosine with the query under 0.56) never reaches
-   * that threshold, however the fusion ranks it.
+   * so a memory whose own relevance is 0.05 or less never reaches that threshold, however the fusion ranks it.
    */
-  public static final double MAX_SUPPORT = 0.09;
+  public static final double MAX_SUPPORT = 0.15;
 
   public SearchHit {
     Objects.requireNonNull(memory, "memory");

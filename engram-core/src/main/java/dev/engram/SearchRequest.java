@@ -29,19 +29,16 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
   public static final int MAX_TOP_K = 1000;
   public static final int MAX_QUERY_LENGTH = 8192;
   /**
-   * The threshold when none is given: 0, every candidate. The off-topic benchmark (docs/BENCHMARKS.md) finds
-   * {@link #SUGGESTED_THRESHOLD} right for LoCoMo-like stores with bge-small (94-96% of off-topic questions get
-   * nothing; recall loses 0.009-0.016 at 1,500 tokens and at most 0.002 at top-10 on extracted facts, 0.042 and
-   * 0.025 on verbatim turns), but on small stores plain questions about a first-person memory score 0 with that model
-   * ("what does alice do for a living" against "I work as a pastry chef"), so a non-zero default would hide true
-   * answers; pass {@link #SUGGESTED_THRESHOLD} where junk must be dropped.
+   * The threshold when none is given: 0, every candidate. The off-topic benchmark (docs/BENCHMARKS.md) finds 0.2
+   * right for LoCoMo-like stores with bge-small (94-96% of off-topic questions get nothing, recall at 1,500 tokens
+   * loses 0.012-0.019 on extracted facts, 0.044 on verbatim turns), but on small stores plain questions about a
+   * first-person memory score near 0 with that model ("what does alice do for a living" against "I work as a
+   * pastry chef"), so a non-zero default would hide true answers; pass {@link #SUGGESTED_THRESHOLD} where junk must
+   * be dropped.
    */
   public static final double DEFAULT_THRESHOLD = 0.0;
-  /**
-   * The threshold the off-topic benchmark suggests for the default embedder (see {@link #DEFAULT_THRESHOLD}): 0.1,
-   * the threshold mem0's clients send, since bge-small's relevance floor puts the off-topic boundary there.
-   */
-  public static final double SUGGESTED_THRESHOLD = 0.1;
+  /** The threshold the off-topic benchmark suggests for the default embedder (see {@link #DEFAULT_THRESHOLD}). */
+  public static final double SUGGESTED_THRESHOLD = 0.2;
   /** The largest context budget accepted, in tokens. */
   public static final int MAX_TOKENS = 1_000_000;
 

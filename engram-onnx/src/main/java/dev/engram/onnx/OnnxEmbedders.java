@@ -17,13 +17,11 @@ public final class OnnxEmbedders {
   /** bge-small-en-v1.5, int8-quantised, 384 dimensions, CLS pooling. The default. */
   public static final String BGE_SMALL = "bge-small-en-v1.5-q";
   /**
-   * bge-small's {@link Embedder#relevanceFloor()}, 5/9: its embeddings share a narrow cone, so a question and the
-   * best match in a store about something else still have a cosine of about 0.45-0.6, and a cosine of 0.6 separates
-   * them from questions about the store (94-96% of off-topic questions stay under it on the LoCoMo sample,
-   * docs/BENCHMARKS.md). With this floor a cosine of 0.6 is relevance 0.1, the threshold mem0's clients send, so
-   * that threshold drops off-topic queries as they expect.
+   * bge-small's {@link Embedder#relevanceFloor()}: its embeddings share a narrow cone, so a question and the best
+   * match in a store about something else still have a cosine of about 0.45-0.6 (LoCoMo off-topic benchmark,
+   * docs/BENCHMARKS.md); 0.5 maps to relevance 0.
    */
-  public static final double BGE_SMALL_RELEVANCE_FLOOR = 5.0 / 9.0;
+  public static final double BGE_SMALL_RELEVANCE_FLOOR = 0.5;
   /** all-MiniLM-L6-v2, int8-quantised, 384 dimensions, mean pooling. */
   public static final String MINILM = "all-minilm-l6-v2-q";
   /** The model used when none is configured; chosen by evidence recall on the LoCoMo sample (docs/BENCHMARKS.md). */
