@@ -38,8 +38,9 @@ import java.util.Set;
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
  * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
  * and with both). {@code --context-embeddings} before the file embeds each memory's source context too
- * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1} also prints, for each question whose evidence
- * a 1,500-token search misses, where the missed turns' memories stand in the fusion's order.
+ * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or {@code 10}
+ * also prints, for each question whose evidence that setting's search misses (a 1,500- or 500-token budget, or the
+ * top-10), what the search returned and where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
   private static final int[] BUDGETS = {1500, 500, 0};
@@ -49,6 +50,11 @@ public final class RankingAblation {
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
       System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE [RANKING...]");
+      System.exit(2);
+    }
+    int dumped = dumped(System.getenv("ABLATION_DUMP")); // the setting whose misses to print, -1 for none
+    if (dumped == -2) {
+      System.err.println("ABLATION_DUMP must be 1500 (or 1), 500 or 10");
       System.exit(2);
     }
     boolean contextEmbeddings = args[0].equals("--context-embeddings");
@@ -99,8 +105,8 @@ public final class RankingAblation {
                 Set<String> sources = new HashSet<>();
                 hits.forEach(h -> sources.addAll(h.memory().sourceIds()));
                 t.add(b, q.category(), RetrievalMetrics.evidenceRecall(q.evidence(), sources), elapsed);
-                if (System.getenv("ABLATION_DUMP") != null && b == 0 && !sources.containsAll(q.evidence())) {
-                  dump(store, q, sources);
+                if (b == dumped && !sources.containsAll(q.evidence())) {
+                  dump(store, q, hits, sources, BUDGETS[b]);
                 }
               }
             }
@@ -124,12 +130,33 @@ public final class RankingAblation {
     }
   }
 
-  private static void dump(ConversationStore store, Question q, Set<String> sources) {
+  /**
+   * The index into {@link #BUDGETS} of the setting {@code ABLATION_DUMP} names (1500 or 1, 500, 10); -1 when it is
+   * unset, -2 for any other value.
+   */
+  private static int dumped(String value) {
+    if (value == null || value.isBlank()) {
+      return -1;
+    }
+    return switch (value.strip()) {
+      case "1", "1500" -> 0;
+      case "500" -> 1;
+      case "10" -> 2;
+      default -> -2;
+    };
+  }
+
+  private static void dump(ConversationStore store, Question q, List<SearchHit> hits, Set<String> sources,
+                           int budget) {
+    System.err.println("Q[" + q.category() + "] " + q.question() + " -> " + q.answer() + "  evidence "
+        + q.evidence());
+    for (SearchHit h : hits) {
+      System.err.println("   hit " + h.memory().sourceIds() + " " + h.memory().text());
+    }
     store.searchWith(0, 0.0);
     List<SearchHit> all = new ArrayList<>(store.memory().search(SearchRequest.builder(store.scopes().get(0),
         q.question()).topK(1000).explain(true).ranking(Ranking.NONE).build()).hits());
     all.sort(java.util.Comparator.comparingDouble(h -> -h.details().fused()));
-    System.err.println("Q[" + q.category() + "] " + q.question() + " -> " + q.answer());
     for (String e : q.evidence()) {
       if (sources.contains(e)) {
         continue;
@@ -140,7 +167,7 @@ public final class RankingAblation {
         }
       }
     }
-    store.searchWith(1500, 0.0);
+    store.searchWith(budget, 0.0);
   }
 
   /** Evidence recall sums per setting, overall (category 0) and per category, and the 1,500-token latencies. */
