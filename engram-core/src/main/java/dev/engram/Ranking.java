@@ -22,44 +22,53 @@ package dev.engram;
  * @param context    the keyword (BM25) signal searches the memories' source contexts too (the messages each was
  *                   drawn from and the message before them), their words counting half as much as the memory's own:
  *                   a memory is found through the question it answered or the rest of its message
+ * @param hubs       hubness reduction in the dense lists: a memory's similarity to the query is lowered by half the
+ *                   mean similarity of its 30 nearest memories in the searched scope, so a "hub" (a generic remark
+ *                   near many memories, which plain similarity puts near every query) gives way to a memory that is
+ *                   specifically about the query (local scaling, as CSLS does for word translation)
  */
-public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context) {
+public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context,
+                      boolean hubs) {
   /** The fusion's order only. */
-  public static final Ranking NONE = new Ranking(false, false, false, false, false);
+  public static final Ranking NONE = new Ranking(false, false, false, false, false, false);
   /** Every step on. */
-  public static final Ranking ALL = new Ranking(true, true, true, true, true);
+  public static final Ranking ALL = new Ranking(true, true, true, true, true, true);
   /**
-   * What a request gets when it names none: dates and context, the steps that gained on the LoCoMo sample without
-   * losing elsewhere. With the source context in the keyword signal, neighbours and feedback no longer gain at
+   * What a request gets when it names none: dates, context and hubs, the steps that gained on the LoCoMo sample
+   * without losing elsewhere. With the source context in the keyword signal, neighbours and feedback no longer gain at
    * 1,500 tokens and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but fewer
    * of the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back the earlier
    * default).
    */
-  public static final Ranking DEFAULT = new Ranking(false, true, false, false, true);
+  public static final Ranking DEFAULT = new Ranking(false, true, false, false, true, true);
 
   public Ranking withNeighbours(boolean value) {
-    return new Ranking(value, eventDates, diversity, feedback, context);
+    return new Ranking(value, eventDates, diversity, feedback, context, hubs);
   }
 
   public Ranking withEventDates(boolean value) {
-    return new Ranking(neighbours, value, diversity, feedback, context);
+    return new Ranking(neighbours, value, diversity, feedback, context, hubs);
   }
 
   public Ranking withDiversity(boolean value) {
-    return new Ranking(neighbours, eventDates, value, feedback, context);
+    return new Ranking(neighbours, eventDates, value, feedback, context, hubs);
   }
 
   public Ranking withFeedback(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, value, context);
+    return new Ranking(neighbours, eventDates, diversity, value, context, hubs);
   }
 
   public Ranking withContext(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, feedback, value);
+    return new Ranking(neighbours, eventDates, diversity, feedback, value, hubs);
+  }
+
+  public Ranking withHubs(boolean value) {
+    return new Ranking(neighbours, eventDates, diversity, feedback, context, value);
   }
 
   /**
    * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order neighbours, dates,
-   * diversity, feedback, context, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
+   * diversity, feedback, context, hubs, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
    */
   public String spec() {
     java.util.List<String> on = new java.util.ArrayList<>();
@@ -78,12 +87,15 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
     if (context) {
       on.add("context");
     }
+    if (hubs) {
+      on.add("hubs");
+    }
     return on.isEmpty() ? "none" : String.join(",", on);
   }
 
   /**
    * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code diversity},
-   * {@code feedback}) and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback}
+   * {@code feedback}, {@code context}, {@code hubs}) and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback}
    * is the default steps plus feedback.
    *
    * @throws ValidationException naming {@code field} for an unknown name
@@ -95,14 +107,16 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
         case "", "none" -> { }
         case "all" -> r = ALL;
         case "default" -> r = new Ranking(r.neighbours || DEFAULT.neighbours, r.eventDates || DEFAULT.eventDates,
-            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback, r.context || DEFAULT.context);
+            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback, r.context || DEFAULT.context,
+            r.hubs || DEFAULT.hubs);
         case "neighbours", "neighbors" -> r = r.withNeighbours(true);
         case "dates" -> r = r.withEventDates(true);
         case "diversity" -> r = r.withDiversity(true);
         case "feedback" -> r = r.withFeedback(true);
         case "context" -> r = r.withContext(true);
+        case "hubs" -> r = r.withHubs(true);
         default -> throw new ValidationException(field, "unknown ranking step '" + part.trim()
-            + "'; known: neighbours, dates, diversity, feedback, context, none, all, default");
+            + "'; known: neighbours, dates, diversity, feedback, context, hubs, none, all, default");
       }
     }
     return r;

@@ -69,6 +69,8 @@ final class Engine implements AutoCloseable {
   /** True while the outbox may hold entries the graph store has not applied; written under {@link #writeLock}. */
   private volatile boolean outboxPending;
   final ScopeLocks scopeLocks = new ScopeLocks(64);
+  /** The memories' densities for the ranking step hubs: derived from the index, told of every change to it. */
+  final HubDensities hubDensities = new HubDensities();
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
   private final ExecutorService summaries;
@@ -341,6 +343,7 @@ final class Engine implements AutoCloseable {
       return;
     }
     try {
+      hubDensities.changed(ops);
       index.apply(ops, seq, store.generation());
       indexDirty.set(true);
     } catch (RuntimeException e) {
@@ -391,6 +394,7 @@ final class Engine implements AutoCloseable {
       recreateIndex(e);
       IndexSync.synchronize(store, index);
     }
+    hubDensities.clear(); // the index may hold changes this engine did not see (a catch-up or a rebuild)
     indexStale.set(false);
   }
 

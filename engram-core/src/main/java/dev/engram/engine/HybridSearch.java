@@ -7,6 +7,7 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -190,9 +191,15 @@ final class HybridSearch {
         ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
   }
 
-  /** Both signals' candidates from the index, fused, then the request's ranking steps ({@link RankingSteps}). */
+  /**
+   * Both signals' candidates from the index (the dense list reordered by the memories' densities with the step hubs,
+   * {@link HubDensities}), fused, then the request's ranking steps ({@link RankingSteps}).
+   */
   private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool, SearchRecords records) {
-    List<Fused> fused = RankFusion.fuse(engine.config.fusion(), engine.index.dense(q, vector, pool),
+    List<Candidate> dense = r.ranking().hubs()
+        ? engine.hubDensities.dense(engine.index, q, HubDensities.Field.OWN, vector, pool, records)
+        : engine.index.dense(q, vector, pool);
+    List<Fused> fused = RankFusion.fuse(engine.config.fusion(), dense,
         KeywordSignal.search(engine.index, q, r.query(), pool, r.ranking().context()));
     return steps.apply(r.ranking(), q, r.query(), vector, fused, pool, records);
   }

@@ -15,10 +15,13 @@ import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.TopicEmbedder;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,14 +37,17 @@ class RankingStepsTest {
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
   private Memory memory;
 
-  /** The storage the tests run on: the in-memory reference backend. */
-  Engram.Builder storage(Engram.Builder builder) {
+  /**
+   * The storage the tests run on: the in-memory reference backend. {@code name} tells apart the stores of one test
+   * (one opened with another embedder needs a store of its own).
+   */
+  Engram.Builder storage(Engram.Builder builder, String name) {
     return builder.storage(InMemoryStorage.create());
   }
 
   @BeforeEach
   void open() {
-    memory = storage(Engram.builder()).embedder(new HashEmbedder()).clock(CLOCK).build();
+    memory = storage(Engram.builder(), "main").embedder(new HashEmbedder()).clock(CLOCK).build();
   }
 
   @AfterEach
@@ -116,7 +122,7 @@ class RankingStepsTest {
   @Test
   void withoutSourceContextsTheContextStepChangesNothing() throws Exception {
     memory.close();
-    memory = storage(Engram.builder()).embedder(new HashEmbedder()).clock(CLOCK).sourceContext(false).build();
+    memory = storage(Engram.builder(), "main").embedder(new HashEmbedder()).clock(CLOCK).sourceContext(false).build();
     conversation();
     assertThat(contextOf("s1:6")).isEmpty();
     assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(5).ranking(Ranking.NONE.withContext(true))))
@@ -227,20 +233,104 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsDatesAndContext() {
+  void theDefaultRunsDatesContextAndHubs() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(false, true, false, false, true));
+        .isEqualTo(new Ranking(false, true, false, false, true, true));
     assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
+    assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context");
-    for (int bits = 0; bits < 32; bits++) {
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs");
+    for (int bits = 0; bits < 64; bits++) {
       Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
-          (bits & 16) != 0);
+          (bits & 16) != 0, (bits & 32) != 0);
       assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
     }
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
         .hasMessageContaining("ranking").hasMessageContaining("magic");
+  }
+
+  /**
+   * A hub and a specific memory (a fake embedder that places texts on topic axes): "music music cello" is nearer
+   * the question "cello music" than "she takes cello lessons" is (0.95 against 0.71), but 30 memories about music,
+   * each on an axis of its own besides, lie near the hub (0.63) and far from the specific memory (0). Their own
+   * density is about 0.50; the hub's 0.63; the specific memory's 0.015.
+   */
+  private Memory hubAndSpecific() throws Exception {
+    memory.close();
+    Map<String, Integer> topics = new HashMap<>(Map.of("music", 0, "cello", 1));
+    for (int i = 0; i < 60; i++) {
+      topics.put("theme" + i, 2 + i);
+    }
+    memory = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 63)).clock(CLOCK).build();
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("hub", "music music cello", t);
+    say("specific", "she takes cello lessons", t);
+    for (int i = 0; i < 30; i++) {
+      say("crowd:" + i, "music theme" + i, t);
+    }
+    return memory;
+  }
+
+  /** The memories' sources in the order of the dense list (the semantic rank of the explain details). */
+  private List<String> denseOrder(Ranking ranking) {
+    return memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).explain(true).ranking(ranking)
+            .build()).hits().stream()
+        .filter(h -> h.details().semanticRank() > 0)
+        .sorted(java.util.Comparator.comparingInt(h -> h.details().semanticRank()))
+        .map(h -> h.memory().sourceIds().get(0)).toList();
+  }
+
+  @Test
+  void theHubsStepPutsTheMemoryAboutTheQueryBeforeAMemoryNearEverything() throws Exception {
+    hubAndSpecific();
+    assertThat(denseOrder(Ranking.NONE)).startsWith("hub", "specific");
+    // 0.95 - 0.5 * 0.63 = 0.63 for the hub, 0.71 - 0.5 * 0.015 = 0.70 for the specific memory
+    assertThat(denseOrder(Ranking.NONE.withHubs(true))).startsWith("specific", "hub");
+    // the scores stay the similarities; only the order changes
+    SearchHit specific = memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).explain(true)
+        .ranking(Ranking.NONE.withHubs(true)).build()).hits().stream()
+        .filter(h -> h.memory().sourceIds().contains("specific")).findFirst().orElseThrow();
+    assertThat(specific.details().semantic()).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-3));
+  }
+
+  @Test
+  void aMemoryWhoseNeighbourhoodFillsUpLosesItsPlace() throws Exception {
+    hubAndSpecific();
+    Ranking hubs = Ranking.NONE.withHubs(true);
+    assertThat(denseOrder(hubs)).startsWith("specific", "hub"); // the densities are computed and held
+    // 30 memories about the cello, each on an axis of its own besides, move in next to the specific memory (0.71):
+    // the scope's densities are computed again, and the specific memory is now a hub of its own
+    Instant t = Instant.parse("2024-03-02T10:00:00Z");
+    for (int i = 0; i < 30; i++) {
+      say("cello:" + i, "cello theme" + (30 + i), t);
+    }
+    assertThat(denseOrder(hubs)).startsWith("hub", "specific");
+  }
+
+  @Test
+  void whenTheHubsNeighboursAreDeletedItIsNoHubAnyMore() throws Exception {
+    hubAndSpecific();
+    Ranking hubs = Ranking.NONE.withHubs(true);
+    assertThat(denseOrder(hubs)).startsWith("specific", "hub");
+    for (SearchHit h : memory.search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE).build())
+        .hits()) {
+      if (h.memory().sourceIds().get(0).startsWith("crowd:")) {
+        memory.delete(h.memory().id());
+      }
+    }
+    // each is the other's only neighbour now (0.45): 0.95 - 0.22 for the hub against 0.71 - 0.22
+    assertThat(denseOrder(hubs)).containsExactly("hub", "specific");
+  }
+
+  @Test
+  void aMemoryLiesInEveryScopeThatSetsSomeOfItsIds() {
+    assertThat(HubDensities.covering(Scope.of("u", "a", "r"))).containsExactlyInAnyOrder(Scope.user("u"),
+        Scope.agent("a"), Scope.run("r"), Scope.of("u", "a", null), Scope.of("u", null, "r"),
+        Scope.of(null, "a", "r"), Scope.of("u", "a", "r"));
+    assertThat(HubDensities.covering(Scope.user("u"))).containsExactly(Scope.user("u"));
+    assertThat(HubDensities.covering(Scope.of("u", null, "r"))).containsExactlyInAnyOrder(Scope.user("u"),
+        Scope.run("r"), Scope.of("u", null, "r"));
   }
 
   @Test

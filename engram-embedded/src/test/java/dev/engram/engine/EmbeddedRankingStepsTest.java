@@ -14,7 +14,7 @@ class EmbeddedRankingStepsTest extends RankingStepsTest {
   Path dir;
 
   @Override
-  Engram.Builder storage(Engram.Builder builder) {
-    return builder.storage(EmbeddedStorage.at(dir));
+  Engram.Builder storage(Engram.Builder builder, String name) {
+    return builder.storage(EmbeddedStorage.at(dir.resolve(name)));
   }
 }

@@ -16,7 +16,7 @@ class PostgresRankingStepsTest extends RankingStepsTest {
   Path dir;
 
   @Override
-  Engram.Builder storage(Engram.Builder builder) {
-    return builder.storage(PostgresStorage.with(PostgresCluster.get().settingsFor(dir)));
+  Engram.Builder storage(Engram.Builder builder, String name) {
+    return builder.storage(PostgresStorage.with(PostgresCluster.get().settingsFor(dir.resolve(name))));
   }
 }
