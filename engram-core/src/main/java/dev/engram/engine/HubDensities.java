@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * nearest memories in the searched scope, and the dense list is ordered by similarity minus {@value #PENALTY} times
  * density, the local scaling of CSLS (Conneau et al., 2018). The list is read {@value #DEPTH} times deeper than asked
  * so that a memory the penalty lifts can come from behind the cut; its candidates keep their similarities as scores.
+ * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order.
  *
  * <p>Densities are derived data, held in this process only and computed when a memory first appears in a search of
  * a scope (one dense search of the index each, for its own embedding or its context embedding). A write through this
@@ -47,6 +48,12 @@ final class HubDensities {
   static final double SAME_VECTOR = 1 - 1e-6;
   /** Neighbours asked for beyond {@link #NEIGHBOURS}, to make up for those that share the memory's vector. */
   static final int SPARE = 16;
+  /**
+   * The fewest memories a scope needs for the step to reorder its dense lists. In a smaller scope a memory's nearest
+   * memories are nearly the whole scope, so its density would measure how central it is, not whether it is a hub;
+   * and a small store's right answer is often near little but the question, where no generic remark crowds it out.
+   */
+  static final int SMALLEST_SCOPE = NEIGHBOURS + SPARE + 1;
   /** The fewest changes in a scope after which its densities are all computed again. */
   static final int MIN_CHANGES = 16;
   /** The most densities held, over all scopes and both fields. */
@@ -135,15 +142,21 @@ final class HubDensities {
     return out;
   }
 
-  /** The mean similarity of the memory's nearest memories by {@code field} in the scope; 0 when it has none. */
+  /**
+   * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in the scope; 0 in a
+   * scope of fewer than {@link #SMALLEST_SCOPE} memories.
+   */
   private static double density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m) {
     float[] v = field == Field.OWN ? m.embeddingView() : m.contextEmbeddingView();
     if (v.length == 0) {
       return 0;
     }
     List<Candidate> near = field == Field.OWN
-        ? index.dense(wholeScope, v, NEIGHBOURS + SPARE)
-        : index.contextDense(wholeScope, v, NEIGHBOURS + SPARE);
+        ? index.dense(wholeScope, v, SMALLEST_SCOPE)
+        : index.contextDense(wholeScope, v, SMALLEST_SCOPE);
+    if (near.size() < SMALLEST_SCOPE) {
+      return 0;
+    }
     double sum = 0;
     int n = 0;
     for (Candidate c : near) {

@@ -252,23 +252,25 @@ class RankingStepsTest {
 
   /**
    * A hub and a specific memory (a fake embedder that places texts on topic axes): "music music cello" is nearer
-   * the question "cello music" than "she takes cello lessons" is (0.95 against 0.71), but 30 memories about music,
+   * the question "cello music" than "she takes cello lessons" is (0.95 against 0.71), but 45 memories about music,
    * each on an axis of its own besides, lie near the hub (0.63) and far from the specific memory (0). Their own
-   * density is about 0.50; the hub's 0.63; the specific memory's 0.015.
+   * density is about 0.50; the hub's 0.63; the specific memory's 0.015. (47 memories: a scope large enough for the
+   * step, {@link HubDensities#SMALLEST_SCOPE}.)
    */
   private Memory hubAndSpecific() throws Exception {
     memory.close();
     Map<String, Integer> topics = new HashMap<>(Map.of("music", 0, "cello", 1));
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < 75; i++) {
       topics.put("theme" + i, 2 + i);
     }
-    memory = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 63)).clock(CLOCK).build();
+    memory = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 78)).clock(CLOCK).build();
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
     say("hub", "music music cello", t);
     say("specific", "she takes cello lessons", t);
-    for (int i = 0; i < 30; i++) {
+    for (int i = 0; i < 45; i++) {
       say("crowd:" + i, "music theme" + i, t);
     }
+    assertThat(HubDensities.SMALLEST_SCOPE).isLessThanOrEqualTo(47);
     return memory;
   }
 
@@ -303,7 +305,7 @@ class RankingStepsTest {
     // the scope's densities are computed again, and the specific memory is now a hub of its own
     Instant t = Instant.parse("2024-03-02T10:00:00Z");
     for (int i = 0; i < 30; i++) {
-      say("cello:" + i, "cello theme" + (30 + i), t);
+      say("cello:" + i, "cello theme" + (45 + i), t);
     }
     assertThat(denseOrder(hubs)).startsWith("hub", "specific");
   }
@@ -319,8 +321,19 @@ class RankingStepsTest {
         memory.delete(h.memory().id());
       }
     }
-    // each is the other's only neighbour now (0.45): 0.95 - 0.22 for the hub against 0.71 - 0.22
+    // two memories are left: too few for the step, which keeps the order of similarity
     assertThat(denseOrder(hubs)).containsExactly("hub", "specific");
+  }
+
+  @Test
+  void aSmallScopeKeepsTheOrderOfSimilarity() throws Exception {
+    hubAndSpecific();
+    List<SearchHit> crowd = memory.search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE)
+        .build()).hits().stream().filter(h -> h.memory().sourceIds().get(0).startsWith("crowd:")).toList();
+    for (SearchHit h : crowd.subList(0, 2)) {
+      memory.delete(h.memory().id()); // 45 memories: one too few
+    }
+    assertThat(denseOrder(Ranking.NONE.withHubs(true))).startsWith("hub", "specific");
   }
 
   @Test

@@ -103,7 +103,7 @@ class SearchRecordsTest {
     conversation();
     reads.clear();
     List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, "which instrument is she learning")
-        .maxTokens(60).ranking(Ranking.ALL).build()).hits();
+        .maxTokens(60).ranking(Ranking.ALL.withHubs(false)).build()).hits();
     assertThat(hits).isNotEmpty();
     // the neighbours' anchors, the memories near them and the feedback's best hits are read before the hits are
     // chosen; every id reaches the store once
@@ -111,6 +111,12 @@ class SearchRecordsTest {
     List<String> all = reads.stream().flatMap(List::stream).toList();
     assertThat(all).doesNotHaveDuplicates();
     assertThat(all).containsAll(hits.stream().map(h -> h.memory().id()).toList());
+    // with hubs too: the step reads the dense list's memories whose densities it computes, through the same records
+    reads.clear();
+    hits = memory.search(SearchRequest.builder(CHAT, "which instrument is she learning").maxTokens(60)
+        .ranking(Ranking.ALL).build()).hits();
+    all = reads.stream().flatMap(List::stream).toList();
+    assertThat(all).doesNotHaveDuplicates().containsAll(hits.stream().map(h -> h.memory().id()).toList());
   }
 
   @Test
