@@ -10,8 +10,10 @@ import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order.
  *
  * <p>Densities are derived data, held in this process only and computed when a memory first appears in a search of
- * a scope (one dense search of the index each, for its own embedding or its context embedding). A write through this
+ * a scope (one dense search of the index each, for its own embedding or its context embedding; by context, the
+ * neighbours' records too, to leave out the memory's own message). A write through this
  * engine drops the densities of the memories it changes in every scope that holds them; once a scope has seen more
  * changes than {@value #MIN_CHANGES} and a quarter of the densities it holds, all of its densities are computed
  * again, as new memories shift old ones' neighbourhoods. Writes made by another process on a shared store
@@ -41,12 +44,12 @@ final class HubDensities {
   static final double PENALTY = 0.5;
   /** How many times deeper than its pool the dense list is read before the penalty reorders and cuts it. */
   static final int DEPTH = 2;
-  /**
-   * A neighbour this similar shares the memory's vector (the memory itself, or, for context embeddings, another
-   * memory of the same message) and is not counted.
-   */
+  /** A neighbour this similar shares the memory's vector (the memory itself, or the same text twice): not counted. */
   static final double SAME_VECTOR = 1 - 1e-6;
-  /** Neighbours asked for beyond {@link #NEIGHBOURS}, to make up for those that share the memory's vector. */
+  /**
+   * Neighbours asked for beyond {@link #NEIGHBOURS}, to make up for those not counted (the same vector, or by context
+   * the same message).
+   */
   static final int SPARE = 16;
   /**
    * The fewest memories a scope needs for the step to reorder its dense lists. In a smaller scope a memory's nearest
@@ -125,7 +128,7 @@ final class HubDensities {
     IndexQuery wholeScope = new IndexQuery(q.tenant(), q.scope(), Filters.all(), false, q.today());
     Map<String, Double> computed = new HashMap<>();
     for (StoredMemory m : records.get(missing)) {
-      computed.put(m.id(), density(index, wholeScope, field, m));
+      computed.put(m.id(), density(index, wholeScope, field, m, records));
     }
     out.putAll(computed);
     if (scope.generation.get() == generation) {
@@ -144,9 +147,13 @@ final class HubDensities {
 
   /**
    * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in the scope; 0 in a
-   * scope of fewer than {@link #SMALLEST_SCOPE} memories.
+   * scope of fewer than {@link #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not counted,
+   * nor, by context, a memory of one of its source messages: its context embedding holds the same context (only the
+   * memory's own text differs), so a message that yielded many memories would make each of them look like a hub.
+   * Those neighbours' records are read through {@code records}, which the search shares.
    */
-  private static double density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m) {
+  private static double density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m,
+                                SearchRecords records) {
     float[] v = field == Field.OWN ? m.embeddingView() : m.contextEmbeddingView();
     if (v.length == 0) {
       return 0;
@@ -157,10 +164,18 @@ final class HubDensities {
     if (near.size() < SMALLEST_SCOPE) {
       return 0;
     }
+    Set<String> sameMessage = new HashSet<>();
+    if (field == Field.CONTEXT && !m.item().sourceIds().isEmpty()) {
+      for (StoredMemory o : records.get(near.stream().map(Candidate::id).toList())) {
+        if (o.item().sourceIds().stream().anyMatch(m.item().sourceIds()::contains)) {
+          sameMessage.add(o.id());
+        }
+      }
+    }
     double sum = 0;
     int n = 0;
     for (Candidate c : near) {
-      if (c.id().equals(m.id()) || c.score() >= SAME_VECTOR) {
+      if (c.id().equals(m.id()) || c.score() >= SAME_VECTOR || sameMessage.contains(c.id())) {
         continue;
       }
       sum += c.score();

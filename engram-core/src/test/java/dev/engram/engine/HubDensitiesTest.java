@@ -1,0 +1,87 @@
+package dev.engram.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.ChangePipelines;
+import dev.engram.MemoryItem;
+import dev.engram.Scope;
+import dev.engram.filter.Filters;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexOp;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.SearchIndex.Candidate;
+import dev.engram.spi.StoredMemory;
+import dev.engram.testing.InMemoryStorage;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link HubDensities} on the in-memory reference backend, with vectors set by hand: how a memory's density by
+ * context counts its neighbours.
+ */
+class HubDensitiesTest {
+  private static final int DIMENSION = 70;
+  private static final Scope ALICE = Scope.user("alice");
+  private final InMemoryStorage storage = InMemoryStorage.create();
+
+  /** A unit vector: {@code parts} holds axis, weight pairs. */
+  private static float[] vector(double... parts) {
+    float[] v = new float[DIMENSION];
+    double norm = 0;
+    for (int i = 0; i < parts.length; i += 2) {
+      v[(int) parts[i]] = (float) parts[i + 1];
+      norm += parts[i + 1] * parts[i + 1];
+    }
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (float) (v[i] / Math.sqrt(norm));
+    }
+    return v;
+  }
+
+  private void store(String id, String sourceId, float[] context) {
+    Instant t = Instant.parse("2024-05-01T10:00:00Z");
+    MemoryItem item = new MemoryItem(id, "memory " + id, id, Map.of(), "alice", null, null, null, null, t, t, null,
+        List.of(sourceId), null);
+    StoredMemory m = new StoredMemory("t", item, context, "what was said before " + id, context);
+    long seq = storage.records().apply(ChangeSet.of("t", List.of(MemoryChange.add(m, null, null,
+        ChangePipelines.RAW))));
+    storage.index().apply(List.of(new IndexOp.Upsert(m)), seq, storage.records().generation());
+  }
+
+  /**
+   * One message yielded the memory "x" and four more, whose context embeddings hold the same context (0.97 to x's);
+   * "y" comes from a message of its own. The query is a little nearer x (0.80) than y (0.79), and x and y are each
+   * other's nearest memory of another message (0.63); 46 unrelated memories fill the scope. If x's own message
+   * counted, its density (0.15) would put y first; it does not, so x's density is y's alone (0.02) and x stays first.
+   */
+  @Test
+  void theMemoriesOfItsOwnMessageDoNotMakeAMemoryAHubByContext() {
+    store("x", "m1", vector(0, 0.8, 1, 0.6));
+    for (int i = 0; i < 4; i++) {
+      store("sibling" + i, "m1", vector(0, 0.8, 1, 0.55, 10 + i, 0.24));
+    }
+    store("y", "m2", vector(0, 0.79, 2, 0.613));
+    for (int j = 0; j < 46; j++) {
+      store("other" + j, "o" + j, vector(20 + j, 1));
+    }
+    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
+    float[] query = vector(0, 1);
+    List<String> plain = ids(storage.index().contextDense(q, query, 10));
+    assertThat(plain.indexOf("x")).isLessThan(plain.indexOf("y"));
+    List<String> ranked = ids(new HubDensities().dense(storage.index(), q, HubDensities.Field.CONTEXT, query, 10,
+        new SearchRecords(storage.records(), "t")));
+    assertThat(ranked).contains("x", "y");
+    assertThat(ranked.indexOf("x")).isLessThan(ranked.indexOf("y"));
+  }
+
+  private static List<String> ids(List<Candidate> candidates) {
+    List<String> out = new ArrayList<>();
+    candidates.forEach(c -> out.add(c.id()));
+    return out;
+  }
+}
