@@ -79,6 +79,29 @@ class HubDensitiesTest {
     assertThat(ranked.indexOf("x")).isLessThan(ranked.indexOf("y"));
   }
 
+  @Test
+  void aChangedMemoryLosesItsDensityAndARemovedTenantLosesThemAll() {
+    for (int j = 0; j < 50; j++) {
+      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
+    }
+    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
+    HubDensities densities = new HubDensities();
+    List<String> found = ids(densities.dense(storage.index(), q, HubDensities.Field.OWN, vector(0, 1), 10,
+        new SearchRecords(storage.records(), "t")));
+    assertThat(found).hasSize(10);
+    assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
+    // a change to a memory the scope holds drops its density; one it does not hold changes nothing held
+    StoredMemory held = storage.records().get("t", found.get(0)).orElseThrow();
+    densities.changed(List.of(new IndexOp.Upsert(held)));
+    assertThat(densities.held()).isEqualTo(19);
+    densities.changed(List.of(new IndexOp.Remove("t", found.get(1)), new IndexOp.Remove("other", found.get(2))));
+    assertThat(densities.held()).isEqualTo(18);
+    densities.changed(List.of(new IndexOp.RemoveTenant("other")));
+    assertThat(densities.held()).isEqualTo(18);
+    densities.changed(List.of(new IndexOp.RemoveTenant("t")));
+    assertThat(densities.held()).isZero();
+  }
+
   private static List<String> ids(List<Candidate> candidates) {
     List<String> out = new ArrayList<>();
     candidates.forEach(c -> out.add(c.id()));
