@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * nearest memories in the searched scope, and the dense list is ordered by similarity minus {@value #PENALTY} times
  * density, the local scaling of CSLS (Conneau et al., 2018). The list is read {@value #DEPTH} times deeper than asked
  * so that a memory the penalty lifts can come from behind the cut; its candidates keep their similarities as scores.
- * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order.
+ * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order; one index search finds it so, and
+ * the scope is not looked at again until it changes.
  *
  * <p>Densities are derived data, held in this process only and computed when a memory first appears in a search of
  * a scope (one dense search of the index each, for its own embedding or its context embedding; by context, the
@@ -75,6 +77,8 @@ final class HubDensities {
     final AtomicInteger changes = new AtomicInteger();
     /** Bumped by every change, so that a density computed across a change is used once but not kept. */
     final AtomicInteger generation = new AtomicInteger();
+    /** The fields by which the scope was found too small ({@link #SMALLEST_SCOPE}), until its next change. */
+    final Set<Field> small = ConcurrentHashMap.newKeySet();
 
     Map<String, Double> of(Field field) {
       return field == Field.OWN ? own : context;
@@ -110,6 +114,9 @@ final class HubDensities {
   private Map<String, Double> densities(SearchIndex index, IndexQuery q, Field field, List<Candidate> candidates,
                                         SearchRecords records) {
     ScopeDensities scope = scopes.computeIfAbsent(new ScopeKey(q.tenant(), q.scope()), k -> new ScopeDensities());
+    if (scope.small.contains(field)) {
+      return Map.of(); // too small for the step: no density, the plain order
+    }
     Map<String, Double> known = scope.of(field);
     Map<String, Double> out = new HashMap<>();
     List<String> missing = new ArrayList<>();
@@ -128,7 +135,14 @@ final class HubDensities {
     IndexQuery wholeScope = new IndexQuery(q.tenant(), q.scope(), Filters.all(), false, q.today());
     Map<String, Double> computed = new HashMap<>();
     for (StoredMemory m : records.get(missing)) {
-      computed.put(m.id(), density(index, wholeScope, field, m, records));
+      OptionalDouble density = density(index, wholeScope, field, m, records);
+      if (density.isEmpty()) { // one look finds the scope too small for every memory in it
+        if (scope.generation.get() == generation) {
+          scope.small.add(field);
+        }
+        return Map.of();
+      }
+      computed.put(m.id(), density.getAsDouble());
     }
     out.putAll(computed);
     if (scope.generation.get() == generation) {
@@ -146,23 +160,23 @@ final class HubDensities {
   }
 
   /**
-   * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in the scope; 0 in a
-   * scope of fewer than {@link #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not counted,
+   * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in the scope (0 for a
+   * memory without that embedding); empty in a scope of fewer than {@link #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not counted,
    * nor, by context, a memory of one of its source messages: its context embedding holds the same context (only the
    * memory's own text differs), so a message that yielded many memories would make each of them look like a hub.
    * Those neighbours' records are read through {@code records}, which the search shares.
    */
-  private static double density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m,
-                                SearchRecords records) {
+  private static OptionalDouble density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m,
+                                        SearchRecords records) {
     float[] v = field == Field.OWN ? m.embeddingView() : m.contextEmbeddingView();
     if (v.length == 0) {
-      return 0;
+      return OptionalDouble.of(0);
     }
     List<Candidate> near = field == Field.OWN
         ? index.dense(wholeScope, v, SMALLEST_SCOPE)
         : index.contextDense(wholeScope, v, SMALLEST_SCOPE);
     if (near.size() < SMALLEST_SCOPE) {
-      return 0;
+      return OptionalDouble.empty();
     }
     Set<String> sameMessage = new HashSet<>();
     if (field == Field.CONTEXT && !m.item().sourceIds().isEmpty()) {
@@ -183,7 +197,7 @@ final class HubDensities {
         break;
       }
     }
-    return n == 0 ? 0 : sum / n;
+    return OptionalDouble.of(n == 0 ? 0 : sum / n);
   }
 
   /**
@@ -224,6 +238,7 @@ final class HubDensities {
       return;
     }
     d.generation.incrementAndGet();
+    d.small.clear(); // it may have grown
     int before = d.size();
     d.own.remove(id);
     d.context.remove(id);

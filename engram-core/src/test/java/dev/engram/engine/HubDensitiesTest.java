@@ -10,9 +10,11 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
+import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import dev.engram.testing.InMemoryStorage;
+import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -100,6 +102,37 @@ class HubDensitiesTest {
     assertThat(densities.held()).isEqualTo(18);
     densities.changed(List.of(new IndexOp.RemoveTenant("t")));
     assertThat(densities.held()).isZero();
+  }
+
+  @Test
+  void aSmallScopeIsLookedAtOnceAndAgainAfterItGrows() {
+    for (int j = 0; j < 40; j++) {
+      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
+    }
+    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
+    HubDensities densities = new HubDensities();
+    float[] query = vector(0, 1, 1, 0.9);
+    List<String> plain = ids(storage.index().dense(q, query, 10));
+    int[] searches = new int[1];
+    SearchIndex counted = (SearchIndex) Proxy.newProxyInstance(SearchIndex.class.getClassLoader(),
+        new Class<?>[] {SearchIndex.class}, (proxy, method, args) -> {
+          if (method.getName().equals("dense")) {
+            searches[0]++;
+          }
+          return method.invoke(storage.index(), args);
+        });
+    assertThat(ids(densities.dense(counted, q, HubDensities.Field.OWN, query, 10,
+        new SearchRecords(storage.records(), "t")))).isEqualTo(plain);
+    assertThat(searches[0]).isEqualTo(2); // the list, and one look at a memory's neighbours: too few
+    assertThat(densities.held()).isZero(); // 40 memories, and no density kept
+    densities.dense(counted, q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    assertThat(searches[0]).isEqualTo(3); // the scope is not looked at again until it changes
+    for (int j = 40; j < 50; j++) {
+      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
+      densities.changed(List.of(new IndexOp.Upsert(storage.records().get("t", "m" + j).orElseThrow())));
+    }
+    densities.dense(storage.index(), q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    assertThat(densities.held()).isEqualTo(20);
   }
 
   private static List<String> ids(List<Candidate> candidates) {
