@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class HubDensitiesTest {
   private static final int DIMENSION = 70;
   private static final Scope ALICE = Scope.user("alice");
+  private static final IndexQuery Q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
   private final InMemoryStorage storage = InMemoryStorage.create();
 
   /** A unit vector: {@code parts} holds axis, weight pairs. */
@@ -71,11 +72,10 @@ class HubDensitiesTest {
     for (int j = 0; j < 46; j++) {
       store("other" + j, "o" + j, vector(20 + j, 1));
     }
-    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
     float[] query = vector(0, 1);
-    List<String> plain = ids(storage.index().contextDense(q, query, 10));
+    List<String> plain = ids(storage.index().contextDense(Q, query, 10));
     assertThat(plain.indexOf("x")).isLessThan(plain.indexOf("y"));
-    List<String> ranked = ids(new HubDensities().dense(storage.index(), q, HubDensities.Field.CONTEXT, query, 10,
+    List<String> ranked = ids(new HubDensities().dense(storage.index(), Q, HubDensities.Field.CONTEXT, query, 10,
         new SearchRecords(storage.records(), "t")));
     assertThat(ranked).contains("x", "y");
     assertThat(ranked.indexOf("x")).isLessThan(ranked.indexOf("y"));
@@ -83,12 +83,9 @@ class HubDensitiesTest {
 
   @Test
   void aChangedMemoryLosesItsDensityAndARemovedTenantLosesThemAll() {
-    for (int j = 0; j < 50; j++) {
-      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
-    }
-    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
+    storeAlike(0, 50);
     HubDensities densities = new HubDensities();
-    List<String> found = ids(densities.dense(storage.index(), q, HubDensities.Field.OWN, vector(0, 1), 10,
+    List<String> found = ids(densities.dense(storage.index(), Q, HubDensities.Field.OWN, vector(0, 1), 10,
         new SearchRecords(storage.records(), "t")));
     assertThat(found).hasSize(10);
     assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
@@ -106,13 +103,10 @@ class HubDensitiesTest {
 
   @Test
   void aSmallScopeIsLookedAtOnceAndAgainAfterItGrows() {
-    for (int j = 0; j < 40; j++) {
-      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
-    }
-    IndexQuery q = new IndexQuery("t", ALICE, Filters.all(), false, LocalDate.parse("2024-06-01"));
+    storeAlike(0, 40);
     HubDensities densities = new HubDensities();
     float[] query = vector(0, 1, 1, 0.9);
-    List<String> plain = ids(storage.index().dense(q, query, 10));
+    List<String> plain = ids(storage.index().dense(Q, query, 10));
     int[] searches = new int[1];
     SearchIndex counted = (SearchIndex) Proxy.newProxyInstance(SearchIndex.class.getClassLoader(),
         new Class<?>[] {SearchIndex.class}, (proxy, method, args) -> {
@@ -121,18 +115,25 @@ class HubDensitiesTest {
           }
           return method.invoke(storage.index(), args);
         });
-    assertThat(ids(densities.dense(counted, q, HubDensities.Field.OWN, query, 10,
+    assertThat(ids(densities.dense(counted, Q, HubDensities.Field.OWN, query, 10,
         new SearchRecords(storage.records(), "t")))).isEqualTo(plain);
     assertThat(searches[0]).isEqualTo(2); // the list, and one look at a memory's neighbours: too few
     assertThat(densities.held()).isZero(); // 40 memories, and no density kept
-    densities.dense(counted, q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    densities.dense(counted, Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
     assertThat(searches[0]).isEqualTo(3); // the scope is not looked at again until it changes
+    storeAlike(40, 50);
     for (int j = 40; j < 50; j++) {
-      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
       densities.changed(List.of(new IndexOp.Upsert(storage.records().get("t", "m" + j).orElseThrow())));
     }
-    densities.dense(storage.index(), q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    densities.dense(storage.index(), Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
     assertThat(densities.held()).isEqualTo(20);
+  }
+
+  /** Memories m{from}..m{to - 1}, each on an axis of its own and a shared one (0.45 between any two). */
+  private void storeAlike(int from, int to) {
+    for (int j = from; j < to; j++) {
+      store("m" + j, "s" + j, vector(j, 1, 60, 0.5));
+    }
   }
 
   private static List<String> ids(List<Candidate> candidates) {
