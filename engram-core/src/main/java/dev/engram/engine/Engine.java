@@ -17,6 +17,7 @@ import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
+import dev.engram.spi.StoredMemory;
 import dev.engram.spi.SearchIndex;
 import java.io.IOException;
 import java.time.LocalDate;
@@ -69,7 +70,10 @@ final class Engine implements AutoCloseable {
   /** True while the outbox may hold entries the graph store has not applied; written under {@link #writeLock}. */
   private volatile boolean outboxPending;
   final ScopeLocks scopeLocks = new ScopeLocks(64);
-  /** The memories' densities for the ranking step hubs: derived from the index, told of every change to it. */
+  /**
+   * The memories' densities for the ranking step hubs: derived from the index, told of every memory a write changes
+   * (with its scope, which a removal from the index no longer names) and forgotten when the index is caught up.
+   */
   final HubDensities hubDensities = new HubDensities();
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
@@ -207,13 +211,16 @@ final class Engine implements AutoCloseable {
         }
       }
       List<IndexOp> ops = new ArrayList<>(changes.changes().size());
+      List<StoredMemory> changed = new ArrayList<>(changes.changes().size());
       for (MemoryChange c : changes.changes()) {
+        changed.add(c.memory());
         ops.add(switch (c.event()) {
           case ADD, UPDATE -> new IndexOp.Upsert(c.memory());
           case DELETE -> new IndexOp.Remove(c.memory().tenant(), c.memory().id());
           case NOOP -> throw new IllegalStateException("NOOP in a change set");
         });
       }
+      hubDensities.changed(changed);
       indexCommitted(ops, seq);
       if (graphFailure != null) {
         throw graphFailure;
@@ -241,10 +248,10 @@ final class Engine implements AutoCloseable {
         return List.of();
       }
       long seq = store.restore(tenant, fresh);
-      List<IndexOp> ops = new ArrayList<>(fresh.size());
-      for (RestoredMemory m : fresh) {
-        m.current().ifPresent(current -> ops.add(new IndexOp.Upsert(current)));
-      }
+      List<StoredMemory> current = fresh.stream().flatMap(m -> m.current().stream()).toList();
+      List<IndexOp> ops = new ArrayList<>(current.size());
+      current.forEach(m -> ops.add(new IndexOp.Upsert(m)));
+      hubDensities.changed(current);
       indexCommitted(ops, seq);
       return fresh.stream().map(RestoredMemory::id).toList();
     } finally {
@@ -320,6 +327,7 @@ final class Engine implements AutoCloseable {
       if (graphStore != null) {
         graphStore.reset(tenant);
       }
+      hubDensities.forget(tenant);
       indexCommitted(List.of(new IndexOp.RemoveTenant(tenant)), store.lastSeq());
     } finally {
       writeLock.unlock();
@@ -343,7 +351,6 @@ final class Engine implements AutoCloseable {
       return;
     }
     try {
-      hubDensities.changed(ops);
       index.apply(ops, seq, store.generation());
       indexDirty.set(true);
     } catch (RuntimeException e) {

@@ -2,7 +2,6 @@ package dev.engram.engine;
 
 import dev.engram.Scope;
 import dev.engram.filter.Filters;
-import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
@@ -105,6 +104,9 @@ final class HubDensities {
       return wide;
     }
     Map<String, Double> density = densities(index, q, field, wide, records);
+    if (density.isEmpty()) { // a scope too small for the step
+      return List.copyOf(wide.subList(0, Math.min(k, wide.size())));
+    }
     List<Candidate> out = new ArrayList<>(wide);
     out.sort(Comparator.comparingDouble(c -> -(c.score() - PENALTY * density.getOrDefault(c.id(), 0.0))));
     return List.copyOf(out.subList(0, Math.min(k, out.size())));
@@ -161,9 +163,10 @@ final class HubDensities {
 
   /**
    * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in the scope (0 for a
-   * memory without that embedding); empty in a scope of fewer than {@link #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not counted,
-   * nor, by context, a memory of one of its source messages: its context embedding holds the same context (only the
-   * memory's own text differs), so a message that yielded many memories would make each of them look like a hub.
+   * memory without that embedding); empty in a scope of fewer than {@link #SMALLEST_SCOPE} memories. A neighbour
+   * with the memory's very vector is not counted, nor, by context, a memory of one of its source messages: its
+   * context embedding holds the same context (only the memory's own text differs), so a message that yielded many
+   * memories would make each of them look like a hub.
    * Those neighbours' records are read through {@code records}, which the search shares.
    */
   private static OptionalDouble density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m,
@@ -201,33 +204,26 @@ final class HubDensities {
   }
 
   /**
-   * Reports changes applied to the index: the changed memories' densities are dropped in every scope that holds
-   * them, and a scope that has seen more than {@link #MIN_CHANGES} changes and a quarter of its densities starts
-   * again empty; a removed tenant's scopes are dropped.
+   * Reports memories a write changed (added, updated or deleted, each in its scope): their densities are dropped in
+   * every scope that holds them, and a scope that has seen more than {@link #MIN_CHANGES} changes and a quarter of
+   * its densities starts again empty.
    */
-  void changed(List<IndexOp> ops) {
+  void changed(List<StoredMemory> memories) {
     if (scopes.isEmpty()) {
       return;
     }
-    for (IndexOp op : ops) {
-      if (op instanceof IndexOp.Upsert u) {
-        for (Scope s : covering(u.memory().item().scope())) {
-          changed(new ScopeKey(u.memory().tenant(), s), u.memory().id());
-        }
-      } else if (op instanceof IndexOp.Remove r) {
-        for (ScopeKey key : List.copyOf(scopes.keySet())) {
-          ScopeDensities d = scopes.get(key);
-          if (key.tenant().equals(r.tenant()) && d != null
-              && (d.own.containsKey(r.id()) || d.context.containsKey(r.id()))) {
-            changed(key, r.id());
-          }
-        }
-      } else if (op instanceof IndexOp.RemoveTenant t) {
-        for (ScopeKey key : List.copyOf(scopes.keySet())) {
-          if (key.tenant().equals(t.tenant())) {
-            drop(key);
-          }
-        }
+    for (StoredMemory m : memories) {
+      for (Scope s : covering(m.item().scope())) {
+        changed(new ScopeKey(m.tenant(), s), m.id());
+      }
+    }
+  }
+
+  /** Forgets a tenant's densities (its data was deleted). */
+  void forget(String tenant) {
+    for (ScopeKey key : List.copyOf(scopes.keySet())) {
+      if (key.tenant().equals(tenant)) {
+        drop(key);
       }
     }
   }

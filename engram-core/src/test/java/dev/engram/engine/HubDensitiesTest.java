@@ -89,15 +89,17 @@ class HubDensitiesTest {
         new SearchRecords(storage.records(), "t")));
     assertThat(found).hasSize(10);
     assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
-    // a change to a memory the scope holds drops its density; one it does not hold changes nothing held
-    StoredMemory held = storage.records().get("t", found.get(0)).orElseThrow();
-    densities.changed(List.of(new IndexOp.Upsert(held)));
+    // a change to a memory the scope holds drops its density; the same id in another tenant or scope drops nothing
+    StoredMemory first = storage.records().get("t", found.get(0)).orElseThrow();
+    densities.changed(List.of(first));
     assertThat(densities.held()).isEqualTo(19);
-    densities.changed(List.of(new IndexOp.Remove("t", found.get(1)), new IndexOp.Remove("other", found.get(2))));
+    StoredMemory second = storage.records().get("t", found.get(1)).orElseThrow();
+    densities.changed(List.of(second, new StoredMemory("other", second.item(), second.embedding()),
+        new StoredMemory("t", ofBob(second.item()), second.embedding())));
     assertThat(densities.held()).isEqualTo(18);
-    densities.changed(List.of(new IndexOp.RemoveTenant("other")));
+    densities.forget("other");
     assertThat(densities.held()).isEqualTo(18);
-    densities.changed(List.of(new IndexOp.RemoveTenant("t")));
+    densities.forget("t");
     assertThat(densities.held()).isZero();
   }
 
@@ -123,10 +125,16 @@ class HubDensitiesTest {
     assertThat(searches[0]).isEqualTo(3); // the scope is not looked at again until it changes
     storeAlike(40, 50);
     for (int j = 40; j < 50; j++) {
-      densities.changed(List.of(new IndexOp.Upsert(storage.records().get("t", "m" + j).orElseThrow())));
+      densities.changed(List.of(storage.records().get("t", "m" + j).orElseThrow()));
     }
     densities.dense(storage.index(), Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
     assertThat(densities.held()).isEqualTo(20);
+  }
+
+  /** The same memory, of user bob. */
+  private static MemoryItem ofBob(MemoryItem i) {
+    return new MemoryItem(i.id(), i.text(), i.hash(), i.metadata(), "bob", null, null, null, null, i.createdAt(),
+        i.updatedAt(), null, i.sourceIds(), null);
   }
 
   /** Memories m{from}..m{to - 1}, each on an axis of its own and a shared one (0.45 between any two). */
