@@ -221,6 +221,7 @@ final class Engine implements AutoCloseable {
         });
       }
       hubDensities.changed(changed);
+      hubDensities.changedRelations(changes.tenant(), changes.graph().relations());
       indexCommitted(ops, seq);
       if (graphFailure != null) {
         throw graphFailure;

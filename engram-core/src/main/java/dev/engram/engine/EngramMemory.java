@@ -117,7 +117,7 @@ public final class EngramMemory implements Memory {
     int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
         : request.topK();
     List<GraphRelation> found = graphSearch.search(tenant, request.scope(), request.query(), vector, relationsK,
-        request.threshold(), relations.at(engine.config.clock().instant()));
+        request.threshold(), relations.at(engine.config.clock().instant()), request.ranking().hubs());
     return request.maxTokens().isPresent()
         ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt(),
             engine.config.tokenCounter())

@@ -25,7 +25,8 @@ import java.util.Set;
  * (word n-grams matched on normalised names, and the query embedding against name embeddings above the entity
  * threshold) and their neighbourhood up to two hops, ranked by hop then by fact similarity; (b) semantic triples:
  * the query embedding against fact embeddings. The two lists are fused by {@link RankFusion} (the memories' fusion
- * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories.
+ * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories. With the ranking step
+ * hubs, the semantic list is ordered as the memories' dense lists are ({@link HubDensities}).
  */
 final class GraphSearch {
   private static final int MAX_NGRAM = 4;
@@ -39,9 +40,13 @@ final class GraphSearch {
     this.graph = engine.graph;
   }
 
-  /** The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}. */
+  /**
+   * The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}; with
+   * {@code hubs} (the ranking step {@link dev.engram.Ranking#hubs}) the fact-similarity list is ordered by
+   * {@link HubDensities#relations}.
+   */
   List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, double threshold,
-                             TimeView view) {
+                             TimeView view, boolean hubs) {
     Set<String> anchors = new LinkedHashSet<>();
     for (Entity e : graph.entitiesByName(tenant, scope, ngrams(query))) {
       anchors.add(e.id());
@@ -71,7 +76,10 @@ final class GraphSearch {
         centred.addAll(hop2);
       }
     }
-    List<ScoredRelation> semantic = graph.similarRelations(tenant, scope, vector, Math.max(k * 2, 10), view);
+    int semanticK = Math.max(k * 2, 10);
+    List<ScoredRelation> semantic = hubs
+        ? engine.hubDensities.relations(graph, tenant, scope, view, vector, semanticK)
+        : graph.similarRelations(tenant, scope, vector, semanticK, view);
     Map<String, Relation> byId = new LinkedHashMap<>();
     List<Candidate> centredRanking = new ArrayList<>(centred.size());
     for (Relation r : centred) {

@@ -2,20 +2,28 @@ package dev.engram.engine;
 
 import dev.engram.Scope;
 import dev.engram.filter.Filters;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Hubness reduction for the dense lists, the ranking step {@link dev.engram.Ranking#hubs}. In a space of sentence
@@ -26,17 +34,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * density, the local scaling of CSLS (Conneau et al., 2018). The list is read {@value #DEPTH} times deeper than asked
  * so that a memory the penalty lifts can come from behind the cut; its candidates keep their similarities as scores.
  * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order; one index search finds it so, and
- * the scope is not looked at again until it changes.
+ * the scope is not looked at again until it changes. The graph's fact-similarity list gets the same treatment
+ * ({@link #relations}): a relation's density is the mean similarity of its {@value #NEIGHBOURS} nearest relations'
+ * facts in the scope, ended ones included ({@link TimeView#ALL}), so that it does not depend on the view searched.
  *
- * <p>Densities are derived data, held in this process only and computed when a memory first appears in a search of
- * a scope (one dense search of the index each, for its own embedding or its context embedding; by context, the
- * neighbours' records too, to leave out the memory's own message). A write through this
- * engine drops the densities of the memories it changes in every scope that holds them; once a scope has seen more
- * changes than {@value #MIN_CHANGES} and a quarter of the densities it holds, all of its densities are computed
- * again, as new memories shift old ones' neighbourhoods. Writes made by another process on a shared store
- * (PostgreSQL) are seen only through that refresh or a restart: between them, a density may be older than the
- * scope, which changes an order, never what a search may return. At most {@value #MAX_HELD} densities are held;
- * past that, the cache starts again empty. Thread-safe.
+ * <p>Densities are derived data, held in this process only and computed when a memory or relation first appears in
+ * a search of a scope (one dense search each, of the index for a memory's own embedding or its context embedding,
+ * of the graph store for a relation's fact; by context, the neighbours' records too, to leave out the memory's own
+ * message). A write through this engine drops the densities of the memories and relations it changes in every scope
+ * that holds them; once a scope has seen more changes than {@value #MIN_CHANGES} and a quarter of the densities it
+ * holds, all of its densities are computed again, as new entries shift old ones' neighbourhoods. Writes made by
+ * another process on a shared store (PostgreSQL) are seen only through that refresh or a restart: between them, a
+ * density may be older than the scope, which changes an order, never what a search may return. At most
+ * {@value #MAX_HELD} densities are held; past that, the cache starts again empty. Thread-safe.
  */
 final class HubDensities {
   /** How many of a memory's nearest memories its density averages. */
@@ -60,18 +70,17 @@ final class HubDensities {
   static final int SMALLEST_SCOPE = NEIGHBOURS + SPARE + 1;
   /** The fewest changes in a scope after which its densities are all computed again. */
   static final int MIN_CHANGES = 16;
-  /** The most densities held, over all scopes and both fields. */
+  /** The most densities held, over all scopes and fields. */
   static final int MAX_HELD = 500_000;
 
-  /** Which embedding of a memory a dense list compares. */
-  enum Field { OWN, CONTEXT }
+  /** Which embedding a dense list compares: a memory's own or its context embedding, or a relation's fact. */
+  enum Field { OWN, CONTEXT, RELATION }
 
   private record ScopeKey(String tenant, Scope scope) {}
 
-  /** One scope's densities, by memory id, per field. */
+  /** One scope's densities, by memory or relation id, per field. */
   private static final class ScopeDensities {
-    final Map<String, Double> own = new ConcurrentHashMap<>();
-    final Map<String, Double> context = new ConcurrentHashMap<>();
+    final Map<Field, Map<String, Double>> fields = new EnumMap<>(Field.class);
     /** Changes since the densities were first computed. */
     final AtomicInteger changes = new AtomicInteger();
     /** Bumped by every change, so that a density computed across a change is used once but not kept. */
@@ -79,13 +88,36 @@ final class HubDensities {
     /** The fields by which the scope was found too small ({@link #SMALLEST_SCOPE}), until its next change. */
     final Set<Field> small = ConcurrentHashMap.newKeySet();
 
+    ScopeDensities() {
+      for (Field f : Field.values()) {
+        fields.put(f, new ConcurrentHashMap<>());
+      }
+    }
+
     Map<String, Double> of(Field field) {
-      return field == Field.OWN ? own : context;
+      return fields.get(field);
+    }
+
+    /** Removes the id's densities; returns how many were removed. */
+    int remove(String id) {
+      int removed = 0;
+      for (Map<String, Double> m : fields.values()) {
+        if (m.remove(id) != null) {
+          removed++;
+        }
+      }
+      return removed;
     }
 
     int size() {
-      return own.size() + context.size();
+      return fields.values().stream().mapToInt(Map::size).sum();
     }
+  }
+
+  /** Computes the densities of the ids a scope does not hold yet; empty if the scope is too small for the step. */
+  @FunctionalInterface
+  private interface Computation {
+    Optional<Map<String, Double>> densities(List<String> missing);
   }
 
   private final Map<ScopeKey, ScopeDensities> scopes = new ConcurrentHashMap<>();
@@ -97,61 +129,113 @@ final class HubDensities {
    * unknown are read through {@code records} (which the search reuses) and their densities computed.
    */
   List<Candidate> dense(SearchIndex index, IndexQuery q, Field field, float[] vector, int k, SearchRecords records) {
+    if (field == Field.RELATION) {
+      throw new IllegalArgumentException("relations are searched through relations(...)");
+    }
     List<Candidate> wide = field == Field.OWN
         ? index.dense(q, vector, k * DEPTH)
         : index.contextDense(q, vector, k * DEPTH);
     if (wide.isEmpty()) {
       return wide;
     }
-    Map<String, Double> density = densities(index, q, field, wide, records);
-    if (density.isEmpty()) { // a scope too small for the step
+    IndexQuery wholeScope = new IndexQuery(q.tenant(), q.scope(), Filters.all(), false, q.today());
+    Map<String, Double> density = densities(new ScopeKey(q.tenant(), q.scope()), field,
+        wide.stream().map(Candidate::id).toList(), missing -> {
+          Map<String, Double> computed = new HashMap<>();
+          for (StoredMemory m : records.get(missing)) {
+            OptionalDouble d = density(index, wholeScope, field, m, records);
+            if (d.isEmpty()) { // one look finds the scope too small for every memory in it
+              return Optional.empty();
+            }
+            computed.put(m.id(), d.getAsDouble());
+          }
+          return Optional.of(computed);
+        });
+    return reorder(wide, k, Candidate::score, Candidate::id, density);
+  }
+
+  /**
+   * The {@code k} relations of the scope whose facts are nearest {@code vector} among those {@code view} shows, in
+   * the order of similarity minus {@link #PENALTY} times density; each keeps its similarity as its score.
+   */
+  List<ScoredRelation> relations(GraphStore graph, String tenant, Scope scope, TimeView view, float[] vector,
+                                 int k) {
+    List<ScoredRelation> wide = graph.similarRelations(tenant, scope, vector, k * DEPTH, view);
+    if (wide.isEmpty()) {
+      return wide;
+    }
+    Map<String, Relation> byId = new HashMap<>();
+    wide.forEach(sr -> byId.put(sr.relation().id(), sr.relation()));
+    Map<String, Double> density = densities(new ScopeKey(tenant, scope), Field.RELATION,
+        wide.stream().map(sr -> sr.relation().id()).toList(), missing -> {
+          Map<String, Double> computed = new HashMap<>();
+          for (String id : missing) {
+            Relation r = byId.get(id);
+            List<Candidate> near = graph.similarRelations(tenant, scope, r.factEmbeddingView(), SMALLEST_SCOPE,
+                TimeView.ALL).stream().map(n -> new Candidate(n.relation().id(), n.score())).toList();
+            OptionalDouble d = meanOfNearest(id, near, Set.of());
+            if (d.isEmpty()) {
+              return Optional.empty();
+            }
+            computed.put(id, d.getAsDouble());
+          }
+          return Optional.of(computed);
+        });
+    return reorder(wide, k, ScoredRelation::score, sr -> sr.relation().id(), density);
+  }
+
+  /**
+   * The first {@code k} of {@code wide} by score minus {@link #PENALTY} times density; in the given order if there
+   * are no densities (a scope too small for the step).
+   */
+  private static <T> List<T> reorder(List<T> wide, int k, ToDoubleFunction<T> score, Function<T, String> id,
+                                     Map<String, Double> density) {
+    if (density.isEmpty()) {
       return List.copyOf(wide.subList(0, Math.min(k, wide.size())));
     }
-    List<Candidate> out = new ArrayList<>(wide);
-    out.sort(Comparator.comparingDouble(c -> -(c.score() - PENALTY * density.getOrDefault(c.id(), 0.0))));
+    List<T> out = new ArrayList<>(wide);
+    out.sort(Comparator.comparingDouble(t -> -(score.applyAsDouble(t) - PENALTY * density.getOrDefault(id.apply(t),
+        0.0))));
     return List.copyOf(out.subList(0, Math.min(k, out.size())));
   }
 
-  /** The densities of the candidates by {@code field} in {@code q}'s scope: those held, and the rest computed. */
-  private Map<String, Double> densities(SearchIndex index, IndexQuery q, Field field, List<Candidate> candidates,
-                                        SearchRecords records) {
-    ScopeDensities scope = scopes.computeIfAbsent(new ScopeKey(q.tenant(), q.scope()), k -> new ScopeDensities());
+  /**
+   * The densities of {@code ids} by {@code field} in the scope: those held, and the rest computed (and held unless a
+   * change came in between); empty if the scope is too small for the step.
+   */
+  private Map<String, Double> densities(ScopeKey key, Field field, List<String> ids, Computation computation) {
+    ScopeDensities scope = scopes.computeIfAbsent(key, k -> new ScopeDensities());
     if (scope.small.contains(field)) {
       return Map.of(); // too small for the step: no density, the plain order
     }
     Map<String, Double> known = scope.of(field);
     Map<String, Double> out = new HashMap<>();
     List<String> missing = new ArrayList<>();
-    for (Candidate c : candidates) {
-      Double d = known.get(c.id());
+    for (String id : ids) {
+      Double d = known.get(id);
       if (d != null) {
-        out.put(c.id(), d);
+        out.put(id, d);
       } else {
-        missing.add(c.id());
+        missing.add(id);
       }
     }
     if (missing.isEmpty()) {
       return out;
     }
     int generation = scope.generation.get();
-    IndexQuery wholeScope = new IndexQuery(q.tenant(), q.scope(), Filters.all(), false, q.today());
-    Map<String, Double> computed = new HashMap<>();
-    for (StoredMemory m : records.get(missing)) {
-      OptionalDouble density = density(index, wholeScope, field, m, records);
-      if (density.isEmpty()) { // one look finds the scope too small for every memory in it
-        if (scope.generation.get() == generation) {
-          scope.small.add(field);
-        }
-        return Map.of();
+    Optional<Map<String, Double>> computed = computation.densities(missing);
+    if (computed.isEmpty()) {
+      if (scope.generation.get() == generation) {
+        scope.small.add(field);
       }
-      computed.put(m.id(), density.getAsDouble());
+      return Map.of();
     }
-    out.putAll(computed);
+    out.putAll(computed.get());
     if (scope.generation.get() == generation) {
-      if (held.get() + computed.size() > MAX_HELD) {
+      if (held.get() + computed.get().size() > MAX_HELD) {
         clear();
       } else {
-        computed.forEach((id, d) -> {
+        computed.get().forEach((id, d) -> {
           if (known.put(id, d) == null) {
             held.incrementAndGet();
           }
@@ -189,10 +273,22 @@ final class HubDensities {
         }
       }
     }
+    return meanOfNearest(m.id(), near, sameMessage);
+  }
+
+  /**
+   * The mean score of the first {@link #NEIGHBOURS} of {@code near} (nearest first), leaving out {@code self}, any
+   * neighbour with the very same vector and those in {@code excluded}; empty if {@code near} holds fewer than
+   * {@link #SMALLEST_SCOPE} entries (the scope is too small for the step).
+   */
+  static OptionalDouble meanOfNearest(String self, List<Candidate> near, Set<String> excluded) {
+    if (near.size() < SMALLEST_SCOPE) {
+      return OptionalDouble.empty();
+    }
     double sum = 0;
     int n = 0;
     for (Candidate c : near) {
-      if (c.id().equals(m.id()) || c.score() >= SAME_VECTOR || sameMessage.contains(c.id())) {
+      if (c.id().equals(self) || c.score() >= SAME_VECTOR || excluded.contains(c.id())) {
         continue;
       }
       sum += c.score();
@@ -219,6 +315,22 @@ final class HubDensities {
     }
   }
 
+  /**
+   * Reports relations a write added or updated, each in its scope: their densities are dropped as for
+   * {@link #changed(List)}. (A deleted relation needs no report: no search returns it again, and its neighbours'
+   * densities follow with the scope's refresh.)
+   */
+  void changedRelations(String tenant, List<Relation> relations) {
+    if (scopes.isEmpty()) {
+      return;
+    }
+    for (Relation r : relations) {
+      for (Scope s : covering(r.scope())) {
+        changed(new ScopeKey(tenant, s), r.id());
+      }
+    }
+  }
+
   /** Forgets a tenant's densities (its data was deleted). */
   void forget(String tenant) {
     for (ScopeKey key : List.copyOf(scopes.keySet())) {
@@ -235,10 +347,7 @@ final class HubDensities {
     }
     d.generation.incrementAndGet();
     d.small.clear(); // it may have grown
-    int before = d.size();
-    d.own.remove(id);
-    d.context.remove(id);
-    held.addAndGet(d.size() - before);
+    held.addAndGet(-d.remove(id));
     if (d.changes.incrementAndGet() > Math.max(MIN_CHANGES, d.size() / 4)) {
       drop(key);
     }
@@ -259,7 +368,7 @@ final class HubDensities {
     }
   }
 
-  /** The densities held, over all scopes and both fields. */
+  /** The densities held, over all scopes and fields. */
   int held() {
     return held.get();
   }

@@ -6,7 +6,11 @@ import dev.engram.ChangePipelines;
 import dev.engram.MemoryItem;
 import dev.engram.Scope;
 import dev.engram.filter.Filters;
+import dev.engram.graph.Relation;
+import dev.engram.graph.ScoredRelation;
+import dev.engram.graph.TimeView;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
@@ -18,6 +22,7 @@ import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -148,5 +153,89 @@ class HubDensitiesTest {
     List<String> out = new ArrayList<>();
     candidates.forEach(c -> out.add(c.id()));
     return out;
+  }
+
+  /** A relation of Alice's scope (or {@code scope}'s) whose fact embedding is {@code v}. */
+  private static Relation relation(String id, float[] v, Scope scope) {
+    return new Relation(id, "e1", "related_to", "e2", "fact " + id, v, null, null,
+        Instant.parse("2024-05-01T10:00:00Z"), null, List.of("s" + id), List.of(), scope);
+  }
+
+  /**
+   * A graph store (a proxy over a list) whose only answer is the one the step asks for, the relations nearest a
+   * vector by exact cosine; {@code views} records the views it was asked with.
+   */
+  private static GraphStore graphOf(List<Relation> relations, List<TimeView> views) {
+    return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
+        (proxy, method, args) -> {
+          if (!method.getName().equals("similarRelations")) {
+            throw new UnsupportedOperationException(method.getName());
+          }
+          float[] q = (float[]) args[2];
+          views.add((TimeView) args[4]);
+          return relations.stream().map(r -> new ScoredRelation(r, Relevance.cosine(r.factEmbeddingView(), q)))
+              .sorted(Comparator.comparingDouble(sr -> -sr.score())).limit((int) args[3]).toList();
+        });
+  }
+
+  /**
+   * The graph's fact list gets the step as memories do: "hub" is nearest the query (0.95) but 45 relations lie near
+   * it (0.63) and none near "specific" (0.71), so "specific" comes first; the scores stay the similarities, and the
+   * densities are computed over every relation, ended or not, whatever view the search asked for.
+   */
+  @Test
+  void aRelationNearEveryOtherGivesWayToTheOneAboutTheQuery() {
+    List<Relation> relations = new ArrayList<>();
+    relations.add(relation("hub", vector(0, 2, 1, 1), ALICE));
+    relations.add(relation("specific", vector(1, 1), ALICE));
+    for (int i = 0; i < 45; i++) {
+      relations.add(relation("crowd" + i, vector(0, 1, 2 + i, 1), ALICE));
+    }
+    List<TimeView> views = new ArrayList<>();
+    GraphStore graph = graphOf(relations, views);
+    float[] query = vector(0, 1, 1, 1);
+    assertThat(graph.similarRelations("t", ALICE, query, 2, TimeView.CURRENT)).extracting(sr -> sr.relation().id())
+        .containsExactly("hub", "specific");
+    views.clear();
+    List<ScoredRelation> ranked = new HubDensities().relations(graph, "t", ALICE, TimeView.CURRENT, query, 2);
+    assertThat(ranked).extracting(sr -> sr.relation().id()).containsExactly("specific", "hub");
+    assertThat(ranked.get(0).score()).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(views.get(0)).isEqualTo(TimeView.CURRENT); // the list itself, as asked
+    assertThat(views.subList(1, views.size())).containsOnly(TimeView.ALL); // the neighbourhoods
+  }
+
+  @Test
+  void aChangedRelationLosesItsDensityInItsScopeOnly() {
+    List<Relation> relations = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      relations.add(relation("r" + i, vector(0, 1, 1 + i, 1), ALICE));
+    }
+    HubDensities densities = new HubDensities();
+    List<ScoredRelation> found = densities.relations(graphOf(relations, new ArrayList<>()), "t", ALICE,
+        TimeView.CURRENT, vector(0, 1), 10);
+    assertThat(found).hasSize(10);
+    assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
+    Relation first = found.get(0).relation();
+    densities.changedRelations("other", List.of(first));
+    densities.changedRelations("t", List.of(relation(first.id(), first.factEmbeddingView(), Scope.user("bob"))));
+    assertThat(densities.held()).isEqualTo(20);
+    densities.changedRelations("t", List.of(first));
+    assertThat(densities.held()).isEqualTo(19);
+    densities.forget("t");
+    assertThat(densities.held()).isZero();
+  }
+
+  @Test
+  void aSmallGraphKeepsTheOrderOfSimilarity() {
+    List<Relation> relations = new ArrayList<>();
+    relations.add(relation("hub", vector(0, 2, 1, 1), ALICE));
+    relations.add(relation("specific", vector(1, 1), ALICE));
+    for (int i = 0; i < 43; i++) {
+      relations.add(relation("crowd" + i, vector(0, 1, 2 + i, 1), ALICE));
+    }
+    HubDensities densities = new HubDensities();
+    assertThat(densities.relations(graphOf(relations, new ArrayList<>()), "t", ALICE, TimeView.CURRENT,
+        vector(0, 1, 1, 1), 2)).extracting(sr -> sr.relation().id()).containsExactly("hub", "specific");
+    assertThat(densities.held()).isZero();
   }
 }

@@ -2,9 +2,11 @@ package dev.engram.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.AddRequest;
 import dev.engram.Engram;
+import dev.engram.GraphRelation;
 import dev.engram.Memory;
 import dev.engram.Message;
 import dev.engram.Ranking;
@@ -13,6 +15,7 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
+import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
 import dev.engram.testing.TopicEmbedder;
@@ -45,6 +48,11 @@ class RankingStepsTest {
     return builder.storage(InMemoryStorage.create());
   }
 
+  /** True if the storage has a graph store; the in-memory reference backend has none. */
+  boolean hasGraph() {
+    return false;
+  }
+
   @BeforeEach
   void open() {
     memory = storage(Engram.builder(), "main").embedder(new HashEmbedder()).clock(CLOCK).build();
@@ -56,7 +64,11 @@ class RankingStepsTest {
   }
 
   private void say(String sourceId, String text, Instant at) {
-    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, "speaker", at, sourceId)).infer(false)
+    say("speaker", sourceId, text, at);
+  }
+
+  private void say(String speaker, String sourceId, String text, Instant at) {
+    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, speaker, at, sourceId)).infer(false)
         .timestamp(at).build());
   }
 
@@ -258,17 +270,27 @@ class RankingStepsTest {
    * step, {@link HubDensities#SMALLEST_SCOPE}.)
    */
   private Memory hubAndSpecific() throws Exception {
+    return hubAndSpecific(false);
+  }
+
+  /** {@link #hubAndSpecific()}, with the offline graph if {@code graph}: a relation per memory, its text its fact. */
+  private Memory hubAndSpecific(boolean graph) throws Exception {
     memory.close();
     Map<String, Integer> topics = new HashMap<>(Map.of("music", 0, "cello", 1));
     for (int i = 0; i < 75; i++) {
       topics.put("theme" + i, 2 + i);
     }
-    memory = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 78)).clock(CLOCK).build();
+    for (int i = 0; i < 77; i++) { // the graph's speakers, on axes of their own: entities the graph keeps apart
+      topics.put(speaker(true, i), 77 + i);
+    }
+    Engram.Builder builder = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 155))
+        .clock(CLOCK);
+    memory = (graph ? builder.graph(OfflineGraphExtractor.create()) : builder).build();
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    say("hub", "music music cello", t);
-    say("specific", "she takes cello lessons", t);
+    say(speaker(graph, 0), "hub", "music music cello", t);
+    say(speaker(graph, 1), "specific", "she takes cello lessons", t);
     for (int i = 0; i < 45; i++) {
-      say("crowd:" + i, "music theme" + i, t);
+      say(speaker(graph, 2 + i), "crowd:" + i, "music theme" + i, t);
     }
     assertThat(HubDensities.SMALLEST_SCOPE).isLessThanOrEqualTo(47);
     return memory;
@@ -294,6 +316,36 @@ class RankingStepsTest {
         .ranking(Ranking.NONE.withHubs(true)).build()).hits().stream()
         .filter(h -> h.memory().sourceIds().contains("specific")).findFirst().orElseThrow();
     assertThat(specific.details().semantic()).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-3));
+  }
+
+  /**
+   * The speaker of the {@code i}-th message of {@link #hubAndSpecific(boolean)}: with the graph, a name of its own,
+   * so that the offline graph gives each memory a relation of its own (a speaker is an entity, and one entity's
+   * self-relations would merge); a relation's fact is the memory text alone, so the names do not move the facts.
+   */
+  private static String speaker(boolean graph, int i) {
+    return graph ? "speaker" + i : "speaker";
+  }
+
+  /** The facts of the relations a search for "cello music" returns, in order. */
+  private List<String> relationOrder(Ranking ranking) {
+    return memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).ranking(ranking).build()).relations()
+        .stream().map(GraphRelation::fact).toList();
+  }
+
+  @Test
+  void theHubsStepOrdersTheGraphsRelationsAsItOrdersMemories() throws Exception {
+    assumeTrue(hasGraph(), "the in-memory reference backend has no graph store");
+    hubAndSpecific(true);
+    // no entity is named: the facts' similarity alone ranks the relations
+    assertThat(relationOrder(Ranking.NONE)).startsWith("music music cello", "she takes cello lessons");
+    assertThat(relationOrder(Ranking.NONE.withHubs(true))).startsWith("she takes cello lessons", "music music cello");
+    // 30 relations about the cello move in next to the specific one: it is a hub of its own now
+    Instant t = Instant.parse("2024-03-02T10:00:00Z");
+    for (int i = 0; i < 30; i++) {
+      say(speaker(true, 47 + i), "cello:" + i, "cello theme" + (45 + i), t);
+    }
+    assertThat(relationOrder(Ranking.NONE.withHubs(true))).startsWith("music music cello", "she takes cello lessons");
   }
 
   @Test

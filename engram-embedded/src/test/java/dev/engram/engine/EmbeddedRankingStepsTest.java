@@ -17,4 +17,9 @@ class EmbeddedRankingStepsTest extends RankingStepsTest {
   Engram.Builder storage(Engram.Builder builder, String name) {
     return builder.storage(EmbeddedStorage.at(dir.resolve(name)));
   }
+
+  @Override
+  boolean hasGraph() {
+    return true;
+  }
 }

@@ -19,4 +19,9 @@ class PostgresRankingStepsTest extends RankingStepsTest {
   Engram.Builder storage(Engram.Builder builder, String name) {
     return builder.storage(PostgresStorage.with(PostgresCluster.get().settingsFor(dir.resolve(name))));
   }
+
+  @Override
+  boolean hasGraph() {
+    return true;
+  }
 }

@@ -1,6 +1,5 @@
 package dev.engram.bench.answer;
 
-import dev.engram.MemoryItem;
 import dev.engram.SearchHit;
 import dev.engram.SearchResult;
 import dev.engram.bench.locomo.RelationLine;
@@ -58,8 +57,7 @@ public final class AnswerObserver implements QuestionObserver, AutoCloseable {
                                                        SearchResult result) {
     List<RetrievedMemory> memories = new ArrayList<>(result.hits().size());
     for (SearchHit h : result.hits()) {
-      MemoryItem m = h.memory();
-      memories.add(new RetrievedMemory(m.text(), m.actorId(), m.eventTime()));
+      memories.add(RetrievedMemory.of(h.memory()));
     }
     List<String> relations = result.relations().stream().map(RelationLine::render).toList();
     EvaluationItem item = new EvaluationItem(conversation.sampleId() + "#" + question.question(),

@@ -121,11 +121,16 @@ public final class Answerer {
     if (!relations.isEmpty()) {
       user.append("\nRelations from the memory graph (most relevant first; the brackets say when each held):\n");
       for (String r : relations) {
-        user.append("- ").append(r.strip().replaceAll("\\s*\\R\\s*", " ")).append('\n');
+        user.append(relationLine(r)).append('\n');
       }
     }
     user.append("\nQuestion: ").append(question.strip());
     return new LanguageModel.Prompt(SYSTEM, user.toString(), "answer", SCHEMA, MAX_OUTPUT_TOKENS, 0.0);
+  }
+
+  /** A relation's prompt line: {@code - } and the line as given, on one line. */
+  public static String relationLine(String relation) {
+    return "- " + relation.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
   private static Answer read(JsonNode node, String step) {

@@ -1,5 +1,6 @@
 package dev.engram.bench.answer;
 
+import dev.engram.MemoryItem;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -29,8 +30,13 @@ public record RetrievedMemory(String text, String speaker, Instant time) {
     return new RetrievedMemory(text, "", time);
   }
 
+  /** A retrieved memory as the answer model sees it: its text, actor and event time. */
+  public static RetrievedMemory of(MemoryItem memory) {
+    return new RetrievedMemory(memory.text(), memory.actorId(), memory.eventTime());
+  }
+
   /** One prompt line: {@code - [8 May 2023 (Monday), 13:56] Caroline: text}. */
-  String render() {
+  public String render() {
     StringBuilder sb = new StringBuilder("- ");
     if (time != null) {
       sb.append('[').append(WHEN.format(time)).append("] ");

@@ -6,11 +6,14 @@ import dev.engram.GraphRelation;
 import dev.engram.Ranking;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.TokenCounter;
 import dev.engram.TokenEstimator;
 import dev.engram.SearchResult;
 import dev.engram.ValidationException;
 import dev.engram.bench.Percentiles;
 import dev.engram.bench.RetrievalMetrics;
+import dev.engram.bench.answer.Answerer;
+import dev.engram.bench.answer.RetrievedMemory;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.engine.VerbatimInference;
@@ -19,6 +22,7 @@ import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +44,9 @@ import java.util.function.UnaryOperator;
  * <p>With {@link Options#graph()} the stores have the graph memory on (the offline graph extractor, unless the llm
  * mode's setup sets another, such as the LLM one), every add writes the graph, and each question is scored on the
  * top-k memories plus the top-k relations the search returns: their source ids count as retrieved evidence and
- * their lines ({@link RelationLine}) as context. Each question also reports {@code relations_per_query} and, if it
+ * their facts as context, as memories count their texts (what the engine's token budget counts; the prompt's lines,
+ * with dates and speakers, are {@code context_tokens_prompt}). Each question also reports
+ * {@code relations_per_query} and, if it
  * has evidence, {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}: the same metrics with
  * each relation's evidence taken from the memories it was extracted with ({@link GraphRelation#memoryIds()})
  * instead of from every message of its add.
@@ -388,6 +394,7 @@ public final class LocomoBench {
           score = score.plusExtra(Map.of("evidence_recall_store",
               RetrievalMetrics.evidenceRecall(q.evidence(), kept.sourceIds())));
         }
+        score = score.plusExtra(Map.of("context_tokens_prompt", (double) promptTokens(result)));
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }
@@ -407,6 +414,18 @@ public final class LocomoBench {
         hooks.progress().accept(1);
       }
     }
+  }
+
+  /**
+   * The cl100k tokens of the context lines an answer model gets for the result ({@link Answerer}): each memory with
+   * its date and speaker ({@link RetrievedMemory#render()}), each relation with its dates ({@link RelationLine}).
+   * {@code context_tokens} counts only the texts, as the engine's token budget does.
+   */
+  static int promptTokens(SearchResult result) {
+    List<String> lines = new ArrayList<>();
+    result.hits().forEach(h -> lines.add(RetrievedMemory.of(h.memory()).render()));
+    result.relations().forEach(r -> lines.add(Answerer.relationLine(RelationLine.render(r))));
+    return TokenCounter.cl100k().count(String.join("\n", lines));
   }
 
   /**

@@ -106,8 +106,10 @@ public record LocomoReport(
 
   /**
    * One question's scores. With the graph memory on, the retrieved source ids are those of the hits and those of
-   * the relations ({@link GraphRelation#sourceIds()}), and the retrieved texts are the hits' texts followed by one
-   * line per relation ({@link RelationLine}).
+   * the relations ({@link GraphRelation#sourceIds()}), and the retrieved texts are the hits' texts followed by the
+   * relations' facts: what the engine's token budget counts for each (a memory's text, a relation's fact), without
+   * what a prompt adds around either (dates, speakers; {@code context_tokens_prompt} counts those lines, see
+   * {@link LocomoBench}).
    *
    * @param hasEvidence       whether the question has gold evidence (evidence recall and hit count only then)
    * @param evidenceRecall    share of the gold dia_ids among the retrieved source ids
@@ -131,7 +133,7 @@ public record LocomoReport(
       }
       for (GraphRelation r : relations) {
         sources.addAll(r.sourceIds());
-        texts.add(RelationLine.render(r));
+        texts.add(r.fact());
       }
       return of(q, texts, sources);
     }

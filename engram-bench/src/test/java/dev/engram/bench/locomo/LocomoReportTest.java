@@ -78,7 +78,8 @@ class LocomoReportTest {
     assertThat(json.get("graph").asBoolean()).isFalse();
     // The merged top-3 of both speakers' scopes: three hits, three different turns, for every question.
     assertThat(fields(json.get("overall"))).containsExactly("questions", "evidence_questions", "evidence_recall",
-        "hit", "answer_token_recall", "context_tokens_mean", "distinct_sources", "evidence_recall_store", "hits");
+        "hit", "answer_token_recall", "context_tokens_mean", "context_tokens_prompt", "distinct_sources",
+        "evidence_recall_store", "hits");
     assertThat(json.at("/overall/evidence_recall_store").asDouble()).isEqualTo(1.0); // raw turns keep every turn
     assertThat(json.at("/overall/hits").asDouble()).isEqualTo(3.0);
     assertThat(json.at("/overall/distinct_sources").asDouble()).isEqualTo(3.0);
@@ -105,12 +106,13 @@ class LocomoReportTest {
         new HashEmbedder(), LocomoBench.Hooks.none());
     LocomoReport merged = r.withMetrics(Map.of("j", 0.6, "f1", 0.4), Map.of("2", Map.of("j", 0.5), "9", Map.of()))
         .withBaselineMetrics("rag-512-k2", Map.of("j", 0.3));
-    // beside the run's own evidence_recall_store (raw turns keep every turn)
-    assertThat(merged.overall().extra()).containsExactlyInAnyOrderEntriesOf(
+    // beside the run's own evidence_recall_store (raw turns keep every turn) and context_tokens_prompt
+    assertThat(merged.overall().extra().get("context_tokens_prompt")).isGreaterThan(r.overall().contextTokensMean());
+    assertThat(ownMetrics(merged.overall().extra())).containsExactlyInAnyOrderEntriesOf(
         Map.of("j", 0.6, "f1", 0.4, "evidence_recall_store", 1.0));
-    assertThat(merged.byCategory().get("2").extra()).containsExactlyInAnyOrderEntriesOf(
+    assertThat(ownMetrics(merged.byCategory().get("2").extra())).containsExactlyInAnyOrderEntriesOf(
         Map.of("j", 0.5, "evidence_recall_store", 1.0));
-    assertThat(merged.byCategory().get("1").extra()).containsExactlyInAnyOrderEntriesOf(
+    assertThat(ownMetrics(merged.byCategory().get("1").extra())).containsExactlyInAnyOrderEntriesOf(
         Map.of("evidence_recall_store", 1.0));
     assertThat(merged.byCategory()).containsOnlyKeys("1", "2", "4");
     JsonNode json = new ObjectMapper().readTree(merged.toJson());
@@ -186,6 +188,13 @@ class LocomoReportTest {
     List<String> out = new ArrayList<>();
     Iterator<String> it = node.fieldNames();
     it.forEachRemaining(out::add);
+    return out;
+  }
+
+  /** The metrics without {@code context_tokens_prompt}, which every run reports. */
+  private static Map<String, Double> ownMetrics(Map<String, Double> extra) {
+    Map<String, Double> out = new java.util.HashMap<>(extra);
+    out.remove("context_tokens_prompt");
     return out;
   }
 }
