@@ -178,6 +178,17 @@ class HubDensitiesTest {
         });
   }
 
+  /** "hub" (0.95 to the query), "specific" (0.71), and {@code crowd} relations near the hub (0.63), not "specific". */
+  private static List<Relation> hubSpecificAndCrowd(int crowd) {
+    List<Relation> relations = new ArrayList<>();
+    relations.add(relation("hub", vector(0, 2, 1, 1), ALICE));
+    relations.add(relation("specific", vector(1, 1), ALICE));
+    for (int i = 0; i < crowd; i++) {
+      relations.add(relation("crowd" + i, vector(0, 1, 2 + i, 1), ALICE));
+    }
+    return relations;
+  }
+
   /**
    * The graph's fact list gets the step as memories do: "hub" is nearest the query (0.95) but 45 relations lie near
    * it (0.63) and none near "specific" (0.71), so "specific" comes first; the scores stay the similarities, and the
@@ -185,12 +196,7 @@ class HubDensitiesTest {
    */
   @Test
   void aRelationNearEveryOtherGivesWayToTheOneAboutTheQuery() {
-    List<Relation> relations = new ArrayList<>();
-    relations.add(relation("hub", vector(0, 2, 1, 1), ALICE));
-    relations.add(relation("specific", vector(1, 1), ALICE));
-    for (int i = 0; i < 45; i++) {
-      relations.add(relation("crowd" + i, vector(0, 1, 2 + i, 1), ALICE));
-    }
+    List<Relation> relations = hubSpecificAndCrowd(45);
     List<TimeView> views = new ArrayList<>();
     GraphStore graph = graphOf(relations, views);
     float[] query = vector(0, 1, 1, 1);
@@ -227,12 +233,7 @@ class HubDensitiesTest {
 
   @Test
   void aSmallGraphKeepsTheOrderOfSimilarity() {
-    List<Relation> relations = new ArrayList<>();
-    relations.add(relation("hub", vector(0, 2, 1, 1), ALICE));
-    relations.add(relation("specific", vector(1, 1), ALICE));
-    for (int i = 0; i < 43; i++) {
-      relations.add(relation("crowd" + i, vector(0, 1, 2 + i, 1), ALICE));
-    }
+    List<Relation> relations = hubSpecificAndCrowd(43); // 45 relations: too few
     HubDensities densities = new HubDensities();
     assertThat(densities.relations(graphOf(relations, new ArrayList<>()), "t", ALICE, TimeView.CURRENT,
         vector(0, 1, 1, 1), 2)).extracting(sr -> sr.relation().id()).containsExactly("hub", "specific");
