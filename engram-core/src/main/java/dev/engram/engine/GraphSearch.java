@@ -76,10 +76,8 @@ final class GraphSearch {
         centred.addAll(hop2);
       }
     }
-    int semanticK = Math.max(k * 2, 10);
-    List<ScoredRelation> semantic = hubs
-        ? engine.hubDensities.relations(graph, tenant, scope, view, vector, semanticK)
-        : graph.similarRelations(tenant, scope, vector, semanticK, view);
+    List<ScoredRelation> semantic = engine.hubDensities.relations(graph, tenant, scope, view, vector,
+        Math.max(k * 2, 10), hubs);
     Map<String, Relation> byId = new LinkedHashMap<>();
     List<Candidate> centredRanking = new ArrayList<>(centred.size());
     for (Relation r : centred) {

@@ -124,17 +124,17 @@ final class HubDensities {
   private final AtomicInteger held = new AtomicInteger();
 
   /**
-   * The {@code k} memories nearest {@code vector} by {@code field} inside {@code q}, in the order of similarity
-   * minus {@link #PENALTY} times density; each candidate's score stays its similarity. Memories whose densities are
-   * unknown are read through {@code records} (which the search reuses) and their densities computed.
+   * The {@code k} memories nearest {@code vector} by {@code field} inside {@code q}: with {@code hubs} (the step on)
+   * in the order of similarity minus {@link #PENALTY} times density, each candidate's score staying its similarity;
+   * without, the index's order. Memories whose densities are unknown are read through {@code records} (which the
+   * search reuses) and their densities computed.
    */
-  List<Candidate> dense(SearchIndex index, IndexQuery q, Field field, float[] vector, int k, SearchRecords records) {
-    if (field == Field.RELATION) {
-      throw new IllegalArgumentException("relations are searched through relations(...)");
+  List<Candidate> dense(SearchIndex index, IndexQuery q, Field field, float[] vector, int k, SearchRecords records,
+                        boolean hubs) {
+    if (!hubs) {
+      return nearest(index, q, field, vector, k);
     }
-    List<Candidate> wide = field == Field.OWN
-        ? index.dense(q, vector, k * DEPTH)
-        : index.contextDense(q, vector, k * DEPTH);
+    List<Candidate> wide = nearest(index, q, field, vector, k * DEPTH);
     if (wide.isEmpty()) {
       return wide;
     }
@@ -155,11 +155,15 @@ final class HubDensities {
   }
 
   /**
-   * The {@code k} relations of the scope whose facts are nearest {@code vector} among those {@code view} shows, in
-   * the order of similarity minus {@link #PENALTY} times density; each keeps its similarity as its score.
+   * The {@code k} relations of the scope whose facts are nearest {@code vector} among those {@code view} shows: with
+   * {@code hubs} in the order of similarity minus {@link #PENALTY} times density, each keeping its similarity as its
+   * score; without, the graph store's order.
    */
-  List<ScoredRelation> relations(GraphStore graph, String tenant, Scope scope, TimeView view, float[] vector,
-                                 int k) {
+  List<ScoredRelation> relations(GraphStore graph, String tenant, Scope scope, TimeView view, float[] vector, int k,
+                                 boolean hubs) {
+    if (!hubs) {
+      return graph.similarRelations(tenant, scope, vector, k, view);
+    }
     List<ScoredRelation> wide = graph.similarRelations(tenant, scope, vector, k * DEPTH, view);
     if (wide.isEmpty()) {
       return wide;
@@ -259,9 +263,7 @@ final class HubDensities {
     if (v.length == 0) {
       return OptionalDouble.of(0);
     }
-    List<Candidate> near = field == Field.OWN
-        ? index.dense(wholeScope, v, SMALLEST_SCOPE)
-        : index.contextDense(wholeScope, v, SMALLEST_SCOPE);
+    List<Candidate> near = nearest(index, wholeScope, field, v, SMALLEST_SCOPE);
     if (near.size() < SMALLEST_SCOPE) {
       return OptionalDouble.empty();
     }
@@ -274,6 +276,15 @@ final class HubDensities {
       }
     }
     return meanOfNearest(m.id(), near, sameMessage);
+  }
+
+  /** The index's {@code k} memories nearest {@code vector} by a memory field, {@link Field#OWN} or CONTEXT. */
+  private static List<Candidate> nearest(SearchIndex index, IndexQuery q, Field field, float[] vector, int k) {
+    return switch (field) {
+      case OWN -> index.dense(q, vector, k);
+      case CONTEXT -> index.contextDense(q, vector, k);
+      case RELATION -> throw new IllegalArgumentException("relations are searched through relations(...)");
+    };
   }
 
   /**

@@ -196,9 +196,8 @@ final class HybridSearch {
    * {@link HubDensities}), fused, then the request's ranking steps ({@link RankingSteps}).
    */
   private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool, SearchRecords records) {
-    List<Candidate> dense = r.ranking().hubs()
-        ? engine.hubDensities.dense(engine.index, q, HubDensities.Field.OWN, vector, pool, records)
-        : engine.index.dense(q, vector, pool);
+    List<Candidate> dense = engine.hubDensities.dense(engine.index, q, HubDensities.Field.OWN, vector, pool, records,
+        r.ranking().hubs());
     List<Fused> fused = RankFusion.fuse(engine.config.fusion(), dense,
         KeywordSignal.search(engine.index, q, r.query(), pool, r.ranking().context()));
     return steps.apply(r.ranking(), q, r.query(), vector, fused, pool, records);

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 /**
  * The ranking steps of {@link Ranking} that reorder a search's fused candidates, in this order: with context
  * embeddings on ({@code Engram.Builder#contextEmbeddings}), the context step's dense list (reordered by the
- * memories' context densities with the step hubs, {@link HubDensities}) joins the fused ranking ({@link RankFusion#add}); the event-date list joins it; the memories of the best hits' own and adjacent source
+ * memories' context densities with the step hubs, {@link HubDensities}) joins the fused ranking
+ * ({@link RankFusion#add}); the event-date list joins it; the memories of the best hits' own and adjacent source
  * messages are lifted behind them ({@link RankFusion#lift}); the feedback list joins what follows the first
  * {@value #FEEDBACK_KEEPS} hits. Every list comes from the index
  * searches the fusion uses (dense and BM25) inside the request's scope and filter, so nothing outside the request's
@@ -60,9 +61,8 @@ final class RankingSteps {
   List<Fused> apply(Ranking ranking, IndexQuery q, String query, float[] vector, List<Fused> fused, int pool,
                     SearchRecords records) {
     if (ranking.context() && engine.config.contextEmbeddings()) {
-      List<Candidate> context = ranking.hubs()
-          ? engine.hubDensities.dense(engine.index, q, HubDensities.Field.CONTEXT, vector, pool, records)
-          : engine.index.contextDense(q, vector, pool);
+      List<Candidate> context = engine.hubDensities.dense(engine.index, q, HubDensities.Field.CONTEXT, vector, pool,
+          records, ranking.hubs());
       fused = RankFusion.add(fused, context, CONTEXT_DENSE_WEIGHT);
     }
     if (ranking.eventDates()) {

@@ -81,7 +81,7 @@ class HubDensitiesTest {
     List<String> plain = ids(storage.index().contextDense(Q, query, 10));
     assertThat(plain.indexOf("x")).isLessThan(plain.indexOf("y"));
     List<String> ranked = ids(new HubDensities().dense(storage.index(), Q, HubDensities.Field.CONTEXT, query, 10,
-        new SearchRecords(storage.records(), "t")));
+        new SearchRecords(storage.records(), "t"), true));
     assertThat(ranked).contains("x", "y");
     assertThat(ranked.indexOf("x")).isLessThan(ranked.indexOf("y"));
   }
@@ -91,7 +91,7 @@ class HubDensitiesTest {
     storeAlike(0, 50);
     HubDensities densities = new HubDensities();
     List<String> found = ids(densities.dense(storage.index(), Q, HubDensities.Field.OWN, vector(0, 1), 10,
-        new SearchRecords(storage.records(), "t")));
+        new SearchRecords(storage.records(), "t"), true));
     assertThat(found).hasSize(10);
     assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
     // a change to a memory the scope holds drops its density; the same id in another tenant or scope drops nothing
@@ -123,16 +123,18 @@ class HubDensitiesTest {
           return method.invoke(storage.index(), args);
         });
     assertThat(ids(densities.dense(counted, Q, HubDensities.Field.OWN, query, 10,
-        new SearchRecords(storage.records(), "t")))).isEqualTo(plain);
+        new SearchRecords(storage.records(), "t"), true))).isEqualTo(plain);
     assertThat(searches[0]).isEqualTo(2); // the list, and one look at a memory's neighbours: too few
     assertThat(densities.held()).isZero(); // 40 memories, and no density kept
-    densities.dense(counted, Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    densities.dense(counted, Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"),
+        true);
     assertThat(searches[0]).isEqualTo(3); // the scope is not looked at again until it changes
     storeAlike(40, 50);
     for (int j = 40; j < 50; j++) {
       densities.changed(List.of(storage.records().get("t", "m" + j).orElseThrow()));
     }
-    densities.dense(storage.index(), Q, HubDensities.Field.OWN, query, 10, new SearchRecords(storage.records(), "t"));
+    densities.dense(storage.index(), Q, HubDensities.Field.OWN, query, 10,
+        new SearchRecords(storage.records(), "t"), true);
     assertThat(densities.held()).isEqualTo(20);
   }
 
@@ -202,8 +204,10 @@ class HubDensitiesTest {
     float[] query = vector(0, 1, 1, 1);
     assertThat(graph.similarRelations("t", ALICE, query, 2, TimeView.CURRENT)).extracting(sr -> sr.relation().id())
         .containsExactly("hub", "specific");
+    assertThat(new HubDensities().relations(graph, "t", ALICE, TimeView.CURRENT, query, 2, false))
+        .extracting(sr -> sr.relation().id()).containsExactly("hub", "specific"); // the step off: the store's order
     views.clear();
-    List<ScoredRelation> ranked = new HubDensities().relations(graph, "t", ALICE, TimeView.CURRENT, query, 2);
+    List<ScoredRelation> ranked = new HubDensities().relations(graph, "t", ALICE, TimeView.CURRENT, query, 2, true);
     assertThat(ranked).extracting(sr -> sr.relation().id()).containsExactly("specific", "hub");
     assertThat(ranked.get(0).score()).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-6));
     assertThat(views.get(0)).isEqualTo(TimeView.CURRENT); // the list itself, as asked
@@ -218,7 +222,7 @@ class HubDensitiesTest {
     }
     HubDensities densities = new HubDensities();
     List<ScoredRelation> found = densities.relations(graphOf(relations, new ArrayList<>()), "t", ALICE,
-        TimeView.CURRENT, vector(0, 1), 10);
+        TimeView.CURRENT, vector(0, 1), 10, true);
     assertThat(found).hasSize(10);
     assertThat(densities.held()).isEqualTo(20); // the list read twice as deep
     Relation first = found.get(0).relation();
@@ -236,7 +240,7 @@ class HubDensitiesTest {
     List<Relation> relations = hubSpecificAndCrowd(43); // 45 relations: too few
     HubDensities densities = new HubDensities();
     assertThat(densities.relations(graphOf(relations, new ArrayList<>()), "t", ALICE, TimeView.CURRENT,
-        vector(0, 1, 1, 1), 2)).extracting(sr -> sr.relation().id()).containsExactly("hub", "specific");
+        vector(0, 1, 1, 1), 2, true)).extracting(sr -> sr.relation().id()).containsExactly("hub", "specific");
     assertThat(densities.held()).isZero();
   }
 }
