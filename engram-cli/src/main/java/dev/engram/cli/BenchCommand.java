@@ -101,7 +101,7 @@ final class BenchCommand implements Callable<Integer> {
     double threshold;
 
     @Option(names = "--ranking", paramLabel = "STEPS", defaultValue = "default", description = "The ranking steps"
-        + " after fusion, comma-separated: neighbours, dates, feedback, context, diversity, hubs; or none, all,"
+        + " after fusion, comma-separated: neighbours, dates, feedback, context, diversity, hubs, names; or none, all,"
         + " default (the library's default steps).")
     String ranking;
 

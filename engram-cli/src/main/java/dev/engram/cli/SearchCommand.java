@@ -53,7 +53,7 @@ final class SearchCommand extends BaseCommand {
 
   @Option(names = "--ranking", paramLabel = "SPEC", defaultValue = "default",
       converter = Converters.RankingConverter.class, description = "The ranking steps after fusion,"
-      + " comma-separated: neighbours, dates, feedback, context, diversity, hubs; or none, all, default"
+      + " comma-separated: neighbours, dates, feedback, context, diversity, hubs, names; or none, all, default"
       + " (default: ${DEFAULT-VALUE}, the library's default steps).")
   Ranking ranking;
 

@@ -112,7 +112,11 @@ public final class EngramMemory implements Memory {
       return search.search(tenant, request);
     }
     float[] vector = search.queryVector(request.query());
-    SearchResult memories = search.search(tenant, request, vector);
+    HybridSearch.Searched searched = search.search(tenant, request, vector);
+    if (searched.unknownNames()) {
+      return searched.result(); // the query asks about what the store has never heard of: no relations either
+    }
+    SearchResult memories = searched.result();
     // with a token budget (and so no top-k of its own) the relations keep the default top-k and share the budget
     int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
         : request.topK();

@@ -46,8 +46,14 @@ final class HybridSearch {
   }
 
   SearchResult search(String tenant, SearchRequest r) {
-    return search(tenant, r, queryVector(r.query()));
+    return search(tenant, r, queryVector(r.query())).result();
   }
+
+  /**
+   * A search's memories, and whether the ranking step {@link dev.engram.Ranking#names() names} found that the query
+   * asks about what the store has never heard of ({@link UnknownNames}), so that nothing is returned.
+   */
+  record Searched(SearchResult result, boolean unknownNames) {}
 
   /** The query's embedding, L2-normalised: the one place a query is embedded, for memories and the graph alike. */
   float[] queryVector(String query) {
@@ -56,7 +62,7 @@ final class HybridSearch {
   }
 
   /** The search with the query already embedded ({@link #queryVector}), so the graph half can share it. */
-  SearchResult search(String tenant, SearchRequest r, float[] vector) {
+  Searched search(String tenant, SearchRequest r, float[] vector) {
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
     boolean reranks = reranking.runs(r);
@@ -78,15 +84,26 @@ final class HybridSearch {
       fused = candidates(q, r, vector, perSignal, records);
     }
     Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once
+    double floor = engine.config.embedder().relevanceFloor();
+    // with context embeddings, the context step finds memories by what was said around them: so does relevance
+    boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
+    List<StoredMemory> first = records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
+        .map(f -> f.id).toList());
+    double queryRelevance = queryRelevance(vector, first, byContext, floor, own);
+    if (r.ranking().names() && UnknownNames.cut(engine.index, q, r.query(), queryRelevance, first)) {
+      return new Searched(new SearchResult(List.of()), true);
+    }
     if (!reranks) {
-      return new SearchResult(byScore(select(r, vector, fused, records, r.topK(), budget(r), own), own));
+      return new Searched(new SearchResult(byScore(select(r, vector, fused, records, r.topK(), budget(r), own,
+          queryRelevance), own)), false);
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited(), own);
+    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited(), own,
+        queryRelevance);
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool, own));
-    return new SearchResult(reranked.isPresent()
+    return new Searched(new SearchResult(reranked.isPresent()
         ? budget(r).fit(reranked.get(), r.topK())
-        : byScore(budget(r).fit(pool, r.topK()), own));
+        : byScore(budget(r).fit(pool, r.topK()), own)), false);
   }
 
   /** The request's context budget, counted by the engine's token counter. */
@@ -110,11 +127,9 @@ final class HybridSearch {
    * {@code limit} and within {@code budget}. The candidates' own relevances go into {@code own}, by id.
    */
   private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
-                                 ContextBudget budget, Map<String, Double> own) {
+                                 ContextBudget budget, Map<String, Double> own, double queryRelevance) {
     double floor = engine.config.embedder().relevanceFloor();
-    // with context embeddings, the context step finds memories by what was said around them: so does relevance
     boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
-    double queryRelevance = queryRelevance(vector, fused, records, byContext, floor, own);
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
     boolean diverse = r.ranking().diversity();
@@ -172,11 +187,10 @@ final class HybridSearch {
    * candidates (one read of their records, which the choice of hits then reads no more; their relevances go into
    * {@code own}, which the choice of hits reuses), 0 if there are none.
    */
-  private static double queryRelevance(float[] vector, List<Fused> fused, SearchRecords records, boolean byContext,
-                                       double floor, Map<String, Double> own) {
+  private static double queryRelevance(float[] vector, List<StoredMemory> first, boolean byContext, double floor,
+                                       Map<String, Double> own) {
     double best = 0;
-    for (StoredMemory m : records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
-        .map(f -> f.id).toList())) {
+    for (StoredMemory m : first) {
       double relevance = relevance(vector, m, byContext, floor);
       own.put(m.id(), relevance);
       best = Math.max(best, relevance);

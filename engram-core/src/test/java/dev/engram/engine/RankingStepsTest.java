@@ -245,21 +245,86 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsDatesContextAndHubs() {
+  void theDefaultRunsDatesContextHubsAndNames() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(false, true, false, false, true, true));
+        .isEqualTo(new Ranking(false, true, false, false, true, true, true));
     assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs");
-    for (int bits = 0; bits < 64; bits++) {
+    assertThat(Ranking.parse("names", "ranking")).isEqualTo(Ranking.NONE.withNames(true));
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs,names");
+    for (int bits = 0; bits < 128; bits++) {
       Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
-          (bits & 16) != 0, (bits & 32) != 0);
+          (bits & 16) != 0, (bits & 32) != 0, (bits & 64) != 0);
       assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
     }
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
         .hasMessageContaining("ranking").hasMessageContaining("magic");
+  }
+
+  /** Three memories of two named speakers, none sharing a word with the questions about jazz. */
+  private void namedSpeakers(Memory into, Scope scope, boolean named) {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    String[][] said = {{"Caroline", "Caroline adopted a puppy named Max"}, {"Melanie", "Melanie painted a lake"},
+        {"Caroline", "running every morning keeps Caroline calm"}};
+    for (int i = 0; i < said.length; i++) {
+      into.add(AddRequest.builder(scope).message(new Message(Role.USER, said[i][1], named ? said[i][0] : null, t,
+          "n:" + i)).infer(false).timestamp(t).build());
+    }
+  }
+
+  /**
+   * A memory (with the offline graph if {@code graph}) whose hashing embedder has room enough (4,096 dimensions) that
+   * texts sharing no word have a cosine of 0.
+   */
+  private Memory sparseMemory(boolean graph) throws Exception {
+    memory.close();
+    Engram.Builder builder = storage(Engram.builder(), graph ? "names-graph" : "names")
+        .embedder(new HashEmbedder(4096, "test-hash-4096")).clock(CLOCK);
+    memory = (graph ? builder.graph(OfflineGraphExtractor.create()) : builder).build();
+    return memory;
+  }
+
+  private static SearchRequest.Builder jazz(Scope scope, String who) {
+    return SearchRequest.builder(scope, "What did " + who + " think of jazz?");
+  }
+
+  @Test
+  void theNamesStepReturnsNothingForAQueryAboutSomeoneNoMemoryMentions() throws Exception {
+    namedSpeakers(sparseMemory(false), CHAT, true);
+    assertThat(memory.search(jazz(CHAT, "Bob").build()).hits()).isEmpty();
+    assertThat(memory.search(jazz(CHAT, "Bob").threshold(0).ranking(Ranking.DEFAULT.withNames(false)).build())
+        .hits()).hasSize(3);
+    // a name the memories mention, a query without one, and a memory close to the query are answered as before
+    assertThat(memory.search(jazz(CHAT, "Melanie").build()).hits()).hasSize(3);
+    assertThat(memory.search(SearchRequest.builder(CHAT, "what did bob think of jazz").build()).hits()).hasSize(3);
+    assertThat(memory.search(SearchRequest.builder(CHAT, "Did Bob adopt a puppy named Max?").build()).hits())
+        .extracting(h -> h.memory().text()).startsWith("Caroline adopted a puppy named Max");
+    // the scope's own user is known, whether or not a memory names them
+    Scope bob = Scope.user("bob");
+    namedSpeakers(memory, bob, true);
+    assertThat(memory.search(jazz(bob, "Bob").build()).hits()).hasSize(3);
+  }
+
+  @Test
+  void theNamesStepCutsNothingWhereMemoriesDoNotNameTheirSpeaker() throws Exception {
+    Scope anonymous = Scope.user("u-17");
+    namedSpeakers(sparseMemory(false), anonymous, false);
+    // "Bob" may be the unnamed speaker of these memories
+    assertThat(memory.search(jazz(anonymous, "Bob").build()).hits()).hasSize(3);
+  }
+
+  @Test
+  void theNamesStepReturnsNoRelationsEither() throws Exception {
+    assumeTrue(hasGraph(), "the in-memory reference backend has no graph store");
+    namedSpeakers(sparseMemory(true), CHAT, true);
+    var open = memory.search(jazz(CHAT, "Bob").ranking(Ranking.DEFAULT.withNames(false)).build());
+    assertThat(open.hits()).isNotEmpty();
+    assertThat(open.relations()).isNotEmpty();
+    var cut = memory.search(jazz(CHAT, "Bob").build());
+    assertThat(cut.hits()).isEmpty();
+    assertThat(cut.relations()).isEmpty();
   }
 
   /**

@@ -138,7 +138,7 @@ final class MemoryTools {
         "rerank", bool("true: reorder the best matches with the configured reranker, when there is one (slower;"
             + " default false)."),
         "ranking", string("The ranking steps after fusion, comma-separated: neighbours, dates, feedback, context,"
-            + " diversity, hubs;"
+            + " diversity, hubs, names (a query naming someone no memory mentions gets nothing);"
             + " or none, all, default (e.g. 'default,diversity'). Default: default."),
         "include_relations", bool("true (default): also return related facts from the graph memory, when on."),
         "as_of", string("Graph relations as they held at this instant (ISO-8601); default now."),

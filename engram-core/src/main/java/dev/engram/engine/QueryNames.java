@@ -1,0 +1,65 @@
+package dev.engram.engine;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The names a query mentions: its capitalised words that do not open a sentence ("What did <b>Caroline</b> say about
+ * <b>Paris</b>?"), lower-cased, without months, weekdays, titles and pronouns. A word that opens a sentence is left
+ * out because its capital says nothing ("Describe", "Where"), so a query written in lower case names nothing. Used by
+ * the ranking step {@link dev.engram.Ranking#names() names}.
+ */
+final class QueryNames {
+  /** A word: letters and digits, so "Jean-Luc" is two words and "Caroline's" is "Caroline" and "s". */
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+  /** Capitalised words that are not names. */
+  private static final Set<String> NOT_NAMES = Set.of(
+      "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+      "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+      "mr", "mrs", "ms", "dr", "st");
+
+  private QueryNames() {}
+
+  /** The names of {@code query}, lower-cased, distinct, in order of appearance. */
+  static List<String> of(String query) {
+    Set<String> names = new LinkedHashSet<>();
+    Matcher m = WORD.matcher(query);
+    while (m.find()) {
+      String word = m.group();
+      if (word.length() < 2 || !Character.isUpperCase(word.codePointAt(0)) || opensSentence(query, m.start())) {
+        continue;
+      }
+      String lower = word.toLowerCase(Locale.ROOT);
+      if (!NOT_NAMES.contains(lower)) {
+        names.add(lower);
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  /** The words of a stored text, lower-cased, as {@link #of} splits a query. */
+  static void wordsOf(String text, Set<String> into) {
+    Matcher m = WORD.matcher(text);
+    while (m.find()) {
+      into.add(m.group().toLowerCase(Locale.ROOT));
+    }
+  }
+
+  /** True if only spaces, quotes or brackets stand between the word at {@code at} and a sentence's end or the start. */
+  private static boolean opensSentence(String text, int at) {
+    for (int i = at - 1; i >= 0; i--) {
+      char c = text.charAt(i);
+      if (c == '.' || c == '!' || c == '?' || c == '\n') {
+        return true;
+      }
+      if (!Character.isWhitespace(c) && "\"'“”‘’([{*-".indexOf(c) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.engram.engine;
+
+import dev.engram.SearchRequest;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.StoredMemory;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The ranking step {@link dev.engram.Ranking#names() names}: a query that names someone or something
+ * ({@link QueryNames}) that no memory in the search's reach mentions, and that no memory matches closely, asks about
+ * what the store has never heard of, and gets nothing. A name is known if it is a word of the scope's user, agent or
+ * run id, of the text, source context or speaker of one of the fusion's first candidates, or else if the keyword
+ * index finds it in the reach's texts or contexts (one lookup per name the candidates do not mention). "Closely" is
+ * an own relevance of at least {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the
+ * query names. The step cuts only where every one of the first candidates names its speaker: a fact stored without
+ * one ("Works as a nurse", as an LLM extracts it from an unnamed user's message) is about someone the store cannot
+ * name, whom the query may be naming.
+ */
+final class UnknownNames {
+  private UnknownNames() {}
+
+  /**
+   * True if the search should return nothing: {@code queryRelevance} (the best own relevance among the first
+   * candidates) is under {@link SearchRequest#SUGGESTED_THRESHOLD} and the query names something unknown to the
+   * reach of {@code q}.
+   */
+  static boolean cut(SearchIndex index, IndexQuery q, String query, double queryRelevance,
+                     List<StoredMemory> first) {
+    if (queryRelevance >= SearchRequest.SUGGESTED_THRESHOLD) {
+      return false;
+    }
+    List<String> names = QueryNames.of(query);
+    if (names.isEmpty() || first.isEmpty() || first.stream().anyMatch(m -> !spoken(m))) {
+      return false; // a memory without a speaker may be about anyone: the query's name could be its speaker's
+    }
+    Set<String> known = new HashSet<>();
+    q.scope().userId().ifPresent(id -> QueryNames.wordsOf(id, known));
+    q.scope().agentId().ifPresent(id -> QueryNames.wordsOf(id, known));
+    q.scope().runId().ifPresent(id -> QueryNames.wordsOf(id, known));
+    for (StoredMemory m : first) {
+      QueryNames.wordsOf(m.item().text(), known);
+      QueryNames.wordsOf(m.context(), known);
+      QueryNames.wordsOf(m.item().actorId(), known);
+    }
+    for (String name : names) {
+      if (!known.contains(name) && index.keyword(q, name, 1).isEmpty() && index.contextKeyword(q, name, 1).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True if the memory names its speaker (a message's name, as {@link dev.engram.MemoryItem#actorId}). */
+  private static boolean spoken(StoredMemory m) {
+    return m.item().actorId() != null && !m.item().actorId().isBlank();
+  }
+}
