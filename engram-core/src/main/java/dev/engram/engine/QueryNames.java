@@ -41,12 +41,22 @@ final class QueryNames {
     return List.copyOf(names);
   }
 
-  /** The words of a stored text, lower-cased, as {@link #of} splits a query. */
-  static void wordsOf(String text, Set<String> into) {
-    Matcher m = WORD.matcher(text);
-    while (m.find()) {
-      into.add(m.group().toLowerCase(Locale.ROOT));
+  /**
+   * True if {@code name} (one word, as {@link #of} gives it) is a word of {@code text}, ignoring case: found where
+   * neither the character before nor the one after is a letter or digit, as {@link #of} splits words.
+   */
+  static boolean mentions(String text, String name) {
+    int n = name.length();
+    for (int i = 0; i + n <= text.length(); i++) {
+      if (text.regionMatches(true, i, name, 0, n) && !wordChar(text, i - 1) && !wordChar(text, i + n)) {
+        return true;
+      }
     }
+    return false;
+  }
+
+  private static boolean wordChar(String text, int at) {
+    return at >= 0 && at < text.length() && Character.isLetterOrDigit(text.charAt(at));
   }
 
   /** True if only spaces, quotes or brackets stand between the word at {@code at} and a sentence's end or the start. */

@@ -4,9 +4,7 @@ import dev.engram.SearchRequest;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The ranking step {@link dev.engram.Ranking#names() names}: a query that names someone or something
@@ -36,17 +34,25 @@ final class UnknownNames {
     if (names.isEmpty() || first.isEmpty() || first.stream().anyMatch(m -> !spoken(m))) {
       return false; // a memory without a speaker may be about anyone: the query's name could be its speaker's
     }
-    Set<String> known = new HashSet<>();
-    q.scope().userId().ifPresent(id -> QueryNames.wordsOf(id, known));
-    q.scope().agentId().ifPresent(id -> QueryNames.wordsOf(id, known));
-    q.scope().runId().ifPresent(id -> QueryNames.wordsOf(id, known));
-    for (StoredMemory m : first) {
-      QueryNames.wordsOf(m.item().text(), known);
-      QueryNames.wordsOf(m.context(), known);
-      QueryNames.wordsOf(m.item().actorId(), known);
-    }
     for (String name : names) {
-      if (!known.contains(name) && index.keyword(q, name, 1).isEmpty() && index.contextKeyword(q, name, 1).isEmpty()) {
+      if (!known(name, q, first) && index.keyword(q, name, 1).isEmpty()
+          && index.contextKeyword(q, name, 1).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True if {@code name} is a word of the scope's ids or of a candidate's speaker, text or source context. */
+  private static boolean known(String name, IndexQuery q, List<StoredMemory> first) {
+    if (q.scope().userId().filter(id -> QueryNames.mentions(id, name)).isPresent()
+        || q.scope().agentId().filter(id -> QueryNames.mentions(id, name)).isPresent()
+        || q.scope().runId().filter(id -> QueryNames.mentions(id, name)).isPresent()) {
+      return true;
+    }
+    for (StoredMemory m : first) {
+      if (spoken(m) && QueryNames.mentions(m.item().actorId(), name) || QueryNames.mentions(m.item().text(), name)
+          || QueryNames.mentions(m.context(), name)) {
         return true;
       }
     }
