@@ -28,11 +28,12 @@ package dev.engram;
  *                   near many memories, which plain similarity puts near every query) gives way to a memory that is
  *                   specifically about the query (local scaling, as CSLS does for word translation)
  * @param names      a query that names someone or something (a capitalised word inside a sentence: "What did
- *                   <b>Caroline</b> say about <b>Paris</b>?") that no memory within the search's reach mentions (in
- *                   its text, source context or speaker, or as the scope's user, agent or run id), and that no memory
- *                   matches closely (every own relevance under {@link SearchRequest#SUGGESTED_THRESHOLD}), asks
- *                   about what the store has never heard of: it returns nothing, memories and relations alike,
- *                   whatever the threshold
+ *                   <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the search's
+ *                   reach mentions (in its text, source context or speaker, or as the scope's user, agent or run
+ *                   id), and that no memory matches closely (every own relevance under
+ *                   {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about what the store has never heard of: it
+ *                   returns nothing, memories and relations alike, whatever the threshold; only where every memory
+ *                   among the search's first candidates names its speaker
  */
 public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context,
                       boolean hubs, boolean names) {

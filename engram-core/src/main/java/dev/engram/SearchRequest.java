@@ -30,8 +30,8 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
   public static final int MAX_QUERY_LENGTH = 8192;
   /**
    * The threshold when none is given: 0, every candidate. Off-topic queries are the default ranking's step
-   * {@link Ranking#names() names}: on the off-topic benchmark (docs/BENCHMARKS.md) 94-95% of them get nothing at
-   * threshold 0, and real questions lose 0.002-0.005 of their evidence. A threshold of 0.2 would drop as many, but
+   * {@link Ranking#names() names}: on the off-topic benchmark (docs/BENCHMARKS.md) 92-94% of them get nothing at
+   * threshold 0, and real questions lose 0.002-0.004 of their evidence. A threshold of 0.2 would drop as many, but
    * costs real questions 0.012-0.019 of their evidence at 1,500 tokens on extracted facts and 0.044 on verbatim
    * turns, and on small stores plain questions about a first-person memory score near 0 with bge-small ("what does
    * alice do for a living" against "I work as a pastry chef"), so a non-zero default would hide true answers; pass

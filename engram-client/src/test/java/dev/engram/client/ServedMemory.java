@@ -27,6 +27,7 @@ import dev.engram.server.store.SqliteAddEventStore;
 import dev.engram.server.store.SqliteApiKeyStore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +56,10 @@ final class ServedMemory implements Memory {
     this.db = ServerDatabase.open(dir);
     this.keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
     this.events = new SqliteAddEventStore(db, false);
-    this.server = EngramServer.builder(embedded).settings(ServerSettings.builder().port(0).build()).keys(keys)
+    // The server reads the contract's clock, which may tick a second per reading (TickingClock): with the default
+    // 60-second lease, 60 readings by other requests while one add runs would end its lease and have it run twice.
+    this.server = EngramServer.builder(embedded)
+        .settings(ServerSettings.builder().port(0).eventLease(Duration.ofDays(3650)).build()).keys(keys)
         .events(events).clock(clock).build().start();
     this.remote = client(Tenants.DEFAULT);
   }

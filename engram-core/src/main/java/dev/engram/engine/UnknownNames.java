@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The ranking step {@link dev.engram.Ranking#names() names}: a query that names someone or something
- * ({@link QueryNames}) that no memory in the search's reach mentions, and that no memory matches closely, asks about
- * what the store has never heard of, and gets nothing. A name is known if it is a word of the scope's user, agent or
+ * ({@link QueryNames}), none of whose names any memory in the search's reach mentions, and that no memory matches
+ * closely, asks about what the store has never heard of, and gets nothing. One known name is enough to keep the
+ * search: a scope per speaker holds what one of two people said, and a question about both is about it too. A name is known if it is a word of the scope's user, agent or
  * run id, of the text, source context or speaker of one of the fusion's first candidates, or else if the keyword
  * index finds it in the reach's texts or contexts (one lookup per name the candidates do not mention). "Closely" is
  * an own relevance of at least {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the
@@ -22,8 +23,8 @@ final class UnknownNames {
 
   /**
    * True if the search should return nothing: {@code queryRelevance} (the best own relevance among the first
-   * candidates) is under {@link SearchRequest#SUGGESTED_THRESHOLD} and the query names something unknown to the
-   * reach of {@code q}.
+   * candidates) is under {@link SearchRequest#SUGGESTED_THRESHOLD}, the query names something, and every name it
+   * gives is unknown to the reach of {@code q}.
    */
   static boolean cut(SearchIndex index, IndexQuery q, String query, double queryRelevance,
                      List<StoredMemory> first) {
@@ -35,12 +36,12 @@ final class UnknownNames {
       return false; // a memory without a speaker may be about anyone: the query's name could be its speaker's
     }
     for (String name : names) {
-      if (!known(name, q, first) && index.keyword(q, name, 1).isEmpty()
-          && index.contextKeyword(q, name, 1).isEmpty()) {
-        return true;
+      if (known(name, q, first) || !index.keyword(q, name, 1).isEmpty()
+          || !index.contextKeyword(q, name, 1).isEmpty()) {
+        return false; // the query is about someone the scope knows, whatever else it names
       }
     }
-    return false;
+    return true;
   }
 
   /** True if {@code name} is a word of the scope's ids or of a candidate's speaker, text or source context. */

@@ -46,8 +46,9 @@ class UnknownNamesTest {
     assertThat(UnknownNames.cut(index, QUERY, "What did Bob adopt?", SearchRequest.SUGGESTED_THRESHOLD,
         List.of(first))).isFalse();
     assertThat(UnknownNames.cut(index, QUERY, "What did Caroline adopt?", LOW, List.of(first))).isFalse();
-    // one unknown name is enough: the store knows nothing of what is asked
-    assertThat(UnknownNames.cut(index, QUERY, "Did Caroline adopt it in Paris?", LOW, List.of(first))).isTrue();
+    // one known name keeps the search, whatever else the query names; with two unknown names it is cut
+    assertThat(UnknownNames.cut(index, QUERY, "Did Caroline adopt it in Paris?", LOW, List.of(first))).isFalse();
+    assertThat(UnknownNames.cut(index, QUERY, "Did Bob adopt it in Paris?", LOW, List.of(first))).isTrue();
     // a query without names, or in lower case, is never cut
     assertThat(UnknownNames.cut(index, QUERY, "what did bob adopt", LOW, List.of(first))).isFalse();
     assertThat(UnknownNames.cut(index, QUERY, "Where is the puppy?", LOW, List.of(first))).isFalse();
