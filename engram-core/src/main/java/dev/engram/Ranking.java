@@ -110,8 +110,8 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
 
   /**
    * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code diversity},
-   * {@code feedback}, {@code context}, {@code hubs}, {@code names}) and the sets {@code none}, {@code all} and {@code default},
-   * joined: {@code default,feedback} is the default steps plus feedback.
+   * {@code feedback}, {@code context}, {@code hubs}, {@code names}) and the sets {@code none}, {@code all} and
+   * {@code default}, joined: {@code default,feedback} is the default steps plus feedback.
    *
    * @throws ValidationException naming {@code field} for an unknown name
    */
