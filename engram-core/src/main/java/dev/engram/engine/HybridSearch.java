@@ -85,11 +85,9 @@ final class HybridSearch {
     }
     Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once
     double floor = engine.config.embedder().relevanceFloor();
-    // with context embeddings, the context step finds memories by what was said around them: so does relevance
-    boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
     List<StoredMemory> first = records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
         .map(f -> f.id).toList());
-    double queryRelevance = queryRelevance(vector, first, byContext, floor, own);
+    double queryRelevance = queryRelevance(vector, first, byContext(r), floor, own);
     if (r.ranking().names() && UnknownNames.cut(engine.index, q, r.query(), queryRelevance, first)) {
       return new Searched(new SearchResult(List.of()), true);
     }
@@ -104,6 +102,14 @@ final class HybridSearch {
     return new Searched(new SearchResult(reranked.isPresent()
         ? budget(r).fit(reranked.get(), r.topK())
         : byScore(budget(r).fit(pool, r.topK()), own)), false);
+  }
+
+  /**
+   * True if a memory's relevance is also read from its context embedding: with context embeddings on, the context
+   * step finds memories by what was said around them, so relevance does too.
+   */
+  private boolean byContext(SearchRequest r) {
+    return r.ranking().context() && engine.config.contextEmbeddings();
   }
 
   /** The request's context budget, counted by the engine's token counter. */
@@ -129,7 +135,7 @@ final class HybridSearch {
   private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
                                  ContextBudget budget, Map<String, Double> own, double queryRelevance) {
     double floor = engine.config.embedder().relevanceFloor();
-    boolean byContext = r.ranking().context() && engine.config.contextEmbeddings();
+    boolean byContext = byContext(r);
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
     boolean diverse = r.ranking().diversity();

@@ -1,11 +1,15 @@
 package dev.engram.engine;
 
+import java.time.DayOfWeek;
+import java.time.Month;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The names a query mentions: its capitalised words that do not open a sentence ("What did <b>Caroline</b> say about
@@ -16,11 +20,11 @@ import java.util.regex.Pattern;
 final class QueryNames {
   /** A word: letters and digits, so "Jean-Luc" is two words and "Caroline's" is "Caroline" and "s". */
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
-  /** Capitalised words that are not names. */
-  private static final Set<String> NOT_NAMES = Set.of(
-      "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-      "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-      "mr", "mrs", "ms", "dr", "st");
+  /** Capitalised words that are not names: the months and weekdays (from {@code java.time}) and titles. */
+  private static final Set<String> NOT_NAMES = Stream.of(
+      Stream.of(Month.values()).map(Enum::name), Stream.of(DayOfWeek.values()).map(Enum::name),
+      Stream.of("mr", "mrs", "ms", "dr", "st"))
+      .flatMap(words -> words).map(w -> w.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
 
   private QueryNames() {}
 
