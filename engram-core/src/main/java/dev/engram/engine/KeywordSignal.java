@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link dev.engram.Ranking#context() context}, over their source contexts too, a context's words counting
  * {@value #CONTEXT_WEIGHT} as much as the memory's own (a sum of per-field BM25, as a query over both fields with
  * that boost would score it). So a memory is found through the question it answered, while a memory whose own text
- * matches keeps the advantage over one whose context does.
+ * matches keeps the advantage over one whose context does. The words that only make the query a question are left
+ * out ({@link QuestionWords}).
  */
 final class KeywordSignal {
   /** Weight of a memory's source context beside its text. */
@@ -22,13 +23,17 @@ final class KeywordSignal {
 
   private KeywordSignal() {}
 
-  /** The best {@code k} memories by keyword score, best first (ties by id). */
+  /**
+   * The best {@code k} memories by keyword score, best first (ties by id), for the query without its question words
+   * ({@link QuestionWords}).
+   */
   static List<Candidate> search(SearchIndex index, IndexQuery q, String query, int k, boolean withContext) {
-    List<Candidate> text = index.keyword(q, query, k);
+    String words = QuestionWords.strip(query);
+    List<Candidate> text = index.keyword(q, words, k);
     if (!withContext) {
       return text;
     }
-    List<Candidate> context = index.contextKeyword(q, query, k);
+    List<Candidate> context = index.contextKeyword(q, words, k);
     if (context.isEmpty()) {
       return text;
     }

@@ -34,7 +34,7 @@ final class QueryNames {
     Matcher m = WORD.matcher(query);
     while (m.find()) {
       String word = m.group();
-      if (word.length() < 2 || !Character.isUpperCase(word.codePointAt(0)) || opensSentence(query, m.start())) {
+      if (word.length() < 2 || !isName(query, m.start())) {
         continue;
       }
       String lower = word.toLowerCase(Locale.ROOT);
@@ -57,6 +57,14 @@ final class QueryNames {
       }
     }
     return false;
+  }
+
+  /**
+   * True if the word at {@code at} of {@code text} is written as a name: capitalised and not the first word of a
+   * sentence (whose capital says nothing). Months and titles are written as names too; {@link #of} leaves them out.
+   */
+  static boolean isName(String text, int at) {
+    return Character.isUpperCase(text.codePointAt(at)) && !opensSentence(text, at);
   }
 
   private static boolean wordChar(String text, int at) {
