@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * ("Melanie painted a lake sunrise"), so "When did Melanie paint a sunrise?" looks for "Melanie paint a sunrise";
  * without this, BM25 favours short memories that share only "what" and "do" with the question ("Melanie will start
  * thinking about what we can do"). PostgreSQL's {@code english} text search already drops most of these words as
- * stop words; Lucene's English analyzer and the in-memory index keep them. A capitalised word inside a sentence is a
- * name and stays ("in May", "Will's car"), unless it is all in capitals ("WHAT DID").
+ * stop words; Lucene's English analyzer drops only a few (is, are, was, be, will) and the in-memory index none. A
+ * capitalised word inside a sentence is a name and stays ("in May", "Will's car"), unless it is all in capitals
+ * ("WHAT DID").
  */
 final class QuestionWords {
   /** A word, with an apostrophe inside it ("what's", "didn't"). */
