@@ -53,13 +53,17 @@ public interface SearchIndex extends Closeable {
    */
   List<Candidate> dense(IndexQuery query, float[] vector, int k);
 
-  /** BM25 matches of {@code text} among the memories matching {@code query}, best first; scores are BM25. */
+  /**
+   * BM25 matches of {@code text} among the memories matching {@code query}, best first; scores are BM25. A memory
+   * that matches only terms common among the memories matching {@code query} is no match ({@link CommonTerms}).
+   */
   List<Candidate> keyword(IndexQuery query, String text, int k);
 
   /**
    * BM25 matches of {@code text} in the memories' source contexts ({@link StoredMemory#context}) among the memories
    * matching {@code query}, best first; scores are BM25 (the engine adds half of each to the memory's text score in
-   * the keyword signal). The default finds none: an index that does not keep the contexts leaves the search's
+   * the keyword signal). {@link CommonTerms} applies as in {@link #keyword}, with the frequencies counted in the
+   * contexts. The default finds none: an index that does not keep the contexts leaves the search's
    * context step ({@link dev.engram.Ranking#context}) without effect.
    */
   default List<Candidate> contextKeyword(IndexQuery query, String text, int k) {

@@ -124,12 +124,27 @@ public final class InMemorySearchIndex implements SearchIndex {
       }
     }
     double avgLength = Math.max(1e-9, (double) totalLength / docs.size());
+    Map<String, Integer> admittedFrequencies = new java.util.LinkedHashMap<>();
+    terms.forEach(t -> admittedFrequencies.put(t, 0));
+    int admitted = 0;
+    for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
+      if (admits(query, e.getValue())) {
+        admitted++;
+        List<String> t = tokenized.get(e.getKey());
+        terms.stream().filter(t::contains).forEach(term -> admittedFrequencies.merge(term, 1, Integer::sum));
+      }
+    }
+    java.util.Optional<java.util.Set<String>> required =
+        dev.engram.spi.CommonTerms.required(admittedFrequencies, admitted);
     List<Candidate> out = new ArrayList<>();
     for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
       if (!admits(query, e.getValue())) {
         continue;
       }
       List<String> t = tokenized.get(e.getKey());
+      if (required.isPresent() && required.get().stream().noneMatch(t::contains)) {
+        continue; // only common terms match
+      }
       double score = 0;
       for (String term : terms) {
         long tf = t.stream().filter(term::equals).count();

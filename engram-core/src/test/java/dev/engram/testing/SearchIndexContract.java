@@ -94,6 +94,42 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(index.contextKeyword(query("t1", ALICE), "summer plans", 10)).isEmpty();
   }
 
+  private static final List<String> THINGS = List.of("apple", "bridge", "candle", "desert", "engine", "forest",
+      "garden", "harbor", "island", "jungle", "kettle", "lantern", "meadow", "needle", "orchard", "pepper", "quarry",
+      "river", "saddle", "tunnel", "umbrella", "valley", "wagon", "yacht", "zipper", "anchor", "basket", "castle");
+
+  @Test
+  void keywordSearchesFindNoMemoryThatMatchesOnlyTermsCommonInTheSearchedMemories() {
+    List<StoredMemory> alices = new java.util.ArrayList<>();
+    for (int i = 0; i < THINGS.size(); i++) { // "alice" in 29 of Alice's 30 memories and contexts: common there
+      alices.add(withContext(memory("t1", THINGS.get(i), ALICE, "Alice likes the " + THINGS.get(i), i % 4),
+          "Alice talked about the " + THINGS.get(i) + (i == 0 ? " all summer" : "")));
+    }
+    alices.add(memory("t1", "plays", ALICE, "Alice plays the cello", 0));
+    alices.add(memory("t1", "lessons", ALICE, "Cello lessons every week", 1));
+    add(alices.toArray(StoredMemory[]::new));
+    List<StoredMemory> bobs = new java.util.ArrayList<>();
+    for (int i = 0; i < THINGS.size() - 3; i++) { // 25 of Bob's 26 memories say "bob"; one says "alice"
+      bobs.add(memory("t1", "bob-" + THINGS.get(i), Scope.user("bob"), "Bob fixed the " + THINGS.get(i), i % 4));
+    }
+    bobs.add(memory("t1", "bob-met", Scope.user("bob"), "Met Alice at the cello recital", 0));
+    add(bobs.toArray(StoredMemory[]::new));
+    IndexQuery alice = query("t1", ALICE);
+
+    List<SearchIndex.Candidate> cello = index.keyword(alice, "Alice cello", 50);
+    assertThat(ids(cello)).containsExactly("plays", "lessons"); // "alice" adds to the score of "plays" only
+    assertThat(cello.get(0).score()).isGreaterThan(cello.get(1).score());
+    assertThat(ids(index.keyword(alice, "alice apple", 50))).containsExactly("apple");
+    assertThat(index.keyword(alice, "alice violin", 50)).isEmpty(); // its own word is nowhere
+    assertThat(ids(index.keyword(alice, "alice", 50))).hasSize(29).doesNotContain("lessons"); // all common: as before
+    // counted among the memories searched: "alice" is rare in Bob's memories, and "bob" common there
+    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), "bob alice", 50))).containsExactly("bob-met");
+    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), "alice cello", 50))).containsExactly("bob-met");
+
+    assertThat(ids(index.contextKeyword(alice, "alice summer", 50))).containsExactly("apple");
+    assertThat(ids(index.contextKeyword(alice, "alice", 50))).hasSize(THINGS.size());
+  }
+
   @Test
   void contextDenseSearchRanksTheContextEmbeddingsInsideTenantAndScopeOrFindsNoneWhereTheyAreNotKept() {
     add(withContextEmbedding(memory("t1", "answer", ALICE, "Researching adoption agencies", 1), 0),

@@ -3,6 +3,7 @@ package dev.engram.lucene;
 import dev.engram.DimensionMismatchException;
 import dev.engram.StorageException;
 import dev.engram.ValidationException;
+import dev.engram.spi.CommonTerms;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -40,7 +42,9 @@ import org.apache.lucene.util.IOUtils;
  * <p><b>Text analysis.</b> Memory texts and keyword queries go through Lucene's {@link EnglishAnalyzer}: standard
  * tokenisation, possessive removal, lower-casing, English stop words and Porter stemming, so "likes hiking" finds
  * "liked to hike". Query text is analysed into terms that are OR-ed, never parsed as query syntax, so any
- * characters are safe; text of stop words only finds nothing.
+ * characters are safe; text of stop words only finds nothing. A keyword search follows {@link CommonTerms}: it
+ * counts each term's documents among the memories it may return (one count per term, on the searcher it then runs
+ * on) and, where some terms are common and others not, a match must hold one of the others.
  *
  * <p><b>State.</b> Each {@link #commit} records the applied generation and sequence number as Lucene commit user
  * data; {@link #state()} reports the last committed pair (0 and 0 for a new index).
@@ -292,17 +296,39 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    List<String> terms = keywordTerms(query, text, k);
-    return terms.isEmpty() ? List.of()
-        : search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, true);
+    return commonTermsSearch(query, IndexFields.TEXT, keywordTerms(query, text, k), k);
   }
 
   /** BM25 over the memories' source contexts (the field {@link IndexFields#CONTEXT}), analysed as their texts. */
   @Override
   public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    List<String> terms = keywordTerms(query, text, k);
-    return terms.isEmpty() ? List.of()
-        : search(keywordQuery(query, IndexFields.CONTEXT, terms), k, score -> score, true);
+    return commonTermsSearch(query, IndexFields.CONTEXT, keywordTerms(query, text, k), k);
+  }
+
+  /**
+   * BM25 over {@code field} under the rule of {@link CommonTerms}: each term's document frequency and the number of
+   * memories are counted among the memories {@code query} admits, on the searcher the search then runs on.
+   */
+  private List<Candidate> commonTermsSearch(IndexQuery query, String field, List<String> terms, int k) {
+    if (terms.isEmpty()) {
+      return List.of();
+    }
+    Query restriction = restriction(query);
+    return search(searcher -> {
+      int memories = searcher.count(restriction);
+      Optional<Set<String>> required = Optional.empty();
+      if (memories >= CommonTerms.MIN_MEMORIES) {
+        Map<String, Integer> frequencies = new LinkedHashMap<>();
+        for (String t : terms) {
+          frequencies.put(t, searcher.count(new BooleanQuery.Builder()
+              .add(new TermQuery(new Term(field, t)), Occur.MUST)
+              .add(restriction, Occur.FILTER)
+              .build()));
+        }
+        required = CommonTerms.required(frequencies, memories);
+      }
+      return keywordQuery(restriction, field, terms, required);
+    }, k);
   }
 
   /**
@@ -342,14 +368,32 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   private static Query keywordQuery(IndexQuery query, String field, List<String> terms) {
+    return keywordQuery(restriction(query), field, terms, Optional.empty());
+  }
+
+  /**
+   * Any of {@code terms} in {@code field}, scored by BM25, within {@code restriction}; with {@code required}, a match
+   * must hold one of those terms (the others then only add to its score).
+   */
+  private static Query keywordQuery(Query restriction, String field, List<String> terms,
+                                    Optional<Set<String>> required) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
+    BooleanQuery.Builder oneOf = new BooleanQuery.Builder();
     for (String t : terms) {
-      any.add(new TermQuery(new Term(field, t)), Occur.SHOULD);
+      TermQuery q = new TermQuery(new Term(field, t));
+      if (required.isPresent() && required.get().contains(t)) {
+        oneOf.add(q, Occur.SHOULD);
+      } else {
+        any.add(q, Occur.SHOULD);
+      }
     }
-    return new BooleanQuery.Builder()
-        .add(any.build(), Occur.MUST)
-        .add(restriction(query), Occur.FILTER)
-        .build();
+    BooleanQuery.Builder out = new BooleanQuery.Builder();
+    if (required.isPresent()) {
+      out.add(oneOf.build(), Occur.MUST).add(any.build(), Occur.SHOULD);
+    } else {
+      out.add(any.build(), Occur.MUST);
+    }
+    return out.add(restriction, Occur.FILTER).build();
   }
 
   private List<Candidate> search(Query query, int k, DoubleUnaryOperator score) {
@@ -366,11 +410,31 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
   }
 
+  /** A query that the searcher it runs on helps build (it may count documents first). */
+  @FunctionalInterface
+  private interface SearcherQuery {
+    Query build(IndexSearcher searcher) throws IOException;
+  }
+
+  /** A fresh search whose query is built with the searcher it runs on; scores are kept as they are. */
+  private List<Candidate> search(SearcherQuery query, int k) {
+    lifecycle.readLock().lock();
+    try {
+      return searchOpen(query, k, score -> score, true);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
   private List<Candidate> searchOpen(Query query, int k, DoubleUnaryOperator score, boolean fresh) {
+    return searchOpen(searcher -> query, k, score, fresh);
+  }
+
+  private List<Candidate> searchOpen(SearcherQuery query, int k, DoubleUnaryOperator score, boolean fresh) {
     ensureOpen();
     IndexSearcher searcher = fresh ? acquire() : acquireAsIs();
     try {
-      ScoreDoc[] hits = searcher.search(query, k).scoreDocs;
+      ScoreDoc[] hits = searcher.search(query.build(searcher), k).scoreDocs;
       String[] ids = HitIds.read(searcher.getIndexReader(), hits);
       List<Candidate> out = new ArrayList<>(hits.length);
       for (int i = 0; i < hits.length; i++) {

@@ -1,5 +1,6 @@
 package dev.engram.postgres;
 
+import dev.engram.spi.CommonTerms;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -9,8 +10,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Search over the {@code memories} table itself: the record is the index, so there is nothing to apply, commit or
@@ -143,30 +147,88 @@ final class PostgresSearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return candidates("search by keyword", keywordSql(Words.TEXT, query, text, k));
+    return keyword("search by keyword", Words.TEXT, query, text, k);
   }
 
   /** The keyword search of {@link #keyword} over the memories' source contexts ({@link Words#CONTEXT}). */
   @Override
   public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return candidates("search the source contexts by keyword", keywordSql(Words.CONTEXT, query, text, k));
+    return keyword("search the source contexts by keyword", Words.CONTEXT, query, text, k);
   }
 
   /**
-   * A keyword search: the restricted rows whose {@code words} match any word of {@code text}, best {@code
-   * ts_rank_cd} first. Over {@link Words#TEXT} it reads only columns of the scope's covering index (migration V11), so
-   * without a filter on other columns it is an index-only scan of the scope's entries rather than a visit to each of
-   * its scattered rows; over {@link Words#CONTEXT} it finds the scope's rows through an index on the scope and reads
-   * each one (migration V12 says why).
+   * A keyword search under the rule of {@link CommonTerms}: one statement counts, among the restricted rows, the
+   * rows holding each lexeme of {@code text} ({@link #frequenciesSql}); a second searches them ({@link #keywordSql}).
    */
+  private List<Candidate> keyword(String what, Words words, IndexQuery query, String text, int k) {
+    return db.read(what, c -> {
+      Map<String, Integer> frequencies = new LinkedHashMap<>();
+      int memories = 0;
+      Sql counts = frequenciesSql(words, query, text);
+      try (PreparedStatement ps = c.prepareStatement(counts.text())) {
+        counts.bind(ps, 1);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            String lexeme = rs.getString(1);
+            if (lexeme == null) {
+              memories = rs.getInt(2);
+            } else {
+              frequencies.put(lexeme, rs.getInt(2));
+            }
+          }
+        }
+      }
+      if (frequencies.isEmpty()) {
+        return List.of(); // stop words only
+      }
+      return candidates(c, keywordSql(words, query, text, k, CommonTerms.required(frequencies, memories)));
+    });
+  }
+
+  /**
+   * Each distinct lexeme of {@code text} (as {@code to_tsvector('english')} makes it) with the number of restricted
+   * rows whose {@code words} hold it, then one row with a null lexeme and the number of restricted rows. The rows are
+   * read once, by the same path as {@link #keywordSql}.
+   */
+  static Sql frequenciesSql(Words words, IndexQuery query, String text) {
+    return new Sql().append("WITH r AS MATERIALIZED (SELECT " + words.column + " AS v FROM memories m")
+        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
+            query.today()))
+        .append("), q AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ").param(text)
+        .append("))) AS lex), f AS (SELECT x AS lex, count(*) AS n FROM r, unnest(tsvector_to_array(r.v)) x"
+            + " WHERE x IN (SELECT lex FROM q) GROUP BY x)"
+            + " SELECT q.lex, coalesce(f.n, 0) FROM q LEFT JOIN f ON f.lex = q.lex"
+            + " UNION ALL SELECT NULL, count(*) FROM r");
+  }
+
+  /** {@link #keywordSql(Words, IndexQuery, String, int, Optional)} with no required lexemes. */
   static Sql keywordSql(Words words, IndexQuery query, String text, int k) {
+    return keywordSql(words, query, text, k, Optional.empty());
+  }
+
+  /**
+   * A keyword search: the restricted rows whose {@code words} match any word of {@code text} (and, with
+   * {@code required}, hold one of those lexemes), best {@code ts_rank_cd} first. Over {@link Words#TEXT} it reads
+   * only columns of the scope's covering index (migration V11), so without a filter on other columns it is an
+   * index-only scan of the scope's entries rather than a visit to each of its scattered rows; over
+   * {@link Words#CONTEXT} it finds the scope's rows through an index on the scope and reads each one (migration V12
+   * says why).
+   */
+  static Sql keywordSql(Words words, IndexQuery query, String text, int k, Optional<Set<String>> required) {
     String tsv = words.column;
-    return new Sql().append("SELECT m.id, ts_rank_cd(" + tsv + ", q.query, 1) AS score FROM memories m,"
+    Sql sql = new Sql().append("SELECT m.id, ts_rank_cd(" + tsv + ", q.query, 1) AS score FROM memories m,"
             + " (SELECT replace(plainto_tsquery('english', ").param(text)
         .append(")::text, ' & ', ' | ')::tsquery AS query) q")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
             query.today()))
-        .append(" AND " + tsv + " @@ q.query ORDER BY score DESC, m.id LIMIT ").param(k);
+        .append(" AND " + tsv + " @@ q.query");
+    if (required.isPresent()) {
+      String[] lexemes = required.get().toArray(String[]::new);
+      sql.append(" AND tsvector_to_array(" + tsv + ") && ")
+          .param((Sql.Parameter) (ps, index) -> ps.setArray(index, ps.getConnection().createArrayOf("text", lexemes)))
+          .append("::text[]");
+    }
+    return sql.append(" ORDER BY score DESC, m.id LIMIT ").param(k);
   }
 
   private List<Candidate> candidates(String what, Sql sql) {

@@ -22,7 +22,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,6 +61,15 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
       List<Candidate> hits = candidates(keyword, true);
       assertThat(hits).isNotEmpty().isEqualTo(candidates(keyword, false));
+
+      // the rule of CommonTerms: the counts, and a search that requires some lexemes, read the same columns
+      Sql frequencies = PostgresSearchIndex.frequenciesSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris");
+      assertThat(plan(frequencies)).as("term frequencies of %s", scope)
+          .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
+      Sql required = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris", 10,
+          Optional.of(Set.of("pari")));
+      assertThat(plan(required)).as("keyword search of %s with a required lexeme", scope)
+          .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
 
       Sql versions = CachedCosineSearch.versionsSql(query);
       assertThat(plan(versions)).as("(id, seq) read of %s", scope)
