@@ -93,7 +93,8 @@ public interface SearchIndex extends Closeable {
    * stored memory, where an index whose writes become visible at a cost (a near-real-time refresh) need not pay
    * it: the {@code k} best keyword matches among what its searches see, and the {@code k} memories written since
    * that hold the largest share of the terms of {@code text}; so up to {@code 2k}, in no comparable score order. It
-   * may include a memory changed or removed since, so callers read the records. The default is {@link #keyword}.
+   * may include a memory changed or removed since, so callers read the records. The rule of {@link CommonTerms}
+   * need not apply: a repeat shares the rare words of {@code text} too. The default is {@link #keyword}.
    */
   default List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
     return keyword(query, text, k);

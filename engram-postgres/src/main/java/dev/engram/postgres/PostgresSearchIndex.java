@@ -157,6 +157,16 @@ final class PostgresSearchIndex implements SearchIndex {
   }
 
   /**
+   * Plain BM25 ({@code ts_rank_cd}) of the restricted rows, without the count of {@link CommonTerms}: a repeat shares
+   * nearly every word of the text, its rare ones too, so the rule would drop none of them, and the offline extractor
+   * asks once per fact while it ingests.
+   */
+  @Override
+  public List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
+    return candidates("look up repeat candidates", keywordSql(Words.TEXT, query, text, k));
+  }
+
+  /**
    * A keyword search under the rule of {@link CommonTerms}: one statement counts, among the restricted rows, the
    * rows holding each lexeme of {@code text} ({@link #frequenciesSql}); a second searches them ({@link #keywordSql}).
    */
