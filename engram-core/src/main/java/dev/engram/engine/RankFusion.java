@@ -10,8 +10,7 @@ import java.util.Map;
 
 /**
  * The one fusion of two ranked candidate lists, used for memories (dense and BM25) and for graph relations
- * (entity-centred and fact similarity). {@link Fusion#RRF}: each list adds {@code 1 / (60 + rank)} (equal scores
- * share a rank, {@link #ranks}), divided by the
+ * (entity-centred and fact similarity). {@link Fusion#RRF}: each list adds {@code 1 / (60 + rank)}, divided by the
  * best possible sum so the fused score lies in [0,1]. {@link Fusion#WEIGHTED}: {@code 0.7 * first + 0.3 * second /
  * max(second)}, with the first list's scores taken as similarities in [0,1]. The fused score orders candidates; it
  * depends on the other candidates and is not a relevance (see {@link Relevance}). The ranking steps after fusion
@@ -55,21 +54,19 @@ final class RankFusion {
    */
   static List<Fused> fuse(Fusion fusion, List<Candidate> first, List<Candidate> second) {
     Map<String, Fused> all = new LinkedHashMap<>();
-    int[] firstRanks = ranks(first);
     for (int i = 0; i < first.size(); i++) {
       Fused f = all.computeIfAbsent(first.get(i).id(), Fused::new);
       if (f.firstRank == 0) {
         f.first = Math.max(0, first.get(i).score());
-        f.firstRank = firstRanks[i];
+        f.firstRank = i + 1;
       }
     }
     double maxSecond = 0;
-    int[] secondRanks = ranks(second);
     for (int i = 0; i < second.size(); i++) {
       Fused f = all.computeIfAbsent(second.get(i).id(), Fused::new);
       if (f.secondRank == 0) {
         f.second = second.get(i).score();
-        f.secondRank = secondRanks[i];
+        f.secondRank = i + 1;
         maxSecond = Math.max(maxSecond, f.second);
       }
     }
@@ -100,26 +97,11 @@ final class RankFusion {
       all.put(f.id, f.copy()); // the given ranking keeps its scores
     }
     double rrfMax = 2.0 / (RRF_K + 1);
-    int[] ranks = ranks(list);
     for (int i = 0; i < list.size(); i++) {
       Fused f = all.computeIfAbsent(list.get(i).id(), Fused::new);
-      f.score += weight / (RRF_K + ranks[i]) / rrfMax;
+      f.score += weight / (RRF_K + i + 1) / rrfMax;
     }
     return sorted(all.values());
-  }
-
-  /**
-   * The rank (from 1) of each entry of a list ordered best first: its position, except that an entry with the same
-   * score as the one before it shares that one's rank (1, 2, 2, 4). A list does not prefer one of two equal scores
-   * (a message's memories found through its context share one context score), so neither does the fusion: how the
-   * list happened to order them (by id, by index position) changes no fused score.
-   */
-  static int[] ranks(List<Candidate> list) {
-    int[] out = new int[list.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = i > 0 && list.get(i).score() == list.get(i - 1).score() ? out[i - 1] : i + 1;
-    }
-    return out;
   }
 
   /**

@@ -70,25 +70,4 @@ class FusionTest {
     assertThat(added).extracting(x -> x.score).containsOnly(0.5);
     assertThat(added).extracting(x -> x.id).containsExactly("z", "a", "m");
   }
-
-  @Test
-  void equalScoresShareARankSoTheListsOrderOfThemChangesNoFusedScore() {
-    assertThat(RankFusion.ranks(List.of(new Candidate("a", 5.0), new Candidate("b", 3.0), new Candidate("c", 3.0),
-        new Candidate("d", 1.0)))).containsExactly(1, 2, 2, 4);
-    List<Candidate> dense = List.of(new Candidate("x", 0.9));
-    List<RankFusion.Fused> one = RankFusion.fuse(Fusion.RRF, dense,
-        List.of(new Candidate("x", 4.0), new Candidate("m", 2.0), new Candidate("n", 2.0)));
-    List<RankFusion.Fused> other = RankFusion.fuse(Fusion.RRF, dense,
-        List.of(new Candidate("x", 4.0), new Candidate("n", 2.0), new Candidate("m", 2.0)));
-    for (List<RankFusion.Fused> f : List.of(one, other)) {
-      assertThat(score(f, "m")).isEqualTo(score(f, "n")).isCloseTo((1.0 / 62) / (2.0 / 61), within(1e-12));
-    }
-    // a further list (the context or dates step) counts its equal scores alike too
-    List<RankFusion.Fused> added = RankFusion.add(one, List.of(new Candidate("p", 0.7), new Candidate("q", 0.7)), 1.0);
-    assertThat(score(added, "p")).isEqualTo(score(added, "q")).isCloseTo((1.0 / 61) / (2.0 / 61), within(1e-12));
-  }
-
-  private static double score(List<RankFusion.Fused> fused, String id) {
-    return fused.stream().filter(f -> f.id.equals(id)).findFirst().orElseThrow().score;
-  }
 }
