@@ -3,6 +3,7 @@ package dev.engram.testing;
 import dev.engram.MemoryItem;
 import dev.engram.StorageException;
 import dev.engram.filter.FilterEvaluator;
+import dev.engram.spi.CommonTerms;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -15,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The reference {@link SearchIndex}: exact cosine over every document that passes the query (tenant, scope, expiry
@@ -124,7 +127,7 @@ public final class InMemorySearchIndex implements SearchIndex {
       }
     }
     double avgLength = Math.max(1e-9, (double) totalLength / docs.size());
-    Map<String, Integer> admittedFrequencies = new java.util.LinkedHashMap<>();
+    Map<String, Integer> admittedFrequencies = new LinkedHashMap<>();
     terms.forEach(t -> admittedFrequencies.put(t, 0));
     int admitted = 0;
     for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
@@ -134,8 +137,7 @@ public final class InMemorySearchIndex implements SearchIndex {
         terms.stream().filter(t::contains).forEach(term -> admittedFrequencies.merge(term, 1, Integer::sum));
       }
     }
-    java.util.Optional<java.util.Set<String>> required =
-        dev.engram.spi.CommonTerms.required(admittedFrequencies, admitted);
+    Optional<Set<String>> required = CommonTerms.required(admittedFrequencies, admitted);
     List<Candidate> out = new ArrayList<>();
     for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
       if (!admits(query, e.getValue())) {
