@@ -41,7 +41,7 @@ public final class CommonTerms {
    */
   public static Optional<Set<String>> required(Map<String, Integer> documentFrequencies, int memories) {
     Objects.requireNonNull(documentFrequencies, "documentFrequencies");
-    if (memories < MIN_MEMORIES) {
+    if (!applies(memories)) {
       return Optional.empty();
     }
     Set<String> rare = new LinkedHashSet<>();
@@ -54,8 +54,16 @@ public final class CommonTerms {
     return someCommon && !rare.isEmpty() ? Optional.of(Collections.unmodifiableSet(rare)) : Optional.empty();
   }
 
+  /**
+   * True if a search over {@code memories} memories can have common terms; when false, an index need not count the
+   * terms' frequencies at all.
+   */
+  public static boolean applies(int memories) {
+    return memories >= MIN_MEMORIES;
+  }
+
   /** True if a term that {@code frequency} of {@code memories} memories contain is common. */
   public static boolean isCommon(int frequency, int memories) {
-    return memories >= MIN_MEMORIES && frequency > COMMON_SHARE * memories;
+    return applies(memories) && frequency > COMMON_SHARE * memories;
   }
 }

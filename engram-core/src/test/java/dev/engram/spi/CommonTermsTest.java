@@ -42,6 +42,8 @@ class CommonTermsTest {
     assertThat(CommonTerms.required(frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES - 1))
         .isEmpty();
     assertThat(CommonTerms.isCommon(19, CommonTerms.MIN_MEMORIES - 1)).isFalse();
+    assertThat(CommonTerms.applies(CommonTerms.MIN_MEMORIES - 1)).isFalse();
+    assertThat(CommonTerms.applies(CommonTerms.MIN_MEMORIES)).isTrue();
     assertThat(CommonTerms.required(frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES))
         .hasValueSatisfying(r -> assertThat(r).containsExactly("pottery"));
   }

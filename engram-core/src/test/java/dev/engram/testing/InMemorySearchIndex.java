@@ -127,23 +127,15 @@ public final class InMemorySearchIndex implements SearchIndex {
       }
     }
     double avgLength = Math.max(1e-9, (double) totalLength / docs.size());
+    List<String> admitted = docs.keySet().stream().filter(key -> admits(query, docs.get(key))).toList();
     Map<String, Integer> admittedFrequencies = new LinkedHashMap<>();
-    terms.forEach(t -> admittedFrequencies.put(t, 0));
-    int admitted = 0;
-    for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
-      if (admits(query, e.getValue())) {
-        admitted++;
-        List<String> t = tokenized.get(e.getKey());
-        terms.stream().filter(t::contains).forEach(term -> admittedFrequencies.merge(term, 1, Integer::sum));
-      }
+    for (String term : terms) {
+      admittedFrequencies.put(term, (int) admitted.stream().filter(key -> tokenized.get(key).contains(term)).count());
     }
-    Optional<Set<String>> required = CommonTerms.required(admittedFrequencies, admitted);
+    Optional<Set<String>> required = CommonTerms.required(admittedFrequencies, admitted.size());
     List<Candidate> out = new ArrayList<>();
-    for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
-      if (!admits(query, e.getValue())) {
-        continue;
-      }
-      List<String> t = tokenized.get(e.getKey());
+    for (String key : admitted) {
+      List<String> t = tokenized.get(key);
       if (required.isPresent() && required.get().stream().noneMatch(t::contains)) {
         continue; // only common terms match
       }
@@ -157,7 +149,7 @@ public final class InMemorySearchIndex implements SearchIndex {
         }
       }
       if (score > 0) {
-        out.add(new Candidate(e.getValue().id(), score));
+        out.add(new Candidate(docs.get(key).id(), score));
       }
     }
     return top(out, k);

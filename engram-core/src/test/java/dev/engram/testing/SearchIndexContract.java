@@ -14,6 +14,7 @@ import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -100,7 +101,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
 
   @Test
   void keywordSearchesFindNoMemoryThatMatchesOnlyTermsCommonInTheSearchedMemories() {
-    List<StoredMemory> alices = new java.util.ArrayList<>();
+    List<StoredMemory> alices = new ArrayList<>();
     for (int i = 0; i < THINGS.size(); i++) { // "alice" in 29 of Alice's 30 memories and contexts: common there
       alices.add(withContext(memory("t1", THINGS.get(i), ALICE, "Alice likes the " + THINGS.get(i), i % 4),
           "Alice talked about the " + THINGS.get(i) + (i == 0 ? " all summer" : "")));
@@ -108,7 +109,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     alices.add(memory("t1", "plays", ALICE, "Alice plays the cello", 0));
     alices.add(memory("t1", "lessons", ALICE, "Cello lessons every week", 1));
     add(alices.toArray(StoredMemory[]::new));
-    List<StoredMemory> bobs = new java.util.ArrayList<>();
+    List<StoredMemory> bobs = new ArrayList<>();
     for (int i = 0; i < THINGS.size() - 3; i++) { // 25 of Bob's 26 memories say "bob"; one says "alice"
       bobs.add(memory("t1", "bob-" + THINGS.get(i), Scope.user("bob"), "Bob fixed the " + THINGS.get(i), i % 4));
     }

@@ -317,7 +317,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     return search(searcher -> {
       int memories = searcher.count(restriction);
       Optional<Set<String>> required = Optional.empty();
-      if (memories >= CommonTerms.MIN_MEMORIES) {
+      if (CommonTerms.applies(memories)) {
         Map<String, Integer> frequencies = new LinkedHashMap<>();
         for (String t : terms) {
           frequencies.put(t, searcher.count(new BooleanQuery.Builder()
