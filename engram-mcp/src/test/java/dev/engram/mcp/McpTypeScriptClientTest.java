@@ -46,7 +46,7 @@ class McpTypeScriptClientTest {
         && Files.mismatch(stamp, WORK.resolve("package-lock.json")) == -1) {
       return; // this exact lock file is already installed
     }
-    Result r = run(WORK, List.of("npm", "ci", "--no-audit", "--no-fund"), 600);
+    Result r = run(WORK, List.of("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund"), 600);
     assertThat(r.exitCode()).as("npm ci: " + r.err()).isZero();
     Files.copy(WORK.resolve("package-lock.json"), stamp, StandardCopyOption.REPLACE_EXISTING);
   }

@@ -54,7 +54,7 @@ public final class PgliteServer {
 
   private static PgliteServer start() {
     try {
-      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts")
+      Process npm = new ProcessBuilder("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts")
           .directory(PROJECT.toFile()).redirectErrorStream(true).start();
       String npmOut = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!npm.waitFor(300, TimeUnit.SECONDS) || npm.exitValue() != 0) {

@@ -25,7 +25,7 @@ class OfficialMem0ClientTest {
 
   @Test
   void everyClientMethodWorksAgainstEngramServe() throws Exception {
-    run(List.of("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"), 300, null, null);
+    run(List.of("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"), 300, null, null);
     try (ServerFixture f = new ServerFixture(dir)) {
       String key = f.key("acme", KeyRole.ADMIN).secret();
       String output = run(List.of("node", "--test", "--test-reporter=spec", "client.test.mjs"), 300, f.base(), key);
