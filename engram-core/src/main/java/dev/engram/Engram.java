@@ -13,6 +13,8 @@ import dev.engram.spi.StorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Entry point: configures and opens a {@link Memory}.
@@ -93,15 +95,18 @@ public final class Engram {
    *                            followed by its text, which the ranking step {@link Ranking#context()} searches beside
    *                            the keyword signal (default false: it costs one more, longer embedding per memory at
    *                            ingest); needs {@code sourceContext} and an index that keeps such embeddings
+   * @param ids                 where new memory, entity and relation ids come from (default random UUIDs)
    */
   public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
                        ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
                        int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
                        GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor,
-                       boolean sourceContext, TokenCounter tokenCounter, boolean contextEmbeddings) {
+                       boolean sourceContext, TokenCounter tokenCounter, boolean contextEmbeddings,
+                       Supplier<String> ids) {
     /** @throws ValidationException naming the setting if one is missing or out of range */
     public Config {
       required("storage", storage);
+      required("ids", ids);
       required("tokenCounter", tokenCounter);
       checkContextEmbeddings(contextEmbeddings, sourceContext, storage);
       tenant = checkSettings(embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
@@ -197,6 +202,7 @@ public final class Engram {
     private double graphEntityThreshold = 0.9;
     private double graphAmbiguityFloor = 0.75;
     private TokenCounter tokenCounter = TokenCounter.cl100k();
+    private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
     private Builder() {}
 
@@ -367,6 +373,16 @@ public final class Engram {
     }
 
     /**
+     * Where the ids of new memories, entities and relations come from (default: random UUIDs). Ids break ties
+     * between equal scores, so a test that compares rankings across runs fixes them, as it fixes the clock; they
+     * must be unique within the storage.
+     */
+    public Builder ids(Supplier<String> source) {
+      this.ids = source;
+      return this;
+    }
+
+    /**
      * Opens the memory: checks the settings, chooses the embedder (the configured one, else the default one of
      * {@code engram-onnx}), opens the storage for it ({@link StorageFactory#open} with the embedder's model and
      * dimension), checks the embedder against the stored data, brings the index up to date with the record, and
@@ -399,7 +415,7 @@ public final class Engram {
         }
         config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
             windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
-            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter, contextEmbeddings);
+            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter, contextEmbeddings, ids);
       } catch (RuntimeException | Error e) {
         closeAfterFailure(opened, e);
         throw e;

@@ -36,7 +36,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -306,7 +305,7 @@ final class AddPath {
     for (PlannedChange p : plan) {
       if (p instanceof MemoryInference.Add a) {
         String text = RequestChecks.checkText("memory", a.text(), engine.config.maxTextLength());
-        MemoryItem item = new MemoryItem(UUID.randomUUID().toString(), text, Hashes.md5(text), r.metadata(),
+        MemoryItem item = new MemoryItem(engine.config.ids().get(), text, Hashes.md5(text), r.metadata(),
             r.scope().userId().orElse(null), r.scope().agentId().orElse(null), r.scope().runId().orElse(null),
             a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
             a.sourceIds(), r.expiration());

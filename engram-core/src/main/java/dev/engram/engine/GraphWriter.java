@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Turns one add into {@link GraphChanges}: extraction (the configured {@link GraphExtractor}), entity resolution
@@ -98,7 +97,7 @@ final class GraphWriter {
       Entity s = resolved.get(Names.normalize(r.source()));
       Entity t = resolved.get(Names.normalize(r.target()));
       RelationProvenance.Sources from = RelationProvenance.of(r, input);
-      fresh.add(new Relation(UUID.randomUUID().toString(), s.id(), Names.relation(r.relation()), t.id(),
+      fresh.add(new Relation(engine.config.ids().get(), s.id(), Names.relation(r.relation()), t.id(),
           r.fact().trim(), factVectors.get(i),
           r.validAt() != null ? r.validAt() : messageTime, r.invalidAt(), now,
           r.invalidAt() != null ? now : null, from.messageIds(), from.memoryIds(), scope));
@@ -238,9 +237,9 @@ final class GraphWriter {
     return out;
   }
 
-  private static Entity create(Scope scope, String key, Map<String, String> names, Map<String, String> types,
+  private Entity create(Scope scope, String key, Map<String, String> names, Map<String, String> types,
                                float[] vector, Instant now, Pending pending) {
-    Entity created = new Entity(UUID.randomUUID().toString(), names.get(key), key, types.get(key), vector, 1, now,
+    Entity created = new Entity(engine.config.ids().get(), names.get(key), key, types.get(key), vector, 1, now,
         now, scope);
     pending.upserts.put(created.id(), created);
     pending.entities.put(scope.key() + "\u0000" + key, created);
