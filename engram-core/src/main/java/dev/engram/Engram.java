@@ -6,6 +6,7 @@ import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.GraphExtractor;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.MemoryInference;
 import dev.engram.spi.Reranker;
 import dev.engram.spi.Storage;
@@ -158,7 +159,7 @@ public final class Engram {
         throw new ValidationException("contextEmbeddings", "needs sourceContext: a memory without a source context "
             + "has nothing to embed");
       }
-      if (!storage.index().searchesContextEmbeddings()) {
+      if (!storage.index().denseFields().contains(IndexField.CONTEXT)) {
         throw new ValidationException("contextEmbeddings", "the storage's index ("
             + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
             + "and PostgreSQL storages do");

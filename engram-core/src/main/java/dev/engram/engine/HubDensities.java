@@ -6,6 +6,7 @@ import dev.engram.graph.Relation;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
@@ -73,8 +74,26 @@ final class HubDensities {
   /** The most densities held, over all scopes and fields. */
   static final int MAX_HELD = 500_000;
 
-  /** Which embedding a dense list compares: a memory's own or its context embedding, or a relation's fact. */
-  enum Field { OWN, CONTEXT, RELATION }
+  /**
+   * Which embedding a dense list compares: a memory's own or its context embedding (the index's fields
+   * {@link IndexField#TEXT} and {@link IndexField#CONTEXT}), or a relation's fact (in the graph store).
+   */
+  enum Field {
+    OWN(Optional.of(IndexField.TEXT)),
+    CONTEXT(Optional.of(IndexField.CONTEXT)),
+    RELATION(Optional.empty());
+
+    private final Optional<IndexField> indexed;
+
+    Field(Optional<IndexField> indexed) {
+      this.indexed = indexed;
+    }
+
+    /** The index field a memory's dense list searches; a relation's is not in the index. */
+    IndexField indexField() {
+      return indexed.orElseThrow(() -> new IllegalArgumentException("relations are searched through relations(...)"));
+    }
+  }
 
   private record ScopeKey(String tenant, Scope scope) {}
 
@@ -259,7 +278,7 @@ final class HubDensities {
    */
   private static OptionalDouble density(SearchIndex index, IndexQuery wholeScope, Field field, StoredMemory m,
                                         SearchRecords records) {
-    float[] v = field == Field.OWN ? m.embeddingView() : m.contextEmbeddingView();
+    float[] v = field.indexField().embeddingView(m);
     if (v.length == 0) {
       return OptionalDouble.of(0);
     }
@@ -280,11 +299,7 @@ final class HubDensities {
 
   /** The index's {@code k} memories nearest {@code vector} by a memory field, {@link Field#OWN} or CONTEXT. */
   private static List<Candidate> nearest(SearchIndex index, IndexQuery q, Field field, float[] vector, int k) {
-    return switch (field) {
-      case OWN -> index.dense(q, vector, k);
-      case CONTEXT -> index.contextDense(q, vector, k);
-      case RELATION -> throw new IllegalArgumentException("relations are searched through relations(...)");
-    };
+    return index.dense(q, field.indexField(), vector, k);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
@@ -29,11 +30,11 @@ final class KeywordSignal {
    */
   static List<Candidate> search(SearchIndex index, IndexQuery q, String query, int k, boolean withContext) {
     String words = QuestionWords.strip(query);
-    List<Candidate> text = index.keyword(q, words, k);
+    List<Candidate> text = index.keyword(q, IndexField.TEXT, words, k);
     if (!withContext) {
       return text;
     }
-    List<Candidate> context = index.contextKeyword(q, words, k);
+    List<Candidate> context = index.keyword(q, IndexField.CONTEXT, words, k);
     if (context.isEmpty()) {
       return text;
     }

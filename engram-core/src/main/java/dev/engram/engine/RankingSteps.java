@@ -4,6 +4,7 @@ import dev.engram.Ranking;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Filters;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
@@ -68,7 +69,8 @@ final class RankingSteps {
     if (ranking.eventDates()) {
       List<QueryPeriods.Period> periods = QueryPeriods.of(query, engine.config.clock());
       if (!periods.isEmpty()) {
-        fused = RankFusion.add(fused, engine.index.dense(within(q, periods), vector, pool), DATE_WEIGHT);
+        fused = RankFusion.add(fused, engine.index.dense(within(q, periods), IndexField.TEXT, vector, pool),
+            DATE_WEIGHT);
       }
     }
     if (ranking.neighbours()) {
@@ -117,7 +119,7 @@ final class RankingSteps {
     for (int i = 0; i < moved.length; i++) {
       moved[i] = (float) (vector[i] + FEEDBACK_BETA * sum[i] / used);
     }
-    return behindHead(fused, RankFusion.add(fused, engine.index.dense(q,
+    return behindHead(fused, RankFusion.add(fused, engine.index.dense(q, IndexField.TEXT,
         Vectors.normalized(moved, vector.length, "the feedback query"), pool), FEEDBACK_WEIGHT), FEEDBACK_KEEPS);
   }
 
@@ -159,7 +161,7 @@ final class RankingSteps {
     }
     IndexQuery near = new IndexQuery(q.tenant(), q.scope(),
         Filters.and(q.filter(), Filters.in("source_id", new ArrayList<>(sources))), q.includeExpired(), q.today());
-    List<Candidate> found = engine.index.dense(near, vector, sources.size() * 4);
+    List<Candidate> found = engine.index.dense(near, IndexField.TEXT, vector, sources.size() * 4);
     Map<String, String> followed = new LinkedHashMap<>(); // neighbour -> the best anchor it is near, never itself
     for (StoredMemory m : records.get(found.stream().map(Candidate::id).toList())) {
       for (String anchor : anchors) {

@@ -1,6 +1,7 @@
 package dev.engram.engine;
 
 import dev.engram.SearchRequest;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
@@ -37,8 +38,8 @@ final class UnknownNames {
       return false; // a memory without a speaker may be about anyone: the query's name could be its speaker's
     }
     for (String name : names) {
-      if (known(name, q, first) || !index.keyword(q, name, 1).isEmpty()
-          || !index.contextKeyword(q, name, 1).isEmpty()) {
+      if (known(name, q, first) || !index.keyword(q, IndexField.TEXT, name, 1).isEmpty()
+          || !index.keyword(q, IndexField.CONTEXT, name, 1).isEmpty()) {
         return false; // the query is about someone the scope knows, whatever else it names
       }
     }

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rule every {@link SearchIndex} applies to a keyword search ({@link SearchIndex#keyword},
- * {@link SearchIndex#contextKeyword}): a term that more than {@value #COMMON_SHARE} of the searched memories contain
+ * The rule every {@link SearchIndex} applies to a keyword search ({@link SearchIndex#keyword}
+ * over either {@link IndexField}): a term that more than {@value #COMMON_SHARE} of the searched memories contain
  * (in the field searched) is <i>common</i>, and a memory that matches only common terms is no keyword match. Common
  * terms still add to the score of a memory that also matches another term of the query. A query all of whose terms
  * are common searches them all as before, and so does any query over fewer than {@value #MIN_MEMORIES} memories.

@@ -2,6 +2,7 @@ package dev.engram.spi;
 
 import java.io.Closeable;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A derived index over the memories of a {@link MemoryStore}: dense vectors, full text and filter fields. It can
@@ -48,44 +49,29 @@ public interface SearchIndex extends Closeable {
   }
 
   /**
-   * Nearest neighbours of {@code vector} among the memories matching {@code query}, best first; scores are cosine
-   * similarities.
+   * Nearest neighbours of {@code vector} among the embeddings of {@code field} of the memories matching
+   * {@code query}, best first; scores are cosine similarities. A memory without that embedding (a memory whose
+   * context was not embedded) is never among them; a field whose embeddings the index does not keep
+   * ({@link #denseFields}) finds none.
    */
-  List<Candidate> dense(IndexQuery query, float[] vector, int k);
+  List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k);
 
   /**
-   * BM25 matches of {@code text} among the memories matching {@code query}, best first; scores are BM25. A memory
-   * that matches only terms common among the memories matching {@code query} is no match ({@link CommonTerms}).
+   * BM25 matches of {@code text} in the words of {@code field} of the memories matching {@code query}, best first;
+   * scores are BM25. A memory that matches only terms common among the memories matching {@code query}, counted in
+   * that field, is no match ({@link CommonTerms}). Over {@link IndexField#CONTEXT} the engine adds half of each score
+   * to the memory's text score in the keyword signal; an index that does not keep the contexts finds none there, and
+   * the search's context step ({@link dev.engram.Ranking#context}) is then without effect.
    */
-  List<Candidate> keyword(IndexQuery query, String text, int k);
+  List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k);
 
   /**
-   * BM25 matches of {@code text} in the memories' source contexts ({@link StoredMemory#context}) among the memories
-   * matching {@code query}, best first; scores are BM25 (the engine adds half of each to the memory's text score in
-   * the keyword signal). {@link CommonTerms} applies as in {@link #keyword}, with the frequencies counted in the
-   * contexts. The default finds none: an index that does not keep the contexts leaves the search's
-   * context step ({@link dev.engram.Ranking#context}) without effect.
+   * The fields whose embeddings the index keeps and {@link #dense} searches. The default is {@link IndexField#TEXT}
+   * only: the engine then refuses to embed contexts ({@code Engram.Builder#contextEmbeddings}), whose vectors such an
+   * index would drop.
    */
-  default List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return List.of();
-  }
-
-  /**
-   * True if the index keeps the memories' context embeddings ({@link StoredMemory#contextEmbedding}) and searches
-   * them in {@link #contextDense}. The default is false: the engine then refuses to embed contexts
-   * ({@code Engram.Builder#contextEmbeddings}), whose vectors such an index would drop.
-   */
-  default boolean searchesContextEmbeddings() {
-    return false;
-  }
-
-  /**
-   * Nearest neighbours of {@code vector} among the context embeddings ({@link StoredMemory#contextEmbedding}) of the
-   * memories matching {@code query}, best first; scores are cosine similarities; a memory without a context
-   * embedding is never among them. The default finds none (an index that does not keep them).
-   */
-  default List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
-    return List.of();
+  default Set<IndexField> denseFields() {
+    return Set.of(IndexField.TEXT);
   }
 
   /**
@@ -94,10 +80,11 @@ public interface SearchIndex extends Closeable {
    * it: the {@code k} best keyword matches among what its searches see, and the {@code k} memories written since
    * that hold the largest share of the terms of {@code text}; so up to {@code 2k}, in no comparable score order. It
    * may include a memory changed or removed since, so callers read the records. The rule of {@link CommonTerms}
-   * need not apply: a repeat shares the rare words of {@code text} too. The default is {@link #keyword}.
+   * need not apply: a repeat shares the rare words of {@code text} too. The default is {@link #keyword} over
+   * {@link IndexField#TEXT}.
    */
   default List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
-    return keyword(query, text, k);
+    return keyword(query, IndexField.TEXT, text, k);
   }
 
   /**

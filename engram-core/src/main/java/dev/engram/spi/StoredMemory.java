@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param context   the words of the conversation the memory was drawn from: its source messages and the message
  *                  before them, as the engine wrote them when the memory was added ({@code ""} when unknown, as for
  *                  a memory stored before this existed). Kept with the memory, so a rebuilt index has it; searched by
- *                  keyword ({@link SearchIndex#contextKeyword}); never returned by the API
- * @param contextEmbedding the embedding of the context followed by the memory text ({@link SearchIndex#contextDense}),
+ *                  keyword ({@link IndexField#CONTEXT}); never returned by the API
+ * @param contextEmbedding the embedding of the context followed by the memory text ({@link IndexField#CONTEXT}),
  *                  or an empty array when the engine does not embed contexts or the memory has no context
  */
 public record StoredMemory(String tenant, MemoryItem item, float[] embedding, String context,

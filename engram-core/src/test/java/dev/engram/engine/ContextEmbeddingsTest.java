@@ -14,6 +14,7 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryInference;
@@ -192,7 +193,10 @@ class ContextEmbeddingsTest {
         .hasMessageContaining("(WithoutContextEmbeddings) does not keep context embeddings");
   }
 
-  /** An index that keeps no context embeddings (the SPI's defaults), over the reference index. */
+  /**
+   * An index that keeps no context embeddings (the SPI's default {@link SearchIndex#denseFields}), over the reference
+   * index.
+   */
   private static final class WithoutContextEmbeddings implements SearchIndex {
     private final SearchIndex index;
 
@@ -221,13 +225,13 @@ class ContextEmbeddingsTest {
     }
 
     @Override
-    public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
-      return index.dense(query, vector, k);
+    public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
+      return field == IndexField.TEXT ? index.dense(query, field, vector, k) : List.of();
     }
 
     @Override
-    public List<Candidate> keyword(IndexQuery query, String text, int k) {
-      return index.keyword(query, text, k);
+    public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+      return index.keyword(query, field, text, k);
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
@@ -78,7 +79,7 @@ class HubDensitiesTest {
       store("other" + j, "o" + j, vector(20 + j, 1));
     }
     float[] query = vector(0, 1);
-    List<String> plain = ids(storage.index().contextDense(Q, query, 10));
+    List<String> plain = ids(storage.index().dense(Q, IndexField.CONTEXT, query, 10));
     assertThat(plain.indexOf("x")).isLessThan(plain.indexOf("y"));
     List<String> ranked = ids(new HubDensities().dense(storage.index(), Q, HubDensities.Field.CONTEXT, query, 10,
         new SearchRecords(storage.records(), "t"), true));
@@ -113,7 +114,7 @@ class HubDensitiesTest {
     storeAlike(0, 40);
     HubDensities densities = new HubDensities();
     float[] query = vector(0, 1, 1, 0.9);
-    List<String> plain = ids(storage.index().dense(Q, query, 10));
+    List<String> plain = ids(storage.index().dense(Q, IndexField.TEXT, query, 10));
     int[] searches = new int[1];
     SearchIndex counted = (SearchIndex) Proxy.newProxyInstance(SearchIndex.class.getClassLoader(),
         new Class<?>[] {SearchIndex.class}, (proxy, method, args) -> {

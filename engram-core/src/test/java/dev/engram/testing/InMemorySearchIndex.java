@@ -4,6 +4,7 @@ import dev.engram.MemoryItem;
 import dev.engram.StorageException;
 import dev.engram.filter.FilterEvaluator;
 import dev.engram.spi.CommonTerms;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -68,48 +69,33 @@ public final class InMemorySearchIndex implements SearchIndex {
     ensureOpen();
   }
 
+  /** Exact cosine over the field's embeddings; a memory without one (no context embedding) is never found. */
   @Override
-  public synchronized List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+  public synchronized List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
     ensureOpen();
     List<Candidate> out = new ArrayList<>();
     for (StoredMemory m : docs.values()) {
-      if (admits(query, m)) {
-        out.add(new Candidate(m.id(), VectorMath.cosine(vector, m.embeddingView())));
+      float[] embedding = field.embeddingView(m);
+      if ((field == IndexField.TEXT || embedding.length > 0) && admits(query, m)) {
+        out.add(new Candidate(m.id(), VectorMath.cosine(vector, embedding)));
       }
     }
     return top(out, k);
   }
 
+  /** Both fields: the memories' own embeddings and their context embeddings. */
   @Override
-  public boolean searchesContextEmbeddings() {
-    return true;
+  public Set<IndexField> denseFields() {
+    return Set.of(IndexField.TEXT, IndexField.CONTEXT);
   }
 
   @Override
-  public synchronized List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
-    ensureOpen();
-    List<Candidate> out = new ArrayList<>();
-    for (StoredMemory m : docs.values()) {
-      if (m.contextEmbeddingView().length > 0 && admits(query, m)) {
-        out.add(new Candidate(m.id(), VectorMath.cosine(vector, m.contextEmbeddingView())));
-      }
-    }
-    return top(out, k);
-  }
-
-  @Override
-  public synchronized List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return bm25(query, text, k, m -> m.item().text());
-  }
-
-  @Override
-  public synchronized List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return bm25(query, text, k, StoredMemory::context);
+  public synchronized List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+    return bm25(query, text, k, field);
   }
 
   /** BM25 of {@code text} over one field of the memories (their text or their source context). */
-  private List<Candidate> bm25(IndexQuery query, String text, int k,
-                               java.util.function.Function<StoredMemory, String> field) {
+  private List<Candidate> bm25(IndexQuery query, String text, int k, IndexField field) {
     ensureOpen();
     List<String> terms = tokens(text).stream().distinct().toList();
     if (terms.isEmpty() || docs.isEmpty()) {
@@ -119,7 +105,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     long totalLength = 0;
     Map<String, List<String>> tokenized = new HashMap<>();
     for (Map.Entry<String, StoredMemory> e : docs.entrySet()) {
-      List<String> t = tokens(field.apply(e.getValue()));
+      List<String> t = tokens(field.words(e.getValue()));
       tokenized.put(e.getKey(), t);
       totalLength += t.size();
       for (String term : t.stream().distinct().toList()) {

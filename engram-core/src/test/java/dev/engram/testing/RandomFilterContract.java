@@ -10,6 +10,7 @@ import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.filter.FilterEvaluator;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
@@ -63,9 +64,9 @@ public abstract class RandomFilterContract extends StorageContractSupport {
       assertThat(page.items()).extracting(MemoryItem::id).as("list page, " + context)
           .containsExactlyElementsOf(expected.subList(Math.min(offset, expected.size()),
               Math.min(expected.size(), offset + limit)));
-      assertThat(ids(index.dense(q, gen.vector(DIMENSION), MEMORIES + 50))).as("dense, " + context)
+      assertThat(ids(index.dense(q, IndexField.TEXT, gen.vector(DIMENSION), MEMORIES + 50))).as("dense, " + context)
           .containsExactlyInAnyOrderElementsOf(expected);
-      assertThat(ids(index.keyword(q, "memo", MEMORIES + 50))).as("keyword, " + context)
+      assertThat(ids(index.keyword(q, IndexField.TEXT, "memo", MEMORIES + 50))).as("keyword, " + context)
           .containsExactlyInAnyOrderElementsOf(expected);
       nonEmpty += expected.isEmpty() ? 0 : 1;
       List<String> unfiltered = expected(items, new IndexQuery("t", scope, Filter.all(), includeExpired,

@@ -8,6 +8,7 @@ import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
@@ -44,13 +45,13 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     float[] q = new float[DIMENSION];
     q[0] = 0.8f;
     q[1] = 0.6f;
-    List<SearchIndex.Candidate> hits = index.dense(query("t1", ALICE), q, 10);
+    List<SearchIndex.Candidate> hits = index.dense(query("t1", ALICE), IndexField.TEXT, q, 10);
     assertThat(ids(hits)).containsExactly("x", "y");
     assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
     assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
-    assertThat(ids(index.dense(query("t1", ALICE), q, 1))).containsExactly("x");
-    assertThat(ids(index.dense(query("t2", ALICE), q, 10))).containsExactly("other-x");
-    assertThat(index.dense(query("t3", ALICE), q, 10)).isEmpty();
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, q, 1))).containsExactly("x");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, q, 10))).containsExactly("other-x");
+    assertThat(index.dense(query("t3", ALICE), IndexField.TEXT, q, 10)).isEmpty();
   }
 
   @Test
@@ -60,14 +61,14 @@ public abstract class SearchIndexContract extends StorageContractSupport {
         memory("t1", "both", ALICE, "cello practice with tea, cello again", 2),
         memory("t1", "bob", Scope.user("bob"), "Bob plays the cello too", 3));
     add(memory("t2", "t2-cello", ALICE, "cello in another tenant", 0));
-    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), "cello", 10);
+    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), IndexField.TEXT, "cello", 10);
     assertThat(ids(hits)).containsExactlyInAnyOrder("cello", "both");
     assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
-    assertThat(ids(index.keyword(query("t1", ALICE), "tea cello", 10))).first().isEqualTo("both");
-    assertThat(ids(index.keyword(query("t1", ALICE), "tea cello", 10))).hasSize(3);
-    assertThat(index.keyword(query("t1", ALICE), "violin", 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t2", ALICE), "cello", 10))).containsExactly("t2-cello");
-    assertThat(ids(index.keyword(query("t1", ALICE), "cello", 1))).hasSize(1);
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tea cello", 10))).first().isEqualTo("both");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tea cello", 10))).hasSize(3);
+    assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "violin", 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "cello", 10))).containsExactly("t2-cello");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "cello", 1))).hasSize(1);
   }
 
   @Test
@@ -80,19 +81,20 @@ public abstract class SearchIndexContract extends StorageContractSupport {
         withContext(memory("t1", "bob", Scope.user("bob"), "Bob is researching too", 3),
             "Plans for the summer? Researching"));
     add(withContext(memory("t2", "t2-summer", ALICE, "another tenant", 0), "summer plans"));
-    List<SearchIndex.Candidate> hits = index.contextKeyword(query("t1", ALICE), "summer plans", 10);
+    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10);
     assertThat(ids(hits)).containsExactly("agencies"); // "plain" says summer in its text only: no context
     assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
-    assertThat(ids(index.contextKeyword(query("t1", ALICE), "summer window", 10)))
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer window", 10)))
         .containsExactlyInAnyOrder("agencies", "window");
-    assertThat(ids(index.contextKeyword(query("t1", ALICE), "summer window", 1))).hasSize(1);
-    assertThat(index.contextKeyword(query("t1", ALICE), "violin", 10)).isEmpty();
-    assertThat(ids(index.contextKeyword(query("t2", ALICE), "summer", 10))).containsExactly("t2-summer");
-    assertThat(ids(index.keyword(query("t1", ALICE), "plans", 10))).isEmpty(); // the text field holds text only
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer window", 1))).hasSize(1);
+    assertThat(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "violin", 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.CONTEXT, "summer", 10))).containsExactly("t2-summer");
+    // the text field holds text only
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "plans", 10))).isEmpty();
 
     commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "agencies").orElseThrow(),
         ChangePipelines.DELETE))));
-    assertThat(index.contextKeyword(query("t1", ALICE), "summer plans", 10)).isEmpty();
+    assertThat(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10)).isEmpty();
   }
 
   private static final List<String> THINGS = List.of("apple", "bridge", "candle", "desert", "engine", "forest",
@@ -117,18 +119,21 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     add(bobs.toArray(StoredMemory[]::new));
     IndexQuery alice = query("t1", ALICE);
 
-    List<SearchIndex.Candidate> cello = index.keyword(alice, "Alice cello", 50);
+    List<SearchIndex.Candidate> cello = index.keyword(alice, IndexField.TEXT, "Alice cello", 50);
     assertThat(ids(cello)).containsExactly("plays", "lessons"); // "alice" adds to the score of "plays" only
     assertThat(cello.get(0).score()).isGreaterThan(cello.get(1).score());
-    assertThat(ids(index.keyword(alice, "alice apple", 50))).containsExactly("apple");
-    assertThat(index.keyword(alice, "alice violin", 50)).isEmpty(); // its own word is nowhere
-    assertThat(ids(index.keyword(alice, "alice", 50))).hasSize(29).doesNotContain("lessons"); // all common: as before
+    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice apple", 50))).containsExactly("apple");
+    assertThat(index.keyword(alice, IndexField.TEXT, "alice violin", 50)).isEmpty(); // its own word is nowhere
+    // all common: as before
+    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice", 50))).hasSize(29).doesNotContain("lessons");
     // counted among the memories searched: "alice" is rare in Bob's memories, and "bob" common there
-    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), "bob alice", 50))).containsExactly("bob-met");
-    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), "alice cello", 50))).containsExactly("bob-met");
+    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), IndexField.TEXT, "bob alice", 50)))
+        .containsExactly("bob-met");
+    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), IndexField.TEXT, "alice cello", 50)))
+        .containsExactly("bob-met");
 
-    assertThat(ids(index.contextKeyword(alice, "alice summer", 50))).containsExactly("apple");
-    assertThat(ids(index.contextKeyword(alice, "alice", 50))).hasSize(THINGS.size());
+    assertThat(ids(index.keyword(alice, IndexField.CONTEXT, "alice summer", 50))).containsExactly("apple");
+    assertThat(ids(index.keyword(alice, IndexField.CONTEXT, "alice", 50))).hasSize(THINGS.size());
   }
 
   @Test
@@ -141,22 +146,22 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     float[] q = new float[DIMENSION];
     q[0] = 0.8f;
     q[3] = 0.6f;
-    List<SearchIndex.Candidate> hits = index.contextDense(query("t1", ALICE), q, 10);
-    if (!index.searchesContextEmbeddings()) {
+    List<SearchIndex.Candidate> hits = index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 10);
+    if (!index.denseFields().contains(IndexField.CONTEXT)) {
       assertThat(hits).isEmpty();
       return;
     }
     assertThat(ids(hits)).containsExactly("answer", "bike"); // "plain" has no context embedding
     assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
     assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
-    assertThat(ids(index.contextDense(query("t1", ALICE), q, 1))).containsExactly("answer");
-    assertThat(ids(index.contextDense(query("t2", ALICE), q, 10))).containsExactly("t2-answer");
-    assertThat(ids(index.dense(query("t1", ALICE), q, 1))).as("the memory's own vector stays its own")
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 1))).containsExactly("answer");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.CONTEXT, q, 10))).containsExactly("t2-answer");
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, q, 1))).as("the memory's own vector stays its own")
         .containsExactly("plain");
 
     commit(ChangeSet.of("t1", List.of(MemoryChange.update(store.get("t1", "answer").orElseThrow()
         .withContextEmbedding(new float[0]), "Researching adoption agencies", ChangePipelines.UPDATE))));
-    assertThat(ids(index.contextDense(query("t1", ALICE), q, 10))).containsExactly("bike");
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 10))).containsExactly("bike");
   }
 
   /** {@code m} with a context and a context embedding along {@code axis}. */
@@ -176,9 +181,9 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
         "the violin is loud", ChangePipelines.UPDATE), MemoryChange.delete(store.get("t1", "b").orElseThrow(),
             ChangePipelines.DELETE))));
-    assertThat(index.keyword(query("t1", ALICE), "violin piano", 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t1", ALICE), "drum", 10))).containsExactly("a");
-    assertThat(ids(index.dense(query("t1", ALICE), axis(2), 10))).containsExactly("a");
+    assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "violin piano", 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "drum", 10))).containsExactly("a");
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, axis(2), 10))).containsExactly("a");
   }
 
   @Test
@@ -191,13 +196,13 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     add(stored("t1", red, 0), stored("t1", blue, 0));
     Filter isRed = Mem0Filters.fromMap(Map.of("color", "red"));
     IndexQuery redOnly = new IndexQuery("t1", ALICE, isRed, true, TODAY);
-    assertThat(ids(index.dense(redOnly, axis(0), 10))).containsExactly("red");
-    assertThat(ids(index.keyword(redOnly, "tagged", 10))).containsExactly("red");
-    assertThat(ids(index.keyword(query("t1", ALICE), "tagged", 10))).containsExactly("red");
+    assertThat(ids(index.dense(redOnly, IndexField.TEXT, axis(0), 10))).containsExactly("red");
+    assertThat(ids(index.keyword(redOnly, IndexField.TEXT, "tagged", 10))).containsExactly("red");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tagged", 10))).containsExactly("red");
     IndexQuery withExpired = new IndexQuery("t1", ALICE, Filter.all(), true, TODAY);
-    assertThat(ids(index.keyword(withExpired, "tagged", 10))).containsExactlyInAnyOrder("red", "blue");
-    assertThat(ids(index.dense(new IndexQuery("t1", ALICE, Filter.all(), false, TODAY.minusDays(1)), axis(0),
-        10))).containsExactlyInAnyOrder("red", "blue");
+    assertThat(ids(index.keyword(withExpired, IndexField.TEXT, "tagged", 10))).containsExactlyInAnyOrder("red", "blue");
+    assertThat(ids(index.dense(new IndexQuery("t1", ALICE, Filter.all(), false, TODAY.minusDays(1)), IndexField.TEXT,
+        axis(0), 10))).containsExactlyInAnyOrder("red", "blue");
   }
 
   @Test
@@ -213,14 +218,14 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     store.reset("t1");
     index.apply(List.of(new IndexOp.RemoveTenant("t1")), store.lastSeq(), store.generation());
     index.commit();
-    assertThat(index.keyword(query("t1", ALICE), "first second", 10)).isEmpty();
-    assertThat(index.dense(query("t1", ALICE), axis(0), 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t2", ALICE), "third", 10))).containsExactly("c");
+    assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "first second", 10)).isEmpty();
+    assertThat(index.dense(query("t1", ALICE), IndexField.TEXT, axis(0), 10)).isEmpty();
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "third", 10))).containsExactly("c");
     assertThat(index.state().generation()).isEqualTo(store.generation());
     assertThat(index.state().documents()).isEqualTo(1);
 
     reopen();
     assertThat(index.state().documents()).isEqualTo(1);
-    assertThat(ids(index.dense(query("t2", ALICE), axis(2), 10))).containsExactly("c");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, axis(2), 10))).containsExactly("c");
   }
 }

@@ -12,6 +12,7 @@ import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.Tenants;
 import dev.engram.filter.Filter;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.testing.HashEmbedder;
@@ -148,7 +149,7 @@ class CrashRecoveryTest {
         stored.putAll(inScope);
         IndexQuery q = new IndexQuery(Tenants.DEFAULT, scope, Filter.all(), true, LocalDate.now(ZoneOffset.UTC));
         Set<String> indexed = new HashSet<>();
-        storage.index().dense(q, new HashEmbedder().embedQuery("note about"), inScope.size() + 10)
+        storage.index().dense(q, IndexField.TEXT, new HashEmbedder().embedQuery("note about"), inScope.size() + 10)
             .forEach(c -> indexed.add(c.id()));
         assertThat(indexed).as("%s: index documents of %s", where, scope).isEqualTo(inScope.keySet());
         for (MemoryItem m : inScope.values()) {
@@ -180,7 +181,7 @@ class CrashRecoveryTest {
       String token = lastText.get(id).split(" ")[1];
       for (Scope scope : CrashWriter.SCOPES) {
         IndexQuery q = new IndexQuery(Tenants.DEFAULT, scope, Filter.all(), true, LocalDate.now(ZoneOffset.UTC));
-        assertThat(index.keyword(q, token, 5)).as("%s: deleted %s still in the index", where, id)
+        assertThat(index.keyword(q, IndexField.TEXT, token, 5)).as("%s: deleted %s still in the index", where, id)
             .noneSatisfy(c -> assertThat(c.id()).isEqualTo(id));
       }
     }

@@ -1,11 +1,13 @@
 package dev.engram.embedded;
 
 import dev.engram.StorageException;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -80,29 +82,19 @@ final class FaultySearchIndex implements SearchIndex {
   }
 
   @Override
-  public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+  public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
     maybeFail(searchFailures);
-    return index.dense(query, vector, k);
+    return index.dense(query, field, vector, k);
   }
 
   @Override
-  public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return index.keyword(query, text, k);
+  public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+    return index.keyword(query, field, text, k);
   }
 
   @Override
-  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return index.contextKeyword(query, text, k);
-  }
-
-  @Override
-  public boolean searchesContextEmbeddings() {
-    return index.searchesContextEmbeddings();
-  }
-
-  @Override
-  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
-    return index.contextDense(query, vector, k);
+  public Set<IndexField> denseFields() {
+    return index.denseFields();
   }
 
   @Override

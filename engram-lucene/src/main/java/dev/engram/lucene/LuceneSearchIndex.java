@@ -4,6 +4,7 @@ import dev.engram.DimensionMismatchException;
 import dev.engram.StorageException;
 import dev.engram.ValidationException;
 import dev.engram.spi.CommonTerms;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -267,10 +268,17 @@ public final class LuceneSearchIndex implements SearchIndex {
     committedSeq = s;
   }
 
-  /** Scores are cosine similarities: Lucene's dot-product score is {@code (1 + dot) / 2}, mapped back. */
+  /**
+   * Over {@link IndexFields#VECTOR} or {@link IndexFields#CONTEXT_VECTOR}. Scores are cosine similarities: Lucene's
+   * dot-product score is {@code (1 + dot) / 2}, mapped back.
+   */
   @Override
-  public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
-    return nearest(IndexFields.VECTOR, query, vector, k);
+  public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
+    Objects.requireNonNull(field, "field");
+    return nearest(switch (field) {
+      case TEXT -> IndexFields.VECTOR;
+      case CONTEXT -> IndexFields.CONTEXT_VECTOR;
+    }, query, vector, k);
   }
 
   /** The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored by cosine. */
@@ -283,26 +291,23 @@ public final class LuceneSearchIndex implements SearchIndex {
     return search(knn, k, score -> 2.0 * score - 1.0);
   }
 
+  /** Both: every document holds its memory's vector and, where there is one, its context embedding. */
   @Override
-  public boolean searchesContextEmbeddings() {
-    return true;
+  public Set<IndexField> denseFields() {
+    return Set.of(IndexField.TEXT, IndexField.CONTEXT);
   }
 
-  /** Nearest neighbours among the context embeddings (the field {@link IndexFields#CONTEXT_VECTOR}). */
+  /**
+   * BM25 over {@link IndexFields#TEXT} or the memories' source contexts ({@link IndexFields#CONTEXT}, analysed as
+   * their texts).
+   */
   @Override
-  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
-    return nearest(IndexFields.CONTEXT_VECTOR, query, vector, k);
-  }
-
-  @Override
-  public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return commonTermsSearch(query, IndexFields.TEXT, keywordTerms(query, text, k), k);
-  }
-
-  /** BM25 over the memories' source contexts (the field {@link IndexFields#CONTEXT}), analysed as their texts. */
-  @Override
-  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return commonTermsSearch(query, IndexFields.CONTEXT, keywordTerms(query, text, k), k);
+  public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+    Objects.requireNonNull(field, "field");
+    return commonTermsSearch(query, switch (field) {
+      case TEXT -> IndexFields.TEXT;
+      case CONTEXT -> IndexFields.CONTEXT;
+    }, keywordTerms(query, text, k), k);
   }
 
   /**

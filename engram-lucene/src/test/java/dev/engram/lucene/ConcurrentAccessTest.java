@@ -3,6 +3,7 @@ package dev.engram.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,8 +54,8 @@ class ConcurrentAccessTest {
           while (!done.get() || searches == 0) {
             int before = applied.get();
             int found = switch (kind) {
-              case 0 -> index.dense(q, Docs.axis(DIM, 0), WRITES).size();
-              case 1 -> index.keyword(q, "tea", WRITES).size();
+              case 0 -> index.dense(q, IndexField.TEXT, Docs.axis(DIM, 0), WRITES).size();
+              case 1 -> index.keyword(q, IndexField.TEXT, "tea", WRITES).size();
               default -> index.repeatCandidates(q, "tea", WRITES).size();
             };
             assertThat(found).as("hits after %d applied writes", before).isGreaterThanOrEqualTo(before);

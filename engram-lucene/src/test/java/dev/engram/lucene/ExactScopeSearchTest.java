@@ -3,6 +3,7 @@ package dev.engram.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.VectorMath;
@@ -57,7 +58,7 @@ class ExactScopeSearchTest {
         for (int i : alice.subList(0, 150)) {
           expected.add("m" + i);
         }
-        List<Candidate> got = index.dense(Docs.query("t", Scope.user("alice")), target, 150);
+        List<Candidate> got = index.dense(Docs.query("t", Scope.user("alice")), IndexField.TEXT, target, 150);
         // as a set: near-ties among float scores may swap places
         assertThat(Docs.ids(got)).as("query %d", q).containsExactlyInAnyOrderElementsOf(expected);
       }

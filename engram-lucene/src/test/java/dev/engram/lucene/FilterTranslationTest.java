@@ -10,6 +10,7 @@ import dev.engram.filter.Filter;
 import dev.engram.filter.FilterEvaluator;
 import dev.engram.filter.Mem0Filters;
 import dev.engram.filter.Op;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -78,7 +79,8 @@ class FilterTranslationTest {
     List<String> byEvaluator = ITEMS.stream().filter(m -> FilterEvaluator.matches(filter, m)).map(MemoryItem::id)
         .toList();
     assertThat(byEvaluator).as("evaluator: " + filter).containsExactlyInAnyOrder(ids);
-    List<String> byIndex = Docs.ids(index.dense(Docs.query("t", Scope.user("alice"), filter), Docs.axis(4, 0), 50));
+    List<String> byIndex = Docs.ids(index.dense(Docs.query("t", Scope.user("alice"), filter), IndexField.TEXT,
+        Docs.axis(4, 0), 50));
     assertThat(byIndex).as("index: " + filter).containsExactlyInAnyOrder(ids);
   }
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.Scope;
 import dev.engram.StorageException;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.SearchIndex.IndexState;
 import java.io.IOException;
@@ -33,7 +34,8 @@ class IndexOpeningTest {
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 8)) {
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
       index.apply(List.of(upsert("t", "m2", "tea", "alice", 8, 5)), 1, 1);
-      assertThat(ids(index.dense(query("t", Scope.user("alice")), Docs.axis(8, 5), 5))).containsExactly("m2");
+      assertThat(ids(index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(8, 5), 5)))
+          .containsExactly("m2");
     }
   }
 
@@ -94,7 +96,8 @@ class IndexOpeningTest {
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
       index.apply(List.of(upsert("t", "m2", "tea", "alice", 4, 0)), 4, 2);
       index.commit();
-      assertThat(ids(index.dense(query("t", Scope.user("alice")), Docs.axis(4, 0), 5))).containsExactly("m2");
+      assertThat(ids(index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(4, 0), 5)))
+          .containsExactly("m2");
     }
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
       assertThat(index.state()).isEqualTo(new IndexState(2, 4, 1));
@@ -110,7 +113,7 @@ class IndexOpeningTest {
     }
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, dim)) {
       assertThat(index.state()).isEqualTo(new IndexState(1, 2, 2));
-      List<Candidate> hits = index.dense(query("t", Scope.user("alice")), Docs.axis(dim, 1500), 1);
+      List<Candidate> hits = index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(dim, 1500), 1);
       assertThat(ids(hits)).containsExactly("y");
       assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-6));
     }

@@ -6,6 +6,7 @@ import dev.engram.MemoryItem;
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.filter.FilterEvaluator;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.StoredMemory;
@@ -54,9 +55,9 @@ class RandomizedFilterTest {
         IndexQuery q = new IndexQuery("t", Scope.user("u"), filter, random.nextInt(4) == 0, Docs.TODAY);
         Set<String> expected = expected(items, q);
         String context = "seed=" + SEED + " filter #" + i + " includeExpired=" + q.includeExpired() + ": " + filter;
-        assertThat(Docs.ids(index.dense(q, gen.vector(DIM), MEMORIES))).as("dense, " + context)
+        assertThat(Docs.ids(index.dense(q, IndexField.TEXT, gen.vector(DIM), MEMORIES))).as("dense, " + context)
             .containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(Docs.ids(index.keyword(q, "memo", MEMORIES))).as("keyword, " + context)
+        assertThat(Docs.ids(index.keyword(q, IndexField.TEXT, "memo", MEMORIES))).as("keyword, " + context)
             .containsExactlyInAnyOrderElementsOf(expected);
         nonEmpty += expected.isEmpty() ? 0 : 1;
         IndexQuery unfiltered = new IndexQuery("t", q.scope(), Filter.all(), q.includeExpired(), q.today());

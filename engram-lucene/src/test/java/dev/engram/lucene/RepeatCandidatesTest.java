@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ class RepeatCandidatesTest {
   @Test
   void writesSinceTheLastRefreshAreFoundWithoutRefreshingInTheirOwnTenantAndScopeOnly() {
     apply(upsert("t", "m1", "alice likes green tea", "alice", DIM, 0));
-    assertThat(ids(index.keyword(query("t", ALICE), "tea", 5))).containsExactly("m1"); // refreshes
+    assertThat(ids(index.keyword(query("t", ALICE), IndexField.TEXT, "tea", 5))).containsExactly("m1"); // refreshes
     assertThat(index.unrefreshedWrites()).isZero();
 
     apply(upsert("t", "m2", "alice plays chess on sundays", "alice", DIM, 1),
@@ -65,7 +66,7 @@ class RepeatCandidatesTest {
     assertThat(index.repeatCandidates(query("t", ALICE), "the", 3)).isEmpty();
     assertThat(index.unrefreshedWrites()).as("no refresh").isEqualTo(3);
 
-    assertThat(ids(index.keyword(query("t", ALICE), "chess", 5))).containsExactly("m2");
+    assertThat(ids(index.keyword(query("t", ALICE), IndexField.TEXT, "chess", 5))).containsExactly("m2");
     assertThat(index.unrefreshedWrites()).isZero();
     assertThat(ids(index.repeatCandidates(query("t", ALICE), "Alice plays chess", 3)))
         .containsExactly("m2", "m1");
@@ -74,7 +75,7 @@ class RepeatCandidatesTest {
   @Test
   void ofTheWritesSinceTheLastRefreshTheKHoldingMostOfTheTermsComeBackNewestFirstAmongEquals() {
     apply(upsert("t", "seen", "alice likes chess books", "alice", DIM, 0));
-    index.keyword(query("t", ALICE), "anything", 1);
+    index.keyword(query("t", ALICE), IndexField.TEXT, "anything", 1);
     apply(upsert("t", "one", "alice went hiking", "alice", DIM, 1),
         upsert("t", "all", "alice plays chess daily", "alice", DIM, 2),
         upsert("t", "two", "alice plays the violin", "alice", DIM, 3),
@@ -87,7 +88,7 @@ class RepeatCandidatesTest {
 
   @Test
   void aRemovedOrExpiredWriteIsLeftOutAndAChangedOneIsMatchedOnItsNewText() {
-    index.keyword(query("t", ALICE), "anything", 1);
+    index.keyword(query("t", ALICE), IndexField.TEXT, "anything", 1);
     apply(upsert("t", "gone", "alice plays chess", "alice", DIM, 0),
         new IndexOp.Upsert(Docs.stored("t", Docs.item("old", "alice plays chess", "alice", null, Map.of(),
             Docs.TODAY), Docs.axis(DIM, 1))),
@@ -101,7 +102,7 @@ class RepeatCandidatesTest {
 
   @Test
   void writesChangedManyTimesAfterALookUpAreMatchedOnTheirLatestTextOnly() {
-    index.keyword(query("t", ALICE), "anything", 1);
+    index.keyword(query("t", ALICE), IndexField.TEXT, "anything", 1);
     for (int i = 0; i < 10; i++) {
       apply(upsert("t", "m" + i, "alice plays chess", "alice", DIM, i));
     }
@@ -122,7 +123,7 @@ class RepeatCandidatesTest {
 
   @Test
   void aFilteredQueryAClearedIndexOrTooManyWritesRefreshInstead() {
-    index.keyword(query("t", ALICE), "anything", 1);
+    index.keyword(query("t", ALICE), IndexField.TEXT, "anything", 1);
     apply(upsert("t", "m1", "alice plays chess", "alice", DIM, 0));
     assertThat(ids(index.repeatCandidates(query("t", ALICE, Filter.eq("user_id", "alice")), "chess", 3)))
         .containsExactly("m1");
@@ -145,7 +146,7 @@ class RepeatCandidatesTest {
 
   @Test
   void aCommitAlsoMakesTheWritesVisibleToSearches() {
-    index.keyword(query("t", ALICE), "anything", 1);
+    index.keyword(query("t", ALICE), IndexField.TEXT, "anything", 1);
     apply(upsert("t", "m1", "alice plays chess", "alice", DIM, 0));
     assertThat(index.unrefreshedWrites()).isEqualTo(1);
     index.commit();
@@ -182,7 +183,7 @@ class RepeatCandidatesTest {
           }
           apply(new IndexOp.Remove("t", id));
         } else if (action < 9) {
-          index.keyword(query("t", ALICE), "refresh", 1);
+          index.keyword(query("t", ALICE), IndexField.TEXT, "refresh", 1);
           touchedSinceRefresh.clear();
         } else {
           String text = words[random.nextInt(words.length)] + " " + words[random.nextInt(words.length)];

@@ -1,6 +1,7 @@
 package dev.engram.postgres;
 
 import dev.engram.spi.CommonTerms;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
@@ -32,27 +33,25 @@ import java.util.Set;
  *   <li>Keyword: PostgreSQL text search ({@code english} configuration, the GIN-indexed {@code tsv} column): any
  *       query word matches (the words of {@code plainto_tsquery} joined by OR), ranked by {@code ts_rank_cd}
  *       divided by 1 + the log of the document length (shorter memories first on equal matches, as BM25 does).
- *   <li>Context keyword: the same search over the {@code tsvector} of each memory's source context
- *       ({@code context_tsv}, migration V12; not indexed: the scope's rows are found through its index).
- *   <li>Context dense: exact cosine over the context embeddings ({@code context_embedding}, migration V13) of the
- *       restricted rows that have one, in every mode (no vector index: the scope's rows are found through its
- *       index, as for the context keyword search); in Java over the embedding cache where the plain-array path has
- *       one, in SQL otherwise.
+ *   <li>Keyword over {@link IndexField#CONTEXT}: the same search over the {@code tsvector} of each memory's
+ *       source context ({@code context_tsv}, migration V12; not indexed: the scope's rows are found through its
+ *       index).
+ *   <li>Dense over {@link IndexField#CONTEXT}: exact cosine over the context embeddings ({@code context_embedding},
+ *       migration V13) of the restricted rows that have one, in every mode (no vector index: the scope's rows are
+ *       found through its index, as for the context keyword search); in Java over the embedding cache where the
+ *       plain-array path has one, in SQL otherwise.
  * </ul>
  */
 final class PostgresSearchIndex implements SearchIndex {
-  /** The {@code tsvector} columns of {@code memories} that a keyword search reads. */
-  enum Words {
-    /** The memory's text ({@code tsv}, generated, migration V1): {@link #keyword}. */
-    TEXT("m.tsv"),
-    /** The memory's source context ({@code context_tsv}, migration V12): {@link #contextKeyword}. */
-    CONTEXT("m.context_tsv");
-
-    private final String column;
-
-    Words(String column) {
-      this.column = column;
-    }
+  /**
+   * The {@code tsvector} column of {@code memories} that a keyword search over {@code field} reads: the memory's text
+   * ({@code tsv}, generated, migration V1) or its source context ({@code context_tsv}, migration V12).
+   */
+  static String wordsColumn(IndexField field) {
+    return switch (field) {
+      case TEXT -> "m.tsv";
+      case CONTEXT -> "m.context_tsv";
+    };
   }
 
   /** The condition on alias {@code m} that a row has a context embedding (an empty array is none). */
@@ -108,8 +107,17 @@ final class PostgresSearchIndex implements SearchIndex {
   public void commit() {
   }
 
+  /** Over the embeddings (with pgvector or exact) or the context embeddings (exact): see the class comment. */
   @Override
-  public List<Candidate> dense(IndexQuery query, float[] vector, int k) {
+  public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
+    return switch (field) {
+      case TEXT -> textDense(query, vector, k);
+      case CONTEXT -> contextDense(query, vector, k);
+    };
+  }
+
+  /** The dense search over the memories' own embeddings. */
+  private List<Candidate> textDense(IndexQuery query, float[] vector, int k) {
     if (pgvector.isPresent()) {
       return db.read("search by vector (pgvector)", false, c -> pgvector.get().dense(c, query, vector, k));
     }
@@ -119,14 +127,14 @@ final class PostgresSearchIndex implements SearchIndex {
     return candidates("search by vector", cosineSql("m.embedding", query, vector, k, ""));
   }
 
-  /** True: the rows keep their context embeddings (migration V13), searched by {@link #contextDense}. */
+  /** Both: the rows keep their context embeddings (migration V13) beside their embeddings. */
   @Override
-  public boolean searchesContextEmbeddings() {
-    return true;
+  public Set<IndexField> denseFields() {
+    return Set.of(IndexField.TEXT, IndexField.CONTEXT);
   }
 
-  @Override
-  public List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
+  /** The dense search over the context embeddings of the rows that have one. */
+  private List<Candidate> contextDense(IndexQuery query, float[] vector, int k) {
     if (cached.isPresent()) {
       return db.read("search the context embeddings (cached)", true,
           c -> cached.get().contextDense(c, query, vector, k));
@@ -146,14 +154,11 @@ final class PostgresSearchIndex implements SearchIndex {
   }
 
   @Override
-  public List<Candidate> keyword(IndexQuery query, String text, int k) {
-    return keyword("search by keyword", Words.TEXT, query, text, k);
-  }
-
-  /** The keyword search of {@link #keyword} over the memories' source contexts ({@link Words#CONTEXT}). */
-  @Override
-  public List<Candidate> contextKeyword(IndexQuery query, String text, int k) {
-    return keyword("search the source contexts by keyword", Words.CONTEXT, query, text, k);
+  public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+    return switch (field) {
+      case TEXT -> keyword("search by keyword", field, query, text, k);
+      case CONTEXT -> keyword("search the source contexts by keyword", field, query, text, k);
+    };
   }
 
   /**
@@ -163,18 +168,18 @@ final class PostgresSearchIndex implements SearchIndex {
    */
   @Override
   public List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
-    return candidates("look up repeat candidates", keywordSql(Words.TEXT, query, text, k));
+    return candidates("look up repeat candidates", keywordSql(IndexField.TEXT, query, text, k));
   }
 
   /**
    * A keyword search under the rule of {@link CommonTerms}: one statement counts, among the restricted rows, the
    * rows holding each lexeme of {@code text} ({@link #frequenciesSql}); a second searches them ({@link #keywordSql}).
    */
-  private List<Candidate> keyword(String what, Words words, IndexQuery query, String text, int k) {
+  private List<Candidate> keyword(String what, IndexField field, IndexQuery query, String text, int k) {
     return db.read(what, c -> {
       Map<String, Integer> frequencies = new LinkedHashMap<>();
       int memories = 0;
-      Sql counts = frequenciesSql(words, query, text);
+      Sql counts = frequenciesSql(field, query, text);
       try (PreparedStatement ps = c.prepareStatement(counts.text())) {
         counts.bind(ps, 1);
         try (ResultSet rs = ps.executeQuery()) {
@@ -191,17 +196,17 @@ final class PostgresSearchIndex implements SearchIndex {
       if (frequencies.isEmpty()) {
         return List.of(); // stop words only
       }
-      return candidates(c, keywordSql(words, query, text, k, CommonTerms.required(frequencies, memories)));
+      return candidates(c, keywordSql(field, query, text, k, CommonTerms.required(frequencies, memories)));
     });
   }
 
   /**
    * Each distinct lexeme of {@code text} (as {@code to_tsvector('english')} makes it) with the number of restricted
-   * rows whose {@code words} hold it, then one row with a null lexeme and the number of restricted rows. The rows are
-   * read once, by the same path as {@link #keywordSql}.
+   * rows whose words of {@code field} hold it, then one row with a null lexeme and the number of restricted rows.
+   * The rows are read once, by the same path as {@link #keywordSql}.
    */
-  static Sql frequenciesSql(Words words, IndexQuery query, String text) {
-    return new Sql().append("WITH r AS MATERIALIZED (SELECT " + words.column + " AS v FROM memories m")
+  static Sql frequenciesSql(IndexField field, IndexQuery query, String text) {
+    return new Sql().append("WITH r AS MATERIALIZED (SELECT " + wordsColumn(field) + " AS v FROM memories m")
         .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
             query.today()))
         .append("), q AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ").param(text)
@@ -211,21 +216,21 @@ final class PostgresSearchIndex implements SearchIndex {
             + " UNION ALL SELECT NULL, count(*) FROM r");
   }
 
-  /** {@link #keywordSql(Words, IndexQuery, String, int, Optional)} with no required lexemes. */
-  static Sql keywordSql(Words words, IndexQuery query, String text, int k) {
-    return keywordSql(words, query, text, k, Optional.empty());
+  /** {@link #keywordSql(IndexField, IndexQuery, String, int, Optional)} with no required lexemes. */
+  static Sql keywordSql(IndexField field, IndexQuery query, String text, int k) {
+    return keywordSql(field, query, text, k, Optional.empty());
   }
 
   /**
-   * A keyword search: the restricted rows whose {@code words} match any word of {@code text} (and, with
-   * {@code required}, hold one of those lexemes), best {@code ts_rank_cd} first. Over {@link Words#TEXT} it reads
-   * only columns of the scope's covering index (migration V11), so without a filter on other columns it is an
+   * A keyword search: the restricted rows whose words of {@code field} match any word of {@code text} (and, with
+   * {@code required}, hold one of those lexemes), best {@code ts_rank_cd} first. Over {@link IndexField#TEXT} it
+   * reads only columns of the scope's covering index (migration V11), so without a filter on other columns it is an
    * index-only scan of the scope's entries rather than a visit to each of its scattered rows; over
-   * {@link Words#CONTEXT} it finds the scope's rows through an index on the scope and reads each one (migration V12
-   * says why).
+   * {@link IndexField#CONTEXT} it finds the scope's rows through an index on the scope and reads each one (migration
+   * V12 says why).
    */
-  static Sql keywordSql(Words words, IndexQuery query, String text, int k, Optional<Set<String>> required) {
-    String tsv = words.column;
+  static Sql keywordSql(IndexField field, IndexQuery query, String text, int k, Optional<Set<String>> required) {
+    String tsv = wordsColumn(field);
     Sql sql = new Sql().append("SELECT m.id, ts_rank_cd(" + tsv + ", q.query, 1) AS score FROM memories m,"
             + " (SELECT replace(plainto_tsquery('english', ").param(text)
         .append(")::text, ' & ', ' | ')::tsquery AS query) q")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.Storage;
@@ -45,7 +46,7 @@ class PgvectorExtensionSchemaTest extends StorageContractSupport {
     String mine = PostgresCluster.schemaFor(dir);
     assertThat(PostgresCluster.get().vectorColumnType(mine)).contains("vector(" + DIMENSION + ")");
     assertThat(index.dense(new IndexQuery("t1", Scope.user("alice"), Filter.all(), false, LocalDate.of(2024, 6, 1)),
-        axis(2), 5)).extracting(Candidate::id).containsExactly("m1");
+        IndexField.TEXT, axis(2), 5)).extracting(Candidate::id).containsExactly("m1");
   }
 
   private static String extensionSchema() throws SQLException {

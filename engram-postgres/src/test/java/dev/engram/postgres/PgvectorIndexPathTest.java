@@ -6,6 +6,7 @@ import dev.engram.MemoryItem;
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
@@ -80,13 +81,13 @@ class PgvectorIndexPathTest extends StorageContractSupport {
     Random random = new Random(7);
     for (int round = 0; round < 5; round++) {
       float[] q = randomUnit(random);
-      List<String> all = ids(index.dense(new IndexQuery("t1", Scope.user("alice"), Filter.all(), false, TODAY), q,
-          10));
+      List<String> all = ids(index.dense(new IndexQuery("t1", Scope.user("alice"), Filter.all(), false, TODAY),
+          IndexField.TEXT, q, 10));
       assertThat(all).hasSize(10).allMatch(id -> id.startsWith("t1-alice-"));
       assertThat(all).isEqualTo(expected(q, "", 10));
 
-      List<String> filtered = ids(index.dense(new IndexQuery("t1", Scope.user("alice"), quarter, false, TODAY), q,
-          10));
+      List<String> filtered = ids(index.dense(new IndexQuery("t1", Scope.user("alice"), quarter, false, TODAY),
+          IndexField.TEXT, q, 10));
       assertThat(filtered).hasSize(10).allMatch(id -> id.startsWith("t1-alice-"))
           .allMatch(id -> Integer.parseInt(id.substring("t1-alice-".length())) % 4 == 0);
       assertThat(filtered).isEqualTo(expected(q, "quarter", 10));
@@ -97,7 +98,7 @@ class PgvectorIndexPathTest extends StorageContractSupport {
 
     // 20 memories pass this filter in t1/alice: at most the limit of 40, so the search is exact, not the index
     List<String> small = ids(index.dense(new IndexQuery("t1", Scope.user("alice"), tenth, false, TODAY),
-        randomUnit(random), 30));
+        IndexField.TEXT, randomUnit(random), 30));
     assertThat(small).hasSize(20);
     assertThat(hnswScans()).as("no index scan for a restricted set within the limit").isEqualTo(scansAfterLarge);
   }

@@ -15,6 +15,7 @@ import dev.engram.MemoryUpdate;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.filter.Filter;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.testing.HashEmbedder;
@@ -218,7 +219,7 @@ class PostgresEmbeddingCacheTest {
   }
 
   private static List<Candidate> dense(PostgresStorage s, IndexQuery q, String text) {
-    return s.index().dense(q, EMBEDDER.embedQuery(text), 1000);
+    return s.index().dense(q, IndexField.TEXT, EMBEDDER.embedQuery(text), 1000);
   }
 
   private List<String> ids(PostgresStorage s, Scope scope, String text) {

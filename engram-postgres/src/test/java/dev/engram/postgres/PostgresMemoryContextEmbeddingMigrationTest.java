@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.ChangePipelines;
 import dev.engram.Hashes;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
@@ -52,15 +53,15 @@ class PostgresMemoryContextEmbeddingMigrationTest {
       assertThat(old.contextEmbedding()).isEmpty();
       assertThat(old.context()).isEqualTo("tea talk");
       SearchIndex index = storage.index();
-      assertThat(index.searchesContextEmbeddings()).isTrue();
-      assertThat(index.contextDense(ALICE, query, 10)).isEmpty();
+      assertThat(index.denseFields()).contains(IndexField.CONTEXT);
+      assertThat(index.dense(ALICE, IndexField.CONTEXT, query, 10)).isEmpty();
 
       float[] contextVector = {0, 0, 0, 1};
       storage.records().apply(ChangeSet.of("t1", List.of(MemoryChange.add(new StoredMemory("t1",
           item("new", "relaxes with tea"), new float[] {1, 0, 0, 0}, "Where do you relax?", contextVector), null,
           null, ChangePipelines.ADDITIVE))));
       assertThat(storage.records().get("t1", "new").orElseThrow().contextEmbedding()).containsExactly(contextVector);
-      assertThat(ids(index.contextDense(ALICE, query, 10))).containsExactly("new");
+      assertThat(ids(index.dense(ALICE, IndexField.CONTEXT, query, 10))).containsExactly("new");
 
       // an older Engram on the same schema: its insert has no context embedding, its update leaves it as it was
       try (Connection c = connect(cluster); Statement s = c.createStatement()) {
@@ -71,7 +72,7 @@ class PostgresMemoryContextEmbeddingMigrationTest {
       }
       assertThat(storage.records().get("t1", "older-writer").orElseThrow().contextEmbedding()).isEmpty();
       assertThat(storage.records().get("t1", "new").orElseThrow().contextEmbedding()).containsExactly(contextVector);
-      assertThat(ids(index.contextDense(ALICE, query, 10))).containsExactly("new");
+      assertThat(ids(index.dense(ALICE, IndexField.CONTEXT, query, 10))).containsExactly("new");
     }
     try (Connection c = connect(cluster); Statement s = c.createStatement();
          ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema

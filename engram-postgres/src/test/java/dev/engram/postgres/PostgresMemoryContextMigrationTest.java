@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.ChangePipelines;
 import dev.engram.Hashes;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
@@ -51,16 +52,16 @@ class PostgresMemoryContextMigrationTest {
       assertThat(old.item().text()).isEqualTo("likes tea in the garden");
       assertThat(old.context()).isEmpty();
       SearchIndex index = storage.index();
-      assertThat(ids(index.keyword(ALICE, "tea", 10))).containsExactly("old");
-      assertThat(index.contextKeyword(ALICE, "tea garden", 10)).isEmpty();
+      assertThat(ids(index.keyword(ALICE, IndexField.TEXT, "tea", 10))).containsExactly("old");
+      assertThat(index.keyword(ALICE, IndexField.CONTEXT, "tea garden", 10)).isEmpty();
 
       String context = "Where do you relax?\nI like tea in the garden";
       storage.records().apply(ChangeSet.of("t1", List.of(MemoryChange.add(new StoredMemory("t1",
           item("new", "relaxes with tea"), new float[] {1, 0, 0, 0}, context), null, null,
           ChangePipelines.ADDITIVE))));
       assertThat(storage.records().get("t1", "new").orElseThrow().context()).isEqualTo(context);
-      assertThat(ids(index.contextKeyword(ALICE, "relax", 10))).containsExactly("new");
-      assertThat(ids(index.contextKeyword(ALICE, "garden", 10))).containsExactly("new");
+      assertThat(ids(index.keyword(ALICE, IndexField.CONTEXT, "relax", 10))).containsExactly("new");
+      assertThat(ids(index.keyword(ALICE, IndexField.CONTEXT, "garden", 10))).containsExactly("new");
 
       // an older Engram on the same schema: its insert has no context, its update leaves the context as it was
       try (Connection c = connect(cluster); Statement s = c.createStatement()) {
@@ -71,8 +72,9 @@ class PostgresMemoryContextMigrationTest {
       }
       assertThat(storage.records().get("t1", "older-writer").orElseThrow().context()).isEmpty();
       assertThat(storage.records().get("t1", "new").orElseThrow().context()).isEqualTo(context);
-      assertThat(ids(index.contextKeyword(ALICE, "garden", 10))).containsExactly("new");
-      assertThat(ids(index.keyword(ALICE, "garden", 10))).containsExactlyInAnyOrder("old", "older-writer");
+      assertThat(ids(index.keyword(ALICE, IndexField.CONTEXT, "garden", 10))).containsExactly("new");
+      assertThat(ids(index.keyword(ALICE, IndexField.TEXT, "garden", 10)))
+          .containsExactlyInAnyOrder("old", "older-writer");
     }
     try (Connection c = connect(cluster); Statement s = c.createStatement();
          ResultSet rs = s.executeQuery("SELECT count(*) FROM " + schema

@@ -6,6 +6,7 @@ import dev.engram.MemoryItem;
 import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.Storage;
@@ -56,17 +57,17 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
           : scope.agentId().isPresent() ? "agent" : "run");
       IndexQuery query = new IndexQuery("t1", scope, Filter.all(), false, TODAY);
 
-      Sql keyword = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris", 10);
+      Sql keyword = PostgresSearchIndex.keywordSql(IndexField.TEXT, query, "coffee in paris", 10);
       assertThat(plan(keyword)).as("keyword search of %s", scope)
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
       List<Candidate> hits = candidates(keyword, true);
       assertThat(hits).isNotEmpty().isEqualTo(candidates(keyword, false));
 
       // the rule of CommonTerms: the counts, and a search that requires some lexemes, read the same columns
-      Sql frequencies = PostgresSearchIndex.frequenciesSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris");
+      Sql frequencies = PostgresSearchIndex.frequenciesSql(IndexField.TEXT, query, "coffee in paris");
       assertThat(plan(frequencies)).as("term frequencies of %s", scope)
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
-      Sql required = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, query, "coffee in paris", 10,
+      Sql required = PostgresSearchIndex.keywordSql(IndexField.TEXT, query, "coffee in paris", 10,
           Optional.of(Set.of("pari")));
       assertThat(plan(required)).as("keyword search of %s with a required lexeme", scope)
           .contains("Index Only Scan using " + index + " on memories m").contains("Heap Fetches: 0");
@@ -77,7 +78,7 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
       assertThat(rows(versions, true)).hasSize(scope.userId().isPresent() ? 200 : 100)
           .isEqualTo(rows(versions, false));
 
-      Sql context = PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.CONTEXT, query, "sailing friends", 10);
+      Sql context = PostgresSearchIndex.keywordSql(IndexField.CONTEXT, query, "sailing friends", 10);
       assertThat(plan(context)).as("context keyword search of %s", scope)
           .containsPattern("Index Scan using memories_\\w+ on memories m").doesNotContain("Seq Scan");
       String owner = "t1-" + (scope.userId().isPresent() ? 7 : scope.agentId().isPresent() ? 3 : 25) + "-";
@@ -88,7 +89,7 @@ class ScopeSearchIndexOnlyTest extends StorageContractSupport {
     // a filter on metadata needs the rows: still right, through the heap
     IndexQuery filtered = new IndexQuery("t1", Scope.user("u7"), Mem0Filters.fromMap(Map.of("even", true)), false,
         TODAY);
-    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(PostgresSearchIndex.Words.TEXT, filtered,
+    List<Candidate> evens = candidates(PostgresSearchIndex.keywordSql(IndexField.TEXT, filtered,
         "coffee in paris", 50), true);
     assertThat(evens).isNotEmpty().allMatch(c -> Integer.parseInt(c.id().substring(c.id().lastIndexOf('-') + 1))
         % 2 == 0);
