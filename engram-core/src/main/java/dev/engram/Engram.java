@@ -468,7 +468,9 @@ public final class Engram {
      * has been closed already, so its data directory is free to be opened again.
      *
      * @throws ValidationException        if a setting is missing or invalid (the exception names it); a factory is
-     *                                    then not called at all
+     *                                    then not called at all, unless the setting needs what the storage offers
+     *                                    ({@code graph} a graph store, {@code contextEmbeddings} an index that keeps
+     *                                    context embeddings)
      * @throws DimensionMismatchException if the data directory was written with another embedding model
      */
     public Memory build() {
