@@ -14,6 +14,7 @@ import dev.engram.spi.StorageFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -63,119 +64,185 @@ public final class Engram {
   }
 
   /**
-   * The engine's settings. Build with {@link Engram#builder()}; every setting has a documented default.
-   *
-   * @param storage             the backend (required)
-   * @param embedder            the embedding model (required)
-   * @param inference           what {@code infer=true} does (default: the offline extractor, no LLM)
-   * @param reranker            scores the best fused hits of searches that ask for it ({@code SearchRequest.rerank};
-   *                            default: {@link Reranker#none()})
-   * @param summarizer          keeps each scope's rolling conversation summary, or null for none (default)
-   * @param tenant              the tenant of the root instance (default {@code default})
-   * @param fusion              how dense and keyword hits are fused (default {@link Fusion#RRF})
-   * @param candidatesPerSignal how many hits each signal contributes before fusion (default 50)
-   * @param windowSize          messages kept per scope for the pipeline (default 20)
-   * @param maxTextLength       longest accepted message or memory text, in characters (default 16384)
-   * @param maxMessagesPerAdd   most messages in one add (default 1000)
-   * @param indexCommitInterval how often pending index changes are made durable (default 2 s)
-   * @param asyncThreads        threads for the async variants (default 2)
-   * @param clock               the clock for timestamps (default UTC system clock)
-   * @param graphExtractor      the graph memory's extractor, or null for no graph memory (default); needs a storage
-   *                            with a graph store
-   * @param graphEntityThreshold cosine similarity of name embeddings above which a new entity name is merged into
-   *                            an existing entity of the scope (default 0.9)
-   * @param graphAmbiguityFloor  cosine similarity from which, up to {@code graphEntityThreshold}, an existing entity
-   *                            is an ambiguous match that the graph extractor's language model decides
-   *                            ({@link GraphExtractor#matchEntities}); below it names are distinct; no ambiguous band if
-   *                            it is not below the threshold (default 0.75)
-   * @param sourceContext       whether a new memory keeps the words of the messages it was drawn from and of the
-   *                            message before them, for the ranking step {@link Ranking#context()} (default true;
-   *                            false keeps no conversation text beyond the window and the memories themselves)
-   * @param tokenCounter        counts the tokens of a search's context budget (default {@link TokenCounter#cl100k()})
-   * @param contextEmbeddings   whether a new memory with a source context also gets an embedding of its context
-   *                            followed by its text, which the ranking step {@link Ranking#context()} searches beside
-   *                            the keyword signal (default false: it costs one more, longer embedding per memory at
-   *                            ingest); needs {@code sourceContext} and an index that keeps such embeddings
-   * @param ids                 where new memory, entity and relation ids come from (default random UUIDs)
+   * The engine's settings, read by the engine while the memory is open. Made only by {@link Builder#build()}, which
+   * checks every setting once (a {@link ValidationException} names the one that is missing or out of range), so a
+   * {@code Config} always holds a complete, valid set: no accessor returns null, and what may be absent is an
+   * {@link Optional}. A new setting is a builder field, its setter, a field and an accessor here: no constructor
+   * call elsewhere changes.
    */
-  public record Config(Storage storage, Embedder embedder, MemoryInference inference, Reranker reranker,
-                       ConversationSummarizer summarizer, String tenant, Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
-                       int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
-                       GraphExtractor graphExtractor, double graphEntityThreshold, double graphAmbiguityFloor,
-                       boolean sourceContext, TokenCounter tokenCounter, boolean contextEmbeddings,
-                       Supplier<String> ids) {
-    /** @throws ValidationException naming the setting if one is missing or out of range */
-    public Config {
-      required("storage", storage);
-      required("ids", ids);
-      required("tokenCounter", tokenCounter);
-      checkContextEmbeddings(contextEmbeddings, sourceContext, storage);
-      tenant = checkSettings(embedder, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize,
-          maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold,
-          graphAmbiguityFloor);
+  public static final class Config {
+    private final Storage storage;
+    private final Embedder embedder;
+    private final MemoryInference inference;
+    private final Reranker reranker;
+    private final Optional<ConversationSummarizer> summarizer;
+    private final String tenant;
+    private final Fusion fusion;
+    private final int candidatesPerSignal;
+    private final int windowSize;
+    private final int maxTextLength;
+    private final int maxMessagesPerAdd;
+    private final Duration indexCommitInterval;
+    private final int asyncThreads;
+    private final Clock clock;
+    private final Optional<GraphExtractor> graphExtractor;
+    private final double graphEntityThreshold;
+    private final double graphAmbiguityFloor;
+    private final boolean sourceContext;
+    private final TokenCounter tokenCounter;
+    private final boolean contextEmbeddings;
+    private final Supplier<String> ids;
+
+    /** The builder's settings, checked already, with the chosen embedder, the checked tenant and the storage. */
+    private Config(Builder b, Embedder embedder, String tenant, Storage storage) {
+      this.storage = storage;
+      this.embedder = embedder;
+      this.inference = b.inference;
+      this.reranker = b.reranker;
+      this.summarizer = b.summarizer;
+      this.tenant = tenant;
+      this.fusion = b.fusion;
+      this.candidatesPerSignal = b.candidatesPerSignal;
+      this.windowSize = b.windowSize;
+      this.maxTextLength = b.maxTextLength;
+      this.maxMessagesPerAdd = b.maxMessagesPerAdd;
+      this.indexCommitInterval = b.indexCommitInterval;
+      this.asyncThreads = b.asyncThreads;
+      this.clock = b.clock;
+      this.graphExtractor = b.graphExtractor;
+      this.graphEntityThreshold = b.graphEntityThreshold;
+      this.graphAmbiguityFloor = b.graphAmbiguityFloor;
+      this.sourceContext = b.sourceContext;
+      this.tokenCounter = b.tokenCounter;
+      this.contextEmbeddings = b.contextEmbeddings;
+      this.ids = b.ids;
     }
 
-    /** Checks every setting but the storage; returns the checked tenant id. */
-    static String checkSettings(Embedder embedder, MemoryInference inference, Reranker reranker, String tenant,
-                                Fusion fusion, int candidatesPerSignal, int windowSize, int maxTextLength,
-                                int maxMessagesPerAdd, Duration indexCommitInterval, int asyncThreads, Clock clock,
-                                double graphEntityThreshold, double graphAmbiguityFloor) {
-      required("embedder", embedder);
-      required("inference", inference);
-      ChangePipelines.check("inference", inference.pipelineName());
-      required("reranker", reranker);
-      required("fusion", fusion);
-      required("indexCommitInterval", indexCommitInterval);
-      required("clock", clock);
-      required("tenant", tenant);
-      String checkedTenant = Tenants.check(tenant);
-      if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
-        throw new ValidationException("graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
-      }
-      if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
-        throw new ValidationException("graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
-      }
-      double floor = embedder.relevanceFloor();
-      if (!(floor >= 0 && floor < 1)) {
-        throw new ValidationException("embedder.relevanceFloor", "must be in [0, 1), got " + floor);
-      }
-      positive("candidatesPerSignal", candidatesPerSignal);
-      positive("windowSize", windowSize);
-      positive("maxTextLength", maxTextLength);
-      positive("maxMessagesPerAdd", maxMessagesPerAdd);
-      positive("asyncThreads", asyncThreads);
-      if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
-        throw new ValidationException("indexCommitInterval", "must be positive, got " + indexCommitInterval);
-      }
-      return checkedTenant;
+    /** The backend, opened for the embedder; the memory owns it. */
+    public Storage storage() {
+      return storage;
     }
 
-    /** Context embeddings need the source context they embed and an index that keeps them. */
-    static void checkContextEmbeddings(boolean contextEmbeddings, boolean sourceContext, Storage storage) {
-      if (!contextEmbeddings) {
-        return;
-      }
-      if (!sourceContext) {
-        throw new ValidationException("contextEmbeddings", "needs sourceContext: a memory without a source context "
-            + "has nothing to embed");
-      }
-      if (!storage.index().denseFields().contains(IndexField.CONTEXT)) {
-        throw new ValidationException("contextEmbeddings", "the storage's index ("
-            + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
-            + "and PostgreSQL storages do");
-      }
+    /** The embedding model: the configured one, else the default one of {@code engram-onnx}. */
+    public Embedder embedder() {
+      return embedder;
     }
 
-    private static void required(String name, Object value) {
-      if (value == null) {
-        throw new ValidationException(name, "is required");
-      }
+    /** What {@code infer=true} does (default: the offline extractor, no LLM). */
+    public MemoryInference inference() {
+      return inference;
     }
 
-    private static void positive(String name, int v) {
-      if (v < 1) {
-        throw new ValidationException(name, "must be positive, got " + v);
-      }
+    /**
+     * Scores the best fused hits of searches that ask for it ({@code SearchRequest.rerank}; default
+     * {@link Reranker#none()}).
+     */
+    public Reranker reranker() {
+      return reranker;
+    }
+
+    /** Keeps each scope's rolling conversation summary; empty for none (the default). */
+    public Optional<ConversationSummarizer> summarizer() {
+      return summarizer;
+    }
+
+    /** The tenant of the root instance (default {@code default}). */
+    public String tenant() {
+      return tenant;
+    }
+
+    /** How dense and keyword hits are fused (default {@link Fusion#RRF}). */
+    public Fusion fusion() {
+      return fusion;
+    }
+
+    /** How many hits each signal contributes before fusion (default 50). */
+    public int candidatesPerSignal() {
+      return candidatesPerSignal;
+    }
+
+    /** Messages kept per scope for the pipeline (default 20). */
+    public int windowSize() {
+      return windowSize;
+    }
+
+    /** Longest accepted message or memory text, in characters (default 16384). */
+    public int maxTextLength() {
+      return maxTextLength;
+    }
+
+    /** Most messages in one add (default 1000). */
+    public int maxMessagesPerAdd() {
+      return maxMessagesPerAdd;
+    }
+
+    /** How often pending index changes are made durable (default 2 s). */
+    public Duration indexCommitInterval() {
+      return indexCommitInterval;
+    }
+
+    /** Threads for the async variants (default 2). */
+    public int asyncThreads() {
+      return asyncThreads;
+    }
+
+    /** The clock of every timestamp (default the UTC system clock). */
+    public Clock clock() {
+      return clock;
+    }
+
+    /**
+     * The graph memory's extractor; empty for no graph memory (the default). When present, the storage has a graph
+     * store ({@link Builder#build()} checks it).
+     */
+    public Optional<GraphExtractor> graphExtractor() {
+      return graphExtractor;
+    }
+
+    /**
+     * Cosine similarity of name embeddings above which a new entity name is merged into an existing entity of the
+     * scope (default 0.9).
+     */
+    public double graphEntityThreshold() {
+      return graphEntityThreshold;
+    }
+
+    /**
+     * Cosine similarity from which, up to {@link #graphEntityThreshold()}, an existing entity is an ambiguous match
+     * that the graph extractor's language model decides ({@link GraphExtractor#matchEntities}); below it names are
+     * distinct; no ambiguous band if it is not below the threshold (default 0.75).
+     */
+    public double graphAmbiguityFloor() {
+      return graphAmbiguityFloor;
+    }
+
+    /**
+     * Whether a new memory keeps the words of the messages it was drawn from and of the message before them, for the
+     * ranking step {@link Ranking#context()} (default true; false keeps no conversation text beyond the window and
+     * the memories themselves).
+     */
+    public boolean sourceContext() {
+      return sourceContext;
+    }
+
+    /** Counts the tokens of a search's context budget (default {@link TokenCounter#cl100k()}). */
+    public TokenCounter tokenCounter() {
+      return tokenCounter;
+    }
+
+    /**
+     * Whether a new memory with a source context also gets an embedding of its context followed by its text, which
+     * the ranking step {@link Ranking#context()} searches beside the keyword signal (default false: it costs one
+     * more, longer embedding per memory at ingest). When true, {@link #sourceContext()} is true and the storage's
+     * index keeps such embeddings ({@link Builder#build()} checks both).
+     */
+    public boolean contextEmbeddings() {
+      return contextEmbeddings;
+    }
+
+    /** Where new memory, entity and relation ids come from (default random UUIDs). */
+    public Supplier<String> ids() {
+      return ids;
     }
   }
 
@@ -187,7 +254,7 @@ public final class Engram {
     private boolean embedderGiven;
     private MemoryInference inference = OfflineExtractor.create();
     private Reranker reranker = Reranker.none();
-    private ConversationSummarizer summarizer;
+    private Optional<ConversationSummarizer> summarizer = Optional.empty();
     private String tenant = Tenants.DEFAULT;
     private Fusion fusion = Fusion.RRF;
     private int candidatesPerSignal = 50;
@@ -199,7 +266,7 @@ public final class Engram {
     private Duration indexCommitInterval = Duration.ofSeconds(2);
     private int asyncThreads = 2;
     private Clock clock = Clock.systemUTC();
-    private GraphExtractor graphExtractor;
+    private Optional<GraphExtractor> graphExtractor = Optional.empty();
     private double graphEntityThreshold = 0.9;
     private double graphAmbiguityFloor = 0.75;
     private TokenCounter tokenCounter = TokenCounter.cl100k();
@@ -209,11 +276,16 @@ public final class Engram {
 
     /**
      * Turns the graph memory (Mem0g) on with this extractor: {@code dev.engram.extract.OfflineGraphExtractor} (no
-     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; null turns it off (the default). Every add (also
-     * {@code infer=false}) then also writes entities and relations, and searches return relations.
+     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; off unless called. Every add (also
+     * {@code infer=false}) then also writes entities and relations, and searches return relations. Needs a storage
+     * with a graph store; {@code build()} refuses it otherwise with a {@link ValidationException} naming
+     * {@code graph}.
+     *
+     * @throws ValidationException naming {@code graph} if {@code extractor} is null (leave the graph memory off by
+     *                             not calling this)
      */
     public Builder graph(GraphExtractor extractor) {
-      this.graphExtractor = extractor;
+      this.graphExtractor = Optional.of(present("graph", extractor));
       return this;
     }
 
@@ -286,9 +358,14 @@ public final class Engram {
       return this;
     }
 
-    /** Keeps a rolling summary per scope for extraction; refreshed asynchronously after adds with infer. */
+    /**
+     * Keeps a rolling summary per scope for extraction; refreshed asynchronously after adds with infer. None unless
+     * called.
+     *
+     * @throws ValidationException naming {@code summarizer} if {@code s} is null
+     */
     public Builder summarizer(ConversationSummarizer s) {
-      this.summarizer = s;
+      this.summarizer = Optional.of(present("summarizer", s));
       return this;
     }
 
@@ -392,7 +469,9 @@ public final class Engram {
      * has been closed already, so its data directory is free to be opened again.
      *
      * @throws ValidationException        if a setting is missing or invalid (the exception names it); a factory is
-     *                                    then not called at all
+     *                                    then not called at all, unless the setting needs what the storage offers
+     *                                    ({@code graph} a graph store, {@code contextEmbeddings} an index that keeps
+     *                                    context embeddings)
      * @throws DimensionMismatchException if the data directory was written with another embedding model
      */
     public Memory build() {
@@ -402,26 +481,92 @@ public final class Engram {
         if (opened == null && storageFactory == null) {
           throw new ValidationException("storage", "is required (for example EmbeddedStorage.at(path))");
         }
-        if (tokenCounter == null) {
-          throw new ValidationException("tokenCounter", "is required");
-        }
+        required("tokenCounter", tokenCounter);
         Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
-        Config.checkSettings(chosen, inference, reranker, tenant, fusion, candidatesPerSignal, windowSize, maxTextLength,
-            maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphEntityThreshold, graphAmbiguityFloor);
+        String checkedTenant = checkSettings(chosen);
         if (opened == null) {
           opened = storageFactory.open(new EmbeddingSpec(chosen.modelId(), chosen.dimension()));
           if (opened == null) {
             throw new ValidationException("storage", "the storage factory " + storageFactory + " opened nothing");
           }
         }
-        config = new Config(opened, chosen, inference, reranker, summarizer, tenant, fusion, candidatesPerSignal,
-            windowSize, maxTextLength, maxMessagesPerAdd, indexCommitInterval, asyncThreads, clock, graphExtractor,
-            graphEntityThreshold, graphAmbiguityFloor, sourceContext, tokenCounter, contextEmbeddings, ids);
+        checkAgainstStorage(opened);
+        config = new Config(this, chosen, checkedTenant, opened);
       } catch (RuntimeException | Error e) {
         closeAfterFailure(opened, e);
         throw e;
       }
       return EngramMemory.open(config);
+    }
+
+    /**
+     * Checks every setting that does not depend on the storage, before a factory opens one; returns the checked
+     * tenant id.
+     */
+    private String checkSettings(Embedder chosen) {
+      required("embedder", chosen);
+      required("inference", inference);
+      ChangePipelines.check("inference", inference.pipelineName());
+      required("reranker", reranker);
+      required("fusion", fusion);
+      required("indexCommitInterval", indexCommitInterval);
+      required("clock", clock);
+      required("ids", ids);
+      required("tenant", tenant);
+      String checkedTenant = Tenants.check(tenant);
+      if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
+        throw new ValidationException("graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
+      }
+      if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
+        throw new ValidationException("graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
+      }
+      double floor = chosen.relevanceFloor();
+      if (!(floor >= 0 && floor < 1)) {
+        throw new ValidationException("embedder.relevanceFloor", "must be in [0, 1), got " + floor);
+      }
+      positive("candidatesPerSignal", candidatesPerSignal);
+      positive("windowSize", windowSize);
+      positive("maxTextLength", maxTextLength);
+      positive("maxMessagesPerAdd", maxMessagesPerAdd);
+      positive("asyncThreads", asyncThreads);
+      if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
+        throw new ValidationException("indexCommitInterval", "must be positive, got " + indexCommitInterval);
+      }
+      if (contextEmbeddings && !sourceContext) {
+        throw new ValidationException("contextEmbeddings", "needs sourceContext: a memory without a source context "
+            + "has nothing to embed");
+      }
+      return checkedTenant;
+    }
+
+    /** Checks the settings that need what the storage offers: a graph store, an index of context embeddings. */
+    private void checkAgainstStorage(Storage storage) {
+      if (graphExtractor.isPresent() && storage.graph().isEmpty()) {
+        throw new ValidationException("graph", "graph memory is configured, but the storage "
+            + storage.getClass().getSimpleName() + " has no graph store");
+      }
+      if (contextEmbeddings && !storage.index().denseFields().contains(IndexField.CONTEXT)) {
+        throw new ValidationException("contextEmbeddings", "the storage's index ("
+            + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
+            + "and PostgreSQL storages do");
+      }
+    }
+
+    private static void required(String name, Object value) {
+      if (value == null) {
+        throw new ValidationException(name, "is required");
+      }
+    }
+
+    private static <T> T present(String name, T value) {
+      required(name, value);
+      return value;
+    }
+
+    private static void positive(String name, int v) {
+      if (v < 1) {
+        throw new ValidationException(name, "must be positive, got " + v);
+      }
     }
 
     /** Closes a storage whose opening failed with {@code failure}; a close failure is added to it as suppressed. */

@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.langchain4j.EngramSettings;
+import dev.engram.postgres.PostgresSettings;
 import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.postgres.PostgresServerStores;
@@ -10,6 +11,7 @@ import dev.engram.server.store.SqliteApiKeyStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The API keys and add events of {@code engram serve} and {@code engram keys}: {@code server.db} in the data
@@ -31,9 +33,10 @@ final class ServerStores implements AutoCloseable {
 
   /** Opens the stores {@code settings} call for ({@code dataDir} for server.db). */
   static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env) {
-    if (settings.store().provider() == EngramSettings.StoreProvider.POSTGRES) {
-      PostgresServerStores pg = PostgresServerStores.open(StorageOpener.postgresSettings(settings.store(), env));
-      return new ServerStores(pg.keys(), pg.events(), pg, "the PostgreSQL schema '" + settings.store().schema()
+    Optional<PostgresSettings> postgres = settings.store().connection(env);
+    if (postgres.isPresent()) {
+      PostgresServerStores pg = PostgresServerStores.open(postgres.get());
+      return new ServerStores(pg.keys(), pg.events(), pg, "the PostgreSQL schema '" + postgres.get().schema()
           + "' (store.url)");
     }
     ServerDatabase db = ServerDatabase.open(dataDir);

@@ -25,6 +25,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -107,10 +108,11 @@ final class Engine implements AutoCloseable {
    * is logged and keeps the previous summary: the add it follows has already committed.
    */
   void refreshSummaryAsync(String tenant, Scope scope, List<Message> newMessages) {
-    ConversationSummarizer summarizer = config.summarizer();
-    if (summarizer == null || newMessages.isEmpty() || closed.get()) {
+    Optional<ConversationSummarizer> configured = config.summarizer();
+    if (configured.isEmpty() || newMessages.isEmpty() || closed.get()) {
       return;
     }
+    ConversationSummarizer summarizer = configured.get();
     summaries.execute(() -> {
       try {
         String previous = store.summary(tenant, scope).orElse("");
@@ -129,10 +131,6 @@ final class Engine implements AutoCloseable {
     Engine engine = null;
     try {
       checkEmbedder(config);
-      if (config.graphExtractor() != null && config.storage().graph().isEmpty()) {
-        throw new ValidationException("graph", "graph memory is configured, but the storage "
-            + config.storage().getClass().getSimpleName() + " has no graph store");
-      }
       engine = new Engine(config);
       engine.openIndex();
       engine.drainOutboxOnOpen();
@@ -177,7 +175,7 @@ final class Engine implements AutoCloseable {
 
   /** True if adds write the graph memory. */
   boolean graphEnabled() {
-    return graph != null && config.graphExtractor() != null;
+    return graph != null && config.graphExtractor().isPresent();
   }
 
   /**

@@ -65,7 +65,7 @@ final class GraphWriter {
   }
 
   Written write(String tenant, GraphExtractor.Input input, Pending pending) {
-    GraphExtractor extractor = engine.config.graphExtractor();
+    GraphExtractor extractor = engine.config.graphExtractor().orElseThrow();
     GraphExtractor.Extraction ex = extractor.extract(input);
     if (ex.relations().isEmpty() && ex.entities().isEmpty()) {
       return Written.NOTHING;
@@ -217,7 +217,7 @@ final class GraphWriter {
     Map<Integer, GraphExtractor.EntityQuestion> byIndex = new HashMap<>();
     questions.forEach(q -> byIndex.put(q.index(), q));
     Map<Integer, String> chosen = new HashMap<>();
-    for (GraphExtractor.EntityMatch m : engine.config.graphExtractor().matchEntities(messages, questions, usage)) {
+    for (GraphExtractor.EntityMatch m : engine.config.graphExtractor().orElseThrow().matchEntities(messages, questions, usage)) {
       GraphExtractor.EntityQuestion q = byIndex.get(m.index());
       if (q != null && q.candidates().stream().anyMatch(c -> c.id().equals(m.entityId()))) {
         chosen.putIfAbsent(m.index(), m.entityId());
@@ -287,7 +287,7 @@ final class GraphWriter {
     if (!questions.isEmpty()) {
       Map<Integer, GraphExtractor.Question> byIndex = new HashMap<>();
       questions.forEach(q -> byIndex.put(q.index(), q));
-      for (GraphExtractor.Verdict v : engine.config.graphExtractor().judge(questions, usage)) {
+      for (GraphExtractor.Verdict v : engine.config.graphExtractor().orElseThrow().judge(questions, usage)) {
         GraphExtractor.Question q = byIndex.get(v.index());
         if (q == null) {
           continue;

@@ -1,6 +1,8 @@
 package dev.engram.langchain4j;
 
+import dev.engram.neo4j.Neo4jSettings;
 import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.postgres.PostgresSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -14,7 +16,7 @@ import java.util.OptionalInt;
  * the data directory, the graph store and the memory store. Read by {@link SettingsLoader}; everything here can also
  * be built in code. Holds no secret: API keys and the Neo4j and PostgreSQL passwords are named by environment
  * variable or secrets file and read only when a model is built ({@link Providers#languageModel}) or a store is
- * connected ({@link GraphStore#password}, {@link Store#password}). docs/CONFIGURATION.md documents every key.
+ * connected ({@link GraphStore#connection}, {@link Store#connection}). docs/CONFIGURATION.md documents every key.
  *
  * @param llm        the language model; empty for none (the offline pipeline)
  * @param embedder   the embedder
@@ -451,67 +453,68 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   }
 
   /**
-   * The graph store. Holds no password: the password is read from the variable {@code passwordEnv} or the file
-   * {@code passwordFile} by {@link #password}, when the store is connected.
+   * The graph store: the data directory's, or a Neo4j server's, described by the Neo4j module's own
+   * {@link Neo4jSettings}. Holds no password: those settings carry an empty one, and the password is read from the
+   * variable {@code passwordEnv} or the file {@code passwordFile} by {@link #connection} when the store is connected.
    *
-   * @param provider     embedded or Neo4j
-   * @param uri          the Neo4j URI ({@code neo4j://host:7687}, {@code bolt://host:7687}); required for Neo4j,
-   *                     empty for the embedded store
-   * @param user         the Neo4j user name; empty to connect without authentication
-   * @param database     the Neo4j database name
+   * @param neo4j        the server's URI, user (empty to connect without authentication) and database, without
+   *                     the password; empty for the embedded store
    * @param passwordEnv  the environment variable holding the password
    * @param passwordFile a file holding the password, read instead of the variable when present
    */
-  public record GraphStore(GraphStoreProvider provider, Optional<String> uri, String user, String database,
-                           String passwordEnv, Optional<Path> passwordFile) {
-    /** The database of a fresh Neo4j installation. */
-    public static final String DEFAULT_DATABASE = "neo4j";
+  public record GraphStore(Optional<Neo4jSettings> neo4j, String passwordEnv, Optional<Path> passwordFile) {
     /** The user name used when a password is set but no user is named. */
     public static final String DEFAULT_USER = "neo4j";
     /** The variable holding the password unless {@code password_env} names another. */
     public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_NEO4J_PASSWORD";
 
     public GraphStore {
-      Objects.requireNonNull(provider, "provider");
-      Objects.requireNonNull(uri, "uri");
-      Objects.requireNonNull(user, "user");
-      Objects.requireNonNull(database, "database");
+      Objects.requireNonNull(neo4j, "neo4j");
       Objects.requireNonNull(passwordEnv, "passwordEnv");
       Objects.requireNonNull(passwordFile, "passwordFile");
-      if (provider == GraphStoreProvider.NEO4J && uri.map(String::isBlank).orElse(true)) {
-        throw new IllegalArgumentException("graph_store.uri is required for provider neo4j");
-      }
-      if (database.isBlank()) {
-        throw new IllegalArgumentException("graph_store.database must not be blank");
+      if (neo4j.map(n -> !n.password().isEmpty()).orElse(false)) {
+        throw new IllegalArgumentException("graph_store holds no password: name it with passwordEnv or passwordFile");
       }
     }
 
     /** The graph in the data directory. */
     public static GraphStore embedded() {
-      return new GraphStore(GraphStoreProvider.EMBEDDED, Optional.empty(), "", DEFAULT_DATABASE,
-          DEFAULT_PASSWORD_ENV, Optional.empty());
+      return new GraphStore(Optional.empty(), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
 
     /** Neo4j at {@code uri}, default database, no authentication unless {@link #withUser} is given. */
     public static GraphStore neo4j(String uri) {
-      return new GraphStore(GraphStoreProvider.NEO4J, Optional.of(uri), "", DEFAULT_DATABASE, DEFAULT_PASSWORD_ENV,
-          Optional.empty());
+      return neo4j(Neo4jSettings.of(uri, "", ""));
     }
 
+    /** Neo4j as {@code server} says (without its password), the password in {@value #DEFAULT_PASSWORD_ENV}. */
+    public static GraphStore neo4j(Neo4jSettings server) {
+      return new GraphStore(Optional.of(server), DEFAULT_PASSWORD_ENV, Optional.empty());
+    }
+
+    /** Embedded or Neo4j. */
+    public GraphStoreProvider provider() {
+      return neo4j.isPresent() ? GraphStoreProvider.NEO4J : GraphStoreProvider.EMBEDDED;
+    }
+
+    /**
+     * A copy that connects to Neo4j as {@code value}.
+     *
+     * @throws IllegalStateException for the embedded store, which has no user
+     */
     public GraphStore withUser(String value) {
-      return new GraphStore(provider, uri, value, database, passwordEnv, passwordFile);
-    }
-
-    public GraphStore withDatabase(String value) {
-      return new GraphStore(provider, uri, user, value, passwordEnv, passwordFile);
+      Neo4jSettings server = neo4j.orElseThrow(
+          () -> new IllegalStateException("the embedded graph store has no user"));
+      return new GraphStore(Optional.of(new Neo4jSettings(server.uri(), value, "", server.database())), passwordEnv,
+          passwordFile);
     }
 
     public GraphStore withPasswordEnv(String value) {
-      return new GraphStore(provider, uri, user, database, value, passwordFile);
+      return new GraphStore(neo4j, value, passwordFile);
     }
 
     public GraphStore withPasswordFile(Path value) {
-      return new GraphStore(provider, uri, user, database, passwordEnv, Optional.of(value));
+      return new GraphStore(neo4j, passwordEnv, Optional.of(value));
     }
 
     /**
@@ -522,7 +525,18 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
      *                                        password is set
      */
     public String password(java.util.Map<String, String> env) {
-      return Secrets.password(passwordEnv, passwordFile, env, !user.isEmpty()).orElse("");
+      boolean userNamed = neo4j.map(n -> !n.user().isEmpty()).orElse(false);
+      return Secrets.password(passwordEnv, passwordFile, env, userNamed).orElse("");
+    }
+
+    /**
+     * What {@code Neo4jGraphStore.connect} takes: the Neo4j settings with the password read now from {@code env}
+     * or the file; empty for the embedded store.
+     *
+     * @throws dev.engram.ValidationException as {@link #password}
+     */
+    public Optional<Neo4jSettings> connection(java.util.Map<String, String> env) {
+      return neo4j.map(n -> new Neo4jSettings(n.uri(), n.user(), password(env), n.database()));
     }
   }
 
@@ -539,128 +553,55 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
   }
 
-  /** How the PostgreSQL store keeps vectors ({@code store.vectors}). */
-  public enum VectorChoice {
-    /** pgvector if the server has it, else plain arrays with a warning. */
-    AUTO,
-    /** pgvector (a {@code vector(n)} column with an HNSW index); opening fails without the extension. */
-    PGVECTOR,
-    /** Plain {@code real[]} arrays scored exactly (in Java over the embedding cache, or in SQL). */
-    ARRAY;
-
-    /** The spelling in files, for example {@code pgvector}. */
-    public String configName() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
-
   /**
-   * The memory store. Holds no password: it is read from the variable {@code passwordEnv} or the file
-   * {@code passwordFile} by {@link #password}, when the store is connected.
+   * The memory store: the data directory's, or a PostgreSQL database described by the PostgreSQL module's own
+   * {@link PostgresSettings} (URL, user, schema, pool size, vector path, exact-search limit, vector cache). Holds no
+   * password: those settings carry none, and it is read from the variable {@code passwordEnv} or the file
+   * {@code passwordFile} by {@link #connection} when the store is connected.
    *
-   * @param provider     embedded or PostgreSQL
-   * @param url          the JDBC URL ({@code jdbc:postgresql://host:5432/db}); required for PostgreSQL, empty for
-   *                     the embedded store
-   * @param user         the database user
-   * @param schema       the schema of Engram's tables
+   * @param postgres     the database's settings, without the password; empty for the embedded store
    * @param passwordEnv  the environment variable holding the password
    * @param passwordFile a file holding the password, read instead of the variable when present
-   * @param vectors      how PostgreSQL stores and searches vectors: {@code auto}, {@code pgvector} or {@code array}
-   * @param poolSize     connections per process (1 for PGlite)
-   * @param exactSearchLimit on the pgvector path, the most memories a search restricts to that are scored exactly
-   * @param vectorCacheMb on the plain-array path, MiB of decoded embeddings kept per process to score searches in
-   *                     Java (0: scored in SQL)
    */
-  public record Store(StoreProvider provider, Optional<String> url, String user, String schema, String passwordEnv,
-                      Optional<Path> passwordFile, VectorChoice vectors, int poolSize, int exactSearchLimit,
-                      int vectorCacheMb) {
-    /** The user name used when none is named. */
-    public static final String DEFAULT_USER = "postgres";
-    /** The schema used when none is named. */
-    public static final String DEFAULT_SCHEMA = "engram";
+  public record Store(Optional<PostgresSettings> postgres, String passwordEnv, Optional<Path> passwordFile) {
     /** The variable holding the password unless {@code password_env} names another. */
     public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_POSTGRES_PASSWORD";
-    /** Connections per process unless {@code pool_size} says otherwise. */
-    public static final int DEFAULT_POOL_SIZE = 10;
-    /** The exact-search limit unless {@code exact_search_limit} says otherwise. */
-    public static final int DEFAULT_EXACT_SEARCH_LIMIT = 5_000;
-    /** The plain-array path's embedding cache unless {@code vector_cache_mb} says otherwise, in MiB. */
-    public static final int DEFAULT_VECTOR_CACHE_MB = 256;
 
     public Store {
-      Objects.requireNonNull(provider, "provider");
-      Objects.requireNonNull(url, "url");
-      Objects.requireNonNull(user, "user");
-      Objects.requireNonNull(schema, "schema");
+      Objects.requireNonNull(postgres, "postgres");
       Objects.requireNonNull(passwordEnv, "passwordEnv");
       Objects.requireNonNull(passwordFile, "passwordFile");
-      Objects.requireNonNull(vectors, "vectors");
-      if (poolSize < 1) {
-        throw new IllegalArgumentException("store.pool_size must be at least 1, got " + poolSize);
-      }
-      if (exactSearchLimit < 0) {
-        throw new IllegalArgumentException("store.exact_search_limit must not be negative, got " + exactSearchLimit);
-      }
-      if (vectorCacheMb < 0) {
-        throw new IllegalArgumentException("store.vector_cache_mb must not be negative, got " + vectorCacheMb);
-      }
-      if (provider == StoreProvider.POSTGRES && url.map(String::isBlank).orElse(true)) {
-        throw new IllegalArgumentException("store.url is required for provider postgres");
+      if (postgres.flatMap(PostgresSettings::password).isPresent()) {
+        throw new IllegalArgumentException("store holds no password: name it with passwordEnv or passwordFile");
       }
     }
 
     /** Memories in the data directory. */
     public static Store embedded() {
-      return new Store(StoreProvider.EMBEDDED, Optional.empty(), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT,
-          DEFAULT_VECTOR_CACHE_MB);
+      return new Store(Optional.empty(), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
 
-    /** PostgreSQL at {@code url}, user {@value #DEFAULT_USER}, schema {@value #DEFAULT_SCHEMA}. */
+    /** PostgreSQL at {@code url} with {@link PostgresSettings#builder}'s defaults. */
     public static Store postgres(String url) {
-      return new Store(StoreProvider.POSTGRES, Optional.of(url), DEFAULT_USER, DEFAULT_SCHEMA, DEFAULT_PASSWORD_ENV,
-          Optional.empty(), VectorChoice.AUTO, DEFAULT_POOL_SIZE, DEFAULT_EXACT_SEARCH_LIMIT,
-          DEFAULT_VECTOR_CACHE_MB);
+      return postgres(PostgresSettings.builder(url).build());
     }
 
-    public Store withUser(String value) {
-      return new Store(provider, url, value, schema, passwordEnv, passwordFile, vectors, poolSize,
-          exactSearchLimit, vectorCacheMb);
+    /** PostgreSQL as {@code database} says (without a password), the password in {@value #DEFAULT_PASSWORD_ENV}. */
+    public static Store postgres(PostgresSettings database) {
+      return new Store(Optional.of(database), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
 
-    public Store withSchema(String value) {
-      return new Store(provider, url, user, value, passwordEnv, passwordFile, vectors, poolSize,
-          exactSearchLimit, vectorCacheMb);
-    }
-
-    public Store withVectors(VectorChoice value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, value, poolSize, exactSearchLimit,
-          vectorCacheMb);
-    }
-
-    public Store withPoolSize(int value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, value, exactSearchLimit,
-          vectorCacheMb);
-    }
-
-    public Store withVectorCacheMb(int value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, exactSearchLimit,
-          value);
-    }
-
-    public Store withExactSearchLimit(int value) {
-      return new Store(provider, url, user, schema, passwordEnv, passwordFile, vectors, poolSize, value,
-          vectorCacheMb);
+    /** Embedded or PostgreSQL. */
+    public StoreProvider provider() {
+      return postgres.isPresent() ? StoreProvider.POSTGRES : StoreProvider.EMBEDDED;
     }
 
     public Store withPasswordEnv(String value) {
-      return new Store(provider, url, user, schema, value, passwordFile, vectors, poolSize,
-          exactSearchLimit, vectorCacheMb);
+      return new Store(postgres, value, passwordFile);
     }
 
     public Store withPasswordFile(Path value) {
-      return new Store(provider, url, user, schema, passwordEnv, Optional.of(value), vectors, poolSize,
-          exactSearchLimit, vectorCacheMb);
+      return new Store(postgres, passwordEnv, Optional.of(value));
     }
 
     /**
@@ -671,6 +612,20 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
      */
     public Optional<String> password(java.util.Map<String, String> env) {
       return Secrets.storePassword(passwordEnv, passwordFile, env);
+    }
+
+    /**
+     * What {@code PostgresStorage.open} takes: the PostgreSQL settings with the password, if any, read now from
+     * {@code env} or the file; empty for the embedded store.
+     *
+     * @throws dev.engram.ValidationException as {@link #password}
+     */
+    public Optional<PostgresSettings> connection(java.util.Map<String, String> env) {
+      return postgres.map(p -> {
+        PostgresSettings.Builder withPassword = p.toBuilder();
+        password(env).ifPresent(withPassword::password);
+        return withPassword.build();
+      });
     }
   }
 }

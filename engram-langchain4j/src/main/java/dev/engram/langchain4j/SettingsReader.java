@@ -6,7 +6,10 @@ import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.GraphStoreProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
 import dev.engram.langchain4j.EngramSettings.PipelineMode;
+import dev.engram.neo4j.Neo4jSettings;
 import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.postgres.PostgresSettings;
+import dev.engram.postgres.VectorMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -123,10 +126,10 @@ final class SettingsReader {
     Optional<String> user = f.text(n, "graph_store", "user");
     // Validates the password now (a named user needs one), so that a missing one fails at start-up.
     boolean hasPassword = Secrets.password(passwordEnv, passwordFile, env, user.isPresent()).isPresent();
-    return new EngramSettings.GraphStore(provider, Optional.of(uri),
-        user.orElse(hasPassword ? EngramSettings.GraphStore.DEFAULT_USER : ""),
-        f.text(n, "graph_store", "database").orElse(EngramSettings.GraphStore.DEFAULT_DATABASE),
-        passwordEnv, passwordFile);
+    String userName = user.orElse(hasPassword ? EngramSettings.GraphStore.DEFAULT_USER : "");
+    Neo4jSettings server = new Neo4jSettings(uri, userName, "",
+        f.text(n, "graph_store", "database").orElse(Neo4jSettings.DEFAULT_DATABASE));
+    return new EngramSettings.GraphStore(Optional.of(server), passwordEnv, passwordFile);
   }
 
   static EngramSettings.Store store(YamlFields f, ObjectNode n, Map<String, String> env) {
@@ -150,22 +153,23 @@ final class SettingsReader {
       throw new ValidationException("store.url", "expected a jdbc:postgresql:// URL in " + f.source() + ", got '"
           + url + "'");
     }
-    String schema = f.text(n, "store", "schema").orElse(EngramSettings.Store.DEFAULT_SCHEMA);
-    if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+    PostgresSettings.Builder database = PostgresSettings.builder(url);
+    f.text(n, "store", "user").ifPresent(database::user);
+    Optional<String> schema = f.text(n, "store", "schema");
+    if (schema.isPresent() && !schema.get().matches("[a-z_][a-z0-9_]{0,62}")) {
       throw new ValidationException("store.schema", "must be a lower-case SQL identifier (letters, digits, _) in "
-          + f.source() + ", got '" + schema + "'");
+          + f.source() + ", got '" + schema.get() + "'");
     }
+    schema.ifPresent(database::schema);
     String passwordEnv = f.text(n, "store", "password_env").orElse(EngramSettings.Store.DEFAULT_PASSWORD_ENV);
     Optional<Path> passwordFile = f.path(n, "store", "password_file");
     Secrets.storePassword(passwordEnv, passwordFile, env); // an unreadable or empty file fails at start-up
-    EngramSettings.VectorChoice vectors = f.text(n, "store", "vectors")
-        .map(v -> YamlFields.choice(EngramSettings.VectorChoice.class, v, "store.vectors", f.source()))
-        .orElse(EngramSettings.VectorChoice.AUTO);
-    return new EngramSettings.Store(provider, Optional.of(url),
-        f.text(n, "store", "user").orElse(EngramSettings.Store.DEFAULT_USER), schema, passwordEnv, passwordFile,
-        vectors, f.integer(n, "store", "pool_size", 1).orElse(EngramSettings.Store.DEFAULT_POOL_SIZE),
-        f.integer(n, "store", "exact_search_limit", 0).orElse(EngramSettings.Store.DEFAULT_EXACT_SEARCH_LIMIT),
-        f.integer(n, "store", "vector_cache_mb", 0).orElse(EngramSettings.Store.DEFAULT_VECTOR_CACHE_MB));
+    f.text(n, "store", "vectors").map(v -> YamlFields.choice(VectorMode.class, v, "store.vectors", f.source()))
+        .ifPresent(database::vectors);
+    f.integer(n, "store", "pool_size", 1).ifPresent(database::poolSize);
+    f.integer(n, "store", "exact_search_limit", 0).ifPresent(database::exactSearchLimit);
+    f.integer(n, "store", "vector_cache_mb", 0).ifPresent(database::vectorCacheMb);
+    return new EngramSettings.Store(Optional.of(database.build()), passwordEnv, passwordFile);
   }
 
   static EngramSettings.Pipeline pipeline(YamlFields f, ObjectNode n, boolean hasLlm, boolean graphStoreNeo4j) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.ValidationException;
 import dev.engram.langchain4j.EngramSettings.GraphStoreProvider;
+import dev.engram.neo4j.Neo4jSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,10 +60,13 @@ class GraphStoreSettingsTest {
 
     EngramSettings s = SettingsLoader.load(file, Map.of("MY_NEO4J_PW", SECRET));
 
-    assertThat(s.graphStore()).isEqualTo(new EngramSettings.GraphStore(GraphStoreProvider.NEO4J,
-        Optional.of("neo4j://graph.internal:7687"), "engram", "memories", "MY_NEO4J_PW", Optional.empty()));
+    assertThat(s.graphStore()).isEqualTo(new EngramSettings.GraphStore(
+        Optional.of(new Neo4jSettings("neo4j://graph.internal:7687", "engram", "", "memories")), "MY_NEO4J_PW",
+        Optional.empty()));
     assertThat(s.pipeline().graph()).isTrue();
     assertThat(s.graphStore().password(Map.of("MY_NEO4J_PW", SECRET))).isEqualTo(SECRET);
+    assertThat(s.graphStore().connection(Map.of("MY_NEO4J_PW", SECRET)))
+        .contains(new Neo4jSettings("neo4j://graph.internal:7687", "engram", SECRET, "memories"));
   }
 
   @Test
@@ -71,13 +75,13 @@ class GraphStoreSettingsTest {
 
     EngramSettings.GraphStore withPassword = SettingsLoader.load(file, Map.of("ENGRAM_NEO4J_PASSWORD", SECRET))
         .graphStore();
-    assertThat(withPassword.user()).isEqualTo("neo4j");
-    assertThat(withPassword.database()).isEqualTo("neo4j");
+    assertThat(withPassword.neo4j().orElseThrow().user()).isEqualTo("neo4j");
+    assertThat(withPassword.neo4j().orElseThrow().database()).isEqualTo("neo4j");
     assertThat(withPassword.passwordEnv()).isEqualTo("ENGRAM_NEO4J_PASSWORD");
     assertThat(withPassword.password(Map.of("ENGRAM_NEO4J_PASSWORD", SECRET))).isEqualTo(SECRET);
 
     EngramSettings.GraphStore noAuth = SettingsLoader.load(file, Map.of()).graphStore();
-    assertThat(noAuth.user()).isEmpty();
+    assertThat(noAuth.neo4j().orElseThrow().user()).isEmpty();
     assertThat(noAuth.password(Map.of())).isEmpty();
   }
 
@@ -94,8 +98,9 @@ class GraphStoreSettingsTest {
         "ENGRAM_NEO4J_DATABASE", "envdb", "ENGRAM_NEO4J_PASSWORD", SECRET);
 
     EngramSettings.GraphStore g = SettingsLoader.load(file, env).graphStore();
-    assertThat(g).isEqualTo(new EngramSettings.GraphStore(GraphStoreProvider.NEO4J,
-        Optional.of("bolt://from-env:7688"), "envuser", "envdb", "ENGRAM_NEO4J_PASSWORD", Optional.empty()));
+    assertThat(g).isEqualTo(new EngramSettings.GraphStore(
+        Optional.of(new Neo4jSettings("bolt://from-env:7688", "envuser", "", "envdb")), "ENGRAM_NEO4J_PASSWORD",
+        Optional.empty()));
 
     EngramSettings fromEnv = SettingsLoader.fromEnvironment(Map.of("ENGRAM_GRAPH_STORE", "neo4j",
         "ENGRAM_NEO4J_URI", "neo4j://localhost:7687"));
@@ -206,9 +211,11 @@ class GraphStoreSettingsTest {
     EngramSettings s = EngramSettings.defaults()
         .withGraphStore(EngramSettings.GraphStore.neo4j("bolt://localhost:7687").withUser("neo4j"));
     assertThat(s.pipeline().graph()).isTrue();
-    assertThat(s.graphStore().user()).isEqualTo("neo4j");
-    assertThatThrownBy(() -> new EngramSettings.GraphStore(GraphStoreProvider.NEO4J, Optional.empty(), "", "neo4j",
-        "ENGRAM_NEO4J_PASSWORD", Optional.empty())).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("graph_store.uri");
+    assertThat(s.graphStore().neo4j().orElseThrow().user()).isEqualTo("neo4j");
+    assertThatThrownBy(() -> EngramSettings.GraphStore.neo4j(Neo4jSettings.of("bolt://localhost:7687", "neo4j",
+        SECRET))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no password")
+        .hasMessageNotContaining(SECRET);
+    assertThatThrownBy(() -> EngramSettings.GraphStore.embedded().withUser("neo4j"))
+        .isInstanceOf(IllegalStateException.class);
   }
 }

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.ValidationException;
 import dev.engram.langchain4j.EngramSettings.StoreProvider;
+import dev.engram.postgres.PostgresSettings;
+import dev.engram.postgres.VectorMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,11 +53,16 @@ class StoreSettingsTest {
         """), Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET));
     EngramSettings.Store store = s.store();
     assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
-    assertThat(store.url()).contains("jdbc:postgresql://db.internal:5432/memories");
-    assertThat(store.user()).isEqualTo("engram");
-    assertThat(store.schema()).isEqualTo("team_a");
+    PostgresSettings database = store.postgres().orElseThrow();
+    assertThat(database.url()).isEqualTo("jdbc:postgresql://db.internal:5432/memories");
+    assertThat(database.user()).isEqualTo("engram");
+    assertThat(database.schema()).isEqualTo("team_a");
+    assertThat(database.password()).isEmpty();
     assertThat(store.password(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET))).contains(SECRET);
     assertThat(store.password(Map.of())).isEmpty();
+    assertThat(store.connection(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET)))
+        .contains(database.toBuilder().password(SECRET).build());
+    assertThat(store.connection(Map.of())).contains(database);
     assertThat(store.toString()).doesNotContain(SECRET);
   }
 
@@ -71,22 +77,22 @@ class StoreSettingsTest {
         """), Map.of()).store();
     assertThat(store.passwordFile()).contains(secret);
     assertThat(store.password(Map.of("ENGRAM_POSTGRES_PASSWORD", "ignored"))).contains(SECRET);
-    assertThat(store.user()).isEqualTo("postgres");
-    assertThat(store.schema()).isEqualTo("engram");
+    assertThat(store.postgres().orElseThrow().user()).isEqualTo("postgres");
+    assertThat(store.postgres().orElseThrow().schema()).isEqualTo("engram");
   }
 
   @Test
   void theVectorPathPoolSizeAndExactLimitAreRead() throws IOException {
-    EngramSettings.Store defaults = SettingsLoader.load(write("""
+    PostgresSettings defaults = SettingsLoader.load(write("""
         store:
           provider: postgres
           url: jdbc:postgresql://localhost/engram
-        """), Map.of()).store();
-    assertThat(defaults.vectors()).isEqualTo(EngramSettings.VectorChoice.AUTO);
+        """), Map.of()).store().postgres().orElseThrow();
+    assertThat(defaults.vectors()).isEqualTo(VectorMode.AUTO);
     assertThat(defaults.poolSize()).isEqualTo(10);
     assertThat(defaults.exactSearchLimit()).isEqualTo(5_000);
     assertThat(defaults.vectorCacheMb()).isEqualTo(256);
-    EngramSettings.Store store = SettingsLoader.load(write("""
+    PostgresSettings store = SettingsLoader.load(write("""
         store:
           provider: postgres
           url: jdbc:postgresql://localhost/engram
@@ -94,8 +100,8 @@ class StoreSettingsTest {
           pool_size: 1
           exact_search_limit: 2000
           vector_cache_mb: 0
-        """), Map.of()).store();
-    assertThat(store.vectors()).isEqualTo(EngramSettings.VectorChoice.PGVECTOR);
+        """), Map.of()).store().postgres().orElseThrow();
+    assertThat(store.vectors()).isEqualTo(VectorMode.PGVECTOR);
     assertThat(store.poolSize()).isEqualTo(1);
     assertThat(store.exactSearchLimit()).isEqualTo(2_000);
     assertThat(store.vectorCacheMb()).isZero();
@@ -106,7 +112,7 @@ class StoreSettingsTest {
     EngramSettings.Store store = SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "postgres",
         "ENGRAM_POSTGRES_URL", "jdbc:postgresql://10.0.0.5/engram")).store();
     assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
-    assertThat(store.url()).isEqualTo(Optional.of("jdbc:postgresql://10.0.0.5/engram"));
+    assertThat(store.postgres().map(PostgresSettings::url)).contains("jdbc:postgresql://10.0.0.5/engram");
   }
 
   @Test
@@ -132,5 +138,15 @@ class StoreSettingsTest {
     assertThat(rejected("store:\n  vectors: array\n", Map.of()).field()).isEqualTo("store.vectors");
     assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "oracle")))
         .isInstanceOf(ValidationException.class);
+  }
+
+  @Test
+  void theStoreHoldsThePostgresSettingsWithoutAPassword() {
+    PostgresSettings database = PostgresSettings.builder("jdbc:postgresql://h/db").schema("team_b").build();
+    assertThat(EngramSettings.Store.postgres(database).postgres()).contains(database);
+    assertThat(EngramSettings.Store.embedded().connection(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET))).isEmpty();
+    assertThatThrownBy(() -> EngramSettings.Store.postgres(database.toBuilder().password(SECRET).build()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no password")
+        .hasMessageNotContaining(SECRET);
   }
 }
