@@ -10,7 +10,6 @@ import dev.engram.bench.locomo.LocomoBench.Mode;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.bench.locomo.LocomoChart;
 import dev.engram.bench.locomo.LocomoReport;
-import dev.engram.bench.scale.DataDirectories;
 import dev.engram.langchain4j.EngramSettings;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.pipeline.LlmGraphExtractor;
@@ -161,14 +160,12 @@ final class BenchCommand implements Callable<Integer> {
       UnaryOperator<Engram.Builder> llm = m == Mode.LLM ? llmSetup(settings, env, graphOn)
           : UnaryOperator.identity();
       Embedder embedder = PipelineAssembly.embedder(settings, env);
-      Path work = common.explicitDataDir().orElse(null);
-      boolean temporary = work == null;
-      work = temporary ? Files.createTempDirectory("engram-bench-") : Files.createDirectories(work);
       LocomoReport report;
-      try {
+      try (WorkDirectory work = WorkDirectory.keptOrTemporary(common.explicitDataDir(), "engram-bench-")) {
+        Files.createDirectories(work.path());
         LocomoBench.Options o = new LocomoBench.Options(data, m, choice(ScopeLayout.class, "scopes", scopes), topK,
             choice(Fusion.class, "fusion", fusion), conversations, turnsPerAdd, speakerPrefix, !noBaselines,
-            graphOn, work, budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic,
+            graphOn, work.path(), budgetTokens, threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold, offTopic,
             Ranking.parse(ranking, "ranking"), contextEmbeddings);
         try (Progress progress = Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step",
             err());
@@ -176,10 +173,6 @@ final class BenchCommand implements Callable<Integer> {
                  cache, env)) {
           report = LocomoBench.runConfigured(o, embedder, llm,
               LocomoBench.Hooks.progress(progress::stepBy).withObserver(answers.observer()));
-        }
-      } finally {
-        if (temporary) {
-          DataDirectories.deleteTree(work);
         }
       }
       write(report, earlier);

@@ -15,14 +15,10 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.json.MemoryJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /**
@@ -38,17 +34,8 @@ final class DemoCommand extends BaseCommand {
 
   @Override
   protected int run() throws IOException {
-    Path dir = common.explicitDataDir().orElse(null);
-    boolean temporary = dir == null;
-    if (temporary) {
-      dir = Files.createTempDirectory("engram-demo-");
-    }
-    try {
-      demo(dir, temporary);
-    } finally {
-      if (temporary) {
-        deleteRecursively(dir);
-      }
+    try (WorkDirectory work = WorkDirectory.keptOrTemporary(common.explicitDataDir(), "engram-demo-")) {
+      demo(work.path(), work.isTemporary());
     }
     return EXIT_OK;
   }
@@ -115,21 +102,6 @@ final class DemoCommand extends BaseCommand {
     } else {
       out().println("Try: engram search --data-dir " + dir + " --user-id " + DemoConversation.USER_ID
           + " \"who has a dog?\"");
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.engram.cli;
 
 import dev.engram.bench.pipeline.PipelineCostBench;
-import dev.engram.bench.scale.DataDirectories;
 import dev.engram.langchain4j.PipelineAssembly;
 import dev.engram.spi.Embedder;
 import java.nio.file.Files;
@@ -31,17 +30,14 @@ final class PipelineBenchCommand extends BaseCommand {
       throw new dev.engram.ValidationException("data", "no such file: " + data);
     }
     Embedder embedder = PipelineAssembly.embedder(settings(), System.getenv());
-    Path work = Files.createTempDirectory("engram-pipeline-bench-");
     out().println("| mode | adds | LLM calls/add | prompt tokens/add | completion tokens/add | memories"
         + " | engine ms/add p50 | p95 |");
     out().println("|---|---|---|---|---|---|---|---|");
-    try {
+    try (WorkDirectory work = WorkDirectory.temporary("engram-pipeline-bench-")) {
       for (PipelineCostBench.Mode mode : PipelineCostBench.Mode.values()) {
-        out().println(PipelineCostBench.run(data, conversations, mode, embedder, work).toMarkdownRow());
+        out().println(PipelineCostBench.run(data, conversations, mode, embedder, work.path()).toMarkdownRow());
         out().flush();
       }
-    } finally {
-      DataDirectories.deleteTree(work);
     }
     return EXIT_OK;
   }

@@ -1,12 +1,8 @@
 package dev.engram.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.engram.EngramException;
-import dev.engram.ValidationException;
 import dev.engram.bench.scale.BenchStore;
-import dev.engram.bench.scale.DataDirectories;
 import dev.engram.bench.scale.EmbeddedBenchStore;
-import dev.engram.bench.scale.HashingEmbedder;
 import dev.engram.bench.scale.PostgresBenchStore;
 import dev.engram.bench.scale.ScaleBench;
 import dev.engram.bench.scale.ScaleReport;
@@ -16,18 +12,14 @@ import dev.engram.postgres.VectorMode;
 import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code engram bench scale}: the scale benchmark ({@link ScaleBench}) on synthetic memories. Prints a summary (or,
@@ -38,15 +30,9 @@ import picocli.CommandLine.Spec;
     description = {"Measure ingest rate, search and list latency, heap, disk size and reopen time on synthetic "
         + "memories spread over users.",
         "Runs in an empty data directory (a temporary one, deleted afterwards, unless --data-dir is given)."})
-final class ScaleBenchCommand implements Callable<Integer> {
-  /** The embedders this command offers. */
-  enum EmbedderChoice { HASH, ONNX }
-
+final class ScaleBenchCommand extends ReportingBenchCommand {
   /** The stores this command measures: the embedded one alone, or PostgreSQL beside it. */
   enum StoreChoice { EMBEDDED, POSTGRES }
-
-  @Spec
-  CommandSpec spec;
 
   @Option(names = "--memories", paramLabel = "N", required = true, description = "Memories to ingest.")
   long memories;
@@ -55,15 +41,11 @@ final class ScaleBenchCommand implements Callable<Integer> {
       description = "Users to spread them over (N/U memories each).")
   int users;
 
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "An empty or new data directory to fill and keep (default: a temporary one, deleted after).")
-  Path dataDir;
-
   @Option(names = "--embedder", paramLabel = "hash|onnx", defaultValue = "hash",
-      converter = EmbedderConverter.class,
+      converter = BenchEmbedder.Converter.class,
       description = "hash: the cheap benchmark embedder (feature hashing, no model; default); onnx: the default "
           + "in-process model (" + OnnxEmbedders.DEFAULT + "; a few hundred texts per second, for small runs).")
-  EmbedderChoice embedder;
+  BenchEmbedder embedder;
 
   @Option(names = "--batch", paramLabel = "B", defaultValue = "1000",
       description = "Requests per addBatch transaction (default: ${DEFAULT-VALUE}).")
@@ -118,92 +100,81 @@ final class ScaleBenchCommand implements Callable<Integer> {
       + " again: the figures after reopening, for a new search path on data too large to load twice.")
   boolean filled;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
-  Path out;
-
-  @Option(names = "--json", description = "Print the JSON report instead of the summary.")
-  boolean json;
+  @Override
+  protected String temporaryPrefix() {
+    return "engram-scale-";
+  }
 
   @Override
-  public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    PrintWriter stdout = spec.commandLine().getOut();
-    if (filled && dataDir == null) {
+  protected int run(Path dir, PrintWriter stdout, PrintWriter err) throws IOException {
+    boolean kept = report.keptDataDir().isPresent();
+    if (filled && !kept) {
       // checked first: without --data-dir the stores are temporary, and the PostgreSQL schema would be dropped
-      return fail(err, BaseCommand.EXIT_BAD_INPUT, "--filled needs the --data-dir (and --pg-schema) an earlier run"
-          + " filled and kept");
+      throw new IllegalArgumentException("--filled needs the --data-dir (and --pg-schema) an earlier run filled and"
+          + " kept");
     }
+    Optional<PostgresBenchStore> postgres = Optional.empty();
     try {
-      Path dir = dataDir != null ? dataDir : Files.createTempDirectory("engram-scale-");
-      Optional<PostgresBenchStore> postgres = Optional.empty();
-      try {
-        if (store == StoreChoice.POSTGRES) {
-          if (pgUrl == null) {
-            throw new IllegalArgumentException("--pg-url is required with --store postgres");
-          }
-          PostgresSettings.Builder settings = PostgresSettings.builder(pgUrl).user(pgUser).schema(pgSchema)
-              .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors)).vectorCacheMb(pgVectorCacheMb);
-          Optional.ofNullable(System.getenv("ENGRAM_POSTGRES_PASSWORD")).ifPresent(settings::password);
-          postgres = Optional.of(new PostgresBenchStore(settings.build()));
-          if (!filled) {
-            postgres.get().requireEmpty();
-          }
-        }
-        ScaleBench.Options options = new ScaleBench.Options(memories, users, dir, batch, queries, topK, seed);
-        Embedder e = embedder == EmbedderChoice.ONNX ? OnnxEmbedders.defaultEmbedder() : HashingEmbedder.create();
-        if (filled) {
-          return searchFilled(options, e, postgres, stdout);
-        }
-        ScaleReport embedded = run(options, e, new EmbeddedBenchStore(dir), err);
-        if (postgres.isEmpty()) {
-          if (out != null) {
-            embedded.writeJson(out);
-          }
-          stdout.println(json ? embedded.toJson() : embedded.summary());
-          return BaseCommand.EXIT_OK;
-        }
-        ScaleReport pg = run(options, e, postgres.get(), err);
-        String both = "[" + embedded.toJson() + ",\n" + pg.toJson() + "]";
-        if (out != null) {
-          Files.writeString(out, both);
-        }
-        stdout.println(json ? both : embedded.summary() + String.format("%n%n") + pg.summary() + String.format(
-            Locale.ROOT, "%n%nsearch p95 %s / embedded: %.2fx (after reopen %.2fx)", pg.store(),
-            pg.search().p95() / embedded.search().p95(),
-            pg.reopen().search().p95() / embedded.reopen().search().p95()));
-        return BaseCommand.EXIT_OK;
-      } finally {
-        if (dataDir == null) {
-          DataDirectories.deleteTree(dir);
-          postgres.ifPresent(PostgresBenchStore::drop);
-        }
+      if (store == StoreChoice.POSTGRES) {
+        postgres = Optional.of(postgres());
       }
-    } catch (IllegalArgumentException | ValidationException e) {
-      return fail(err, BaseCommand.EXIT_BAD_INPUT, e.getMessage());
-    } catch (EngramException e) {
-      return fail(err, BaseCommand.EXIT_FAILURE, e.getMessage());
-    } catch (IOException | UncheckedIOException e) {
-      return fail(err, BaseCommand.EXIT_FAILURE, "I/O error: " + e.getMessage());
+      ScaleBench.Options options = new ScaleBench.Options(memories, users, dir, batch, queries, topK, seed);
+      Embedder e = embedder.create();
+      if (filled) {
+        return searchFilled(options, e, dir, postgres, stdout);
+      }
+      ScaleReport embedded = run(options, e, new EmbeddedBenchStore(dir), err);
+      if (postgres.isEmpty()) {
+        report.out().ifPresent(embedded::writeJson);
+        stdout.println(report.json() ? embedded.toJson() : embedded.summary());
+        return BaseCommand.EXIT_OK;
+      }
+      ScaleReport pg = run(options, e, postgres.get(), err);
+      String both = "[" + embedded.toJson() + ",\n" + pg.toJson() + "]";
+      if (report.out().isPresent()) {
+        Files.writeString(report.out().get(), both);
+      }
+      stdout.println(report.json() ? both : embedded.summary() + String.format("%n%n") + pg.summary()
+          + String.format(Locale.ROOT, "%n%nsearch p95 %s / embedded: %.2fx (after reopen %.2fx)", pg.store(),
+          pg.search().p95() / embedded.search().p95(),
+          pg.reopen().search().p95() / embedded.reopen().search().p95()));
+      return BaseCommand.EXIT_OK;
     } finally {
-      stdout.flush();
-      err.flush();
+      if (!kept) {
+        postgres.ifPresent(PostgresBenchStore::drop);
+      }
     }
   }
 
+  /** The PostgreSQL store of {@code --store postgres}, empty unless {@code --filled} reads a kept one. */
+  private PostgresBenchStore postgres() {
+    if (pgUrl == null) {
+      throw new IllegalArgumentException("--pg-url is required with --store postgres");
+    }
+    PostgresSettings.Builder settings = PostgresSettings.builder(pgUrl).user(pgUser).schema(pgSchema)
+        .poolSize(pgPoolSize).vectors(VectorMode.parse(pgVectors)).vectorCacheMb(pgVectorCacheMb);
+    Optional.ofNullable(System.getenv("ENGRAM_POSTGRES_PASSWORD")).ifPresent(settings::password);
+    PostgresBenchStore postgres = new PostgresBenchStore(settings.build());
+    if (!filled) {
+      postgres.requireEmpty();
+    }
+    return postgres;
+  }
+
   /** {@code --filled}: the after-reopen searches of the kept embedded store and, if given, the PostgreSQL one. */
-  private int searchFilled(ScaleBench.Options options, Embedder e, Optional<PostgresBenchStore> postgres,
+  private int searchFilled(ScaleBench.Options options, Embedder e, Path dir, Optional<PostgresBenchStore> postgres,
                            PrintWriter stdout) throws IOException {
-    ScaleReport.Reopen embedded = ScaleBench.searchFilled(options, e, new EmbeddedBenchStore(dataDir));
+    ScaleReport.Reopen embedded = ScaleBench.searchFilled(options, e, new EmbeddedBenchStore(dir));
     Optional<ScaleReport.Reopen> pg = postgres.map(p -> ScaleBench.searchFilled(options, e, p));
     Map<String, ScaleReport.Reopen> byStore = new LinkedHashMap<>();
     byStore.put("embedded", embedded);
     pg.ifPresent(r -> byStore.put("postgres", r));
-    String report = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(byStore);
-    if (out != null) {
-      Files.writeString(out, report);
+    String reopened = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(byStore);
+    if (report.out().isPresent()) {
+      Files.writeString(report.out().get(), reopened);
     }
-    if (json) {
-      stdout.println(report);
+    if (report.json()) {
+      stdout.println(reopened);
       return BaseCommand.EXIT_OK;
     }
     stdout.println(filledSummary("embedded", embedded));
@@ -228,11 +199,6 @@ final class ScaleBenchCommand implements Callable<Integer> {
     }
   }
 
-  private static int fail(PrintWriter err, int code, String message) {
-    err.println("engram bench scale: " + message);
-    return code;
-  }
-
   /** Accepts {@code embedded} or {@code postgres} in any case. */
   static final class StoreConverter implements picocli.CommandLine.ITypeConverter<StoreChoice> {
     @Override
@@ -241,18 +207,6 @@ final class ScaleBenchCommand implements Callable<Integer> {
         return StoreChoice.valueOf(value.trim().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new picocli.CommandLine.TypeConversionException("expected embedded or postgres, got '" + value + "'");
-      }
-    }
-  }
-
-  /** Accepts {@code hash} or {@code onnx} in any case. */
-  static final class EmbedderConverter implements picocli.CommandLine.ITypeConverter<EmbedderChoice> {
-    @Override
-    public EmbedderChoice convert(String value) {
-      try {
-        return EmbedderChoice.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException("expected hash or onnx, got '" + value + "'");
       }
     }
   }

@@ -5,22 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.embedded.EmbeddedStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Bad input exits with 2 and a one-line reason on stderr (no stack trace), and writes nothing. */
-class BadInputTest {
-  @TempDir
-  Path dir;
-
-  Cli cli;
-
-  @BeforeEach
-  void setUp() {
-    cli = new Cli(dir.resolve("data"));
-  }
-
+class BadInputTest extends CliTestCase {
   private void assertBadInput(Cli.Result r, String message) {
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
@@ -114,7 +102,7 @@ class BadInputTest {
     assertBadInput(cli.run("import", txt.toString(), "--user-id", "alice"),
         "format: cannot tell the format of '" + txt + "'; pass --format jsonl, locomo, engram-jsonl or mem0");
     assertThat(cli.run("import", txt.toString(), "--format", "csv").exitCode()).isEqualTo(2);
-    assertBadInput(cli.run("import", ImportCommandTest.resource("locomo-mini.json").toString(), "--user-id", "a"),
+    assertBadInput(cli.run("import", Cli.resource("locomo-mini.json").toString(), "--user-id", "a"),
         "user_id: a LoCoMo import uses each conversation's sample_id as user_id");
     assertThat(Files.exists(dir.resolve("data"))).isFalse();
   }

@@ -19,17 +19,15 @@ import org.w3c.dom.Document;
  * metrics follow from what is stored, whatever the ranking.
  */
 class BenchCommandTest {
+  private static final String DATA = Cli.benchMiniLocomo();
+
   @TempDir
   Path dir;
-
-  private static String fixture() {
-    return ImportCommandTest.resource("bench-mini-locomo.json").toString();
-  }
 
   @Test
   void rawRunPrintsJsonAndWritesReportMarkdownAndChart() throws Exception {
     Path out = dir.resolve("reports/raw.json");
-    Cli.Result r = Cli.raw("bench", "locomo", "--data", fixture(), "--json", "--out", out.toString());
+    Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--json", "--out", out.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
     // Progress: 7 turns + 5 questions + 7 turns per chunk size (7 sizes) = 61 steps.
     assertThat(r.err()).contains("61/61");
@@ -54,7 +52,7 @@ class BenchCommandTest {
     assertThat(svg.getElementsByTagName("g").getLength()).isEqualTo(16);
 
     Path second = dir.resolve("reports/extract.json");
-    Cli.Result e = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "extract", "--scopes", "speaker",
+    Cli.Result e = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "extract", "--scopes", "speaker",
         "--no-baselines", "--out", second.toString(), "--compare", out.toString());
     assertThat(e.exitCode()).as(e.err()).isZero();
     // Chart: the extract run, the compared raw run, and the raw run's 15 baselines.
@@ -66,7 +64,7 @@ class BenchCommandTest {
 
   @Test
   void graphRunCountsTheRelationsAndSaysSoInTheReport() {
-    Cli.Result r = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "observations", "--graph",
+    Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "observations", "--graph",
         "--no-baselines", "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode json = r.json();
@@ -77,7 +75,7 @@ class BenchCommandTest {
     assertThat(json.at("/overall/relations_per_query").asDouble()).isEqualTo(0.0);
     assertThat(json.at("/overall/evidence_recall").asDouble()).isEqualTo(1.0);
     assertThat(json.at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
-    Cli.Result off = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "observations", "--no-baselines",
+    Cli.Result off = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "observations", "--no-baselines",
         "--json");
     assertThat(off.exitCode()).as(off.err()).isZero();
     assertThat(off.json().get("graph").asBoolean()).isFalse();
@@ -86,7 +84,7 @@ class BenchCommandTest {
 
   @Test
   void extractRunInTheSpeakerLayoutPrintsMarkdown() {
-    Cli.Result r = Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "EXTRACT", "--scopes", "speaker",
+    Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "EXTRACT", "--scopes", "speaker",
         "--no-baselines", "--data-dir", dir.resolve("work").toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
     // The offline extractor keeps five facts; all evidence is among them and the resolved date "(11 April 2024)"
@@ -104,14 +102,14 @@ class BenchCommandTest {
         "engram locomo: data: '" + dir.resolve("missing.json") + "' does not exist");
     Path broken = Files.writeString(dir.resolve("broken.json"), "[{\"sample_id\": ");
     assertBadInput(Cli.raw("bench", "locomo", "--data", broken.toString()), "data: malformed JSON in");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "graph"),
+    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--mode", "graph"),
         "mode: unknown value 'graph' (expected one of raw, observations, extract, llm)");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", fixture(), "--scopes", "user"), "scopes: unknown value");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", fixture(), "--top-k", "0"),
+    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--scopes", "user"), "scopes: unknown value");
+    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--top-k", "0"),
         "top_k: must be between 1 and 1000, got 0");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", fixture(), "--mode", "llm"),
+    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--mode", "llm"),
         "mode: llm needs a language model and none is configured");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", fixture(), "--compare", dir.resolve("no.json").toString()),
+    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--compare", dir.resolve("no.json").toString()),
         "report: '" + dir.resolve("no.json") + "' does not exist");
     assertThat(Cli.raw("bench", "locomo").exitCode()).isEqualTo(2);
     assertThat(Cli.raw("bench").exitCode()).isEqualTo(2);

@@ -5,6 +5,7 @@ import dev.engram.json.MemoryJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,20 @@ final class Cli {
         throw new UncheckedIOException("stdout is not JSON: " + out, e);
       }
     }
+  }
+
+  /** A file of the test resources. */
+  static Path resource(String name) {
+    try {
+      return Path.of(Cli.class.getResource("/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The mini LoCoMo file the bench commands run on (one conversation of 7 turns, 5 scored questions). */
+  static String benchMiniLocomo() {
+    return resource("bench-mini-locomo.json").toString();
   }
 
   /** Runs {@code engram <command> --data-dir <dir> <args...>}. */

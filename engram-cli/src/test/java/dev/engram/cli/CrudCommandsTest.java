@@ -4,27 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.Hashes;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** add, get, list, update, delete, delete-all, history and purge-expired on the real store and embedder. */
-class CrudCommandsTest {
+class CrudCommandsTest extends CliTestCase {
   private static final String UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-
-  @TempDir
-  Path dir;
-
-  Cli cli;
-
-  @BeforeEach
-  void setUp() {
-    cli = new Cli(dir.resolve("data"));
-  }
 
   static List<String> keys(JsonNode node) {
     List<String> out = new ArrayList<>();

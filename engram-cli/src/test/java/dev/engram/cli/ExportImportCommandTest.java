@@ -85,7 +85,7 @@ class ExportImportCommandTest {
   @Test
   void aMem0ExportImportsWithItsIdsAndScopes() throws Exception {
     Cli cli = new Cli(dir.resolve("data"));
-    Path file = ImportCommandTest.resource("mem0-platform-export.json");
+    Path file = Cli.resource("mem0-platform-export.json");
 
     Cli.Result noScope = cli.run("import", file.toString());
     assertThat(noScope.exitCode()).isEqualTo(2);

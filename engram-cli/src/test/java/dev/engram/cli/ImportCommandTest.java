@@ -4,37 +4,16 @@ import static dev.engram.cli.CrudCommandsTest.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** engram import: JSON Lines and LoCoMo files, with per-line scopes, session dates, dia_ids and speakers. */
-class ImportCommandTest {
-  @TempDir
-  Path dir;
-
-  Cli cli;
-
-  @BeforeEach
-  void setUp() {
-    cli = new Cli(dir.resolve("data"));
-  }
-
-  static Path resource(String name) {
-    try {
-      return Path.of(ImportCommandTest.class.getResource("/" + name).toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
+class ImportCommandTest extends CliTestCase {
   @Test
   void importsJsonLinesWithPerLineScopeOverrides() {
-    Cli.Result r = cli.run("import", resource("messages.jsonl").toString(), "--user-id", "alice", "--json");
+    Cli.Result r = cli.run("import", Cli.resource("messages.jsonl").toString(), "--user-id", "alice", "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode summary = r.json();
     assertThat(summary.get("messages").asInt()).isEqualTo(4);
@@ -64,7 +43,7 @@ class ImportCommandTest {
 
   @Test
   void importsLocomoWithOneScopePerConversationAndSessionDates() {
-    Cli.Result r = cli.run("import", resource("locomo-mini.json").toString(), "--format", "locomo");
+    Cli.Result r = cli.run("import", Cli.resource("locomo-mini.json").toString(), "--format", "locomo");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out().lines().toList()).containsExactly(
         "imported 7 messages (2 conversations, 3 sessions) into 2 scopes: 7 added, 0 updated, 0 deleted,"
@@ -96,7 +75,7 @@ class ImportCommandTest {
 
   @Test
   void sampleOptionSelectsConversationsAndFormatIsGuessedFromTheName() throws Exception {
-    Path copy = Files.copy(resource("locomo-mini.json"), dir.resolve("conversations.json"));
+    Path copy = Files.copy(Cli.resource("locomo-mini.json"), dir.resolve("conversations.json"));
     Cli.Result r = cli.run("import", copy.toString(), "--sample", "mini-2", "--agent-id", "helper", "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.json().get("messages").asInt()).isEqualTo(2);
@@ -110,7 +89,7 @@ class ImportCommandTest {
 
   @Test
   void reimportingWithInferLeavesKnownFactsUnchanged() {
-    Path file = resource("locomo-mini.json");
+    Path file = Cli.resource("locomo-mini.json");
     JsonNode first = cli.run("import", file.toString(), "--sample", "mini-2", "--infer", "--json").json();
     int facts = first.get("added").asInt();
     assertThat(facts).isPositive();

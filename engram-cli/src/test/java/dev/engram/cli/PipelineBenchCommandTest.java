@@ -10,7 +10,7 @@ class PipelineBenchCommandTest {
   @Test
   void countsCallsPerAddAndMemoriesForBothPipelines() {
     Cli.Result r = Cli.raw("bench", "pipeline", "--data",
-        ImportCommandTest.resource("bench-mini-locomo.json").toString());
+        Cli.benchMiniLocomo());
     assertThat(r.exitCode()).as(r.err()).isZero();
     // 7 turns in pairs per session: 4 adds. The observations are first cited by D1:1, D1:2, D2:1 and D2:3, so
     // three adds have facts (extraction + decision: 2 calls) and one has none (1 call): 7 / 4 = 1.75 calls per add.

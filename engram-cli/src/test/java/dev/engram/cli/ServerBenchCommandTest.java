@@ -14,18 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
  * counts (no timing assertions), the Markdown table, and bad options.
  */
 class ServerBenchCommandTest {
+  private static final String DATA = Cli.benchMiniLocomo();
+
   @TempDir
   Path dir;
-
-  private static String fixture() {
-    return ImportCommandTest.resource("bench-mini-locomo.json").toString();
-  }
 
   @Test
   void tinyRunReportsLatencyThroughputAndAddRatesBothWays() throws Exception {
     Path out = dir.resolve("server.json");
     Path data = dir.resolve("data");
-    Cli.Result r = Cli.raw("bench", "server", "--data", fixture(), "--embedder", "hash", "--warm-up", "2",
+    Cli.Result r = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--warm-up", "2",
         "--clients", "3", "--searches", "30", "--adds", "12", "--data-dir", data.toString(), "--out",
         out.toString(), "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
@@ -61,7 +59,7 @@ class ServerBenchCommandTest {
 
   @Test
   void printsAMarkdownTableByDefault() {
-    Cli.Result r = Cli.raw("bench", "server", "--data", fixture(), "--embedder", "hash", "--warm-up", "0",
+    Cli.Result r = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--warm-up", "0",
         "--clients", "2", "--searches", "4", "--adds", "2");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).contains("| measure | in process | over HTTP | difference / ratio |")
@@ -71,10 +69,10 @@ class ServerBenchCommandTest {
 
   @Test
   void rejectsBadOptions() {
-    Cli.Result clients = Cli.raw("bench", "server", "--data", fixture(), "--embedder", "hash", "--clients", "0");
+    Cli.Result clients = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--clients", "0");
     assertThat(clients.exitCode()).isEqualTo(2);
     assertThat(clients.err()).contains("clients").contains("must be at least 1, got 0");
-    Cli.Result conversation = Cli.raw("bench", "server", "--data", fixture(), "--embedder", "hash",
+    Cli.Result conversation = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash",
         "--conversation", "5");
     assertThat(conversation.exitCode()).isEqualTo(2);
     assertThat(conversation.err()).contains("has 1 conversation(s), not 5");

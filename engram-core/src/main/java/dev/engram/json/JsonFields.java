@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * Typed reads of fields of a JSON object for the record codecs, each failing with a {@link ValidationException}
@@ -35,15 +36,25 @@ final class JsonFields {
   }
 
   static Optional<String> optionalText(String path, JsonNode node, String... keys) {
+    return optionalString(path, node, keys, "a string", (field, text) -> text);
+  }
+
+  /**
+   * The first of {@code keys} that is present and not null, which must be a string ({@code what} says which kind in
+   * the error otherwise), read by {@code read} from its dotted field name and its text.
+   */
+  private static <T> Optional<T> optionalString(String path, JsonNode node, String[] keys, String what,
+                                                BiFunction<String, String, T> read) {
     Optional<Map.Entry<String, JsonNode>> f = find(node, keys);
     if (f.isEmpty()) {
       return Optional.empty();
     }
+    String field = path + "." + f.get().getKey();
     JsonNode v = f.get().getValue();
     if (!v.isTextual()) {
-      throw new ValidationException(path + "." + f.get().getKey(), "must be a string, got " + v);
+      throw new ValidationException(field, "must be " + what + ", got " + v);
     }
-    return Optional.of(v.asText());
+    return Optional.of(read.apply(field, v.asText()));
   }
 
   /** An id: a string, or an integer written as a number. */
@@ -61,32 +72,16 @@ final class JsonFields {
   }
 
   static Optional<Instant> optionalInstant(String path, JsonNode node, String... keys) {
-    Optional<Map.Entry<String, JsonNode>> f = find(node, keys);
-    if (f.isEmpty()) {
-      return Optional.empty();
-    }
-    String field = path + "." + f.get().getKey();
-    JsonNode v = f.get().getValue();
-    if (!v.isTextual()) {
-      throw new ValidationException(field, "must be an ISO-8601 date-time string, got " + v);
-    }
-    return Optional.of(JsonInput.instant(field, v.asText()));
+    return optionalString(path, node, keys, "an ISO-8601 date-time string", JsonInput::instant);
   }
 
   /** A date: an ISO-8601 date, or the UTC date of a date-time. */
   static Optional<LocalDate> optionalDate(String path, JsonNode node, String... keys) {
-    Optional<Map.Entry<String, JsonNode>> f = find(node, keys);
-    if (f.isEmpty()) {
-      return Optional.empty();
-    }
-    String field = path + "." + f.get().getKey();
-    JsonNode v = f.get().getValue();
-    if (!v.isTextual()) {
-      throw new ValidationException(field, "must be an ISO-8601 date string, got " + v);
-    }
-    String text = v.asText().trim();
-    return Optional.of(text.length() <= 10 ? JsonInput.date(field, text)
-        : LocalDate.ofInstant(JsonInput.instant(field, text), java.time.ZoneOffset.UTC));
+    return optionalString(path, node, keys, "an ISO-8601 date string", (field, value) -> {
+      String text = value.trim();
+      return text.length() <= 10 ? JsonInput.date(field, text)
+          : LocalDate.ofInstant(JsonInput.instant(field, text), java.time.ZoneOffset.UTC);
+    });
   }
 
   static Optional<Role> optionalRole(String path, JsonNode node, String... keys) {

@@ -1,9 +1,5 @@
 package dev.engram.testing;
 
-import dev.engram.spi.Embedder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -12,50 +8,25 @@ import java.util.Map;
  * So "holiday" and "vacation" can be near each other while sharing no word, which a keyword search cannot see.
  * Vectors are L2-normalised.
  */
-public final class TopicEmbedder implements Embedder {
+public final class TopicEmbedder extends WordEmbedder {
   private final Map<String, Integer> topicOfWord;
-  private final int dimension;
 
   /** {@code topicOfWord} maps words to axes below {@code dimension - 1}; the last axis is for texts of none. */
   public TopicEmbedder(Map<String, Integer> topicOfWord, int dimension) {
+    super("test-topics-" + dimension, dimension);
     this.topicOfWord = Map.copyOf(topicOfWord);
-    this.dimension = dimension;
   }
 
   @Override
-  public String modelId() {
-    return "test-topics-" + dimension;
-  }
-
-  @Override
-  public int dimension() {
-    return dimension;
-  }
-
-  @Override
-  public float[] embedQuery(String text) {
-    return embed(text);
-  }
-
-  @Override
-  public List<float[]> embedDocuments(List<String> texts) {
-    List<float[]> out = new ArrayList<>(texts.size());
-    texts.forEach(t -> out.add(embed(t)));
-    return out;
-  }
-
-  private float[] embed(String text) {
+  float[] embed(String text) {
     float[] v = new float[dimension];
-    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+    for (String w : words(text)) {
       Integer topic = topicOfWord.get(w);
       if (topic != null) {
         v[topic] += 1f;
       }
     }
-    double norm = 0;
-    for (float x : v) {
-      norm += x * x;
-    }
+    double norm = squaredNorm(v);
     if (norm == 0) {
       v[dimension - 1] = 1f;
       return v;

@@ -170,19 +170,13 @@ public final class ChatModelLanguageModel implements LanguageModel {
 
     /** A temperature that replaces every prompt's (some reasoning models accept only 1.0). */
     public Builder temperature(double value) {
-      if (!(value >= 0 && value <= 2)) {
-        throw new IllegalArgumentException("temperature must be in [0, 2], got " + value);
-      }
-      this.temperature = value;
+      this.temperature = OptionChecks.temperature(value);
       return this;
     }
 
     /** A token limit that replaces every prompt's. */
     public Builder maxOutputTokens(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxOutputTokens must be positive, got " + value);
-      }
-      this.maxOutputTokens = value;
+      this.maxOutputTokens = OptionChecks.positive("maxOutputTokens", value);
       return this;
     }
 

@@ -145,26 +145,17 @@ public final class ModelSettings {
     }
 
     public Builder temperature(double value) {
-      if (!(value >= 0 && value <= 2)) {
-        throw new IllegalArgumentException("temperature must be in [0, 2], got " + value);
-      }
-      this.temperature = value;
+      this.temperature = OptionChecks.temperature(value);
       return this;
     }
 
     public Builder maxOutputTokens(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxOutputTokens must be positive, got " + value);
-      }
-      this.maxOutputTokens = value;
+      this.maxOutputTokens = OptionChecks.positive("maxOutputTokens", value);
       return this;
     }
 
     public Builder dimensions(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("dimensions must be positive, got " + value);
-      }
-      this.dimensions = value;
+      this.dimensions = OptionChecks.positive("dimensions", value);
       return this;
     }
 

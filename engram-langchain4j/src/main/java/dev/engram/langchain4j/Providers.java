@@ -21,10 +21,12 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Factories for language models and embedders over LangChain4j, from {@link ModelSettings} (code) or
@@ -49,10 +51,7 @@ public final class Providers {
     Objects.requireNonNull(env, "env");
     Optional<String> key = Secrets.apiKey("llm", llm.provider().configName(), llm.apiKeyEnv(), llm.apiKeyFile(), env,
         needsKey(llm.provider(), llm.baseUrl()));
-    ModelSettings.Builder b = ModelSettings.builder(llm.model())
-        .baseUrl(llm.baseUrl().orElse(null))
-        .apiKey(key.orElse(null))
-        .timeout(llm.timeout())
+    ModelSettings.Builder b = endpoint(llm.model(), llm.baseUrl(), key, llm.timeout())
         .structuredOutput(llm.structuredOutput());
     llm.temperature().ifPresent(b::temperature);
     llm.maxOutputTokens().ifPresent(b::maxOutputTokens);
@@ -78,10 +77,7 @@ public final class Providers {
     }
     Optional<String> key = Secrets.apiKey("embedder", embedder.provider().configName(), embedder.apiKeyEnv(),
         embedder.apiKeyFile(), env, needsKey(embedder.provider(), embedder.baseUrl()));
-    ModelSettings.Builder b = ModelSettings.builder(embedder.model())
-        .baseUrl(embedder.baseUrl().orElse(null))
-        .apiKey(key.orElse(null))
-        .timeout(embedder.timeout())
+    ModelSettings.Builder b = endpoint(embedder.model(), embedder.baseUrl(), key, embedder.timeout())
         .queryPrefix(embedder.queryPrefix());
     embedder.dimensions().ifPresent(b::dimensions);
     return embedder.provider() == EmbedderProvider.OPENAI ? openAiEmbedder(b.build()) : ollamaEmbedder(b.build());
@@ -105,12 +101,14 @@ public final class Providers {
     }
     Optional<String> key = Secrets.apiKey("reranker", reranker.provider().configName(), reranker.apiKeyEnv(),
         reranker.apiKeyFile(), env, reranker.baseUrl().isEmpty());
-    ModelSettings s = ModelSettings.builder(reranker.model())
-        .baseUrl(reranker.baseUrl().orElse(null))
-        .apiKey(key.orElse(null))
-        .timeout(reranker.timeout())
-        .build();
+    ModelSettings s = endpoint(reranker.model(), reranker.baseUrl(), key, reranker.timeout()).build();
     return ScoringModelReranker.of(reranker.provider().api().orElseThrow(), s).withCandidates(reranker.candidates());
+  }
+
+  /** The settings every configured model starts from: its name, endpoint, key and timeout. */
+  private static ModelSettings.Builder endpoint(String model, Optional<String> baseUrl, Optional<String> key,
+                                                Duration timeout) {
+    return ModelSettings.builder(model).baseUrl(baseUrl.orElse(null)).apiKey(key.orElse(null)).timeout(timeout);
   }
 
   /** Whether a provider cannot work without a key: public OpenAI, Anthropic and Gemini need one; Ollama does not. */
@@ -130,12 +128,8 @@ public final class Providers {
    * {@code max_tokens}) and as {@code max_tokens} to every other server.
    */
   public static LanguageModel openAi(ModelSettings s) {
-    OpenAiChatModel.OpenAiChatModelBuilder b = OpenAiChatModel.builder()
-        .httpClientBuilder(http(s, OPENAI_URL))
-        .baseUrl(s.baseUrl().orElse(OPENAI_URL))
-        .modelName(s.model())
-        .timeout(s.timeout())
-        .maxRetries(0);
+    OpenAiChatModel.OpenAiChatModelBuilder b = OpenAiChatModel.builder();
+    wire(s, Optional.of(OPENAI_URL), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
     s.apiKey().ifPresent(b::apiKey);
     if (s.structuredOutput() == StructuredOutput.SCHEMA) {
       b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA).strictJsonSchema(false);
@@ -162,12 +156,8 @@ public final class Providers {
    */
   public static LanguageModel anthropic(ModelSettings s) {
     AnthropicChatModel.AnthropicChatModelBuilder b = AnthropicChatModel.builder()
-        .httpClientBuilder(http(s, "https://"))
-        .modelName(s.model())
-        .apiKey(s.apiKey().orElseThrow(() -> new IllegalArgumentException("anthropic needs an API key")))
-        .timeout(s.timeout())
-        .maxRetries(0);
-    s.baseUrl().ifPresent(b::baseUrl);
+        .apiKey(requiredKey(s, "anthropic"));
+    wire(s, Optional.empty(), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
     if (s.structuredOutput() == StructuredOutput.SCHEMA) {
       b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
     }
@@ -178,13 +168,9 @@ public final class Providers {
 
   /** Ollama's native {@code /api/chat}; a key, if given, is sent as a bearer token (for servers behind a proxy). */
   public static LanguageModel ollama(ModelSettings s) {
-    OllamaChatModel.OllamaChatModelBuilder b = OllamaChatModel.builder()
-        .httpClientBuilder(http(s, OLLAMA_URL))
-        .baseUrl(s.baseUrl().orElse(OLLAMA_URL))
-        .modelName(s.model())
-        .timeout(s.timeout())
-        .maxRetries(0);
-    s.apiKey().ifPresent(k -> b.customHeaders(Map.of("Authorization", "Bearer " + k)));
+    OllamaChatModel.OllamaChatModelBuilder b = OllamaChatModel.builder();
+    wire(s, Optional.of(OLLAMA_URL), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
+    bearer(s).ifPresent(b::customHeaders);
     if (s.structuredOutput() == StructuredOutput.SCHEMA) {
       b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
     }
@@ -194,12 +180,8 @@ public final class Providers {
   /** Google's Gemini API; the key is sent as {@code x-goog-api-key}. */
   public static LanguageModel gemini(ModelSettings s) {
     GoogleAiGeminiChatModel.GoogleAiGeminiChatModelBuilder b = GoogleAiGeminiChatModel.builder()
-        .httpClientBuilder(http(s, "https://"))
-        .modelName(s.model())
-        .apiKey(s.apiKey().orElseThrow(() -> new IllegalArgumentException("gemini needs an API key")))
-        .timeout(s.timeout())
-        .maxRetries(0);
-    s.baseUrl().ifPresent(b::baseUrl);
+        .apiKey(requiredKey(s, "gemini"));
+    wire(s, Optional.empty(), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
     if (s.structuredOutput() == StructuredOutput.SCHEMA) {
       b.supportedCapabilities(Capability.RESPONSE_FORMAT_JSON_SCHEMA);
     }
@@ -208,12 +190,8 @@ public final class Providers {
 
   /** OpenAI's (or a compatible server's) {@code /embeddings}; {@link ModelSettings#dimensions()} shortens vectors. */
   public static Embedder openAiEmbedder(ModelSettings s) {
-    OpenAiEmbeddingModel.OpenAiEmbeddingModelBuilder b = OpenAiEmbeddingModel.builder()
-        .httpClientBuilder(http(s, OPENAI_URL))
-        .baseUrl(s.baseUrl().orElse(OPENAI_URL))
-        .modelName(s.model())
-        .timeout(s.timeout())
-        .maxRetries(0);
+    OpenAiEmbeddingModel.OpenAiEmbeddingModelBuilder b = OpenAiEmbeddingModel.builder();
+    wire(s, Optional.of(OPENAI_URL), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
     s.apiKey().ifPresent(b::apiKey);
     s.dimensions().ifPresent(b::dimensions);
     String id = "openai/" + s.model() + (s.dimensions().isPresent() ? "@" + s.dimensions().getAsInt() : "");
@@ -222,13 +200,9 @@ public final class Providers {
 
   /** Ollama's native {@code /api/embed}. */
   public static Embedder ollamaEmbedder(ModelSettings s) {
-    OllamaEmbeddingModel.OllamaEmbeddingModelBuilder b = OllamaEmbeddingModel.builder()
-        .httpClientBuilder(http(s, OLLAMA_URL))
-        .baseUrl(s.baseUrl().orElse(OLLAMA_URL))
-        .modelName(s.model())
-        .timeout(s.timeout())
-        .maxRetries(0);
-    s.apiKey().ifPresent(k -> b.customHeaders(Map.of("Authorization", "Bearer " + k)));
+    OllamaEmbeddingModel.OllamaEmbeddingModelBuilder b = OllamaEmbeddingModel.builder();
+    wire(s, Optional.of(OLLAMA_URL), b::httpClientBuilder, b::baseUrl, b::modelName, b::timeout, b::maxRetries);
+    bearer(s).ifPresent(b::customHeaders);
     String id = "ollama/" + s.model();
     return LangChain4jEmbedder.of(redacting(b.build(), id, s), id, s.queryPrefix());
   }
@@ -253,6 +227,31 @@ public final class Providers {
     s.temperature().ifPresent(b::temperature);
     s.maxOutputTokens().ifPresent(b::maxOutputTokens);
     return b;
+  }
+
+  /**
+   * The one wiring of every LangChain4j model builder (their types share no interface, so it takes the builder's
+   * setters): the JDK HTTP client, the endpoint (the configured one, else {@code defaultUrl}; with no default the
+   * provider's own, over HTTPS), the model name, the timeout and no retries of its own (the pipeline retries).
+   */
+  private static void wire(ModelSettings s, Optional<String> defaultUrl, Consumer<HttpClientBuilder> httpClient,
+                           Consumer<String> baseUrl, Consumer<String> modelName, Consumer<Duration> timeout,
+                           Consumer<Integer> maxRetries) {
+    httpClient.accept(http(s, defaultUrl.orElse("https://")));
+    s.baseUrl().or(() -> defaultUrl).ifPresent(baseUrl);
+    modelName.accept(s.model());
+    timeout.accept(s.timeout());
+    maxRetries.accept(0);
+  }
+
+  /** The key of a provider that cannot work without one. */
+  private static String requiredKey(ModelSettings s, String provider) {
+    return s.apiKey().orElseThrow(() -> new IllegalArgumentException(provider + " needs an API key"));
+  }
+
+  /** The key as a bearer-token header, for Ollama servers behind a proxy; empty with no key. */
+  private static Optional<Map<String, String>> bearer(ModelSettings s) {
+    return s.apiKey().map(k -> Map.of("Authorization", "Bearer " + k));
   }
 
   private static HttpClientBuilder http(ModelSettings s, String defaultUrl) {

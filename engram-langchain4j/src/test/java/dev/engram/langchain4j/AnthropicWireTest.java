@@ -7,18 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.LanguageModelException;
 import dev.engram.spi.LanguageModel;
 import dev.engram.spi.LanguageModel.Completion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The Anthropic adapter against a stub that checks what goes over the wire. */
-class AnthropicWireTest {
-  private final StubServer stub = StubServer.start();
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
-
+class AnthropicWireTest extends WireTestCase {
   private LanguageModel model(StructuredOutput output) {
     return Providers.anthropic(ModelSettings.builder("claude-haiku-4-5").baseUrl(stub.url("/v1/"))
         .apiKey(Fixtures.KEY).structuredOutput(output).build());

@@ -7,18 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.EngramException;
 import dev.engram.spi.Embedder;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The OpenAI and Ollama embedders against a stub that checks what goes over the wire. */
-class EmbedderWireTest {
-  private final StubServer stub = StubServer.start();
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
-
+class EmbedderWireTest extends WireTestCase {
   private static String openAiEmbeddings(String... vectors) {
     StringBuilder data = new StringBuilder();
     for (int i = 0; i < vectors.length; i++) {

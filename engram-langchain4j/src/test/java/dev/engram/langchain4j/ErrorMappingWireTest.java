@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,14 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * HTTP failures of an OpenAI-compatible server become typed errors at once (one request: no retries inside the
  * adapter), and the API key appears in no message even when the server echoes it.
  */
-class ErrorMappingWireTest {
-  private final StubServer stub = StubServer.start();
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
-
+class ErrorMappingWireTest extends WireTestCase {
   private LanguageModel model(Duration timeout) {
     return Providers.openAi(ModelSettings.builder("gpt-4o-mini").baseUrl(stub.url("/v1")).apiKey(Fixtures.KEY)
         .timeout(timeout).build());

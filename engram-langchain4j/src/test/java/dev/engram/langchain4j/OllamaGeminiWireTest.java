@@ -7,21 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.LanguageModelException;
 import dev.engram.spi.LanguageModel;
 import dev.engram.spi.LanguageModel.Completion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Ollama's native API (langchain4j-ollama 1.18.1 beside langchain4j-core 1.19.0) and Gemini against a stub that
  * checks what goes over the wire.
  */
-class OllamaGeminiWireTest {
-  private final StubServer stub = StubServer.start();
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
-
+class OllamaGeminiWireTest extends WireTestCase {
   @Test
   void ollamaNativeSendsSchemaAsFormatAndReadsEvalCounts() {
     stub.reply(200, Fixtures.ollamaChat(Fixtures.ANSWER, 350, 19));

@@ -6,18 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.spi.LanguageModel;
 import dev.engram.spi.LanguageModel.Completion;
 import dev.langchain4j.model.openai.OpenAiChatModel;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The OpenAI adapter against a stub that checks what goes over the wire. */
-class OpenAiWireTest {
-  private final StubServer stub = StubServer.start();
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
-
+class OpenAiWireTest extends WireTestCase {
   private LanguageModel model(ModelSettings.Builder b) {
     return Providers.openAi(b.baseUrl(stub.url("/v1")).build());
   }

@@ -17,21 +17,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Models built from {@link EngramSettings}: the key comes from the environment or a file and goes on the wire. */
-class ProvidersTest {
-  private final StubServer stub = StubServer.start();
-
+class ProvidersTest extends WireTestCase {
   @TempDir
   Path dir;
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
 
   @Test
   void keyFromTheNamedVariableAndConfiguredLimitsGoOnTheWire() {

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,20 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * wire formats: the request each sends, the scores read back in candidate order, failures typed and without the key,
  * and an {@code engram.yaml} reranker reordering a search on the real embedded store.
  */
-class RerankerWireTest {
+class RerankerWireTest extends WireTestCase {
   private static final Instant T = Instant.parse("2024-05-01T10:00:00Z");
   private static final List<MemoryItem> ITEMS = List.of(item("Caroline adopted a puppy."),
       item("Melanie paints sunsets."), item("Caroline lives in Boston."));
 
-  private final StubServer stub = StubServer.start();
-
   @TempDir
   Path dir;
-
-  @AfterEach
-  void stop() {
-    stub.close();
-  }
 
   private static MemoryItem item(String text) {
     return new MemoryItem(Hashes.md5(text), text, Hashes.md5(text), Map.of(), "caroline", null, null, null, null, T,

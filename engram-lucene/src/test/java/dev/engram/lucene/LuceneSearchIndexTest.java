@@ -15,33 +15,12 @@ import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.SearchIndex.IndexState;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class LuceneSearchIndexTest {
-  private static final int DIM = 4;
-  private static final Scope ALICE = Scope.user("alice");
-
-  @TempDir
-  Path dir;
-  private LuceneSearchIndex index;
-
-  @BeforeEach
-  void open() {
-    index = LuceneSearchIndex.open(dir, DIM);
-  }
-
-  @AfterEach
-  void close() {
-    index.close();
-  }
-
+class LuceneSearchIndexTest extends LuceneIndexTestCase {
   @Test
   void appliedChangesAreVisibleToTheNextSearchAndRemoveDeletes() {
     index.apply(List.of(upsert("t", "m1", "alice likes tea", "alice", DIM, 0),

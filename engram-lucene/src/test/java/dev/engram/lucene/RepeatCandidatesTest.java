@@ -9,7 +9,6 @@ import dev.engram.Scope;
 import dev.engram.filter.Filter;
 import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,33 +17,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link LuceneSearchIndex#repeatCandidates}: what the repeat check of the offline extractor reads between writes,
  * without refreshing the searchers. A real Lucene index throughout.
  */
-class RepeatCandidatesTest {
-  private static final int DIM = 4;
-  private static final Scope ALICE = Scope.user("alice");
-
-  @TempDir
-  Path dir;
-  private LuceneSearchIndex index;
+class RepeatCandidatesTest extends LuceneIndexTestCase {
   private long seq;
-
-  @BeforeEach
-  void open() {
-    index = LuceneSearchIndex.open(dir, DIM);
-  }
-
-  @AfterEach
-  void close() {
-    index.close();
-  }
 
   private void apply(IndexOp... ops) {
     index.apply(List.of(ops), ++seq, 1);

@@ -13,31 +13,19 @@ import dev.engram.StorageException;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A change set that fails part-way writes nothing: no memory, history or window row, no sequence number. */
-class AtomicityTest {
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
+class AtomicityTest extends SqliteStoreTestCase {
   StoredMemory existing;
 
   @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
+  void addExisting() {
     existing = memory().id("existing").text("old text").stored();
     SqliteMemoryStoreTest.add(store, existing);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
   }
 
   private ChangeSet failingAfter(MemoryChange bad, StoredMemory fresh) {

@@ -16,31 +16,13 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore.Change;
 import dev.engram.spi.StoredMemory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The change feed, reset and generation, and that no read ever shows another tenant's rows. */
-class ChangeFeedAndTenantTest {
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
   private List<Change> changesSince(long seq) {
     List<Change> out = new ArrayList<>();
     store.changesSince(seq, out::add);

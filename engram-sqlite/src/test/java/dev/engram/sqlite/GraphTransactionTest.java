@@ -14,32 +14,14 @@ import dev.engram.graph.TimeView;
 import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** An add's graph changes commit in the same SQLite transaction as its memory changes: both or neither. */
-class GraphTransactionTest {
+class GraphTransactionTest extends SqliteStoreTestCase {
   private static final Scope ALICE = Scope.user("alice");
   private static final Instant T = Instant.parse("2024-01-01T00:00:00Z");
-
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
 
   private static GraphChanges graph() {
     Entity a = new Entity("e1", "Alice", "alice", "person", new float[] {1, 0}, 1, T, T, ALICE);

@@ -3,6 +3,7 @@ package dev.engram.sqlite;
 import static dev.engram.sqlite.Memories.memory;
 import static dev.engram.sqlite.SqliteFiles.exec;
 import static dev.engram.sqlite.SqliteFiles.rows;
+import static dev.engram.sqlite.SqliteFiles.writeWithoutColumn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.ChangePipelines;
@@ -26,18 +27,12 @@ class HistoryPipelineUpgradeTest {
   @TempDir
   Path dir;
 
-
-
   @Test
   void aFileWithoutThePipelineColumnGetsItWhenOpenedAndOldRowsReadUnknown() throws Exception {
     Path db = dir.resolve("engram.db");
     StoredMemory m = memory().id("m1").text("likes tea").stored();
-    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
-      store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(m, null, null, ChangePipelines.RAW))));
-    }
     // The file as an Engram without history pipelines left it.
-    exec(db, "ALTER TABLE history DROP COLUMN pipeline");
-    assertThat(rows(db, "SELECT name FROM pragma_table_info('history') WHERE name = 'pipeline'")).isEmpty();
+    writeWithoutColumn(db, m, "history", "pipeline");
 
     StoredMemory updated = new StoredMemory("t1", m.item().withContent("likes green tea", Map.of(), null,
         Memories.T0.plusSeconds(60)), m.embedding());

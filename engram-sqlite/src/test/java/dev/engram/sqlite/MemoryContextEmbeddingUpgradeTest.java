@@ -3,6 +3,7 @@ package dev.engram.sqlite;
 import static dev.engram.sqlite.Memories.memory;
 import static dev.engram.sqlite.SqliteFiles.exec;
 import static dev.engram.sqlite.SqliteFiles.rows;
+import static dev.engram.sqlite.SqliteFiles.writeWithoutColumn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.ChangePipelines;
@@ -29,12 +30,8 @@ class MemoryContextEmbeddingUpgradeTest {
   void aMemoryKeepsItsContextEmbeddingAndAnOlderFileGetsTheColumn() throws Exception {
     Path db = dir.resolve("engram.db");
     StoredMemory old = memory().id("m1").text("likes tea").stored();
-    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
-      store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(old, null, null, ChangePipelines.RAW))));
-    }
     // The file as an Engram without context embeddings left it.
-    exec(db, "ALTER TABLE memories DROP COLUMN context_embedding");
-    assertThat(rows(db, "SELECT name FROM pragma_table_info('memories') WHERE name = 'context_embedding'")).isEmpty();
+    writeWithoutColumn(db, old, "memories", "context_embedding");
 
     StoredMemory fresh = new StoredMemory("t1", memory().id("m2").text("likes green tea").stored().item(),
         old.embedding(), "What do you drink?", CONTEXT_VECTOR);

@@ -6,33 +6,15 @@ import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.spi.ChangeSet;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The per-scope message window: appended in order, trimmed to the newest {@code keep}, read oldest first. */
-class MessageWindowTest {
+class MessageWindowTest extends SqliteStoreTestCase {
   static final Scope ALICE = Scope.user("alice");
   static final Scope ALICE_BOT = Scope.of("alice", "bot", null);
-
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
 
   private void append(String tenant, Scope scope, int keep, String... contents) {
     List<Message> messages = new ArrayList<>();

@@ -13,31 +13,13 @@ import dev.engram.StorageException;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code restore} writes history rows as given and memory rows in one transaction; {@code memoryIds} pages. */
-class RestoreTest {
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class RestoreTest extends SqliteStoreTestCase {
   private static List<HistoryEntry> history(String id, String text) {
     return List.of(
         new HistoryEntry(0, id, EventType.ADD, null, "first " + text, "Alice", Role.USER, Memories.T0,

@@ -1,5 +1,11 @@
 package dev.engram.sqlite;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.ChangePipelines;
+import dev.engram.spi.ChangeSet;
+import dev.engram.spi.MemoryChange;
+import dev.engram.spi.StoredMemory;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,6 +29,19 @@ final class SqliteFiles {
       }
       return out;
     }
+  }
+
+  /**
+   * A database file {@code db} as an Engram from before {@code table.column} left it: {@code memory} added (tenant
+   * {@code t1}, raw) by today's store, then the column dropped behind its back.
+   */
+  static void writeWithoutColumn(Path db, StoredMemory memory, String table, String column) throws Exception {
+    try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
+      store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(memory, null, null, ChangePipelines.RAW))));
+    }
+    exec(db, "ALTER TABLE " + table + " DROP COLUMN " + column);
+    assertThat(rows(db, "SELECT name FROM pragma_table_info('" + table + "') WHERE name = '" + column + "'"))
+        .isEmpty();
   }
 
   /** Runs each statement in its own autocommit. */

@@ -28,28 +28,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class SqliteMemoryStoreTest {
+class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   static final Instant DELETED_AT = Instant.parse("2024-06-01T12:00:00.123456789Z");
   static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
-
-  @TempDir
-  Path dir;
-  SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
 
   static SqliteMemoryStore open(Path dir) {
     return SqliteMemoryStore.open(dir.resolve("sub/engram.db"), Durability.NORMAL,

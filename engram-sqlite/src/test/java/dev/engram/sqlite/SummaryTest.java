@@ -3,27 +3,9 @@ package dev.engram.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Scope;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class SummaryTest {
-  @TempDir
-  Path dir;
-  private SqliteMemoryStore store;
-
-  @BeforeEach
-  void open() {
-    store = SqliteMemoryStoreTest.open(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class SummaryTest extends SqliteStoreTestCase {
   @Test
   void summariesArePerTenantAndScopeReplacedAndReset() {
     Scope alice = Scope.user("alice");

@@ -3,11 +3,9 @@ package dev.engram.bench.answer;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.LanguageModelException;
 import dev.engram.Usage;
-import dev.engram.pipeline.JsonAnswers;
 import dev.engram.pipeline.ModelCaller;
 import dev.engram.pipeline.RetryPolicy;
 import dev.engram.spi.LanguageModel;
-import dev.engram.spi.UsageMeter;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,28 +35,16 @@ public final class Answerer {
     }
   }
 
-  private final LanguageModel model;
-  private final ModelCaller caller;
-  private final ResponseCache cache;
-  private final UsageMeter usage = new UsageMeter();
+  private final CachedJsonModel model;
 
-  private Answerer(LanguageModel model, ModelCaller caller, ResponseCache cache) {
+  /** Over {@code model}; tests give one whose retries do not sleep. */
+  Answerer(CachedJsonModel model) {
     this.model = model;
-    this.caller = caller;
-    this.cache = cache;
   }
 
   /** An answerer over {@code model}, caching in {@code cache}, retrying as {@code retry} says. */
   public static Answerer create(LanguageModel model, ResponseCache cache, RetryPolicy retry) {
-    Objects.requireNonNull(model, "model");
-    Objects.requireNonNull(cache, "cache");
-    Objects.requireNonNull(retry, "retry");
-    return new Answerer(model, new ModelCaller(model, retry), cache);
-  }
-
-  /** The same, with an injected {@link ModelCaller.Sleeper} (tests use one that does not sleep). */
-  static Answerer create(LanguageModel model, ResponseCache cache, RetryPolicy retry, ModelCaller.Sleeper sleeper) {
-    return new Answerer(model, new ModelCaller(model, retry, sleeper), cache);
+    return new Answerer(CachedJsonModel.create(model, cache, retry));
   }
 
   /**
@@ -84,17 +70,12 @@ public final class Answerer {
     Objects.requireNonNull(relations, "relations");
     LanguageModel.Prompt prompt = prompt(question, memories, relations);
     String step = "answer generation for question " + Texts.quote(question);
-    String stored = cache.getOrCompute(model.modelId(), prompt, 0,
-        () -> caller.callJson(step, prompt, usage, node -> {
-          read(node, step);
-          return node.toString();
-        }));
-    return read(JsonAnswers.firstObject(stored, step), step);
+    return model.ask(step, prompt, 0, Answerer::read);
   }
 
   /** Model calls made by this answerer (cache hits cost nothing and are not counted). */
   public Usage usage() {
-    return usage.snapshot();
+    return model.usage();
   }
 
   /** The model's id. */

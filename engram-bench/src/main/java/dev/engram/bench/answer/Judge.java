@@ -3,11 +3,8 @@ package dev.engram.bench.answer;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.LanguageModelException;
 import dev.engram.Usage;
-import dev.engram.pipeline.JsonAnswers;
-import dev.engram.pipeline.ModelCaller;
 import dev.engram.pipeline.RetryPolicy;
 import dev.engram.spi.LanguageModel;
-import dev.engram.spi.UsageMeter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,28 +36,16 @@ public final class Judge {
     }
   }
 
-  private final LanguageModel model;
-  private final ModelCaller caller;
-  private final ResponseCache cache;
-  private final UsageMeter usage = new UsageMeter();
+  private final CachedJsonModel model;
 
-  private Judge(LanguageModel model, ModelCaller caller, ResponseCache cache) {
+  /** Over {@code model}; tests give one whose retries do not sleep. */
+  Judge(CachedJsonModel model) {
     this.model = model;
-    this.caller = caller;
-    this.cache = cache;
   }
 
   /** A judge over {@code model}, caching in {@code cache}, retrying as {@code retry} says. */
   public static Judge create(LanguageModel model, ResponseCache cache, RetryPolicy retry) {
-    Objects.requireNonNull(model, "model");
-    Objects.requireNonNull(cache, "cache");
-    Objects.requireNonNull(retry, "retry");
-    return new Judge(model, new ModelCaller(model, retry), cache);
-  }
-
-  /** The same, with an injected {@link ModelCaller.Sleeper} (tests use one that does not sleep). */
-  static Judge create(LanguageModel model, ResponseCache cache, RetryPolicy retry, ModelCaller.Sleeper sleeper) {
-    return new Judge(model, new ModelCaller(model, retry, sleeper), cache);
+    return new Judge(CachedJsonModel.create(model, cache, retry));
   }
 
   /**
@@ -79,17 +64,12 @@ public final class Judge {
     }
     LanguageModel.Prompt prompt = prompt(question, gold, generated);
     String step = "judge run " + run + " for question " + Texts.quote(question);
-    String stored = cache.getOrCompute(model.modelId(), prompt, run,
-        () -> caller.callJson(step, prompt, usage, node -> {
-          read(node, step);
-          return node.toString();
-        }));
-    return read(JsonAnswers.firstObject(stored, step), step);
+    return model.ask(step, prompt, run, Judge::read);
   }
 
   /** Model calls made by this judge (cache hits are not counted). */
   public Usage usage() {
-    return usage.snapshot();
+    return model.usage();
   }
 
   /** The model's id. */

@@ -7,16 +7,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.engram.GraphRelation;
 import dev.engram.SearchHit;
 import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
+import dev.engram.bench.ReportJson;
 import dev.engram.bench.RetrievalMetrics;
 import dev.engram.bench.locomo.Locomo.Question;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -191,20 +190,12 @@ public record LocomoReport(
 
   /** The report as indented JSON. */
   public String toJson() {
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ReportJson.text(this, "the LoCoMo report");
   }
 
   /** Writes {@link #toJson()} to a file. */
   public void writeJson(Path file) {
-    try {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
+    ReportJson.write(this, file, "the LoCoMo report");
   }
 
   /**

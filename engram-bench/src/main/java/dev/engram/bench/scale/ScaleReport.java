@@ -2,11 +2,8 @@ package dev.engram.bench.scale;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.engram.bench.Percentiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.engram.bench.ReportJson;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -102,20 +99,12 @@ public record ScaleReport(
 
   /** Writes the report as indented JSON. */
   public void writeJson(Path file) {
-    try {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the scale report to " + file, e);
-    }
+    ReportJson.write(this, file, "the scale report");
   }
 
   /** The report as indented JSON text. */
   public String toJson() {
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialise the scale report", e);
-    }
+    return ReportJson.text(this, "the scale report");
   }
 
   /** A short human-readable summary, one figure per line. */

@@ -2,11 +2,8 @@ package dev.engram.bench.server;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.engram.bench.ReportJson;
 import dev.engram.bench.scale.ScaleReport.Latency;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -84,20 +81,12 @@ public record ServerBenchReport(
 
   /** The report as indented JSON text. */
   public String toJson() {
-    try {
-      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialise the server benchmark report", e);
-    }
+    return ReportJson.text(this, "the server benchmark report");
   }
 
   /** Writes the report as indented JSON. */
   public void writeJson(Path file) {
-    try {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the server benchmark report to " + file, e);
-    }
+    ReportJson.write(this, file, "the server benchmark report");
   }
 
   /** A Markdown table of the figures, for docs/BENCHMARKS.md. */

@@ -21,7 +21,7 @@ class AnswererTest {
       RetrievedMemory.of("Melanie: painted a sunrise", null));
 
   private static Answerer answerer(ScriptedLanguageModel model, ResponseCache cache) {
-    return Answerer.create(model, cache, RETRY, d -> { });
+    return new Answerer(CachedJsonModel.create(model, cache, RETRY, d -> { }));
   }
 
   @Test

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JudgeTest {
 
   private static Judge judge(ScriptedLanguageModel model, ResponseCache cache) {
-    return Judge.create(model, cache, RetryPolicy.defaults(), d -> { });
+    return new Judge(CachedJsonModel.create(model, cache, RetryPolicy.defaults(), d -> { }));
   }
 
   static Stream<Arguments> answers() {

@@ -14,6 +14,7 @@ import dev.langchain4j.agent.tool.ToolMemoryId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -40,55 +41,47 @@ public final class EngramMemoryTools {
 
   @Tool("Remembers a fact about the user for future conversations")
   public String remember(@ToolMemoryId Object memoryId, @P(name = "fact", value = "the fact to remember, one sentence") String fact) {
-    Optional<Scope> scope = scope(memoryId);
-    if (scope.isEmpty()) {
-      return "No memory is available in this conversation.";
-    }
-    try {
-      List<MemoryEvent> events = memory.add(AddRequest.builder(scope.get()).user(fact).infer(false).build())
-          .events();
+    return inScope(memoryId, "remember", scope -> {
+      List<MemoryEvent> events = memory.add(AddRequest.builder(scope).user(fact).infer(false).build()).events();
       return events.isEmpty() ? "Nothing new to remember." : events.stream()
           .map(e -> e.event() + " " + e.id() + ": " + e.memory()).collect(Collectors.joining("\n"));
-    } catch (EngramException | IllegalStateException e) {
-      return "Could not remember: " + e.getMessage();
-    }
+    });
   }
 
   @Tool("Recalls remembered facts about the user that match a query; each line is 'id: fact'")
   public String recall(@ToolMemoryId Object memoryId, @P(name = "query", value = "what to look for") String query) {
-    Optional<Scope> scope = scope(memoryId);
-    if (scope.isEmpty()) {
-      return "No memory is available in this conversation.";
-    }
-    try {
-      List<SearchHit> hits = memory.search(SearchRequest.builder(scope.get(), query).topK(recallTopK).build())
-          .hits();
+    return inScope(memoryId, "recall", scope -> {
+      List<SearchHit> hits = memory.search(SearchRequest.builder(scope, query).topK(recallTopK).build()).hits();
       return hits.isEmpty() ? "Nothing remembered about that." : hits.stream()
           .map(h -> h.memory().id() + ": " + h.memory().text()).collect(Collectors.joining("\n"));
-    } catch (EngramException | IllegalStateException e) {
-      return "Could not recall: " + e.getMessage();
-    }
+    });
   }
 
   @Tool("Forgets one remembered fact, by the id that recall gave")
   public String forget(@ToolMemoryId Object memoryId, @P(name = "factId", value = "the id of the fact to forget") String factId) {
-    Optional<Scope> scope = scope(memoryId);
-    if (scope.isEmpty()) {
-      return "No memory is available in this conversation.";
-    }
-    try {
+    return inScope(memoryId, "forget", scope -> {
       Optional<MemoryItem> item = memory.get(factId);
-      if (item.isEmpty() || !item.get().scope().equals(scope.get())) {
+      if (item.isEmpty() || !item.get().scope().equals(scope)) {
         return "No remembered fact has the id " + factId + ".";
       }
       memory.delete(factId);
       return "Forgotten: " + item.get().text();
-    } catch (EngramException | IllegalStateException e) {
-      return "Could not forget: " + e.getMessage();
-    }
+    });
   }
 
-  private Optional<Scope> scope(Object memoryId) {
-    return scopes.resolve(Optional.ofNullable(memoryId), Optional.empty());
+  /**
+   * The answer of {@code action} in the conversation's scope; with no scope, or when the memory fails, an answer
+   * that says so ({@code Could not <verb>: ...}), since a tool answers the model instead of throwing.
+   */
+  private String inScope(Object memoryId, String verb, Function<Scope, String> action) {
+    Optional<Scope> scope = scopes.resolve(Optional.ofNullable(memoryId), Optional.empty());
+    if (scope.isEmpty()) {
+      return "No memory is available in this conversation.";
+    }
+    try {
+      return action.apply(scope.get());
+    } catch (EngramException | IllegalStateException e) {
+      return "Could not " + verb + ": " + e.getMessage();
+    }
   }
 }
