@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  *   <li>a year: "in 2022", "during 2022": that year;</li>
  *   <li>relative to the clock: "today", "yesterday", "this/last week", "this/last month", "this/last year".</li>
  * </ul>
- * A query naming none gives nothing. Used by the event-date step of {@link RankingSteps}.
+ * A query naming none gives nothing. Used by the ranking step dates ({@link DatesStep}).
  */
 final class QueryPeriods {
   /** How many past years a month named without a year covers. */
