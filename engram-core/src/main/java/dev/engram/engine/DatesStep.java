@@ -1,6 +1,8 @@
 package dev.engram.engine;
 
 import dev.engram.Ranking;
+import dev.engram.analysis.QueryAnalyzer;
+import dev.engram.analysis.QueryAnalyzer.Period;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Filters;
@@ -8,8 +10,8 @@ import dev.engram.spi.IndexQuery;
 import java.util.List;
 
 /**
- * The ranking step {@value Ranking#DATES}: a query naming periods ({@link QueryPeriods}, relative ones against the
- * engine's clock) adds the dense list of the memories whose event time falls in one of them to the fused ranking,
+ * The ranking step {@value Ranking#DATES}: a query naming periods ({@link QueryAnalyzer#periods}, relative ones against
+ * the engine's clock) adds the dense list of the memories whose event time falls in one of them to the fused ranking,
  * with weight {@value #DATE_WEIGHT}. The list comes from the index inside the request's scope and filter. Explain:
  * a memory's move in the fused ranking.
  */
@@ -29,7 +31,7 @@ final class DatesStep implements RankingStep {
 
   @Override
   public List<Fused> fused(RankingPass pass, List<Fused> fused) {
-    List<QueryPeriods.Period> periods = QueryPeriods.of(pass.request.query(), pass.engine.config.clock());
+    List<Period> periods = pass.analyzer.periods(pass.request.query(), pass.engine.config.clock());
     if (periods.isEmpty()) {
       return fused;
     }
@@ -38,10 +40,10 @@ final class DatesStep implements RankingStep {
   }
 
   /** The query restricted further to memories whose event time lies in one of the periods. */
-  private static IndexQuery within(IndexQuery q, List<QueryPeriods.Period> periods) {
+  private static IndexQuery within(IndexQuery q, List<Period> periods) {
     Filter[] any = new Filter[periods.size()];
     for (int i = 0; i < any.length; i++) {
-      QueryPeriods.Period p = periods.get(i);
+      Period p = periods.get(i);
       any[i] = Filters.and(Filters.gte("event_time", p.start()), Filters.lt("event_time", p.end()));
     }
     Filter inPeriod = any.length == 1 ? any[0] : Filters.or(any);

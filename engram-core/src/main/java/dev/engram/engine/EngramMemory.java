@@ -23,6 +23,7 @@ import dev.engram.SearchResult;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
 import dev.engram.GraphRelation;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.TimeView;
@@ -63,7 +64,7 @@ public final class EngramMemory implements Memory {
     this.tenant = tenant;
     this.root = root;
     this.rankingSteps = rankingSteps;
-    this.search = new HybridSearch(engine, rankingSteps);
+    this.search = new HybridSearch(engine, rankingSteps, QueryAnalyzer.english());
     this.addPath = new AddPath(engine, search);
     this.graphSearch = engine.graph == null ? null : new GraphSearch(engine);
     this.transfer = new MemoryTransfer(engine);

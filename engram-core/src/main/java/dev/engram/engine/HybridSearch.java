@@ -5,6 +5,7 @@ import dev.engram.ScoreDetails;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.StoredMemory;
@@ -38,12 +39,14 @@ final class HybridSearch {
   private final Engine engine;
   private final Reranking reranking;
   private final RankingSteps steps;
+  private final QueryAnalyzer analyzer;
 
-  /** The search of {@code engine} with the ranking steps of {@code steps}. */
-  HybridSearch(Engine engine, RankingSteps steps) {
+  /** The search of {@code engine} with the ranking steps of {@code steps}, its queries read by {@code analyzer}. */
+  HybridSearch(Engine engine, RankingSteps steps, QueryAnalyzer analyzer) {
     this.engine = engine;
     this.reranking = new Reranking(engine.config.reranker());
     this.steps = steps;
+    this.analyzer = analyzer;
   }
 
   SearchResult search(String tenant, SearchRequest r) {
@@ -76,7 +79,7 @@ final class HybridSearch {
     int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
     SearchRecords records = new SearchRecords(engine.store, tenant);
-    RankingPass pass = new RankingPass(engine, chosen, r, q, vector, perSignal, records);
+    RankingPass pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
     List<Fused> fused;
     try {
       fused = pass.candidates();
@@ -85,7 +88,7 @@ final class HybridSearch {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
-      pass = new RankingPass(engine, chosen, r, q, vector, perSignal, records);
+      pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
       fused = pass.candidates();
     }
     Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once

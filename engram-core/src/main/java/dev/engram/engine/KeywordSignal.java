@@ -13,7 +13,7 @@ import java.util.Map;
  * {@value #CONTEXT_WEIGHT} as much as the memory's own (a sum of per-field BM25, as a query over both fields with
  * that boost would score it). So a memory is found through the question it answered, while a memory whose own text
  * matches keeps the advantage over one whose context does. The words that only make the query a question are left
- * out ({@link QuestionWords}).
+ * out ({@link dev.engram.analysis.QueryAnalyzer#keywords}).
  */
 final class KeywordSignal {
   /** Weight of a memory's source context beside its text. */

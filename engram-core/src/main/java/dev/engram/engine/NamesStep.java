@@ -22,6 +22,7 @@ final class NamesStep implements RankingStep {
 
   @Override
   public boolean empties(RankingPass pass, List<StoredMemory> first, double queryRelevance) {
-    return UnknownNames.cut(pass.engine.index, pass.query, pass.request.query(), queryRelevance, first);
+    return UnknownNames.cut(pass.analyzer, pass.engine.index, pass.query, pass.request.query(), queryRelevance,
+        first);
   }
 }

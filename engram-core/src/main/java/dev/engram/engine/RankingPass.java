@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.MemoryItem;
 import dev.engram.SearchRequest;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.engine.RankingStep.DenseRead;
 import dev.engram.graph.ScoredRelation;
@@ -27,6 +28,8 @@ import java.util.Set;
  */
 final class RankingPass {
   final Engine engine;
+  /** The language of the query: its keywords, names and periods. */
+  final QueryAnalyzer analyzer;
   final SearchRequest request;
   final IndexQuery query;
   final float[] vector;
@@ -37,9 +40,10 @@ final class RankingPass {
   /** What the steps said of each memory, by id then step name; null without {@code explain}. */
   private final Map<String, Map<String, String>> explained;
 
-  RankingPass(Engine engine, List<RankingStep> steps, SearchRequest request, IndexQuery query, float[] vector,
-              int pool, SearchRecords records) {
+  RankingPass(Engine engine, QueryAnalyzer analyzer, List<RankingStep> steps, SearchRequest request,
+              IndexQuery query, float[] vector, int pool, SearchRecords records) {
     this.engine = engine;
+    this.analyzer = analyzer;
     this.steps = List.copyOf(steps);
     this.request = request;
     this.query = query;
@@ -82,9 +86,12 @@ final class RankingPass {
     return read.read(k);
   }
 
-  /** The keyword list: the memories' texts by BM25 of the query without its question words, then the steps'. */
+  /**
+   * The keyword list: the memories' texts by BM25 of the query's keywords (without its question words,
+   * {@link QueryAnalyzer#keywords}), then the steps'.
+   */
   private List<Candidate> keyword() {
-    String words = QuestionWords.strip(request.query());
+    String words = analyzer.keywords(request.query());
     List<Candidate> list = engine.index.keyword(query, words, pool);
     for (RankingStep step : steps) {
       list = step.keyword(this, words, pool, list);
