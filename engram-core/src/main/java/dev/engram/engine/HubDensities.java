@@ -36,8 +36,8 @@ import java.util.function.ToDoubleFunction;
  * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order; one index search finds it so, and
  * the scope is not looked at again until it changes. The graph's fact-similarity list gets the same treatment
  * ({@link #reorderedRelations}): a relation's density is the mean similarity of its {@value #NEIGHBOURS} nearest
- * relations' facts in the scope, ended ones included ({@link TimeView#ALL}), so that it does not depend on the view searched.
- * The step itself is {@link HubsStep}, which reorders the lists read through {@link RankingPass}.
+ * relations' facts in the scope, ended ones included ({@link TimeView#ALL}), so that it does not depend on the view
+ * searched. The step itself is {@link HubsStep}, which reorders the lists read through {@link RankingPass}.
  *
  * <p>Densities are derived data, held in this process only and computed when a memory or relation first appears in
  * a search of a scope (one dense search each, of the index for a memory's own embedding or its context embedding,

@@ -16,15 +16,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking ({@link RankFusion}), the request's ranking steps ({@link RankingStep}) acting on the lists before fusion,
- * on the fused ranking and on the choice of hits ({@link RankingPass}); each candidate in that order gets its
- * {@link Relevance} (from its stored embedding), is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
- * into what is left of the budget ({@link ContextBudget}). The steps and the choice of hits share one read of each
- * record ({@link SearchRecords}). So the fusion chooses which memories are returned; the
- * kept hits are then sorted by relevance (their score). When the request asks for reranking and a reranker is
- * configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the budget. If the
- * index fails a search, it is recreated and rebuilt from the record and the search runs once more.
+ * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one ranking
+ * ({@link RankFusion}), the request's ranking steps ({@link RankingStep}) acting on the lists before fusion, on the
+ * fused ranking and on the choice of hits ({@link RankingPass}); each candidate in that order gets its
+ * {@link Relevance} (from its stored embedding), is dropped below the threshold, and is kept until top-k is reached or,
+ * with a token budget, while its text fits into what is left of the budget ({@link ContextBudget}). The steps and the
+ * choice of hits share one read of each record ({@link SearchRecords}). So the fusion chooses which memories are
+ * returned; the kept hits are then sorted by relevance (their score). When the request asks for reranking and a
+ * reranker is configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the
+ * budget. If the index fails a search, it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
   /** Candidates read from the record at a time while filling top-k or a budget. */

@@ -76,7 +76,7 @@ final class RankingPass {
     return read.read(k);
   }
 
-  /** The {@code k} relations of the scope in {@code graph} whose facts are nearest the query, read through the steps. */
+  /** The {@code k} relations of the scope in {@code graph} with facts nearest the query, read through the steps. */
   List<ScoredRelation> relations(GraphStore graph, TimeView view, int k) {
     DenseRead<ScoredRelation> read = n -> graph.similarRelations(query.tenant(), query.scope(), vector, n, view);
     for (RankingStep step : steps) {

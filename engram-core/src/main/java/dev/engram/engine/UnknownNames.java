@@ -8,17 +8,16 @@ import dev.engram.spi.StoredMemory;
 import java.util.List;
 
 /**
- * The ranking step {@link dev.engram.Ranking#names() names}: a query that names someone or something
- * ({@link QueryAnalyzer#names}), none of whose names any memory in the search's reach mentions, and that no memory matches
- * closely, asks about what the store has never heard of, and gets nothing. One known name is enough to keep the
- * search: a scope per speaker holds what one of two people said, and a question about both is about it too. A name
- * is known if it is a word of the scope's user, agent or run id, of the text, source context or speaker of one of
- * the fusion's first candidates, or else if the keyword index finds it in the reach's texts or contexts (one lookup
- * per name the candidates do not mention). "Closely" is an own relevance of at least
- * {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the query names. The step cuts
- * only where every one of the first candidates names its speaker: a fact stored without one ("Works as a nurse", as
- * an LLM extracts it from an unnamed user's message) is about someone the store cannot name, whom the query may be
- * naming.
+ * The ranking step {@link dev.engram.Ranking#NAMES names} ({@link NamesStep}): a query that names someone or something
+ * ({@link QueryAnalyzer#names}), none of whose names any memory in the search's reach mentions, and that no memory
+ * matches closely, asks about what the store has never heard of, and gets nothing. One known name is enough to keep the
+ * search: a scope per speaker holds what one of two people said, and a question about both is about it too. A name is
+ * known if it is a word of the scope's user, agent or run id, of the text, source context or speaker of one of the
+ * fusion's first candidates, or else if the keyword index finds it in the reach's texts or contexts (one lookup per
+ * name the candidates do not mention). "Closely" is an own relevance of at least
+ * {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the query names. The step cuts only
+ * where every one of the first candidates names its speaker: a fact stored without one ("Works as a nurse", as an LLM
+ * extracts it from an unnamed user's message) is about someone the store cannot name, whom the query may be naming.
  */
 final class UnknownNames {
   private UnknownNames() {}

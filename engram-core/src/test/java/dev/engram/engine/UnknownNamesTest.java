@@ -49,7 +49,8 @@ class UnknownNamesTest {
         List.of(first))).isFalse();
     assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "What did Caroline adopt?", LOW, List.of(first))).isFalse();
     // one known name keeps the search, whatever else the query names; with two unknown names it is cut
-    assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Did Caroline adopt it in Paris?", LOW, List.of(first))).isFalse();
+    assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Did Caroline adopt it in Paris?", LOW, List.of(first)))
+        .isFalse();
     assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Did Bob adopt it in Paris?", LOW, List.of(first))).isTrue();
     // a query without names, or in lower case, is never cut
     assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "what did bob adopt", LOW, List.of(first))).isFalse();
@@ -79,7 +80,8 @@ class UnknownNamesTest {
     StoredMemory named = memory("Caroline adopted a puppy", "Caroline", "");
     StoredMemory unnamed = memory("Works as a nurse", null, "");
     assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Where does Alice work?", LOW, List.of(named))).isTrue();
-    assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Where does Alice work?", LOW, List.of(named, unnamed))).isFalse();
+    assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Where does Alice work?", LOW, List.of(named, unnamed)))
+        .isFalse();
     assertThat(UnknownNames.cut(ENGLISH, index, QUERY, "Where does Alice work?", LOW, List.of())).isFalse();
   }
 }
