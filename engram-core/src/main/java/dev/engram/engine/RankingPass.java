@@ -148,7 +148,10 @@ final class RankingPass {
     return explained == null ? Map.of() : explained.getOrDefault(memoryId, Map.of());
   }
 
-  /** Notes, for each memory a step moved or brought in, its ranks and fused scores before and after. */
+  /**
+   * Notes, for each memory a step brought in, gave another fused score or moved up (not one only pushed down by
+   * others), its ranks and fused scores before and after.
+   */
   private void explainMoves(RankingStep step, List<Fused> before, List<Fused> after) {
     Map<String, Integer> rank = new HashMap<>();
     Map<String, Double> score = new HashMap<>();
@@ -160,7 +163,7 @@ final class RankingPass {
       Fused f = after.get(i);
       int was = rank.getOrDefault(f.id, 0);
       double had = score.getOrDefault(f.id, 0.0);
-      if (was != i + 1 || had != f.score) {
+      if (was == 0 || had != f.score || i + 1 < was) { // not one only pushed down by others
         explain(f.id, step, step.explainMove(was, i + 1, had, f.score));
       }
     }

@@ -94,6 +94,32 @@ class NewRankingStepTest {
     assertThat(steps.names()).endsWith("feedback", "reversed", "names", "diversity");
   }
 
+  /**
+   * The standard steps say what they did in explain: diversity the hit it kept after the others, dates the hit of the
+   * period the query names, and a step that did nothing to a hit says nothing of it.
+   */
+  @Test
+  void theStandardStepsSayWhatTheyDidInExplain() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    for (String text : List.of("bob plays tennis", "bob plays tennis on sundays")) {
+      memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, "bob", t, "m:1")).infer(false)
+          .timestamp(t).build());
+    }
+    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, "bob watched a chess game", "bob", t, "m:2"))
+        .infer(false).timestamp(t).build());
+    List<SearchHit> diverse = memory.search(SearchRequest.builder(CHAT, "bob plays").topK(6).explain(true)
+        .ranking(Ranking.NONE.withDiversity(true)).build()).hits();
+    assertThat(diverse).filteredOn(h -> h.details().steps().containsKey(Ranking.DIVERSITY)).hasSize(1)
+        .allSatisfy(h -> assertThat(h.memory().sourceIds()).containsExactly("m:1"));
+
+    List<SearchHit> dated = memory.search(SearchRequest.builder(CHAT, "What did bob play in March 2024?").topK(10)
+        .explain(true).ranking(Ranking.NONE.withEventDates(true)).build()).hits();
+    assertThat(dated).filteredOn(h -> h.memory().text().startsWith("bob")).hasSize(3)
+        .allSatisfy(h -> assertThat(h.details().steps().get(Ranking.DATES)).startsWith("in a period the query names"));
+    assertThat(dated).filteredOn(h -> h.memory().text().startsWith("apple pie")).hasSize(1)
+        .allSatisfy(h -> assertThat(h.details().steps()).doesNotContainKey(Ranking.DATES));
+  }
+
   @Test
   void anEngineWithoutTheStepRefusesARankingThatNamesIt() {
     assertThatThrownBy(() -> memory.search(request(Ranking.DEFAULT.with("reversed"))))
