@@ -1,46 +1,72 @@
 package dev.engram;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
 /**
- * Ranking steps a search runs after fusing its dense and keyword candidates (and one, {@code names}, that may cut
- * the result), each on or off
- * ({@link SearchRequest.Builder#ranking}). None of them calls a model beyond the query embedding; each was kept in
- * or left out of {@link #DEFAULT} by its ablation on the LoCoMo sample (docs/BENCHMARKS.md, issue 14). Immutable.
+ * The ranking steps a search runs around the fusion of its dense and keyword candidates, as a set of step names
+ * ({@link SearchRequest.Builder#ranking}). None of them calls a model beyond the query embedding; each was kept in or
+ * left out of {@link #DEFAULT} by its ablation on the LoCoMo sample (docs/BENCHMARKS.md, issue 14). The engine holds
+ * the steps themselves, in the order they run; a ranking only names them. The standard steps ({@link #STEPS}):
  *
- * @param neighbours memories stated in the same source message as one of the best fused hits, or in an adjacent one
- *                   (the source id with its trailing number one less or one more: {@code D3:5} and {@code D3:4},
- *                   {@code <event>:2} and {@code <event>:3}), are lifted to at least half that hit's fused score:
- *                   an answer often spans consecutive turns
- * @param eventDates a query naming a period ("in May 2023", "on 13 October 2023", "in 2022", "in June", "last year",
- *                   "yesterday"; relative ones against the engine's clock) ranks the memories whose event time falls
- *                   in it higher
- * @param diversity  a memory all of whose source messages are already covered by better kept hits is kept only
- *                   after the memories that bring a new source message, so top-k or a budget covers more of the
- *                   conversation; the budget then holds fewer of a message's several memories, so fewer of the
- *                   answers' words: opt-in
- * @param feedback   pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding of the
- *                   best fused hits searches the dense index once more, and its candidates join the ranking (no
- *                   further model call); the first 10 hits keep their places
- * @param context    the keyword (BM25) signal searches the memories' source contexts too (the messages each was
- *                   drawn from and the message before them), their words counting half as much as the memory's own:
- *                   a memory is found through the question it answered or the rest of its message
- * @param hubs       hubness reduction in the dense lists: a memory's similarity to the query is lowered by half the
- *                   mean similarity of its 30 nearest memories in the searched scope, so a "hub" (a generic remark
- *                   near many memories, which plain similarity puts near every query) gives way to a memory that is
- *                   specifically about the query (local scaling, as CSLS does for word translation)
- * @param names      a query that names someone or something (a capitalised word inside a sentence: "What did
- *                   <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the search's
- *                   reach mentions (in its text, source context or speaker, or as the scope's user, agent or run
- *                   id), and that no memory matches closely (every own relevance under
- *                   {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about what the store has never heard of: it
- *                   returns nothing, memories and relations alike, whatever the threshold; only where every memory
- *                   among the search's first candidates names its speaker
+ * <ul>
+ *   <li>{@value #NEIGHBOURS}: memories stated in the same source message as one of the best fused hits, or in an
+ *       adjacent one (the source id with its trailing number one less or one more: {@code D3:5} and {@code D3:4},
+ *       {@code <event>:2} and {@code <event>:3}), are lifted to at least half that hit's fused score: an answer
+ *       often spans consecutive turns</li>
+ *   <li>{@value #DATES}: a query naming a period ("in May 2023", "on 13 October 2023", "in 2022", "in June", "last
+ *       year", "yesterday"; relative ones against the engine's clock) ranks the memories whose event time falls in
+ *       it higher</li>
+ *   <li>{@value #DIVERSITY}: a memory all of whose source messages are already covered by better kept hits is kept
+ *       only after the memories that bring a new source message, so top-k or a budget covers more of the
+ *       conversation; the budget then holds fewer of a message's several memories, so fewer of the answers' words:
+ *       opt-in</li>
+ *   <li>{@value #FEEDBACK}: pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding
+ *       of the best fused hits searches the dense index once more, and its candidates join the ranking (no further
+ *       model call); the first 10 hits keep their places</li>
+ *   <li>{@value #CONTEXT}: the keyword (BM25) signal searches the memories' source contexts too (the messages each
+ *       was drawn from and the message before them), their words counting half as much as the memory's own: a
+ *       memory is found through the question it answered or the rest of its message</li>
+ *   <li>{@value #HUBS}: hubness reduction in the dense lists: a memory's similarity to the query is lowered by half
+ *       the mean similarity of its 30 nearest memories in the searched scope, so a "hub" (a generic remark near many
+ *       memories, which plain similarity puts near every query) gives way to a memory that is specifically about
+ *       the query (local scaling, as CSLS does for word translation)</li>
+ *   <li>{@value #NAMES}: a query that names someone or something (a capitalised word inside a sentence: "What did
+ *       <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the search's reach
+ *       mentions (in its text, source context or speaker, or as the scope's user, agent or run id), and that no
+ *       memory matches closely (every own relevance under {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about
+ *       what the store has never heard of: it returns nothing, memories and relations alike, whatever the
+ *       threshold; only where every memory among the search's first candidates names its speaker</li>
+ * </ul>
+ *
+ * <p>Immutable; equal when they name the same steps.
  */
-public record Ranking(boolean neighbours, boolean eventDates, boolean diversity, boolean feedback, boolean context,
-                      boolean hubs, boolean names) {
+public final class Ranking {
+  public static final String NEIGHBOURS = "neighbours";
+  public static final String DATES = "dates";
+  public static final String DIVERSITY = "diversity";
+  public static final String FEEDBACK = "feedback";
+  public static final String CONTEXT = "context";
+  public static final String HUBS = "hubs";
+  public static final String NAMES = "names";
+
+  /**
+   * The names of the standard steps in the order a {@link #spec} lists them (the order they were introduced in, not
+   * the order they run in), the names {@link #parse} knows.
+   */
+  public static final List<String> STEPS = List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES);
+
+  private static final Pattern STEP_NAME = Pattern.compile("[a-z][a-z0-9-]*");
+
   /** The fusion's order only. */
-  public static final Ranking NONE = new Ranking(false, false, false, false, false, false, false);
-  /** Every step on. */
-  public static final Ranking ALL = new Ranking(true, true, true, true, true, true, true);
+  public static final Ranking NONE = new Ranking(List.of());
+  /** Every standard step on. */
+  public static final Ranking ALL = new Ranking(STEPS);
   /**
    * What a request gets when it names none: dates, context, hubs and names, the steps that gained on the LoCoMo sample
    * without losing elsewhere. With the source context in the keyword signal, neighbours and feedback no longer gain at
@@ -48,64 +74,148 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
    * of the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back the earlier
    * default).
    */
-  public static final Ranking DEFAULT = new Ranking(false, true, false, false, true, true, true);
+  public static final Ranking DEFAULT = new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES));
 
-  public Ranking withNeighbours(boolean value) {
-    return new Ranking(value, eventDates, diversity, feedback, context, hubs, names);
-  }
+  /** The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical order. */
+  private final List<String> steps;
 
-  public Ranking withEventDates(boolean value) {
-    return new Ranking(neighbours, value, diversity, feedback, context, hubs, names);
-  }
-
-  public Ranking withDiversity(boolean value) {
-    return new Ranking(neighbours, eventDates, value, feedback, context, hubs, names);
-  }
-
-  public Ranking withFeedback(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, value, context, hubs, names);
-  }
-
-  public Ranking withContext(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, feedback, value, hubs, names);
-  }
-
-  public Ranking withHubs(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, feedback, context, value, names);
-  }
-
-  public Ranking withNames(boolean value) {
-    return new Ranking(neighbours, eventDates, diversity, feedback, context, hubs, value);
+  private Ranking(Collection<String> names) {
+    Set<String> others = new TreeSet<>(names);
+    List<String> ordered = new ArrayList<>(names.size());
+    for (String s : STEPS) {
+      if (others.remove(s)) {
+        ordered.add(s);
+      }
+    }
+    ordered.addAll(others);
+    this.steps = List.copyOf(ordered);
   }
 
   /**
-   * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order neighbours, dates,
-   * diversity, feedback, context, hubs, names, or {@code none}; {@code parse(r.spec(), f)} equals {@code r}.
+   * The ranking of the named steps. A name outside {@link #STEPS} is accepted if it is a step name (lower-case
+   * letters, digits and hyphens), for an engine that holds more steps; a search with an engine that does not know
+   * it fails with a {@link ValidationException} naming {@code ranking}.
+   *
+   * @throws ValidationException for a name that is not a step name
+   */
+  public static Ranking of(Collection<String> steps) {
+    for (String s : steps) {
+      checkName(s);
+    }
+    return new Ranking(steps);
+  }
+
+  /** {@link #of(Collection)} of the given names. */
+  public static Ranking of(String... steps) {
+    return of(List.of(steps));
+  }
+
+  private static void checkName(String step) {
+    if (step == null || !STEP_NAME.matcher(step).matches()) {
+      throw new ValidationException("ranking", "not a ranking step name: '" + step + "'");
+    }
+  }
+
+  /** The names of the steps, the standard ones in the order of {@link #STEPS}, then any others alphabetically. */
+  public List<String> steps() {
+    return steps;
+  }
+
+  /** True if this ranking runs the named step. */
+  public boolean has(String step) {
+    return steps.contains(step);
+  }
+
+  /** This ranking with the named step on or off. */
+  public Ranking with(String step, boolean on) {
+    checkName(step);
+    if (has(step) == on) {
+      return this;
+    }
+    List<String> names = new ArrayList<>(steps);
+    if (on) {
+      names.add(step);
+    } else {
+      names.remove(step);
+    }
+    return new Ranking(names);
+  }
+
+  /** This ranking with the named step on. */
+  public Ranking with(String step) {
+    return with(step, true);
+  }
+
+  /** True if the step {@value #NEIGHBOURS} is on. */
+  public boolean neighbours() {
+    return has(NEIGHBOURS);
+  }
+
+  /** True if the step {@value #DATES} is on. */
+  public boolean eventDates() {
+    return has(DATES);
+  }
+
+  /** True if the step {@value #DIVERSITY} is on. */
+  public boolean diversity() {
+    return has(DIVERSITY);
+  }
+
+  /** True if the step {@value #FEEDBACK} is on. */
+  public boolean feedback() {
+    return has(FEEDBACK);
+  }
+
+  /** True if the step {@value #CONTEXT} is on. */
+  public boolean context() {
+    return has(CONTEXT);
+  }
+
+  /** True if the step {@value #HUBS} is on. */
+  public boolean hubs() {
+    return has(HUBS);
+  }
+
+  /** True if the step {@value #NAMES} is on. */
+  public boolean names() {
+    return has(NAMES);
+  }
+
+  public Ranking withNeighbours(boolean value) {
+    return with(NEIGHBOURS, value);
+  }
+
+  public Ranking withEventDates(boolean value) {
+    return with(DATES, value);
+  }
+
+  public Ranking withDiversity(boolean value) {
+    return with(DIVERSITY, value);
+  }
+
+  public Ranking withFeedback(boolean value) {
+    return with(FEEDBACK, value);
+  }
+
+  public Ranking withContext(boolean value) {
+    return with(CONTEXT, value);
+  }
+
+  public Ranking withHubs(boolean value) {
+    return with(HUBS, value);
+  }
+
+  public Ranking withNames(boolean value) {
+    return with(NAMES, value);
+  }
+
+  /**
+   * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order of {@link #STEPS}
+   * (neighbours, dates, diversity, feedback, context, hubs, names), or {@code none}; {@code parse(r.spec(), f)}
+   * equals {@code r} for a ranking of standard steps.
    */
   public String spec() {
-    java.util.List<String> on = new java.util.ArrayList<>();
-    if (neighbours) {
-      on.add("neighbours");
-    }
-    if (eventDates) {
-      on.add("dates");
-    }
-    if (diversity) {
-      on.add("diversity");
-    }
-    if (feedback) {
-      on.add("feedback");
-    }
-    if (context) {
-      on.add("context");
-    }
-    if (hubs) {
-      on.add("hubs");
-    }
-    if (names) {
-      on.add("names");
-    }
-    return on.isEmpty() ? "none" : String.join(",", on);
+    return steps.isEmpty() ? "none" : String.join(",", steps);
   }
 
   /**
@@ -116,26 +226,38 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
    * @throws ValidationException naming {@code field} for an unknown name
    */
   public static Ranking parse(String spec, String field) {
-    Ranking r = NONE;
+    List<String> names = new ArrayList<>();
     for (String part : spec.split(",")) {
-      switch (part.trim().toLowerCase(java.util.Locale.ROOT)) {
+      String name = part.trim().toLowerCase(Locale.ROOT);
+      switch (name) {
         case "", "none" -> { }
-        case "all" -> r = ALL;
-        case "default" -> r = new Ranking(r.neighbours || DEFAULT.neighbours, r.eventDates || DEFAULT.eventDates,
-            r.diversity || DEFAULT.diversity, r.feedback || DEFAULT.feedback, r.context || DEFAULT.context,
-            r.hubs || DEFAULT.hubs, r.names || DEFAULT.names);
-        case "neighbours", "neighbors" -> r = r.withNeighbours(true);
-        case "dates" -> r = r.withEventDates(true);
-        case "diversity" -> r = r.withDiversity(true);
-        case "feedback" -> r = r.withFeedback(true);
-        case "context" -> r = r.withContext(true);
-        case "hubs" -> r = r.withHubs(true);
-        case "names" -> r = r.withNames(true);
-        default -> throw new ValidationException(field, "unknown ranking step '" + part.trim()
-            + "'; known: neighbours, dates, diversity, feedback, context, hubs, names, none, all,"
-            + " default");
+        case "all" -> names.addAll(ALL.steps);
+        case "default" -> names.addAll(DEFAULT.steps);
+        case "neighbors" -> names.add(NEIGHBOURS);
+        default -> {
+          if (!STEPS.contains(name)) {
+            throw new ValidationException(field, "unknown ranking step '" + part.trim() + "'; known: "
+                + String.join(", ", STEPS) + ", none, all, default");
+          }
+          names.add(name);
+        }
       }
     }
-    return r;
+    return new Ranking(names);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Ranking r && r.steps.equals(steps);
+  }
+
+  @Override
+  public int hashCode() {
+    return steps.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Ranking[" + spec() + "]";
   }
 }

@@ -21,7 +21,6 @@ import dev.engram.spi.Storage;
 import dev.engram.testing.MemoryContractTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -31,10 +30,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The whole storage contract through HTTP: every test of {@link MemoryContractTest} runs against a
@@ -42,30 +37,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Lucene) opened by the contract's fixture with its clock and customizations (the server runs on the same clock).
  * The contract's {@code forTenant} views are clients holding a key of that tenant ({@link ServedMemory}).
  *
- * <p>Three tests assert what differs by design over the server (skipped with the reason, see {@link #DIFFERENCES},
- * and asserted in the server's terms by the {@code remote...} tests below): the server gives a message without a
- * time the time the request was received (so {@code event_time} is never empty) and gives every message without a
- * source id the id {@code <event>:<index>} of the add event that carried it.
+ * <p>Three tests of the contract are overridden here, because what they check differs by design over the server, and
+ * assert it in the server's terms: the server gives a message without a time the time the request was received (so
+ * {@code event_time} is never empty) and gives every message without a source id the id {@code <event>:<index>} of
+ * the add event that carried it.
  */
-@ExtendWith(RemoteMemoryContractTest.Differences.class)
 class RemoteMemoryContractTest extends MemoryContractTest {
-  static final Map<String, String> DIFFERENCES = Map.of(
-      "addOneMessageVerbatimStoresIt", "the server dates an untimed message and gives it the add event's source id",
-      "addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources",
-      "the server gives a message without a source id the add event's",
-      "filtersApplyToSearchAndListAlike",
-      "the server dates the untimed message, so event_time filters see it (rerun with every message timed below)");
-
-  /** Skips the tests listed in {@link #DIFFERENCES}, saying why. */
-  static final class Differences implements ExecutionCondition {
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-      String reason = context.getTestMethod().map(Method::getName).map(DIFFERENCES::get).orElse(null);
-      return reason == null ? ConditionEvaluationResult.enabled("the same remotely")
-          : ConditionEvaluationResult.disabled("differs over the server by design: " + reason);
-    }
-  }
-
   @Override
   protected Storage openStorage(Path dir, int dimension) {
     return EmbeddedStorage.open(dir, dimension);
@@ -93,8 +70,10 @@ class RemoteMemoryContractTest extends MemoryContractTest {
     return new ServedMemory(embedded, dir, clock);
   }
 
+  /** Over the server, an untimed message gets the request's time and the add event's source id. */
   @Test
-  void remoteAddOneMessageVerbatimStoresItWithTheServersTimeAndSource() {
+  @Override
+  protected void addOneMessageVerbatimStoresIt() {
     Instant before = clock.peek();
     AddResult r = memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
 
@@ -111,8 +90,10 @@ class RemoteMemoryContractTest extends MemoryContractTest {
     assertThat(memory.history(e.id())).extracting(h -> h.event()).containsExactly(EventType.ADD);
   }
 
+  /** Over the server, speakers, times and given sources are kept; a message without a source gets the event's. */
   @Test
-  void remoteAddKeepsSpeakersTimesAndGivenSources() {
+  @Override
+  protected void addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources() {
     Instant requestTime = Instant.parse("2023-05-08T13:56:00Z");
     Instant messageTime = Instant.parse("2023-05-08T14:00:00Z");
     AddResult r = memory.add(AddRequest.builder(ALICE.withAgent("coach"))
@@ -132,8 +113,10 @@ class RemoteMemoryContractTest extends MemoryContractTest {
     assertThat(assistant.sourceIds()).singleElement().asString().endsWith(":2");
   }
 
+  /** Over the server, with every message timed (the server dates an untimed one, so event_time filters see it). */
   @Test
-  void remoteFiltersApplyToSearchAndListAlike() {
+  @Override
+  protected void filtersApplyToSearchAndListAlike() {
     String m1 = add(Message.user("I cook pasta on Sundays").withName("Caroline")
         .withTimestamp(Instant.parse("2023-01-10T09:00:00Z")), Map.of("topic", "food", "stars", 1,
         "tags", List.of("italian", "home")));

@@ -23,6 +23,7 @@ import dev.engram.SearchResult;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
 import dev.engram.GraphRelation;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.TimeView;
@@ -52,16 +53,18 @@ public final class EngramMemory implements Memory {
   private final Engine engine;
   private final String tenant;
   private final boolean root;
+  private final RankingSteps rankingSteps;
   private final HybridSearch search;
   private final AddPath addPath;
   private final GraphSearch graphSearch;
   private final MemoryTransfer transfer;
 
-  private EngramMemory(Engine engine, String tenant, boolean root) {
+  private EngramMemory(Engine engine, String tenant, boolean root, RankingSteps rankingSteps) {
     this.engine = engine;
     this.tenant = tenant;
     this.root = root;
-    this.search = new HybridSearch(engine);
+    this.rankingSteps = rankingSteps;
+    this.search = new HybridSearch(engine, rankingSteps, QueryAnalyzer.english());
     this.addPath = new AddPath(engine, search);
     this.graphSearch = engine.graph == null ? null : new GraphSearch(engine);
     this.transfer = new MemoryTransfer(engine);
@@ -69,7 +72,15 @@ public final class EngramMemory implements Memory {
 
   /** Opens the engine described by {@code config}; see {@link Engram.Builder#build()}. */
   public static Memory open(Engram.Config config) {
-    return new EngramMemory(Engine.open(config), config.tenant(), true);
+    return new EngramMemory(Engine.open(config), config.tenant(), true, RankingSteps.STANDARD);
+  }
+
+  /**
+   * This memory's view of the same engine with the ranking steps of {@code steps} (a registry with a step of one's
+   * own, {@link RankingSteps#with}); closing the view leaves the engine open.
+   */
+  EngramMemory withRankingSteps(RankingSteps steps) {
+    return new EngramMemory(engine, tenant, false, steps);
   }
 
   @Override
@@ -79,7 +90,7 @@ public final class EngramMemory implements Memory {
 
   @Override
   public Memory forTenant(String tenantId) {
-    return new EngramMemory(engine, Tenants.check(tenantId), false);
+    return new EngramMemory(engine, Tenants.check(tenantId), false, rankingSteps);
   }
 
   @Override
@@ -113,15 +124,15 @@ public final class EngramMemory implements Memory {
     }
     float[] vector = search.queryVector(request.query());
     HybridSearch.Searched searched = search.search(tenant, request, vector);
-    if (searched.unknownNames()) {
-      return searched.result(); // the query asks about what the store has never heard of: no relations either
+    if (searched.emptied()) {
+      return searched.result(); // a ranking step found that the search returns nothing: no relations either
     }
     SearchResult memories = searched.result();
     // with a token budget (and so no top-k of its own) the relations keep the default top-k and share the budget
     int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
         : request.topK();
     List<GraphRelation> found = graphSearch.search(tenant, request.scope(), request.query(), vector, relationsK,
-        request.threshold(), relations.at(engine.config.clock().instant()), request.ranking().hubs());
+        request.threshold(), relations.at(engine.config.clock().instant()), searched.pass());
     return request.maxTokens().isPresent()
         ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt(),
             engine.config.tokenCounter())

@@ -25,8 +25,9 @@ import java.util.Set;
  * (word n-grams matched on normalised names, and the query embedding against name embeddings above the entity
  * threshold) and their neighbourhood up to two hops, ranked by hop then by fact similarity; (b) semantic triples:
  * the query embedding against fact embeddings. The two lists are fused by {@link RankFusion} (the memories' fusion
- * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories. With the ranking step
- * hubs, the semantic list is ordered as the memories' dense lists are ({@link HubDensities}).
+ * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories. The semantic list is
+ * read through the search's ranking steps ({@link RankingPass#relations}): with the step hubs, it is ordered as the
+ * memories' dense lists are ({@link HubsStep}).
  */
 final class GraphSearch {
   private static final int MAX_NGRAM = 4;
@@ -41,12 +42,11 @@ final class GraphSearch {
   }
 
   /**
-   * The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}; with
-   * {@code hubs} (the ranking step {@link dev.engram.Ranking#hubs}) the fact-similarity list is ordered by
-   * {@link HubDensities#relations}.
+   * The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}; the
+   * fact-similarity list is read through the ranking steps of the memories' search, {@code pass}.
    */
   List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, double threshold,
-                             TimeView view, boolean hubs) {
+                             TimeView view, RankingPass pass) {
     Set<String> anchors = new LinkedHashSet<>();
     for (Entity e : graph.entitiesByName(tenant, scope, ngrams(query))) {
       anchors.add(e.id());
@@ -76,8 +76,7 @@ final class GraphSearch {
         centred.addAll(hop2);
       }
     }
-    List<ScoredRelation> semantic = engine.hubDensities.relations(graph, tenant, scope, view, vector,
-        Math.max(k * 2, 10), hubs);
+    List<ScoredRelation> semantic = pass.relations(graph, view, Math.max(k * 2, 10));
     Map<String, Relation> byId = new LinkedHashMap<>();
     List<Candidate> centredRanking = new ArrayList<>(centred.size());
     for (Relation r : centred) {

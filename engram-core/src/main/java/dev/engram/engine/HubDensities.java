@@ -36,8 +36,9 @@ import java.util.function.ToDoubleFunction;
  * so that a memory the penalty lifts can come from behind the cut; its candidates keep their similarities as scores.
  * A scope of fewer than {@value #SMALLEST_SCOPE} memories keeps the plain order; one index search finds it so, and
  * the scope is not looked at again until it changes. The graph's fact-similarity list gets the same treatment
- * ({@link #relations}): a relation's density is the mean similarity of its {@value #NEIGHBOURS} nearest relations'
- * facts in the scope, ended ones included ({@link TimeView#ALL}), so that it does not depend on the view searched.
+ * ({@link #reorderedRelations}): a relation's density is the mean similarity of its {@value #NEIGHBOURS} nearest
+ * relations' facts in the scope, ended ones included ({@link TimeView#ALL}), so that it does not depend on the view
+ * searched. The step itself is {@link HubsStep}, which reorders the lists read through {@link RankingPass}.
  *
  * <p>Densities are derived data, held in this process only and computed when a memory or relation first appears in
  * a search of a scope (one dense search each, of the index for a memory's own embedding or its context embedding,
@@ -153,7 +154,16 @@ final class HubDensities {
     if (!hubs) {
       return nearest(index, q, field, vector, k);
     }
-    List<Candidate> wide = nearest(index, q, field, vector, k * DEPTH);
+    return reordered(index, q, field, nearest(index, q, field, vector, k * DEPTH), k, records);
+  }
+
+  /**
+   * The first {@code k} of {@code wide} (the memories nearest the query by {@code field} inside {@code q}, read
+   * {@link #DEPTH} times deeper than {@code k}) in the order of similarity minus {@link #PENALTY} times density, each
+   * keeping its similarity as its score; the order of {@code wide} in a scope too small for the step.
+   */
+  List<Candidate> reordered(SearchIndex index, IndexQuery q, Field field, List<Candidate> wide, int k,
+                            SearchRecords records) {
     if (wide.isEmpty()) {
       return wide;
     }
@@ -183,7 +193,17 @@ final class HubDensities {
     if (!hubs) {
       return graph.similarRelations(tenant, scope, vector, k, view);
     }
-    List<ScoredRelation> wide = graph.similarRelations(tenant, scope, vector, k * DEPTH, view);
+    return reorderedRelations(graph, tenant, scope, graph.similarRelations(tenant, scope, vector, k * DEPTH, view),
+        k);
+  }
+
+  /**
+   * The first {@code k} of {@code wide} (the relations of the scope nearest the query, read {@link #DEPTH} times
+   * deeper than {@code k}) in the order of similarity minus {@link #PENALTY} times density, each keeping its
+   * similarity as its score; the order of {@code wide} in a scope too small for the step.
+   */
+  List<ScoredRelation> reorderedRelations(GraphStore graph, String tenant, Scope scope, List<ScoredRelation> wide,
+                                          int k) {
     if (wide.isEmpty()) {
       return wide;
     }
@@ -298,7 +318,7 @@ final class HubDensities {
   }
 
   /** The index's {@code k} memories nearest {@code vector} by a memory field, {@link Field#OWN} or CONTEXT. */
-  private static List<Candidate> nearest(SearchIndex index, IndexQuery q, Field field, float[] vector, int k) {
+  static List<Candidate> nearest(SearchIndex index, IndexQuery q, Field field, float[] vector, int k) {
     return index.dense(q, field.indexField(), vector, k);
   }
 

@@ -5,9 +5,9 @@ import dev.engram.ScoreDetails;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
-import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,14 +16,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one
- * ranking ({@link RankFusion}) and reordered by the request's ranking steps ({@link RankingSteps}); each candidate in that order gets its {@link Relevance} (from its stored embedding),
- * is dropped below the threshold, and is kept until top-k is reached or, with a token budget, while its text fits
- * into what is left of the budget ({@link ContextBudget}). The steps and the choice of hits share one read of each
- * record ({@link SearchRecords}). So the fusion chooses which memories are returned; the
- * kept hits are then sorted by relevance (their score). When the request asks for reranking and a reranker is
- * configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the budget. If the
- * index fails a search, it is recreated and rebuilt from the record and the search runs once more.
+ * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one ranking
+ * ({@link RankFusion}), the request's ranking steps ({@link RankingStep}) acting on the lists before fusion, on the
+ * fused ranking and on the choice of hits ({@link RankingPass}); each candidate in that order gets its
+ * {@link Relevance} (from its stored embedding), is dropped below the threshold, and is kept until top-k is reached or,
+ * with a token budget, while its text fits into what is left of the budget ({@link ContextBudget}). The steps and the
+ * choice of hits share one read of each record ({@link SearchRecords}). So the fusion chooses which memories are
+ * returned; the kept hits are then sorted by relevance (their score). When the request asks for reranking and a
+ * reranker is configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the
+ * budget. If the index fails a search, it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
   /** Candidates read from the record at a time while filling top-k or a budget. */
@@ -38,11 +39,14 @@ final class HybridSearch {
   private final Engine engine;
   private final Reranking reranking;
   private final RankingSteps steps;
+  private final QueryAnalyzer analyzer;
 
-  HybridSearch(Engine engine) {
+  /** The search of {@code engine} with the ranking steps of {@code steps}, its queries read by {@code analyzer}. */
+  HybridSearch(Engine engine, RankingSteps steps, QueryAnalyzer analyzer) {
     this.engine = engine;
     this.reranking = new Reranking(engine.config.reranker());
-    this.steps = new RankingSteps(engine);
+    this.steps = steps;
+    this.analyzer = analyzer;
   }
 
   SearchResult search(String tenant, SearchRequest r) {
@@ -50,10 +54,11 @@ final class HybridSearch {
   }
 
   /**
-   * A search's memories, and whether the ranking step {@link dev.engram.Ranking#names() names} found that the query
-   * asks about what the store has never heard of ({@link UnknownNames}), so that nothing is returned.
+   * A search's memories; whether a ranking step found that the search returns nothing
+   * ({@link RankingStep#empties}: the step names, for a query about what the store has never heard of), relations
+   * included; and the search's run of its steps, through which the graph's relations are read.
    */
-  record Searched(SearchResult result, boolean unknownNames) {}
+  record Searched(SearchResult result, boolean emptied, RankingPass pass) {}
 
   /** The query's embedding, L2-normalised: the one place a query is embedded, for memories and the graph alike. */
   float[] queryVector(String query) {
@@ -63,6 +68,7 @@ final class HybridSearch {
 
   /** The search with the query already embedded ({@link #queryVector}), so the graph half can share it. */
   Searched search(String tenant, SearchRequest r, float[] vector) {
+    List<RankingStep> chosen = steps.of(r.ranking());
     engine.ensureSearchable();
     IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
     boolean reranks = reranking.runs(r);
@@ -73,43 +79,36 @@ final class HybridSearch {
     int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
     SearchRecords records = new SearchRecords(engine.store, tenant);
+    RankingPass pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
     List<Fused> fused;
     try {
-      fused = candidates(q, r, vector, perSignal, records);
+      fused = pass.candidates();
     } catch (RuntimeException e) {
       if (!engine.searchFailed(e, epoch)) {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
-      fused = candidates(q, r, vector, perSignal, records);
+      pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
+      fused = pass.candidates();
     }
     Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once
     double floor = engine.config.embedder().relevanceFloor();
     List<StoredMemory> first = records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
         .map(f -> f.id).toList());
-    double queryRelevance = queryRelevance(vector, first, byContext(r), floor, own);
-    if (r.ranking().names() && UnknownNames.cut(engine.index, q, r.query(), queryRelevance, first)) {
-      return new Searched(new SearchResult(List.of()), true);
+    double queryRelevance = queryRelevance(vector, first, pass.byContext(), floor, own);
+    if (pass.empties(first, queryRelevance)) {
+      return new Searched(new SearchResult(List.of()), true, pass);
     }
     if (!reranks) {
-      return new Searched(new SearchResult(byScore(select(r, vector, fused, records, r.topK(), budget(r), own,
-          queryRelevance), own)), false);
+      return new Searched(new SearchResult(byScore(select(pass, fused, r.topK(), budget(r), own, queryRelevance),
+          own)), false, pass);
     }
     // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(r, vector, fused, records, rerankPool, ContextBudget.unlimited(), own,
-        queryRelevance);
+    List<SearchHit> pool = select(pass, fused, rerankPool, ContextBudget.unlimited(), own, queryRelevance);
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool, own));
     return new Searched(new SearchResult(reranked.isPresent()
         ? budget(r).fit(reranked.get(), r.topK())
-        : byScore(budget(r).fit(pool, r.topK()), own)), false);
-  }
-
-  /**
-   * True if a memory's relevance is also read from its context embedding: with context embeddings on, the context
-   * step finds memories by what was said around them, so relevance does too.
-   */
-  private boolean byContext(SearchRequest r) {
-    return r.ranking().context() && engine.config.contextEmbeddings();
+        : byScore(budget(r).fit(pool, r.topK()), own)), false, pass);
   }
 
   /** The request's context budget, counted by the engine's token counter. */
@@ -130,15 +129,18 @@ final class HybridSearch {
   /**
    * Walks the fused ranking, reading the candidates' records in batches (a record the ranking steps read already is
    * not read again): each gets its score, those under the threshold are dropped, and the rest are kept up to
-   * {@code limit} and within {@code budget}. The candidates' own relevances go into {@code own}, by id.
+   * {@code limit} and within {@code budget}, those a ranking step defers ({@link RankingStep#defers}) after the
+   * others. The candidates' own relevances go into {@code own}, by id.
    */
-  private List<SearchHit> select(SearchRequest r, float[] vector, List<Fused> fused, SearchRecords records, int limit,
-                                 ContextBudget budget, Map<String, Double> own, double queryRelevance) {
+  private List<SearchHit> select(RankingPass pass, List<Fused> fused, int limit, ContextBudget budget,
+                                 Map<String, Double> own, double queryRelevance) {
+    SearchRequest r = pass.request;
+    float[] vector = pass.vector;
+    SearchRecords records = pass.records;
     double floor = engine.config.embedder().relevanceFloor();
-    boolean byContext = byContext(r);
+    boolean byContext = pass.byContext();
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
-    boolean diverse = r.ranking().diversity();
     java.util.Set<String> covered = new java.util.HashSet<>();
     List<SearchHit> deferred = new ArrayList<>();
     for (int from = 0; from < fused.size() && hits.size() < limit && !budget.spent(); from += READ_BATCH) {
@@ -158,12 +160,14 @@ final class HybridSearch {
           continue;
         }
         MemoryItem item = m.item();
+        boolean defer = pass.defers(item, covered);
         ScoreDetails details = r.explain()
             ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, Relevance.cosine(vector, m.embeddingView())),
-                f.firstRank, f.second, f.secondRank, f.score, Double.NaN, engine.config.fusion().name())
+                f.firstRank, f.second, f.secondRank, f.score, Double.NaN, engine.config.fusion().name(),
+                pass.explained(m.id()))
             : null;
         SearchHit hit = new SearchHit(item, score, details);
-        if (diverse && !item.sourceIds().isEmpty() && covered.containsAll(item.sourceIds())) {
+        if (defer) {
           deferred.add(hit); // kept after the memories with a new source
           continue;
         }
@@ -209,17 +213,5 @@ final class HybridSearch {
     double cosine = Relevance.cosine(vector, m.embeddingView());
     return Relevance.of(byContext && m.contextEmbeddingView().length > 0
         ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
-  }
-
-  /**
-   * Both signals' candidates from the index (the dense list reordered by the memories' densities with the step hubs,
-   * {@link HubDensities}), fused, then the request's ranking steps ({@link RankingSteps}).
-   */
-  private List<Fused> candidates(IndexQuery q, SearchRequest r, float[] vector, int pool, SearchRecords records) {
-    List<Candidate> dense = engine.hubDensities.dense(engine.index, q, HubDensities.Field.OWN, vector, pool, records,
-        r.ranking().hubs());
-    List<Fused> fused = RankFusion.fuse(engine.config.fusion(), dense,
-        KeywordSignal.search(engine.index, q, r.query(), pool, r.ranking().context()));
-    return steps.apply(r.ranking(), q, r.query(), vector, fused, pool, records);
   }
 }

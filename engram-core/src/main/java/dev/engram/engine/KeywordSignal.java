@@ -1,8 +1,5 @@
 package dev.engram.engine;
 
-import dev.engram.spi.IndexField;
-import dev.engram.spi.IndexQuery;
-import dev.engram.spi.SearchIndex;
 import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The keyword signal of a search: BM25 of the query over the memories' texts and, with the ranking step
- * {@link dev.engram.Ranking#context() context}, over their source contexts too, a context's words counting
+ * The keyword signal of a search: BM25 of the query over the memories' texts ({@link RankingPass}) and, with the
+ * ranking step {@link ContextStep context}, over their source contexts too, a context's words counting
  * {@value #CONTEXT_WEIGHT} as much as the memory's own (a sum of per-field BM25, as a query over both fields with
  * that boost would score it). So a memory is found through the question it answered, while a memory whose own text
  * matches keeps the advantage over one whose context does. The words that only make the query a question are left
- * out ({@link QuestionWords}).
+ * out ({@link dev.engram.analysis.QueryAnalyzer#keywords}).
  */
 final class KeywordSignal {
   /** Weight of a memory's source context beside its text. */
@@ -25,16 +22,10 @@ final class KeywordSignal {
   private KeywordSignal() {}
 
   /**
-   * The best {@code k} memories by keyword score, best first (ties by id), for the query without its question words
-   * ({@link QuestionWords}).
+   * The best {@code k} memories by the keyword scores of their texts plus {@value #CONTEXT_WEIGHT} times those of
+   * their source contexts, best first (ties by id); {@code text} as it is if no context matched.
    */
-  static List<Candidate> search(SearchIndex index, IndexQuery q, String query, int k, boolean withContext) {
-    String words = QuestionWords.strip(query);
-    List<Candidate> text = index.keyword(q, IndexField.TEXT, words, k);
-    if (!withContext) {
-      return text;
-    }
-    List<Candidate> context = index.keyword(q, IndexField.CONTEXT, words, k);
+  static List<Candidate> withContext(List<Candidate> text, List<Candidate> context, int k) {
     if (context.isEmpty()) {
       return text;
     }

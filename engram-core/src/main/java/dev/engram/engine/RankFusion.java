@@ -14,8 +14,8 @@ import java.util.Map;
  * best possible sum so the fused score lies in [0,1]. {@link Fusion#WEIGHTED}: {@code 0.7 * first + 0.3 * second /
  * max(second)}, with the first list's scores taken as similarities in [0,1]. The fused score orders candidates; it
  * depends on the other candidates and is not a relevance (see {@link Relevance}). The ranking steps after fusion
- * ({@link RankingSteps}) add further lists to a fused ranking with {@link #add} (reciprocal ranks again) and lift a
- * candidate behind another with {@link #lift}.
+ * ({@link RankingStep#fused}) add further lists to a fused ranking with {@link #add} (reciprocal ranks again) and
+ * lift a candidate behind another with {@link #lift}.
  */
 final class RankFusion {
   /** The RRF constant of Cormack et al. */

@@ -125,8 +125,8 @@ class RankingStepsTest {
         .containsExactlyInAnyOrder("s1:5", "s2:1", "s1:4", "s1:6");
     // without the step the answer turn has only its dense rank among the turns sharing no word with the question
     double anchor = fusedScore(Ranking.NONE, "s1:5");
-    assertThat(fusedScore(Ranking.NONE, "s1:6")).isLessThan(RankingSteps.NEIGHBOUR_FACTOR * anchor);
-    assertThat(fusedScore(neighbours, "s1:6")).isEqualTo(RankingSteps.NEIGHBOUR_FACTOR * anchor);
+    assertThat(fusedScore(Ranking.NONE, "s1:6")).isLessThan(NeighboursStep.NEIGHBOUR_FACTOR * anchor);
+    assertThat(fusedScore(neighbours, "s1:6")).isEqualTo(NeighboursStep.NEIGHBOUR_FACTOR * anchor);
   }
 
   @Test
@@ -241,11 +241,11 @@ class RankingStepsTest {
     }
     SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby tonight").topK(20).explain(true);
     double without = fused(q.ranking(Ranking.NONE), "f:2");
-    double fifth = RankingSteps.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
+    double fifth = FeedbackStep.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
     assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without)
         .isGreaterThanOrEqualTo(fifth - 1e-9);
     // the first ten keep their places: a top-10 search returns the same memories with and without feedback
-    SearchRequest.Builder ten = SearchRequest.builder(CHAT, "alice hobby tonight").topK(RankingSteps.FEEDBACK_KEEPS);
+    SearchRequest.Builder ten = SearchRequest.builder(CHAT, "alice hobby tonight").topK(FeedbackStep.FEEDBACK_KEEPS);
     List<String> before = memory.search(ten.ranking(Ranking.NONE).build()).hits().stream()
         .map(h -> h.memory().id()).toList();
     List<String> after = memory.search(ten.ranking(Ranking.NONE.withFeedback(true)).build()).hits().stream()
@@ -256,7 +256,7 @@ class RankingStepsTest {
   @Test
   void theDefaultRunsDatesContextHubsAndNames() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(new Ranking(false, true, false, false, true, true, true));
+        .isEqualTo(Ranking.of("dates", "context", "hubs", "names"));
     assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking")).isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
@@ -264,8 +264,13 @@ class RankingStepsTest {
     assertThat(Ranking.parse("names", "ranking")).isEqualTo(Ranking.NONE.withNames(true));
     assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs,names");
     for (int bits = 0; bits < 128; bits++) {
-      Ranking r = new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
-          (bits & 16) != 0, (bits & 32) != 0, (bits & 64) != 0);
+      List<String> on = new ArrayList<>();
+      for (int i = 0; i < Ranking.STEPS.size(); i++) {
+        if ((bits & (1 << i)) != 0) {
+          on.add(Ranking.STEPS.get(i));
+        }
+      }
+      Ranking r = Ranking.of(on);
       assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
     }
     assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
@@ -480,9 +485,9 @@ class RankingStepsTest {
 
   @Test
   void adjacentSourceIdsDifferByOneInTheirTrailingNumber() {
-    assertThat(RankingSteps.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
-    assertThat(RankingSteps.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
-    assertThat(RankingSteps.adjacent("msg")).containsExactly("msg");
+    assertThat(NeighboursStep.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
+    assertThat(NeighboursStep.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
+    assertThat(NeighboursStep.adjacent("msg")).containsExactly("msg");
   }
 
   private String idOf(String sourceId) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 public abstract class AddContract extends ContractSupport {
 
   @Test
-  void addOneMessageVerbatimStoresIt() {
+  protected void addOneMessageVerbatimStoresIt() {
     Instant before = clock.peek();
     AddResult r = memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
 
@@ -55,7 +55,7 @@ public abstract class AddContract extends ContractSupport {
   }
 
   @Test
-  void addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources() {
+  protected void addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources() {
     Instant requestTime = Instant.parse("2023-05-08T13:56:00Z");
     Instant messageTime = Instant.parse("2023-05-08T14:00:00Z");
     AddResult r = memory.add(AddRequest.builder(ALICE.withAgent("coach"))

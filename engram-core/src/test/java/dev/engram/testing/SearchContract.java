@@ -51,7 +51,7 @@ public abstract class SearchContract extends AddContract {
   }
 
   @Test
-  void filtersApplyToSearchAndListAlike() {
+  protected void filtersApplyToSearchAndListAlike() {
     String m1 = add(Message.user("I cook pasta on Sundays").withName("Caroline")
         .withTimestamp(Instant.parse("2023-01-10T09:00:00Z")), Map.of("topic", "food", "stars", 1,
         "tags", List.of("italian", "home")));

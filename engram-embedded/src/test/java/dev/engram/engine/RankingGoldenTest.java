@@ -107,10 +107,15 @@ class RankingGoldenTest {
     return Files.readString(GOLDEN, StandardCharsets.UTF_8);
   }
 
-  /** The ranking whose steps are the bits of {@code bits}, in {@link Ranking}'s order. */
+  /** The ranking whose steps are the bits of {@code bits}, in the order of {@link Ranking#STEPS}. */
   static Ranking ranking(int bits) {
-    return new Ranking((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0, (bits & 16) != 0,
-        (bits & 32) != 0, (bits & 64) != 0);
+    List<String> on = new ArrayList<>();
+    for (int i = 0; i < Ranking.STEPS.size(); i++) {
+      if ((bits & (1 << i)) != 0) {
+        on.add(Ranking.STEPS.get(i));
+      }
+    }
+    return Ranking.of(on);
   }
 
   private static String line(String store, Ranking ranking, String kind, String query, SearchResult result) {

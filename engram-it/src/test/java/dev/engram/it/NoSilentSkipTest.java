@@ -16,12 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * No test of the project skips itself: a test that cannot run on a machine fails and says what is missing (the
  * prerequisites are checked by {@code scripts/test.sh}, which the root POM runs first). This scans every module's
- * test sources for JUnit's ways of skipping: assumptions, {@code @Disabled} and the conditional {@code @EnabledIf}
- * / {@code @DisabledIf} families.
+ * test sources for JUnit's ways of skipping: assumptions, {@code @Disabled}, the conditional {@code @EnabledIf}
+ * / {@code @DisabledIf} families and extensions that disable tests ({@code ExecutionCondition}).
  */
 class NoSilentSkipTest {
   static final Pattern SKIP = Pattern.compile(
-      "\\bAssumptions\\b|\\bassume(True|False|That)\\s*\\(|@Disabled\\b|@(Enabled|Disabled)(If|On|For)\\w*");
+      "\\bAssumptions\\b|\\bassume(True|False|That)\\s*\\(|@Disabled\\b|@(Enabled|Disabled)(If|On|For)\\w*"
+          + "|\\bExecutionCondition\\b|ConditionEvaluationResult\\.disabled");
 
   @Test
   void noTestSourceSkipsItself() {
@@ -48,7 +49,9 @@ class NoSilentSkipTest {
         "    assumeTrue(hasGraph());",
         "  @Disabled(\"flaky\")",
         "  @EnabledIfEnvironmentVariable(named = \"CI\", matches = \"true\")",
-        "  @DisabledOnOs(OS.WINDOWS)"))
+        "  @DisabledOnOs(OS.WINDOWS)",
+        "  static final class Differences implements ExecutionCondition {",
+        "      return ConditionEvaluationResult.disabled(\"differs\");"))
         .allMatch(line -> SKIP.matcher(line).find());
     assertThat(SKIP.matcher("assertThat(result.hits()).isEmpty();").find()).isFalse();
   }

@@ -1,4 +1,4 @@
-package dev.engram.engine;
+package dev.engram.analysis;
 
 import java.util.Locale;
 import java.util.Set;
@@ -6,10 +6,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The words that make a statement a question, left out of a search's keyword query ({@link KeywordSignal}): the
- * interrogatives (what, which, who, whom, whose, when, where, why, how) and the auxiliary and modal verbs (the forms
- * of be, have and do; can, could, may, might, must, shall, should, will, would, ought). A memory states an answer
- * ("Melanie painted a lake sunrise"), so "When did Melanie paint a sunrise?" looks for "Melanie paint a sunrise";
+ * The English words that make a statement a question, left out of a search's keyword query
+ * ({@link QueryAnalyzer#keywords}): the interrogatives (what, which, who, whom, whose, when, where, why, how) and the
+ * auxiliary and modal verbs (the forms of be, have and do; can, could, may, might, must, shall, should, will, would,
+ * ought). A memory states an answer ("Melanie painted a lake sunrise"), so "When did Melanie paint a sunrise?" looks
+ * for "Melanie paint a sunrise";
  * without this, BM25 favours short memories that share only "what" and "do" with the question ("Melanie will start
  * thinking about what we can do"). PostgreSQL's {@code english} text search already drops most of these words as
  * stop words; Lucene's English analyzer drops only a few (is, are, was, be, will) and the in-memory index none. A

@@ -1,8 +1,8 @@
-package dev.engram.engine;
+package dev.engram.analysis;
 
+import dev.engram.analysis.QueryAnalyzer.Period;
 import java.time.Clock;
 import java.time.DayOfWeek;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.Month;
 import java.time.ZoneId;
@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  *   <li>a year: "in 2022", "during 2022": that year;</li>
  *   <li>relative to the clock: "today", "yesterday", "this/last week", "this/last month", "this/last year".</li>
  * </ul>
- * A query naming none gives nothing. Used by the event-date step of {@link RankingSteps}.
+ * A query naming none gives nothing. The English periods of {@link EnglishQueryAnalyzer}.
  */
 final class QueryPeriods {
   /** How many past years a month named without a year covers. */
@@ -47,9 +47,6 @@ final class QueryPeriods {
       Pattern.CASE_INSENSITIVE);
   private static final Pattern RELATIVE = Pattern.compile(
       "\\b(today|yesterday|(?:this|last|past)\\s+(?:week|month|year))\\b", Pattern.CASE_INSENSITIVE);
-
-  /** A half-open interval of event time. */
-  record Period(Instant start, Instant end) {}
 
   private QueryPeriods() {}
 

@@ -1,4 +1,4 @@
-package dev.engram.engine;
+package dev.engram.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

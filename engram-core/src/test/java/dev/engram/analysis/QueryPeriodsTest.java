@@ -1,8 +1,8 @@
-package dev.engram.engine;
+package dev.engram.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.engram.engine.QueryPeriods.Period;
+import dev.engram.analysis.QueryAnalyzer.Period;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,4 +1,4 @@
-package dev.engram.engine;
+package dev.engram.analysis;
 
 import java.time.DayOfWeek;
 import java.time.Month;
@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 /**
  * The names a query mentions: its capitalised words that do not open a sentence ("What did <b>Caroline</b> say about
  * <b>Paris</b>?"), lower-cased, without months, weekdays, titles and pronouns. A word that opens a sentence is left
- * out because its capital says nothing ("Describe", "Where"), so a query written in lower case names nothing. Used by
- * the ranking step {@link dev.engram.Ranking#names() names}.
+ * out because its capital says nothing ("Describe", "Where"), so a query written in lower case names nothing. The
+ * names of {@link EnglishQueryAnalyzer}, for the ranking step {@link dev.engram.Ranking#NAMES names}.
  */
 final class QueryNames {
   /** A word: letters and digits, so "Jean-Luc" is two words and "Caroline's" is "Caroline" and "s". */
