@@ -33,7 +33,7 @@ final class Baselines {
           List<String> texts = top.stream().map(Chunk::text).toList();
           Set<String> sources = new LinkedHashSet<>();
           top.forEach(ch -> sources.addAll(ch.diaIds()));
-          report.baseline(name, q.category(), LocomoReport.QuestionScore.of(q, texts, sources),
+          report.baseline(name, q, LocomoReport.QuestionScore.of(q, texts, sources),
               hooks.observer().onBaseline(name, c, q, texts));
         }
       }
@@ -41,7 +41,7 @@ final class Baselines {
     List<String> full = List.of(RagBaseline.fullText(c));
     Set<String> all = new LinkedHashSet<>(RagBaseline.diaIds(c));
     for (Question q : questions) {
-      report.baseline(RagBaseline.FULL_CONTEXT, q.category(), LocomoReport.QuestionScore.of(q, full, all),
+      report.baseline(RagBaseline.FULL_CONTEXT, q, LocomoReport.QuestionScore.of(q, full, all),
           hooks.observer().onBaseline(RagBaseline.FULL_CONTEXT, c, q, new ArrayList<>(full)));
     }
   }

@@ -63,11 +63,14 @@ public final class ConcurrentIngest {
     Embedder embedder = OnnxEmbedders.defaultEmbedder();
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     int turns = conversations.stream().mapToInt(Conversation::turnCount).sum();
+    int textLimit = conversations.stream().mapToInt(ConversationStore::textLimit).max()
+        .orElse(ConversationStore.TEXT_LIMIT_FLOOR);
     for (int round = 1; round <= rounds; round++) {
       for (int threads : threadCounts) {
         Path dir = Files.createTempDirectory("engram-concurrent-ingest");
         try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
-            .embedder(embedder).indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL).build()) {
+            .embedder(embedder).indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
+            .maxTextLength(textLimit).build()) {
           Map<Scope, Deque<AddRequest>> adds = adds(conversations, perAdd, scopePerSession);
           long cpu = os.getProcessCpuTime();
           long start = System.nanoTime();

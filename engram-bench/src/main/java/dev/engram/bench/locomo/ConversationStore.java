@@ -62,6 +62,14 @@ final class ConversationStore implements AutoCloseable {
    * the approximate (HNSW) dense candidates: evidence recall varied by up to 0.01 from run to run.
    */
   static final Duration INDEX_COMMIT_INTERVAL = Duration.ofHours(24);
+  /**
+   * The least text limit ({@code Engram.Builder#maxTextLength}) a store is opened with: 1 MiB characters, far above
+   * the library's default (16,384), which BEAM's conversations exceed (turns of 18,385, 53,108 and 348,853
+   * characters), so that a long turn is measured instead of aborting the run.
+   */
+  static final int TEXT_LIMIT_FLOOR = 1 << 20;
+  /** Room above the longest turn for what a stored text adds to it: the {@code <speaker>: } prefix. */
+  private static final int TEXT_LIMIT_MARGIN = 1024;
 
   private final Path dir;
   private final Memory memory;
@@ -80,8 +88,16 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
+   * The text limit a store of this conversation is opened with: {@link #TEXT_LIMIT_FLOOR}, or more if a turn (with
+   * its speaker prefix) is longer, so that no turn of the data is refused.
+   */
+  static int textLimit(Conversation c) {
+    return Math.max(TEXT_LIMIT_FLOOR, c.longestTurnChars() + TEXT_LIMIT_MARGIN);
+  }
+
+  /**
    * Opens a fresh store in {@code dir}; {@code setup} sets the engine's inference (and whatever else it needs)
-   * after the storage, embedder and fusion.
+   * after the storage, embedder, fusion and the text limit ({@link #textLimit}).
    */
   static ConversationStore open(Path dir, Conversation c, ScopeLayout layout, Embedder embedder, Fusion fusion,
                                 UnaryOperator<Engram.Builder> setup) {
@@ -94,7 +110,7 @@ final class ConversationStore implements AutoCloseable {
     }
     EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
     Engram.Builder builder = Engram.builder().storage(storage).embedder(embedder).fusion(fusion)
-        .indexCommitInterval(INDEX_COMMIT_INTERVAL);
+        .indexCommitInterval(INDEX_COMMIT_INTERVAL).maxTextLength(textLimit(c));
     try {
       builder = setup.apply(builder);
     } catch (RuntimeException e) {

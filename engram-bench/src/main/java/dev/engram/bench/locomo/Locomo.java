@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The LoCoMo benchmark's data model (Maharana et al., ACL 2024), as read by {@link LocomoReader}. Immutable.
@@ -26,10 +27,21 @@ public final class Locomo {
     }
   }
 
-  /** A question with its gold answer, the dia_ids that support it, and its category id (1..5). */
-  public record Question(String question, String answer, List<String> evidence, int category) {
+  /**
+   * A question with its gold answer, the dia_ids that support it, its category id (1..5), and, in a BEAM file
+   * converted to LoCoMo's format, BEAM's own ability ({@code beam_type}, for example {@code temporal_reasoning}),
+   * which the reports tally beside the category.
+   */
+  public record Question(String question, String answer, List<String> evidence, int category,
+                         Optional<String> beamType) {
     public Question {
       evidence = List.copyOf(evidence);
+      Objects.requireNonNull(beamType, "beamType");
+    }
+
+    /** A LoCoMo question, without a BEAM type. */
+    public Question(String question, String answer, List<String> evidence, int category) {
+      this(question, answer, evidence, category, Optional.empty());
     }
   }
 
@@ -51,6 +63,11 @@ public final class Locomo {
 
     public int turnCount() {
       return sessions.stream().mapToInt(s -> s.turns().size()).sum();
+    }
+
+    /** The length in characters of the longest turn text (0 without turns). */
+    public int longestTurnChars() {
+      return sessions.stream().flatMap(s -> s.turns().stream()).mapToInt(t -> t.text().length()).max().orElse(0);
     }
   }
 

@@ -340,6 +340,7 @@ public final class LocomoBench {
     for (int i = 0; i < all.size(); i++) {
       Conversation c = all.get(i);
       Conversation other = all.get((i + 1) % all.size());
+      report.longestMessage(c.longestTurnChars());
       UnaryOperator<Engram.Builder> setup = switch (o.mode()) {
         case RAW -> b -> b.inference(new VerbatimInference());
         case OBSERVATIONS -> own(new ObservationReplay(c.observations()), c, o.scopes());
@@ -410,7 +411,7 @@ public final class LocomoBench {
           }
         }
         asked++;
-        report.question(q.category(), score, elapsed, hooks.observer().onSearch(c, q, result));
+        report.question(q, score, elapsed, hooks.observer().onSearch(c, q, result));
         hooks.progress().accept(1);
       }
     }

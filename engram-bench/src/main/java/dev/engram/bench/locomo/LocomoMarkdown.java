@@ -6,7 +6,10 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Renders a {@link LocomoReport} as Markdown: a table per category id, the latencies, and the baselines. */
+/**
+ * Renders a {@link LocomoReport} as Markdown: a table per category id, one per BEAM type when the questions carry
+ * one, the latencies and the longest message, and the baselines.
+ */
 final class LocomoMarkdown {
   private LocomoMarkdown() {}
 
@@ -22,14 +25,24 @@ final class LocomoMarkdown {
     sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
     r.byCategory().forEach((k, s) -> row(sb, k + " (" + Locomo.categoryLabel(Integer.parseInt(k)) + ")", s, extra));
     row(sb, "**overall**", r.overall(), extra);
+    if (!r.byBeamType().isEmpty()) {
+      sb.append("\n| BEAM type | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
+      extra.forEach(k -> sb.append(' ').append(k).append(" |"));
+      sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
+      r.byBeamType().forEach((k, s) -> row(sb, k, s, extra));
+    }
     sb.append(String.format(Locale.ROOT, "%nsearch p50 %.2f ms, p95 %.2f ms, p99 %.2f ms; ingest %.1f turns/s"
-            + " (%.2f ms/turn); memory tokens per conversation %.0f%n", r.latencyMs().searchP50(),
-        r.latencyMs().searchP95(), r.latencyMs().searchP99(), r.ingestTurnsPerSecond(),
-        r.latencyMs().ingestPerTurnMean(), r.memoryTokensPerConversation()));
+            + " (%.2f ms/turn); memory tokens per conversation %.0f; longest message %d characters%n",
+        r.latencyMs().searchP50(), r.latencyMs().searchP95(), r.latencyMs().searchP99(), r.ingestTurnsPerSecond(),
+        r.latencyMs().ingestPerTurnMean(), r.memoryTokensPerConversation(), r.longestMessageChars()));
     sb.append(String.format(Locale.ROOT, "%nEvidence recall and hit average over the %d questions with gold"
         + " evidence; the other columns over all %d. Category ids as in LoCoMo's evaluation (1 multi-hop,"
         + " 2 temporal, 3 open-domain, 4 single-hop); the Mem0 paper's columns single-hop, multi-hop, open-domain,"
         + " temporal are ids 1, 3, 4, 2.%n", r.overall().evidenceQuestions(), r.overall().questions()));
+    if (!r.byBeamType().isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "BEAM types are BEAM's own abilities, each mapped onto a category id by the"
+          + " file; abstention questions (category 5) are left out like LoCoMo's adversarial ones.%n"));
+    }
     if (!r.baselines().isEmpty()) {
       Set<String> baseExtra = new TreeSet<>();
       r.baselines().forEach(b -> baseExtra.addAll(b.extra().keySet()));

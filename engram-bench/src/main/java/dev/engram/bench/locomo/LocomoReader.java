@@ -24,12 +24,15 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Reads files in LoCoMo's format ({@code data/locomo10.json}: a JSON array of samples). Sessions are taken from the
- * session lists present (some samples list dates of sessions that have no turns), in number order.
+ * session lists present (some samples list dates of sessions that have no turns), in number order. Reads BEAM
+ * conversations converted to this format as they are: each question's {@code beam_type}, if present, becomes
+ * {@link Question#beamType()}; BEAM's other fields ({@code beam_id}, {@code rubric}, ...) are ignored.
  */
 public final class LocomoReader {
   private static final Pattern SESSION_KEY = Pattern.compile("session_(\\d+)");
@@ -117,8 +120,10 @@ public final class LocomoReader {
       for (JsonNode ev : q.path("evidence")) {
         evidence.addAll(diaIds(ev.asText()));
       }
+      JsonNode beamType = q.path("beam_type");
       out.add(new Question(q.path("question").asText(), answer.isMissingNode() ? "" : answer.asText(), evidence,
-          q.path("category").asInt()));
+          q.path("category").asInt(), beamType.isTextual() && !beamType.asText().isBlank()
+              ? Optional.of(beamType.asText().strip()) : Optional.empty()));
     }
     return out;
   }

@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -20,6 +21,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,11 +35,14 @@ import java.util.TreeMap;
  * {@code answer_token_recall} of baselines added), with a Markdown rendering ({@link LocomoMarkdown}) and a chart
  * ({@link LocomoChart}). Evidence recall and hit are averaged over the questions that have gold evidence
  * ({@code evidence_questions}); the other metrics over all scored questions. Metrics from a
- * {@link QuestionObserver} appear beside the built-in ones, at both levels.
+ * {@link QuestionObserver} appear beside the built-in ones, at both levels. Questions that carry a BEAM type
+ * ({@link Question#beamType()}) are also scored per type ({@code by_beam_type}, left out of the JSON when no
+ * question has one); {@code longest_message_chars} is the longest turn of the conversations read, which the stores
+ * were opened to accept ({@code ConversationStore#textLimit}).
  */
 @JsonPropertyOrder({"dataset", "mode", "scopes", "turns_per_add", "speaker_prefix", "graph", "top_k", "embedder",
-    "fusion", "questions", "overall", "by_category", "latency_ms", "ingest_turns_per_second",
-    "memory_tokens_per_conversation", "baselines"})
+    "fusion", "questions", "overall", "by_category", "by_beam_type", "latency_ms", "ingest_turns_per_second",
+    "memory_tokens_per_conversation", "longest_message_chars", "baselines"})
 public record LocomoReport(
     String dataset,
     String mode,
@@ -51,10 +56,16 @@ public record LocomoReport(
     int questions,
     Scores overall,
     @JsonProperty("by_category") Map<String, Scores> byCategory,
+    @JsonProperty("by_beam_type") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Scores> byBeamType,
     @JsonProperty("latency_ms") Latency latencyMs,
     @JsonProperty("ingest_turns_per_second") double ingestTurnsPerSecond,
     @JsonProperty("memory_tokens_per_conversation") double memoryTokensPerConversation,
+    @JsonProperty("longest_message_chars") int longestMessageChars,
     List<Baseline> baselines) {
+
+  public LocomoReport {
+    byBeamType = byBeamType == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(byBeamType));
+  }
 
   /** Mean scores over a set of questions, plus the observer's metrics ({@code extra}, flattened in JSON). */
   @JsonPropertyOrder({"questions", "evidence_questions", "evidence_recall", "hit", "answer_token_recall",
@@ -161,14 +172,15 @@ public record LocomoReport(
    * hits a {@link QuestionObserver} collected.
    *
    * @param overall    metrics of all questions
-   * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks are ignored
+   * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks are ignored.
+   *                   The per-type scores ({@link #byBeamType()}) keep the retrieval metrics only
    */
   public LocomoReport withMetrics(Map<String, Double> overall, Map<String, Map<String, Double>> byCategory) {
     Map<String, Scores> categories = new TreeMap<>();
     this.byCategory.forEach((k, v) -> categories.put(k, v.plus(byCategory.getOrDefault(k, Map.of()))));
     return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        questions, this.overall.plus(overall), categories, latencyMs, ingestTurnsPerSecond,
-        memoryTokensPerConversation, baselines);
+        questions, this.overall.plus(overall), categories, byBeamType, latencyMs, ingestTurnsPerSecond,
+        memoryTokensPerConversation, longestMessageChars, baselines);
   }
 
   /** A copy with more metrics for the baseline of this name (see {@link #withMetrics}). */
@@ -179,7 +191,8 @@ public record LocomoReport(
           b.contextTokensMean(), merge(b.extra(), metrics)) : b);
     }
     return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        questions, overall, byCategory, latencyMs, ingestTurnsPerSecond, memoryTokensPerConversation, out);
+        questions, overall, byCategory, byBeamType, latencyMs, ingestTurnsPerSecond, memoryTokensPerConversation,
+        longestMessageChars, out);
   }
 
   private static Map<String, Double> merge(Map<String, Double> a, Map<String, Double> b) {
@@ -214,7 +227,10 @@ public record LocomoReport(
     }
   }
 
-  /** A Markdown table: one row per category id and one overall, then the baselines. */
+  /**
+   * A Markdown table: one row per category id and one overall, then one row per BEAM type (if any), then the
+   * baselines.
+   */
   public String toMarkdown() {
     return LocomoMarkdown.render(this);
   }

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline extractor, one
@@ -35,9 +37,16 @@ import java.util.Set;
  * question of the conversation asked once at 1,500 tokens with the first ranking, not counted, so that the first
  * ranking measured does not pay for the compilation of the search code).
  *
- * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE [RANKING...]}, each ranking as
- * {@link Ranking#parse} reads it (default: none, each step alone, the default, the default with each opt-in step
- * and with both). {@code --context-embeddings} before the file embeds each memory's source context too
+ * When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's format), a second
+ * table gives each ranking's evidence recall at 1,500 tokens per type. Stores accept the longest turn of the data
+ * ({@link ConversationStore#textLimit}), which is printed.
+ *
+ * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE... [RANKING...]}: one or more files
+ * (each ending in {@code .json}, for example the LoCoMo sample and the BEAM sample; each gets its own tables; a
+ * single file may have any name), then
+ * the rankings, each as {@link Ranking#parse} reads it (default: none, each step alone, the default, the default
+ * with each opt-in step and with both). {@code --context-embeddings} before the files embeds each memory's source
+ * context too
  * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or {@code 10}
  * also prints, for each question whose evidence that setting's search misses (a 1,500- or 500-token budget, or the
  * top-10), what the search returned and where the missed turns' memories stand in the fusion's order.
@@ -49,7 +58,7 @@ public final class RankingAblation {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
-      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE [RANKING...]");
+      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
       System.exit(2);
     }
     int dumped = dumped(System.getenv("ABLATION_DUMP")); // the setting whose misses to print, -1 for none
@@ -61,15 +70,37 @@ public final class RankingAblation {
     if (contextEmbeddings) {
       args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
-    Path data = Path.of(args[0]);
-    List<String> specs = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("none", "neighbours",
-        "dates", "diversity", "feedback", "default", "default,diversity", "default,feedback",
-        "default,diversity,feedback");
+    List<Path> files = new ArrayList<>();
+    int firstSpec = 0;
+    while (firstSpec < args.length && args[firstSpec].toLowerCase(Locale.ROOT).endsWith(".json")) {
+      files.add(Path.of(args[firstSpec++]));
+    }
+    if (files.isEmpty() && args.length > 0) { // one file of another name, as before several were accepted
+      files.add(Path.of(args[firstSpec++]));
+    }
+    if (files.isEmpty()) {
+      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
+      System.exit(2);
+    }
+    List<String> specs = args.length > firstSpec ? List.of(args).subList(firstSpec, args.length)
+        : List.of("none", "neighbours", "dates", "diversity", "feedback", "default", "default,diversity",
+            "default,feedback", "default,diversity,feedback");
     Map<String, Ranking> rankings = new LinkedHashMap<>();
     for (String s : specs) {
       rankings.put(s, Ranking.parse(s, "ranking"));
     }
     Embedder embedder = OnnxEmbedders.defaultEmbedder();
+    for (Path data : files) {
+      if (files.size() > 1) {
+        System.out.println("\n## " + data.getFileName() + "\n");
+      }
+      ablate(data, rankings, embedder, contextEmbeddings, dumped);
+    }
+  }
+
+  /** Runs every ranking on one file's conversations and prints its tables. */
+  private static void ablate(Path data, Map<String, Ranking> rankings, Embedder embedder, boolean contextEmbeddings,
+                             int dumped) throws IOException {
     List<Conversation> conversations = LocomoReader.read(data);
     Map<String, Tally> tallies = new LinkedHashMap<>();
     List<Double> inStore = new ArrayList<>(); // per question with evidence: the recall of the whole store
@@ -104,7 +135,7 @@ public final class RankingAblation {
                 }
                 Set<String> sources = new HashSet<>();
                 hits.forEach(h -> sources.addAll(h.memory().sourceIds()));
-                t.add(b, q.category(), RetrievalMetrics.evidenceRecall(q.evidence(), sources), elapsed);
+                t.add(b, q, RetrievalMetrics.evidenceRecall(q.evidence(), sources), elapsed);
                 if (b == dumped && !sources.containsAll(q.evidence())) {
                   dump(store, q, hits, sources, BUDGETS[b]);
                 }
@@ -116,8 +147,9 @@ public final class RankingAblation {
     } finally {
       DataDirectories.deleteTree(work);
     }
-    System.out.printf(Locale.ROOT, "evidence recall of the whole store: %.3f (%d questions)%n",
-        inStore.stream().mapToDouble(Double::doubleValue).average().orElse(0), inStore.size());
+    System.out.printf(Locale.ROOT, "evidence recall of the whole store: %.3f (%d questions); longest message %d"
+            + " characters%n", inStore.stream().mapToDouble(Double::doubleValue).average().orElse(0), inStore.size(),
+        conversations.stream().mapToInt(Conversation::longestTurnChars).max().orElse(0));
     System.out.println("| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
         + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
@@ -127,6 +159,18 @@ public final class RankingAblation {
       System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f | %.1f / %.1f |%n",
           e.getKey(), t.mean(0, 0), t.mean(1, 0), t.mean(2, 0), t.mean(0, 1), t.mean(1, 1), t.mean(2, 1),
           t.answerMean(0), t.answerMean(1), t.answerMean(2), p.at(50), p.at(95));
+    }
+    Set<String> types = new TreeSet<>();
+    tallies.values().forEach(t -> types.addAll(t.typeSum.keySet()));
+    if (!types.isEmpty()) {
+      System.out.println("\nevidence recall at 1,500 tokens per BEAM type:\n");
+      System.out.println("| ranking | " + String.join(" | ", types) + " |");
+      System.out.println("|---|" + "---|".repeat(types.size()));
+      for (Map.Entry<String, Tally> e : tallies.entrySet()) {
+        StringBuilder row = new StringBuilder("| " + e.getKey() + " |");
+        types.forEach(type -> row.append(String.format(Locale.ROOT, " %.3f |", e.getValue().typeMean(type))));
+        System.out.println(row);
+      }
     }
   }
 
@@ -170,13 +214,18 @@ public final class RankingAblation {
     store.searchWith(budget, 0.0);
   }
 
-  /** Evidence recall sums per setting, overall (category 0) and per category, and the 1,500-token latencies. */
+  /**
+   * Evidence recall sums per setting, overall (category 0) and per category, per BEAM type at 1,500 tokens, and the
+   * 1,500-token latencies.
+   */
   private static final class Tally {
     final double[][] sum = new double[BUDGETS.length][5];
     final int[][] count = new int[BUDGETS.length][5];
     final List<Double> latencies = new ArrayList<>();
     final double[] answerSum = new double[BUDGETS.length];
     final int[] answerCount = new int[BUDGETS.length];
+    /** Per BEAM type at 1,500 tokens: the sum of evidence recall and the number of questions. */
+    final Map<String, double[]> typeSum = new TreeMap<>();
 
     void answer(int setting, double recall) {
       answerSum[setting] += recall;
@@ -187,14 +236,25 @@ public final class RankingAblation {
       return answerCount[setting] == 0 ? 0 : answerSum[setting] / answerCount[setting];
     }
 
-    void add(int setting, int category, double recall, long nanos) {
+    void add(int setting, Question q, double recall, long nanos) {
+      int category = q.category();
       sum[setting][0] += recall;
       count[setting][0]++;
       sum[setting][category] += recall;
       count[setting][category]++;
       if (setting == 0) {
         latencies.add(nanos / 1e6);
+        q.beamType().ifPresent(type -> {
+          double[] s = typeSum.computeIfAbsent(type, k -> new double[2]);
+          s[0] += recall;
+          s[1]++;
+        });
       }
+    }
+
+    double typeMean(String type) {
+      double[] s = typeSum.get(type);
+      return s == null || s[1] == 0 ? 0 : s[0] / s[1];
     }
 
     double mean(int setting, int category) {

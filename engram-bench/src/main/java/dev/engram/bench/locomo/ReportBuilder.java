@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.bench.Percentiles;
+import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.LocomoReport.Baseline;
 import dev.engram.bench.locomo.LocomoReport.Latency;
 import dev.engram.bench.locomo.LocomoReport.QuestionScore;
@@ -32,10 +33,12 @@ final class ReportBuilder {
   private final List<Double> searchMillis = new ArrayList<>();
   private final List<Long> memoryTokens = new ArrayList<>();
   private long turns;
+  private int longestMessageChars;
   private long ingestNanos;
 
-  /** A question's score and the observer's pending metrics. */
-  private record Pending(int category, QuestionScore score, CompletionStage<Map<String, Double>> extra) {
+  /** A question's score and the observer's pending metrics; {@code beamType} "" for a question without one. */
+  private record Pending(int category, String beamType, QuestionScore score,
+                         CompletionStage<Map<String, Double>> extra) {
     QuestionScore await() {
       return score.plusExtra(extra.toCompletableFuture().join());
     }
@@ -59,29 +62,41 @@ final class ReportBuilder {
     ingestNanos += nanos;
   }
 
+  /** Records the length of the longest turn of a conversation read; the report keeps the longest of all. */
+  void longestMessage(int chars) {
+    longestMessageChars = Math.max(longestMessageChars, chars);
+  }
+
   void memoryTokens(long tokens) {
     memoryTokens.add(tokens);
   }
 
-  void question(int category, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
-    questions.add(new Pending(category, s, extra));
+  void question(Question q, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
+    questions.add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
     searchMillis.add(searchNanos / 1e6);
   }
 
-  void baseline(String name, int category, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
-    baselines.computeIfAbsent(name, k -> new ArrayList<>()).add(new Pending(category, s, extra));
+  void baseline(String name, Question q, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
+    baselines.computeIfAbsent(name, k -> new ArrayList<>())
+        .add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
   }
 
   LocomoReport build() {
     Map<Integer, List<QuestionScore>> byCategory = new TreeMap<>();
+    Map<String, List<QuestionScore>> byBeamType = new TreeMap<>();
     List<QuestionScore> all = new ArrayList<>();
     for (Pending p : questions) {
       QuestionScore s = p.await();
       byCategory.computeIfAbsent(p.category(), k -> new ArrayList<>()).add(s);
+      if (!p.beamType().isEmpty()) {
+        byBeamType.computeIfAbsent(p.beamType(), k -> new ArrayList<>()).add(s);
+      }
       all.add(s);
     }
     Map<String, Scores> categories = new TreeMap<>();
     byCategory.forEach((k, v) -> categories.put(String.valueOf(k), scores(v)));
+    Map<String, Scores> types = new TreeMap<>();
+    byBeamType.forEach((k, v) -> types.put(k, scores(v)));
     List<Baseline> base = new ArrayList<>();
     baselines.forEach((name, pending) -> {
       Scores s = scores(pending.stream().map(Pending::await).toList());
@@ -91,9 +106,9 @@ final class ReportBuilder {
     Percentiles p = LocomoBench.percentiles(searchMillis);
     double perTurnMs = turns == 0 ? 0 : ingestNanos / 1e6 / turns;
     return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        all.size(), scores(all), categories, new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
+        all.size(), scores(all), categories, types, new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
         ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
-        memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), base);
+        memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), longestMessageChars, base);
   }
 
   static Scores scores(List<QuestionScore> v) {

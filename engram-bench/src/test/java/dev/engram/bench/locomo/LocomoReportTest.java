@@ -71,7 +71,7 @@ class LocomoReportTest {
     assertThat(fields(json)).containsExactly("dataset", "mode", "scopes", "turns_per_add", "speaker_prefix", "graph",
         "top_k",
         "embedder", "fusion", "questions", "overall", "by_category", "latency_ms", "ingest_turns_per_second",
-        "memory_tokens_per_conversation", "baselines");
+        "memory_tokens_per_conversation", "longest_message_chars", "baselines");
     assertThat(json.get("dataset").asText()).isEqualTo("mini-locomo.json");
     assertThat(json.get("scopes").asText()).isEqualTo("speaker");
     assertThat(json.get("fusion").asText()).isEqualTo("weighted");
