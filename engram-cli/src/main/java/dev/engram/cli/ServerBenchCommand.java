@@ -11,12 +11,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code engram bench server}: the REST server's cost over the engine ({@link ServerBench}) on one LoCoMo
- * conversation. Prints a Markdown table (or, with {@code --json}, the JSON report) on stdout. The server's access
+ * conversation, with the HTTP clients in a JVM of their own. Prints a Markdown table (or, with {@code --json}, the JSON report) on stdout. The server's access
  * log is off unless {@code --access-log} is given (it would print a line per request).
  */
 @Command(name = "server",
-    description = {"Time searches and adds through the REST server (HTTP on 127.0.0.1) against the same calls in "
-        + "process, on one LoCoMo conversation: one-client latency, throughput with concurrent clients, adds/s.",
+    description = {"Time searches and adds through the REST server (HTTP on 127.0.0.1, driven from a client JVM of "
+        + "its own) against the same calls in process, on one LoCoMo conversation: one-client latency and what the "
+        + "server adds at p50 and p95, throughput with concurrent clients, adds/s.",
         "Runs in an empty data directory (a temporary one, deleted afterwards, unless --data-dir is given)."})
 final class ServerBenchCommand extends ReportingBenchCommand {
   private static final String ACCESS_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.engram.server.access";

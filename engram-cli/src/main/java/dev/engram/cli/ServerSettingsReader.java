@@ -18,11 +18,12 @@ import java.util.Optional;
  * {@code host} ({@code ENGRAM_SERVER_HOST}), {@code port} ({@code ENGRAM_SERVER_PORT}), {@code max_body_bytes}
  * ({@code ENGRAM_SERVER_MAX_BODY_BYTES}), {@code rate_limit_per_minute} ({@code ENGRAM_SERVER_RATE_LIMIT}),
  * {@code event_workers} ({@code ENGRAM_SERVER_EVENT_WORKERS}), {@code shutdown_grace_seconds}
- * ({@code ENGRAM_SERVER_SHUTDOWN_GRACE_SECONDS}), {@code event_lease_seconds} ({@code ENGRAM_SERVER_EVENT_LEASE_SECONDS}).
+ * ({@code ENGRAM_SERVER_SHUTDOWN_GRACE_SECONDS}), {@code event_lease_seconds} ({@code ENGRAM_SERVER_EVENT_LEASE_SECONDS}),
+ * {@code key_cache_seconds} ({@code ENGRAM_SERVER_KEY_CACHE_SECONDS}).
  */
 final class ServerSettingsReader {
   static final List<String> KEYS = List.of("host", "port", "max_body_bytes", "rate_limit_per_minute",
-      "event_workers", "shutdown_grace_seconds", "event_lease_seconds");
+      "event_workers", "shutdown_grace_seconds", "event_lease_seconds", "key_cache_seconds");
 
   private ServerSettingsReader() {}
 
@@ -71,6 +72,8 @@ final class ServerSettingsReader {
         "shutdown_grace_seconds", v, where))));
     s.get("event_lease_seconds").ifPresent(v -> b.eventLease(Duration.ofSeconds(integer(prefix,
         "event_lease_seconds", v, where))));
+    s.get("key_cache_seconds").ifPresent(v -> b.keyCacheTtl(Duration.ofSeconds(integer(prefix,
+        "key_cache_seconds", v, where))));
   }
 
   private static int integer(String prefix, String key, String value, String where) {

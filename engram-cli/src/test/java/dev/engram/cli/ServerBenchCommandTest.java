@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * engram bench server on the project's mini LoCoMo fixture with the hashing embedder: the report's structure and
- * counts (no timing assertions), the Markdown table, and bad options.
+ * engram bench server on the project's mini LoCoMo fixture with the hashing embedder, its HTTP clients in a JVM of
+ * their own: the report's structure and counts (no timing assertions), the Markdown table, and bad options.
  */
 class ServerBenchCommandTest {
   private static final String DATA = Cli.benchMiniLocomo();
@@ -45,6 +45,12 @@ class ServerBenchCommandTest {
     assertThat(json.at("/throughput/operations").asInt()).isEqualTo(30);
     assertThat(json.at("/adds/one_client/clients").asInt()).isEqualTo(1);
     assertThat(json.at("/adds/concurrent/clients").asInt()).isEqualTo(3);
+    assertThat(json.at("/adds/one_client_latency/in_process_ms/count").asInt()).isEqualTo(12);
+    assertThat(json.at("/adds/one_client_latency/http_ms/count").asInt()).isEqualTo(12);
+    assertThat(json.at("/adds/one_client_latency/p95_added_ms").asDouble()).isEqualTo(
+        json.at("/adds/one_client_latency/http_ms/p95").asDouble()
+            - json.at("/adds/one_client_latency/in_process_ms/p95").asDouble(),
+        org.assertj.core.data.Offset.offset(0.002));
     for (String rates : new String[] {"/throughput", "/adds/one_client", "/adds/concurrent"}) {
       double in = json.at(rates + "/in_process_per_second").asDouble();
       double http = json.at(rates + "/http_per_second").asDouble();
@@ -64,7 +70,7 @@ class ServerBenchCommandTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).contains("| measure | in process | over HTTP | difference / ratio |")
         .contains("| search p50, 1 client |").contains("| searches/s, 2 clients |")
-        .contains("| adds/s (infer=false), 1 client |").contains("| adds/s (infer=false), 2 clients |");
+        .contains("| add p50 (infer=false), 1 client |").contains("| adds/s (infer=false), 1 client |").contains("| adds/s (infer=false), 2 clients |");
   }
 
   @Test

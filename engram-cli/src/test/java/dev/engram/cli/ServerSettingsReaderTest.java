@@ -11,7 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The add event lease in {@code engram.yaml}'s {@code server:} block and its environment override. */
+/**
+ * The add event lease and the key cache in {@code engram.yaml}'s {@code server:} block and their environment
+ * overrides.
+ */
 class ServerSettingsReaderTest {
   @TempDir
   Path dir;
@@ -31,5 +34,18 @@ class ServerSettingsReaderTest {
     assertThatThrownBy(() -> ServerSettingsReader.read(Map.of(), dir).build())
         .isInstanceOfSatisfying(ValidationException.class,
             e -> assertThat(e.field()).isEqualTo("server.event_lease_seconds"));
+  }
+
+  @Test
+  void theKeyCacheComesFromTheFileAndTheEnvironmentAndIsBounded() throws Exception {
+    assertThat(ServerSettingsReader.read(Map.of(), dir).build().keyCacheTtl()).isEqualTo(Duration.ofSeconds(2));
+    Files.writeString(dir.resolve("engram.yaml"), "server:\n  key_cache_seconds: 0\n");
+    assertThat(ServerSettingsReader.read(Map.of(), dir).build().keyCacheTtl()).isEqualTo(Duration.ZERO);
+    assertThat(ServerSettingsReader.read(Map.of("ENGRAM_SERVER_KEY_CACHE_SECONDS", "5"), dir).build()
+        .keyCacheTtl()).isEqualTo(Duration.ofSeconds(5));
+    Files.writeString(dir.resolve("engram.yaml"), "server:\n  key_cache_seconds: 61\n");
+    assertThatThrownBy(() -> ServerSettingsReader.read(Map.of(), dir).build())
+        .isInstanceOfSatisfying(ValidationException.class,
+            e -> assertThat(e.field()).isEqualTo("server.key_cache_seconds"));
   }
 }

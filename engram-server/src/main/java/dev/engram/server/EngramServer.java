@@ -14,6 +14,8 @@ import dev.engram.server.api.TransferApi;
 import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
+import dev.engram.server.auth.CachedApiKeyStore;
+import dev.engram.server.http.AccessLog;
 import dev.engram.server.http.Authenticator;
 import dev.engram.server.http.JsonErrorHandler;
 import dev.engram.server.http.ModelHealth;
@@ -48,6 +50,7 @@ public final class EngramServer implements AutoCloseable {
   private final AddEvents events;
   private final ModelHealth model;
   private final RouteTable routes;
+  private final AccessLog accessLog;
   private final Javalin app;
   private volatile boolean closed;
 
@@ -82,8 +85,12 @@ public final class EngramServer implements AutoCloseable {
     new OpsApi(metrics, events, this::readiness, () -> openApi[0], () -> page[0]).register(routes);
     openApi[0] = MemoryJson.write(OpenApiDocument.build(routes.routes(), version));
     page[0] = OpenApiDocument.page(routes.routes());
-    RouteTable.RouteEnv env = new RouteTable.RouteEnv(root, new Authenticator(b.keys, settings.insecureNoAuth()),
-        new RateLimiter(settings.rateLimitPerMinute(), b.clock), metrics, settings.maxBodyBytes(), b.clock);
+    // The cache is the server's view of the keys, not their owner: it is never closed (the caller closes the store).
+    ApiKeyStore keys = new CachedApiKeyStore(b.keys, b.clock, settings.keyCacheTtl());
+    this.accessLog = AccessLog.toLogger();
+    RouteTable.RouteEnv env = new RouteTable.RouteEnv(root, new Authenticator(keys, settings.insecureNoAuth()),
+        new RateLimiter(settings.rateLimitPerMinute(), b.clock), metrics, accessLog, settings.maxBodyBytes(),
+        b.clock);
     Map<String, HttpServlet> servlets = Map.copyOf(b.servlets);
     this.app = Javalin.create(config -> {
       config.startup.showJavalinBanner = false;
@@ -162,7 +169,11 @@ public final class EngramServer implements AutoCloseable {
     try {
       app.stop();
     } finally {
-      events.close(settings.shutdownGrace());
+      try {
+        events.close(settings.shutdownGrace());
+      } finally {
+        accessLog.close();
+      }
     }
   }
 

@@ -20,17 +20,25 @@ import java.util.Objects;
  * @param eventLease        how long an add event this server claimed stays its without a renewal (renewed every
  *                          third of it); when the server dies, another server on the same event store takes the event
  *                          over after this long (default 60 s, at least 3 s)
+ * @param keyCacheTtl       how long an authenticated API key is trusted without reading the key store again: a key
+ *                          revoked from another process (the CLI, another server) stops working within this long;
+ *                          zero reads the store on every request (default 2 s, at most 60 s)
  */
 public record ServerSettings(String host, int port, long maxBodyBytes, int rateLimitPerMinute, boolean insecureNoAuth,
-                             int eventWorkers, Duration shutdownGrace, Duration eventLease) {
+                             int eventWorkers, Duration shutdownGrace, Duration eventLease,
+                             Duration keyCacheTtl) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
   public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20;
+  public static final Duration DEFAULT_KEY_CACHE_TTL = Duration.ofSeconds(2);
+  /** The longest a revoked key may keep working on a server that has seen it. */
+  public static final Duration MAX_KEY_CACHE_TTL = Duration.ofSeconds(60);
 
   public ServerSettings {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     Objects.requireNonNull(eventLease, "eventLease");
+    Objects.requireNonNull(keyCacheTtl, "keyCacheTtl");
     if (host.isBlank()) {
       throw new ValidationException("server.host", "must not be blank");
     }
@@ -50,6 +58,10 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
     if (eventLease.compareTo(Duration.ofSeconds(3)) < 0) {
       throw new ValidationException("server.event_lease_seconds", "must be at least 3, got "
           + eventLease.toSeconds());
+    }
+    if (keyCacheTtl.isNegative() || keyCacheTtl.compareTo(MAX_KEY_CACHE_TTL) > 0) {
+      throw new ValidationException("server.key_cache_seconds", "must be between 0 and "
+          + MAX_KEY_CACHE_TTL.toSeconds() + ", got " + keyCacheTtl.toSeconds());
     }
     if (shutdownGrace.isNegative()) {
       throw new ValidationException("server.shutdown_grace", "must not be negative");
@@ -75,7 +87,8 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
   /** A builder whose values start at the defaults. */
   public Builder toBuilder() {
     return new Builder().host(host).port(port).maxBodyBytes(maxBodyBytes).rateLimitPerMinute(rateLimitPerMinute)
-        .insecureNoAuth(insecureNoAuth).eventWorkers(eventWorkers).shutdownGrace(shutdownGrace).eventLease(eventLease);
+        .insecureNoAuth(insecureNoAuth).eventWorkers(eventWorkers).shutdownGrace(shutdownGrace).eventLease(eventLease)
+        .keyCacheTtl(keyCacheTtl);
   }
 
   /** Builds {@link ServerSettings}; every value starts at its default. */
@@ -88,6 +101,7 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
     private int eventWorkers = 2;
     private Duration shutdownGrace = Duration.ofSeconds(20);
     private Duration eventLease = Duration.ofSeconds(60);
+    private Duration keyCacheTtl = DEFAULT_KEY_CACHE_TTL;
 
     private Builder() {}
 
@@ -131,9 +145,14 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
       return this;
     }
 
+    public Builder keyCacheTtl(Duration d) {
+      this.keyCacheTtl = d;
+      return this;
+    }
+
     public ServerSettings build() {
       return new ServerSettings(host, port, maxBodyBytes, rateLimitPerMinute, insecureNoAuth, eventWorkers,
-          shutdownGrace, eventLease);
+          shutdownGrace, eventLease, keyCacheTtl);
     }
   }
 }

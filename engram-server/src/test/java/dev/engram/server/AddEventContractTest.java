@@ -88,6 +88,8 @@ class AddEventContractTest {
       assertThat(done.path("status").asText()).isEqualTo("SUCCEEDED");
       assertThat(done.path("results").get(0).path("data").path("memory").asText()).isEqualTo("fact " + i);
       ids[i] = done.path("id").asText();
+      // The answer is built without reading the event back: it must be the event as stored, field for field.
+      assertThat(done).isEqualTo(f.call("GET", "/v1/event/" + ids[i] + "/", key, null).json());
     }
     JsonNode page = f.call("GET", "/v1/events/?page=1&page_size=2", key, null).json();
     assertThat(page.path("count").asInt()).isEqualTo(3);

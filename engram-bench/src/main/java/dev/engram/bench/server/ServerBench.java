@@ -1,7 +1,5 @@
 package dev.engram.bench.server;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.AddRequest;
 import dev.engram.Engram;
 import dev.engram.Memory;
@@ -14,7 +12,7 @@ import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
 import dev.engram.bench.locomo.LocomoReader;
 import dev.engram.bench.scale.DataDirectories;
-import dev.engram.bench.scale.ScaleReport.Latency;
+import dev.engram.bench.server.HttpLoadClient.Job;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.server.EngramServer;
 import dev.engram.server.ServerSettings;
@@ -23,40 +21,33 @@ import dev.engram.server.store.ServerDatabase;
 import dev.engram.server.store.SqliteAddEventStore;
 import dev.engram.server.store.SqliteApiKeyStore;
 import dev.engram.spi.Embedder;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * {@code engram bench server}: what the REST server costs over the engine. One LoCoMo conversation's turns are
  * imported (infer=false) into a fresh embedded memory, an {@link EngramServer} serves it on 127.0.0.1 with an API
- * key, and the same work is timed directly on the {@link Memory} and through the server with JDK HTTP clients:
+ * key, and the same work is timed directly on the {@link Memory} and through the server. The HTTP clients run in a
+ * JVM of their own ({@link HttpLoadClient}: kept-alive connections, each request written in one piece, answers read
+ * but not parsed), so that the figures are the server's cost and not a client's sharing the server's JVM:
  * <ol>
- *   <li>one client: the conversation's questions as searches, in process and over HTTP interleaved, after a
- *       warm-up; latency percentiles of each and the difference;</li>
+ *   <li>one client: the conversation's questions as searches, in process and over HTTP interleaved query by query,
+ *       after a warm-up; latency percentiles of each and the difference;</li>
  *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches} are done, each
  *       way;</li>
- *   <li>adds with infer=false of single turns, one client and {@code clients} clients, each way (into scopes of
- *       their own).</li>
+ *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients} clients, each
+ *       way (into scopes of their own).</li>
  * </ol>
  * The rates are measured in alternating blocks (in process, then HTTP, four times), so that a change in the
  * machine's load falls on both ways alike.
  * Single-threaded setup; not thread-safe.
  */
 public final class ServerBench {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int IMPORT_BATCH = 100;
   /** Blocks each way of the throughput and add measurements. */
   private static final int BLOCKS = 4;
@@ -136,12 +127,16 @@ public final class ServerBench {
       String key = keys.create(memory.tenant(), KeyRole.MEMBER, "bench").secret();
       EngramServer server = EngramServer.builder(memory).settings(ServerSettings.builder().port(0).build())
           .keys(keys).events(events).build().start();
-      try {
-        Http http = new Http("http://127.0.0.1:" + server.port(), key);
-        ServerBenchReport.SearchLatency latency = searchLatency(memory, http, scope, queries, o);
+      try (HttpLoadProcess http = HttpLoadProcess.start(new HttpLoadClient.Setup("127.0.0.1", server.port(), key,
+          queries, turns.stream().map(t -> t.messages().get(0).content()).toList()))) {
+        ServerBenchReport.Latencies latency = searchLatency(memory, http, scope, queries, o);
         ServerBenchReport.Rates throughput = searchThroughput(memory, http, scope, queries, o);
-        ServerBenchReport.Adds adds = new ServerBenchReport.Adds(addRate(memory, http, turns, 1, o.adds()),
-            addRate(memory, http, turns, o.clients(), o.adds()));
+        Timed[] one = addRuns(memory, http, turns, 1, o.adds());
+        Timed[] many = addRuns(memory, http, turns, o.clients(), o.adds());
+        ServerBenchReport.Adds adds = new ServerBenchReport.Adds(
+            ServerBenchReport.Rates.of(1, o.adds(), one[0].seconds(), one[1].seconds()),
+            ServerBenchReport.Rates.of(o.clients(), o.adds(), many[0].seconds(), many[1].seconds()),
+            ServerBenchReport.Latencies.of(one[0].millis(), one[1].millis()));
         Runtime rt = Runtime.getRuntime();
         return new ServerBenchReport(c.sampleId(), turns.size(), ServerBenchReport.round(importSeconds),
             embedder.modelId(), o.topK(), queries.size(),
@@ -169,55 +164,52 @@ public final class ServerBench {
     return out;
   }
 
-  private static ServerBenchReport.SearchLatency searchLatency(Memory memory, Http http, Scope scope,
-                                                               List<String> queries, Options o) {
+  private static ServerBenchReport.Latencies searchLatency(Memory memory, HttpLoadProcess http, Scope scope,
+                                                           List<String> queries, Options o) {
+    String user = scope.userId().orElseThrow();
     for (int i = 0; i < o.warmUp(); i++) {
-      String q = queries.get(i % queries.size());
-      memory.search(request(scope, q, o.topK()));
-      http.search(scope, q, o.topK());
+      memory.search(request(scope, queries.get(i % queries.size()), o.topK()));
+    }
+    if (o.warmUp() > 0) {
+      http.run(new Job("search", user, o.topK(), 0, o.warmUp(), 1));
     }
     double[] in = new double[queries.size()];
     double[] over = new double[queries.size()];
     for (int i = 0; i < queries.size(); i++) {
       String q = queries.get(i);
+      Job one = new Job("search", user, o.topK(), i, i + 1, 1);
       // Alternate which goes first, so that neither always runs on caches the other warmed.
       if (i % 2 == 0) {
         in[i] = time(() -> memory.search(request(scope, q, o.topK())));
-        over[i] = time(() -> http.search(scope, q, o.topK()));
+        over[i] = http.run(one).millis()[0];
       } else {
-        over[i] = time(() -> http.search(scope, q, o.topK()));
+        over[i] = http.run(one).millis()[0];
         in[i] = time(() -> memory.search(request(scope, q, o.topK())));
       }
     }
-    Latency inMs = Latency.of(in);
-    Latency httpMs = Latency.of(over);
-    return new ServerBenchReport.SearchLatency(inMs, httpMs, ServerBenchReport.round(httpMs.p50() - inMs.p50()),
-        ServerBenchReport.round(httpMs.p95() - inMs.p95()));
+    return ServerBenchReport.Latencies.of(in, over);
   }
 
-  private static ServerBenchReport.Rates searchThroughput(Memory memory, Http http, Scope scope,
+  private static ServerBenchReport.Rates searchThroughput(Memory memory, HttpLoadProcess http, Scope scope,
                                                           List<String> queries, Options o) {
-    double[] seconds = alternating(o.clients(), o.throughputSearches(),
-        () -> i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK())),
-        () -> {
-          Http own = http.fresh();
-          return i -> own.search(scope, queries.get(i % queries.size()), o.topK());
-        });
-    return ServerBenchReport.Rates.of(o.clients(), o.throughputSearches(), seconds[0], seconds[1]);
+    String user = scope.userId().orElseThrow();
+    Timed[] timed = alternating(o.throughputSearches(),
+        (from, to) -> concurrently(o.clients(), from, to,
+            i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
+        (from, to) -> Timed.of(http.run(new Job("search", user, o.topK(), from, to, o.clients()))));
+    return ServerBenchReport.Rates.of(o.clients(), o.throughputSearches(), timed[0].seconds(), timed[1].seconds());
   }
 
-  private static ServerBenchReport.Rates addRate(Memory memory, Http http, List<AddRequest> turns, int clients,
-                                                 int adds) {
+  /** Adds with infer=false, each way into a scope of its own; the rates and (one client) the latencies. */
+  private static Timed[] addRuns(Memory memory, HttpLoadProcess http, List<AddRequest> turns, int clients,
+                                 int adds) {
     Scope inScope = Scope.user("bench-adds-in-process-" + clients);
-    Scope httpScope = Scope.user("bench-adds-http-" + clients);
-    double[] seconds = alternating(clients, adds,
-        () -> i -> memory.add(AddRequest.builder(inScope).messages(List.of(Message.user(text(turns, i))))
-            .infer(false).build()),
-        () -> {
-          Http own = http.fresh();
-          return i -> own.add(httpScope, text(turns, i));
-        });
-    return ServerBenchReport.Rates.of(clients, adds, seconds[0], seconds[1]);
+    String httpUser = "bench-adds-http-" + clients;
+    return alternating(adds,
+        (from, to) -> concurrently(clients, from, to,
+            i -> memory.add(AddRequest.builder(inScope).messages(List.of(Message.user(text(turns, i))))
+                .infer(false).build())),
+        (from, to) -> Timed.of(http.run(new Job("add", httpUser, 0, from, to, clients))));
   }
 
   private static String text(List<AddRequest> turns, int i) {
@@ -240,37 +232,56 @@ public final class ServerBench {
     void run(int index);
   }
 
+  /** Operations {@code from} to {@code to - 1} run one way; what they took. */
+  @FunctionalInterface
+  private interface Block {
+    Timed run(int from, int to);
+  }
+
+  /** The wall seconds of some operations and each one's milliseconds. */
+  private record Timed(double seconds, double[] millis) {
+    static Timed of(HttpLoadClient.Result r) {
+      return new Timed(r.seconds(), r.millis());
+    }
+
+    Timed plus(Timed other) {
+      double[] all = java.util.Arrays.copyOf(millis, millis.length + other.millis.length);
+      System.arraycopy(other.millis, 0, all, millis.length, other.millis.length);
+      return new Timed(seconds + other.seconds, all);
+    }
+  }
+
   /**
    * Runs {@code n} operations each way in {@value #BLOCKS} alternating blocks (in process, HTTP, in process, ...), so
-   * that a change in the machine's load during the run falls on both ways alike; returns the seconds of each way.
+   * that a change in the machine's load during the run falls on both ways alike; returns what each way took.
    */
-  private static double[] alternating(int clients, int n, Supplier<Operation> inProcess, Supplier<Operation> http) {
-    double[] seconds = new double[2];
+  private static Timed[] alternating(int n, Block inProcess, Block http) {
+    Timed[] timed = {new Timed(0, new double[0]), new Timed(0, new double[0])};
     for (int b = 0; b < BLOCKS; b++) {
       int from = n * b / BLOCKS;
       int to = n * (b + 1) / BLOCKS;
-      seconds[0] += concurrently(clients, from, to, inProcess);
-      seconds[1] += concurrently(clients, from, to, http);
+      if (to > from) {
+        timed[0] = timed[0].plus(inProcess.run(from, to));
+        timed[1] = timed[1].plus(http.run(from, to));
+      }
     }
-    return seconds;
+    return timed;
   }
 
-  /** Runs operations from..to-1 on {@code clients} threads (each makes its own operation); returns the wall seconds. */
-  private static double concurrently(int clients, int from, int to, Supplier<Operation> perClient) {
+  /** Runs operations from..to-1 on {@code clients} threads; the wall seconds and each operation's milliseconds. */
+  private static Timed concurrently(int clients, int from, int to, Operation op) {
     AtomicInteger next = new AtomicInteger(from);
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    double[] millis = new double[to - from];
     List<Thread> threads = new ArrayList<>();
-    List<Operation> ops = new ArrayList<>();
-    for (int c = 0; c < clients; c++) {
-      ops.add(perClient.get());
-    }
     long t0 = System.nanoTime();
     for (int c = 0; c < clients; c++) {
-      Operation op = ops.get(c);
       Thread t = new Thread(() -> {
         try {
           for (int i = next.getAndIncrement(); i < to && failure.get() == null; i = next.getAndIncrement()) {
+            long start = System.nanoTime();
             op.run(i);
+            millis[i - from] = (System.nanoTime() - start) / 1e6;
           }
         } catch (RuntimeException e) {
           failure.compareAndSet(null, e);
@@ -291,58 +302,6 @@ public final class ServerBench {
     if (failure.get() != null) {
       throw failure.get();
     }
-    return seconds;
-  }
-
-  /** A JDK HTTP client of the server with the key; {@link #fresh()} gives another connection pool. */
-  private static final class Http {
-    private final String base;
-    private final String key;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).build();
-
-    Http(String base, String key) {
-      this.base = base;
-      this.key = key;
-    }
-
-    Http fresh() {
-      return new Http(base, key);
-    }
-
-    void search(Scope scope, String query, int topK) {
-      ObjectNode body = JSON.createObjectNode();
-      body.put("query", query);
-      body.putObject("filters").put("user_id", scope.userId().orElseThrow());
-      body.put("top_k", topK);
-      post("/v3/memories/search/", body);
-    }
-
-    void add(Scope scope, String text) {
-      ObjectNode body = JSON.createObjectNode();
-      body.putArray("messages").addObject().put("role", "user").put("content", text);
-      body.put("user_id", scope.userId().orElseThrow());
-      body.put("infer", false);
-      post("/v1/memories/", body);
-    }
-
-    private void post(String path, ObjectNode body) {
-      try {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
-            .header("Authorization", "Token " + key).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8))
-            .build();
-        HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());
-        }
-        JSON.readTree(r.body());
-      } catch (IOException e) {
-        throw new IllegalStateException("POST " + path + " failed: " + e.getMessage(), e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
-    }
+    return new Timed(seconds, millis);
   }
 }

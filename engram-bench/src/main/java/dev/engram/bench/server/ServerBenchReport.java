@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * The result of a {@link ServerBench} run, as JSON with snake_case keys: the same work done through the REST server
- * (JDK HTTP clients on 127.0.0.1, {@code Authorization: Token}) and directly on the {@code Memory} it serves.
+ * (kept-alive HTTP/1.1 clients in a process of their own on 127.0.0.1, {@code Authorization: Token}) and directly on
+ * the {@code Memory} it serves.
  * Latencies in milliseconds; ratios are HTTP over in-process for rates (below 1 means the server is slower).
  *
  * @param conversation the LoCoMo sample imported
@@ -33,7 +34,7 @@ public record ServerBenchReport(
     @JsonProperty("top_k") int topK,
     int queries,
     Machine machine,
-    SearchLatency search,
+    Latencies search,
     Rates throughput,
     Adds adds) {
 
@@ -42,18 +43,26 @@ public record ServerBenchReport(
   public record Machine(int processors, @JsonProperty("java_version") String javaVersion) {}
 
   /**
-   * One client, the same queries both ways (interleaved), after a warm-up.
+   * One client, the same operations both ways: searches interleaved query by query after a warm-up, adds in
+   * alternating blocks.
    *
-   * @param inProcessMs latencies of {@code Memory.search}
-   * @param httpMs      latencies of {@code POST /v3/memories/search/}, request sent to reply parsed
+   * @param inProcessMs latencies of the {@code Memory} call
+   * @param httpMs      latencies of the request ({@code POST /v3/memories/search/} or {@code POST /v1/memories/}),
+   *                    written to answer read, in the client's process
    * @param p50AddedMs  what the server adds at the median: http p50 minus in-process p50
    * @param p95AddedMs  the same at p95
    */
   @JsonPropertyOrder({"in_process_ms", "http_ms", "p50_added_ms", "p95_added_ms"})
-  public record SearchLatency(@JsonProperty("in_process_ms") Latency inProcessMs,
-                              @JsonProperty("http_ms") Latency httpMs,
-                              @JsonProperty("p50_added_ms") double p50AddedMs,
-                              @JsonProperty("p95_added_ms") double p95AddedMs) {}
+  public record Latencies(@JsonProperty("in_process_ms") Latency inProcessMs,
+                          @JsonProperty("http_ms") Latency httpMs,
+                          @JsonProperty("p50_added_ms") double p50AddedMs,
+                          @JsonProperty("p95_added_ms") double p95AddedMs) {
+    static Latencies of(double[] inProcess, double[] http) {
+      Latency in = Latency.of(inProcess);
+      Latency over = Latency.of(http);
+      return new Latencies(in, over, round(over.p50() - in.p50()), round(over.p95() - in.p95()));
+    }
+  }
 
   /**
    * Operations per second both ways with {@code clients} concurrent clients.
@@ -75,9 +84,13 @@ public record ServerBenchReport(
     }
   }
 
-  /** Adds of single turns with infer=false ({@code POST /v1/memories/} over HTTP), one client and concurrent. */
-  @JsonPropertyOrder({"one_client", "concurrent"})
-  public record Adds(@JsonProperty("one_client") Rates oneClient, Rates concurrent) {}
+  /**
+   * Adds of single turns with infer=false ({@code POST /v1/memories/} over HTTP), one client and concurrent, and the
+   * one client's latencies.
+   */
+  @JsonPropertyOrder({"one_client", "concurrent", "one_client_latency"})
+  public record Adds(@JsonProperty("one_client") Rates oneClient, Rates concurrent,
+                     @JsonProperty("one_client_latency") Latencies oneClientLatency) {}
 
   /** The report as indented JSON text. */
   public String toJson() {
@@ -96,11 +109,17 @@ public record ServerBenchReport(
         + " %d processors, Java %s%n%n", conversation, turns, queries, topK, embedder, machine.processors(),
         machine.javaVersion()));
     b.append("| measure | in process | over HTTP | difference / ratio |\n|---|---|---|---|\n");
-    b.append(String.format(Locale.ROOT, "| search p50, 1 client | %.2f ms | %.2f ms | +%.2f ms |%n",
+    b.append(String.format(Locale.ROOT, "| search p50, 1 client | %.2f ms | %.2f ms | %+.2f ms |%n",
         search.inProcessMs().p50(), search.httpMs().p50(), search.p50AddedMs()));
-    b.append(String.format(Locale.ROOT, "| search p95, 1 client | %.2f ms | %.2f ms | +%.2f ms |%n",
+    b.append(String.format(Locale.ROOT, "| search p95, 1 client | %.2f ms | %.2f ms | %+.2f ms |%n",
         search.inProcessMs().p95(), search.httpMs().p95(), search.p95AddedMs()));
     row(b, "searches/s, " + throughput.clients() + " clients", throughput);
+    b.append(String.format(Locale.ROOT, "| add p50 (infer=false), 1 client | %.2f ms | %.2f ms | %+.2f ms |%n",
+        adds.oneClientLatency().inProcessMs().p50(), adds.oneClientLatency().httpMs().p50(),
+        adds.oneClientLatency().p50AddedMs()));
+    b.append(String.format(Locale.ROOT, "| add p95 (infer=false), 1 client | %.2f ms | %.2f ms | %+.2f ms |%n",
+        adds.oneClientLatency().inProcessMs().p95(), adds.oneClientLatency().httpMs().p95(),
+        adds.oneClientLatency().p95AddedMs()));
     row(b, "adds/s (infer=false), 1 client", adds.oneClient());
     row(b, "adds/s (infer=false), " + adds.concurrent().clients() + " clients", adds.concurrent());
     return b.toString();

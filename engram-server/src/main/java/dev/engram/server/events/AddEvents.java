@@ -162,11 +162,11 @@ public final class AddEvents implements AutoCloseable {
     running.add(id);
     try {
       store.insertClaimed(event, new Lease(owner, now.plus(lease)));
-      run(event, true);
+      // The event as stored, without reading it back, unless another server took it over meanwhile.
+      return run(event, true).orElseGet(() -> store.get(tenant, id).orElseThrow());
     } finally {
       running.remove(id);
     }
-    return store.get(tenant, id).orElseThrow();
   }
 
   /** An event of a tenant. */
@@ -259,7 +259,11 @@ public final class AddEvents implements AutoCloseable {
     }
   }
 
-  private void run(AddEvent e, boolean rethrow) {
+  /**
+   * Runs a claimed event and records its outcome; the event as recorded when it succeeded and this instance still
+   * held it, else empty (failed, or taken over by another server).
+   */
+  private Optional<AddEvent> run(AddEvent e, boolean rethrow) {
     long start = System.nanoTime();
     try {
       AddRequest request = AddBody.fromJson(e.payload());
@@ -268,8 +272,13 @@ public final class AddEvents implements AutoCloseable {
       if (result.usage().llmCalls() > 0) {
         model.succeeded();
       }
-      finish(store.markSucceeded(e.id(), owner, MemoryJson.write(MemoryJson.addResult(result)), clock.instant()),
-          e);
+      String results = MemoryJson.write(MemoryJson.addResult(result));
+      Instant at = clock.instant();
+      boolean ours = store.markSucceeded(e.id(), owner, results, at);
+      finish(ours, e);
+      return ours ? Optional.of(new AddEvent(e.id(), e.tenant(), EventStatus.SUCCEEDED, e.payload(),
+          Optional.of(results), Optional.empty(), e.createdAt(), Optional.of(e.startedAt().orElse(e.createdAt())),
+          Optional.of(at))) : Optional.empty();
     } catch (EngramException | ApiException failure) {
       if (failure instanceof LanguageModelException l) {
         model.failed(l);
@@ -286,6 +295,7 @@ public final class AddEvents implements AutoCloseable {
         throw bug;
       }
     }
+    return Optional.empty();
   }
 
   private static void finish(boolean stillOurs, AddEvent e) {

@@ -16,8 +16,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Every route of the server, declared once with its access rule and summary, and installed into Javalin wrapped in
@@ -26,7 +24,6 @@ import org.slf4j.LoggerFactory;
  * checks the document against.
  */
 public final class RouteTable {
-  private static final Logger ACCESS = LoggerFactory.getLogger("dev.engram.server.access");
   private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
   private static final String REQUEST_ID_ATTR = "engram.request-id";
   private static final String HANDLED_ATTR = "engram.handled";
@@ -43,7 +40,7 @@ public final class RouteTable {
 
   /** What the routes need from the server. */
   public record RouteEnv(Memory root, Authenticator authenticator, RateLimiter rateLimiter, ServerMetrics metrics,
-                         long maxBodyBytes, Clock clock) {}
+                         AccessLog accessLog, long maxBodyBytes, Clock clock) {}
 
   private final List<Route> routes = new ArrayList<>();
   private final Map<String, Memory> tenants = new ConcurrentHashMap<>();
@@ -95,8 +92,9 @@ public final class RouteTable {
         }
       });
     }
-    config.requestLogger.http((ctx, ms) -> ACCESS.info("{} {} {} {} {}ms key={}", ctx.attribute(REQUEST_ID_ATTR),
-        ctx.method(), ctx.path(), ctx.statusCode(), Math.round(ms), (Object) ctx.attribute(KEY_ATTR)));
+    config.requestLogger.http((ctx, ms) -> env.accessLog().record(new AccessLog.Line(
+        Objects.toString(ctx.attribute(REQUEST_ID_ATTR)), ctx.method().name(), ctx.path(), ctx.statusCode(),
+        Math.round(ms), Objects.toString(ctx.attribute(KEY_ATTR)))));
   }
 
   private void run(Route r, Context ctx, RouteEnv env) {

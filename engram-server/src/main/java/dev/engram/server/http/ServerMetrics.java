@@ -7,6 +7,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +23,15 @@ public final class ServerMetrics {
   private final Counter llmCalls;
   private final Counter inputTokens;
   private final Counter outputTokens;
+  /**
+   * The request timers by method, route template and status, looked up once each: building and registering a
+   * timer on every request cost more than the rest of the metrics together (a builder, tags, and the registry's
+   * own lookup under its lock).
+   */
+  private final Map<RequestKey, Timer> requestTimers = new ConcurrentHashMap<>();
+
+  /** The tags of one request timer. */
+  private record RequestKey(String method, String route, int status) {}
 
   public ServerMetrics() {
     adds = Timer.builder("engram.memory.add").description("Time to run one add (embedding, model calls, commit)")
@@ -36,9 +48,9 @@ public final class ServerMetrics {
 
   /** Records one HTTP request. */
   public void request(String method, String route, int status, long nanos) {
-    Timer.builder("engram.http.requests").tag("method", method).tag("route", route)
-        .tag("status", Integer.toString(status)).publishPercentileHistogram()
-        .register(registry).record(Duration.ofNanos(nanos));
+    requestTimers.computeIfAbsent(new RequestKey(method, route, status), k -> Timer.builder("engram.http.requests")
+        .tag("method", k.method()).tag("route", k.route()).tag("status", Integer.toString(k.status()))
+        .publishPercentileHistogram().register(registry)).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Records one add and its model usage. */

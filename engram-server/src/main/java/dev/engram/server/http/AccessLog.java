@@ -1,0 +1,106 @@
+package dev.engram.server.http;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's access log ({@code dev.engram.server.access}, one line per request), written by a thread of its own:
+ * Javalin logs a request before its answer is flushed, and the log's output (a synchronized stream, often a terminal
+ * or a pipe) then held every answer back. A request only queues its line. Nothing is dropped: when
+ * {@value #CAPACITY} lines wait, the request writes its own line (the log slows the server rather than lose lines),
+ * and {@link #close} writes every waiting line before it returns.
+ */
+public final class AccessLog implements AutoCloseable {
+  /** Lines that may wait for the writer. */
+  static final int CAPACITY = 8192;
+  private static final Logger ACCESS = LoggerFactory.getLogger("dev.engram.server.access");
+
+  /** One request: its id, method, path, status, duration and API key id (absent on public routes). */
+  public record Line(String requestId, String method, String path, int status, long millis, String keyId) {
+    /** The line as written: {@code <request id> <method> <path> <status> <ms>ms key=<key id>}. */
+    public String format() {
+      return requestId + " " + method + " " + path + " " + status + " " + millis + "ms key=" + keyId;
+    }
+  }
+
+  private static final Line STOP = new Line("", "", "", 0, 0, "");
+
+  private final boolean enabled;
+  private final Consumer<String> sink;
+  private final BlockingQueue<Line> waiting = new ArrayBlockingQueue<>(CAPACITY);
+  private final Thread writer;
+  private volatile boolean closed;
+
+  /** The log of {@code dev.engram.server.access} at INFO; off (nothing queued, no thread) when that level is off. */
+  public static AccessLog toLogger() {
+    return new AccessLog(ACCESS.isInfoEnabled(), ACCESS::info);
+  }
+
+  /**
+   * @param enabled whether lines are written at all
+   * @param sink    where formatted lines go, on the writer thread (or a request's, when the queue is full)
+   */
+  AccessLog(boolean enabled, Consumer<String> sink) {
+    this.enabled = enabled;
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.writer = new Thread(this::drain, "engram-access-log");
+    writer.setDaemon(true);
+    if (enabled) {
+      writer.start();
+    }
+  }
+
+  /** Queues a request's line (writes it now if the queue is full or the log closed). */
+  public void record(Line line) {
+    if (!enabled) {
+      return;
+    }
+    if (closed || !waiting.offer(line)) {
+      sink.accept(line.format());
+    }
+  }
+
+  private void drain() {
+    List<Line> batch = new ArrayList<>();
+    while (true) {
+      try {
+        batch.add(waiting.take());
+      } catch (InterruptedException e) {
+        return;
+      }
+      waiting.drainTo(batch);
+      for (Line l : batch) {
+        if (l == STOP) {
+          return;
+        }
+        sink.accept(l.format());
+      }
+      batch.clear();
+    }
+  }
+
+  /** Writes every waiting line, then stops the writer; later lines are written by the requests themselves. */
+  @Override
+  public void close() {
+    if (!enabled || closed) {
+      return;
+    }
+    closed = true;
+    try {
+      waiting.put(STOP);
+      writer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // Lines queued by requests that raced with the close.
+    List<Line> rest = new ArrayList<>();
+    waiting.drainTo(rest);
+    rest.stream().filter(l -> l != STOP).forEach(l -> sink.accept(l.format()));
+  }
+}
