@@ -117,7 +117,7 @@ public record Ranking(boolean neighbours, boolean eventDates, boolean diversity,
    */
   public static Ranking parse(String spec, String field) {
     Ranking r = NONE;
-    for (String part : spec.split(",")) {
+    for (String part : spec.split(",", -1)) {
       switch (part.trim().toLowerCase(java.util.Locale.ROOT)) {
         case "", "none" -> { }
         case "all" -> r = ALL;

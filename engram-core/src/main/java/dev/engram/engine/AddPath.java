@@ -436,13 +436,15 @@ final class AddPath {
           continue;
         }
         StoredMemory m = c.memory();
-        if (byId.containsKey(m.id())) {
-          m = m.withEmbedding(byId.get(m.id()));
+        float[] embedding = byId.get(m.id());
+        float[] contextEmbedding = contextById.get(m.id());
+        if (embedding != null) {
+          m = m.withEmbedding(embedding);
         }
-        if (contextById.containsKey(m.id())) {
-          m = m.withContextEmbedding(contextById.get(m.id()));
+        if (contextEmbedding != null) {
+          m = m.withContextEmbedding(contextEmbedding);
         }
-        if (m != c.memory()) {
+        if (embedding != null || contextEmbedding != null) {
           s.changes.set(j, c.withMemory(m));
         }
       }

@@ -96,7 +96,7 @@ public final class RouteTable {
       });
     }
     config.requestLogger.http((ctx, ms) -> ACCESS.info("{} {} {} {} {}ms key={}", ctx.attribute(REQUEST_ID_ATTR),
-        ctx.method(), ctx.path(), ctx.statusCode(), Math.round(ms), (Object) ctx.attribute(KEY_ATTR)));
+        ctx.method(), ctx.path(), ctx.statusCode(), Math.round(ms), ctx.attribute(KEY_ATTR)));
   }
 
   private void run(Route r, Context ctx, RouteEnv env) {
