@@ -29,15 +29,16 @@ final class ServerStores implements AutoCloseable {
     this.where = where;
   }
 
-  /** Opens the stores {@code settings} call for ({@code dataDir} for server.db). */
-  static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env) {
+  /** Opens the stores {@code settings} call for ({@code dataDir} for server.db); key times come from {@code clock}. */
+  static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env, Clock clock) {
     if (settings.store().provider() == EngramSettings.StoreProvider.POSTGRES) {
-      PostgresServerStores pg = PostgresServerStores.open(StorageOpener.postgresSettings(settings.store(), env));
+      PostgresServerStores pg = PostgresServerStores.open(StorageOpener.postgresSettings(settings.store(), env),
+          clock);
       return new ServerStores(pg.keys(), pg.events(), pg, "the PostgreSQL schema '" + settings.store().schema()
           + "' (store.url)");
     }
     ServerDatabase db = ServerDatabase.open(dataDir);
-    return new ServerStores(new SqliteApiKeyStore(db, Clock.systemUTC(), false), new SqliteAddEventStore(db, false),
+    return new ServerStores(new SqliteApiKeyStore(db, clock, false), new SqliteAddEventStore(db, false),
         db, dataDir.resolve(ServerDatabase.FILE_NAME).toString());
   }
 

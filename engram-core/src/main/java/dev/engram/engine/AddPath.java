@@ -338,7 +338,7 @@ final class AddPath {
         s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0],
             sourceContext(r, previous, List.of(), text)), old.text(), pipeline));
       } else if (p instanceof MemoryInference.Delete) {
-        s.change(MemoryChange.delete(existing.get(), pipeline));
+        s.change(MemoryChange.delete(existing.get(), pipeline, now));
       } else {
         s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
       }

@@ -91,7 +91,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(ids(index.keyword(query("t1", ALICE), "plans", 10))).isEmpty(); // the text field holds text only
 
     commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "agencies").orElseThrow(),
-        ChangePipelines.DELETE))));
+        ChangePipelines.DELETE, DELETED_AT))));
     assertThat(index.contextKeyword(query("t1", ALICE), "summer plans", 10)).isEmpty();
   }
 
@@ -175,7 +175,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     MemoryItem changed = a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
     commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
         "the violin is loud", ChangePipelines.UPDATE), MemoryChange.delete(store.get("t1", "b").orElseThrow(),
-            ChangePipelines.DELETE))));
+            ChangePipelines.DELETE, DELETED_AT))));
     assertThat(index.keyword(query("t1", ALICE), "violin piano", 10)).isEmpty();
     assertThat(ids(index.keyword(query("t1", ALICE), "drum", 10))).containsExactly("a");
     assertThat(ids(index.dense(query("t1", ALICE), axis(2), 10))).containsExactly("a");
