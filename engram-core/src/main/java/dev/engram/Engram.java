@@ -265,7 +265,7 @@ public final class Engram {
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
     private int asyncThreads = 2;
-    private Clock clock = Clock.systemUTC();
+    private Clock clock = systemClock();
     private Optional<GraphExtractor> graphExtractor = Optional.empty();
     private double graphEntityThreshold = 0.9;
     private double graphAmbiguityFloor = 0.75;
@@ -448,6 +448,12 @@ public final class Engram {
     public Builder clock(Clock c) {
       this.clock = c;
       return this;
+    }
+
+    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    @SuppressForbidden(reason = "a builder's default clock")
+    private static Clock systemClock() {
+      return Clock.systemUTC();
     }
 
     /**

@@ -227,7 +227,7 @@ public final class Ranking {
    */
   public static Ranking parse(String spec, String field) {
     List<String> names = new ArrayList<>();
-    for (String part : spec.split(",")) {
+    for (String part : spec.split(",", -1)) {
       String name = part.trim().toLowerCase(Locale.ROOT);
       switch (name) {
         case "", "none" -> { }

@@ -66,7 +66,7 @@ public final class RetrievalMetrics {
   /** Lower-cased alphanumeric tokens without stop words. */
   public static Set<String> contentTokens(String text) {
     Set<String> out = new LinkedHashSet<>();
-    for (String t : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+    for (String t : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+", -1)) {
       if (!t.isEmpty() && !STOP_WORDS.contains(t)) {
         out.add(t);
       }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.Engram;
 import dev.engram.EngramException;
 import dev.engram.Memory;
+import dev.engram.SuppressForbidden;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.langchain4j.EngramSettings;
@@ -16,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,6 +38,15 @@ abstract class BaseCommand implements Callable<Integer> {
 
   @Mixin
   CommonOptions common;
+
+  /**
+   * The command's one clock: the memory it opens and the times it writes (an export's header) read it. The system
+   * clock, in UTC: the command line is the application that chooses it.
+   */
+  @SuppressForbidden(reason = "the command line's composition root chooses the system clock once")
+  Clock clock() {
+    return Clock.systemUTC();
+  }
 
   /** Does the command's work; returns the exit code. */
   protected abstract int run() throws Exception;
@@ -121,7 +132,7 @@ abstract class BaseCommand implements Callable<Integer> {
           + "' (add memories first, or pass --data-dir or set " + CommonOptions.DATA_DIR_ENV + ")");
     }
     Embedder embedder = PipelineAssembly.embedder(settings, System.getenv());
-    return PipelineAssembly.configure(Engram.builder().embedder(embedder)
+    return PipelineAssembly.configure(Engram.builder().clock(clock()).embedder(embedder)
         .storage(StorageOpener.at(dir, settings.store(), settings.graphStore(), System.getenv())), settings,
         System.getenv()).build();
   }

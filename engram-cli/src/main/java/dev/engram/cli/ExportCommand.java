@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Instant;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Optional;
@@ -50,7 +49,7 @@ final class ExportCommand extends BaseCommand {
     long deleted;
     try (Memory root = openMemory(false)) {
       Memory memory = root.forTenant(tenantId);
-      ObjectNode header = MemoryRecordJson.header(tenantId, only, Instant.now());
+      ObjectNode header = MemoryRecordJson.header(tenantId, only, clock().instant());
       try (Stream<MemoryRecord> records = memory.exportRecords(ExportRequest.of(only));
            Progress progress = Progress.start("export", -1, "mem", err())) {
         long[] counts = "-".equals(output) ? write(out(), header, records.iterator(), progress)

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -152,7 +153,7 @@ final class ImportCommand extends BaseCommand {
     return EXIT_OK;
   }
 
-  private void summary(ImportPlan plan, Map<EventType, Integer> events, TreeSet<String> scopes) {
+  private void summary(ImportPlan plan, Map<EventType, Integer> events, SortedSet<String> scopes) {
     if (json()) {
       ObjectNode o = MemoryJson.mapper().createObjectNode();
       o.put("messages", plan.messageCount());

@@ -34,7 +34,8 @@ final class KeysCommand implements Callable<Integer> {
    * with {@code store.provider: postgres}), closing it afterwards.
    */
   static <T> T withKeys(BaseCommand command, java.util.function.Function<ApiKeyStore, T> work) {
-    try (ServerStores stores = ServerStores.open(command.settings(), command.dataDir(), System.getenv())) {
+    try (ServerStores stores = ServerStores.open(command.settings(), command.dataDir(), System.getenv(),
+        command.clock())) {
       return work.apply(stores.keys());
     }
   }

@@ -18,6 +18,8 @@ final class Progress implements AutoCloseable {
   }
 
   /** Starts a bar of {@code total} units. */
+  // Built for and run on Java 17, where a null console means no terminal; Console.isTerminal() is Java 22's.
+  @SuppressWarnings("SystemConsoleNull")
   static Progress start(String task, long total, String unit, PrintWriter err) {
     ProgressBarBuilder b = new ProgressBarBuilder()
         .setTaskName(task)

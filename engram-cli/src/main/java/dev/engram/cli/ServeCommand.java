@@ -54,7 +54,7 @@ final class ServeCommand extends BaseCommand {
           + settings.host() + "'");
     }
     Path dir = dataDir();
-    ServerStores stores = ServerStores.open(settings(), dir, System.getenv());
+    ServerStores stores = ServerStores.open(settings(), dir, System.getenv(), clock());
     Memory memory;
     boolean anyKey;
     try {

@@ -31,16 +31,16 @@ final class ServerStores implements AutoCloseable {
     this.where = where;
   }
 
-  /** Opens the stores {@code settings} call for ({@code dataDir} for server.db). */
-  static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env) {
+  /** Opens the stores {@code settings} call for ({@code dataDir} for server.db); key times come from {@code clock}. */
+  static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env, Clock clock) {
     Optional<PostgresSettings> postgres = settings.store().connection(env);
     if (postgres.isPresent()) {
-      PostgresServerStores pg = PostgresServerStores.open(postgres.get());
+      PostgresServerStores pg = PostgresServerStores.open(postgres.get(), clock);
       return new ServerStores(pg.keys(), pg.events(), pg, "the PostgreSQL schema '" + postgres.get().schema()
           + "' (store.url)");
     }
     ServerDatabase db = ServerDatabase.open(dataDir);
-    return new ServerStores(new SqliteApiKeyStore(db, Clock.systemUTC(), false), new SqliteAddEventStore(db, false),
+    return new ServerStores(new SqliteApiKeyStore(db, clock, false), new SqliteAddEventStore(db, false),
         db, dataDir.resolve(ServerDatabase.FILE_NAME).toString());
   }
 

@@ -1,6 +1,7 @@
 package dev.engram.client;
 
 import dev.engram.Memory;
+import dev.engram.SuppressForbidden;
 import dev.engram.ValidationException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +45,7 @@ public final class EngramClient {
     private Duration initialBackoff = Duration.ofMillis(250);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private int asyncThreads = 4;
-    private Clock clock = Clock.systemUTC();
+    private Clock clock = systemClock();
     private HttpTransport.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
 
     private Builder() {}
@@ -121,6 +122,12 @@ public final class EngramClient {
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
       return this;
+    }
+
+    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    @SuppressForbidden(reason = "a builder's default clock")
+    private static Clock systemClock() {
+      return Clock.systemUTC();
     }
 
     Builder sleeper(HttpTransport.Sleeper s) {

@@ -19,7 +19,7 @@ final class FilterJson {
   private FilterJson() {}
 
   /**
-   * The {@code filters} of a scoped request: the scope ids at the top level and the filter, if any, nested inside a
+   * The {@code "filters"} object of a scoped request: the scope ids at the top level and the filter, if any, nested inside a
    * top-level {@code AND} (so that a condition on {@code user_id} stays a condition and is not read as the scope).
    */
   static ObjectNode scoped(Scope scope, Filter filter) {

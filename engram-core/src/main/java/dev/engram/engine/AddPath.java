@@ -338,7 +338,7 @@ final class AddPath {
         s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0],
             sourceContext(r, previous, List.of(), text)), old.text(), pipeline));
       } else if (p instanceof MemoryInference.Delete) {
-        s.change(MemoryChange.delete(existing.get(), pipeline));
+        s.change(MemoryChange.delete(existing.get(), pipeline, now));
       } else {
         s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
       }
@@ -436,13 +436,15 @@ final class AddPath {
           continue;
         }
         StoredMemory m = c.memory();
-        if (byId.containsKey(m.id())) {
-          m = m.withEmbedding(byId.get(m.id()));
+        float[] embedding = byId.get(m.id());
+        float[] contextEmbedding = contextById.get(m.id());
+        if (embedding != null) {
+          m = m.withEmbedding(embedding);
         }
-        if (contextById.containsKey(m.id())) {
-          m = m.withContextEmbedding(contextById.get(m.id()));
+        if (contextEmbedding != null) {
+          m = m.withContextEmbedding(contextEmbedding);
         }
-        if (m != c.memory()) {
+        if (embedding != null || contextEmbedding != null) {
           s.changes.set(j, c.withMemory(m));
         }
       }

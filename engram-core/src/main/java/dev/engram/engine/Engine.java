@@ -19,6 +19,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
 import dev.engram.spi.StoredMemory;
 import dev.engram.spi.SearchIndex;
+import dev.engram.spi.Storage;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -135,7 +137,10 @@ final class Engine implements AutoCloseable {
       engine.openIndex();
       engine.drainOutboxOnOpen();
       long ms = config.indexCommitInterval().toMillis();
-      engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
+      // Runs until close shuts the committer down; commitIndexQuietly reports its own failures, so the future has
+      // nothing to tell.
+      Future<?> unused =
+          engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
       return engine;
     } catch (RuntimeException | Error e) {
       if (engine != null) {
@@ -482,7 +487,20 @@ final class Engine implements AutoCloseable {
     // shutdown, not shutdownNow: interrupting a running Lucene commit closes its NIO channels and invalidates the
     // index lock, which makes the final commit and the close fail.
     shutdownThreads();
+    Storage storage = config.storage();
     writeLock.lock();
+    // The storage closes after the final commit, whatever it threw; a failure to close it never hides that throw.
+    try (storage) {
+      commitIndexOnClose();
+    } catch (IOException e) {
+      throw new StorageException("could not close the storage", e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The final index commit; a damaged index is replaced by an empty one, rebuilt from the record at the next open. */
+  private void commitIndexOnClose() {
     try {
       if (indexDamaged.get()) {
         recreateIndex(null);
@@ -495,13 +513,6 @@ final class Engine implements AutoCloseable {
         recreateIndex(null);
       } catch (RuntimeException recreate) {
         LOG.warn("recreating the index failed too; the next open sets it aside", recreate);
-      }
-    } finally {
-      writeLock.unlock();
-      try {
-        config.storage().close();
-      } catch (IOException e) {
-        throw new StorageException("could not close the storage", e);
       }
     }
   }

@@ -284,14 +284,15 @@ public final class EngramMemory implements Memory {
     String id = RequestChecks.checkId(memoryId);
     StoredMemory old = engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
     if (engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE))));
+      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE,
+          engine.config.clock().instant()))));
       return;
     }
     ReentrantLock lock = lockScopeOf(old.item());
     try {
       GraphChanges graph = new GraphRetirement(engine).forget(tenant, List.of(id));
-      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE)), List.of(),
-          graph));
+      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE,
+          engine.config.clock().instant())), List.of(), graph));
     } finally {
       lock.unlock();
     }
@@ -336,8 +337,9 @@ public final class EngramMemory implements Memory {
     if (found.isEmpty()) {
       throw new IllegalStateException("listed memories vanished during a delete; concurrent deletes?");
     }
+    Instant now = engine.config.clock().instant();
     if (!forgetGraph || engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, found.stream().map(m -> MemoryChange.delete(m, pipeline)).toList()));
+      engine.commit(ChangeSet.of(tenant, found.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList()));
       return found.size();
     }
     Map<Scope, List<StoredMemory>> byScope = new java.util.LinkedHashMap<>();
@@ -349,7 +351,7 @@ public final class EngramMemory implements Memory {
       try {
         GraphChanges graph = new GraphRetirement(engine).forget(tenant,
             group.stream().map(StoredMemory::id).toList());
-        engine.commit(new ChangeSet(tenant, group.stream().map(m -> MemoryChange.delete(m, pipeline)).toList(),
+        engine.commit(new ChangeSet(tenant, group.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList(),
             List.of(), graph));
       } finally {
         lock.unlock();

@@ -190,7 +190,7 @@ final class GraphSearch {
 
   /** Normalised word n-grams (1 to {@value #MAX_NGRAM} words) of the query. */
   static Set<String> ngrams(String query) {
-    String[] words = Names.normalize(query).split(" ");
+    String[] words = Names.normalize(query).split(" ", -1);
     Set<String> out = new LinkedHashSet<>();
     for (int i = 0; i < words.length; i++) {
       StringBuilder b = new StringBuilder();

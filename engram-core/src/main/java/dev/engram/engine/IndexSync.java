@@ -6,6 +6,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,7 @@ final class IndexSync {
       }
       IndexFailure.run("commit", index::commit);
       if (outcome != Outcome.UP_TO_DATE) {
-        LOG.info("search index {} (generation {}, seq {}, {} documents)", outcome.name().toLowerCase(),
+        LOG.info("search index {} (generation {}, seq {}, {} documents)", outcome.name().toLowerCase(Locale.ROOT),
             generation, last, IndexFailure.call("report its state", index::state).documents());
       }
       return outcome;

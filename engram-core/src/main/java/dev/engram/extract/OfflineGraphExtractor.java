@@ -80,7 +80,7 @@ public final class OfflineGraphExtractor implements GraphExtractor {
     Matcher m = SPAN.matcher(text);
     while (m.find()) {
       List<String> words = new ArrayList<>();
-      for (String w : m.group().split("\\s+")) {
+      for (String w : m.group().split("\\s+", -1)) {
         String bare = w.replaceAll("['’]s$", "").replaceAll("[.-]+$", "");
         if (words.isEmpty() && NOT_NAMES.contains(bare.toLowerCase(java.util.Locale.ROOT))) {
           continue;

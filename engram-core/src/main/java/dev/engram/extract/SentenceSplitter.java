@@ -29,7 +29,7 @@ final class SentenceSplitter {
   /** The sentences of {@code text}, trimmed, in order, never blank. */
   static List<String> split(String text) {
     List<String> out = new ArrayList<>();
-    for (String line : LINE_BREAK.split(text)) {
+    for (String line : LINE_BREAK.split(text, -1)) {
       if (!line.isBlank()) {
         splitLine(line, out);
       }

@@ -86,39 +86,23 @@ public final class FilterEvaluator {
     if (actual == null) {
       return false;
     }
-    switch (op) {
-      case EQ:
-        return same(actual, expected);
-      case IN:
-        for (Object e : (List<?>) expected) {
-          if (same(actual, e)) {
-            return true;
-          }
-        }
-        return false;
-      case CONTAINS:
-        return actual instanceof String s && s.contains((String) expected);
-      case ICONTAINS:
-        return actual instanceof String s
-            && s.toLowerCase(Locale.ROOT).contains(((String) expected).toLowerCase(Locale.ROOT));
-      case GT:
-      case GTE:
-      case LT:
-      case LTE: {
+    return switch (op) {
+      case EQ -> same(actual, expected);
+      case IN -> ((List<?>) expected).stream().anyMatch(e -> same(actual, e));
+      case CONTAINS -> actual instanceof String s && s.contains((String) expected);
+      case ICONTAINS -> actual instanceof String s
+          && s.toLowerCase(Locale.ROOT).contains(((String) expected).toLowerCase(Locale.ROOT));
+      case GT, GTE, LT, LTE -> {
         Integer cmp = compare(actual, expected);
-        if (cmp == null) {
-          return false;
-        }
-        return switch (op) {
+        yield cmp != null && switch (op) {
           case GT -> cmp > 0;
           case GTE -> cmp >= 0;
           case LT -> cmp < 0;
           default -> cmp <= 0;
         };
       }
-      default:
-        throw new IllegalStateException("unexpected operator " + op);
-    }
+      default -> throw new IllegalStateException("unexpected operator " + op);
+    };
   }
 
   private static boolean same(Object a, Object b) {

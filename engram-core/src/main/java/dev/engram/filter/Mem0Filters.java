@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.engram.Scope;
 import dev.engram.ValidationException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +48,7 @@ public final class Mem0Filters {
 
   /** Parses a filter given as plain Java values (the shape Jackson gives for a JSON object). */
   public static Filter fromMap(Map<String, ?> map) {
-    return parse((JsonNode) MAPPER.valueToTree(map));
+    return parse(MAPPER.<JsonNode>valueToTree(map));
   }
 
   /**
@@ -98,9 +97,7 @@ public final class Mem0Filters {
       return Filter.all();
     }
     List<Filter> parts = new ArrayList<>();
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
       parts.add(entry(path, e.getKey(), e.getValue()));
     }
     return parts.size() == 1 ? parts.get(0) : Filter.and(parts);
@@ -108,16 +105,17 @@ public final class Mem0Filters {
 
   private static Filter entry(String path, String key, JsonNode value) {
     switch (key) {
-      case "AND", "$and":
+      case "AND", "$and" -> {
         return Filter.and(list(path + ".AND", value));
-      case "OR", "$or":
+      }
+      case "OR", "$or" -> {
         return Filter.or(list(path + ".OR", value));
-      case "NOT", "$not": {
+      }
+      case "NOT", "$not" -> {
         List<Filter> parts = list(path + ".NOT", value);
         return Filter.not(parts.size() == 1 ? parts.get(0) : Filter.or(parts));
       }
-      default:
-        break;
+      default -> { }
     }
     if (key.isBlank()) {
       throw new ValidationException(path, "field names must not be blank");
@@ -128,9 +126,7 @@ public final class Mem0Filters {
         throw new ValidationException(field.path(), "an operator object needs at least one operator");
       }
       List<Filter> ops = new ArrayList<>();
-      Iterator<Map.Entry<String, JsonNode>> it = value.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : value.properties()) {
         String opName = e.getKey().startsWith("$") ? e.getKey().substring(1) : e.getKey();
         Op op = Op.parse(field.name(), opName);
         ops.add(new Filter.Comparison(field, op, toJava(field, e.getValue())));

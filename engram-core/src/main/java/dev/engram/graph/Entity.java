@@ -28,6 +28,8 @@ import java.util.Set;
  *                       {@link dev.engram.spi.GraphStore#entitiesByName} finds the entity under each of them.
  *                       Duplicates and the {@code normalizedName} itself are dropped; no element may be blank
  */
+// Vectors are float[] on purpose (no boxing on the search paths); equals and hashCode compare them by content.
+@SuppressWarnings("ArrayRecordComponent")
 public record Entity(String id, String name, String normalizedName, String type, float[] embedding, int mentions,
                      Instant createdAt, Instant updatedAt, Scope scope, List<String> aliases) {
   public Entity {

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param memoryIds        ids of the memories extracted from the same messages (provenance)
  * @param scope            the scope it belongs to
  */
+// Vectors are float[] on purpose (no boxing on the search paths); equals and hashCode compare them by content.
+@SuppressWarnings("ArrayRecordComponent")
 public record Relation(String id, String sourceId, String name, String targetId, String fact, float[] factEmbedding,
                        Instant validAt, Instant invalidAt, Instant createdAt, Instant expiredAt,
                        List<String> sourceMessageIds, List<String> memoryIds, Scope scope) {

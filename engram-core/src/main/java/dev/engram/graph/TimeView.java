@@ -29,14 +29,30 @@ public record TimeView(Instant asOf, boolean includeInvalidated) {
   }
 
   /**
-   * True if the relation is visible. A view without an instant uses the system clock; stores receive resolved
-   * views.
+   * The instant a view that excludes invalidated relations looks at. Stores receive resolved views and read the
+   * time from here, never from a clock: "now" is the engine's clock reading, given by {@link #at(Instant)}.
+   *
+   * @throws IllegalStateException if this view is unresolved ("now", not yet given an instant)
+   */
+  public Instant resolvedInstant() {
+    if (asOf == null) {
+      throw new IllegalStateException("this time view means \"now\" and was not resolved; call at(clock.instant())"
+          + " before reading relations with it");
+    }
+    return asOf;
+  }
+
+  /**
+   * True if the relation is visible.
+   *
+   * @throws IllegalStateException if the view excludes invalidated relations but was not resolved (see
+   *                               {@link #resolvedInstant()})
    */
   public boolean admits(Relation r) {
     if (includeInvalidated) {
       return true;
     }
-    Instant t = asOf != null ? asOf : Instant.now();
+    Instant t = resolvedInstant();
     return (r.validAt() == null || !r.validAt().isAfter(t)) && (r.invalidAt() == null || r.invalidAt().isAfter(t));
   }
 }

@@ -107,7 +107,7 @@ public final class MemoryJson {
   /** A relation of an add's changes: {@link #relation} with mem0's {@code target} for {@code destination}. */
   private static ObjectNode changedRelation(GraphRelation r) {
     ObjectNode n = MAPPER.createObjectNode();
-    relation(r).fields().forEachRemaining(f -> n.set("destination".equals(f.getKey()) ? "target" : f.getKey(),
+    relation(r).properties().forEach(f -> n.set("destination".equals(f.getKey()) ? "target" : f.getKey(),
         f.getValue()));
     return n;
   }

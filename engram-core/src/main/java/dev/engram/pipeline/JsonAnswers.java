@@ -1,7 +1,7 @@
 package dev.engram.pipeline;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public final class JsonAnswers {
   private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonParser.Feature.ALLOW_UNQUOTED_CONTROL_CHARS)
+      .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
       .build();
   private static final Pattern THINK = Pattern.compile("(?is)<think>.*?(</think>|$)");
   private static final Pattern TEMPLATE_TOKENS = Pattern.compile("<\\|(eot_id|im_end|im_start|end_of_text|endoftext)\\|>");

@@ -132,8 +132,8 @@ public final class LlmGraphExtractor implements GraphExtractor {
   }
 
   /**
-   * Reads an extraction; {@code messages} is how many messages were shown: a relation's {@code message} (a number
-   * from 1, or a list of them under {@code message} or {@code messages}) becomes a position in the add's messages;
+   * Reads an extraction; {@code messages} is how many messages were shown: a relation's {@code "message"} (a number
+   * from 1, or a list of them under {@code "message"} or {@code "messages"}) becomes a position in the add's messages;
    * numbers outside 1..messages are ignored.
    */
   static Extraction readExtraction(JsonNode answer, int messages) {

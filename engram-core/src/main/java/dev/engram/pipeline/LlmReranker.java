@@ -105,7 +105,7 @@ public final class LlmReranker implements Reranker {
         }
       }
     } else if (scores != null && scores.isObject()) {
-      scores.fields().forEachRemaining(f -> put(out, id(f.getKey()), number(f.getValue())));
+      scores.properties().forEach(f -> put(out, id(f.getKey()), number(f.getValue())));
     }
     double max = Arrays.stream(out).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
     if (Double.isNaN(max)) {

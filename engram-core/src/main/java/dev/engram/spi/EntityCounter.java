@@ -5,6 +5,7 @@ import dev.engram.EntitySummary.EntityType;
 import dev.engram.MemoryItem;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,7 @@ final class EntityCounter {
   private EntityCounter() {}
 
   static List<EntitySummary> count(String tenant, Consumer<Consumer<StoredMemory>> forEach) {
-    Map<String, Acc> byKey = new TreeMap<>();
+    Map<Key, Acc> byKey = new TreeMap<>(Comparator.comparing(Key::type).thenComparing(Key::id));
     forEach.accept(m -> {
       if (!m.tenant().equals(tenant)) {
         return;
@@ -30,15 +31,18 @@ final class EntityCounter {
     return out;
   }
 
-  private static void add(Map<String, Acc> byKey, EntityType type, String id, MemoryItem item) {
+  private static void add(Map<Key, Acc> byKey, EntityType type, String id, MemoryItem item) {
     if (id == null) {
       return;
     }
-    Acc a = byKey.computeIfAbsent(type.ordinal() + "\u0000" + id, k -> new Acc(type, id));
+    Acc a = byKey.computeIfAbsent(new Key(type, id), k -> new Acc(type, id));
     a.count++;
     a.created = a.created == null || item.createdAt().isBefore(a.created) ? item.createdAt() : a.created;
     a.updated = a.updated == null || item.updatedAt().isAfter(a.updated) ? item.updatedAt() : a.updated;
   }
+
+  /** An entity's key, ordered by type (in declaration order), then id. */
+  private record Key(EntityType type, String id) {}
 
   private static final class Acc {
     final EntityType type;

@@ -17,6 +17,9 @@ import java.util.Objects;
  * @param contextEmbedding the embedding of the context followed by the memory text ({@link IndexField#CONTEXT}),
  *                  or an empty array when the engine does not embed contexts or the memory has no context
  */
+// Vectors are float[] on purpose (no boxing on the search and write paths); a stored memory is carried, never
+// compared by equals.
+@SuppressWarnings("ArrayRecordComponent")
 public record StoredMemory(String tenant, MemoryItem item, float[] embedding, String context,
                            float[] contextEmbedding) {
   private static final float[] NONE = new float[0];

@@ -111,7 +111,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
           if (next.remove(k) == null) {
             throw new MemoryNotFoundException(m.id());
           }
-          at = clock.instant();
+          at = c.at();
         }
         default -> throw new IllegalArgumentException("a store cannot apply " + c.event());
       }

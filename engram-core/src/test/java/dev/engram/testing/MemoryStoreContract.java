@@ -129,7 +129,7 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     long updated = commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(1)),
         "likes tea", ChangePipelines.UPDATE))));
     long deleted = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(new StoredMemory("t1", changed,
-        axis(1)), ChangePipelines.DELETE))));
+        axis(1)), ChangePipelines.DELETE, DELETED_AT))));
 
     assertThat(added).isLessThan(updated);
     assertThat(updated).isLessThan(deleted);
@@ -150,6 +150,8 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(h.get(1).at()).isEqualTo(changed.updatedAt());
     assertThat(h.get(2).oldText()).isEqualTo("likes coffee");
     assertThat(h.get(2).newText()).isNull();
+    assertThat(h.get(2).at()).as("a delete's row takes the change's time, not a clock of the store's")
+        .isEqualTo(DELETED_AT);
     assertThat(store.history("t2", "m1")).isEmpty();
     assertThat(store.history("t1", "unknown")).isEmpty();
   }
@@ -311,7 +313,7 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     StoredMemory a2 = new StoredMemory("t1", item("a", ALICE, "a changed"), axis(3));
     long s3 = commit(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a", ChangePipelines.UPDATE))));
     long s4 = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "b").orElseThrow(),
-        ChangePipelines.DELETE))));
+        ChangePipelines.DELETE, DELETED_AT))));
 
     List<MemoryStore.Change> all = new ArrayList<>();
     store.changesSince(0, all::add);

@@ -103,7 +103,8 @@ public abstract class RandomFilterContract extends StorageContractSupport {
             ChangePipelines.UPDATE));
       } else {
         MemoryItem gone = live.remove(id);
-        batch.add(MemoryChange.delete(new StoredMemory("t", gone, gen.vector(DIMENSION)), ChangePipelines.DELETE));
+        batch.add(MemoryChange.delete(new StoredMemory("t", gone, gen.vector(DIMENSION)), ChangePipelines.DELETE,
+            DELETED_AT));
       }
     }
     commit(ChangeSet.of("t", batch));

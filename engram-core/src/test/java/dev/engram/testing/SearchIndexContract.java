@@ -93,7 +93,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "plans", 10))).isEmpty();
 
     commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "agencies").orElseThrow(),
-        ChangePipelines.DELETE))));
+        ChangePipelines.DELETE, DELETED_AT))));
     assertThat(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10)).isEmpty();
   }
 
@@ -180,7 +180,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     MemoryItem changed = a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
     commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
         "the violin is loud", ChangePipelines.UPDATE), MemoryChange.delete(store.get("t1", "b").orElseThrow(),
-            ChangePipelines.DELETE))));
+            ChangePipelines.DELETE, DELETED_AT))));
     assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "violin piano", 10)).isEmpty();
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "drum", 10))).containsExactly("a");
     assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, axis(2), 10))).containsExactly("a");

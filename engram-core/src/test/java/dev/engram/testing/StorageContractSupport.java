@@ -35,6 +35,8 @@ public abstract class StorageContractSupport {
   protected static final int DIMENSION = 8;
   /** The time of the first memory {@link #item} makes. */
   protected static final Instant T0 = Instant.parse("2024-05-01T10:00:00.123456789Z");
+  /** When the contracts' deletes happen, as the engine's clock would tell the store. */
+  protected static final Instant DELETED_AT = Instant.parse("2024-06-01T12:00:00.987654321Z");
 
   @TempDir
   protected Path dir;

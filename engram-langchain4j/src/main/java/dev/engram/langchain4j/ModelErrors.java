@@ -108,20 +108,14 @@ final class ModelErrors {
   }
 
   private static String describe(Kind kind) {
-    switch (kind) {
-      case RATE_LIMITED:
-        return "rate limited";
-      case SERVER_ERROR:
-        return "server error";
-      case TIMEOUT:
-        return "no answer in time or connection failed";
-      case AUTHENTICATION:
-        return "authentication failed (check the API key variable)";
-      case INVALID_RESPONSE:
-        return "unusable response";
-      default:
-        return "request rejected";
-    }
+    return switch (kind) {
+      case RATE_LIMITED -> "rate limited";
+      case SERVER_ERROR -> "server error";
+      case TIMEOUT -> "no answer in time or connection failed";
+      case AUTHENTICATION -> "authentication failed (check the API key variable)";
+      case INVALID_RESPONSE -> "unusable response";
+      default -> "request rejected";
+    };
   }
 
   /**

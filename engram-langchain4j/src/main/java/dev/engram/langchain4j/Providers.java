@@ -56,16 +56,12 @@ public final class Providers {
     llm.temperature().ifPresent(b::temperature);
     llm.maxOutputTokens().ifPresent(b::maxOutputTokens);
     ModelSettings s = b.build();
-    switch (llm.provider()) {
-      case OPENAI:
-        return openAi(s);
-      case ANTHROPIC:
-        return anthropic(s);
-      case OLLAMA:
-        return ollama(s);
-      default:
-        return gemini(s);
-    }
+    return switch (llm.provider()) {
+      case OPENAI -> openAi(s);
+      case ANTHROPIC -> anthropic(s);
+      case OLLAMA -> ollama(s);
+      default -> gemini(s);
+    };
   }
 
   /** The embedder configured by {@code embedder}; {@code onnx} runs in process, the others over HTTP. */

@@ -213,13 +213,10 @@ final class SettingsReader {
   }
 
   private static boolean bool(String value, String field, String source) {
-    switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new ValidationException(field, "must be true or false, got '" + value + "' (in " + source + ")");
-    }
+    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ValidationException(field, "must be true or false, got '" + value + "' (in " + source + ")");
+    };
   }
 }

@@ -165,6 +165,8 @@ final class StdioFrames extends InputStream {
     out.writeLine(mapper.writeValueAsBytes(response));
   }
 
+  // A frame read off stdin, handed on once and never compared by equals.
+  @SuppressWarnings("ArrayRecordComponent")
   private record Line(byte[] bytes, boolean tooLong) {}
 
   private Line readLine() throws IOException {

@@ -65,13 +65,13 @@ final class Cypher {
   /**
    * The relations the view admits, as {@link TimeView#admits} defines it: {@code valid_at} inclusive,
    * {@code invalid_at} exclusive, absent times unbounded; {@code true} if the view includes invalidated relations.
-   * A view without an instant is resolved with the system clock.
+   * The view arrives resolved (see {@link TimeView#resolvedInstant()}).
    */
   static String admits(String var, TimeView view, Map<String, Object> params) {
     if (view.includeInvalidated()) {
       return "true";
     }
-    Instant at = view.asOf() != null ? view.asOf() : Instant.now();
+    Instant at = view.resolvedInstant();
     params.put("as_of", Rows.time(at));
     return "(" + var + ".valid_at IS NULL OR " + var + ".valid_at <= $as_of) AND (" + var + ".invalid_at IS NULL OR "
         + var + ".invalid_at > $as_of)";

@@ -52,7 +52,7 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   private final HuggingFaceTokenizer tokenizer;
   private final PoolingMode pooling;
   private final OnnxBertBiEncoder documents;
-  private final int dimension;
+  private final int knownDimension;
 
   private OnnxBertModel(OrtEnvironment environment, OrtSession session, HuggingFaceTokenizer tokenizer,
                         PoolingMode pooling, OnnxBertBiEncoder documents, int dimension) throws OrtException {
@@ -63,7 +63,7 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     this.tokenizer = tokenizer;
     this.pooling = pooling;
     this.documents = documents;
-    this.dimension = dimension;
+    this.knownDimension = dimension;
   }
 
   /**
@@ -103,7 +103,7 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
 
   @Override
   protected Integer knownDimension() {
-    return dimension;
+    return knownDimension;
   }
 
   /** The normalised embedding of a query: one tokenisation and one run of the session on the calling thread. */

@@ -41,6 +41,8 @@ final class EmbeddingCache {
 
   private record Key(Column column, String tenant, String id) {}
 
+  // A cached vector is kept as read, with no boxing; entries are looked up by key, never compared by equals.
+  @SuppressWarnings("ArrayRecordComponent")
   private record Entry(long seq, float[] vector) {
     long bytes() {
       return 4L * vector.length + ENTRY_OVERHEAD;

@@ -147,7 +147,7 @@ final class GraphRows {
     if (view.includeInvalidated()) {
       return;
     }
-    Instant t = view.asOf() != null ? view.asOf() : Instant.now();
+    Instant t = view.resolvedInstant();
     sql.append(" AND (r.valid_s IS NULL OR (r.valid_s, r.valid_ns) <= (").param(t.getEpochSecond())
         .append("::bigint, ").param(t.getNano()).append("::integer))")
         .append(" AND (r.invalid_s IS NULL OR (r.invalid_s, r.invalid_ns) > (").param(t.getEpochSecond())

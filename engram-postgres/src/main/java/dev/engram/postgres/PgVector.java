@@ -129,7 +129,7 @@ final class PgVector {
     try (PreparedStatement ps = c.prepareStatement("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
          ResultSet rs = ps.executeQuery()) {
       String version = rs.next() ? rs.getString(1) : "";
-      String[] parts = version.split("\\.");
+      String[] parts = version.split("\\.", -1);
       boolean recent;
       try {
         recent = parts.length >= 2 && (Integer.parseInt(parts[0]) > 0 || Integer.parseInt(parts[1]) >= 8);

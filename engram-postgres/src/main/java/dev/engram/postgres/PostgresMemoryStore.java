@@ -23,8 +23,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -55,7 +53,6 @@ public final class PostgresMemoryStore implements MemoryStore {
       + " LEFT JOIN memories m ON m.tenant = c.tenant AND m.id = c.memory_id ORDER BY c.s";
 
   private final Database db;
-  private final Clock clock;
   private final Optional<EmbeddingCache> embeddings;
   private volatile EmbeddingSpec spec;
 
@@ -63,9 +60,8 @@ public final class PostgresMemoryStore implements MemoryStore {
    * A store on {@code db}; {@code embeddings}, if present, receives the embedding of every row version this store
    * commits (write-through: a (tenant, id, seq) names one embedding forever, see {@link EmbeddingCache}).
    */
-  PostgresMemoryStore(Database db, Clock clock, Optional<EmbeddingCache> embeddings) {
+  PostgresMemoryStore(Database db, Optional<EmbeddingCache> embeddings) {
     this.db = db;
-    this.clock = clock;
     this.embeddings = embeddings;
   }
 
@@ -314,11 +310,6 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   private void writeHistory(PreparedStatement ps, MemoryChange change, long seq) throws SQLException {
     StoredMemory m = change.memory();
-    Instant at = switch (change.event()) {
-      case ADD -> m.item().createdAt();
-      case UPDATE -> m.item().updatedAt();
-      default -> clock.instant();
-    };
     ps.setLong(1, seq);
     ps.setString(2, m.tenant());
     ps.setString(3, m.id());
@@ -327,7 +318,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     ps.setString(6, change.event() == EventType.DELETE ? null : m.item().text());
     ps.setString(7, change.actorId());
     ps.setString(8, change.role() == null ? null : change.role().wireName());
-    ColumnCodecs.bindInstant(ps, 9, at);
+    ColumnCodecs.bindInstant(ps, 9, change.at());
     ps.setString(11, change.pipeline());
     ps.executeUpdate();
   }

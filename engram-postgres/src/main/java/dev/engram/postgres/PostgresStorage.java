@@ -12,7 +12,6 @@ import dev.engram.spi.Storage;
 import dev.engram.spi.StorageFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +53,7 @@ public final class PostgresStorage implements Storage {
         ? Optional.of(new EmbeddingCache(cacheBudget(settings.vectorCacheMb(), Runtime.getRuntime().maxMemory())))
         : Optional.empty();
     this.cache = cache;
-    this.records = new PostgresMemoryStore(db, Clock.systemUTC(), cache);
+    this.records = new PostgresMemoryStore(db, cache);
     this.index = new PostgresSearchIndex(db, pgvector, cache.map(CachedCosineSearch::new));
     this.graph = new PostgresGraphStore(db);
     this.locks = new ScopeLocks(pool, settings.schema(), settings.poolSize() == 1);

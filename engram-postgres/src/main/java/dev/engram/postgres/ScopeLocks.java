@@ -30,6 +30,8 @@ final class ScopeLocks {
   private final DataSource pool;
   private final String schema;
   private final boolean sessionLocks;
+  // Per store, not static: each store has its own pool, and a thread's session belongs to one of them.
+  @SuppressWarnings("ThreadLocalUsage")
   private final ThreadLocal<Session> sessions = new ThreadLocal<>();
 
   private static final class Session {

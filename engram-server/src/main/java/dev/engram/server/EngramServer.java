@@ -2,6 +2,7 @@ package dev.engram.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Memory;
+import dev.engram.SuppressForbidden;
 import dev.engram.MemoryStatus;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
@@ -183,7 +184,7 @@ public final class EngramServer implements AutoCloseable {
     private ServerSettings settings = ServerSettings.builder().build();
     private ApiKeyStore keys;
     private AddEventStore eventStore;
-    private Clock clock = Clock.systemUTC();
+    private Clock clock = systemClock();
     private final Map<String, HttpServlet> servlets = new LinkedHashMap<>();
 
     private Builder(Memory memory) {
@@ -208,6 +209,12 @@ public final class EngramServer implements AutoCloseable {
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
       return this;
+    }
+
+    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    @SuppressForbidden(reason = "a builder's default clock")
+    private static Clock systemClock() {
+      return Clock.systemUTC();
     }
 
     /** Serves a servlet beside the REST routes, e.g. MCP at {@code /mcp/*}. */

@@ -12,8 +12,6 @@ import dev.engram.spi.StoredMemory;
 import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -37,12 +35,12 @@ final class ChangeWriter {
   private ChangeWriter() {}
 
   /** Writes the change set; returns the sequence number of its last memory change, or the last one before it. */
-  static long write(Handle db, ChangeSet set, Clock clock) throws SQLException {
+  static long write(Handle db, ChangeSet set) throws SQLException {
     long seq = Schema.lastSeq(db);
     for (MemoryChange change : set.changes()) {
       seq++;
       writeMemory(db, change, seq);
-      writeHistory(db, change, seq, clock);
+      writeHistory(db, change, seq);
     }
     for (ChangeSet.WindowAppend window : set.windows()) {
       appendWindow(db, set.tenant(), window);
@@ -90,15 +88,10 @@ final class ChangeWriter {
     }
   }
 
-  private static void writeHistory(Handle db, MemoryChange change, long seq, Clock clock) throws SQLException {
+  private static void writeHistory(Handle db, MemoryChange change, long seq) throws SQLException {
     StoredMemory m = change.memory();
-    Instant at = switch (change.event()) {
-      case ADD -> m.item().createdAt();
-      case UPDATE -> m.item().updatedAt();
-      default -> clock.instant();
-    };
     insertHistory(db, new HistoryEntry(seq, m.id(), change.event(), change.previousText(),
-        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), at,
+        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), change.at(),
         change.pipeline()), m.tenant());
   }
 

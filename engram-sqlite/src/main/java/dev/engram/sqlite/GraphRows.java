@@ -133,7 +133,7 @@ final class GraphRows {
     if (view.includeInvalidated()) {
       return index;
     }
-    Instant t = view.asOf() != null ? view.asOf() : Instant.now();
+    Instant t = view.resolvedInstant();
     ColumnCodecs.bindInstant(ps, index, t);
     ColumnCodecs.bindInstant(ps, index + 2, t);
     return index + 4;

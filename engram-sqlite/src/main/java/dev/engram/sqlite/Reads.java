@@ -128,15 +128,18 @@ final class Reads {
     return new Page<>(items, total, request.offset());
   }
 
-  private static final String ENTITIES = "SELECT ?, id, COUNT(*), MIN(c), MAX(u) FROM (SELECT %s AS id,"
-      + " created_s * 1000000000 + created_ns AS c, updated_s * 1000000000 + updated_ns AS u"
-      + " FROM memories WHERE tenant = ? AND %s IS NOT NULL) GROUP BY id ORDER BY id";
+  /** The entities of one type, whose id is in {@code column}. */
+  private static String entities(String column) {
+    return "SELECT ?, id, COUNT(*), MIN(c), MAX(u) FROM (SELECT " + column + " AS id,"
+        + " created_s * 1000000000 + created_ns AS c, updated_s * 1000000000 + updated_ns AS u"
+        + " FROM memories WHERE tenant = ? AND " + column + " IS NOT NULL) GROUP BY id ORDER BY id";
+  }
 
   static List<EntitySummary> entities(Handle db, String tenant) throws SQLException {
     List<EntitySummary> out = new ArrayList<>();
     for (EntitySummary.EntityType type : EntitySummary.EntityType.values()) {
       String column = type.wireName() + "_id";
-      PreparedStatement ps = db.cached(String.format(ENTITIES, column, column));
+      PreparedStatement ps = db.cached(entities(column));
       ps.setString(1, type.wireName());
       ps.setString(2, tenant);
       try (ResultSet rs = ps.executeQuery()) {

@@ -357,7 +357,7 @@ public final class SqliteGraphStore implements GraphStore {
   /** The k rows of a snapshot (admitted by the view, if any) most similar by cosine, best first, ties by id. */
   private static List<Scored> topK(VectorCache.Snapshot s, float[] query, int k, TimeView view) {
     double qn = norm(query);
-    Instant t = view == null || view.includeInvalidated() ? null : view.asOf() != null ? view.asOf() : Instant.now();
+    Instant t = view == null || view.includeInvalidated() ? null : view.resolvedInstant();
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
     for (int r = 0; r < s.ids().length; r++) {
       if (t != null && ((s.validAt()[r] != null && s.validAt()[r].isAfter(t))

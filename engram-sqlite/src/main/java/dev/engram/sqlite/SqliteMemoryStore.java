@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Collection;
 import java.util.List;
@@ -52,14 +51,12 @@ import java.util.function.Consumer;
  */
 public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
-  private final Clock clock;
   private final SqliteGraphStore graph;
   private final SqliteGraphOutbox outbox;
   private volatile EmbeddingSpec spec;
 
-  private SqliteMemoryStore(Connections db, Clock clock, EmbeddingSpec spec) {
+  private SqliteMemoryStore(Connections db, EmbeddingSpec spec) {
     this.db = db;
-    this.clock = clock;
     this.spec = spec;
     this.graph = new SqliteGraphStore(db);
     this.outbox = new SqliteGraphOutbox(db);
@@ -74,8 +71,8 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * Opens a store, creating the file and its schema if needed. History rows of deletions are stamped with the
-   * system clock (UTC).
+   * Opens a store, creating the file and its schema if needed. History rows take their times from the changes
+   * ({@link MemoryChange#at()}, the engine's clock): the store reads no clock.
    *
    * @param dbFile     the database file; its directory is created if missing
    * @param durability how commits are synced
@@ -83,19 +80,8 @@ public final class SqliteMemoryStore implements MemoryStore {
    *                          cannot run in WAL mode
    */
   public static SqliteMemoryStore open(Path dbFile, Durability durability) {
-    return open(dbFile, durability, Clock.systemUTC());
-  }
-
-  /**
-   * Opens a store whose deletion history rows are stamped with {@code clock} (ADD and UPDATE rows take the
-   * memory's own created and updated times).
-   *
-   * @see #open(Path, Durability)
-   */
-  public static SqliteMemoryStore open(Path dbFile, Durability durability, Clock clock) {
     Objects.requireNonNull(dbFile, "dbFile");
     Objects.requireNonNull(durability, "durability");
-    Objects.requireNonNull(clock, "clock");
     Path file = dbFile.toAbsolutePath().normalize();
     try {
       if (file.getParent() != null) {
@@ -117,7 +103,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Schema.create(h, file.toString());
         return readSpec(h);
       });
-      return new SqliteMemoryStore(connections, clock, spec);
+      return new SqliteMemoryStore(connections, spec);
     } catch (RuntimeException e) {
       try {
         connections.close();
@@ -202,7 +188,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     checkDimensions(changes);
     try {
       return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
-          + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes, clock));
+          + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes));
     } finally {
       if (!changes.graph().isEmpty() && !changes.graphToOutbox()) {
         graph.invalidate(changes.tenant(), changes.graph());

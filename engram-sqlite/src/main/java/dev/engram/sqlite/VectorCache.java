@@ -35,6 +35,8 @@ final class VectorCache {
    * @param validAt   relations' valid_at (entries may be null), or null for entities
    * @param invalidAt relations' invalid_at (entries may be null), or null for entities
    */
+  // Columns of primitive arrays, scanned by the brute-force search without boxing; never compared by equals.
+  @SuppressWarnings("ArrayRecordComponent")
   record Snapshot(Scope scope, String[] ids, float[][] vectors, double[] norms, Instant[] validAt,
                   Instant[] invalidAt) {
     long floats() {

@@ -95,7 +95,8 @@ class AtomicityTest extends SqliteStoreTestCase {
     StoredMemory fresh = memory().id("fresh").stored();
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("theirs").stored());
     StoredMemory theirsAsMine = memory().id("theirs").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.delete(theirsAsMine, ChangePipelines.DELETE),
+    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.delete(theirsAsMine, ChangePipelines.DELETE,
+        SqliteMemoryStoreTest.DELETED_AT),
         fresh)))
         .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("theirs");
     assertThat(store.get("t2", "theirs")).isPresent();

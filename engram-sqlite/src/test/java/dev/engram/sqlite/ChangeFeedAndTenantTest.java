@@ -42,7 +42,8 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
     StoredMemory a2 = new StoredMemory("t1", a.item().withContent("a2", Map.of(), null, T0.plusSeconds(5)),
         a.embedding());
     store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a1", ChangePipelines.UPDATE))));         // seq 3
-    store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(b, ChangePipelines.DELETE))));                // seq 4
+    store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(b, ChangePipelines.DELETE,
+        SqliteMemoryStoreTest.DELETED_AT))));                // seq 4
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("c").text("c1").stored()); // seq 5
 
     assertThat(changesSince(0)).extracting(ChangeFeedAndTenantTest::describe)

@@ -46,7 +46,7 @@ class GraphTransactionTest extends SqliteStoreTestCase {
     StoredMemory missing = memory().id("missing").text("gone").stored();
     assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null,
         ChangePipelines.RAW),
-        MemoryChange.delete(missing, ChangePipelines.DELETE)), List.of(),
+        MemoryChange.delete(missing, ChangePipelines.DELETE, T)), List.of(),
             graph()))).isInstanceOf(MemoryNotFoundException.class);
     assertThat(store.get("t1", "m1")).isEmpty();
     assertThat(store.graph().entities("t1", List.of("e1", "e2"))).isEmpty();

@@ -87,7 +87,7 @@ class SqliteGraphOutboxTest {
       StoredMemory missing = memory().id("missing").text("gone").stored();
       assertThatThrownBy(() -> store.apply(new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null,
           ChangePipelines.RAW),
-          MemoryChange.delete(missing, ChangePipelines.DELETE)), List.of(), graph("1")).withGraphToOutbox()))
+          MemoryChange.delete(missing, ChangePipelines.DELETE, T)), List.of(), graph("1")).withGraphToOutbox()))
           .isInstanceOf(MemoryNotFoundException.class);
       assertThat(store.get("t1", "m1")).isEmpty();
       assertThat(store.graphOutbox().orElseThrow().pending()).isEmpty();

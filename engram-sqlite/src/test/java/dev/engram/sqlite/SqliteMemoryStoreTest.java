@@ -20,10 +20,8 @@ import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +33,7 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   static final LocalDate TODAY = LocalDate.of(2024, 6, 1);
 
   static SqliteMemoryStore open(Path dir) {
-    return SqliteMemoryStore.open(dir.resolve("sub/engram.db"), Durability.NORMAL,
-        Clock.fixed(DELETED_AT, ZoneOffset.UTC));
+    return SqliteMemoryStore.open(dir.resolve("sub/engram.db"), Durability.NORMAL);
   }
 
   static long add(SqliteMemoryStore s, StoredMemory... memories) {
@@ -247,7 +244,8 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     assertThat(store.get("t1", m.id()).orElseThrow().item()).isEqualTo(updated.item());
     assertThat(store.get("t1", m.id()).orElseThrow().embedding()).containsExactly(1, 2, 3, 4);
 
-    long s3 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(updated, ChangePipelines.DELETE))));
+    long s3 = store.apply(ChangeSet.of("t1",
+        List.of(MemoryChange.delete(updated, ChangePipelines.DELETE, DELETED_AT))));
 
     assertThat(List.of(s1, s2, s3)).containsExactly(1L, 2L, 3L);
     assertThat(store.get("t1", m.id())).isEmpty();

@@ -89,7 +89,7 @@ public final class LocomoReader {
       throw new ValidationException("conversation", "sample '" + id + "' has no conversation object");
     }
     List<Session> sessions = new ArrayList<>();
-    Iterator<Map.Entry<String, JsonNode>> fields = conv.fields();
+    Iterator<Map.Entry<String, JsonNode>> fields = conv.properties().iterator();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> e = fields.next();
       Matcher m = SESSION_KEY.matcher(e.getKey());
@@ -134,7 +134,7 @@ public final class LocomoReader {
    */
   static List<String> diaIds(String reference) {
     List<String> ids = new ArrayList<>();
-    for (String part : reference.split("[,;\\s]+")) {
+    for (String part : reference.split("[,;\\s]+", -1)) {
       if (!part.isBlank()) {
         ids.add(part.trim());
       }
@@ -144,7 +144,7 @@ public final class LocomoReader {
 
   private static List<Observation> observations(JsonNode obs) {
     List<Observation> out = new ArrayList<>();
-    Iterator<Map.Entry<String, JsonNode>> sessions = obs.fields();
+    Iterator<Map.Entry<String, JsonNode>> sessions = obs.properties().iterator();
     while (sessions.hasNext()) {
       Map.Entry<String, JsonNode> s = sessions.next();
       Matcher m = OBSERVATION_KEY.matcher(s.getKey());
@@ -152,7 +152,7 @@ public final class LocomoReader {
         continue;
       }
       int session = Integer.parseInt(m.group(1));
-      Iterator<Map.Entry<String, JsonNode>> speakers = s.getValue().fields();
+      Iterator<Map.Entry<String, JsonNode>> speakers = s.getValue().properties().iterator();
       while (speakers.hasNext()) {
         Map.Entry<String, JsonNode> sp = speakers.next();
         for (JsonNode fact : sp.getValue()) {

@@ -96,6 +96,8 @@ public final class ScaleBench {
    * @param progress receives the number of memories ingested so far, after every batch
    * @throws IllegalArgumentException if the store is not empty
    */
+  // The memory is closed inside its try to time the close; the try's own close is then a no-op.
+  @SuppressWarnings("try")
   public static ScaleReport run(Options o, Embedder embedder, BenchStore store, LongConsumer progress) {
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(store, "store");

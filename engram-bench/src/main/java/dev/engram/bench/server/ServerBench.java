@@ -3,6 +3,7 @@ package dev.engram.bench.server;
 import dev.engram.AddRequest;
 import dev.engram.Engram;
 import dev.engram.Memory;
+import dev.engram.SuppressForbidden;
 import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
@@ -114,10 +115,11 @@ public final class ServerBench {
     }
     DataDirectories.requireEmpty(o.dataDir());
     Scope scope = Scope.user(c.sampleId());
-    try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(o.dataDir()))
+    Clock clock = systemClock();
+    try (Memory memory = Engram.builder().clock(clock).storage(EmbeddedStorage.at(o.dataDir()))
         .embedder(embedder).build();
          ServerDatabase db = ServerDatabase.open(o.dataDir());
-         SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
+         SqliteApiKeyStore keys = new SqliteApiKeyStore(db, clock, false);
          SqliteAddEventStore events = new SqliteAddEventStore(db, false)) {
       long t0 = System.nanoTime();
       for (int i = 0; i < turns.size(); i += IMPORT_BATCH) {
@@ -303,5 +305,11 @@ public final class ServerBench {
       throw failure.get();
     }
     return new Timed(seconds, millis);
+  }
+
+  /** The clock of the benchmark's memory and keys: the system clock in UTC, chosen where the run is put together. */
+  @SuppressForbidden(reason = "the benchmark's composition root chooses the system clock once")
+  private static Clock systemClock() {
+    return Clock.systemUTC();
   }
 }

@@ -100,6 +100,9 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
   }
 
   /** The latest finished exchange of the window, if it was not fed yet. */
+  // Identity on purpose: the window hands back the same message object it was fed; an equal answer given again in a
+  // later turn is a new exchange.
+  @SuppressWarnings("ReferenceEquality")
   private Optional<AddRequest> exchange(Object memoryId, List<ChatMessage> messages) {
     if (messages.isEmpty() || !(messages.get(messages.size() - 1) instanceof AiMessage answer)
         || answer.hasToolExecutionRequests() || answer.text() == null || answer.text().isBlank()

@@ -27,16 +27,11 @@ public final class PostgresServerStores implements AutoCloseable {
   }
 
   /**
-   * Connects to the schema of {@code settings} (migrating it) with the system clock.
+   * Connects to the schema of {@code settings} (migrating it); key times come from {@code clock}, the server's.
    *
    * @throws dev.engram.StorageException if PostgreSQL cannot be reached or refuses; the message never shows the
    *                                     password
    */
-  public static PostgresServerStores open(PostgresSettings settings) {
-    return open(settings, Clock.systemUTC());
-  }
-
-  /** Connects to the schema of {@code settings} (migrating it); key times come from {@code clock}. */
   public static PostgresServerStores open(PostgresSettings settings, Clock clock) {
     Objects.requireNonNull(clock, "clock");
     return new PostgresServerStores(PostgresPools.open(settings, "engram-server-postgres",

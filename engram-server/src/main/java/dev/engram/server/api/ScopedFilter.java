@@ -38,7 +38,7 @@ public record ScopedFilter(Scope scope, Filter filter) {
     }
     ObjectNode rest = MemoryJson.mapper().createObjectNode();
     String[] ids = new String[3];
-    Iterator<Map.Entry<String, JsonNode>> it = filters.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = filters.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       if (liftScope(field, e.getKey(), e.getValue(), ids)) {
@@ -48,7 +48,7 @@ public record ScopedFilter(Scope scope, Filter filter) {
         ArrayNode kept = MemoryJson.mapper().createArrayNode();
         for (JsonNode part : e.getValue()) {
           if (part.isObject() && part.size() == 1) {
-            Map.Entry<String, JsonNode> only = part.fields().next();
+            Map.Entry<String, JsonNode> only = part.properties().iterator().next();
             if (liftScope(field, only.getKey(), only.getValue(), ids)) {
               continue;
             }
@@ -91,7 +91,7 @@ public record ScopedFilter(Scope scope, Filter filter) {
       return node;
     }
     ObjectNode out = MemoryJson.mapper().createObjectNode();
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       putCondition(field, out, e.getKey(), e.getValue());
@@ -101,7 +101,7 @@ public record ScopedFilter(Scope scope, Filter filter) {
 
   private static void putCondition(String field, ObjectNode out, String key, JsonNode value) {
     if (key.equals("metadata") && value.isObject()) {
-      value.fields().forEachRemaining(m -> out.set(m.getKey(), m.getValue()));
+      value.properties().forEach(m -> out.set(m.getKey(), m.getValue()));
       return;
     }
     if ((key.equals("AND") || key.equals("OR") || key.equals("NOT")) && value.isArray()) {

@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -130,7 +131,8 @@ public final class AddEvents implements AutoCloseable {
     }
     int unfinished = (int) store.countUnfinished();
     long every = Math.max(1, lease.toMillis() / 3);
-    renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    // Runs until the renewer shuts down; renew reports its own failures, so the future has nothing to tell.
+    Future<?> unused = renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
     for (int i = 0; i < threads; i++) {
       workers.execute(this::work);
     }

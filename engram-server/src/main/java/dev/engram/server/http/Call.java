@@ -84,7 +84,7 @@ public final class Call {
   }
 
   static boolean isJson(String contentType) {
-    String[] parts = contentType.toLowerCase(Locale.ROOT).split(";");
+    String[] parts = contentType.toLowerCase(Locale.ROOT).split(";", -1);
     String media = parts[0].strip();
     if (!media.equals("application/json") && !(media.startsWith("application/") && media.endsWith("+json"))) {
       return false;

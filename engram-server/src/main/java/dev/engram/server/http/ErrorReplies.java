@@ -8,6 +8,7 @@ import dev.engram.StorageException;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import io.javalin.http.HttpResponseException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -40,7 +41,7 @@ public final class ErrorReplies {
     if (e instanceof LanguageModelException l) {
       int status = l.retryable() ? 503 : 502;
       LOG.warn("request {}: the language model failed ({}): {}", requestId, l.kind(), l.getMessage());
-      return reply(status, "the language model provider failed (" + l.kind().name().toLowerCase() + "): "
+      return reply(status, "the language model provider failed (" + l.kind().name().toLowerCase(Locale.ROOT) + "): "
           + l.getMessage(), "model", l.retryable() ? Map.of("Retry-After", "5") : Map.of());
     }
     if (e instanceof StorageException s) {

@@ -57,8 +57,8 @@ public final class ServerMetrics {
   public void add(long nanos, Usage usage) {
     adds.record(Duration.ofNanos(nanos));
     llmCalls.increment(usage.llmCalls());
-    inputTokens.increment(usage.inputTokens());
-    outputTokens.increment(usage.outputTokens());
+    inputTokens.increment((double) usage.inputTokens());
+    outputTokens.increment((double) usage.outputTokens());
   }
 
   /** Records one search. */

@@ -24,9 +24,8 @@ public class ChatApplication {
 
   /** Runs {@link #chatOnce} and closes the context, which waits until the exchange is remembered. */
   public static void main(String[] args) {
-    try (ConfigurableApplicationContext context = SpringApplication.run(ChatApplication.class, args)) {
-      // the ApplicationRunner has answered
-    }
+    ConfigurableApplicationContext context = SpringApplication.run(ChatApplication.class, args);
+    context.close(); // the ApplicationRunner has answered; closing waits until the exchange is remembered
   }
 
   @Bean
