@@ -48,6 +48,7 @@ final class CachedJsonModel {
    *
    * @throws dev.engram.LanguageModelException if the model fails, or keeps giving answers {@code reader} refuses
    */
+  @SuppressWarnings("ReturnValueIgnored") // the first read only validates: it throws on an answer it refuses
   <T> T ask(String step, LanguageModel.Prompt prompt, int run, BiFunction<JsonNode, String, T> reader) {
     String stored = cache.getOrCompute(model.modelId(), prompt, run,
         () -> caller.callJson(step, prompt, usage, node -> {

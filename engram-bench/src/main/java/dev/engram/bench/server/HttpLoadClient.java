@@ -52,6 +52,7 @@ public final class HttpLoadClient {
    * @param millis  each request's latency, request written to answer read, in the order they finished
    * @param error   the first failure, or null
    */
+  @SuppressWarnings("ArrayRecordComponent") // a bench result read once, never compared or hashed
   public record Result(double seconds, double[] millis, String error) {}
 
   private final Setup setup;

@@ -241,6 +241,7 @@ public final class ServerBench {
   }
 
   /** The wall seconds of some operations and each one's milliseconds. */
+  @SuppressWarnings("ArrayRecordComponent") // read once for percentiles, never compared or hashed
   private record Timed(double seconds, double[] millis) {
     static Timed of(HttpLoadClient.Result r) {
       return new Timed(r.seconds(), r.millis());

@@ -66,6 +66,7 @@ public final class AccessLog implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
   private void drain() {
     List<Line> batch = new ArrayList<>();
     while (true) {
@@ -87,6 +88,7 @@ public final class AccessLog implements AutoCloseable {
 
   /** Writes every waiting line, then stops the writer; later lines are written by the requests themselves. */
   @Override
+  @SuppressWarnings("ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
   public void close() {
     if (!enabled || closed) {
       return;
