@@ -8,15 +8,18 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What to remember: messages in a scope, with options. Build with {@link #builder(Scope)}. Immutable.
+ * What to remember: messages in a scope, with options. Build with {@link #builder(Scope)}.
+ * Immutable.
  *
- * @param scope      owner of the new memories
- * @param messages   the messages, oldest first; at least one
- * @param metadata   metadata stored on every memory this add creates
- * @param infer      true to extract facts (LLM or offline extractor); false to store each non-system message verbatim
- * @param timestamp  when the conversation took place, for messages without their own timestamp; or null, and then
- *                   such messages were said when the add was received: the engine uses its clock's instant at the
- *                   start of the add as their time (for relative dates, {@code event_time} and the graph)
+ * @param scope owner of the new memories
+ * @param messages the messages, oldest first; at least one
+ * @param metadata metadata stored on every memory this add creates
+ * @param infer true to extract facts (LLM or offline extractor); false to store each non-system
+ *     message verbatim
+ * @param timestamp when the conversation took place, for messages without their own timestamp; or
+ *     null, and then such messages were said when the add was received: the engine uses its clock's
+ *     instant at the start of the add as their time (for relative dates, {@code event_time} and the
+ *     graph)
  * @param expiration first day on which the new memories are expired; or null
  */
 public record AddRequest(

@@ -5,14 +5,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The outcome of one add: one event per memory touched, in the order they were applied, what the add spent on
- * language models, and, with graph memory on, what it did to the graph.
+ * The outcome of one add: one event per memory touched, in the order they were applied, what the
+ * add spent on language models, and, with graph memory on, what it did to the graph.
  *
- * @param events    the events; empty if nothing was worth remembering
- * @param usage     language-model calls, tokens and time ({@link Usage#NONE} without a model)
+ * @param events the events; empty if nothing was worth remembering
+ * @param usage language-model calls, tokens and time ({@link Usage#NONE} without a model)
  * @param relations the graph's changes, or empty if graph memory is off
  */
-public record AddResult(List<MemoryEvent> events, Usage usage, Optional<RelationChanges> relations) {
+public record AddResult(
+    List<MemoryEvent> events, Usage usage, Optional<RelationChanges> relations) {
   public AddResult {
     events = List.copyOf(events);
     Objects.requireNonNull(usage, "usage");

@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Adds that must never fail or slow their caller (a chat turn): one daemon thread runs them in submission order from
- * a bounded queue; a failed add, or one refused because the queue is full or closed, is logged and counted, never
- * thrown. Used by the framework integrations that feed finished exchanges to long-term memory. Thread-safe.
+ * Adds that must never fail or slow their caller (a chat turn): one daemon thread runs them in
+ * submission order from a bounded queue; a failed add, or one refused because the queue is full or
+ * closed, is logged and counted, never thrown. Used by the framework integrations that feed
+ * finished exchanges to long-term memory. Thread-safe.
  */
 public final class BackgroundAdds implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundAdds.class);
@@ -29,9 +30,9 @@ public final class BackgroundAdds implements AutoCloseable {
   private final AtomicLong failures = new AtomicLong();
 
   /**
-   * @param memory     where the adds go
+   * @param memory where the adds go
    * @param threadName the name of the adding thread
-   * @param queueSize  how many adds may wait; more are dropped and counted as failures
+   * @param queueSize how many adds may wait; more are dropped and counted as failures
    */
   public BackgroundAdds(Memory memory, String threadName, int queueSize) {
     this.memory = Objects.requireNonNull(memory, "memory");
@@ -39,11 +40,18 @@ public final class BackgroundAdds implements AutoCloseable {
     if (queueSize < 1) {
       throw new ValidationException("queue_size", "must be positive, got " + queueSize);
     }
-    this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(queueSize), r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    this.thread =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(queueSize),
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Queues an add; {@code what} names it in log lines (never its text). */
@@ -51,16 +59,17 @@ public final class BackgroundAdds implements AutoCloseable {
     Objects.requireNonNull(request, "request");
     CompletableFuture<Void> done = new CompletableFuture<>();
     try {
-      thread.execute(() -> {
-        try {
-          memory.add(request);
-        } catch (RuntimeException e) {
-          failures.incrementAndGet();
-          LOG.warn("Engram could not remember {}: {}", what, e.toString());
-        } finally {
-          done.complete(null);
-        }
-      });
+      thread.execute(
+          () -> {
+            try {
+              memory.add(request);
+            } catch (RuntimeException e) {
+              failures.incrementAndGet();
+              LOG.warn("Engram could not remember {}: {}", what, e.toString());
+            } finally {
+              done.complete(null);
+            }
+          });
       tail.set(done);
     } catch (RejectedExecutionException full) {
       failures.incrementAndGet();

@@ -8,16 +8,18 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link TokenCounter#cl100k()}: jtokkit's cl100k_base, with the counts of short texts remembered. Tokenising costs
- * about 12 µs for a 150-character chat turn, so the 100-200 memories a 1,500-token search weighs would cost a
- * millisecond or two each time; a memory's text is counted once. When the remembered counts reach
- * {@link #CACHED_TEXTS} they are all forgotten and counting starts afresh, so they hold at most about 20 MB (a few MB
- * for memories of one or two sentences).
+ * {@link TokenCounter#cl100k()}: jtokkit's cl100k_base, with the counts of short texts remembered.
+ * Tokenising costs about 12 µs for a 150-character chat turn, so the 100-200 memories a 1,500-token
+ * search weighs would cost a millisecond or two each time; a memory's text is counted once. When
+ * the remembered counts reach {@link #CACHED_TEXTS} they are all forgotten and counting starts
+ * afresh, so they hold at most about 20 MB (a few MB for memories of one or two sentences).
  */
 final class Cl100kTokenCounter implements TokenCounter {
   static final Cl100kTokenCounter INSTANCE = new Cl100kTokenCounter();
+
   /** Texts longer than this are counted every time. */
   static final int CACHED_LENGTH = 500;
+
   /** The most counts remembered at once. */
   static final int CACHED_TEXTS = 20_000;
 
@@ -55,6 +57,7 @@ final class Cl100kTokenCounter implements TokenCounter {
 
   /** Loads the encoding on first use. */
   private static final class Encoder {
-    static final Encoding CL100K = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    static final Encoding CL100K =
+        Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
   }
 }

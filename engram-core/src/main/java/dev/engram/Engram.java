@@ -36,10 +36,11 @@ import java.util.function.Supplier;
  *     .build();
  * }</pre>
  *
- * <p>The defaults that the core cannot name itself (it depends on neither SQLite, Lucene nor ONNX) are found with
- * {@link java.util.ServiceLoader}: the embedded storage ({@code dev.engram.spi.EmbeddedStorageProvider}, in
- * {@code engram-embedded}) and the default embedder ({@code dev.engram.spi.DefaultEmbedderProvider}, in
- * {@code engram-onnx}, a dependency of {@code engram-embedded}).
+ * <p>The defaults that the core cannot name itself (it depends on neither SQLite, Lucene nor ONNX)
+ * are found with {@link java.util.ServiceLoader}: the embedded storage ({@code
+ * dev.engram.spi.EmbeddedStorageProvider}, in {@code engram-embedded}) and the default embedder
+ * ({@code dev.engram.spi.DefaultEmbedderProvider}, in {@code engram-onnx}, a dependency of {@code
+ * engram-embedded}).
  */
 public final class Engram {
   private Engram() {}
@@ -49,26 +50,27 @@ public final class Engram {
   }
 
   /**
-   * Opens the embedded default memory in {@code dataDir} (created if needed): the SQLite record and the Lucene index
-   * of {@code engram-embedded}, the in-process ONNX embedder bge-small-en-v1.5-q of {@code engram-onnx}, the offline
-   * extractor (no language model), tenant {@code default}. The same as {@code builder().embedded(dataDir).build()};
-   * use that form to change a setting.
+   * Opens the embedded default memory in {@code dataDir} (created if needed): the SQLite record and
+   * the Lucene index of {@code engram-embedded}, the in-process ONNX embedder bge-small-en-v1.5-q
+   * of {@code engram-onnx}, the offline extractor (no language model), tenant {@code default}. The
+   * same as {@code builder().embedded(dataDir).build()}; use that form to change a setting.
    *
-   * @throws ValidationException                     if {@code dataDir} is null
-   * @throws DataDirectoryLockedException            if another process (or another open memory) owns the directory
-   * @throws DimensionMismatchException              if the directory was written with another embedding model
-   * @throws IllegalStateException                   if {@code engram-embedded} is not on the class path
+   * @throws ValidationException if {@code dataDir} is null
+   * @throws DataDirectoryLockedException if another process (or another open memory) owns the
+   *     directory
+   * @throws DimensionMismatchException if the directory was written with another embedding model
+   * @throws IllegalStateException if {@code engram-embedded} is not on the class path
    */
   public static Memory embedded(Path dataDir) {
     return builder().embedded(dataDir).build();
   }
 
   /**
-   * The engine's settings, read by the engine while the memory is open. Made only by {@link Builder#build()}, which
-   * checks every setting once (a {@link ValidationException} names the one that is missing or out of range), so a
-   * {@code Config} always holds a complete, valid set: no accessor returns null, and what may be absent is an
-   * {@link Optional}. A new setting is a builder field, its setter, a field and an accessor here: no constructor
-   * call elsewhere changes.
+   * The engine's settings, read by the engine while the memory is open. Made only by {@link
+   * Builder#build()}, which checks every setting once (a {@link ValidationException} names the one
+   * that is missing or out of range), so a {@code Config} always holds a complete, valid set: no
+   * accessor returns null, and what may be absent is an {@link Optional}. A new setting is a
+   * builder field, its setter, a field and an accessor here: no constructor call elsewhere changes.
    */
   public static final class Config {
     private final Storage storage;
@@ -93,7 +95,10 @@ public final class Engram {
     private final boolean contextEmbeddings;
     private final Supplier<String> ids;
 
-    /** The builder's settings, checked already, with the chosen embedder, the checked tenant and the storage. */
+    /**
+     * The builder's settings, checked already, with the chosen embedder, the checked tenant and the
+     * storage.
+     */
     private Config(Builder b, Embedder embedder, String tenant, Storage storage) {
       this.storage = storage;
       this.embedder = embedder;
@@ -192,34 +197,35 @@ public final class Engram {
     }
 
     /**
-     * The graph memory's extractor; empty for no graph memory (the default). When present, the storage has a graph
-     * store ({@link Builder#build()} checks it).
+     * The graph memory's extractor; empty for no graph memory (the default). When present, the
+     * storage has a graph store ({@link Builder#build()} checks it).
      */
     public Optional<GraphExtractor> graphExtractor() {
       return graphExtractor;
     }
 
     /**
-     * Cosine similarity of name embeddings above which a new entity name is merged into an existing entity of the
-     * scope (default 0.9).
+     * Cosine similarity of name embeddings above which a new entity name is merged into an existing
+     * entity of the scope (default 0.9).
      */
     public double graphEntityThreshold() {
       return graphEntityThreshold;
     }
 
     /**
-     * Cosine similarity from which, up to {@link #graphEntityThreshold()}, an existing entity is an ambiguous match
-     * that the graph extractor's language model decides ({@link GraphExtractor#matchEntities}); below it names are
-     * distinct; no ambiguous band if it is not below the threshold (default 0.75).
+     * Cosine similarity from which, up to {@link #graphEntityThreshold()}, an existing entity is an
+     * ambiguous match that the graph extractor's language model decides ({@link
+     * GraphExtractor#matchEntities}); below it names are distinct; no ambiguous band if it is not
+     * below the threshold (default 0.75).
      */
     public double graphAmbiguityFloor() {
       return graphAmbiguityFloor;
     }
 
     /**
-     * Whether a new memory keeps the words of the messages it was drawn from and of the message before them, for the
-     * ranking step {@link Ranking#context()} (default true; false keeps no conversation text beyond the window and
-     * the memories themselves).
+     * Whether a new memory keeps the words of the messages it was drawn from and of the message
+     * before them, for the ranking step {@link Ranking#context()} (default true; false keeps no
+     * conversation text beyond the window and the memories themselves).
      */
     public boolean sourceContext() {
       return sourceContext;
@@ -231,10 +237,11 @@ public final class Engram {
     }
 
     /**
-     * Whether a new memory with a source context also gets an embedding of its context followed by its text, which
-     * the ranking step {@link Ranking#context()} searches beside the keyword signal (default false: it costs one
-     * more, longer embedding per memory at ingest). When true, {@link #sourceContext()} is true and the storage's
-     * index keeps such embeddings ({@link Builder#build()} checks both).
+     * Whether a new memory with a source context also gets an embedding of its context followed by
+     * its text, which the ranking step {@link Ranking#context()} searches beside the keyword signal
+     * (default false: it costs one more, longer embedding per memory at ingest). When true, {@link
+     * #sourceContext()} is true and the storage's index keeps such embeddings ({@link
+     * Builder#build()} checks both).
      */
     public boolean contextEmbeddings() {
       return contextEmbeddings;
@@ -275,14 +282,15 @@ public final class Engram {
     private Builder() {}
 
     /**
-     * Turns the graph memory (Mem0g) on with this extractor: {@code dev.engram.extract.OfflineGraphExtractor} (no
-     * LLM) or {@code dev.engram.pipeline.LlmGraphExtractor}; off unless called. Every add (also
-     * {@code infer=false}) then also writes entities and relations, and searches return relations. Needs a storage
-     * with a graph store; {@code build()} refuses it otherwise with a {@link ValidationException} naming
-     * {@code graph}.
+     * Turns the graph memory (Mem0g) on with this extractor: {@code
+     * dev.engram.extract.OfflineGraphExtractor} (no LLM) or {@code
+     * dev.engram.pipeline.LlmGraphExtractor}; off unless called. Every add (also {@code
+     * infer=false}) then also writes entities and relations, and searches return relations. Needs a
+     * storage with a graph store; {@code build()} refuses it otherwise with a {@link
+     * ValidationException} naming {@code graph}.
      *
-     * @throws ValidationException naming {@code graph} if {@code extractor} is null (leave the graph memory off by
-     *                             not calling this)
+     * @throws ValidationException naming {@code graph} if {@code extractor} is null (leave the
+     *     graph memory off by not calling this)
      */
     public Builder graph(GraphExtractor extractor) {
       this.graphExtractor = Optional.of(present("graph", extractor));
@@ -302,8 +310,9 @@ public final class Engram {
     }
 
     /**
-     * The storage, opened by {@code build()} for the embedder's model and dimension: {@code EmbeddedStorage.at(path)},
-     * {@code PostgresStorage.with(settings)}, or any {@link StorageFactory}. Replaces an earlier storage setting.
+     * The storage, opened by {@code build()} for the embedder's model and dimension: {@code
+     * EmbeddedStorage.at(path)}, {@code PostgresStorage.with(settings)}, or any {@link
+     * StorageFactory}. Replaces an earlier storage setting.
      */
     public Builder storage(StorageFactory factory) {
       this.storageFactory = factory;
@@ -312,9 +321,9 @@ public final class Engram {
     }
 
     /**
-     * A storage opened already (for tests and wrappers such as {@code StorageWithGraph}); the memory owns it from
-     * now on. Prefer {@link #storage(StorageFactory)}, which gives the storage the embedder's dimension. Replaces an
-     * earlier storage setting.
+     * A storage opened already (for tests and wrappers such as {@code StorageWithGraph}); the
+     * memory owns it from now on. Prefer {@link #storage(StorageFactory)}, which gives the storage
+     * the embedder's dimension. Replaces an earlier storage setting.
      */
     public Builder storage(Storage opened) {
       this.openedStorage = opened;
@@ -323,8 +332,8 @@ public final class Engram {
     }
 
     /**
-     * The embedded default storage in {@code dataDir} (SQLite record and Lucene index, found on the class path in
-     * {@code engram-embedded}); same as {@code storage(EmbeddedStorage.at(dataDir))}.
+     * The embedded default storage in {@code dataDir} (SQLite record and Lucene index, found on the
+     * class path in {@code engram-embedded}); same as {@code storage(EmbeddedStorage.at(dataDir))}.
      *
      * @throws ValidationException naming {@code dataDir} if it is null
      * @throws IllegalStateException if {@code engram-embedded} is not on the class path
@@ -337,9 +346,9 @@ public final class Engram {
     }
 
     /**
-     * The embedding model. Optional: without one, {@code build()} uses the default embedder of {@code engram-onnx}
-     * (in-process bge-small-en-v1.5-q) if it is on the class path. Null is refused by {@code build()} with a
-     * {@link ValidationException} naming {@code embedder}.
+     * The embedding model. Optional: without one, {@code build()} uses the default embedder of
+     * {@code engram-onnx} (in-process bge-small-en-v1.5-q) if it is on the class path. Null is
+     * refused by {@code build()} with a {@link ValidationException} naming {@code embedder}.
      */
     public Builder embedder(Embedder e) {
       this.embedder = e;
@@ -352,15 +361,18 @@ public final class Engram {
       return this;
     }
 
-    /** The reranker of searches that ask for one ({@code SearchRequest.rerank}); default {@link Reranker#none()}. */
+    /**
+     * The reranker of searches that ask for one ({@code SearchRequest.rerank}); default {@link
+     * Reranker#none()}.
+     */
     public Builder reranker(Reranker r) {
       this.reranker = r;
       return this;
     }
 
     /**
-     * Keeps a rolling summary per scope for extraction; refreshed asynchronously after adds with infer. None unless
-     * called.
+     * Keeps a rolling summary per scope for extraction; refreshed asynchronously after adds with
+     * infer. None unless called.
      *
      * @throws ValidationException naming {@code summarizer} if {@code s} is null
      */
@@ -390,9 +402,10 @@ public final class Engram {
     }
 
     /**
-     * Whether new memories keep their source context: the words of the messages each was drawn from and of the
-     * message before them, stored with the memory and searched by keyword ({@link Ranking#context()}). Default
-     * true; false stores none, and the context step then finds nothing.
+     * Whether new memories keep their source context: the words of the messages each was drawn from
+     * and of the message before them, stored with the memory and searched by keyword ({@link
+     * Ranking#context()}). Default true; false stores none, and the context step then finds
+     * nothing.
      */
     public Builder sourceContext(boolean keep) {
       this.sourceContext = keep;
@@ -400,14 +413,15 @@ public final class Engram {
     }
 
     /**
-     * Whether a new memory with a source context also gets an embedding of that context followed by its text
-     * (contextual retrieval's dense half), which the ranking step {@link Ranking#context()} searches beside the
-     * context's keywords: a fact found by what was said around it ("Researching adoption agencies" after "What are
-     * your plans for the summer?") although the query shares no words with it. Default false: each such memory costs
-     * one more embedding at ingest, of a text several times longer than the memory. Memories written while it was
-     * off have none. Needs {@link #sourceContext} and a storage whose index keeps context embeddings (the embedded
-     * storage and PostgreSQL); {@code build()} refuses it otherwise with a {@link ValidationException} naming
-     * {@code contextEmbeddings}.
+     * Whether a new memory with a source context also gets an embedding of that context followed by
+     * its text (contextual retrieval's dense half), which the ranking step {@link
+     * Ranking#context()} searches beside the context's keywords: a fact found by what was said
+     * around it ("Researching adoption agencies" after "What are your plans for the summer?")
+     * although the query shares no words with it. Default false: each such memory costs one more
+     * embedding at ingest, of a text several times longer than the memory. Memories written while
+     * it was off have none. Needs {@link #sourceContext} and a storage whose index keeps context
+     * embeddings (the embedded storage and PostgreSQL); {@code build()} refuses it otherwise with a
+     * {@link ValidationException} naming {@code contextEmbeddings}.
      */
     public Builder contextEmbeddings(boolean embed) {
       this.contextEmbeddings = embed;
@@ -415,10 +429,11 @@ public final class Engram {
     }
 
     /**
-     * How a search's context budget ({@link SearchRequest.Builder#maxTokens}) counts tokens: default
-     * {@link TokenCounter#cl100k()}, exact for OpenAI's GPT-4 family; {@link TokenCounter#estimate()} needs no
-     * tokenizer; any other counter (a model's own tokenizer) works too. Null is refused by {@code build()} with a
-     * {@link ValidationException} naming {@code tokenCounter}.
+     * How a search's context budget ({@link SearchRequest.Builder#maxTokens}) counts tokens:
+     * default {@link TokenCounter#cl100k()}, exact for OpenAI's GPT-4 family; {@link
+     * TokenCounter#estimate()} needs no tokenizer; any other counter (a model's own tokenizer)
+     * works too. Null is refused by {@code build()} with a {@link ValidationException} naming
+     * {@code tokenCounter}.
      */
     public Builder tokenCounter(TokenCounter counter) {
       this.tokenCounter = counter;
@@ -450,16 +465,18 @@ public final class Engram {
       return this;
     }
 
-    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    /**
+     * The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it.
+     */
     @SuppressForbidden(reason = "a builder's default clock")
     private static Clock systemClock() {
       return Clock.systemUTC();
     }
 
     /**
-     * Where the ids of new memories, entities and relations come from (default: random UUIDs). Ids break ties
-     * between equal scores, so a test that compares rankings across runs fixes them, as it fixes the clock; they
-     * must be unique within the storage.
+     * Where the ids of new memories, entities and relations come from (default: random UUIDs). Ids
+     * break ties between equal scores, so a test that compares rankings across runs fixes them, as
+     * it fixes the clock; they must be unique within the storage.
      */
     public Builder ids(Supplier<String> source) {
       this.ids = source;
@@ -467,25 +484,28 @@ public final class Engram {
     }
 
     /**
-     * Opens the memory: checks the settings, chooses the embedder (the configured one, else the default one of
-     * {@code engram-onnx}), opens the storage for it ({@link StorageFactory#open} with the embedder's model and
-     * dimension), checks the embedder against the stored data, brings the index up to date with the record, and
-     * starts the background index committer. The memory owns the storage from then on: closing the memory closes it.
-     * If this method throws, for any reason, nothing is left open: a storage given opened, or opened by the factory,
-     * has been closed already, so its data directory is free to be opened again.
+     * Opens the memory: checks the settings, chooses the embedder (the configured one, else the
+     * default one of {@code engram-onnx}), opens the storage for it ({@link StorageFactory#open}
+     * with the embedder's model and dimension), checks the embedder against the stored data, brings
+     * the index up to date with the record, and starts the background index committer. The memory
+     * owns the storage from then on: closing the memory closes it. If this method throws, for any
+     * reason, nothing is left open: a storage given opened, or opened by the factory, has been
+     * closed already, so its data directory is free to be opened again.
      *
-     * @throws ValidationException        if a setting is missing or invalid (the exception names it); a factory is
-     *                                    then not called at all, unless the setting needs what the storage offers
-     *                                    ({@code graph} a graph store, {@code contextEmbeddings} an index that keeps
-     *                                    context embeddings)
-     * @throws DimensionMismatchException if the data directory was written with another embedding model
+     * @throws ValidationException if a setting is missing or invalid (the exception names it); a
+     *     factory is then not called at all, unless the setting needs what the storage offers
+     *     ({@code graph} a graph store, {@code contextEmbeddings} an index that keeps context
+     *     embeddings)
+     * @throws DimensionMismatchException if the data directory was written with another embedding
+     *     model
      */
     public Memory build() {
       Storage opened = openedStorage;
       Config config;
       try {
         if (opened == null && storageFactory == null) {
-          throw new ValidationException("storage", "is required (for example EmbeddedStorage.at(path))");
+          throw new ValidationException(
+              "storage", "is required (for example EmbeddedStorage.at(path))");
         }
         required("tokenCounter", tokenCounter);
         Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
@@ -493,7 +513,8 @@ public final class Engram {
         if (opened == null) {
           opened = storageFactory.open(new EmbeddingSpec(chosen.modelId(), chosen.dimension()));
           if (opened == null) {
-            throw new ValidationException("storage", "the storage factory " + storageFactory + " opened nothing");
+            throw new ValidationException(
+                "storage", "the storage factory " + storageFactory + " opened nothing");
           }
         }
         checkAgainstStorage(opened);
@@ -506,8 +527,8 @@ public final class Engram {
     }
 
     /**
-     * Checks every setting that does not depend on the storage, before a factory opens one; returns the checked
-     * tenant id.
+     * Checks every setting that does not depend on the storage, before a factory opens one; returns
+     * the checked tenant id.
      */
     private String checkSettings(Embedder chosen) {
       required("embedder", chosen);
@@ -521,10 +542,12 @@ public final class Engram {
       required("tenant", tenant);
       String checkedTenant = Tenants.check(tenant);
       if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1)) {
-        throw new ValidationException("graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
+        throw new ValidationException(
+            "graphEntityThreshold", "must be in (0, 1], got " + graphEntityThreshold);
       }
       if (!(graphAmbiguityFloor > 0 && graphAmbiguityFloor <= 1)) {
-        throw new ValidationException("graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
+        throw new ValidationException(
+            "graphAmbiguityFloor", "must be in (0, 1], got " + graphAmbiguityFloor);
       }
       double floor = chosen.relevanceFloor();
       if (!(floor >= 0 && floor < 1)) {
@@ -536,25 +559,36 @@ public final class Engram {
       positive("maxMessagesPerAdd", maxMessagesPerAdd);
       positive("asyncThreads", asyncThreads);
       if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {
-        throw new ValidationException("indexCommitInterval", "must be positive, got " + indexCommitInterval);
+        throw new ValidationException(
+            "indexCommitInterval", "must be positive, got " + indexCommitInterval);
       }
       if (contextEmbeddings && !sourceContext) {
-        throw new ValidationException("contextEmbeddings", "needs sourceContext: a memory without a source context "
-            + "has nothing to embed");
+        throw new ValidationException(
+            "contextEmbeddings",
+            "needs sourceContext: a memory without a source context " + "has nothing to embed");
       }
       return checkedTenant;
     }
 
-    /** Checks the settings that need what the storage offers: a graph store, an index of context embeddings. */
+    /**
+     * Checks the settings that need what the storage offers: a graph store, an index of context
+     * embeddings.
+     */
     private void checkAgainstStorage(Storage storage) {
       if (graphExtractor.isPresent() && storage.graph().isEmpty()) {
-        throw new ValidationException("graph", "graph memory is configured, but the storage "
-            + storage.getClass().getSimpleName() + " has no graph store");
+        throw new ValidationException(
+            "graph",
+            "graph memory is configured, but the storage "
+                + storage.getClass().getSimpleName()
+                + " has no graph store");
       }
       if (contextEmbeddings && !storage.index().denseFields().contains(IndexField.CONTEXT)) {
-        throw new ValidationException("contextEmbeddings", "the storage's index ("
-            + storage.index().getClass().getSimpleName() + ") does not keep context embeddings; the embedded "
-            + "and PostgreSQL storages do");
+        throw new ValidationException(
+            "contextEmbeddings",
+            "the storage's index ("
+                + storage.index().getClass().getSimpleName()
+                + ") does not keep context embeddings; the embedded "
+                + "and PostgreSQL storages do");
       }
     }
 
@@ -575,7 +609,10 @@ public final class Engram {
       }
     }
 
-    /** Closes a storage whose opening failed with {@code failure}; a close failure is added to it as suppressed. */
+    /**
+     * Closes a storage whose opening failed with {@code failure}; a close failure is added to it as
+     * suppressed.
+     */
     static void closeAfterFailure(Storage storage, Throwable failure) {
       if (storage == null) {
         return;

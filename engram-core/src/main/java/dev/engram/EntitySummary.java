@@ -6,13 +6,15 @@ import java.util.Objects;
 /**
  * One user, agent or run id of a tenant that owns memories, with how many (mem0's "entities").
  *
- * @param type      which kind of id
- * @param id        the id
- * @param memories  how many memories carry this id (an id shared by user and run rows is counted under each type)
+ * @param type which kind of id
+ * @param id the id
+ * @param memories how many memories carry this id (an id shared by user and run rows is counted
+ *     under each type)
  * @param createdAt when the oldest of them was stored
  * @param updatedAt when the newest change to them happened
  */
-public record EntitySummary(EntityType type, String id, long memories, Instant createdAt, Instant updatedAt) {
+public record EntitySummary(
+    EntityType type, String id, long memories, Instant createdAt, Instant updatedAt) {
   public EntitySummary {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(id, "id");
@@ -27,7 +29,9 @@ public record EntitySummary(EntityType type, String id, long memories, Instant c
 
   /** The kinds of scope id. */
   public enum EntityType {
-    USER("user"), AGENT("agent"), RUN("run");
+    USER("user"),
+    AGENT("agent"),
+    RUN("run");
 
     private final String wireName;
 

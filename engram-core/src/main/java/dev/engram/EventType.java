@@ -2,5 +2,8 @@ package dev.engram;
 
 /** What an add did to one memory. */
 public enum EventType {
-  ADD, UPDATE, DELETE, NOOP
+  ADD,
+  UPDATE,
+  DELETE,
+  NOOP
 }

@@ -3,12 +3,13 @@ package dev.engram;
 /** How the dense and the keyword result lists are combined into one ranking. */
 public enum Fusion {
   /**
-   * Reciprocal rank fusion: each list adds {@code 1 / (60 + rank)}; the sum is divided by its maximum so that the
-   * final score lies in [0,1].
+   * Reciprocal rank fusion: each list adds {@code 1 / (60 + rank)}; the sum is divided by its
+   * maximum so that the final score lies in [0,1].
    */
   RRF,
   /**
-   * Normalised score fusion: {@code 0.7 * cosine + 0.3 * bm25 / max(bm25)} over the candidates, in [0,1].
+   * Normalised score fusion: {@code 0.7 * cosine + 0.3 * bm25 / max(bm25)} over the candidates, in
+   * [0,1].
    */
   WEIGHTED
 }

@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * What one {@link Memory#importRecords} call wrote. Immutable.
  *
- * @param imported   how many records were written
- * @param skippedIds ids of records left alone because the tenant already has a memory or history with that id,
- *                   in input order
+ * @param imported how many records were written
+ * @param skippedIds ids of records left alone because the tenant already has a memory or history
+ *     with that id, in input order
  */
 public record ImportResult(int imported, List<String> skippedIds) {
   public ImportResult {

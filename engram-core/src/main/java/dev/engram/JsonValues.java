@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks and deep-copies JSON-like values (null, String, Boolean, Number, List, Map with String keys) so that
- * metadata can be shared safely. Anything else is rejected with a {@link ValidationException}.
+ * Checks and deep-copies JSON-like values (null, String, Boolean, Number, List, Map with String
+ * keys) so that metadata can be shared safely. Anything else is rejected with a {@link
+ * ValidationException}.
  */
 public final class JsonValues {
   /** Deepest nesting accepted in metadata. */
@@ -27,7 +28,8 @@ public final class JsonValues {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : map.entrySet()) {
       if (!(e.getKey() instanceof String key) || key.isEmpty()) {
-        throw new ValidationException(path, "keys must be non-empty strings, got '" + e.getKey() + "'");
+        throw new ValidationException(
+            path, "keys must be non-empty strings, got '" + e.getKey() + "'");
       }
       out.put(key, copy(path + "." + key, e.getValue(), depth + 1));
     }
@@ -41,8 +43,12 @@ public final class JsonValues {
     if (v == null || v instanceof String || v instanceof Boolean) {
       return v;
     }
-    if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
-        || v instanceof BigInteger || v instanceof BigDecimal) {
+    if (v instanceof Integer
+        || v instanceof Long
+        || v instanceof Short
+        || v instanceof Byte
+        || v instanceof BigInteger
+        || v instanceof BigDecimal) {
       return v;
     }
     if (v instanceof Double d) {
@@ -64,7 +70,10 @@ public final class JsonValues {
       }
       return Collections.unmodifiableList(out);
     }
-    throw new ValidationException(path, "unsupported value type " + v.getClass().getSimpleName()
-        + " (use strings, numbers, booleans, lists or maps)");
+    throw new ValidationException(
+        path,
+        "unsupported value type "
+            + v.getClass().getSimpleName()
+            + " (use strings, numbers, booleans, lists or maps)");
   }
 }

@@ -3,7 +3,8 @@ package dev.engram;
 import java.util.Objects;
 
 /**
- * A language model call failed. {@link #kind()} says how; {@link #retryable()} whether trying again may help.
+ * A language model call failed. {@link #kind()} says how; {@link #retryable()} whether trying again
+ * may help.
  */
 public class LanguageModelException extends EngramException {
   /** How a call failed. */

@@ -6,13 +6,14 @@ import java.util.Objects;
 /**
  * A page of memories in a scope, newest first (by creation time, then id).
  *
- * @param scope          whose memories
- * @param filter         further conditions; {@link Filter#all()} for none
- * @param offset         how many to skip (0 or more)
- * @param limit          page size (1..{@value #MAX_LIMIT})
+ * @param scope whose memories
+ * @param filter further conditions; {@link Filter#all()} for none
+ * @param offset how many to skip (0 or more)
+ * @param limit page size (1..{@value #MAX_LIMIT})
  * @param includeExpired true to include expired memories
  */
-public record ListRequest(Scope scope, Filter filter, int offset, int limit, boolean includeExpired) {
+public record ListRequest(
+    Scope scope, Filter filter, int offset, int limit, boolean includeExpired) {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 10_000;
 
@@ -23,7 +24,8 @@ public record ListRequest(Scope scope, Filter filter, int offset, int limit, boo
       throw new ValidationException("offset", "must be 0 or more, got " + offset);
     }
     if (limit < 1 || limit > MAX_LIMIT) {
-      throw new ValidationException("limit", "must be between 1 and " + MAX_LIMIT + ", got " + limit);
+      throw new ValidationException(
+          "limit", "must be between 1 and " + MAX_LIMIT + ", got " + limit);
     }
   }
 

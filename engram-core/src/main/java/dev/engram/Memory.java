@@ -9,22 +9,26 @@ import java.util.stream.Stream;
 /**
  * Long-term memory for agents: the public API of Engram.
  *
- * <p>A {@code Memory} belongs to one tenant; every call reads and writes only that tenant's data, and every call
- * that takes a {@link Scope} reads and writes only that scope. {@link #forTenant} gives a view of another tenant
- * that shares this instance's resources.
+ * <p>A {@code Memory} belongs to one tenant; every call reads and writes only that tenant's data,
+ * and every call that takes a {@link Scope} reads and writes only that scope. {@link #forTenant}
+ * gives a view of another tenant that shares this instance's resources.
  *
- * <p><b>Threading.</b> Thread-safe. Calls block: {@code add} may embed text and call a language model, {@code search}
- * embeds the query. The {@code *Async} variants run on the engine's executor.
+ * <p><b>Threading.</b> Thread-safe. Calls block: {@code add} may embed text and call a language
+ * model, {@code search} embeds the query. The {@code *Async} variants run on the engine's executor.
  *
- * <p><b>Durability.</b> When {@code add}, {@code update}, {@code delete} or {@code deleteAll} returns, its changes
- * and their history rows are committed together and are visible to searches; when it throws, nothing was written.
+ * <p><b>Durability.</b> When {@code add}, {@code update}, {@code delete} or {@code deleteAll}
+ * returns, its changes and their history rows are committed together and are visible to searches;
+ * when it throws, nothing was written.
  */
 public interface Memory extends AutoCloseable {
 
   /** The tenant this view reads and writes. */
   String tenant();
 
-  /** A view of another tenant, sharing this instance's storage and models. Closing a view does nothing. */
+  /**
+   * A view of another tenant, sharing this instance's storage and models. Closing a view does
+   * nothing.
+   */
   Memory forTenant(String tenantId);
 
   /** Remembers messages; returns one event per memory touched. */
@@ -36,26 +40,29 @@ public interface Memory extends AutoCloseable {
   }
 
   /**
-   * Remembers one user message verbatim, without inference: the text becomes one memory as written (for facts an
-   * application or a model has already phrased).
+   * Remembers one user message verbatim, without inference: the text becomes one memory as written
+   * (for facts an application or a model has already phrased).
    */
   default AddResult remember(Scope scope, String fact) {
     return add(AddRequest.builder(scope).user(fact).infer(false).build());
   }
 
   /**
-   * Applies several adds in one transaction (for imports): all of them are committed, or none. Returns one result
-   * per request, in order.
+   * Applies several adds in one transaction (for imports): all of them are committed, or none.
+   * Returns one result per request, in order.
    */
   List<AddResult> addBatch(List<AddRequest> requests);
 
   /**
-   * Hybrid search inside a scope. With the graph memory on, the result also carries the relations found for the
-   * query that hold now ({@link TimeView#CURRENT}).
+   * Hybrid search inside a scope. With the graph memory on, the result also carries the relations
+   * found for the query that hold now ({@link TimeView#CURRENT}).
    */
   SearchResult search(SearchRequest request);
 
-  /** Hybrid search inside a scope with the default options ({@value SearchRequest#DEFAULT_TOP_K} results). */
+  /**
+   * Hybrid search inside a scope with the default options ({@value SearchRequest#DEFAULT_TOP_K}
+   * results).
+   */
   default SearchResult search(Scope scope, String query) {
     return search(SearchRequest.builder(scope, query).build());
   }
@@ -66,36 +73,41 @@ public interface Memory extends AutoCloseable {
   }
 
   /**
-   * Hybrid search inside a scope among the memories that match {@code filter} (built with
-   * {@link dev.engram.filter.Filters} or parsed from mem0's JSON form with {@link dev.engram.filter.Mem0Filters}).
+   * Hybrid search inside a scope among the memories that match {@code filter} (built with {@link
+   * dev.engram.filter.Filters} or parsed from mem0's JSON form with {@link
+   * dev.engram.filter.Mem0Filters}).
    */
   default SearchResult search(Scope scope, String query, dev.engram.filter.Filter filter) {
     return search(SearchRequest.builder(scope, query).filter(filter).build());
   }
 
   /**
-   * Hybrid search whose graph relations are taken under {@code relations}: {@link TimeView#asOf} for what held at an
-   * instant, {@link TimeView#ALL} to include invalidated relations.
+   * Hybrid search whose graph relations are taken under {@code relations}: {@link TimeView#asOf}
+   * for what held at an instant, {@link TimeView#ALL} to include invalidated relations.
    */
   SearchResult search(SearchRequest request, TimeView relations);
 
   /**
-   * The relations of the scope's entities with this name (compared normalised: case, punctuation and spacing do not
-   * matter), ordered by id; empty if there is no such entity or no graph store.
+   * The relations of the scope's entities with this name (compared normalised: case, punctuation
+   * and spacing do not matter), ordered by id; empty if there is no such entity or no graph store.
    */
   List<GraphRelation> entityRelations(Scope scope, String entityName, TimeView view);
 
   /**
-   * The relations whose provenance lists this memory (learned from it), visible under {@code view}, ordered by id;
-   * empty for an unknown id or without a graph store.
+   * The relations whose provenance lists this memory (learned from it), visible under {@code view},
+   * ordered by id; empty for an unknown id or without a graph store.
    */
   List<GraphRelation> memoryRelations(String memoryId, TimeView view);
 
-  /** The relations within {@code hops} (1 to 3) of the scope's entities with this name, nearest first. */
+  /**
+   * The relations within {@code hops} (1 to 3) of the scope's entities with this name, nearest
+   * first.
+   */
   List<GraphRelation> graphAround(Scope scope, String entityName, int hops, TimeView view);
 
   /**
-   * Deletes the scope's entities with this name and every relation touching them; returns how many entities.
+   * Deletes the scope's entities with this name and every relation touching them; returns how many
+   * entities.
    *
    * @throws IllegalStateException if the storage has no graph store
    */
@@ -107,7 +119,10 @@ public interface Memory extends AutoCloseable {
   /** A page of a scope's memories, newest first. */
   Page<MemoryItem> list(ListRequest request);
 
-  /** The first page ({@value ListRequest#DEFAULT_LIMIT} memories) of a scope's memories, newest first. */
+  /**
+   * The first page ({@value ListRequest#DEFAULT_LIMIT} memories) of a scope's memories, newest
+   * first.
+   */
   default Page<MemoryItem> list(Scope scope) {
     return list(ListRequest.of(scope));
   }
@@ -136,15 +151,18 @@ public interface Memory extends AutoCloseable {
   int deleteAll(Scope scope);
 
   /**
-   * The user, agent and run ids of this tenant that own memories, with their counts, ordered by type then id
-   * (mem0's entities).
+   * The user, agent and run ids of this tenant that own memories, with their counts, ordered by
+   * type then id (mem0's entities).
    */
   List<EntitySummary> entities();
 
   /** The audit trail of one memory, oldest first; empty for an unknown id. */
   List<HistoryEntry> history(String memoryId);
 
-  /** How the stores stand: the record's and the index's sequence numbers (shared by every tenant view). */
+  /**
+   * How the stores stand: the record's and the index's sequence numbers (shared by every tenant
+   * view).
+   */
   MemoryStatus status();
 
   /** Deletes all of this tenant's memories, history, message windows and graph. */
@@ -155,24 +173,25 @@ public interface Memory extends AutoCloseable {
 
   /**
    * This tenant's memories, or one scope's, each with its full history, in ascending id order (see
-   * {@link ExportRequest} for which memories a request covers). The store is read one page at a time as the stream
-   * is consumed, so a large tenant is never held in memory; the stream is lazy and needs no closing. It is not a
-   * snapshot: a memory changed while the stream runs appears in the state of the moment its page was read, and
-   * each id appears at most once.
+   * {@link ExportRequest} for which memories a request covers). The store is read one page at a
+   * time as the stream is consumed, so a large tenant is never held in memory; the stream is lazy
+   * and needs no closing. It is not a snapshot: a memory changed while the stream runs appears in
+   * the state of the moment its page was read, and each id appears at most once.
    */
   Stream<MemoryRecord> exportRecords(ExportRequest request);
 
   /**
-   * Writes exported records into this tenant in one transaction: each record's memory (if it was not deleted) with
-   * its id, text, hash, scope, metadata, times, expiration and provenance, and its history rows as they were
-   * (events, texts, actors, roles, times; new sequence numbers). The texts are embedded again, in one batch, with
-   * this memory's embedder; the graph memory is not written. A record whose id the tenant already has (as a memory
-   * or as history of a deleted one) is skipped and reported in {@link ImportResult#skippedIds()}, so running an
-   * interrupted import again resumes it.
+   * Writes exported records into this tenant in one transaction: each record's memory (if it was
+   * not deleted) with its id, text, hash, scope, metadata, times, expiration and provenance, and
+   * its history rows as they were (events, texts, actors, roles, times; new sequence numbers). The
+   * texts are embedded again, in one batch, with this memory's embedder; the graph memory is not
+   * written. A record whose id the tenant already has (as a memory or as history of a deleted one)
+   * is skipped and reported in {@link ImportResult#skippedIds()}, so running an interrupted import
+   * again resumes it.
    *
-   * @throws ValidationException if a record is invalid (its text blank or too long, its hash not the md5 of its
-   *                             text, identity keys in its metadata, an id twice in the list); the message names
-   *                             the record as {@code records[i]}, and nothing of the list was written
+   * @throws ValidationException if a record is invalid (its text blank or too long, its hash not
+   *     the md5 of its text, identity keys in its metadata, an id twice in the list); the message
+   *     names the record as {@code records[i]}, and nothing of the list was written
    */
   ImportResult importRecords(List<MemoryRecord> records);
 

@@ -9,19 +9,19 @@ import java.util.Objects;
 /**
  * One stored memory: a short natural-language fact and where it came from. Immutable.
  *
- * @param id             UUID
- * @param text           the memory text
- * @param hash           md5 of the UTF-8 text, 32 lower-case hex characters
- * @param metadata       caller metadata (JSON values: String, Number, Boolean, List, Map); never null
- * @param userId         owner user id, or null
- * @param agentId        owner agent id, or null
- * @param runId          owner run id, or null
- * @param actorId        the speaker's name where known, or null
- * @param role           the role of the source message where known, or null
- * @param createdAt      when Engram stored it (UTC)
- * @param updatedAt      when Engram last changed it (UTC)
- * @param eventTime      when the source conversation took place, or null if unknown
- * @param sourceIds      ids of the source messages it came from (provenance); never null
+ * @param id UUID
+ * @param text the memory text
+ * @param hash md5 of the UTF-8 text, 32 lower-case hex characters
+ * @param metadata caller metadata (JSON values: String, Number, Boolean, List, Map); never null
+ * @param userId owner user id, or null
+ * @param agentId owner agent id, or null
+ * @param runId owner run id, or null
+ * @param actorId the speaker's name where known, or null
+ * @param role the role of the source message where known, or null
+ * @param createdAt when Engram stored it (UTC)
+ * @param updatedAt when Engram last changed it (UTC)
+ * @param eventTime when the source conversation took place, or null if unknown
+ * @param sourceIds ids of the source messages it came from (provenance); never null
  * @param expirationDate the first day on which it is expired, or null if it never expires
  */
 public record MemoryItem(
@@ -61,8 +61,22 @@ public record MemoryItem(
   }
 
   /** A copy with new text (and its hash), metadata and expiration, stamped {@code now}. */
-  public MemoryItem withContent(String newText, Map<String, Object> newMetadata, LocalDate newExpiration, Instant now) {
-    return new MemoryItem(id, newText, Hashes.md5(newText), newMetadata, userId, agentId, runId, actorId, role,
-        createdAt, now, eventTime, sourceIds, newExpiration);
+  public MemoryItem withContent(
+      String newText, Map<String, Object> newMetadata, LocalDate newExpiration, Instant now) {
+    return new MemoryItem(
+        id,
+        newText,
+        Hashes.md5(newText),
+        newMetadata,
+        userId,
+        agentId,
+        runId,
+        actorId,
+        role,
+        createdAt,
+        now,
+        eventTime,
+        sourceIds,
+        newExpiration);
   }
 }

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A change to one memory: new text, new metadata (replacing the old), and/or a new expiration date. At least one
- * part must be set. Immutable; build with the static factories and {@code with*} methods.
+ * A change to one memory: new text, new metadata (replacing the old), and/or a new expiration date.
+ * At least one part must be set. Immutable; build with the static factories and {@code with*}
+ * methods.
  */
 public final class MemoryUpdate {
   private final String text;
@@ -14,7 +15,8 @@ public final class MemoryUpdate {
   private final boolean expirationSet;
   private final LocalDate expiration;
 
-  private MemoryUpdate(String text, Map<String, Object> metadata, boolean expirationSet, LocalDate expiration) {
+  private MemoryUpdate(
+      String text, Map<String, Object> metadata, boolean expirationSet, LocalDate expiration) {
     this.text = text;
     this.metadata = metadata == null ? null : JsonValues.immutableObject(metadata);
     this.expirationSet = expirationSet;
@@ -39,7 +41,8 @@ public final class MemoryUpdate {
   }
 
   public MemoryUpdate withMetadata(Map<String, ?> newMetadata) {
-    return new MemoryUpdate(text, JsonValues.immutableObject(newMetadata), expirationSet, expiration);
+    return new MemoryUpdate(
+        text, JsonValues.immutableObject(newMetadata), expirationSet, expiration);
   }
 
   public MemoryUpdate withExpiration(LocalDate date) {

@@ -7,11 +7,13 @@ import java.util.Optional;
 /**
  * One conversation message given to {@code add}.
  *
- * @param role      who wrote it
- * @param content   the text; not blank
- * @param name      the speaker's name (for example "Caroline"), or null
- * @param timestamp when the message was said (conversation time), or null to use the request's timestamp
- * @param sourceId  a caller-chosen id of the message (for example a LoCoMo dia_id), kept as provenance, or null
+ * @param role who wrote it
+ * @param content the text; not blank
+ * @param name the speaker's name (for example "Caroline"), or null
+ * @param timestamp when the message was said (conversation time), or null to use the request's
+ *     timestamp
+ * @param sourceId a caller-chosen id of the message (for example a LoCoMo dia_id), kept as
+ *     provenance, or null
  */
 public record Message(Role role, String content, String name, Instant timestamp, String sourceId) {
   public Message {

@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * One page of a listing.
  *
- * @param items   the items of this page
- * @param total   how many items match in all
- * @param offset  the offset of the first item
+ * @param items the items of this page
+ * @param total how many items match in all
+ * @param offset the offset of the first item
  */
 public record Page<T>(List<T> items, long total, int offset) {
   public Page {

@@ -9,39 +9,43 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The ranking steps a search runs around the fusion of its dense and keyword candidates, as a set of step names
- * ({@link SearchRequest.Builder#ranking}). None of them calls a model beyond the query embedding; each was kept in or
- * left out of {@link #DEFAULT} by its ablation on the LoCoMo sample (docs/BENCHMARKS.md, issue 14). The engine holds
- * the steps themselves, in the order they run; a ranking only names them. The standard steps ({@link #STEPS}):
+ * The ranking steps a search runs around the fusion of its dense and keyword candidates, as a set
+ * of step names ({@link SearchRequest.Builder#ranking}). None of them calls a model beyond the
+ * query embedding; each was kept in or left out of {@link #DEFAULT} by its ablation on the LoCoMo
+ * sample (docs/BENCHMARKS.md, issue 14). The engine holds the steps themselves, in the order they
+ * run; a ranking only names them. The standard steps ({@link #STEPS}):
  *
  * <ul>
- *   <li>{@value #NEIGHBOURS}: memories stated in the same source message as one of the best fused hits, or in an
- *       adjacent one (the source id with its trailing number one less or one more: {@code D3:5} and {@code D3:4},
- *       {@code <event>:2} and {@code <event>:3}), are lifted to at least half that hit's fused score: an answer
- *       often spans consecutive turns</li>
- *   <li>{@value #DATES}: a query naming a period ("in May 2023", "on 13 October 2023", "in 2022", "in June", "last
- *       year", "yesterday"; relative ones against the engine's clock) ranks the memories whose event time falls in
- *       it higher</li>
- *   <li>{@value #DIVERSITY}: a memory all of whose source messages are already covered by better kept hits is kept
- *       only after the memories that bring a new source message, so top-k or a budget covers more of the
- *       conversation; the budget then holds fewer of a message's several memories, so fewer of the answers' words:
- *       opt-in</li>
- *   <li>{@value #FEEDBACK}: pseudo-relevance feedback: the query's embedding moved towards the mean stored embedding
- *       of the best fused hits searches the dense index once more, and its candidates join the ranking (no further
- *       model call); the first 10 hits keep their places</li>
- *   <li>{@value #CONTEXT}: the keyword (BM25) signal searches the memories' source contexts too (the messages each
- *       was drawn from and the message before them), their words counting half as much as the memory's own: a
- *       memory is found through the question it answered or the rest of its message</li>
- *   <li>{@value #HUBS}: hubness reduction in the dense lists: a memory's similarity to the query is lowered by half
- *       the mean similarity of its 30 nearest memories in the searched scope, so a "hub" (a generic remark near many
- *       memories, which plain similarity puts near every query) gives way to a memory that is specifically about
- *       the query (local scaling, as CSLS does for word translation)</li>
- *   <li>{@value #NAMES}: a query that names someone or something (a capitalised word inside a sentence: "What did
- *       <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the search's reach
- *       mentions (in its text, source context or speaker, or as the scope's user, agent or run id), and that no
- *       memory matches closely (every own relevance under {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about
- *       what the store has never heard of: it returns nothing, memories and relations alike, whatever the
- *       threshold; only where every memory among the search's first candidates names its speaker</li>
+ *   <li>{@value #NEIGHBOURS}: memories stated in the same source message as one of the best fused
+ *       hits, or in an adjacent one (the source id with its trailing number one less or one more:
+ *       {@code D3:5} and {@code D3:4}, {@code <event>:2} and {@code <event>:3}), are lifted to at
+ *       least half that hit's fused score: an answer often spans consecutive turns
+ *   <li>{@value #DATES}: a query naming a period ("in May 2023", "on 13 October 2023", "in 2022",
+ *       "in June", "last year", "yesterday"; relative ones against the engine's clock) ranks the
+ *       memories whose event time falls in it higher
+ *   <li>{@value #DIVERSITY}: a memory all of whose source messages are already covered by better
+ *       kept hits is kept only after the memories that bring a new source message, so top-k or a
+ *       budget covers more of the conversation; the budget then holds fewer of a message's several
+ *       memories, so fewer of the answers' words: opt-in
+ *   <li>{@value #FEEDBACK}: pseudo-relevance feedback: the query's embedding moved towards the mean
+ *       stored embedding of the best fused hits searches the dense index once more, and its
+ *       candidates join the ranking (no further model call); the first 10 hits keep their places
+ *   <li>{@value #CONTEXT}: the keyword (BM25) signal searches the memories' source contexts too
+ *       (the messages each was drawn from and the message before them), their words counting half
+ *       as much as the memory's own: a memory is found through the question it answered or the rest
+ *       of its message
+ *   <li>{@value #HUBS}: hubness reduction in the dense lists: a memory's similarity to the query is
+ *       lowered by half the mean similarity of its 30 nearest memories in the searched scope, so a
+ *       "hub" (a generic remark near many memories, which plain similarity puts near every query)
+ *       gives way to a memory that is specifically about the query (local scaling, as CSLS does for
+ *       word translation)
+ *   <li>{@value #NAMES}: a query that names someone or something (a capitalised word inside a
+ *       sentence: "What did <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any
+ *       memory within the search's reach mentions (in its text, source context or speaker, or as
+ *       the scope's user, agent or run id), and that no memory matches closely (every own relevance
+ *       under {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about what the store has never heard
+ *       of: it returns nothing, memories and relations alike, whatever the threshold; only where
+ *       every memory among the search's first candidates names its speaker
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.
@@ -56,27 +60,33 @@ public final class Ranking {
   public static final String NAMES = "names";
 
   /**
-   * The names of the standard steps in the order a {@link #spec} lists them (the order they were introduced in, not
-   * the order they run in), the names {@link #parse} knows.
+   * The names of the standard steps in the order a {@link #spec} lists them (the order they were
+   * introduced in, not the order they run in), the names {@link #parse} knows.
    */
-  public static final List<String> STEPS = List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES);
+  public static final List<String> STEPS =
+      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES);
 
   private static final Pattern STEP_NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
   /** The fusion's order only. */
   public static final Ranking NONE = new Ranking(List.of());
+
   /** Every standard step on. */
   public static final Ranking ALL = new Ranking(STEPS);
+
   /**
-   * What a request gets when it names none: dates, context, hubs and names, the steps that gained on the LoCoMo sample
-   * without losing elsewhere. With the source context in the keyword signal, neighbours and feedback no longer gain at
-   * 1,500 tokens and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but fewer
-   * of the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back the earlier
-   * default).
+   * What a request gets when it names none: dates, context, hubs and names, the steps that gained
+   * on the LoCoMo sample without losing elsewhere. With the source context in the keyword signal,
+   * neighbours and feedback no longer gain at 1,500 tokens and lose at 500 (docs/BENCHMARKS.md);
+   * diversity finds more evidence turns within a budget but fewer of the answers' words. So those
+   * three are opt-in ({@code default,neighbours,feedback} brings back the earlier default).
    */
   public static final Ranking DEFAULT = new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES));
 
-  /** The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical order. */
+  /**
+   * The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical
+   * order.
+   */
   private final List<String> steps;
 
   private Ranking(Collection<String> names) {
@@ -92,9 +102,9 @@ public final class Ranking {
   }
 
   /**
-   * The ranking of the named steps. A name outside {@link #STEPS} is accepted if it is a step name (lower-case
-   * letters, digits and hyphens), for an engine that holds more steps; a search with an engine that does not know
-   * it fails with a {@link ValidationException} naming {@code ranking}.
+   * The ranking of the named steps. A name outside {@link #STEPS} is accepted if it is a step name
+   * (lower-case letters, digits and hyphens), for an engine that holds more steps; a search with an
+   * engine that does not know it fails with a {@link ValidationException} naming {@code ranking}.
    *
    * @throws ValidationException for a name that is not a step name
    */
@@ -116,7 +126,10 @@ public final class Ranking {
     }
   }
 
-  /** The names of the steps, the standard ones in the order of {@link #STEPS}, then any others alphabetically. */
+  /**
+   * The names of the steps, the standard ones in the order of {@link #STEPS}, then any others
+   * alphabetically.
+   */
   public List<String> steps() {
     return steps;
   }
@@ -210,18 +223,19 @@ public final class Ranking {
   }
 
   /**
-   * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order of {@link #STEPS}
-   * (neighbours, dates, diversity, feedback, context, hubs, names), or {@code none}; {@code parse(r.spec(), f)}
-   * equals {@code r} for a ranking of standard steps.
+   * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order
+   * of {@link #STEPS} (neighbours, dates, diversity, feedback, context, hubs, names), or {@code
+   * none}; {@code parse(r.spec(), f)} equals {@code r} for a ranking of standard steps.
    */
   public String spec() {
     return steps.isEmpty() ? "none" : String.join(",", steps);
   }
 
   /**
-   * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code diversity},
-   * {@code feedback}, {@code context}, {@code hubs}, {@code names}) and the sets {@code none}, {@code all} and
-   * {@code default}, joined: {@code default,feedback} is the default steps plus feedback.
+   * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code
+   * diversity}, {@code feedback}, {@code context}, {@code hubs}, {@code names}) and the sets {@code
+   * none}, {@code all} and {@code default}, joined: {@code default,feedback} is the default steps
+   * plus feedback.
    *
    * @throws ValidationException naming {@code field} for an unknown name
    */
@@ -230,14 +244,19 @@ public final class Ranking {
     for (String part : spec.split(",", -1)) {
       String name = part.trim().toLowerCase(Locale.ROOT);
       switch (name) {
-        case "", "none" -> { }
+        case "", "none" -> {}
         case "all" -> names.addAll(ALL.steps);
         case "default" -> names.addAll(DEFAULT.steps);
         case "neighbors" -> names.add(NEIGHBOURS);
         default -> {
           if (!STEPS.contains(name)) {
-            throw new ValidationException(field, "unknown ranking step '" + part.trim() + "'; known: "
-                + String.join(", ", STEPS) + ", none, all, default");
+            throw new ValidationException(
+                field,
+                "unknown ranking step '"
+                    + part.trim()
+                    + "'; known: "
+                    + String.join(", ", STEPS)
+                    + ", none, all, default");
           }
           names.add(name);
         }

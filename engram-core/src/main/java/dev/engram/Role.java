@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** The role of a message's author, as in chat APIs. */
 public enum Role {
-  SYSTEM, USER, ASSISTANT, TOOL;
+  SYSTEM,
+  USER,
+  ASSISTANT,
+  TOOL;
 
   /** Lower-case wire name ({@code user}, {@code assistant}...). */
   public String wireName() {
@@ -20,6 +23,7 @@ public enum Role {
         }
       }
     }
-    throw new ValidationException("role", "unknown role '" + value + "' (expected system, user, assistant or tool)");
+    throw new ValidationException(
+        "role", "unknown role '" + value + "' (expected system, user, assistant or tool)");
   }
 }

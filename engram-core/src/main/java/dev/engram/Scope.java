@@ -6,12 +6,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Who a memory belongs to: a user, an agent and/or a run (session). At least one id is present. Ids are trimmed;
- * an id that is empty, contains whitespace or is longer than {@value #MAX_ID_LENGTH} characters is rejected.
+ * Who a memory belongs to: a user, an agent and/or a run (session). At least one id is present. Ids
+ * are trimmed; an id that is empty, contains whitespace or is longer than {@value #MAX_ID_LENGTH}
+ * characters is rejected.
  *
- * <p>A scope matches a memory when every id the scope sets equals the memory's id of the same kind; ids the scope
- * leaves unset match anything. So {@code Scope.user("alice")} sees all of Alice's memories, whatever their agent.
- * Immutable and thread-safe.
+ * <p>A scope matches a memory when every id the scope sets equals the memory's id of the same kind;
+ * ids the scope leaves unset match anything. So {@code Scope.user("alice")} sees all of Alice's
+ * memories, whatever their agent. Immutable and thread-safe.
  */
 public final class Scope {
   /** Longest accepted id. */
@@ -37,7 +38,8 @@ public final class Scope {
     String a = normalize("agent_id", agentId);
     String r = normalize("run_id", runId);
     if (u == null && a == null && r == null) {
-      throw new ValidationException("scope", "at least one of user_id, agent_id or run_id is required");
+      throw new ValidationException(
+          "scope", "at least one of user_id, agent_id or run_id is required");
     }
     return new Scope(u, a, r);
   }
@@ -78,7 +80,10 @@ public final class Scope {
     return Optional.ofNullable(runId);
   }
 
-  /** True if a memory with these ids lies inside this scope. Null arguments mean the memory has no such id. */
+  /**
+   * True if a memory with these ids lies inside this scope. Null arguments mean the memory has no
+   * such id.
+   */
   public boolean contains(String memoryUserId, String memoryAgentId, String memoryRunId) {
     return (userId == null || userId.equals(memoryUserId))
         && (agentId == null || agentId.equals(memoryAgentId))
@@ -86,8 +91,8 @@ public final class Scope {
   }
 
   /**
-   * A stable key for the scope, as mem0 writes it: the present ids as {@code key=value}, sorted by key, joined
-   * with {@code &}; {@code %}, {@code &} and {@code =} escaped.
+   * A stable key for the scope, as mem0 writes it: the present ids as {@code key=value}, sorted by
+   * key, joined with {@code &}; {@code %}, {@code &} and {@code =} escaped.
    */
   public String key() {
     List<String> parts = new ArrayList<>(3);
@@ -116,7 +121,8 @@ public final class Scope {
       throw new ValidationException(field, "must not be empty or blank");
     }
     if (v.length() > MAX_ID_LENGTH) {
-      throw new ValidationException(field, "is " + v.length() + " characters long; the limit is " + MAX_ID_LENGTH);
+      throw new ValidationException(
+          field, "is " + v.length() + " characters long; the limit is " + MAX_ID_LENGTH);
     }
     for (int i = 0; i < v.length(); i++) {
       if (Character.isWhitespace(v.charAt(i))) {

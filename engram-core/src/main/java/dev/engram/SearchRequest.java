@@ -7,39 +7,56 @@ import java.util.OptionalInt;
 /**
  * A search inside one scope. Build with {@link #builder(Scope, String)}. Immutable.
  *
- * @param scope          whose memories to search
- * @param query          the query text; not blank
- * @param filter         further conditions on metadata and built-in fields; {@link Filter#all()} for none
- * @param topK           how many results at most (1..{@value #MAX_TOP_K})
- * @param threshold      minimum relevance score in [0,1] ({@link SearchHit#score()}); default
- *                       {@value #DEFAULT_THRESHOLD}
- * @param maxTokens      a context budget: the best memories whose texts fit together into this many tokens (the
- *                       engine's {@link TokenCounter}, cl100k by default), at most {@code topK} of them; with graph
- *                       memory on, the returned relations' facts count against it too (at most 30% of it); empty for
- *                       no budget
- * @param explain        true to return each signal's score
+ * @param scope whose memories to search
+ * @param query the query text; not blank
+ * @param filter further conditions on metadata and built-in fields; {@link Filter#all()} for none
+ * @param topK how many results at most (1..{@value #MAX_TOP_K})
+ * @param threshold minimum relevance score in [0,1] ({@link SearchHit#score()}); default {@value
+ *     #DEFAULT_THRESHOLD}
+ * @param maxTokens a context budget: the best memories whose texts fit together into this many
+ *     tokens (the engine's {@link TokenCounter}, cl100k by default), at most {@code topK} of them;
+ *     with graph memory on, the returned relations' facts count against it too (at most 30% of it);
+ *     empty for no budget
+ * @param explain true to return each signal's score
  * @param includeExpired true to include expired memories
- * @param rerank         true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default false);
- *                       without a configured reranker the hits keep the fused order and carry no rerank score
- * @param ranking        the ranking steps after fusion ({@link Ranking}; default {@link Ranking#DEFAULT})
+ * @param rerank true to have the memory's reranker reorder the hits (mem0's {@code rerank}; default
+ *     false); without a configured reranker the hits keep the fused order and carry no rerank score
+ * @param ranking the ranking steps after fusion ({@link Ranking}; default {@link Ranking#DEFAULT})
  */
-public record SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
-                            boolean includeExpired, OptionalInt maxTokens, boolean rerank, Ranking ranking) {
+public record SearchRequest(
+    Scope scope,
+    String query,
+    Filter filter,
+    int topK,
+    double threshold,
+    boolean explain,
+    boolean includeExpired,
+    OptionalInt maxTokens,
+    boolean rerank,
+    Ranking ranking) {
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_TOP_K = 1000;
   public static final int MAX_QUERY_LENGTH = 8192;
+
   /**
-   * The threshold when none is given: 0, every candidate. Off-topic queries are the default ranking's step
-   * {@link Ranking#names() names}: on the off-topic benchmark (docs/BENCHMARKS.md) 92-94% of them get nothing at
-   * threshold 0, and real questions lose 0.002-0.004 of their evidence. A threshold of 0.2 would drop as many, but
-   * costs real questions 0.012-0.019 of their evidence at 1,500 tokens on extracted facts and 0.044 on verbatim
-   * turns, and on small stores plain questions about a first-person memory score near 0 with bge-small ("what does
-   * alice do for a living" against "I work as a pastry chef"), so a non-zero default would hide true answers; pass
-   * {@link #SUGGESTED_THRESHOLD} where junk must go from queries that name no one too.
+   * The threshold when none is given: 0, every candidate. Off-topic queries are the default
+   * ranking's step {@link Ranking#names() names}: on the off-topic benchmark (docs/BENCHMARKS.md)
+   * 92-94% of them get nothing at threshold 0, and real questions lose 0.002-0.004 of their
+   * evidence. A threshold of 0.2 would drop as many, but costs real questions 0.012-0.019 of their
+   * evidence at 1,500 tokens on extracted facts and 0.044 on verbatim turns, and on small stores
+   * plain questions about a first-person memory score near 0 with bge-small ("what does alice do
+   * for a living" against "I work as a pastry chef"), so a non-zero default would hide true
+   * answers; pass {@link #SUGGESTED_THRESHOLD} where junk must go from queries that name no one
+   * too.
    */
   public static final double DEFAULT_THRESHOLD = 0.0;
-  /** The threshold the off-topic benchmark suggests for the default embedder (see {@link #DEFAULT_THRESHOLD}). */
+
+  /**
+   * The threshold the off-topic benchmark suggests for the default embedder (see {@link
+   * #DEFAULT_THRESHOLD}).
+   */
   public static final double SUGGESTED_THRESHOLD = 0.2;
+
   /** The largest context budget accepted, in tokens. */
   public static final int MAX_TOKENS = 1_000_000;
 
@@ -53,32 +70,66 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     }
     query = query.trim();
     if (query.length() > MAX_QUERY_LENGTH) {
-      throw new ValidationException("query", "is " + query.length() + " characters long; the limit is "
-          + MAX_QUERY_LENGTH);
+      throw new ValidationException(
+          "query", "is " + query.length() + " characters long; the limit is " + MAX_QUERY_LENGTH);
     }
     if (topK < 1 || topK > MAX_TOP_K) {
-      throw new ValidationException("top_k", "must be between 1 and " + MAX_TOP_K + ", got " + topK);
+      throw new ValidationException(
+          "top_k", "must be between 1 and " + MAX_TOP_K + ", got " + topK);
     }
     if (!(threshold >= 0.0 && threshold <= 1.0)) {
       throw new ValidationException("threshold", "must be a number in [0, 1], got " + threshold);
     }
     if (maxTokens.isPresent() && (maxTokens.getAsInt() < 1 || maxTokens.getAsInt() > MAX_TOKENS)) {
-      throw new ValidationException("max_tokens", "must be between 1 and " + MAX_TOKENS + ", got "
-          + maxTokens.getAsInt());
+      throw new ValidationException(
+          "max_tokens", "must be between 1 and " + MAX_TOKENS + ", got " + maxTokens.getAsInt());
     }
   }
 
   /** Without a context budget and without reranking. */
-  public SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
-                       boolean includeExpired) {
-    this(scope, query, filter, topK, threshold, explain, includeExpired, OptionalInt.empty(), false,
+  public SearchRequest(
+      Scope scope,
+      String query,
+      Filter filter,
+      int topK,
+      double threshold,
+      boolean explain,
+      boolean includeExpired) {
+    this(
+        scope,
+        query,
+        filter,
+        topK,
+        threshold,
+        explain,
+        includeExpired,
+        OptionalInt.empty(),
+        false,
         Ranking.DEFAULT);
   }
 
   /** With the default ranking steps. */
-  public SearchRequest(Scope scope, String query, Filter filter, int topK, double threshold, boolean explain,
-                       boolean includeExpired, OptionalInt maxTokens, boolean rerank) {
-    this(scope, query, filter, topK, threshold, explain, includeExpired, maxTokens, rerank, Ranking.DEFAULT);
+  public SearchRequest(
+      Scope scope,
+      String query,
+      Filter filter,
+      int topK,
+      double threshold,
+      boolean explain,
+      boolean includeExpired,
+      OptionalInt maxTokens,
+      boolean rerank) {
+    this(
+        scope,
+        query,
+        filter,
+        topK,
+        threshold,
+        explain,
+        includeExpired,
+        maxTokens,
+        rerank,
+        Ranking.DEFAULT);
   }
 
   public static Builder builder(Scope scope, String query) {
@@ -86,8 +137,9 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
   }
 
   /**
-   * Builder for {@link SearchRequest}: top-k 10 (or {@value #MAX_TOP_K} with a token budget and no top-k given),
-   * threshold {@value #DEFAULT_THRESHOLD}, no budget, no filter, no reranking, the default ranking steps. Not thread-safe.
+   * Builder for {@link SearchRequest}: top-k 10 (or {@value #MAX_TOP_K} with a token budget and no
+   * top-k given), threshold {@value #DEFAULT_THRESHOLD}, no budget, no filter, no reranking, the
+   * default ranking steps. Not thread-safe.
    */
   public static final class Builder {
     private final Scope scope;
@@ -124,9 +176,10 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
     }
 
     /**
-     * A context budget in tokens (counted by the engine's {@link TokenCounter}, cl100k by default): the search
-     * returns the best memories that fit into it together, in ranking order, skipping one that would overflow it.
-     * Without {@link #topK} the count is limited by the budget alone (up to {@value #MAX_TOP_K}).
+     * A context budget in tokens (counted by the engine's {@link TokenCounter}, cl100k by default):
+     * the search returns the best memories that fit into it together, in ranking order, skipping
+     * one that would overflow it. Without {@link #topK} the count is limited by the budget alone
+     * (up to {@value #MAX_TOP_K}).
      */
     public Builder maxTokens(int tokens) {
       this.maxTokens = OptionalInt.of(tokens);
@@ -143,7 +196,10 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
       return this;
     }
 
-    /** True to rerank the hits with the memory's reranker, when one is configured (default false, as mem0's). */
+    /**
+     * True to rerank the hits with the memory's reranker, when one is configured (default false, as
+     * mem0's).
+     */
     public Builder rerank(boolean value) {
       this.rerank = value;
       return this;
@@ -157,8 +213,8 @@ public record SearchRequest(Scope scope, String query, Filter filter, int topK, 
 
     public SearchRequest build() {
       int k = topKGiven ? topK : maxTokens.isPresent() ? MAX_TOP_K : DEFAULT_TOP_K;
-      return new SearchRequest(scope, query, filter, k, threshold, explain, includeExpired, maxTokens, rerank,
-          ranking);
+      return new SearchRequest(
+          scope, query, filter, k, threshold, explain, includeExpired, maxTokens, rerank, ranking);
     }
   }
 }

@@ -1,9 +1,10 @@
 package dev.engram;
 
 /**
- * Counts the tokens of a text for a context budget ({@link SearchRequest.Builder#maxTokens}, the LangChain4j
- * retriever, the Spring AI advisor): the engine's one way of sizing what a search hands a model
- * ({@link Engram.Builder#tokenCounter}). Implementations are thread-safe and never return a negative count.
+ * Counts the tokens of a text for a context budget ({@link SearchRequest.Builder#maxTokens}, the
+ * LangChain4j retriever, the Spring AI advisor): the engine's one way of sizing what a search hands
+ * a model ({@link Engram.Builder#tokenCounter}). Implementations are thread-safe and never return a
+ * negative count.
  */
 @FunctionalInterface
 public interface TokenCounter {
@@ -15,19 +16,20 @@ public interface TokenCounter {
   int count(String text);
 
   /**
-   * OpenAI's cl100k_base tokenizer (GPT-4, GPT-3.5; jtokkit, in process, no network), exact: a budget of N holds
-   * memories of at most N cl100k tokens together. The default. Counts of texts up to
-   * {@value Cl100kTokenCounter#CACHED_LENGTH} characters are remembered (up to
-   * {@value Cl100kTokenCounter#CACHED_TEXTS} of them), so a memory found again is not tokenised again; the encoding
-   * loads on first use (about a quarter of a second).
+   * OpenAI's cl100k_base tokenizer (GPT-4, GPT-3.5; jtokkit, in process, no network), exact: a
+   * budget of N holds memories of at most N cl100k tokens together. The default. Counts of texts up
+   * to {@value Cl100kTokenCounter#CACHED_LENGTH} characters are remembered (up to {@value
+   * Cl100kTokenCounter#CACHED_TEXTS} of them), so a memory found again is not tokenised again; the
+   * encoding loads on first use (about a quarter of a second).
    */
   static TokenCounter cl100k() {
     return Cl100kTokenCounter.INSTANCE;
   }
 
   /**
-   * {@link TokenEstimator}: characters per token by script, no tokenizer. On English it counts about a tenth more
-   * than cl100k (docs/BENCHMARKS.md, "Token estimate"), so a budget then holds fewer memories than it could.
+   * {@link TokenEstimator}: characters per token by script, no tokenizer. On English it counts
+   * about a tenth more than cl100k (docs/BENCHMARKS.md, "Token estimate"), so a budget then holds
+   * fewer memories than it could.
    */
   static TokenCounter estimate() {
     return TokenEstimator::estimate;

@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * What an operation spent on language models.
  *
- * @param llmCalls     calls made (retries included)
- * @param inputTokens  prompt tokens
+ * @param llmCalls calls made (retries included)
+ * @param inputTokens prompt tokens
  * @param outputTokens completion tokens
- * @param llmTime      wall time spent waiting for models
+ * @param llmTime wall time spent waiting for models
  */
 public record Usage(int llmCalls, long inputTokens, long outputTokens, Duration llmTime) {
   public static final Usage NONE = new Usage(0, 0, 0, Duration.ZERO);
@@ -19,7 +19,10 @@ public record Usage(int llmCalls, long inputTokens, long outputTokens, Duration 
   }
 
   public Usage plus(Usage o) {
-    return new Usage(llmCalls + o.llmCalls, inputTokens + o.inputTokens, outputTokens + o.outputTokens,
+    return new Usage(
+        llmCalls + o.llmCalls,
+        inputTokens + o.inputTokens,
+        outputTokens + o.outputTokens,
         llmTime.plus(o.llmTime));
   }
 }

@@ -3,7 +3,8 @@ package dev.engram;
 import java.util.Objects;
 
 /**
- * Bad input: the request was rejected before anything was written. The message names the field and the value.
+ * Bad input: the request was rejected before anything was written. The message names the field and
+ * the value.
  */
 public class ValidationException extends EngramException {
   private final String field;

@@ -15,34 +15,44 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The builder's defaults in the core alone, where neither engram-embedded nor engram-onnx is on the class path: the
- * errors name the missing module, and a factory is called once with the embedder's spec, or not at all.
+ * The builder's defaults in the core alone, where neither engram-embedded nor engram-onnx is on the
+ * class path: the errors name the missing module, and a factory is called once with the embedder's
+ * spec, or not at all.
  */
 class EngramDefaultsTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void withoutEngramEmbeddedTheEmbeddedDefaultNamesTheModule() {
-    assertThatThrownBy(() -> Engram.embedded(tmp)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> Engram.embedded(tmp))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("dev.engram:engram-embedded");
   }
 
   @Test
   void withoutEngramOnnxAMissingEmbedderIsNamedAndTheFactoryIsNotCalled() {
     AtomicBoolean called = new AtomicBoolean();
-    assertThatThrownBy(() -> Engram.builder().storage(spec -> {
-      called.set(true);
-      return InMemoryStorage.create();
-    }).build()).isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("embedder"))
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .storage(
+                        spec -> {
+                          called.set(true);
+                          return InMemoryStorage.create();
+                        })
+                    .build())
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("embedder"))
         .hasMessageContaining("dev.engram:engram-onnx");
     assertThat(called).isFalse();
   }
 
   @Test
   void aNullEmbedderIsRefusedNotReplacedByTheDefault() {
-    assertThatThrownBy(() -> Engram.builder().storage(spec -> InMemoryStorage.create()).embedder(null).build())
-        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("embedder"))
+    assertThatThrownBy(
+            () -> Engram.builder().storage(spec -> InMemoryStorage.create()).embedder(null).build())
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("embedder"))
         .hasMessageContaining("is required");
   }
 
@@ -50,10 +60,15 @@ class EngramDefaultsTest {
   void theFactoryIsCalledOnceWithTheEmbeddersSpecAndItsStorageClosedWithTheMemory() {
     List<EmbeddingSpec> specs = new ArrayList<>();
     AtomicBoolean closed = new AtomicBoolean();
-    try (Memory memory = Engram.builder().embedder(new HashEmbedder(16, "hash-16")).storage(spec -> {
-      specs.add(spec);
-      return closing(InMemoryStorage.create(), closed);
-    }).build()) {
+    try (Memory memory =
+        Engram.builder()
+            .embedder(new HashEmbedder(16, "hash-16"))
+            .storage(
+                spec -> {
+                  specs.add(spec);
+                  return closing(InMemoryStorage.create(), closed);
+                })
+            .build()) {
       memory.remember(Scope.user("alice"), "Alice keeps bees");
       assertThat(memory.search(Scope.user("alice"), "bees").hits()).hasSize(1);
     }
@@ -66,8 +81,13 @@ class EngramDefaultsTest {
     AtomicBoolean closed = new AtomicBoolean();
     Storage recorded = InMemoryStorage.create();
     recorded.records().recordEmbeddingSpec(new EmbeddingSpec("other-model", 16));
-    assertThatThrownBy(() -> Engram.builder().embedder(new HashEmbedder(16, "hash-16"))
-        .storage(spec -> closing(recorded, closed)).build()).isInstanceOf(DimensionMismatchException.class);
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .embedder(new HashEmbedder(16, "hash-16"))
+                    .storage(spec -> closing(recorded, closed))
+                    .build())
+        .isInstanceOf(DimensionMismatchException.class);
     assertThat(closed).isTrue();
   }
 

@@ -16,13 +16,17 @@ class ScopeTest {
 
   @Test
   void rejectsMissingBlankAndWhitespaceIds() {
-    assertThatThrownBy(() -> Scope.of(null, null, null)).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> Scope.of(null, null, null))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("scope: at least one of user_id, agent_id or run_id is required");
-    assertThatThrownBy(() -> Scope.user("   ")).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> Scope.user("   "))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("user_id: must not be empty or blank");
-    assertThatThrownBy(() -> Scope.agent("my bot")).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> Scope.agent("my bot"))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("agent_id: 'my bot' contains whitespace");
-    assertThatThrownBy(() -> Scope.run("x".repeat(300))).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> Scope.run("x".repeat(300)))
+        .isInstanceOf(ValidationException.class)
         .hasMessageContaining("run_id: is 300 characters long");
   }
 

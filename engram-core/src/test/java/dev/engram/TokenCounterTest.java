@@ -40,33 +40,58 @@ class TokenCounterTest {
 
   @Test
   void theEstimateIsTokenEstimator() {
-    for (String text : List.of("", "hello world", "我喜欢在早上喝绿茶", "Alice adopted a puppy called Max")) {
+    for (String text :
+        List.of("", "hello world", "我喜欢在早上喝绿茶", "Alice adopted a puppy called Max")) {
       assertThat(TokenCounter.estimate().count(text)).isEqualTo(TokenEstimator.estimate(text));
     }
   }
 
   @Test
   void aSearchBudgetCountsWithTheEnginesCounter() {
-    List<String> texts = List.of("tea with lemon in the morning", "iced tea in summer", "green tea at noon",
-        "tea before bed", "tea and biscuits");
-    try (Memory oneTokenEach = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
-        .tokenCounter(text -> 1).build();
-         Memory byDefault = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
-             .build();
-         Memory estimated = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
-             .tokenCounter(TokenCounter.estimate()).build()) {
+    List<String> texts =
+        List.of(
+            "tea with lemon in the morning",
+            "iced tea in summer",
+            "green tea at noon",
+            "tea before bed",
+            "tea and biscuits");
+    try (Memory oneTokenEach =
+            Engram.builder()
+                .storage(InMemoryStorage.create())
+                .embedder(new HashEmbedder())
+                .tokenCounter(text -> 1)
+                .build();
+        Memory byDefault =
+            Engram.builder()
+                .storage(InMemoryStorage.create())
+                .embedder(new HashEmbedder())
+                .build();
+        Memory estimated =
+            Engram.builder()
+                .storage(InMemoryStorage.create())
+                .embedder(new HashEmbedder())
+                .tokenCounter(TokenCounter.estimate())
+                .build()) {
       for (Memory m : List.of(oneTokenEach, byDefault, estimated)) {
         texts.forEach(t -> m.add(AddRequest.builder(ALICE).user(t).infer(false).build()));
       }
-      assertThat(oneTokenEach.search(SearchRequest.builder(ALICE, "tea").maxTokens(3).threshold(0).build()).hits())
+      assertThat(
+              oneTokenEach
+                  .search(SearchRequest.builder(ALICE, "tea").maxTokens(3).threshold(0).build())
+                  .hits())
           .hasSize(3);
-      // 14 cl100k tokens hold three of these memories (3 to 6 tokens each); the estimate (4 to 8) fits only two
-      List<SearchHit> exact = byDefault.search(SearchRequest.builder(ALICE, "tea").maxTokens(14).threshold(0)
-          .build()).hits();
+      // 14 cl100k tokens hold three of these memories (3 to 6 tokens each); the estimate (4 to 8)
+      // fits only two
+      List<SearchHit> exact =
+          byDefault
+              .search(SearchRequest.builder(ALICE, "tea").maxTokens(14).threshold(0).build())
+              .hits();
       assertThat(exact.stream().mapToInt(h -> TokenCounter.cl100k().count(h.memory().text())).sum())
           .isLessThanOrEqualTo(14);
-      List<SearchHit> rough = estimated.search(SearchRequest.builder(ALICE, "tea").maxTokens(14).threshold(0)
-          .build()).hits();
+      List<SearchHit> rough =
+          estimated
+              .search(SearchRequest.builder(ALICE, "tea").maxTokens(14).threshold(0).build())
+              .hits();
       assertThat(rough.stream().mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum())
           .isLessThanOrEqualTo(14);
       assertThat(exact).hasSizeGreaterThan(rough.size());
@@ -75,19 +100,32 @@ class TokenCounterTest {
 
   @Test
   void aNegativeCountIsRefusedInsteadOfWideningTheBudget() {
-    try (Memory broken = Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
-        .tokenCounter(text -> -1).build()) {
+    try (Memory broken =
+        Engram.builder()
+            .storage(InMemoryStorage.create())
+            .embedder(new HashEmbedder())
+            .tokenCounter(text -> -1)
+            .build()) {
       broken.add(AddRequest.builder(ALICE).user("tea with lemon").infer(false).build());
-      assertThat(broken.search(SearchRequest.builder(ALICE, "tea").threshold(0).build()).hits()).hasSize(1);
-      assertThatThrownBy(() -> broken.search(SearchRequest.builder(ALICE, "tea").maxTokens(5).build()))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("never negative");
+      assertThat(broken.search(SearchRequest.builder(ALICE, "tea").threshold(0).build()).hits())
+          .hasSize(1);
+      assertThatThrownBy(
+              () -> broken.search(SearchRequest.builder(ALICE, "tea").maxTokens(5).build()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("never negative");
     }
   }
 
   @Test
   void anEngineNeedsACounter() {
-    assertThatThrownBy(() -> Engram.builder().storage(InMemoryStorage.create()).embedder(new HashEmbedder())
-        .tokenCounter(null).build())
-        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("tokenCounter"));
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .storage(InMemoryStorage.create())
+                    .embedder(new HashEmbedder())
+                    .tokenCounter(null)
+                    .build())
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("tokenCounter"));
   }
 }

@@ -7,11 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
- * The JSON form of every benchmark report: indented, the same whether printed ({@code --json}) or written to a file
- * ({@code --out}), so that a file reads back as what was printed.
+ * The JSON form of every benchmark report: indented, the same whether printed ({@code --json}) or
+ * written to a file ({@code --out}), so that a file reads back as what was printed.
  */
 public final class ReportJson {
-  private static final ObjectMapper INDENTED = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper INDENTED =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private ReportJson() {}
 

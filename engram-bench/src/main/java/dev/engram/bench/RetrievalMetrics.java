@@ -7,20 +7,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/**
- * Retrieval metrics that need no LLM: evidence recall, hit, and answer-token recall.
- */
+/** Retrieval metrics that need no LLM: evidence recall, hit, and answer-token recall. */
 public final class RetrievalMetrics {
-  private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "and", "or", "of", "to", "in", "on", "at",
-      "for", "with", "by", "from", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "as", "but",
-      "not", "no", "yes", "he", "she", "they", "her", "his", "their", "them", "i", "you", "we", "my", "your", "our",
-      "do", "did", "does", "has", "have", "had", "so", "than", "then", "there", "which", "who", "what", "when",
-      "where", "how", "about");
+  private static final Set<String> STOP_WORDS =
+      Set.of(
+          "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from",
+          "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "as", "but", "not",
+          "no", "yes", "he", "she", "they", "her", "his", "their", "them", "i", "you", "we", "my",
+          "your", "our", "do", "did", "does", "has", "have", "had", "so", "than", "then", "there",
+          "which", "who", "what", "when", "where", "how", "about");
 
   private RetrievalMetrics() {}
 
-  /** The share of gold evidence ids found among the retrieved source ids (1 if there is no evidence). */
-  public static double evidenceRecall(Collection<String> evidence, Collection<String> retrievedSourceIds) {
+  /**
+   * The share of gold evidence ids found among the retrieved source ids (1 if there is no
+   * evidence).
+   */
+  public static double evidenceRecall(
+      Collection<String> evidence, Collection<String> retrievedSourceIds) {
     Set<String> gold = new HashSet<>(evidence);
     if (gold.isEmpty()) {
       return 1.0;
@@ -44,7 +48,10 @@ public final class RetrievalMetrics {
     return evidence.isEmpty() ? 1.0 : 0.0;
   }
 
-  /** The share of the answer's normalised content tokens that appear in the retrieved texts (1 if none). */
+  /**
+   * The share of the answer's normalised content tokens that appear in the retrieved texts (1 if
+   * none).
+   */
   public static double answerTokenRecall(String answer, List<String> retrievedTexts) {
     Set<String> gold = contentTokens(answer);
     if (gold.isEmpty()) {

@@ -10,8 +10,10 @@ class RetrievalMetricsTest {
 
   @Test
   void evidenceRecallIsTheShareOfGoldIdsRetrieved() {
-    assertThat(RetrievalMetrics.evidenceRecall(List.of("D1:1", "D2:1"), Set.of("D1:1", "D9:9"))).isEqualTo(0.5);
-    assertThat(RetrievalMetrics.evidenceRecall(List.of("D1:1", "D1:1"), Set.of("D1:1"))).isEqualTo(1.0);
+    assertThat(RetrievalMetrics.evidenceRecall(List.of("D1:1", "D2:1"), Set.of("D1:1", "D9:9")))
+        .isEqualTo(0.5);
+    assertThat(RetrievalMetrics.evidenceRecall(List.of("D1:1", "D1:1"), Set.of("D1:1")))
+        .isEqualTo(1.0);
     assertThat(RetrievalMetrics.evidenceRecall(List.of(), Set.of())).isEqualTo(1.0);
     assertThat(RetrievalMetrics.hit(List.of("D1:1", "D2:1"), Set.of("D2:1"))).isEqualTo(1.0);
     assertThat(RetrievalMetrics.hit(List.of("D1:1"), Set.of("D2:1"))).isEqualTo(0.0);
@@ -19,9 +21,13 @@ class RetrievalMetricsTest {
 
   @Test
   void answerTokenRecallIgnoresCaseStopWordsAndPunctuation() {
-    // content tokens of the answer: {pixel, knocked, violin, over}; retrieved: pixel, knocked, violin -> 3/4
-    assertThat(RetrievalMetrics.answerTokenRecall("Pixel knocked her violin over",
-        List.of("Ada's cat Pixel knocked", "the VIOLIN, off the shelf"))).isEqualTo(0.75);
+    // content tokens of the answer: {pixel, knocked, violin, over}; retrieved: pixel, knocked,
+    // violin -> 3/4
+    assertThat(
+            RetrievalMetrics.answerTokenRecall(
+                "Pixel knocked her violin over",
+                List.of("Ada's cat Pixel knocked", "the VIOLIN, off the shelf")))
+        .isEqualTo(0.75);
     assertThat(RetrievalMetrics.answerTokenRecall("2024", List.of("in March 2024"))).isEqualTo(1.0);
     assertThat(RetrievalMetrics.answerTokenRecall("the", List.of("x"))).isEqualTo(1.0);
   }

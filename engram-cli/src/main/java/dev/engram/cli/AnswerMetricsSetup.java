@@ -17,8 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The answer and judge models of {@code bench locomo}, from {@code provider:model} specs, with their response
- * cache; without an answer model, an observer that measures nothing. Close it after the run.
+ * The answer and judge models of {@code bench locomo}, from {@code provider:model} specs, with
+ * their response cache; without an answer model, an observer that measures nothing. Close it after
+ * the run.
  */
 final class AnswerMetricsSetup implements AutoCloseable {
   private final ResponseCache cache;
@@ -29,8 +30,13 @@ final class AnswerMetricsSetup implements AutoCloseable {
     this.observer = observer;
   }
 
-  static AnswerMetricsSetup open(String answerSpec, String judgeSpec, int judgeRuns, int threads, Path cacheFile,
-                                 Map<String, String> env) {
+  static AnswerMetricsSetup open(
+      String answerSpec,
+      String judgeSpec,
+      int judgeRuns,
+      int threads,
+      Path cacheFile,
+      Map<String, String> env) {
     if (answerSpec == null) {
       if (judgeSpec != null) {
         throw new ValidationException("judge-model", "needs --answer-model too");
@@ -38,21 +44,30 @@ final class AnswerMetricsSetup implements AutoCloseable {
       return new AnswerMetricsSetup(null, null);
     }
     if (judgeRuns < 1 || threads < 1) {
-      throw new ValidationException("judge-runs", "--judge-runs and --answer-threads must be at least 1");
+      throw new ValidationException(
+          "judge-runs", "--judge-runs and --answer-threads must be at least 1");
     }
     LanguageModel answerModel = model("answer-model", answerSpec, env);
-    LanguageModel judgeModel = judgeSpec == null ? answerModel : model("judge-model", judgeSpec, env);
+    LanguageModel judgeModel =
+        judgeSpec == null ? answerModel : model("judge-model", judgeSpec, env);
     ResponseCache cache = ResponseCache.open(cacheFile);
-    return new AnswerMetricsSetup(cache, AnswerObserver.create(
-        Answerer.create(answerModel, cache, RetryPolicy.defaults()),
-        Judge.create(judgeModel, cache, RetryPolicy.defaults()), threads, judgeRuns));
+    return new AnswerMetricsSetup(
+        cache,
+        AnswerObserver.create(
+            Answerer.create(answerModel, cache, RetryPolicy.defaults()),
+            Judge.create(judgeModel, cache, RetryPolicy.defaults()),
+            threads,
+            judgeRuns));
   }
 
   QuestionObserver observer() {
     return observer == null ? QuestionObserver.none() : observer;
   }
 
-  /** A model from {@code provider:model}, e.g. {@code openai:gpt-4o-mini}; the provider's key comes from env. */
+  /**
+   * A model from {@code provider:model}, e.g. {@code openai:gpt-4o-mini}; the provider's key comes
+   * from env.
+   */
   static LanguageModel model(String field, String spec, Map<String, String> env) {
     int colon = spec.indexOf(':');
     String provider = colon < 0 ? spec : spec.substring(0, colon);
@@ -67,8 +82,15 @@ final class AnswerMetricsSetup implements AutoCloseable {
         return Providers.languageModel(llm, env);
       }
     }
-    throw new ValidationException(field, "unknown provider '" + provider + "' in '" + spec + "' (expected one of "
-        + String.join(", ", names) + ", as provider:model)");
+    throw new ValidationException(
+        field,
+        "unknown provider '"
+            + provider
+            + "' in '"
+            + spec
+            + "' (expected one of "
+            + String.join(", ", names)
+            + ", as provider:model)");
   }
 
   @Override

@@ -7,7 +7,10 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** The embedders the benchmark commands offer: the cheap hashing one, or the default in-process model. */
+/**
+ * The embedders the benchmark commands offer: the cheap hashing one, or the default in-process
+ * model.
+ */
 enum BenchEmbedder {
   /** Feature hashing, no model ({@link HashingEmbedder}). */
   HASH,

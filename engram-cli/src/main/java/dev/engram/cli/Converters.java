@@ -15,7 +15,9 @@ public final class Converters {
   /** The message without its field prefix: picocli names the option itself. */
   static String reason(ValidationException e) {
     String prefix = e.field() + ": ";
-    return e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+    return e.getMessage().startsWith(prefix)
+        ? e.getMessage().substring(prefix.length())
+        : e.getMessage();
   }
 
   /** ISO-8601 instant, offset or local date-time (UTC), or date (midnight UTC). */
@@ -42,7 +44,10 @@ public final class Converters {
     }
   }
 
-  /** Ranking steps as {@link Ranking#parse} reads them ({@code default}, {@code none}, {@code default,diversity}). */
+  /**
+   * Ranking steps as {@link Ranking#parse} reads them ({@code default}, {@code none}, {@code
+   * default,diversity}).
+   */
   public static final class RankingConverter implements ITypeConverter<Ranking> {
     @Override
     public Ranking convert(String value) {

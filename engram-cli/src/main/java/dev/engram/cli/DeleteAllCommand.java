@@ -9,8 +9,7 @@ import picocli.CommandLine.Mixin;
 /** {@code engram delete-all}: deletes every memory of a scope. */
 @Command(name = "delete-all", description = "Delete every memory of a scope.")
 final class DeleteAllCommand extends BaseCommand {
-  @Mixin
-  ScopeOptions scope;
+  @Mixin ScopeOptions scope;
 
   @Override
   protected int run() {
@@ -25,7 +24,9 @@ final class DeleteAllCommand extends BaseCommand {
       o.put("deleted", deleted);
       printJson(o);
     } else {
-      out().println("deleted " + deleted + (deleted == 1 ? " memory" : " memories") + " of " + s.key());
+      out()
+          .println(
+              "deleted " + deleted + (deleted == 1 ? " memory" : " memories") + " of " + s.key());
     }
     return EXIT_OK;
   }

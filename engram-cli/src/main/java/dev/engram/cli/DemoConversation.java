@@ -7,42 +7,57 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The built-in conversation of {@code engram demo}: Maya and Tom, two friends, catching up over three sessions in
- * 2023 about moves, pets, jobs, hobbies and plans. Every turn is a user message named after its speaker, with a
- * LoCoMo-style source id ({@code D<session>:<turn>}) and its session's date.
+ * The built-in conversation of {@code engram demo}: Maya and Tom, two friends, catching up over
+ * three sessions in 2023 about moves, pets, jobs, hobbies and plans. Every turn is a user message
+ * named after its speaker, with a LoCoMo-style source id ({@code D<session>:<turn>}) and its
+ * session's date.
  */
 final class DemoConversation {
   /** The scope the demo writes to. */
   static final String USER_ID = "demo";
 
   /** Searches the demo runs, each answerable from the conversation. */
-  static final List<String> QUERIES = List.of(
-      "Where does Maya live?",
-      "What animals do Maya and Tom own?",
-      "What job does Tom have?",
-      "What are the plans for July?",
-      "Who goes surfing or running?");
+  static final List<String> QUERIES =
+      List.of(
+          "Where does Maya live?",
+          "What animals do Maya and Tom own?",
+          "What job does Tom have?",
+          "What are the plans for July?",
+          "Who goes surfing or running?");
 
   private static final String[][] SESSION_1 = {
-      {"Maya", "Big news: I finally moved to Lisbon last week. My new flat is in Alfama, close to the river."},
-      {"Tom", "Congratulations! Did Biscuit come with you?"},
-      {"Maya", "Of course, my beagle Biscuit flew with me. He already loves the old tiled streets."},
-      {"Tom", "I'm still in Berlin, but I just started a new job as a nurse at the Charite hospital."},
-      {"Maya", "That's great. I keep working remotely as a data engineer for a solar energy company."},
+    {
+      "Maya",
+      "Big news: I finally moved to Lisbon last week. My new flat is in Alfama, close to the river."
+    },
+    {"Tom", "Congratulations! Did Biscuit come with you?"},
+    {"Maya", "Of course, my beagle Biscuit flew with me. He already loves the old tiled streets."},
+    {
+      "Tom", "I'm still in Berlin, but I just started a new job as a nurse at the Charite hospital."
+    },
+    {
+      "Maya", "That's great. I keep working remotely as a data engineer for a solar energy company."
+    },
   };
   private static final String[][] SESSION_2 = {
-      {"Tom", "I adopted a grey cat called Pixel from the animal shelter last weekend."},
-      {"Maya", "So cute! I signed up for Portuguese lessons on Tuesday evenings, by the way."},
-      {"Tom", "I'm training for the Berlin half marathon in September; I run three times a week."},
-      {"Maya", "And I started surfing at Costa da Caparica. I fell off the board about fifty times."},
-      {"Tom", "My sister Lena is getting married in Porto in July, so I will visit Portugal then."},
+    {"Tom", "I adopted a grey cat called Pixel from the animal shelter last weekend."},
+    {"Maya", "So cute! I signed up for Portuguese lessons on Tuesday evenings, by the way."},
+    {"Tom", "I'm training for the Berlin half marathon in September; I run three times a week."},
+    {"Maya", "And I started surfing at Costa da Caparica. I fell off the board about fifty times."},
+    {"Tom", "My sister Lena is getting married in Porto in July, so I will visit Portugal then."},
   };
   private static final String[][] SESSION_3 = {
-      {"Maya", "Bad news: the doctor says I'm allergic to cats, so I'll need antihistamines to visit you."},
-      {"Tom", "Noted! For the wedding I booked the train from Lisbon to Porto on the 14th of July. Join me?"},
-      {"Maya", "Yes! Let's take that train together and get pasteis de nata at the station."},
-      {"Tom", "Also, I stopped eating meat in May and I'm learning to cook vegetarian food."},
-      {"Maya", "My favourite book lately is The Years by Annie Ernaux; you should read it."},
+    {
+      "Maya",
+      "Bad news: the doctor says I'm allergic to cats, so I'll need antihistamines to visit you."
+    },
+    {
+      "Tom",
+      "Noted! For the wedding I booked the train from Lisbon to Porto on the 14th of July. Join me?"
+    },
+    {"Maya", "Yes! Let's take that train together and get pasteis de nata at the station."},
+    {"Tom", "Also, I stopped eating meat in May and I'm learning to cook vegetarian food."},
+    {"Maya", "My favourite book lately is The Years by Annie Ernaux; you should read it."},
   };
 
   private DemoConversation() {}

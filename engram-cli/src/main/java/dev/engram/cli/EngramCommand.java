@@ -7,40 +7,41 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code engram} command: long-term memory for LLM agents, on the embedded store in a data directory.
+ * The {@code engram} command: long-term memory for LLM agents, on the embedded store in a data
+ * directory.
  *
- * <p>Exit codes: 0 success; 2 bad input (invalid options or values, malformed JSON, unknown ids, unreadable files),
- * with the reason on stderr; 1 any other failure. Results go to stdout, as text or, with {@code --json}, as JSON in
- * mem0's shapes; logs and progress bars go to stderr.
+ * <p>Exit codes: 0 success; 2 bad input (invalid options or values, malformed JSON, unknown ids,
+ * unreadable files), with the reason on stderr; 1 any other failure. Results go to stdout, as text
+ * or, with {@code --json}, as JSON in mem0's shapes; logs and progress bars go to stderr.
  */
-@Command(name = "engram",
+@Command(
+    name = "engram",
     mixinStandardHelpOptions = true,
     versionProvider = EngramCommand.Version.class,
     description = "Long-term memory for LLM agents (after Mem0), stored in a local data directory.",
     subcommands = {
-        DemoCommand.class,
-        AddCommand.class,
-        SearchCommand.class,
-        ListCommand.class,
-        GetCommand.class,
-        UpdateCommand.class,
-        DeleteCommand.class,
-        DeleteAllCommand.class,
-        HistoryCommand.class,
-        ImportCommand.class,
-        ExportCommand.class,
-        PurgeExpiredCommand.class,
-        ResetCommand.class,
-        GraphCommand.class,
-        ServeCommand.class,
-        KeysCommand.class,
-        McpCommand.class,
-        BenchCommand.class,
-        CommandLine.HelpCommand.class
+      DemoCommand.class,
+      AddCommand.class,
+      SearchCommand.class,
+      ListCommand.class,
+      GetCommand.class,
+      UpdateCommand.class,
+      DeleteCommand.class,
+      DeleteAllCommand.class,
+      HistoryCommand.class,
+      ImportCommand.class,
+      ExportCommand.class,
+      PurgeExpiredCommand.class,
+      ResetCommand.class,
+      GraphCommand.class,
+      ServeCommand.class,
+      KeysCommand.class,
+      McpCommand.class,
+      BenchCommand.class,
+      CommandLine.HelpCommand.class
     })
 public final class EngramCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   /** Runs the command line and exits the JVM with its exit code. */
   public static void main(String[] args) {

@@ -16,27 +16,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code engram graph}: the graph memory of a scope. {@code relations NAME} lists an entity's relations,
- * {@code around NAME} the relations within some hops, {@code delete-entity NAME} deletes the entity with its edges.
- * By default only relations that hold now are shown; {@code --as-of} shows what held then, {@code --all} includes
- * invalidated ones.
+ * {@code engram graph}: the graph memory of a scope. {@code relations NAME} lists an entity's
+ * relations, {@code around NAME} the relations within some hops, {@code delete-entity NAME} deletes
+ * the entity with its edges. By default only relations that hold now are shown; {@code --as-of}
+ * shows what held then, {@code --all} includes invalidated ones.
  */
-@Command(name = "graph", description = "Inspect or edit the graph memory (entities and relations).",
-    subcommands = {GraphCommand.Relations.class, GraphCommand.Around.class, GraphCommand.DeleteEntity.class})
+@Command(
+    name = "graph",
+    description = "Inspect or edit the graph memory (entities and relations).",
+    subcommands = {
+      GraphCommand.Relations.class,
+      GraphCommand.Around.class,
+      GraphCommand.DeleteEntity.class
+    })
 final class GraphCommand implements Callable<Integer> {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("engram graph: missing subcommand (relations, around, delete-entity)");
+    spec.commandLine()
+        .getErr()
+        .println("engram graph: missing subcommand (relations, around, delete-entity)");
     spec.commandLine().usage(spec.commandLine().getErr());
     return BaseCommand.EXIT_BAD_INPUT;
   }
 
   /** Options shared by the reading subcommands. */
   static final class ViewOptions {
-    @Option(names = "--as-of", paramLabel = "TIME", converter = Converters.InstantConverter.class,
+    @Option(
+        names = "--as-of",
+        paramLabel = "TIME",
+        converter = Converters.InstantConverter.class,
         description = "Show the relations that held at this time (ISO-8601).")
     Instant asOf;
 
@@ -62,8 +72,19 @@ final class GraphCommand implements Callable<Integer> {
       c.out().println("no relations");
     } else {
       for (GraphRelation r : relations) {
-        c.out().println(r.source() + " -[" + r.relationship() + "]-> " + r.destination() + "  (" + r.fact() + ")  "
-            + (r.validAt() == null ? "?" : r.validAt()) + " .. " + (r.invalidAt() == null ? "now" : r.invalidAt()));
+        c.out()
+            .println(
+                r.source()
+                    + " -["
+                    + r.relationship()
+                    + "]-> "
+                    + r.destination()
+                    + "  ("
+                    + r.fact()
+                    + ")  "
+                    + (r.validAt() == null ? "?" : r.validAt())
+                    + " .. "
+                    + (r.invalidAt() == null ? "now" : r.invalidAt()));
       }
     }
   }
@@ -71,13 +92,14 @@ final class GraphCommand implements Callable<Integer> {
   /** {@code engram graph relations NAME}. */
   @Command(name = "relations", description = "List the relations of an entity.")
   static final class Relations extends BaseCommand {
-    @Mixin
-    ScopeOptions scope;
+    @Mixin ScopeOptions scope;
 
-    @Mixin
-    ViewOptions view;
+    @Mixin ViewOptions view;
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The entity's name (case and punctuation ignored).")
+    @Parameters(
+        index = "0",
+        paramLabel = "NAME",
+        description = "The entity's name (case and punctuation ignored).")
     String name;
 
     @Override
@@ -90,15 +112,19 @@ final class GraphCommand implements Callable<Integer> {
   }
 
   /** {@code engram graph around NAME --hops N}. */
-  @Command(name = "around", description = "List the relations within some hops of an entity, nearest first.")
+  @Command(
+      name = "around",
+      description = "List the relations within some hops of an entity, nearest first.")
   static final class Around extends BaseCommand {
-    @Mixin
-    ScopeOptions scope;
+    @Mixin ScopeOptions scope;
 
-    @Mixin
-    ViewOptions view;
+    @Mixin ViewOptions view;
 
-    @Option(names = "--hops", paramLabel = "N", defaultValue = "2", description = "How far to go (1-3, default 2).")
+    @Option(
+        names = "--hops",
+        paramLabel = "N",
+        defaultValue = "2",
+        description = "How far to go (1-3, default 2).")
     int hops;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The entity's name.")
@@ -116,8 +142,7 @@ final class GraphCommand implements Callable<Integer> {
   /** {@code engram graph delete-entity NAME}. */
   @Command(name = "delete-entity", description = "Delete an entity and every relation touching it.")
   static final class DeleteEntity extends BaseCommand {
-    @Mixin
-    ScopeOptions scope;
+    @Mixin ScopeOptions scope;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The entity's name.")
     String name;
@@ -133,7 +158,14 @@ final class GraphCommand implements Callable<Integer> {
         o.put("deleted_entities", deleted);
         printJson(o);
       } else {
-        out().println("deleted " + deleted + (deleted == 1 ? " entity" : " entities") + " named '" + name + "'");
+        out()
+            .println(
+                "deleted "
+                    + deleted
+                    + (deleted == 1 ? " entity" : " entities")
+                    + " named '"
+                    + name
+                    + "'");
       }
       return EXIT_OK;
     }

@@ -33,16 +33,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code engram import FILE}: bulk-adds messages from JSON Lines or a LoCoMo file, or imports memories from an
- * Engram export ({@code engram export}) or a mem0 export, with a progress bar.
+ * {@code engram import FILE}: bulk-adds messages from JSON Lines or a LoCoMo file, or imports
+ * memories from an Engram export ({@code engram export}) or a mem0 export, with a progress bar.
  */
-@Command(name = "import", description = "Import messages (JSON Lines, one message per line, or a LoCoMo file) or"
-    + " memories (an Engram export, or a mem0 export: {\"results\": [...]}, a JSON array or JSON Lines of mem0"
-    + " memories).")
+@Command(
+    name = "import",
+    description =
+        "Import messages (JSON Lines, one message per line, or a LoCoMo file) or"
+            + " memories (an Engram export, or a mem0 export: {\"results\": [...]}, a JSON array or JSON Lines of mem0"
+            + " memories).")
 final class ImportCommand extends BaseCommand {
   /** The input formats. */
   enum Format {
-    JSONL("jsonl"), LOCOMO("locomo"), ENGRAM_JSONL("engram-jsonl"), MEM0("mem0");
+    JSONL("jsonl"),
+    LOCOMO("locomo"),
+    ENGRAM_JSONL("engram-jsonl"),
+    MEM0("mem0");
 
     final String wireName;
 
@@ -56,31 +62,44 @@ final class ImportCommand extends BaseCommand {
     }
   }
 
-  @Mixin
-  ScopeOptions scope;
+  @Mixin ScopeOptions scope;
 
   @Parameters(index = "0", paramLabel = "FILE", description = "The file to import.")
   Path file;
 
-  @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
-      description = "jsonl, locomo, engram-jsonl or mem0 (default: detected from the content, else from the file"
-          + " name: .jsonl/.ndjson = jsonl, .json = locomo). For mem0, --user-id/--agent-id/--run-id give the scope"
-          + " of memories that have none.")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      converter = FormatConverter.class,
+      description =
+          "jsonl, locomo, engram-jsonl or mem0 (default: detected from the content, else from the file"
+              + " name: .jsonl/.ndjson = jsonl, .json = locomo). For mem0, --user-id/--agent-id/--run-id give the scope"
+              + " of memories that have none.")
   Format format;
 
-  @Option(names = "--tenant", paramLabel = "TENANT", description = "The tenant to import into (default: default).")
+  @Option(
+      names = "--tenant",
+      paramLabel = "TENANT",
+      description = "The tenant to import into (default: default).")
   String tenant;
 
-  @Option(names = "--infer", description = "Messages only: extract facts instead of storing each message"
-      + " verbatim.")
+  @Option(
+      names = "--infer",
+      description = "Messages only: extract facts instead of storing each message" + " verbatim.")
   boolean infer;
 
-  @Option(names = "--sample", paramLabel = "ID",
+  @Option(
+      names = "--sample",
+      paramLabel = "ID",
       description = "LoCoMo only: import only the conversation with this sample_id (repeatable).")
   List<String> samples = new ArrayList<>();
 
-  @Option(names = "--batch-size", paramLabel = "N", defaultValue = "100",
-      description = "JSON Lines and exports: lines (memories) per transaction (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--batch-size",
+      paramLabel = "N",
+      defaultValue = "100",
+      description =
+          "JSON Lines and exports: lines (memories) per transaction (default: ${DEFAULT-VALUE}).")
   int batchSize;
 
   @Override
@@ -89,13 +108,14 @@ final class ImportCommand extends BaseCommand {
     if (f.holdsRecords()) {
       return importRecords(f);
     }
-    ImportPlan plan = f == Format.JSONL
-        ? JsonlImport.plan(readLines(file), scope, infer, batchSize)
-        : LocomoImport.plan(readJson(file), scope, infer, samples);
+    ImportPlan plan =
+        f == Format.JSONL
+            ? JsonlImport.plan(readLines(file), scope, infer, batchSize)
+            : LocomoImport.plan(readJson(file), scope, infer, samples);
     Map<EventType, Integer> events = new EnumMap<>(EventType.class);
     TreeSet<String> scopes = new TreeSet<>();
     try (Memory root = openMemory(true);
-         Progress progress = Progress.start("import", plan.messageCount(), "msg", err())) {
+        Progress progress = Progress.start("import", plan.messageCount(), "msg", err())) {
       Memory memory = root.forTenant(tenantId());
       for (List<AddRequest> batch : plan.batches()) {
         List<AddResult> results = memory.addBatch(batch);
@@ -119,23 +139,34 @@ final class ImportCommand extends BaseCommand {
   /** Imports an Engram or mem0 export: checks every record first, then writes them in batches. */
   private int importRecords(Format f) {
     if (infer) {
-      throw new ValidationException("infer", "applies to messages (jsonl, locomo); " + f.wireName
-          + " files hold memories, which are imported as they are");
+      throw new ValidationException(
+          "infer",
+          "applies to messages (jsonl, locomo); "
+              + f.wireName
+              + " files hold memories, which are imported as they are");
     }
     if (batchSize < 1) {
       throw new ValidationException("batch_size", "must be 1 or more, got " + batchSize);
     }
     Optional<Scope> defaultScope = scope.optionalScope();
     if (f == Format.ENGRAM_JSONL && defaultScope.isPresent()) {
-      throw new ValidationException("user_id", "--user-id/--agent-id/--run-id give the scope of mem0 memories"
-          + " without one; every memory of an Engram export has its scope");
+      throw new ValidationException(
+          "user_id",
+          "--user-id/--agent-id/--run-id give the scope of mem0 memories"
+              + " without one; every memory of an Engram export has its scope");
     }
     String tenantId = tenantId();
-    RecordImport records = new RecordImport(file, f == Format.MEM0 ? MemoryRecordReader.Format.MEM0
-        : MemoryRecordReader.Format.ENGRAM_JSONL, defaultScope);
+    RecordImport records =
+        new RecordImport(
+            file,
+            f == Format.MEM0
+                ? MemoryRecordReader.Format.MEM0
+                : MemoryRecordReader.Format.ENGRAM_JSONL,
+            defaultScope);
     long count = records.check();
     RecordImport.Counts result;
-    try (Memory root = openMemory(true); Progress progress = Progress.start("import", count, "mem", err())) {
+    try (Memory root = openMemory(true);
+        Progress progress = Progress.start("import", count, "mem", err())) {
       result = records.write(root.forTenant(tenantId), batchSize, progress);
     }
     if (json()) {
@@ -147,8 +178,16 @@ final class ImportCommand extends BaseCommand {
       o.put("skipped", result.skipped());
       printJson(o);
     } else {
-      out().printf(Locale.ROOT, "imported %d of %d memories (%s) into tenant '%s'; %d skipped (the tenant already"
-          + " has their ids)%n", result.imported(), count, f.wireName, tenantId, result.skipped());
+      out()
+          .printf(
+              Locale.ROOT,
+              "imported %d of %d memories (%s) into tenant '%s'; %d skipped (the tenant already"
+                  + " has their ids)%n",
+              result.imported(),
+              count,
+              f.wireName,
+              tenantId,
+              result.skipped());
     }
     return EXIT_OK;
   }
@@ -165,11 +204,19 @@ final class ImportCommand extends BaseCommand {
       printJson(o);
       return;
     }
-    out().printf(Locale.ROOT, "imported %d messages (%s) into %d %s: %d added, %d updated, %d deleted,"
-            + " %d unchanged%n", plan.messageCount(), plan.units(), scopes.size(),
-        scopes.size() == 1 ? "scope" : "scopes", events.getOrDefault(EventType.ADD, 0),
-        events.getOrDefault(EventType.UPDATE, 0), events.getOrDefault(EventType.DELETE, 0),
-        events.getOrDefault(EventType.NOOP, 0));
+    out()
+        .printf(
+            Locale.ROOT,
+            "imported %d messages (%s) into %d %s: %d added, %d updated, %d deleted,"
+                + " %d unchanged%n",
+            plan.messageCount(),
+            plan.units(),
+            scopes.size(),
+            scopes.size() == 1 ? "scope" : "scopes",
+            events.getOrDefault(EventType.ADD, 0),
+            events.getOrDefault(EventType.UPDATE, 0),
+            events.getOrDefault(EventType.DELETE, 0),
+            events.getOrDefault(EventType.NOOP, 0));
     scopes.forEach(s -> out().println("  " + s));
   }
 
@@ -185,7 +232,8 @@ final class ImportCommand extends BaseCommand {
     try {
       return MemoryJson.mapper().readTree(checkReadable(file).toFile());
     } catch (JsonProcessingException e) {
-      throw new ValidationException("file", "malformed JSON in '" + file + "': " + e.getOriginalMessage());
+      throw new ValidationException(
+          "file", "malformed JSON in '" + file + "': " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new ValidationException("file", "cannot read '" + file + "': " + e.getMessage());
     }
@@ -210,8 +258,8 @@ final class ImportCommand extends BaseCommand {
           return f;
         }
       }
-      throw new TypeConversionException("unknown format '" + value + "' (expected jsonl, locomo, engram-jsonl or"
-          + " mem0)");
+      throw new TypeConversionException(
+          "unknown format '" + value + "' (expected jsonl, locomo, engram-jsonl or" + " mem0)");
     }
   }
 }

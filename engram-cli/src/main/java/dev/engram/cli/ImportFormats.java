@@ -15,13 +15,15 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Tells the format of an import file from its first JSON value, reading no more than that, and else from its name:
+ * Tells the format of an import file from its first JSON value, reading no more than that, and else
+ * from its name:
+ *
  * <ul>
  *   <li>a first line that is an Engram export header: {@code engram-jsonl};
- *   <li>a first memory (a line, the first element of an array, or of a document's {@code results}) with a
- *       {@code memory} key: {@code mem0};
- *   <li>a first line with {@code role} or {@code content}: {@code jsonl} (messages); a first element with
- *       {@code conversation}: {@code locomo};
+ *   <li>a first memory (a line, the first element of an array, or of a document's {@code results})
+ *       with a {@code memory} key: {@code mem0};
+ *   <li>a first line with {@code role} or {@code content}: {@code jsonl} (messages); a first
+ *       element with {@code conversation}: {@code locomo};
  *   <li>otherwise the name: {@code .jsonl}/{@code .ndjson} = jsonl, {@code .json} = locomo.
  * </ul>
  */
@@ -48,21 +50,27 @@ final class ImportFormats {
     } catch (IOException e) {
       // not JSON we can sniff: fall back to the name, whose reader reports the problem
     }
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name =
+        file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".jsonl") || name.endsWith(".ndjson")) {
       return ImportCommand.Format.JSONL;
     }
     if (name.endsWith(".json")) {
       return ImportCommand.Format.LOCOMO;
     }
-    throw new ValidationException("format", "cannot tell the format of '" + file + "'; pass --format jsonl,"
-        + " locomo, engram-jsonl or mem0");
+    throw new ValidationException(
+        "format",
+        "cannot tell the format of '"
+            + file
+            + "'; pass --format jsonl,"
+            + " locomo, engram-jsonl or mem0");
   }
 
   /**
-   * The first object of the file, streamed so that a large one-line document is never held whole: a top-level
-   * object (the first line of JSON Lines, an Engram header), or the first element of a top-level array or of a
-   * top-level object's {@code results}/{@code memories} array; null if there is none.
+   * The first object of the file, streamed so that a large one-line document is never held whole: a
+   * top-level object (the first line of JSON Lines, an Engram header), or the first element of a
+   * top-level array or of a top-level object's {@code results}/{@code memories} array; null if
+   * there is none.
    */
   private static JsonNode firstValue(Path file) throws IOException {
     BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);

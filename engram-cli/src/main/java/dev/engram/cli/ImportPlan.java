@@ -4,11 +4,11 @@ import dev.engram.AddRequest;
 import java.util.List;
 
 /**
- * What an import will write, fully parsed and validated before anything is written: batches of add requests, each
- * applied with one {@code addBatch} (one transaction).
+ * What an import will write, fully parsed and validated before anything is written: batches of add
+ * requests, each applied with one {@code addBatch} (one transaction).
  *
  * @param batches the batches, in file order
- * @param units   what the file held, for the summary (for example "2 conversations, 19 sessions")
+ * @param units what the file held, for the summary (for example "2 conversations, 19 sessions")
  */
 record ImportPlan(List<List<AddRequest>> batches, String units) {
   ImportPlan {

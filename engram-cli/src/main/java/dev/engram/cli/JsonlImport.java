@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads JSON Lines of messages: one object per line, {@code {"role", "content", "name"?, "timestamp"?,
- * "source_id"?, "metadata"?, "user_id"?, "agent_id"?, "run_id"?}}. Per-line ids override the command's scope
- * options id by id. Blank lines are skipped. Each line becomes one add request.
+ * Reads JSON Lines of messages: one object per line, {@code {"role", "content", "name"?,
+ * "timestamp"?, "source_id"?, "metadata"?, "user_id"?, "agent_id"?, "run_id"?}}. Per-line ids
+ * override the command's scope options id by id. Blank lines are skipped. Each line becomes one add
+ * request.
  */
 final class JsonlImport {
   private JsonlImport() {}
@@ -49,18 +50,21 @@ final class JsonlImport {
   private static AddRequest request(String path, String line, ScopeOptions options, boolean infer) {
     JsonNode node = JsonInput.tree(path, line);
     if (!node.isObject()) {
-      throw new ValidationException(path, "must be a JSON object with role and content, got " + line.strip());
+      throw new ValidationException(
+          path, "must be a JSON object with role and content, got " + line.strip());
     }
     Scope scope;
     try {
-      scope = options.overriddenBy(id(path, node, "user_id"), id(path, node, "agent_id"), id(path, node, "run_id"));
+      scope =
+          options.overriddenBy(
+              id(path, node, "user_id"), id(path, node, "agent_id"), id(path, node, "run_id"));
     } catch (ValidationException e) {
       throw new ValidationException(path, e.getMessage());
     }
     Message message = MessageJson.parse(path, node);
     JsonNode meta = node.get("metadata");
-    Map<String, Object> metadata = meta == null || meta.isNull() ? Map.of()
-        : JsonInput.object(path + ".metadata", meta);
+    Map<String, Object> metadata =
+        meta == null || meta.isNull() ? Map.of() : JsonInput.object(path + ".metadata", meta);
     return AddRequest.builder(scope).message(message).metadata(metadata).infer(infer).build();
   }
 

@@ -13,15 +13,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code engram keys create|list|revoke}: the server's API keys, in the data directory's server.db, or in the
- * PostgreSQL schema every server on the database shares ({@code store.provider: postgres}).
+ * {@code engram keys create|list|revoke}: the server's API keys, in the data directory's server.db,
+ * or in the PostgreSQL schema every server on the database shares ({@code store.provider:
+ * postgres}).
  */
-@Command(name = "keys", description = "Manage the server's API keys (stored as hashes in DATA_DIR/server.db, or in the"
-    + " PostgreSQL schema with store.provider: postgres).",
+@Command(
+    name = "keys",
+    description =
+        "Manage the server's API keys (stored as hashes in DATA_DIR/server.db, or in the"
+            + " PostgreSQL schema with store.provider: postgres).",
     subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 final class KeysCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -30,12 +33,13 @@ final class KeysCommand implements Callable<Integer> {
   }
 
   /**
-   * Runs work on the key store of a command's settings (server.db in its data directory, or the PostgreSQL schema
-   * with {@code store.provider: postgres}), closing it afterwards.
+   * Runs work on the key store of a command's settings (server.db in its data directory, or the
+   * PostgreSQL schema with {@code store.provider: postgres}), closing it afterwards.
    */
   static <T> T withKeys(BaseCommand command, java.util.function.Function<ApiKeyStore, T> work) {
-    try (ServerStores stores = ServerStores.open(command.settings(), command.dataDir(), System.getenv(),
-        command.clock())) {
+    try (ServerStores stores =
+        ServerStores.open(
+            command.settings(), command.dataDir(), System.getenv(), command.clock())) {
       return work.apply(stores.keys());
     }
   }
@@ -52,29 +56,48 @@ final class KeysCommand implements Callable<Integer> {
     return o;
   }
 
-  @Command(name = "create", description = "Create a key for a tenant; the key is printed once and never stored.")
+  @Command(
+      name = "create",
+      description = "Create a key for a tenant; the key is printed once and never stored.")
   static final class Create extends BaseCommand {
-    @Option(names = "--tenant", required = true, paramLabel = "TENANT", description = "The tenant the key reads"
-        + " and writes.")
+    @Option(
+        names = "--tenant",
+        required = true,
+        paramLabel = "TENANT",
+        description = "The tenant the key reads" + " and writes.")
     String tenant;
 
-    @Option(names = "--admin", description = "An admin key (may delete scopes, reset, export, read metrics).")
+    @Option(
+        names = "--admin",
+        description = "An admin key (may delete scopes, reset, export, read metrics).")
     boolean admin;
 
-    @Option(names = "--label", paramLabel = "TEXT", description = "A label to recognise the key by.")
+    @Option(
+        names = "--label",
+        paramLabel = "TEXT",
+        description = "A label to recognise the key by.")
     String label;
 
     @Override
     protected int run() {
-      NewApiKey k = withKeys(this, keys -> keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label));
+      NewApiKey k =
+          withKeys(
+              this, keys -> keys.create(tenant, admin ? KeyRole.ADMIN : KeyRole.MEMBER, label));
       if (json()) {
         ObjectNode o = keyJson(k.info());
         o.put("key", k.secret());
         printJson(o);
       } else {
         out().println(k.secret());
-        err().println("created key " + k.info().id() + " for tenant '" + k.info().tenant() + "' ("
-            + k.info().role().wireName() + "); it is shown only now");
+        err()
+            .println(
+                "created key "
+                    + k.info().id()
+                    + " for tenant '"
+                    + k.info().tenant()
+                    + "' ("
+                    + k.info().role().wireName()
+                    + "); it is shown only now");
       }
       return EXIT_OK;
     }
@@ -91,15 +114,24 @@ final class KeysCommand implements Callable<Integer> {
         printJson(a);
       } else {
         for (ApiKeyInfo k : all) {
-          out().printf("%s  %-8s %-6s %s  %s%s%n", k.id(), k.tenant(), k.role().wireName(), k.createdAt(),
-              k.label(), k.active() ? "" : "  (revoked " + k.revokedAt().orElseThrow() + ")");
+          out()
+              .printf(
+                  "%s  %-8s %-6s %s  %s%s%n",
+                  k.id(),
+                  k.tenant(),
+                  k.role().wireName(),
+                  k.createdAt(),
+                  k.label(),
+                  k.active() ? "" : "  (revoked " + k.revokedAt().orElseThrow() + ")");
         }
       }
       return EXIT_OK;
     }
   }
 
-  @Command(name = "revoke", description = "Revoke a key by id; it stops working on the next request.")
+  @Command(
+      name = "revoke",
+      description = "Revoke a key by id; it stops working on the next request.")
   static final class Revoke extends BaseCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "The key's id (from keys list).")
     String id;

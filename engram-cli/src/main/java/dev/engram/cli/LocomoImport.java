@@ -23,24 +23,28 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads a LoCoMo file (a JSON array of samples, or one sample): one scope per conversation ({@code user_id} = its
- * {@code sample_id}, plus the command's agent and run ids), each turn a user message named after its speaker, with
- * its {@code dia_id} as source id and its session's {@code session_N_date_time} (UTC) as timestamp. Each session
- * becomes one add request in a batch of its own.
+ * Reads a LoCoMo file (a JSON array of samples, or one sample): one scope per conversation ({@code
+ * user_id} = its {@code sample_id}, plus the command's agent and run ids), each turn a user message
+ * named after its speaker, with its {@code dia_id} as source id and its session's {@code
+ * session_N_date_time} (UTC) as timestamp. Each session becomes one add request in a batch of its
+ * own.
  */
 final class LocomoImport {
   private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
-  private static final DateTimeFormatter DATE = new DateTimeFormatterBuilder()
-      .parseCaseInsensitive()
-      .appendPattern("h:mm a 'on' d MMMM, yyyy")
-      .toFormatter(Locale.ENGLISH);
+  private static final DateTimeFormatter DATE =
+      new DateTimeFormatterBuilder()
+          .parseCaseInsensitive()
+          .appendPattern("h:mm a 'on' d MMMM, yyyy")
+          .toFormatter(Locale.ENGLISH);
 
   private LocomoImport() {}
 
   static ImportPlan plan(JsonNode root, ScopeOptions options, boolean infer, List<String> only) {
     if (options.hasUserId()) {
-      throw new ValidationException("user_id", "a LoCoMo import uses each conversation's sample_id as user_id;"
-          + " drop --user-id (--agent-id and --run-id are kept)");
+      throw new ValidationException(
+          "user_id",
+          "a LoCoMo import uses each conversation's sample_id as user_id;"
+              + " drop --user-id (--agent-id and --run-id are kept)");
     }
     List<JsonNode> samples = new ArrayList<>();
     if (root.isArray()) {
@@ -48,8 +52,10 @@ final class LocomoImport {
     } else if (root.isObject()) {
       samples.add(root);
     } else {
-      throw new ValidationException("file", "a LoCoMo file is a JSON array of samples, got "
-          + root.getNodeType().name().toLowerCase(Locale.ROOT));
+      throw new ValidationException(
+          "file",
+          "a LoCoMo file is a JSON array of samples, got "
+              + root.getNodeType().name().toLowerCase(Locale.ROOT));
     }
     Set<String> wanted = new LinkedHashSet<>(only);
     List<List<AddRequest>> batches = new ArrayList<>();
@@ -70,14 +76,18 @@ final class LocomoImport {
       conversations++;
     }
     if (!wanted.isEmpty()) {
-      throw new ValidationException("sample", "no conversation with sample_id " + String.join(", ", wanted)
-          + " in the file");
+      throw new ValidationException(
+          "sample", "no conversation with sample_id " + String.join(", ", wanted) + " in the file");
     }
     if (batches.isEmpty()) {
       throw new ValidationException("file", "holds no conversation turns");
     }
-    return new ImportPlan(batches, conversations + (conversations == 1 ? " conversation, " : " conversations, ")
-        + batches.size() + (batches.size() == 1 ? " session" : " sessions"));
+    return new ImportPlan(
+        batches,
+        conversations
+            + (conversations == 1 ? " conversation, " : " conversations, ")
+            + batches.size()
+            + (batches.size() == 1 ? " session" : " sessions"));
   }
 
   /** Parses a LoCoMo session date such as {@code 1:56 pm on 8 May, 2023}, taken as UTC. */
@@ -85,12 +95,17 @@ final class LocomoImport {
     try {
       return LocalDateTime.parse(text.trim(), DATE).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException e) {
-      throw new ValidationException(field, "'" + text + "' is not a LoCoMo date like '1:56 pm on 8 May, 2023'");
+      throw new ValidationException(
+          field, "'" + text + "' is not a LoCoMo date like '1:56 pm on 8 May, 2023'");
     }
   }
 
-  private static void sessions(String path, JsonNode conversation, Scope scope, boolean infer,
-                               List<List<AddRequest>> batches) {
+  private static void sessions(
+      String path,
+      JsonNode conversation,
+      Scope scope,
+      boolean infer,
+      List<List<AddRequest>> batches) {
     TreeMap<Integer, JsonNode> sessions = new TreeMap<>();
     Iterator<String> names = conversation.fieldNames();
     while (names.hasNext()) {
@@ -103,11 +118,15 @@ final class LocomoImport {
     for (var e : sessions.entrySet()) {
       String dateKey = "session_" + e.getKey() + "_date_time";
       JsonNode date = conversation.get(dateKey);
-      Instant at = date == null || date.isNull() ? null : sessionDate(path + "." + dateKey,
-          text(path + "." + dateKey, date));
+      Instant at =
+          date == null || date.isNull()
+              ? null
+              : sessionDate(path + "." + dateKey, text(path + "." + dateKey, date));
       List<Message> messages = turns(path + ".session_" + e.getKey(), e.getValue(), at);
       if (!messages.isEmpty()) {
-        batches.add(List.of(AddRequest.builder(scope).messages(messages).timestamp(at).infer(infer).build()));
+        batches.add(
+            List.of(
+                AddRequest.builder(scope).messages(messages).timestamp(at).infer(infer).build()));
       }
     }
   }
@@ -126,7 +145,13 @@ final class LocomoImport {
       if (text.isBlank()) {
         continue;
       }
-      out.add(new Message(Role.USER, text, speaker, at, diaId == null || diaId.isNull() ? null : diaId.asText()));
+      out.add(
+          new Message(
+              Role.USER,
+              text,
+              speaker,
+              at,
+              diaId == null || diaId.isNull() ? null : diaId.asText()));
     }
     return out;
   }

@@ -7,8 +7,9 @@ import me.tongfei.progressbar.ProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A progress bar on stderr. On an interactive terminal it redraws in place; otherwise (pipes, logs, tests) only the
- * final state is printed once, so that captured stderr stays readable. Not thread-safe.
+ * A progress bar on stderr. On an interactive terminal it redraws in place; otherwise (pipes, logs,
+ * tests) only the final state is printed once, so that captured stderr stays readable. Not
+ * thread-safe.
  */
 final class Progress implements AutoCloseable {
   private final ProgressBar bar;
@@ -18,15 +19,17 @@ final class Progress implements AutoCloseable {
   }
 
   /** Starts a bar of {@code total} units. */
-  // Built for and run on Java 17, where a null console means no terminal; Console.isTerminal() is Java 22's.
+  // Built for and run on Java 17, where a null console means no terminal; Console.isTerminal() is
+  // Java 22's.
   @SuppressWarnings("SystemConsoleNull")
   static Progress start(String task, long total, String unit, PrintWriter err) {
-    ProgressBarBuilder b = new ProgressBarBuilder()
-        .setTaskName(task)
-        .setInitialMax(total)
-        .setUnit(" " + unit, 1)
-        .showSpeed()
-        .setUpdateIntervalMillis(200);
+    ProgressBarBuilder b =
+        new ProgressBarBuilder()
+            .setTaskName(task)
+            .setInitialMax(total)
+            .setUnit(" " + unit, 1)
+            .showSpeed()
+            .setUpdateIntervalMillis(200);
     if (System.console() == null) {
       b.setConsumer(new FinalLineConsumer(err)).setStyle(ProgressBarStyle.ASCII);
     }

@@ -5,7 +5,9 @@ import dev.engram.json.MemoryJson;
 import picocli.CommandLine.Command;
 
 /** {@code engram purge-expired}: deletes the memories whose expiration date has come. */
-@Command(name = "purge-expired", description = "Delete memories whose expiration date is today or earlier.")
+@Command(
+    name = "purge-expired",
+    description = "Delete memories whose expiration date is today or earlier.")
 final class PurgeExpiredCommand extends BaseCommand {
   @Override
   protected int run() {

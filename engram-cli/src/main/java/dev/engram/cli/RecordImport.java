@@ -20,11 +20,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Imports memory records from an export file: an Engram export or a mem0 export ({@link MemoryRecordReader}).
- * The file is read twice, never whole: a first pass checks every record (and that no id repeats), so a bad line is
- * reported before anything is written; the second pass imports batches, each one transaction
- * ({@link Memory#importRecords}). Records whose id the tenant already has are skipped, so an interrupted import
- * can be run again.
+ * Imports memory records from an export file: an Engram export or a mem0 export ({@link
+ * MemoryRecordReader}). The file is read twice, never whole: a first pass checks every record (and
+ * that no id repeats), so a bad line is reported before anything is written; the second pass
+ * imports batches, each one transaction ({@link Memory#importRecords}). Records whose id the tenant
+ * already has are skipped, so an interrupted import can be run again.
  */
 final class RecordImport {
   private static final Pattern RECORD_INDEX = Pattern.compile("^records\\[(\\d+)]\\.?(.*)$");
@@ -42,7 +42,8 @@ final class RecordImport {
   /**
    * Reads every record once and returns how many there are.
    *
-   * @throws ValidationException naming the line (or array element) of the first bad record or repeated id
+   * @throws ValidationException naming the line (or array element) of the first bad record or
+   *     repeated id
    */
   long check() {
     Set<String> ids = new HashSet<>();
@@ -51,8 +52,8 @@ final class RecordImport {
       while (reader.hasNext()) {
         MemoryRecord r = reader.next();
         if (!ids.add(r.id())) {
-          throw new ValidationException(reader.position() + ".id", "'" + r.id() + "' appears a second time in the"
-              + " file");
+          throw new ValidationException(
+              reader.position() + ".id", "'" + r.id() + "' appears a second time in the" + " file");
         }
         n++;
       }
@@ -68,7 +69,9 @@ final class RecordImport {
   /** How many records an import wrote and skipped. */
   record Counts(long imported, long skipped) {}
 
-  /** Imports the records in batches of {@code batchSize}; {@code progress} advances by each batch. */
+  /**
+   * Imports the records in batches of {@code batchSize}; {@code progress} advances by each batch.
+   */
   Counts write(Memory memory, int batchSize, Progress progress) {
     long imported = 0;
     long skipped = 0;
@@ -94,7 +97,8 @@ final class RecordImport {
   }
 
   /** One batch; an error about {@code records[i]} is reported at the record's line. */
-  private static ImportResult importBatch(Memory memory, List<MemoryRecord> batch, List<String> positions) {
+  private static ImportResult importBatch(
+      Memory memory, List<MemoryRecord> batch, List<String> positions) {
     try {
       return memory.importRecords(batch);
     } catch (ValidationException e) {
@@ -104,8 +108,15 @@ final class RecordImport {
       }
       String at = positions.get(Integer.parseInt(m.group(1)));
       String field = m.group(2).isEmpty() ? at : at + "." + m.group(2);
-      ValidationException located = new ValidationException(field, e.reason() + " (nothing of " + positions.get(0)
-          + " to " + positions.get(positions.size() - 1) + " was written)");
+      ValidationException located =
+          new ValidationException(
+              field,
+              e.reason()
+                  + " (nothing of "
+                  + positions.get(0)
+                  + " to "
+                  + positions.get(positions.size() - 1)
+                  + " was written)");
       located.initCause(e);
       throw located;
     }
@@ -113,8 +124,8 @@ final class RecordImport {
 
   private MemoryRecordReader open() {
     try {
-      return MemoryRecordReader.open(Files.newBufferedReader(file, StandardCharsets.UTF_8), Optional.of(format),
-          defaultScope);
+      return MemoryRecordReader.open(
+          Files.newBufferedReader(file, StandardCharsets.UTF_8), Optional.of(format), defaultScope);
     } catch (IOException e) {
       throw new ValidationException("file", "cannot read '" + file + "': " + e.getMessage());
     }

@@ -7,13 +7,22 @@ import picocli.CommandLine.Option;
 
 /** The {@code --user-id}, {@code --agent-id} and {@code --run-id} options. */
 public final class ScopeOptions {
-  @Option(names = "--user-id", paramLabel = "ID", description = "The user whose memories these are.")
+  @Option(
+      names = "--user-id",
+      paramLabel = "ID",
+      description = "The user whose memories these are.")
   String userId;
 
-  @Option(names = "--agent-id", paramLabel = "ID", description = "The agent whose memories these are.")
+  @Option(
+      names = "--agent-id",
+      paramLabel = "ID",
+      description = "The agent whose memories these are.")
   String agentId;
 
-  @Option(names = "--run-id", paramLabel = "ID", description = "The run (session) whose memories these are.")
+  @Option(
+      names = "--run-id",
+      paramLabel = "ID",
+      description = "The run (session) whose memories these are.")
   String runId;
 
   /**
@@ -27,14 +36,16 @@ public final class ScopeOptions {
 
   /** The scope if any option is given (checked), else empty. */
   public Optional<Scope> optionalScope() {
-    return userId == null && agentId == null && runId == null ? Optional.empty() : Optional.of(scope());
+    return userId == null && agentId == null && runId == null
+        ? Optional.empty()
+        : Optional.of(scope());
   }
 
   /**
-   * The options' scope merged with one taken from elsewhere (a filter's top-level ids, a JSON line): ids given only
-   * in one place are taken from there; an id given in both places must agree.
+   * The options' scope merged with one taken from elsewhere (a filter's top-level ids, a JSON
+   * line): ids given only in one place are taken from there; an id given in both places must agree.
    *
-   * @param other  the other scope, if any
+   * @param other the other scope, if any
    * @param source how the other scope was given, for error messages (for example {@code filter})
    * @throws ValidationException if the two disagree, or if neither gives any id
    */
@@ -55,12 +66,14 @@ public final class ScopeOptions {
   }
 
   /**
-   * The options' scope with ids overridden per kind by {@code override} (for per-line ids of an import).
+   * The options' scope with ids overridden per kind by {@code override} (for per-line ids of an
+   * import).
    *
    * @throws ValidationException if the result has no id or a malformed one
    */
   public Scope overriddenBy(String user, String agent, String run) {
-    return Scope.of(user != null ? user : userId, agent != null ? agent : agentId, run != null ? run : runId);
+    return Scope.of(
+        user != null ? user : userId, agent != null ? agent : agentId, run != null ? run : runId);
   }
 
   /** True if {@code --user-id} was given. */
@@ -68,10 +81,22 @@ public final class ScopeOptions {
     return userId != null;
   }
 
-  private static String pick(String field, Optional<String> own, Optional<String> other, String source) {
+  private static String pick(
+      String field, Optional<String> own, Optional<String> other, String source) {
     if (own.isPresent() && other.isPresent() && !own.get().equals(other.get())) {
-      throw new ValidationException(field, "--" + field.replace('_', '-') + " '" + own.get() + "' and the "
-          + source + "'s " + field + " '" + other.get() + "' differ");
+      throw new ValidationException(
+          field,
+          "--"
+              + field.replace('_', '-')
+              + " '"
+              + own.get()
+              + "' and the "
+              + source
+              + "'s "
+              + field
+              + " '"
+              + other.get()
+              + "' differ");
     }
     return own.orElse(other.orElse(null));
   }

@@ -16,29 +16,43 @@ import picocli.CommandLine.Parameters;
 /** {@code engram search}: hybrid search inside a scope. */
 @Command(name = "search", description = "Search a scope's memories (dense + BM25, fused).")
 final class SearchCommand extends BaseCommand {
-  @Mixin
-  ScopeOptions scope;
+  @Mixin ScopeOptions scope;
 
   @Parameters(index = "0", paramLabel = "QUERY", description = "What to look for.")
   String query;
 
-  @Option(names = "--top-k", paramLabel = "N",
-      description = "How many results at most (default: " + SearchRequest.DEFAULT_TOP_K + ", or "
-          + SearchRequest.MAX_TOP_K + " with --max-tokens).")
+  @Option(
+      names = "--top-k",
+      paramLabel = "N",
+      description =
+          "How many results at most (default: "
+              + SearchRequest.DEFAULT_TOP_K
+              + ", or "
+              + SearchRequest.MAX_TOP_K
+              + " with --max-tokens).")
   Integer topK;
 
-  @Option(names = "--max-tokens", paramLabel = "N",
-      description = "A context budget in tokens (OpenAI's cl100k_base, counted exactly): the best memories that"
-          + " fit into it.")
+  @Option(
+      names = "--max-tokens",
+      paramLabel = "N",
+      description =
+          "A context budget in tokens (OpenAI's cl100k_base, counted exactly): the best memories that"
+              + " fit into it.")
   Integer maxTokens;
 
-  @Option(names = "--threshold", paramLabel = "SCORE", defaultValue = "" + SearchRequest.DEFAULT_THRESHOLD,
+  @Option(
+      names = "--threshold",
+      paramLabel = "SCORE",
+      defaultValue = "" + SearchRequest.DEFAULT_THRESHOLD,
       description = "Minimum relevance score in [0,1] (default: ${DEFAULT-VALUE}).")
   double threshold;
 
-  @Option(names = "--filter", paramLabel = "JSON",
-      description = "mem0 filter, e.g. '{\"topic\": \"travel\"}' or '{\"created_at\": {\"gte\": \"2024-01-01\"}}';"
-          + " top-level user_id/agent_id/run_id give the scope.")
+  @Option(
+      names = "--filter",
+      paramLabel = "JSON",
+      description =
+          "mem0 filter, e.g. '{\"topic\": \"travel\"}' or '{\"created_at\": {\"gte\": \"2024-01-01\"}}';"
+              + " top-level user_id/agent_id/run_id give the scope.")
   String filter;
 
   @Option(names = "--explain", description = "Show each signal's score.")
@@ -47,26 +61,35 @@ final class SearchCommand extends BaseCommand {
   @Option(names = "--include-expired", description = "Include expired memories.")
   boolean includeExpired;
 
-  @Option(names = "--rerank", description = "Rerank the hits with the reranker of engram.yaml (reranker section);"
-      + " without one the fused order is kept.")
+  @Option(
+      names = "--rerank",
+      description =
+          "Rerank the hits with the reranker of engram.yaml (reranker section);"
+              + " without one the fused order is kept.")
   boolean rerank;
 
-  @Option(names = "--ranking", paramLabel = "SPEC", defaultValue = "default",
-      converter = Converters.RankingConverter.class, description = "The ranking steps after fusion,"
-      + " comma-separated: neighbours, dates, feedback, context, diversity, hubs, names; or none, all, default"
-      + " (default: ${DEFAULT-VALUE}, the library's default steps).")
+  @Option(
+      names = "--ranking",
+      paramLabel = "SPEC",
+      defaultValue = "default",
+      converter = Converters.RankingConverter.class,
+      description =
+          "The ranking steps after fusion,"
+              + " comma-separated: neighbours, dates, feedback, context, diversity, hubs, names; or none, all, default"
+              + " (default: ${DEFAULT-VALUE}, the library's default steps).")
   Ranking ranking;
 
   @Override
   protected int run() {
     Mem0Filters.Parsed parsed = Mem0Filters.parseWithScope(filter);
-    SearchRequest.Builder b = SearchRequest.builder(scope.mergedWith(parsed.scope(), "filter"), query)
-        .filter(parsed.filter())
-        .threshold(threshold)
-        .explain(explain)
-        .includeExpired(includeExpired)
-        .rerank(rerank)
-        .ranking(ranking);
+    SearchRequest.Builder b =
+        SearchRequest.builder(scope.mergedWith(parsed.scope(), "filter"), query)
+            .filter(parsed.filter())
+            .threshold(threshold)
+            .explain(explain)
+            .includeExpired(includeExpired)
+            .rerank(rerank)
+            .ranking(ranking);
     if (topK != null) {
       b.topK(topK);
     }

@@ -10,32 +10,50 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code engram serve}: mem0's REST APIs over the data directory until SIGTERM or Ctrl-C, which stop it gracefully
- * (in-flight requests and running adds finish, queued adds stay pending for the next start, the index is committed)
- * and exit with 0 ({@link TerminationSignals}).
- * Prints {@code listening on http://HOST:PORT} on stdout once it accepts requests.
+ * {@code engram serve}: mem0's REST APIs over the data directory until SIGTERM or Ctrl-C, which
+ * stop it gracefully (in-flight requests and running adds finish, queued adds stay pending for the
+ * next start, the index is committed) and exit with 0 ({@link TerminationSignals}). Prints {@code
+ * listening on http://HOST:PORT} on stdout once it accepts requests.
  */
-@Command(name = "serve", description = "Serve mem0's REST APIs (hosted and self-hosted) over the data directory.")
+@Command(
+    name = "serve",
+    description = "Serve mem0's REST APIs (hosted and self-hosted) over the data directory.")
 final class ServeCommand extends BaseCommand {
-  @Option(names = "--host", paramLabel = "HOST", description = "Address to bind (default 127.0.0.1).")
+  @Option(
+      names = "--host",
+      paramLabel = "HOST",
+      description = "Address to bind (default 127.0.0.1).")
   String host;
 
-  @Option(names = "--port", paramLabel = "PORT", description = "TCP port (default 8765; 0 picks a free one).")
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      description = "TCP port (default 8765; 0 picks a free one).")
   Integer port;
 
-  @Option(names = "--max-body-bytes", paramLabel = "N", description = "Largest request body (default 1 MiB).")
+  @Option(
+      names = "--max-body-bytes",
+      paramLabel = "N",
+      description = "Largest request body (default 1 MiB).")
   Long maxBodyBytes;
 
-  @Option(names = "--rate-limit", paramLabel = "N", description = "Requests per minute per key (default 0: off).")
+  @Option(
+      names = "--rate-limit",
+      paramLabel = "N",
+      description = "Requests per minute per key (default 0: off).")
   Integer rateLimit;
 
-  @Option(names = "--insecure-no-auth", description = "Serve without API keys (loopback addresses only): every"
-      + " request acts as an admin of the 'default' tenant.")
+  @Option(
+      names = "--insecure-no-auth",
+      description =
+          "Serve without API keys (loopback addresses only): every"
+              + " request acts as an admin of the 'default' tenant.")
   boolean insecureNoAuth;
 
   @Override
   protected int run() throws InterruptedException {
-    ServerSettings.Builder b = ServerSettingsReader.read(System.getenv(), Path.of("").toAbsolutePath());
+    ServerSettings.Builder b =
+        ServerSettingsReader.read(System.getenv(), Path.of("").toAbsolutePath());
     if (host != null) {
       b.host(host);
     }
@@ -50,8 +68,9 @@ final class ServeCommand extends BaseCommand {
     }
     ServerSettings settings = b.insecureNoAuth(insecureNoAuth).build();
     if (settings.insecureNoAuth() && !settings.loopbackOnly()) {
-      throw new ValidationException("insecure-no-auth", "is allowed only on a loopback address, not on '"
-          + settings.host() + "'");
+      throw new ValidationException(
+          "insecure-no-auth",
+          "is allowed only on a loopback address, not on '" + settings.host() + "'");
     }
     Path dir = dataDir();
     ServerStores stores = ServerStores.open(settings(), dir, System.getenv(), clock());
@@ -60,8 +79,13 @@ final class ServeCommand extends BaseCommand {
     try {
       anyKey = stores.keys().list().stream().anyMatch(k -> k.active());
       if (!settings.insecureNoAuth() && !anyKey && !settings.loopbackOnly()) {
-        throw new ValidationException("host", "refusing to listen on '" + settings.host() + "' without API keys;"
-            + " create one with: engram keys create --tenant NAME --admin --data-dir " + dir);
+        throw new ValidationException(
+            "host",
+            "refusing to listen on '"
+                + settings.host()
+                + "' without API keys;"
+                + " create one with: engram keys create --tenant NAME --admin --data-dir "
+                + dir);
       }
       // (EngramServer checks the same; checking here first avoids opening the memory for nothing.)
       memory = openMemory(true);
@@ -84,8 +108,10 @@ final class ServeCommand extends BaseCommand {
     Runtime.getRuntime().addShutdownHook(new Thread(stop::run, "engram-serve-shutdown"));
     out().println("listening on http://" + settings.host() + ":" + server.port());
     if (!settings.insecureNoAuth() && !anyKey) {
-      err().println("engram serve: no API keys yet; every request gets 401 until you create one with: engram keys"
-          + " create --tenant NAME --admin");
+      err()
+          .println(
+              "engram serve: no API keys yet; every request gets 401 until you create one with: engram keys"
+                  + " create --tenant NAME --admin");
     }
     out().flush();
     err().flush();
@@ -95,8 +121,8 @@ final class ServeCommand extends BaseCommand {
   }
 
   /**
-   * Stops the server, then closes the memory and the key and event stores; once, whoever calls first, and later
-   * callers wait.
+   * Stops the server, then closes the memory and the key and event stores; once, whoever calls
+   * first, and later callers wait.
    */
   private static final class GracefulStop {
     private final EngramServer server;

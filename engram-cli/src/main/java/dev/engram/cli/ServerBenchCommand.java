@@ -10,61 +10,104 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code engram bench server}: the REST server's cost over the engine ({@link ServerBench}) on one LoCoMo
- * conversation, with the HTTP clients in a JVM of their own. Prints a Markdown table (or, with {@code --json}, the JSON report) on stdout. The server's access
- * log is off unless {@code --access-log} is given (it would print a line per request).
+ * {@code engram bench server}: the REST server's cost over the engine ({@link ServerBench}) on one
+ * LoCoMo conversation, with the HTTP clients in a JVM of their own. Prints a Markdown table (or,
+ * with {@code --json}, the JSON report) on stdout. The server's access log is off unless {@code
+ * --access-log} is given (it would print a line per request).
  */
-@Command(name = "server",
-    description = {"Time searches and adds through the REST server (HTTP on 127.0.0.1, driven from a client JVM of "
-        + "its own) against the same calls in process, on one LoCoMo conversation: one-client latency and what the "
-        + "server adds at p50 and p95, throughput with concurrent clients, adds/s.",
-        "Runs in an empty data directory (a temporary one, deleted afterwards, unless --data-dir is given)."})
+@Command(
+    name = "server",
+    description = {
+      "Time searches and adds through the REST server (HTTP on 127.0.0.1, driven from a client JVM of "
+          + "its own) against the same calls in process, on one LoCoMo conversation: one-client latency and what the "
+          + "server adds at p50 and p95, throughput with concurrent clients, adds/s.",
+      "Runs in an empty data directory (a temporary one, deleted afterwards, unless --data-dir is given)."
+    })
 final class ServerBenchCommand extends ReportingBenchCommand {
-  private static final String ACCESS_LOG_LEVEL = "org.slf4j.simpleLogger.log.dev.engram.server.access";
+  private static final String ACCESS_LOG_LEVEL =
+      "org.slf4j.simpleLogger.log.dev.engram.server.access";
 
-  @Option(names = "--data", required = true, paramLabel = "FILE", description = "A file in LoCoMo's format.")
+  @Option(
+      names = "--data",
+      required = true,
+      paramLabel = "FILE",
+      description = "A file in LoCoMo's format.")
   Path data;
 
-  @Option(names = "--conversation", paramLabel = "N", defaultValue = "1",
+  @Option(
+      names = "--conversation",
+      paramLabel = "N",
+      defaultValue = "1",
       description = "Which conversation of the file, from 1 (default: ${DEFAULT-VALUE}).")
   int conversation;
 
-  @Option(names = "--turns", paramLabel = "N", defaultValue = "0",
+  @Option(
+      names = "--turns",
+      paramLabel = "N",
+      defaultValue = "0",
       description = "Turns to import (default: all).")
   int turns;
 
-  @Option(names = "--queries", paramLabel = "Q", defaultValue = "0",
+  @Option(
+      names = "--queries",
+      paramLabel = "Q",
+      defaultValue = "0",
       description = "Questions to time as searches (default: all of the conversation's).")
   int queries;
 
-  @Option(names = "--top-k", paramLabel = "K", defaultValue = "10",
+  @Option(
+      names = "--top-k",
+      paramLabel = "K",
+      defaultValue = "10",
       description = "Results per search (default: ${DEFAULT-VALUE}).")
   int topK;
 
-  @Option(names = "--warm-up", paramLabel = "N", defaultValue = "30",
+  @Option(
+      names = "--warm-up",
+      paramLabel = "N",
+      defaultValue = "30",
       description = "Searches each way before timing (default: ${DEFAULT-VALUE}).")
   int warmUp;
 
-  @Option(names = "--clients", paramLabel = "C", defaultValue = "16",
+  @Option(
+      names = "--clients",
+      paramLabel = "C",
+      defaultValue = "16",
       description = "Concurrent clients for the throughput figures (default: ${DEFAULT-VALUE}).")
   int clients;
 
-  @Option(names = "--searches", paramLabel = "N", defaultValue = "1000",
-      description = "Searches timed each way with the concurrent clients (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--searches",
+      paramLabel = "N",
+      defaultValue = "1000",
+      description =
+          "Searches timed each way with the concurrent clients (default: ${DEFAULT-VALUE}).")
   int searches;
 
-  @Option(names = "--adds", paramLabel = "N", defaultValue = "300",
-      description = "Adds (infer=false) timed each way, with one client and with the concurrent clients"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--adds",
+      paramLabel = "N",
+      defaultValue = "300",
+      description =
+          "Adds (infer=false) timed each way, with one client and with the concurrent clients"
+              + " (default: ${DEFAULT-VALUE}).")
   int adds;
 
-  @Option(names = "--embedder", paramLabel = "hash|onnx", defaultValue = "onnx",
+  @Option(
+      names = "--embedder",
+      paramLabel = "hash|onnx",
+      defaultValue = "onnx",
       converter = BenchEmbedder.Converter.class,
-      description = "onnx: the default in-process model (" + OnnxEmbedders.DEFAULT + "; default); hash: the cheap "
-          + "benchmark embedder (no model, for trying the command out).")
+      description =
+          "onnx: the default in-process model ("
+              + OnnxEmbedders.DEFAULT
+              + "; default); hash: the cheap "
+              + "benchmark embedder (no model, for trying the command out).")
   BenchEmbedder embedder;
 
-  @Option(names = "--access-log", description = "Keep the server's access log on (a line per request on stderr).")
+  @Option(
+      names = "--access-log",
+      description = "Keep the server's access log on (a line per request on stderr).")
   boolean accessLog;
 
   @Override
@@ -77,8 +120,9 @@ final class ServerBenchCommand extends ReportingBenchCommand {
     if (!accessLog) {
       System.setProperty(ACCESS_LOG_LEVEL, "warn");
     }
-    ServerBench.Options options = new ServerBench.Options(data, conversation, turns, queries, topK, warmUp,
-        clients, searches, adds, dir);
+    ServerBench.Options options =
+        new ServerBench.Options(
+            data, conversation, turns, queries, topK, warmUp, clients, searches, adds, dir);
     Embedder e = embedder.create();
     err.println("engram bench server: running (a minute or two with the ONNX embedder)");
     err.flush();

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The API keys and add events of {@code engram serve} and {@code engram keys}: {@code server.db} in the data
- * directory for the embedded store, or, with {@code store.provider: postgres}, tables in the PostgreSQL schema that
- * every server on the database shares. Closing closes what was opened.
+ * The API keys and add events of {@code engram serve} and {@code engram keys}: {@code server.db} in
+ * the data directory for the embedded store, or, with {@code store.provider: postgres}, tables in
+ * the PostgreSQL schema that every server on the database shares. Closing closes what was opened.
  */
 final class ServerStores implements AutoCloseable {
   private final ApiKeyStore keys;
@@ -24,24 +24,35 @@ final class ServerStores implements AutoCloseable {
   private final AutoCloseable resource;
   private final String where;
 
-  private ServerStores(ApiKeyStore keys, AddEventStore events, AutoCloseable resource, String where) {
+  private ServerStores(
+      ApiKeyStore keys, AddEventStore events, AutoCloseable resource, String where) {
     this.keys = keys;
     this.events = events;
     this.resource = resource;
     this.where = where;
   }
 
-  /** Opens the stores {@code settings} call for ({@code dataDir} for server.db); key times come from {@code clock}. */
-  static ServerStores open(EngramSettings settings, Path dataDir, Map<String, String> env, Clock clock) {
+  /**
+   * Opens the stores {@code settings} call for ({@code dataDir} for server.db); key times come from
+   * {@code clock}.
+   */
+  static ServerStores open(
+      EngramSettings settings, Path dataDir, Map<String, String> env, Clock clock) {
     Optional<PostgresSettings> postgres = settings.store().connection(env);
     if (postgres.isPresent()) {
       PostgresServerStores pg = PostgresServerStores.open(postgres.get(), clock);
-      return new ServerStores(pg.keys(), pg.events(), pg, "the PostgreSQL schema '" + postgres.get().schema()
-          + "' (store.url)");
+      return new ServerStores(
+          pg.keys(),
+          pg.events(),
+          pg,
+          "the PostgreSQL schema '" + postgres.get().schema() + "' (store.url)");
     }
     ServerDatabase db = ServerDatabase.open(dataDir);
-    return new ServerStores(new SqliteApiKeyStore(db, clock, false), new SqliteAddEventStore(db, false),
-        db, dataDir.resolve(ServerDatabase.FILE_NAME).toString());
+    return new ServerStores(
+        new SqliteApiKeyStore(db, clock, false),
+        new SqliteAddEventStore(db, false),
+        db,
+        dataDir.resolve(ServerDatabase.FILE_NAME).toString());
   }
 
   ApiKeyStore keys() {

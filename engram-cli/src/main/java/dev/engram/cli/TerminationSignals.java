@@ -7,12 +7,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SIGTERM and SIGINT as a request to stop, for long-running commands ({@code engram serve}). The JVM's own handling
- * of these signals runs the shutdown hooks and exits with 143 or 130, which service managers and tests read as a
- * failure; with a handler installed here the command stops gracefully on its main thread and exits with 0.
- * {@code sun.misc.Signal} (module {@code jdk.unsupported}) is the only way the JDK offers to handle a signal; it is
- * reached by reflection, since javac's warning about that API cannot be suppressed and main code compiles with
- * {@code -Werror}.
+ * SIGTERM and SIGINT as a request to stop, for long-running commands ({@code engram serve}). The
+ * JVM's own handling of these signals runs the shutdown hooks and exits with 143 or 130, which
+ * service managers and tests read as a failure; with a handler installed here the command stops
+ * gracefully on its main thread and exits with 0. {@code sun.misc.Signal} (module {@code
+ * jdk.unsupported}) is the only way the JDK offers to handle a signal; it is reached by reflection,
+ * since javac's warning about that API cannot be suppressed and main code compiles with {@code
+ * -Werror}.
  */
 final class TerminationSignals {
   private static final Logger LOG = LoggerFactory.getLogger(TerminationSignals.class);
@@ -21,16 +22,18 @@ final class TerminationSignals {
   private TerminationSignals() {}
 
   /**
-   * Runs {@code onSignal} (on a JVM signal thread; it should only wake the command up) when SIGTERM or SIGINT
-   * arrives. Returns false if a signal could not be handled here (then the JVM's default applies to it: shutdown
-   * hooks run and the exit code is 128 + the signal number).
+   * Runs {@code onSignal} (on a JVM signal thread; it should only wake the command up) when SIGTERM
+   * or SIGINT arrives. Returns false if a signal could not be handled here (then the JVM's default
+   * applies to it: shutdown hooks run and the exit code is 128 + the signal number).
    */
   static boolean install(Runnable onSignal) {
     boolean all = true;
     for (String name : NAMES) {
       try {
         handle(name, onSignal);
-      } catch (IllegalArgumentException | UnsupportedOperationException | ReflectiveOperationException unavailable) {
+      } catch (IllegalArgumentException
+          | UnsupportedOperationException
+          | ReflectiveOperationException unavailable) {
         LOG.debug("SIG{} cannot be handled here: {}", name, unavailable.getMessage());
         all = false;
       }
@@ -38,18 +41,24 @@ final class TerminationSignals {
     return all;
   }
 
-  /** {@code sun.misc.Signal.handle(new Signal(name), signal -> onSignal.run())}, with the JDK's own exceptions. */
+  /**
+   * {@code sun.misc.Signal.handle(new Signal(name), signal -> onSignal.run())}, with the JDK's own
+   * exceptions.
+   */
   private static void handle(String name, Runnable onSignal) throws ReflectiveOperationException {
     Class<?> signalType = Class.forName("sun.misc.Signal");
     Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
-    Object handler = Proxy.newProxyInstance(handlerType.getClassLoader(), new Class<?>[] {handlerType},
-        (proxy, method, args) -> {
-          if (method.getDeclaringClass() == Object.class) {
-            return objectMethod(proxy, method, args);
-          }
-          onSignal.run();
-          return null;
-        });
+    Object handler =
+        Proxy.newProxyInstance(
+            handlerType.getClassLoader(),
+            new Class<?>[] {handlerType},
+            (proxy, method, args) -> {
+              if (method.getDeclaringClass() == Object.class) {
+                return objectMethod(proxy, method, args);
+              }
+              onSignal.run();
+              return null;
+            });
     try {
       Object signal = signalType.getConstructor(String.class).newInstance(name);
       signalType.getMethod("handle", signalType, handlerType).invoke(null, signal, handler);

@@ -12,33 +12,46 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Human-readable, one-line-per-record renderings of API values for the text output of the commands. */
+/**
+ * Human-readable, one-line-per-record renderings of API values for the text output of the commands.
+ */
 final class Text {
   private Text() {}
 
-  /** {@code ADD     <id>  <text>}, with the previous text for UPDATE. */
+  /** {@code ADD <id> <text>}, with the previous text for UPDATE. */
   static String event(MemoryEvent e) {
-    String line = String.format(Locale.ROOT, "%-7s %s  %s", e.event().name(), e.id(), oneLine(e.memory()));
+    String line =
+        String.format(Locale.ROOT, "%-7s %s  %s", e.event().name(), e.id(), oneLine(e.memory()));
     if (e.previousMemory() != null) {
       line += "  (was: " + oneLine(e.previousMemory()) + ")";
     }
     return line;
   }
 
-  /** {@code  1. 0.8123  <id>  [speaker, 2023-05-08]  text}. */
+  /** {@code 1. 0.8123 <id> [speaker, 2023-05-08] text}. */
   static String hit(int rank, SearchHit h) {
-    return String.format(Locale.ROOT, "%2d. %.4f  %s  %s", rank, h.score(), h.memory().id(), labelled(h.memory()));
+    return String.format(
+        Locale.ROOT, "%2d. %.4f  %s  %s", rank, h.score(), h.memory().id(), labelled(h.memory()));
   }
 
   /** The per-signal scores of a hit, indented under it. */
   static String details(ScoreDetails d) {
-    String s = String.format(Locale.ROOT, "      semantic %.4f (#%d)  bm25 %.4f (#%d)  fused %.4f (%s)",
-        d.semantic(), d.semanticRank(), d.keyword(), d.keywordRank(), d.fused(),
-        d.fusion().toLowerCase(Locale.ROOT));
-    return Double.isNaN(d.rerank()) ? s : s + String.format(Locale.ROOT, "  rerank %.4f", d.rerank());
+    String s =
+        String.format(
+            Locale.ROOT,
+            "      semantic %.4f (#%d)  bm25 %.4f (#%d)  fused %.4f (%s)",
+            d.semantic(),
+            d.semanticRank(),
+            d.keyword(),
+            d.keywordRank(),
+            d.fused(),
+            d.fusion().toLowerCase(Locale.ROOT));
+    return Double.isNaN(d.rerank())
+        ? s
+        : s + String.format(Locale.ROOT, "  rerank %.4f", d.rerank());
   }
 
-  /** {@code <id>  <created_at>  [speaker, date]  text}. */
+  /** {@code <id> <created_at> [speaker, date] text}. */
   static String listed(MemoryItem m) {
     return m.id() + "  " + m.createdAt().truncatedTo(ChronoUnit.SECONDS) + "  " + labelled(m);
   }
@@ -49,7 +62,10 @@ final class Text {
     field(out, "id", m.id());
     field(out, "memory", m.text());
     field(out, "hash", m.hash());
-    field(out, "metadata", m.metadata().isEmpty() ? null : MemoryJson.write(MemoryJson.metadata(m.metadata())));
+    field(
+        out,
+        "metadata",
+        m.metadata().isEmpty() ? null : MemoryJson.write(MemoryJson.metadata(m.metadata())));
     field(out, "user_id", m.userId());
     field(out, "agent_id", m.agentId());
     field(out, "run_id", m.runId());
@@ -57,23 +73,37 @@ final class Text {
     field(out, "role", m.role() == null ? null : m.role().wireName());
     field(out, "event_time", time(m.eventTime()));
     field(out, "source_ids", m.sourceIds().isEmpty() ? null : String.join(", ", m.sourceIds()));
-    field(out, "expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
+    field(
+        out, "expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
     field(out, "created_at", time(m.createdAt()));
     field(out, "updated_at", time(m.updatedAt()));
     return out;
   }
 
-  /** {@code #12  <time>  UPDATE  "old" -> "new"  (actor, role)  by <pipeline>}. */
+  /** {@code #12 <time> UPDATE "old" -> "new" (actor, role) by <pipeline>}. */
   static String history(HistoryEntry h) {
-    String change = switch (h.event()) {
-      case ADD -> quote(h.newText());
-      case DELETE -> quote(h.oldText()) + " (deleted)";
-      default -> quote(h.oldText()) + " -> " + quote(h.newText());
-    };
-    String who = h.actorId() == null && h.role() == null ? ""
-        : "  (" + (h.actorId() == null ? "-" : h.actorId()) + ", " + (h.role() == null ? "-" : h.role().wireName())
-            + ")";
-    return String.format(Locale.ROOT, "#%d  %s  %-7s %s%s  by %s", h.seq(), h.at(), h.event().name(), change, who,
+    String change =
+        switch (h.event()) {
+          case ADD -> quote(h.newText());
+          case DELETE -> quote(h.oldText()) + " (deleted)";
+          default -> quote(h.oldText()) + " -> " + quote(h.newText());
+        };
+    String who =
+        h.actorId() == null && h.role() == null
+            ? ""
+            : "  ("
+                + (h.actorId() == null ? "-" : h.actorId())
+                + ", "
+                + (h.role() == null ? "-" : h.role().wireName())
+                + ")";
+    return String.format(
+        Locale.ROOT,
+        "#%d  %s  %-7s %s%s  by %s",
+        h.seq(),
+        h.at(),
+        h.event().name(),
+        change,
+        who,
         h.pipeline());
   }
 

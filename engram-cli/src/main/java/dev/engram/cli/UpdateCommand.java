@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code engram update ID}: changes a memory's text, metadata and/or expiration. */
-@Command(name = "update", description = "Change a memory's text, metadata (replaced) and/or expiration date.")
+@Command(
+    name = "update",
+    description = "Change a memory's text, metadata (replaced) and/or expiration date.")
 final class UpdateCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "ID", description = "The memory id.")
   String id;
@@ -20,10 +22,16 @@ final class UpdateCommand extends BaseCommand {
   @Option(names = "--text", paramLabel = "TEXT", description = "The new text.")
   String text;
 
-  @Option(names = "--metadata", paramLabel = "JSON", description = "The new metadata (a JSON object; replaces the old).")
+  @Option(
+      names = "--metadata",
+      paramLabel = "JSON",
+      description = "The new metadata (a JSON object; replaces the old).")
   String metadata;
 
-  @Option(names = "--expires", paramLabel = "DATE", converter = Converters.DateConverter.class,
+  @Option(
+      names = "--expires",
+      paramLabel = "DATE",
+      converter = Converters.DateConverter.class,
       description = "New expiration date (ISO-8601).")
   LocalDate expires;
 
@@ -61,7 +69,8 @@ final class UpdateCommand extends BaseCommand {
       u = u == null ? MemoryUpdate.expiration(expires) : u.withExpiration(expires);
     }
     if (u == null) {
-      throw new ValidationException("update", "nothing to change: give --text, --metadata, --expires or --no-expiry");
+      throw new ValidationException(
+          "update", "nothing to change: give --text, --metadata, --expires or --no-expiry");
     }
     return u;
   }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The directory a benchmark works in: the one the user named, kept afterwards, or a new temporary one that
- * {@link #close()} deletes with everything under it.
+ * The directory a benchmark works in: the one the user named, kept afterwards, or a new temporary
+ * one that {@link #close()} deletes with everything under it.
  */
 final class WorkDirectory implements AutoCloseable {
   private final Path path;
@@ -19,7 +19,10 @@ final class WorkDirectory implements AutoCloseable {
     this.temporary = temporary;
   }
 
-  /** {@code kept} as it is (not created here), else a new temporary directory named with {@code prefix}. */
+  /**
+   * {@code kept} as it is (not created here), else a new temporary directory named with {@code
+   * prefix}.
+   */
   static WorkDirectory keptOrTemporary(Optional<Path> kept, String prefix) throws IOException {
     return kept.isPresent() ? new WorkDirectory(kept.get(), false) : temporary(prefix);
   }

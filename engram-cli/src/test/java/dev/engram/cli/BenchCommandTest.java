@@ -14,15 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
 /**
- * engram bench locomo on the project's mini fixture (one conversation of 7 turns, 5 scored questions), with the
- * default in-process embedder and top-k 10, more than any store holds: every memory is retrieved, so the retrieval
- * metrics follow from what is stored, whatever the ranking.
+ * engram bench locomo on the project's mini fixture (one conversation of 7 turns, 5 scored
+ * questions), with the default in-process embedder and top-k 10, more than any store holds: every
+ * memory is retrieved, so the retrieval metrics follow from what is stored, whatever the ranking.
  */
 class BenchCommandTest {
   private static final String DATA = Cli.benchMiniLocomo();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void rawRunPrintsJsonAndWritesReportMarkdownAndChart() throws Exception {
@@ -38,45 +37,86 @@ class BenchCommandTest {
     assertThat(json.get("embedder").asText()).isEqualTo("bge-small-en-v1.5-q");
     assertThat(json.get("questions").asInt()).isEqualTo(5);
     assertThat(json.at("/overall/evidence_recall").asDouble()).isEqualTo(1.0);
-    // Answer tokens in the raw turns: Pixel 1, Porto 1, {11, april, 2024} 0, 3 of 4, {2024} 0 -> 2.75 / 5.
+    // Answer tokens in the raw turns: Pixel 1, Porto 1, {11, april, 2024} 0, 3 of 4, {2024} 0 ->
+    // 2.75 / 5.
     assertThat(json.at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
     assertThat(json.get("baselines")).hasSize(15);
     // The whole fixture (99 tokens as "speaker: text" lines) is one chunk at every size.
     assertThat(json.get("baselines").findValues("context_tokens_mean"))
         .allSatisfy(n -> assertThat(n.asDouble()).isEqualTo(99.0));
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
-    assertThat(Files.readString(dir.resolve("reports/raw.md"))).contains("| **overall** | 5 | 1.000 | 1.000 | 0.550 |")
+    assertThat(Files.readString(dir.resolve("reports/raw.md")))
+        .contains("| **overall** | 5 | 1.000 | 1.000 | 0.550 |")
         .contains("| full-context | 1.000 | 1.000 | 0.550 | 99 |");
-    Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(Files.readAllBytes(dir.resolve("reports/raw.svg"))));
+    Document svg =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(Files.readAllBytes(dir.resolve("reports/raw.svg"))));
     assertThat(svg.getElementsByTagName("g").getLength()).isEqualTo(16);
 
     Path second = dir.resolve("reports/extract.json");
-    Cli.Result e = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "extract", "--scopes", "speaker",
-        "--no-baselines", "--out", second.toString(), "--compare", out.toString());
+    Cli.Result e =
+        Cli.raw(
+            "bench",
+            "locomo",
+            "--data",
+            DATA,
+            "--mode",
+            "extract",
+            "--scopes",
+            "speaker",
+            "--no-baselines",
+            "--out",
+            second.toString(),
+            "--compare",
+            out.toString());
     assertThat(e.exitCode()).as(e.err()).isZero();
     // Chart: the extract run, the compared raw run, and the raw run's 15 baselines.
-    Document both = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(Files.readString(dir.resolve("reports/extract.svg"))
-            .getBytes(StandardCharsets.UTF_8)));
+    Document both =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(
+                new ByteArrayInputStream(
+                    Files.readString(dir.resolve("reports/extract.svg"))
+                        .getBytes(StandardCharsets.UTF_8)));
     assertThat(both.getElementsByTagName("g").getLength()).isEqualTo(17);
   }
 
   @Test
   void graphRunCountsTheRelationsAndSaysSoInTheReport() {
-    Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "observations", "--graph",
-        "--no-baselines", "--json");
+    Cli.Result r =
+        Cli.raw(
+            "bench",
+            "locomo",
+            "--data",
+            DATA,
+            "--mode",
+            "observations",
+            "--graph",
+            "--no-baselines",
+            "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode json = r.json();
     assertThat(json.get("graph").asBoolean()).isTrue();
-    // The offline graph of the four observations (Ada-Pixel, Ben-Porto, Ada-Fridays) states the memories' own
-    // texts, and top-k 10 retrieves all four memories: no relation adds a context line, so the figures are those
-    // without the graph (LocomoGraphTest has the case where a relation reaches a memory beyond the top-k).
+    // The offline graph of the four observations (Ada-Pixel, Ben-Porto, Ada-Fridays) states the
+    // memories' own
+    // texts, and top-k 10 retrieves all four memories: no relation adds a context line, so the
+    // figures are those
+    // without the graph (LocomoGraphTest has the case where a relation reaches a memory beyond the
+    // top-k).
     assertThat(json.at("/overall/relations_per_query").asDouble()).isEqualTo(0.0);
     assertThat(json.at("/overall/evidence_recall").asDouble()).isEqualTo(1.0);
     assertThat(json.at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
-    Cli.Result off = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "observations", "--no-baselines",
-        "--json");
+    Cli.Result off =
+        Cli.raw(
+            "bench",
+            "locomo",
+            "--data",
+            DATA,
+            "--mode",
+            "observations",
+            "--no-baselines",
+            "--json");
     assertThat(off.exitCode()).as(off.err()).isZero();
     assertThat(off.json().get("graph").asBoolean()).isFalse();
     assertThat(off.json().at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
@@ -84,12 +124,25 @@ class BenchCommandTest {
 
   @Test
   void extractRunInTheSpeakerLayoutPrintsMarkdown() {
-    Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--mode", "EXTRACT", "--scopes", "speaker",
-        "--no-baselines", "--data-dir", dir.resolve("work").toString());
+    Cli.Result r =
+        Cli.raw(
+            "bench",
+            "locomo",
+            "--data",
+            DATA,
+            "--mode",
+            "EXTRACT",
+            "--scopes",
+            "speaker",
+            "--no-baselines",
+            "--data-dir",
+            dir.resolve("work").toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
-    // The offline extractor keeps five facts; all evidence is among them and the resolved date "(11 April 2024)"
+    // The offline extractor keeps five facts; all evidence is among them and the resolved date "(11
+    // April 2024)"
     // carries the temporal answers: answer-token recall (1 + 1 + 1 + 0.75 + 1) / 5 = 0.95.
-    assertThat(r.out()).contains("mode `extract`, scopes `speaker`, turns per add 2, top-k 10")
+    assertThat(r.out())
+        .contains("mode `extract`, scopes `speaker`, turns per add 2, top-k 10")
         .contains("| 2 (temporal) | 2 | 1.000 | 1.000 | 1.000 |")
         .contains("| **overall** | 5 | 1.000 | 1.000 | 0.950 |")
         .doesNotContain("| baseline |");
@@ -98,18 +151,25 @@ class BenchCommandTest {
 
   @Test
   void badInputExitsWithTwo() throws Exception {
-    assertBadInput(Cli.raw("bench", "locomo", "--data", dir.resolve("missing.json").toString()),
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", dir.resolve("missing.json").toString()),
         "engram locomo: data: '" + dir.resolve("missing.json") + "' does not exist");
     Path broken = Files.writeString(dir.resolve("broken.json"), "[{\"sample_id\": ");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", broken.toString()), "data: malformed JSON in");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--mode", "graph"),
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", broken.toString()), "data: malformed JSON in");
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", DATA, "--mode", "graph"),
         "mode: unknown value 'graph' (expected one of raw, observations, extract, llm)");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--scopes", "user"), "scopes: unknown value");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--top-k", "0"),
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", DATA, "--scopes", "user"), "scopes: unknown value");
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", DATA, "--top-k", "0"),
         "top_k: must be between 1 and 1000, got 0");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--mode", "llm"),
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", DATA, "--mode", "llm"),
         "mode: llm needs a language model and none is configured");
-    assertBadInput(Cli.raw("bench", "locomo", "--data", DATA, "--compare", dir.resolve("no.json").toString()),
+    assertBadInput(
+        Cli.raw("bench", "locomo", "--data", DATA, "--compare", dir.resolve("no.json").toString()),
         "report: '" + dir.resolve("no.json") + "' does not exist");
     assertThat(Cli.raw("bench", "locomo").exitCode()).isEqualTo(2);
     assertThat(Cli.raw("bench").exitCode()).isEqualTo(2);

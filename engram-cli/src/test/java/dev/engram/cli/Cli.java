@@ -40,7 +40,10 @@ final class Cli {
     }
   }
 
-  /** The mini LoCoMo file the bench commands run on (one conversation of 7 turns, 5 scored questions). */
+  /**
+   * The mini LoCoMo file the bench commands run on (one conversation of 7 turns, 5 scored
+   * questions).
+   */
   static String benchMiniLocomo() {
     return resource("bench-mini-locomo.json").toString();
   }

@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The user report: a few bytes overwritten in every file under {@code index/} of a small data directory (write.lock
- * included) made every later command fail with "could not bring the index up to date". The record is intact, so
- * list, get, history and search must work, and the index is rebuilt from it.
+ * The user report: a few bytes overwritten in every file under {@code index/} of a small data
+ * directory (write.lock included) made every later command fail with "could not bring the index up
+ * to date". The record is intact, so list, get, history and search must work, and the index is
+ * rebuilt from it.
  */
 class DamagedIndexCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void listAndSearchWorkAfterEveryIndexFileWasOverwritten() throws IOException {
@@ -52,7 +52,10 @@ class DamagedIndexCommandTest {
     return ids;
   }
 
-  /** Overwrites 8 bytes in the middle of every file (at the start of an empty one); returns the file names. */
+  /**
+   * Overwrites 8 bytes in the middle of every file (at the start of an empty one); returns the file
+   * names.
+   */
   private static List<String> overwriteAFewBytesOfEveryFile(Path index) throws IOException {
     List<String> names = new ArrayList<>();
     try (Stream<Path> files = Files.list(index)) {

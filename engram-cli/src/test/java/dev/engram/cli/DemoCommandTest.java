@@ -8,10 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** engram demo: offline ingestion of the built-in conversation and searches that find the right turns. */
+/**
+ * engram demo: offline ingestion of the built-in conversation and searches that find the right
+ * turns.
+ */
 class DemoCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void printsEachQueryWithItsTopThreeResults() {
@@ -19,20 +21,26 @@ class DemoCommandTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     List<String> lines = r.out().lines().toList();
     // The offline extractor turns the 15 messages into 17 facts (some messages hold two).
-    assertThat(lines.get(1)).isEqualTo("extracted offline (no LLM: the offline extractor) into 17 memories of"
-        + " user_id=demo in a temporary data directory.");
+    assertThat(lines.get(1))
+        .isEqualTo(
+            "extracted offline (no LLM: the offline extractor) into 17 memories of"
+                + " user_id=demo in a temporary data directory.");
     for (String q : DemoConversation.QUERIES) {
       int at = lines.indexOf("> " + q);
       assertThat(at).as(q).isPositive();
-      assertThat(lines.subList(at + 1, at + 4)).allMatch(l -> l.matches("  [123]\\. [01]\\.\\d{3}  \\[\\w+, "
-          + "2023-\\d\\d-\\d\\d]  .+"));
+      assertThat(lines.subList(at + 1, at + 4))
+          .allMatch(
+              l -> l.matches("  [123]\\. [01]\\.\\d{3}  \\[\\w+, " + "2023-\\d\\d-\\d\\d]  .+"));
     }
     int live = lines.indexOf("> Where does Maya live?");
-    assertThat(lines.subList(live + 1, live + 4)).anySatisfy(l -> assertThat(l).contains("Maya's new flat is in Alfama"));
+    assertThat(lines.subList(live + 1, live + 4))
+        .anySatisfy(l -> assertThat(l).contains("Maya's new flat is in Alfama"));
     assertThat(lines.get(lines.indexOf("> What job does Tom have?") + 1))
         .contains("Tom just started a new job as a nurse");
     // Both July plans are good answers: the wedding in Porto and the train booked for it.
-    assertThat(lines.get(lines.indexOf("> What are the plans for July?") + 1)).contains("July").contains("Porto");
+    assertThat(lines.get(lines.indexOf("> What are the plans for July?") + 1))
+        .contains("July")
+        .contains("Porto");
   }
 
   @Test
@@ -44,14 +52,17 @@ class DemoCommandTest {
     assertThat(o.get("added").asInt()).isEqualTo(17);
     assertThat(o.get("searches")).hasSize(DemoConversation.QUERIES.size());
     assertThat(o.get("searches").get(0).get("results")).hasSize(3);
-    assertThat(o.get("searches").get(0).get("results").toString()).contains("Maya's new flat is in Alfama");
+    assertThat(o.get("searches").get(0).get("results").toString())
+        .contains("Maya's new flat is in Alfama");
 
     Cli.Result second = Cli.raw("demo", "--data-dir", data.toString());
     assertThat(second.exitCode()).isZero();
     assertThat(second.err()).contains("replaced 17 earlier demo memories");
     Cli cli = new Cli(data);
-    assertThat(cli.run("list", "--user-id", "demo", "--json").json().get("total").asInt()).isEqualTo(17);
-    JsonNode dog = cli.run("search", "--user-id", "demo", "--json", "--top-k", "1", "Maya's beagle").json();
+    assertThat(cli.run("list", "--user-id", "demo", "--json").json().get("total").asInt())
+        .isEqualTo(17);
+    JsonNode dog =
+        cli.run("search", "--user-id", "demo", "--json", "--top-k", "1", "Maya's beagle").json();
     assertThat(dog.get("results").get(0).get("memory").asText()).contains("Maya's beagle Biscuit");
     assertThat(dog.get("results").get(0).get("actor_id").asText()).isEqualTo("Maya");
   }

@@ -10,10 +10,11 @@ import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code engram keys} on a real server.db, and {@code engram serve}'s refusals before it listens. */
+/**
+ * {@code engram keys} on a real server.db, and {@code engram serve}'s refusals before it listens.
+ */
 class KeysAndServeCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Cli.Result keys(String... args) {
     String[] all = new String[args.length + 2];
@@ -39,13 +40,18 @@ class KeysAndServeCommandTest {
     assertThat(k.path("role").asText()).isEqualTo("admin");
     assertThat(k.path("label").asText()).isEqualTo("ops");
     assertThat(k.path("revoked_at").isNull()).isTrue();
-    assertThat(new String(java.nio.file.Files.readAllBytes(dir.resolve("server.db")),
-        java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain(key);
+    assertThat(
+            new String(
+                java.nio.file.Files.readAllBytes(dir.resolve("server.db")),
+                java.nio.charset.StandardCharsets.ISO_8859_1))
+        .doesNotContain(key);
 
     try (ServerDatabase db = ServerDatabase.open(dir);
-         SqliteApiKeyStore store = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
-      assertThat(store.authenticate(key)).hasValueSatisfying(p -> assertThat(p.tenant()).isEqualTo("acme"));
-      assertThat(store.authenticate(key.substring(0, 48) + (key.endsWith("A") ? "B" : "A"))).isEmpty();
+        SqliteApiKeyStore store = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
+      assertThat(store.authenticate(key))
+          .hasValueSatisfying(p -> assertThat(p.tenant()).isEqualTo("acme"));
+      assertThat(store.authenticate(key.substring(0, 48) + (key.endsWith("A") ? "B" : "A")))
+          .isEmpty();
     }
 
     String id = k.path("id").asText();
@@ -55,7 +61,7 @@ class KeysAndServeCommandTest {
     assertThat(again.exitCode()).isEqualTo(2);
     assertThat(again.err()).contains("no active key");
     try (ServerDatabase db = ServerDatabase.open(dir);
-         SqliteApiKeyStore store = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
+        SqliteApiKeyStore store = new SqliteApiKeyStore(db, Clock.systemUTC(), false)) {
       assertThat(store.authenticate(key)).isEmpty();
     }
   }
@@ -65,7 +71,8 @@ class KeysAndServeCommandTest {
     Cli.Result open = Cli.raw("serve", "--data-dir=" + dir, "--host", "0.0.0.0", "--port", "0");
     assertThat(open.exitCode()).isEqualTo(2);
     assertThat(open.err()).contains("refusing to listen on '0.0.0.0' without API keys");
-    Cli.Result insecure = Cli.raw("serve", "--data-dir=" + dir, "--host", "0.0.0.0", "--insecure-no-auth");
+    Cli.Result insecure =
+        Cli.raw("serve", "--data-dir=" + dir, "--host", "0.0.0.0", "--insecure-no-auth");
     assertThat(insecure.exitCode()).isEqualTo(2);
     assertThat(insecure.err()).contains("loopback");
     Cli.Result badPort = Cli.raw("serve", "--data-dir=" + dir, "--port", "70000");

@@ -32,53 +32,82 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code engram serve}'s assembly: MCP over streamable HTTP at /mcp beside the REST routes, on the same API keys;
- * a key's tool calls reach only its tenant. Real server, real embedded storage, the MCP Java SDK's client.
+ * {@code engram serve}'s assembly: MCP over streamable HTTP at /mcp beside the REST routes, on the
+ * same API keys; a key's tool calls reach only its tenant. Real server, real embedded storage, the
+ * MCP Java SDK's client.
  */
 class ServeMcpTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void mcpAtSlashMcpUsesTheRestKeysAndTheirTenants() throws Exception {
     HashEmbedder embedder = new HashEmbedder();
-    try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
-        .embedder(embedder).build();
-         ServerDatabase db = ServerDatabase.open(dir)) {
+    try (Memory memory =
+            Engram.builder()
+                .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+                .embedder(embedder)
+                .build();
+        ServerDatabase db = ServerDatabase.open(dir)) {
       SqliteApiKeyStore keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
       String acme = keys.create("acme", KeyRole.MEMBER, "mcp").secret();
       String globex = keys.create("globex", KeyRole.MEMBER, "mcp").secret();
-      EngramServer server = ServerAssembly.build(memory, ServerSettings.builder().port(0).build(), keys,
-          new SqliteAddEventStore(db, false)).start();
+      EngramServer server =
+          ServerAssembly.build(
+                  memory,
+                  ServerSettings.builder().port(0).build(),
+                  keys,
+                  new SqliteAddEventStore(db, false))
+              .start();
       try {
         String base = "http://127.0.0.1:" + server.port();
         try (McpSyncClient client = client(base, acme)) {
           client.initialize();
-          assertThat(client.listTools().tools()).extracting(t -> t.name()).contains("add_memory", "search_memories");
-          CallToolResult added = client.callTool(new CallToolRequest("add_memory",
-              Map.of("text", "Alice keeps bees", "user_id", "alice", "infer", false)));
+          assertThat(client.listTools().tools())
+              .extracting(t -> t.name())
+              .contains("add_memory", "search_memories");
+          CallToolResult added =
+              client.callTool(
+                  new CallToolRequest(
+                      "add_memory",
+                      Map.of("text", "Alice keeps bees", "user_id", "alice", "infer", false)));
           assertThat(added.isError()).isFalse();
-          CallToolResult found = client.callTool(new CallToolRequest("search_memories",
-              Map.of("query", "bees", "user_id", "alice")));
+          CallToolResult found =
+              client.callTool(
+                  new CallToolRequest(
+                      "search_memories", Map.of("query", "bees", "user_id", "alice")));
           assertThat(found.content().toString()).contains("Alice keeps bees");
         }
-        assertThat(memory.forTenant("acme").list(ListRequest.of(Scope.user("alice"))).items()).hasSize(1);
+        assertThat(memory.forTenant("acme").list(ListRequest.of(Scope.user("alice"))).items())
+            .hasSize(1);
         try (McpSyncClient other = client(base, globex)) {
           other.initialize();
-          CallToolResult none = other.callTool(new CallToolRequest("search_memories",
-              Map.of("query", "bees", "user_id", "alice")));
+          CallToolResult none =
+              other.callTool(
+                  new CallToolRequest(
+                      "search_memories", Map.of("query", "bees", "user_id", "alice")));
           assertThat(none.content().toString()).doesNotContain("Alice keeps bees");
         }
-        assertThat(memory.forTenant("globex").list(ListRequest.of(Scope.user("alice"))).items()).isEmpty();
-        HttpResponse<String> noKey = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(base + McpHttpEndpoint.PATH)).header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).build(),
-            HttpResponse.BodyHandlers.ofString());
+        assertThat(memory.forTenant("globex").list(ListRequest.of(Scope.user("alice"))).items())
+            .isEmpty();
+        HttpResponse<String> noKey =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create(base + McpHttpEndpoint.PATH))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(
+                            HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
         assertThat(noKey.statusCode()).isEqualTo(401);
-        HttpResponse<String> rest = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create(base + "/v1/ping/")).header("Authorization", "Token " + acme).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> rest =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/ping/"))
+                        .header("Authorization", "Token " + acme)
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
         assertThat(rest.body()).contains("\"org_id\":\"acme\"");
       } finally {
         server.close();
@@ -88,11 +117,13 @@ class ServeMcpTest {
   }
 
   private static McpSyncClient client(String base, String key) {
-    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base)
-        .endpoint(McpHttpEndpoint.PATH)
-        .httpRequestCustomizer((request, method, uri, body, context) -> request.header("Authorization",
-            "Bearer " + key))
-        .build();
+    HttpClientStreamableHttpTransport transport =
+        HttpClientStreamableHttpTransport.builder(base)
+            .endpoint(McpHttpEndpoint.PATH)
+            .httpRequestCustomizer(
+                (request, method, uri, body, context) ->
+                    request.header("Authorization", "Bearer " + key))
+            .build();
     return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
   }
 }

@@ -10,54 +10,77 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * engram bench server on the project's mini LoCoMo fixture with the hashing embedder, its HTTP clients in a JVM of
- * their own: the report's structure and counts (no timing assertions), the Markdown table, and bad options.
+ * engram bench server on the project's mini LoCoMo fixture with the hashing embedder, its HTTP
+ * clients in a JVM of their own: the report's structure and counts (no timing assertions), the
+ * Markdown table, and bad options.
  */
 class ServerBenchCommandTest {
   private static final String DATA = Cli.benchMiniLocomo();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void tinyRunReportsLatencyThroughputAndAddRatesBothWays() throws Exception {
     Path out = dir.resolve("server.json");
     Path data = dir.resolve("data");
-    Cli.Result r = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--warm-up", "2",
-        "--clients", "3", "--searches", "30", "--adds", "12", "--data-dir", data.toString(), "--out",
-        out.toString(), "--json");
+    Cli.Result r =
+        Cli.raw(
+            "bench",
+            "server",
+            "--data",
+            DATA,
+            "--embedder",
+            "hash",
+            "--warm-up",
+            "2",
+            "--clients",
+            "3",
+            "--searches",
+            "30",
+            "--adds",
+            "12",
+            "--data-dir",
+            data.toString(),
+            "--out",
+            out.toString(),
+            "--json");
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode json = r.json();
     assertThat(json.get("embedder").asText()).isEqualTo("hashing-384");
     assertThat(json.get("turns").asInt()).isEqualTo(7);
     assertThat(json.get("queries").asInt()).isPositive();
-    assertThat(json.at("/search/in_process_ms/count").asInt()).isEqualTo(json.get("queries").asInt());
+    assertThat(json.at("/search/in_process_ms/count").asInt())
+        .isEqualTo(json.get("queries").asInt());
     assertThat(json.at("/search/http_ms/count").asInt()).isEqualTo(json.get("queries").asInt());
     for (String latency : new String[] {"/search/in_process_ms", "/search/http_ms"}) {
       for (String field : new String[] {"p50", "p95", "p99", "mean", "max"}) {
         assertThat(json.at(latency + "/" + field).isNumber()).as(latency + "/" + field).isTrue();
       }
     }
-    assertThat(json.at("/search/p50_added_ms").asDouble()).isEqualTo(
-        json.at("/search/http_ms/p50").asDouble() - json.at("/search/in_process_ms/p50").asDouble(),
-        org.assertj.core.data.Offset.offset(0.002));
+    assertThat(json.at("/search/p50_added_ms").asDouble())
+        .isEqualTo(
+            json.at("/search/http_ms/p50").asDouble()
+                - json.at("/search/in_process_ms/p50").asDouble(),
+            org.assertj.core.data.Offset.offset(0.002));
     assertThat(json.at("/throughput/clients").asInt()).isEqualTo(3);
     assertThat(json.at("/throughput/operations").asInt()).isEqualTo(30);
     assertThat(json.at("/adds/one_client/clients").asInt()).isEqualTo(1);
     assertThat(json.at("/adds/concurrent/clients").asInt()).isEqualTo(3);
     assertThat(json.at("/adds/one_client_latency/in_process_ms/count").asInt()).isEqualTo(12);
     assertThat(json.at("/adds/one_client_latency/http_ms/count").asInt()).isEqualTo(12);
-    assertThat(json.at("/adds/one_client_latency/p95_added_ms").asDouble()).isEqualTo(
-        json.at("/adds/one_client_latency/http_ms/p95").asDouble()
-            - json.at("/adds/one_client_latency/in_process_ms/p95").asDouble(),
-        org.assertj.core.data.Offset.offset(0.002));
+    assertThat(json.at("/adds/one_client_latency/p95_added_ms").asDouble())
+        .isEqualTo(
+            json.at("/adds/one_client_latency/http_ms/p95").asDouble()
+                - json.at("/adds/one_client_latency/in_process_ms/p95").asDouble(),
+            org.assertj.core.data.Offset.offset(0.002));
     for (String rates : new String[] {"/throughput", "/adds/one_client", "/adds/concurrent"}) {
       double in = json.at(rates + "/in_process_per_second").asDouble();
       double http = json.at(rates + "/http_per_second").asDouble();
       assertThat(in).as(rates).isPositive();
       assertThat(http).as(rates).isPositive();
-      assertThat(json.at(rates + "/ratio").asDouble()).as(rates).isCloseTo(http / in,
-          org.assertj.core.data.Offset.offset(0.01));
+      assertThat(json.at(rates + "/ratio").asDouble())
+          .as(rates)
+          .isCloseTo(http / in, org.assertj.core.data.Offset.offset(0.01));
     }
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("server.db"))).isTrue();
@@ -65,21 +88,40 @@ class ServerBenchCommandTest {
 
   @Test
   void printsAMarkdownTableByDefault() {
-    Cli.Result r = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--warm-up", "0",
-        "--clients", "2", "--searches", "4", "--adds", "2");
+    Cli.Result r =
+        Cli.raw(
+            "bench",
+            "server",
+            "--data",
+            DATA,
+            "--embedder",
+            "hash",
+            "--warm-up",
+            "0",
+            "--clients",
+            "2",
+            "--searches",
+            "4",
+            "--adds",
+            "2");
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).contains("| measure | in process | over HTTP | difference / ratio |")
-        .contains("| search p50, 1 client |").contains("| searches/s, 2 clients |")
-        .contains("| add p50 (infer=false), 1 client |").contains("| adds/s (infer=false), 1 client |").contains("| adds/s (infer=false), 2 clients |");
+    assertThat(r.out())
+        .contains("| measure | in process | over HTTP | difference / ratio |")
+        .contains("| search p50, 1 client |")
+        .contains("| searches/s, 2 clients |")
+        .contains("| add p50 (infer=false), 1 client |")
+        .contains("| adds/s (infer=false), 1 client |")
+        .contains("| adds/s (infer=false), 2 clients |");
   }
 
   @Test
   void rejectsBadOptions() {
-    Cli.Result clients = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--clients", "0");
+    Cli.Result clients =
+        Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--clients", "0");
     assertThat(clients.exitCode()).isEqualTo(2);
     assertThat(clients.err()).contains("clients").contains("must be at least 1, got 0");
-    Cli.Result conversation = Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash",
-        "--conversation", "5");
+    Cli.Result conversation =
+        Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--conversation", "5");
     assertThat(conversation.exitCode()).isEqualTo(2);
     assertThat(conversation.err()).contains("has 1 conversation(s), not 5");
   }

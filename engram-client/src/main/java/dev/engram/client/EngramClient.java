@@ -21,8 +21,8 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * The tenant is the API key's; deleting a scope ({@code deleteAll}), {@code reset} and {@code purgeExpired} need an
- * admin key.
+ * The tenant is the API key's; deleting a scope ({@code deleteAll}), {@code reset} and {@code
+ * purgeExpired} need an admin key.
  */
 public final class EngramClient {
   private EngramClient() {}
@@ -32,9 +32,9 @@ public final class EngramClient {
   }
 
   /**
-   * Settings of a client. Defaults: 60 s per request, 10 s to connect, 3 retries of 429/503 replies and refused
-   * connections with a backoff from 250 ms doubling up to 10 s (a server's Retry-After wins, up to that cap),
-   * 4 threads for the {@code *Async} calls.
+   * Settings of a client. Defaults: 60 s per request, 10 s to connect, 3 retries of 429/503 replies
+   * and refused connections with a backoff from 250 ms doubling up to 10 s (a server's Retry-After
+   * wins, up to that cap), 4 threads for the {@code *Async} calls.
    */
   public static final class Builder {
     private URI baseUrl;
@@ -62,7 +62,8 @@ public final class EngramClient {
         throw new ValidationException("base_url", "'" + url + "' is not a URL");
       }
       if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
-        throw new ValidationException("base_url", "'" + url + "' must start with http:// or https://");
+        throw new ValidationException(
+            "base_url", "'" + url + "' must start with http:// or https://");
       }
       this.baseUrl = u;
       return this;
@@ -124,7 +125,9 @@ public final class EngramClient {
       return this;
     }
 
-    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    /**
+     * The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it.
+     */
     @SuppressForbidden(reason = "a builder's default clock")
     private static Clock systemClock() {
       return Clock.systemUTC();
@@ -143,10 +146,23 @@ public final class EngramClient {
       if (apiKey == null) {
         throw new ValidationException("api_key", "is required");
       }
-      HttpClient http = HttpClient.newBuilder().connectTimeout(connectTimeout)
-          .followRedirects(HttpClient.Redirect.NEVER).build();
-      return new RemoteMemory(new HttpTransport(http, baseUrl, apiKey, timeout, maxRetries, initialBackoff,
-          maxBackoff, clock, sleeper), asyncThreads);
+      HttpClient http =
+          HttpClient.newBuilder()
+              .connectTimeout(connectTimeout)
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+      return new RemoteMemory(
+          new HttpTransport(
+              http,
+              baseUrl,
+              apiKey,
+              timeout,
+              maxRetries,
+              initialBackoff,
+              maxBackoff,
+              clock,
+              sleeper),
+          asyncThreads);
     }
 
     private static Duration positive(String field, Duration d) {

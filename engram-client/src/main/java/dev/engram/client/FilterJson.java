@@ -11,16 +11,18 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Writes a {@link Filter} back into mem0's JSON filter form, the inverse of {@code Mem0Filters.parse}, and builds
- * the {@code filters} object of a scoped request. Metadata keys are always written as {@code metadata.<key>}, so a
- * metadata key never reads as a built-in field, a scope id or an operator on the server.
+ * Writes a {@link Filter} back into mem0's JSON filter form, the inverse of {@code
+ * Mem0Filters.parse}, and builds the {@code filters} object of a scoped request. Metadata keys are
+ * always written as {@code metadata.<key>}, so a metadata key never reads as a built-in field, a
+ * scope id or an operator on the server.
  */
 final class FilterJson {
   private FilterJson() {}
 
   /**
-   * The {@code "filters"} object of a scoped request: the scope ids at the top level and the filter, if any, nested inside a
-   * top-level {@code AND} (so that a condition on {@code user_id} stays a condition and is not read as the scope).
+   * The {@code "filters"} object of a scoped request: the scope ids at the top level and the
+   * filter, if any, nested inside a top-level {@code AND} (so that a condition on {@code user_id}
+   * stays a condition and is not read as the scope).
    */
   static ObjectNode scoped(Scope scope, Filter filter) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();

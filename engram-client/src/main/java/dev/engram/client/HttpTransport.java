@@ -20,12 +20,13 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
- * One HTTP exchange with the server, with the client's single retry policy: a 429 or 503 reply, or a connection
- * that could not be opened, is tried again up to {@code maxRetries} times, waiting what the server's
- * {@code Retry-After} asks (seconds or an HTTP date, capped at {@code maxBackoff}) or else an exponential backoff
- * from {@code initialBackoff}. Retrying is safe for every call: the server writes nothing when it answers 429 or 503,
- * and nothing was sent when the connection failed. The key travels in the {@code Authorization} header and is never
- * logged or put into a message.
+ * One HTTP exchange with the server, with the client's single retry policy: a 429 or 503 reply, or
+ * a connection that could not be opened, is tried again up to {@code maxRetries} times, waiting
+ * what the server's {@code Retry-After} asks (seconds or an HTTP date, capped at {@code
+ * maxBackoff}) or else an exponential backoff from {@code initialBackoff}. Retrying is safe for
+ * every call: the server writes nothing when it answers 429 or 503, and nothing was sent when the
+ * connection failed. The key travels in the {@code Authorization} header and is never logged or put
+ * into a message.
  */
 final class HttpTransport {
   /** A reply: its status and JSON body (JSON null when the body is empty). */
@@ -50,8 +51,16 @@ final class HttpTransport {
   private final Clock clock;
   private final Sleeper sleeper;
 
-  HttpTransport(HttpClient http, URI base, String apiKey, Duration timeout, int maxRetries, Duration initialBackoff,
-                Duration maxBackoff, Clock clock, Sleeper sleeper) {
+  HttpTransport(
+      HttpClient http,
+      URI base,
+      String apiKey,
+      Duration timeout,
+      int maxRetries,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Clock clock,
+      Sleeper sleeper) {
     this.http = http;
     this.base = base;
     this.authorization = "Token " + apiKey;
@@ -70,8 +79,8 @@ final class HttpTransport {
   }
 
   /**
-   * Sends and returns the text of a 2xx reply as it came (a reply that is not JSON, such as JSON Lines); any other
-   * reply becomes its typed exception.
+   * Sends and returns the text of a 2xx reply as it came (a reply that is not JSON, such as JSON
+   * Lines); any other reply becomes its typed exception.
    */
   String okText(String method, String path, JsonNode body) {
     HttpResponse<String> r = exchange(method, path, body);
@@ -90,7 +99,8 @@ final class HttpTransport {
         r = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       } catch (ConnectException e) {
         if (attempt >= maxRetries) {
-          throw new StorageException("the Engram server at " + base + " is unreachable: " + e.getMessage(), e);
+          throw new StorageException(
+              "the Engram server at " + base + " is unreachable: " + e.getMessage(), e);
         }
         pause(backoff);
         backoff = next(backoff);
@@ -121,13 +131,18 @@ final class HttpTransport {
   }
 
   private HttpRequest request(String method, String path, JsonNode body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
-        .header("Authorization", authorization).header("Accept", "application/json");
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(timeout)
+            .header("Authorization", authorization)
+            .header("Accept", "application/json");
     if (body == null) {
       b.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
       b.header("Content-Type", "application/json");
-      b.method(method, HttpRequest.BodyPublishers.ofString(MemoryJson.write(body), StandardCharsets.UTF_8));
+      b.method(
+          method,
+          HttpRequest.BodyPublishers.ofString(MemoryJson.write(body), StandardCharsets.UTF_8));
     }
     return b.build();
   }
@@ -140,27 +155,38 @@ final class HttpTransport {
       return MemoryJson.mapper().readTree(text);
     } catch (JsonProcessingException e) {
       // Not JSON (a proxy's error page, say): keep the status, say what came back.
-      return MemoryJson.mapper().createObjectNode().put("error", "a non-JSON reply (HTTP " + status + "): "
-          + text.substring(0, Math.min(200, text.length())));
+      return MemoryJson.mapper()
+          .createObjectNode()
+          .put(
+              "error",
+              "a non-JSON reply (HTTP "
+                  + status
+                  + "): "
+                  + text.substring(0, Math.min(200, text.length())));
     }
   }
 
   /** The server's Retry-After: delay-seconds or an HTTP date, capped at {@code maxBackoff}. */
   private Optional<Duration> retryAfter(HttpResponse<?> r) {
-    return r.headers().firstValue("Retry-After").flatMap(v -> {
-      String t = v.trim();
-      try {
-        return Optional.of(Duration.ofSeconds(Math.max(0, Long.parseLong(t))));
-      } catch (NumberFormatException notSeconds) {
-        try {
-          Instant at = ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-          Duration d = Duration.between(clock.instant(), at);
-          return Optional.of(d.isNegative() ? Duration.ZERO : d);
-        } catch (DateTimeParseException notADate) {
-          return Optional.empty();
-        }
-      }
-    }).map(d -> d.compareTo(maxBackoff) > 0 ? maxBackoff : d);
+    return r.headers()
+        .firstValue("Retry-After")
+        .flatMap(
+            v -> {
+              String t = v.trim();
+              try {
+                return Optional.of(Duration.ofSeconds(Math.max(0, Long.parseLong(t))));
+              } catch (NumberFormatException notSeconds) {
+                try {
+                  Instant at =
+                      ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                  Duration d = Duration.between(clock.instant(), at);
+                  return Optional.of(d.isNegative() ? Duration.ZERO : d);
+                } catch (DateTimeParseException notADate) {
+                  return Optional.empty();
+                }
+              }
+            })
+        .map(d -> d.compareTo(maxBackoff) > 0 ? maxBackoff : d);
   }
 
   private Duration next(Duration backoff) {

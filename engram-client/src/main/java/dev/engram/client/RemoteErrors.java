@@ -10,12 +10,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Turns the server's error replies ({@code {"error", "detail"}}, see the server's {@code ErrorReplies}) back into
- * the exceptions an embedded {@code Memory} throws: 400 is a {@link ValidationException} naming the field given in
- * {@code detail} (a plain {@link EngramException} when the detail is {@code request}), 404 on {@code memory_id} a
- * {@link MemoryNotFoundException}, 502/503 on {@code model} a {@link LanguageModelException} of the kind named in
- * the error, 503 on {@code storage} a {@link StorageException}, 409 on {@code graph} an
- * {@link IllegalStateException}; anything else a {@link RemoteCallException}.
+ * Turns the server's error replies ({@code {"error", "detail"}}, see the server's {@code
+ * ErrorReplies}) back into the exceptions an embedded {@code Memory} throws: 400 is a {@link
+ * ValidationException} naming the field given in {@code detail} (a plain {@link EngramException}
+ * when the detail is {@code request}), 404 on {@code memory_id} a {@link MemoryNotFoundException},
+ * 502/503 on {@code model} a {@link LanguageModelException} of the kind named in the error, 503 on
+ * {@code storage} a {@link StorageException}, 409 on {@code graph} an {@link
+ * IllegalStateException}; anything else a {@link RemoteCallException}.
  */
 final class RemoteErrors {
   private static final String INVALID = "invalid request: ";
@@ -54,8 +55,13 @@ final class RemoteErrors {
     if (status == 409 && detail.equals("graph")) {
       return new IllegalStateException(error);
     }
-    return new RemoteCallException(status, "the Engram server answered " + status + ": " + error
-        + (detail.isEmpty() ? "" : " (" + detail + ")"));
+    return new RemoteCallException(
+        status,
+        "the Engram server answered "
+            + status
+            + ": "
+            + error
+            + (detail.isEmpty() ? "" : " (" + detail + ")"));
   }
 
   /** The kind in {@code "the language model provider failed (rate_limited): ..."}. */
@@ -64,11 +70,14 @@ final class RemoteErrors {
     int close = error.indexOf(')', open + 1);
     if (open >= 0 && close > open) {
       try {
-        return LanguageModelException.Kind.valueOf(error.substring(open + 1, close).toUpperCase(Locale.ROOT));
+        return LanguageModelException.Kind.valueOf(
+            error.substring(open + 1, close).toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException unknown) {
         // fall through to the status
       }
     }
-    return status == 503 ? LanguageModelException.Kind.SERVER_ERROR : LanguageModelException.Kind.BAD_REQUEST;
+    return status == 503
+        ? LanguageModelException.Kind.SERVER_ERROR
+        : LanguageModelException.Kind.BAD_REQUEST;
   }
 }

@@ -46,25 +46,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * The {@link Memory} API over {@code engram serve}'s REST API (open one with {@link EngramClient#builder()}). Every
- * call is one or a few HTTP requests; failures come back as the exceptions an embedded memory throws
- * ({@code ValidationException} naming the field, {@code MemoryNotFoundException}, {@code LanguageModelException},
- * {@code StorageException}, also when the server cannot be reached).
+ * The {@link Memory} API over {@code engram serve}'s REST API (open one with {@link
+ * EngramClient#builder()}). Every call is one or a few HTTP requests; failures come back as the
+ * exceptions an embedded memory throws ({@code ValidationException} naming the field, {@code
+ * MemoryNotFoundException}, {@code LanguageModelException}, {@code StorageException}, also when the
+ * server cannot be reached).
  *
  * <p>Routes: adds are synchronous ({@code POST /v1/memories/}, which answers the add's events);
  * {@link #addBatch} is {@code POST /v1/memories/batch/} (one transaction on the server); search
- * {@code POST /v3/memories/search/} with the scope and filter in mem0's JSON form and {@code as_of} for the graph;
- * {@link #list} {@code POST /v3/memories/} with Engram's {@code offset}/{@code limit}; get, update, delete and
- * history {@code /v1/memories/{id}/...}; {@link #deleteAll} {@code DELETE /v1/memories/}; {@link #entities}
- * {@code GET /v1/entities/} pages; the graph {@code /v1/graph/...}; {@link #reset} {@code POST /reset};
- * {@link #purgeExpired} {@code POST /v1/memories/purge-expired/}; {@link #status} {@code GET /readyz}.
+ * {@code POST /v3/memories/search/} with the scope and filter in mem0's JSON form and {@code as_of}
+ * for the graph; {@link #list} {@code POST /v3/memories/} with Engram's {@code offset}/{@code
+ * limit}; get, update, delete and history {@code /v1/memories/{id}/...}; {@link #deleteAll} {@code
+ * DELETE /v1/memories/}; {@link #entities} {@code GET /v1/entities/} pages; the graph {@code
+ * /v1/graph/...}; {@link #reset} {@code POST /reset}; {@link #purgeExpired} {@code POST
+ * /v1/memories/purge-expired/}; {@link #status} {@code GET /readyz}.
  *
- * <p>{@link #exportRecords} is {@code POST /v1/engram/export/} (JSON Lines) and {@link #importRecords}
- * {@code POST /v1/engram/import/}; both need an admin key.
+ * <p>{@link #exportRecords} is {@code POST /v1/engram/export/} (JSON Lines) and {@link
+ * #importRecords} {@code POST /v1/engram/import/}; both need an admin key.
  *
- * <p><b>Tenancy.</b> The tenant is the API key's and cannot be chosen by the client: {@link #forTenant} returns
- * this memory for its own tenant and throws {@link UnsupportedOperationException} for any other (use a key of that
- * tenant). <b>Threading:</b> thread-safe; the {@code *Async} calls run on the client's own threads.
+ * <p><b>Tenancy.</b> The tenant is the API key's and cannot be chosen by the client: {@link
+ * #forTenant} returns this memory for its own tenant and throws {@link
+ * UnsupportedOperationException} for any other (use a key of that tenant). <b>Threading:</b>
+ * thread-safe; the {@code *Async} calls run on the client's own threads.
  */
 public final class RemoteMemory implements Memory {
   /** Largest page the server answers; longer listings are read in pages of this size. */
@@ -78,11 +81,14 @@ public final class RemoteMemory implements Memory {
   RemoteMemory(HttpTransport http, int asyncThreads) {
     this.http = http;
     AtomicInteger n = new AtomicInteger();
-    this.async = Executors.newFixedThreadPool(asyncThreads, r -> {
-      Thread t = new Thread(r, "engram-client-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.async =
+        Executors.newFixedThreadPool(
+            asyncThreads,
+            r -> {
+              Thread t = new Thread(r, "engram-client-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** The key's tenant, asked of the server once ({@code GET /v1/ping/}). */
@@ -100,7 +106,8 @@ public final class RemoteMemory implements Memory {
   /**
    * This memory if {@code tenantId} is the key's tenant.
    *
-   * @throws UnsupportedOperationException for another tenant: the server takes the tenant from the API key
+   * @throws UnsupportedOperationException for another tenant: the server takes the tenant from the
+   *     API key
    */
   @Override
   public Memory forTenant(String tenantId) {
@@ -108,15 +115,20 @@ public final class RemoteMemory implements Memory {
     if (wanted.equals(tenant())) {
       return this;
     }
-    throw new UnsupportedOperationException("a RemoteMemory reads and writes the tenant of its API key ('"
-        + tenant() + "'); open another client with a key of tenant '" + wanted + "'");
+    throw new UnsupportedOperationException(
+        "a RemoteMemory reads and writes the tenant of its API key ('"
+            + tenant()
+            + "'); open another client with a key of tenant '"
+            + wanted
+            + "'");
   }
 
   @Override
   public AddResult add(AddRequest request) {
     Objects.requireNonNull(request, "request");
     open();
-    return WireFormat.addResult(http.ok("POST", "v1/memories/", WireFormat.addBody(request), Optional.empty()));
+    return WireFormat.addResult(
+        http.ok("POST", "v1/memories/", WireFormat.addBody(request), Optional.empty()));
   }
 
   @Override
@@ -142,8 +154,12 @@ public final class RemoteMemory implements Memory {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(relations, "relations");
     open();
-    return WireFormat.searchResult(http.ok("POST", "v3/memories/search/", WireFormat.searchBody(request, relations),
-        Optional.empty()));
+    return WireFormat.searchResult(
+        http.ok(
+            "POST",
+            "v3/memories/search/",
+            WireFormat.searchBody(request, relations),
+            Optional.empty()));
   }
 
   @Override
@@ -152,8 +168,8 @@ public final class RemoteMemory implements Memory {
     Map<String, String> q = scopeQuery(scope);
     q.put("entity", entity(entityName));
     viewQuery(q, view);
-    return WireFormat.relations(http.ok("GET", "v1/graph/relations/" + query(q), null, Optional.empty())
-        .path("relations"));
+    return WireFormat.relations(
+        http.ok("GET", "v1/graph/relations/" + query(q), null, Optional.empty()).path("relations"));
   }
 
   @Override
@@ -161,7 +177,8 @@ public final class RemoteMemory implements Memory {
     String id = id(memoryId);
     Map<String, String> q = new LinkedHashMap<>();
     viewQuery(q, view);
-    HttpTransport.Reply r = http.send("GET", "v1/memories/" + path(id) + "/relations/" + query(q), null);
+    HttpTransport.Reply r =
+        http.send("GET", "v1/memories/" + path(id) + "/relations/" + query(q), null);
     if (unknownMemory(r)) {
       return List.of();
     }
@@ -178,8 +195,8 @@ public final class RemoteMemory implements Memory {
     q.put("entity", entity(entityName));
     q.put("hops", Integer.toString(hops));
     viewQuery(q, view);
-    return WireFormat.relations(http.ok("GET", "v1/graph/around/" + query(q), null, Optional.empty())
-        .path("relations"));
+    return WireFormat.relations(
+        http.ok("GET", "v1/graph/around/" + query(q), null, Optional.empty()).path("relations"));
   }
 
   @Override
@@ -187,7 +204,9 @@ public final class RemoteMemory implements Memory {
     open();
     Map<String, String> q = scopeQuery(scope);
     q.put("entity", entity(entityName));
-    return http.ok("DELETE", "v1/graph/entities/" + query(q), null, Optional.empty()).path("count").asInt();
+    return http.ok("DELETE", "v1/graph/entities/" + query(q), null, Optional.empty())
+        .path("count")
+        .asInt();
   }
 
   @Override
@@ -200,7 +219,9 @@ public final class RemoteMemory implements Memory {
     return Optional.of(WireFormat.item(checked(r, id)));
   }
 
-  /** Reads a listing in server pages of at most {@value #SERVER_PAGE}; the total is the last page's. */
+  /**
+   * Reads a listing in server pages of at most {@value #SERVER_PAGE}; the total is the last page's.
+   */
   @Override
   public Page<MemoryItem> list(ListRequest request) {
     Objects.requireNonNull(request, "request");
@@ -230,8 +251,12 @@ public final class RemoteMemory implements Memory {
   public MemoryItem update(String memoryId, MemoryUpdate update) {
     String id = id(memoryId);
     Objects.requireNonNull(update, "update");
-    return WireFormat.item(http.ok("PUT", "v1/memories/" + path(id) + "/", WireFormat.updateBody(update),
-        Optional.of(id)));
+    return WireFormat.item(
+        http.ok(
+            "PUT",
+            "v1/memories/" + path(id) + "/",
+            WireFormat.updateBody(update),
+            Optional.of(id)));
   }
 
   @Override
@@ -243,7 +268,8 @@ public final class RemoteMemory implements Memory {
   @Override
   public int deleteAll(Scope scope) {
     open();
-    return http.ok("DELETE", "v1/memories/" + query(scopeQuery(scope)), null, Optional.empty()).path("count")
+    return http.ok("DELETE", "v1/memories/" + query(scopeQuery(scope)), null, Optional.empty())
+        .path("count")
         .asInt();
   }
 
@@ -252,8 +278,12 @@ public final class RemoteMemory implements Memory {
     open();
     List<EntitySummary> all = new ArrayList<>();
     for (int page = 1; ; page++) {
-      JsonNode reply = http.ok("GET", "v1/entities/?page=" + page + "&page_size=" + SERVER_PAGE, null,
-          Optional.empty());
+      JsonNode reply =
+          http.ok(
+              "GET",
+              "v1/entities/?page=" + page + "&page_size=" + SERVER_PAGE,
+              null,
+              Optional.empty());
       all.addAll(WireFormat.entities(reply.path("results")));
       if (reply.path("next").isNull() || reply.path("results").isEmpty()) {
         return List.copyOf(all);
@@ -271,18 +301,31 @@ public final class RemoteMemory implements Memory {
     return WireFormat.history(checked(r, id));
   }
 
-  /** The server's stores ({@code GET /readyz}, which also answers while the index is being repaired). */
+  /**
+   * The server's stores ({@code GET /readyz}, which also answers while the index is being
+   * repaired).
+   */
   @Override
   public MemoryStatus status() {
     open();
     HttpTransport.Reply r = http.send("GET", "readyz", null);
     JsonNode b = r.body();
     if (!b.has("record_sequence")) {
-      throw RemoteErrors.of(r.status(), b.has("error") ? b : MemoryJson.mapper().createObjectNode()
-          .put("error", "the server's readiness reply has no sequence numbers: " + b.path("storage").asText("")),
+      throw RemoteErrors.of(
+          r.status(),
+          b.has("error")
+              ? b
+              : MemoryJson.mapper()
+                  .createObjectNode()
+                  .put(
+                      "error",
+                      "the server's readiness reply has no sequence numbers: "
+                          + b.path("storage").asText("")),
           Optional.empty());
     }
-    return new MemoryStatus(b.path("record_sequence").asLong(), b.path("index_committed_sequence").asLong(),
+    return new MemoryStatus(
+        b.path("record_sequence").asLong(),
+        b.path("index_committed_sequence").asLong(),
         !"caught up".equals(b.path("index").asText()));
   }
 
@@ -295,29 +338,38 @@ public final class RemoteMemory implements Memory {
   @Override
   public int purgeExpired() {
     open();
-    return http.ok("POST", "v1/memories/purge-expired/", null, Optional.empty()).path("count").asInt();
+    return http.ok("POST", "v1/memories/purge-expired/", null, Optional.empty())
+        .path("count")
+        .asInt();
   }
 
   /**
-   * {@code POST /v1/engram/export/} (an admin key): the records in engram export's format, history rows with their
-   * sequence numbers. The server answers the whole export in one reply, read here before the stream starts; for a
-   * very large tenant run {@code engram export} where the data directory is.
+   * {@code POST /v1/engram/export/} (an admin key): the records in engram export's format, history
+   * rows with their sequence numbers. The server answers the whole export in one reply, read here
+   * before the stream starts; for a very large tenant run {@code engram export} where the data
+   * directory is.
    */
   @Override
   public Stream<MemoryRecord> exportRecords(ExportRequest request) {
     Objects.requireNonNull(request, "request");
     open();
     ObjectNode body = MemoryJson.mapper().createObjectNode();
-    request.scope().ifPresent(s -> {
-      s.userId().ifPresent(id -> body.put("user_id", id));
-      s.agentId().ifPresent(id -> body.put("agent_id", id));
-      s.runId().ifPresent(id -> body.put("run_id", id));
-    });
+    request
+        .scope()
+        .ifPresent(
+            s -> {
+              s.userId().ifPresent(id -> body.put("user_id", id));
+              s.agentId().ifPresent(id -> body.put("agent_id", id));
+              s.runId().ifPresent(id -> body.put("run_id", id));
+            });
     body.put("page_size", request.pageSize());
     String lines = http.okText("POST", "v1/engram/export/", body);
     List<MemoryRecord> records = new ArrayList<>();
-    try (MemoryRecordReader reader = MemoryRecordReader.open(new StringReader(lines),
-        Optional.of(MemoryRecordReader.Format.ENGRAM_JSONL), Optional.empty())) {
+    try (MemoryRecordReader reader =
+        MemoryRecordReader.open(
+            new StringReader(lines),
+            Optional.of(MemoryRecordReader.Format.ENGRAM_JSONL),
+            Optional.empty())) {
       reader.forEachRemaining(records::add);
     } catch (ValidationException e) {
       throw new StorageException("the server's export could not be read: " + e.getMessage(), e);
@@ -328,9 +380,9 @@ public final class RemoteMemory implements Memory {
   }
 
   /**
-   * {@code POST /v1/engram/import/} (an admin key): the records in one request, written by the server in one
-   * transaction (all or none). The request must fit the server's body limit ({@code server.max_body_bytes}): import
-   * a large export in batches (skipped ids make a rerun resume).
+   * {@code POST /v1/engram/import/} (an admin key): the records in one request, written by the
+   * server in one transaction (all or none). The request must fit the server's body limit ({@code
+   * server.max_body_bytes}): import a large export in batches (skipped ids make a rerun resume).
    */
   @Override
   public ImportResult importRecords(List<MemoryRecord> records) {
@@ -357,7 +409,10 @@ public final class RemoteMemory implements Memory {
     return CompletableFuture.supplyAsync(() -> search(request), async);
   }
 
-  /** Stops the client's threads; later calls throw {@link IllegalStateException}. The server is not affected. */
+  /**
+   * Stops the client's threads; later calls throw {@link IllegalStateException}. The server is not
+   * affected.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
@@ -420,7 +475,8 @@ public final class RemoteMemory implements Memory {
 
   private static String query(Map<String, String> q) {
     StringBuilder s = new StringBuilder();
-    q.forEach((k, v) -> s.append(s.length() == 0 ? '?' : '&').append(k).append('=').append(encode(v)));
+    q.forEach(
+        (k, v) -> s.append(s.length() == 0 ? '?' : '&').append(k).append('=').append(encode(v)));
     return s.toString();
   }
 

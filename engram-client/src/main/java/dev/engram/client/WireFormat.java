@@ -38,9 +38,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The client's side of the server's JSON: request bodies written from the API records (messages through
- * {@link MessageJson}, filters through {@link FilterJson}), and the API records read back from the shapes that
- * {@link MemoryJson} writes on the server.
+ * The client's side of the server's JSON: request bodies written from the API records (messages
+ * through {@link MessageJson}, filters through {@link FilterJson}), and the API records read back
+ * from the shapes that {@link MemoryJson} writes on the server.
  */
 final class WireFormat {
   private WireFormat() {}
@@ -78,7 +78,9 @@ final class WireFormat {
     o.put("show_expired", r.includeExpired());
     o.put("rerank", r.rerank());
     if (!r.ranking().equals(Ranking.DEFAULT)) {
-      o.put("ranking", r.ranking().spec()); // only when chosen: other servers of mem0's API need not know it
+      o.put(
+          "ranking",
+          r.ranking().spec()); // only when chosen: other servers of mem0's API need not know it
     }
     if (relations.asOf() != null) {
       o.put("as_of", relations.asOf().toString());
@@ -91,9 +93,11 @@ final class WireFormat {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     u.newText().ifPresent(t -> o.put("text", t));
     u.newMetadata().ifPresent(m -> o.set("metadata", MemoryJson.mapper().valueToTree(m)));
-    u.newExpiration().ifPresent(d -> o.put("expiration_date", d.map(LocalDate::toString).orElse(null)));
+    u.newExpiration()
+        .ifPresent(d -> o.put("expiration_date", d.map(LocalDate::toString).orElse(null)));
     if (o.isEmpty()) {
-      throw new ValidationException("update", "an update needs text, metadata or an expiration date");
+      throw new ValidationException(
+          "update", "an update needs text, metadata or an expiration date");
     }
     return o;
   }
@@ -101,71 +105,153 @@ final class WireFormat {
   // ---- responses
 
   static MemoryItem item(JsonNode n) {
-    return new MemoryItem(n.path("id").asText(), n.path("memory").asText(), n.path("hash").asText(),
-        metadata(n.get("metadata")), text(n, "user_id"), text(n, "agent_id"), text(n, "run_id"),
-        text(n, "actor_id"), role(n), instant(n, "created_at"), instant(n, "updated_at"),
-        instant(n, "event_time"), strings(n.get("source_ids")), date(n, "expiration_date"));
+    return new MemoryItem(
+        n.path("id").asText(),
+        n.path("memory").asText(),
+        n.path("hash").asText(),
+        metadata(n.get("metadata")),
+        text(n, "user_id"),
+        text(n, "agent_id"),
+        text(n, "run_id"),
+        text(n, "actor_id"),
+        role(n),
+        instant(n, "created_at"),
+        instant(n, "updated_at"),
+        instant(n, "event_time"),
+        strings(n.get("source_ids")),
+        date(n, "expiration_date"));
   }
 
   static Page<MemoryItem> page(JsonNode n) {
-    return new Page<>(list(n.path("results"), WireFormat::item), n.path("total").asLong(), n.path("offset").asInt());
+    return new Page<>(
+        list(n.path("results"), WireFormat::item),
+        n.path("total").asLong(),
+        n.path("offset").asInt());
   }
 
   static SearchResult searchResult(JsonNode n) {
-    List<SearchHit> hits = list(n.path("results"), h -> new SearchHit(item(h), h.path("score").asDouble(),
-        h.hasNonNull("score_details") ? scoreDetails(h.get("score_details")) : null));
+    List<SearchHit> hits =
+        list(
+            n.path("results"),
+            h ->
+                new SearchHit(
+                    item(h),
+                    h.path("score").asDouble(),
+                    h.hasNonNull("score_details") ? scoreDetails(h.get("score_details")) : null));
     return new SearchResult(hits, relations(n.path("relations")));
   }
 
   private static ScoreDetails scoreDetails(JsonNode d) {
-    return new ScoreDetails(d.path("semantic_score").asDouble(), d.path("semantic_rank").asInt(),
-        d.path("bm25_score").asDouble(), d.path("bm25_rank").asInt(), d.path("fused_score").asDouble(),
+    return new ScoreDetails(
+        d.path("semantic_score").asDouble(),
+        d.path("semantic_rank").asInt(),
+        d.path("bm25_score").asDouble(),
+        d.path("bm25_rank").asInt(),
+        d.path("fused_score").asDouble(),
         d.hasNonNull("rerank_score") ? d.get("rerank_score").asDouble() : Double.NaN,
         d.hasNonNull("fusion") ? d.get("fusion").asText().toUpperCase(Locale.ROOT) : null);
   }
 
   static AddResult addResult(JsonNode n) {
-    List<MemoryEvent> events = list(n.path("results"), e -> new MemoryEvent(e.path("id").asText(),
-        e.path("memory").asText(), EventType.valueOf(e.path("event").asText()), text(e, "previous_memory"),
-        text(e, "actor_id"), role(e)));
+    List<MemoryEvent> events =
+        list(
+            n.path("results"),
+            e ->
+                new MemoryEvent(
+                    e.path("id").asText(),
+                    e.path("memory").asText(),
+                    EventType.valueOf(e.path("event").asText()),
+                    text(e, "previous_memory"),
+                    text(e, "actor_id"),
+                    role(e)));
     JsonNode u = n.get("usage");
-    Usage usage = u == null || u.isNull() ? Usage.NONE : new Usage(u.path("llm_calls").asInt(),
-        u.path("prompt_tokens").asLong(), u.path("completion_tokens").asLong(),
-        Duration.ofMillis(u.path("llm_ms").asLong()));
+    Usage usage =
+        u == null || u.isNull()
+            ? Usage.NONE
+            : new Usage(
+                u.path("llm_calls").asInt(),
+                u.path("prompt_tokens").asLong(),
+                u.path("completion_tokens").asLong(),
+                Duration.ofMillis(u.path("llm_ms").asLong()));
     JsonNode r = n.get("relations");
-    Optional<RelationChanges> changes = r == null || !r.isObject() ? Optional.empty()
-        : Optional.of(new RelationChanges(changedRelations(r.path("added_entities")),
-            changedRelations(r.path("deleted_entities"))));
+    Optional<RelationChanges> changes =
+        r == null || !r.isObject()
+            ? Optional.empty()
+            : Optional.of(
+                new RelationChanges(
+                    changedRelations(r.path("added_entities")),
+                    changedRelations(r.path("deleted_entities"))));
     return new AddResult(events, usage, changes);
   }
 
-  /** The relations of an add's changes, written with mem0's {@code target} for the destination and no id. */
+  /**
+   * The relations of an add's changes, written with mem0's {@code target} for the destination and
+   * no id.
+   */
   private static List<GraphRelation> changedRelations(JsonNode a) {
-    return list(a, x -> new GraphRelation(x.path("id").asText(""), x.path("source").asText(),
-        x.path("relationship").asText(), x.path("target").asText(x.path("destination").asText()),
-        x.path("fact").asText(), instant(x, "valid_at"), instant(x, "invalid_at"),
-        Optional.ofNullable(instant(x, "created_at")).orElse(Instant.EPOCH), instant(x, "expired_at"),
-        x.path("score").asDouble(1.0), strings(x.get("source_ids")), strings(x.get("memory_ids"))));
+    return list(
+        a,
+        x ->
+            new GraphRelation(
+                x.path("id").asText(""),
+                x.path("source").asText(),
+                x.path("relationship").asText(),
+                x.path("target").asText(x.path("destination").asText()),
+                x.path("fact").asText(),
+                instant(x, "valid_at"),
+                instant(x, "invalid_at"),
+                Optional.ofNullable(instant(x, "created_at")).orElse(Instant.EPOCH),
+                instant(x, "expired_at"),
+                x.path("score").asDouble(1.0),
+                strings(x.get("source_ids")),
+                strings(x.get("memory_ids"))));
   }
 
   static List<GraphRelation> relations(JsonNode a) {
-    return list(a, x -> new GraphRelation(x.path("id").asText(), x.path("source").asText(),
-        x.path("relationship").asText(), x.path("destination").asText(), x.path("fact").asText(),
-        instant(x, "valid_at"), instant(x, "invalid_at"), instant(x, "created_at"), instant(x, "expired_at"),
-        x.path("score").asDouble(), strings(x.get("source_ids")), strings(x.get("memory_ids"))));
+    return list(
+        a,
+        x ->
+            new GraphRelation(
+                x.path("id").asText(),
+                x.path("source").asText(),
+                x.path("relationship").asText(),
+                x.path("destination").asText(),
+                x.path("fact").asText(),
+                instant(x, "valid_at"),
+                instant(x, "invalid_at"),
+                instant(x, "created_at"),
+                instant(x, "expired_at"),
+                x.path("score").asDouble(),
+                strings(x.get("source_ids")),
+                strings(x.get("memory_ids"))));
   }
 
   static List<HistoryEntry> history(JsonNode a) {
-    return list(a, h -> new HistoryEntry(h.path("id").asLong(), h.path("memory_id").asText(),
-        EventType.valueOf(h.path("event").asText()), text(h, "old_memory"), text(h, "new_memory"),
-        text(h, "actor_id"), role(h), instant(h, "created_at"),
-        Optional.ofNullable(text(h, "pipeline")).orElse(ChangePipelines.UNKNOWN)));
+    return list(
+        a,
+        h ->
+            new HistoryEntry(
+                h.path("id").asLong(),
+                h.path("memory_id").asText(),
+                EventType.valueOf(h.path("event").asText()),
+                text(h, "old_memory"),
+                text(h, "new_memory"),
+                text(h, "actor_id"),
+                role(h),
+                instant(h, "created_at"),
+                Optional.ofNullable(text(h, "pipeline")).orElse(ChangePipelines.UNKNOWN)));
   }
 
   static List<EntitySummary> entities(JsonNode a) {
-    return list(a, e -> new EntitySummary(EntitySummary.EntityType.parse("type", e.path("type").asText()),
-        e.path("id").asText(), e.path("total_memories").asLong(), instant(e, "created_at"),
-        instant(e, "updated_at")));
+    return list(
+        a,
+        e ->
+            new EntitySummary(
+                EntitySummary.EntityType.parse("type", e.path("type").asText()),
+                e.path("id").asText(),
+                e.path("total_memories").asLong(),
+                instant(e, "created_at"),
+                instant(e, "updated_at")));
   }
 
   // ---- helpers

@@ -24,16 +24,20 @@ class FilterJsonTest {
     roundTrips("{\"topic\": {\"nin\": [\"a\"]}}");
     roundTrips("{\"tags\": \"*\"}");
     roundTrips("{\"NOT\": [{\"topic\": \"food\"}, {\"stars\": 1}]}");
-    roundTrips("{\"OR\": [{\"stars\": 1}, {\"AND\": [{\"role\": \"user\"}, {\"memory\": {\"icontains\": \"X\"}}]}]}");
-    roundTrips("{\"created_at\": {\"gt\": \"2024-05-01T10:00:00Z\"}, \"event_time\": {\"lte\": \"2023-06-01\"}}");
+    roundTrips(
+        "{\"OR\": [{\"stars\": 1}, {\"AND\": [{\"role\": \"user\"}, {\"memory\": {\"icontains\": \"X\"}}]}]}");
+    roundTrips(
+        "{\"created_at\": {\"gt\": \"2024-05-01T10:00:00Z\"}, \"event_time\": {\"lte\": \"2023-06-01\"}}");
     roundTrips("{\"metadata.role\": \"x\", \"metadata.user_id\": \"y\", \"metadata.AND\": 1}");
   }
 
   @Test
   void theScopeStaysAtTheTopAndTheFilterIsNested() {
     Filter f = Mem0Filters.parse("{\"user_id\": \"bob\"}");
-    assertThat(MemoryJson.write(FilterJson.scoped(Scope.user("alice").withAgent("coach"), f))).isEqualTo(
-        "{\"user_id\":\"alice\",\"agent_id\":\"coach\",\"AND\":[{\"AND\":[{\"user_id\":{\"eq\":\"bob\"}}]}]}");
-    assertThat(MemoryJson.write(FilterJson.scoped(Scope.run("r1"), Filter.all()))).isEqualTo("{\"run_id\":\"r1\"}");
+    assertThat(MemoryJson.write(FilterJson.scoped(Scope.user("alice").withAgent("coach"), f)))
+        .isEqualTo(
+            "{\"user_id\":\"alice\",\"agent_id\":\"coach\",\"AND\":[{\"AND\":[{\"user_id\":{\"eq\":\"bob\"}}]}]}");
+    assertThat(MemoryJson.write(FilterJson.scoped(Scope.run("r1"), Filter.all())))
+        .isEqualTo("{\"run_id\":\"r1\"}");
   }
 }

@@ -33,14 +33,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole storage contract through HTTP: every test of {@link MemoryContractTest} runs against a
- * {@link RemoteMemory} talking to a real {@code engram serve} on 127.0.0.1, which serves an embedded memory (SQLite +
- * Lucene) opened by the contract's fixture with its clock and customizations (the server runs on the same clock).
- * The contract's {@code forTenant} views are clients holding a key of that tenant ({@link ServedMemory}).
+ * {@link RemoteMemory} talking to a real {@code engram serve} on 127.0.0.1, which serves an
+ * embedded memory (SQLite + Lucene) opened by the contract's fixture with its clock and
+ * customizations (the server runs on the same clock). The contract's {@code forTenant} views are
+ * clients holding a key of that tenant ({@link ServedMemory}).
  *
- * <p>Three tests of the contract are overridden here, because what they check differs by design over the server, and
- * assert it in the server's terms: the server gives a message without a time the time the request was received (so
- * {@code event_time} is never empty) and gives every message without a source id the id {@code <event>:<index>} of
- * the add event that carried it.
+ * <p>Three tests of the contract are overridden here, because what they check differs by design
+ * over the server, and assert it in the server's terms: the server gives a message without a time
+ * the time the request was received (so {@code event_time} is never empty) and gives every message
+ * without a source id the id {@code <event>:<index>} of the add event that carried it.
  */
 class RemoteMemoryContractTest extends MemoryContractTest {
   @Override
@@ -51,13 +52,16 @@ class RemoteMemoryContractTest extends MemoryContractTest {
   @Override
   protected void damageIndex(Path dir) {
     try (Stream<Path> paths = Files.walk(dir.resolve(EmbeddedStorage.INDEX_DIRECTORY))) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -75,7 +79,8 @@ class RemoteMemoryContractTest extends MemoryContractTest {
   @Override
   protected void addOneMessageVerbatimStoresIt() {
     Instant before = clock.peek();
-    AddResult r = memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
+    AddResult r =
+        memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
 
     MemoryEvent e = r.events().get(0);
     assertThat(e.event()).isEqualTo(EventType.ADD);
@@ -90,18 +95,28 @@ class RemoteMemoryContractTest extends MemoryContractTest {
     assertThat(memory.history(e.id())).extracting(h -> h.event()).containsExactly(EventType.ADD);
   }
 
-  /** Over the server, speakers, times and given sources are kept; a message without a source gets the event's. */
+  /**
+   * Over the server, speakers, times and given sources are kept; a message without a source gets
+   * the event's.
+   */
   @Test
   @Override
   protected void addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources() {
     Instant requestTime = Instant.parse("2023-05-08T13:56:00Z");
     Instant messageTime = Instant.parse("2023-05-08T14:00:00Z");
-    AddResult r = memory.add(AddRequest.builder(ALICE.withAgent("coach"))
-        .message(Message.system("You are a helpful coach"))
-        .message(Message.user("I ran a marathon").withName("Caroline").withSourceId("D1:3")
-            .withTimestamp(messageTime))
-        .message(Message.assistant("Congratulations on the marathon").withName("Coach"))
-        .timestamp(requestTime).infer(false).build());
+    AddResult r =
+        memory.add(
+            AddRequest.builder(ALICE.withAgent("coach"))
+                .message(Message.system("You are a helpful coach"))
+                .message(
+                    Message.user("I ran a marathon")
+                        .withName("Caroline")
+                        .withSourceId("D1:3")
+                        .withTimestamp(messageTime))
+                .message(Message.assistant("Congratulations on the marathon").withName("Coach"))
+                .timestamp(requestTime)
+                .infer(false)
+                .build());
 
     assertThat(r.events()).extracting(MemoryEvent::actorId).containsExactly("Caroline", "Coach");
     MemoryItem user = memory.get(r.events().get(0).id()).orElseThrow();
@@ -113,20 +128,36 @@ class RemoteMemoryContractTest extends MemoryContractTest {
     assertThat(assistant.sourceIds()).singleElement().asString().endsWith(":2");
   }
 
-  /** Over the server, with every message timed (the server dates an untimed one, so event_time filters see it). */
+  /**
+   * Over the server, with every message timed (the server dates an untimed one, so event_time
+   * filters see it).
+   */
   @Test
   @Override
   protected void filtersApplyToSearchAndListAlike() {
-    String m1 = add(Message.user("I cook pasta on Sundays").withName("Caroline")
-        .withTimestamp(Instant.parse("2023-01-10T09:00:00Z")), Map.of("topic", "food", "stars", 1,
-        "tags", List.of("italian", "home")));
-    String m2 = add(Message.user("We flew to Tokyo").withName("Melanie")
-        .withTimestamp(Instant.parse("2023-06-01T00:00:00Z")), Map.of("topic", "travel", "stars", 3));
-    String m3 = add(Message.assistant("Try the ramen place near the station").withName("Bot")
-        .withTimestamp(Instant.parse("2023-03-03T00:00:00Z")), Map.of("topic", "food", "stars", 5,
-        "tags", List.of("japanese")));
-    String m4 = add(Message.user("Nothing special happened").withTimestamp(Instant.parse("2023-09-09T12:00:00Z")),
-        Map.of("user_id_note", "x"));
+    String m1 =
+        add(
+            Message.user("I cook pasta on Sundays")
+                .withName("Caroline")
+                .withTimestamp(Instant.parse("2023-01-10T09:00:00Z")),
+            Map.of("topic", "food", "stars", 1, "tags", List.of("italian", "home")));
+    String m2 =
+        add(
+            Message.user("We flew to Tokyo")
+                .withName("Melanie")
+                .withTimestamp(Instant.parse("2023-06-01T00:00:00Z")),
+            Map.of("topic", "travel", "stars", 3));
+    String m3 =
+        add(
+            Message.assistant("Try the ramen place near the station")
+                .withName("Bot")
+                .withTimestamp(Instant.parse("2023-03-03T00:00:00Z")),
+            Map.of("topic", "food", "stars", 5, "tags", List.of("japanese")));
+    String m4 =
+        add(
+            Message.user("Nothing special happened")
+                .withTimestamp(Instant.parse("2023-09-09T12:00:00Z")),
+            Map.of("user_id_note", "x"));
     Instant created2 = memory.get(m2).orElseThrow().createdAt();
 
     assertFilter("{\"topic\": \"food\"}", m1, m3);
@@ -150,16 +181,28 @@ class RemoteMemoryContractTest extends MemoryContractTest {
   }
 
   private String add(Message m, Map<String, Object> metadata) {
-    return memory.add(AddRequest.builder(ALICE).message(m).metadata(metadata).infer(false).build())
-        .events().get(0).id();
+    return memory
+        .add(AddRequest.builder(ALICE).message(m).metadata(metadata).infer(false).build())
+        .events()
+        .get(0)
+        .id();
   }
 
   private void assertFilter(String json, String... expected) {
     Filter f = Mem0Filters.parse(json);
-    List<String> searched = ids(memory.search(SearchRequest.builder(ALICE, "what happened with food and travel")
-        .filter(f).topK(100).build()).hits());
-    List<String> listed = memory.list(ListRequest.of(ALICE).withFilter(f)).items().stream()
-        .map(MemoryItem::id).toList();
+    List<String> searched =
+        ids(
+            memory
+                .search(
+                    SearchRequest.builder(ALICE, "what happened with food and travel")
+                        .filter(f)
+                        .topK(100)
+                        .build())
+                .hits());
+    List<String> listed =
+        memory.list(ListRequest.of(ALICE).withFilter(f)).items().stream()
+            .map(MemoryItem::id)
+            .toList();
     assertThat(searched).as("search with %s", json).containsExactlyInAnyOrder(expected);
     assertThat(listed).as("list with %s", json).containsExactlyInAnyOrder(expected);
   }

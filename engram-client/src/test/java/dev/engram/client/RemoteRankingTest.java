@@ -20,39 +20,53 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ranking steps through the REST API: the client sends a chosen {@link Ranking} as {@code ranking}, the server
- * searches with it, and the hits are those of the embedded memory with the same ranking.
+ * The ranking steps through the REST API: the client sends a chosen {@link Ranking} as {@code
+ * ranking}, the server searches with it, and the hits are those of the embedded memory with the
+ * same ranking.
  */
 class RemoteRankingTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theChosenRankingTravelsAndGivesTheEmbeddedResult() {
     HashEmbedder embedder = new HashEmbedder();
     Scope chat = Scope.run("chat");
-    try (ServedMemory s = new ServedMemory(Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
-        .embedder(embedder).build(), dir, Clock.systemUTC())) {
+    try (ServedMemory s =
+        new ServedMemory(
+            Engram.builder()
+                .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+                .embedder(embedder)
+                .build(),
+            dir,
+            Clock.systemUTC())) {
       say(s, "a:1", "Alice went hiking in the hills", "2023-05-20T09:00:00Z");
       say(s, "b:1", "Alice went hiking in the hills with Bob", "2023-08-12T09:00:00Z");
-      SearchRequest.Builder q = SearchRequest.builder(chat, "Where did Alice go hiking in August 2023?").topK(1);
+      SearchRequest.Builder q =
+          SearchRequest.builder(chat, "Where did Alice go hiking in August 2023?").topK(1);
 
-      for (Ranking r : List.of(Ranking.NONE, Ranking.NONE.withEventDates(true), Ranking.DEFAULT, Ranking.ALL)) {
-        assertThat(sources(s.remote.search(q.ranking(r).build()).hits())).as(r.spec())
+      for (Ranking r :
+          List.of(Ranking.NONE, Ranking.NONE.withEventDates(true), Ranking.DEFAULT, Ranking.ALL)) {
+        assertThat(sources(s.remote.search(q.ranking(r).build()).hits()))
+            .as(r.spec())
             .isEqualTo(sources(s.embedded.search(q.ranking(r).build()).hits()));
       }
       // the step decides here, so a ranking lost on the way would show
-      assertThat(sources(s.remote.search(q.ranking(Ranking.NONE.withEventDates(true)).build()).hits()))
+      assertThat(
+              sources(s.remote.search(q.ranking(Ranking.NONE.withEventDates(true)).build()).hits()))
           .containsExactly("b:1");
-      assertThat(sources(s.remote.search(q.ranking(Ranking.NONE).build()).hits())).containsExactly("a:1");
-
+      assertThat(sources(s.remote.search(q.ranking(Ranking.NONE).build()).hits()))
+          .containsExactly("a:1");
     }
   }
 
   private static void say(ServedMemory s, String sourceId, String text, String at) {
     Instant t = Instant.parse(at);
-    s.embedded.add(AddRequest.builder(Scope.run("chat")).message(new Message(Role.USER, text, "speaker", t, sourceId))
-        .infer(false).timestamp(t).build());
+    s.embedded.add(
+        AddRequest.builder(Scope.run("chat"))
+            .message(new Message(Role.USER, text, "speaker", t, sourceId))
+            .infer(false)
+            .timestamp(t)
+            .build());
   }
 
   private static List<String> sources(List<SearchHit> hits) {

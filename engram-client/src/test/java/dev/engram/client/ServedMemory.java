@@ -36,10 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * A real {@code engram serve} (Javalin on 127.0.0.1, a free port) over an embedded memory, seen only through a
- * {@link RemoteMemory} with an admin key of the default tenant. {@link #forTenant} answers with a
- * {@link RemoteMemory} holding a key of that tenant (created on the server), which is how a remote application
- * reaches another tenant. Closing it closes the clients, the server and the embedded memory.
+ * A real {@code engram serve} (Javalin on 127.0.0.1, a free port) over an embedded memory, seen
+ * only through a {@link RemoteMemory} with an admin key of the default tenant. {@link #forTenant}
+ * answers with a {@link RemoteMemory} holding a key of that tenant (created on the server), which
+ * is how a remote application reaches another tenant. Closing it closes the clients, the server and
+ * the embedded memory.
  */
 final class ServedMemory implements Memory {
   final Memory embedded;
@@ -56,11 +57,18 @@ final class ServedMemory implements Memory {
     this.db = ServerDatabase.open(dir);
     this.keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
     this.events = new SqliteAddEventStore(db, false);
-    // The server reads the contract's clock, which may tick a second per reading (TickingClock): with the default
-    // 60-second lease, 60 readings by other requests while one add runs would end its lease and have it run twice.
-    this.server = EngramServer.builder(embedded)
-        .settings(ServerSettings.builder().port(0).eventLease(Duration.ofDays(3650)).build()).keys(keys)
-        .events(events).clock(clock).build().start();
+    // The server reads the contract's clock, which may tick a second per reading (TickingClock):
+    // with the default
+    // 60-second lease, 60 readings by other requests while one add runs would end its lease and
+    // have it run twice.
+    this.server =
+        EngramServer.builder(embedded)
+            .settings(ServerSettings.builder().port(0).eventLease(Duration.ofDays(3650)).build())
+            .keys(keys)
+            .events(events)
+            .clock(clock)
+            .build()
+            .start();
     this.remote = client(Tenants.DEFAULT);
   }
 
@@ -70,7 +78,10 @@ final class ServedMemory implements Memory {
 
   /** A new client with a new key of this tenant and role. */
   RemoteMemory client(String tenant, KeyRole role) {
-    return EngramClient.builder().baseUrl(baseUrl()).apiKey(keys.create(tenant, role, "test").secret()).build();
+    return EngramClient.builder()
+        .baseUrl(baseUrl())
+        .apiKey(keys.create(tenant, role, "test").secret())
+        .build();
   }
 
   private RemoteMemory client(String tenant) {

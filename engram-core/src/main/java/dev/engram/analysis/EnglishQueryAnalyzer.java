@@ -4,9 +4,10 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The query analyzer for English, the default: question words ({@link QuestionWords}: interrogatives and auxiliary
- * verbs), names ({@link QueryNames}: capitalised words inside a sentence, without months, weekdays and titles) and
- * periods ({@link QueryPeriods}: days, months, years, and "yesterday", "last week" and the like).
+ * The query analyzer for English, the default: question words ({@link QuestionWords}:
+ * interrogatives and auxiliary verbs), names ({@link QueryNames}: capitalised words inside a
+ * sentence, without months, weekdays and titles) and periods ({@link QueryPeriods}: days, months,
+ * years, and "yesterday", "last week" and the like).
  */
 public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   static final EnglishQueryAnalyzer INSTANCE = new EnglishQueryAnalyzer();

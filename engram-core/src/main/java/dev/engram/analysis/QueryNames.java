@@ -12,19 +12,30 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The names a query mentions: its capitalised words that do not open a sentence ("What did <b>Caroline</b> say about
- * <b>Paris</b>?"), lower-cased, without months, weekdays, titles and pronouns. A word that opens a sentence is left
- * out because its capital says nothing ("Describe", "Where"), so a query written in lower case names nothing. The
- * names of {@link EnglishQueryAnalyzer}, for the ranking step {@link dev.engram.Ranking#NAMES names}.
+ * The names a query mentions: its capitalised words that do not open a sentence ("What did
+ * <b>Caroline</b> say about <b>Paris</b>?"), lower-cased, without months, weekdays, titles and
+ * pronouns. A word that opens a sentence is left out because its capital says nothing ("Describe",
+ * "Where"), so a query written in lower case names nothing. The names of {@link
+ * EnglishQueryAnalyzer}, for the ranking step {@link dev.engram.Ranking#NAMES names}.
  */
 final class QueryNames {
-  /** A word: letters and digits, so "Jean-Luc" is two words and "Caroline's" is "Caroline" and "s". */
+  /**
+   * A word: letters and digits, so "Jean-Luc" is two words and "Caroline's" is "Caroline" and "s".
+   */
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
-  /** Capitalised words that are not names: the months and weekdays (from {@code java.time}) and titles. */
-  private static final Set<String> NOT_NAMES = Stream.of(
-      Stream.of(Month.values()).map(Enum::name), Stream.of(DayOfWeek.values()).map(Enum::name),
-      Stream.of("mr", "mrs", "ms", "dr", "st"))
-      .flatMap(words -> words).map(w -> w.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+
+  /**
+   * Capitalised words that are not names: the months and weekdays (from {@code java.time}) and
+   * titles.
+   */
+  private static final Set<String> NOT_NAMES =
+      Stream.of(
+              Stream.of(Month.values()).map(Enum::name),
+              Stream.of(DayOfWeek.values()).map(Enum::name),
+              Stream.of("mr", "mrs", "ms", "dr", "st"))
+          .flatMap(words -> words)
+          .map(w -> w.toLowerCase(Locale.ROOT))
+          .collect(Collectors.toUnmodifiableSet());
 
   private QueryNames() {}
 
@@ -46,13 +57,16 @@ final class QueryNames {
   }
 
   /**
-   * True if {@code name} (one word, as {@link #of} gives it) is a word of {@code text}, ignoring case: found where
-   * neither the character before nor the one after is a letter or digit, as {@link #of} splits words.
+   * True if {@code name} (one word, as {@link #of} gives it) is a word of {@code text}, ignoring
+   * case: found where neither the character before nor the one after is a letter or digit, as
+   * {@link #of} splits words.
    */
   static boolean mentions(String text, String name) {
     int n = name.length();
     for (int i = 0; i + n <= text.length(); i++) {
-      if (text.regionMatches(true, i, name, 0, n) && !wordChar(text, i - 1) && !wordChar(text, i + n)) {
+      if (text.regionMatches(true, i, name, 0, n)
+          && !wordChar(text, i - 1)
+          && !wordChar(text, i + n)) {
         return true;
       }
     }
@@ -60,8 +74,9 @@ final class QueryNames {
   }
 
   /**
-   * True if the word at {@code at} of {@code text} is written as a name: capitalised and not the first word of a
-   * sentence (whose capital says nothing). Months and titles are written as names too; {@link #of} leaves them out.
+   * True if the word at {@code at} of {@code text} is written as a name: capitalised and not the
+   * first word of a sentence (whose capital says nothing). Months and titles are written as names
+   * too; {@link #of} leaves them out.
    */
   static boolean isName(String text, int at) {
     return Character.isUpperCase(text.codePointAt(at)) && !opensSentence(text, at);
@@ -71,7 +86,10 @@ final class QueryNames {
     return at >= 0 && at < text.length() && Character.isLetterOrDigit(text.charAt(at));
   }
 
-  /** True if only spaces, quotes or brackets stand between the word at {@code at} and a sentence's end or the start. */
+  /**
+   * True if only spaces, quotes or brackets stand between the word at {@code at} and a sentence's
+   * end or the start.
+   */
   private static boolean opensSentence(String text, int at) {
     for (int i = at - 1; i >= 0; i--) {
       char c = text.charAt(i);

@@ -15,38 +15,53 @@ import java.util.regex.Pattern;
 
 /**
  * The periods a query names, as half-open intervals of event time, in the clock's zone:
+ *
  * <ul>
- *   <li>a day: "13 October 2023", "October 13, 2023", "2023-10-13": that day and the week after it (what happened
- *       on a day is often told a few days later);</li>
- *   <li>a month: "May 2023", "in May of 2023": that month; a month without a year ("in June"): that month of each
- *       of the last {@value #YEARS_BACK} years and the current one;</li>
- *   <li>a year: "in 2022", "during 2022": that year;</li>
- *   <li>relative to the clock: "today", "yesterday", "this/last week", "this/last month", "this/last year".</li>
+ *   <li>a day: "13 October 2023", "October 13, 2023", "2023-10-13": that day and the week after it
+ *       (what happened on a day is often told a few days later);
+ *   <li>a month: "May 2023", "in May of 2023": that month; a month without a year ("in June"): that
+ *       month of each of the last {@value #YEARS_BACK} years and the current one;
+ *   <li>a year: "in 2022", "during 2022": that year;
+ *   <li>relative to the clock: "today", "yesterday", "this/last week", "this/last month",
+ *       "this/last year".
  * </ul>
+ *
  * A query naming none gives nothing. The English periods of {@link EnglishQueryAnalyzer}.
  */
 final class QueryPeriods {
   /** How many past years a month named without a year covers. */
   static final int YEARS_BACK = 10;
+
   /** Days after a named day that still count as that day's (told later). */
   static final int DAY_SLACK = 7;
 
-  private static final String MONTHS = "january|february|march|april|may|june|july|august|september|october"
-      + "|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec";
-  private static final Pattern DAY_MONTH_YEAR = Pattern.compile(
-      "\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(" + MONTHS + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
-  private static final Pattern MONTH_DAY_YEAR = Pattern.compile(
-      "\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+  private static final String MONTHS =
+      "january|february|march|april|may|june|july|august|september|october"
+          + "|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec";
+  private static final Pattern DAY_MONTH_YEAR =
+      Pattern.compile(
+          "\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(" + MONTHS + ")\\.?,?\\s+(\\d{4})\\b",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern MONTH_DAY_YEAR =
+      Pattern.compile(
+          "\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern ISO_DAY = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
-  private static final Pattern MONTH_YEAR = Pattern.compile(
-      "\\b(" + MONTHS + ")\\.?,?\\s+(?:of\\s+)?(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
-  private static final Pattern MONTH_ALONE = Pattern.compile(
-      "\\b(?:in|during|since|through|of)\\s+(january|february|march|april|may|june|july|august|september|october"
-          + "|november|december)\\b", Pattern.CASE_INSENSITIVE);
-  private static final Pattern YEAR = Pattern.compile("\\b(?:in|during|of|since|through)\\s+((?:19|20)\\d{2})\\b",
-      Pattern.CASE_INSENSITIVE);
-  private static final Pattern RELATIVE = Pattern.compile(
-      "\\b(today|yesterday|(?:this|last|past)\\s+(?:week|month|year))\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern MONTH_YEAR =
+      Pattern.compile(
+          "\\b(" + MONTHS + ")\\.?,?\\s+(?:of\\s+)?(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern MONTH_ALONE =
+      Pattern.compile(
+          "\\b(?:in|during|since|through|of)\\s+(january|february|march|april|may|june|july|august|september|october"
+              + "|november|december)\\b",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern YEAR =
+      Pattern.compile(
+          "\\b(?:in|during|of|since|through)\\s+((?:19|20)\\d{2})\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern RELATIVE =
+      Pattern.compile(
+          "\\b(today|yesterday|(?:this|last|past)\\s+(?:week|month|year))\\b",
+          Pattern.CASE_INSENSITIVE);
 
   private QueryPeriods() {}
 
@@ -73,7 +88,8 @@ final class QueryPeriods {
     for (Matcher m = MONTH_YEAR.matcher(left); m.find(); ) {
       LocalDate first = LocalDate.of(year(m.group(2)), month(m.group(1)), 1);
       out.add(between(first, first.plusMonths(1), zone));
-      left = left.substring(0, m.start()) + " ".repeat(m.end() - m.start()) + left.substring(m.end());
+      left =
+          left.substring(0, m.start()) + " ".repeat(m.end() - m.start()) + left.substring(m.end());
     }
     LocalDate today = LocalDate.now(clock);
     for (Matcher m = MONTH_ALONE.matcher(left); m.find(); ) {
@@ -100,10 +116,15 @@ final class QueryPeriods {
       case "yesterday" -> between(today.minusDays(1), today, zone);
       case "this week" -> between(monday, monday.plusWeeks(1), zone);
       case "last week", "past week" -> between(monday.minusWeeks(1), monday, zone);
-      case "this month" -> between(today.withDayOfMonth(1), today.withDayOfMonth(1).plusMonths(1), zone);
-      case "last month", "past month" -> between(today.withDayOfMonth(1).minusMonths(1), today.withDayOfMonth(1), zone);
-      case "this year" -> between(today.withDayOfYear(1), today.withDayOfYear(1).plusYears(1), zone);
-      default -> between(today.withDayOfYear(1).minusYears(1), today.withDayOfYear(1), zone); // last/past year
+      case "this month" ->
+          between(today.withDayOfMonth(1), today.withDayOfMonth(1).plusMonths(1), zone);
+      case "last month", "past month" ->
+          between(today.withDayOfMonth(1).minusMonths(1), today.withDayOfMonth(1), zone);
+      case "this year" ->
+          between(today.withDayOfYear(1), today.withDayOfYear(1).plusYears(1), zone);
+      default ->
+          between(
+              today.withDayOfYear(1).minusYears(1), today.withDayOfYear(1), zone); // last/past year
     };
   }
 
@@ -132,7 +153,9 @@ final class QueryPeriods {
   private static Month month(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     for (Month m : Month.values()) {
-      if (m.name().toLowerCase(Locale.ROOT).startsWith(n.length() > 3 && n.startsWith("sept") ? "sep" : n)) {
+      if (m.name()
+          .toLowerCase(Locale.ROOT)
+          .startsWith(n.length() > 3 && n.startsWith("sept") ? "sep" : n)) {
         return m;
       }
     }

@@ -20,10 +20,10 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.GraphExtractor;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
+import dev.engram.spi.MemoryInference;
+import dev.engram.spi.MemoryInference.PlannedChange;
 import dev.engram.spi.ScopeLease;
 import dev.engram.spi.SearchIndex;
-import dev.engram.spi.MemoryInference.PlannedChange;
-import dev.engram.spi.MemoryInference;
 import dev.engram.spi.StoredMemory;
 import dev.engram.spi.UsageMeter;
 import java.time.Instant;
@@ -42,10 +42,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The add path: validate, plan (verbatim or through the configured {@link MemoryInference}), embed the new texts,
- * and commit memories, history rows and window messages in one change set. With graph memory on, every add (also
- * {@code infer=false}, as in mem0) goes through the {@link GraphWriter} under the scope lock, and its graph changes
- * commit in the same change set.
+ * The add path: validate, plan (verbatim or through the configured {@link MemoryInference}), embed
+ * the new texts, and commit memories, history rows and window messages in one change set. With
+ * graph memory on, every add (also {@code infer=false}, as in mem0) goes through the {@link
+ * GraphWriter} under the scope lock, and its graph changes commit in the same change set.
  */
 final class AddPath {
   private static final Logger LOG = LoggerFactory.getLogger(AddPath.class);
@@ -63,9 +63,9 @@ final class AddPath {
   }
 
   /**
-   * Plans every request, then commits all of them in one change set. The scope locks of the requests that need one
-   * are all taken first, in stripe order ({@link ScopeLocks#lockAll}), so batches over the same scopes in any order
-   * cannot deadlock.
+   * Plans every request, then commits all of them in one change set. The scope locks of the
+   * requests that need one are all taken first, in stripe order ({@link ScopeLocks#lockAll}), so
+   * batches over the same scopes in any order cannot deadlock.
    */
   List<AddResult> addBatch(String tenant, List<AddRequest> given) {
     for (AddRequest r : given) {
@@ -73,21 +73,30 @@ final class AddPath {
     }
     Instant received = engine.config.clock().instant();
     List<AddRequest> requests = given.stream().map(r -> timed(r, received)).toList();
-    List<Scope> locked = requests.stream().filter(r -> r.infer() || engine.graphEnabled()).map(AddRequest::scope)
-        .toList();
+    List<Scope> locked =
+        requests.stream()
+            .filter(r -> r.infer() || engine.graphEnabled())
+            .map(AddRequest::scope)
+            .toList();
     List<ReentrantLock> held = engine.scopeLocks.lockAll(tenant, locked);
     List<ScopeLease> leases = new ArrayList<>();
     try {
-      // The storage's own scope locks (across processes), one per distinct scope, in one global order as well.
-      for (Scope scope : new java.util.TreeMap<>(locked.stream().distinct()
-          .collect(Collectors.toMap(Scope::key, sc -> sc))).values()) {
+      // The storage's own scope locks (across processes), one per distinct scope, in one global
+      // order as well.
+      for (Scope scope :
+          new java.util.TreeMap<>(
+                  locked.stream().distinct().collect(Collectors.toMap(Scope::key, sc -> sc)))
+              .values()) {
         leases.add(engine.config.storage().lockScope(tenant, scope));
       }
       List<Staged> staged = new ArrayList<>(requests.size());
-      Map<String, Optional<Message>> lastSaid = new HashMap<>(); // per scope key: the message before the next add's
+      Map<String, Optional<Message>> lastSaid =
+          new HashMap<>(); // per scope key: the message before the next add's
       for (AddRequest r : requests) {
-        Optional<Message> previous = engine.config.sourceContext()
-            ? lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r)) : Optional.empty();
+        Optional<Message> previous =
+            engine.config.sourceContext()
+                ? lastSaid.computeIfAbsent(r.scope().key(), k -> lastWindowMessage(tenant, r))
+                : Optional.empty();
         staged.add(stage(tenant, r, previous));
         lastSaid.put(r.scope().key(), lastSaid(r.messages()).or(() -> previous));
       }
@@ -110,13 +119,19 @@ final class AddPath {
       List<ChangeSet.WindowAppend> windows = new ArrayList<>();
       for (Staged s : staged) {
         changes.addAll(s.changes);
-        List<Message> conversational = s.request.messages().stream()
-            .filter(m -> m.role() != Role.SYSTEM)
-            .map(m -> m.timestamp() == null && s.request.timestamp() != null
-                ? m.withTimestamp(s.request.timestamp()) : m)
-            .collect(Collectors.toList());
+        List<Message> conversational =
+            s.request.messages().stream()
+                .filter(m -> m.role() != Role.SYSTEM)
+                .map(
+                    m ->
+                        m.timestamp() == null && s.request.timestamp() != null
+                            ? m.withTimestamp(s.request.timestamp())
+                            : m)
+                .collect(Collectors.toList());
         if (!conversational.isEmpty()) {
-          s.window = new ChangeSet.WindowAppend(s.request.scope(), conversational, engine.config.windowSize());
+          s.window =
+              new ChangeSet.WindowAppend(
+                  s.request.scope(), conversational, engine.config.windowSize());
           windows.add(s.window);
         }
       }
@@ -127,10 +142,16 @@ final class AddPath {
         }
       }
       List<AddResult> results = new ArrayList<>(staged.size());
-      RelationReport report = engine.graphEnabled() ? new RelationReport(tenant, graphChanges, pending) : null;
+      RelationReport report =
+          engine.graphEnabled() ? new RelationReport(tenant, graphChanges, pending) : null;
       for (Staged s : staged) {
-        results.add(new AddResult(s.events(), s.usage.snapshot(), report == null ? Optional.empty()
-            : Optional.of(report.of(s.addedRelations, s.invalidatedRelations))));
+        results.add(
+            new AddResult(
+                s.events(),
+                s.usage.snapshot(),
+                report == null
+                    ? Optional.empty()
+                    : Optional.of(report.of(s.addedRelations, s.invalidatedRelations))));
       }
       return results;
     } finally {
@@ -142,18 +163,19 @@ final class AddPath {
   }
 
   /**
-   * The request with a time for every message: a message without its own timestamp, in a request without one, was
-   * said when the add was received ({@code received}, the engine clock's instant at the start of the add, read once
-   * per add). So relative dates resolve, memories get an {@code event_time}, and graph relations a {@code valid_at}
-   * also when the caller gives no time.
+   * The request with a time for every message: a message without its own timestamp, in a request
+   * without one, was said when the add was received ({@code received}, the engine clock's instant
+   * at the start of the add, read once per add). So relative dates resolve, memories get an {@code
+   * event_time}, and graph relations a {@code valid_at} also when the caller gives no time.
    */
   private static AddRequest timed(AddRequest r, Instant received) {
     if (r.timestamp() != null || r.messages().stream().allMatch(m -> m.timestamp() != null)) {
       return r;
     }
-    List<Message> messages = r.messages().stream()
-        .map(m -> m.timestamp() == null ? m.withTimestamp(received) : m)
-        .toList();
+    List<Message> messages =
+        r.messages().stream()
+            .map(m -> m.timestamp() == null ? m.withTimestamp(received) : m)
+            .toList();
     return new AddRequest(r.scope(), messages, r.metadata(), r.infer(), null, r.expiration());
   }
 
@@ -161,22 +183,33 @@ final class AddPath {
     List<GraphExtractor.NewMemory> created = new ArrayList<>();
     for (MemoryChange c : s.changes) {
       if (c.event() == dev.engram.EventType.ADD || c.event() == dev.engram.EventType.UPDATE) {
-        created.add(new GraphExtractor.NewMemory(c.memory().id(), c.memory().item().text(), c.actorId(),
-            c.memory().item().sourceIds()));
+        created.add(
+            new GraphExtractor.NewMemory(
+                c.memory().id(),
+                c.memory().item().text(),
+                c.actorId(),
+                c.memory().item().sourceIds()));
       }
     }
-    List<Message> messages = s.request.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
-    return new GraphExtractor.Input(s.request.scope(), messages, messageTime(s.request), created, s.usage);
+    List<Message> messages =
+        s.request.messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
+    return new GraphExtractor.Input(
+        s.request.scope(), messages, messageTime(s.request), created, s.usage);
   }
 
-  /** The request's conversation time: its timestamp, else its latest non-system message's, else null. */
+  /**
+   * The request's conversation time: its timestamp, else its latest non-system message's, else
+   * null.
+   */
   private static Instant messageTime(AddRequest r) {
     if (r.timestamp() != null) {
       return r.timestamp();
     }
     Instant at = null;
     for (Message m : r.messages()) {
-      if (m.role() != Role.SYSTEM && m.timestamp() != null && (at == null || m.timestamp().isAfter(at))) {
+      if (m.role() != Role.SYSTEM
+          && m.timestamp() != null
+          && (at == null || m.timestamp().isAfter(at))) {
         at = m.timestamp();
       }
     }
@@ -184,11 +217,13 @@ final class AddPath {
   }
 
   /**
-   * The add's graph changes plus the invalidation of the relations that only memories this add's pipeline deletes
-   * supported ({@link GraphRetirement#contradict}; {@code invalidAt} = the request's message time): a conflict never
-   * erases. Pipeline deletes happen only for {@code infer=true} requests, whose scope lock is held.
+   * The add's graph changes plus the invalidation of the relations that only memories this add's
+   * pipeline deletes supported ({@link GraphRetirement#contradict}; {@code invalidAt} = the
+   * request's message time): a conflict never erases. Pipeline deletes happen only for {@code
+   * infer=true} requests, whose scope lock is held.
    */
-  private GraphChanges contradictDeleted(String tenant, List<Staged> staged, GraphChanges graphChanges) {
+  private GraphChanges contradictDeleted(
+      String tenant, List<Staged> staged, GraphChanges graphChanges) {
     Map<String, Instant> deletedAt = new LinkedHashMap<>();
     Set<String> created = new HashSet<>();
     Instant now = engine.config.clock().instant();
@@ -209,14 +244,20 @@ final class AddPath {
     if (deletedAt.isEmpty()) {
       return graphChanges;
     }
-    GraphChanges after = new GraphRetirement(engine).contradict(tenant, deletedAt, created, graphChanges);
+    GraphChanges after =
+        new GraphRetirement(engine).contradict(tenant, deletedAt, created, graphChanges);
     Set<String> endedBefore = new HashSet<>();
-    graphChanges.relations().stream().filter(Relation::invalidated).forEach(r -> endedBefore.add(r.id()));
+    graphChanges.relations().stream()
+        .filter(Relation::invalidated)
+        .forEach(r -> endedBefore.add(r.id()));
     for (Relation r : after.relations()) {
       if (r.invalidated() && !endedBefore.contains(r.id())) {
         for (Staged s : staged) {
-          if (s.changes.stream().anyMatch(c -> c.event() == dev.engram.EventType.DELETE
-              && r.memoryIds().contains(c.memory().id()))) {
+          if (s.changes.stream()
+              .anyMatch(
+                  c ->
+                      c.event() == dev.engram.EventType.DELETE
+                          && r.memoryIds().contains(c.memory().id()))) {
             s.invalidatedRelations.add(r.id());
             break;
           }
@@ -226,14 +267,19 @@ final class AddPath {
     return after;
   }
 
-  /** Renders the relations an add wrote as API records, endpoint names taken from the add's own entity writes. */
+  /**
+   * Renders the relations an add wrote as API records, endpoint names taken from the add's own
+   * entity writes.
+   */
   private final class RelationReport {
     private final Map<String, Relation> relations = new HashMap<>();
     private final Map<String, String> names;
 
     RelationReport(String tenant, GraphChanges changes, GraphWriter.Pending pending) {
       changes.relations().forEach(r -> relations.put(r.id(), r));
-      names = GraphSearch.entityNames(engine.graph, tenant, changes.relations(), pending.upserts.values());
+      names =
+          GraphSearch.entityNames(
+              engine.graph, tenant, changes.relations(), pending.upserts.values());
     }
 
     RelationChanges of(List<String> added, List<String> invalidated) {
@@ -241,8 +287,9 @@ final class AddPath {
     }
 
     private List<GraphRelation> render(List<String> ids) {
-      List<Relation> written = new java.util.LinkedHashSet<>(ids).stream().map(relations::get)
-          .filter(Objects::nonNull).toList();
+      List<Relation> written =
+          new java.util.LinkedHashSet<>(ids)
+              .stream().map(relations::get).filter(Objects::nonNull).toList();
       return GraphSearch.render(written, names, r -> 1.0);
     }
   }
@@ -266,18 +313,32 @@ final class AddPath {
       return List.copyOf(events);
     }
 
-    /** Adds a change and the event it reports (the event does not depend on the embedding filled in later). */
+    /**
+     * Adds a change and the event it reports (the event does not depend on the embedding filled in
+     * later).
+     */
     void change(MemoryChange c) {
       changes.add(c);
       MemoryItem m = c.memory().item();
-      events.add(new MemoryEvent(m.id(), m.text(), c.event(),
-          c.event() == dev.engram.EventType.UPDATE ? c.previousText() : null, c.actorId(), c.role()));
+      events.add(
+          new MemoryEvent(
+              m.id(),
+              m.text(),
+              c.event(),
+              c.event() == dev.engram.EventType.UPDATE ? c.previousText() : null,
+              c.actorId(),
+              c.role()));
     }
   }
 
-  /** A new or changed memory's source context ({@link SourceContext}), or none when they are off. */
-  private String sourceContext(AddRequest r, Optional<Message> previous, List<String> sourceIds, String text) {
-    return engine.config.sourceContext() ? SourceContext.of(r.messages(), previous, sourceIds, text) : "";
+  /**
+   * A new or changed memory's source context ({@link SourceContext}), or none when they are off.
+   */
+  private String sourceContext(
+      AddRequest r, Optional<Message> previous, List<String> sourceIds, String text) {
+    return engine.config.sourceContext()
+        ? SourceContext.of(r.messages(), previous, sourceIds, text)
+        : "";
   }
 
   /** The last message of the request's scope's window, if any. */
@@ -298,27 +359,50 @@ final class AddPath {
 
   private Staged stage(String tenant, AddRequest r, Optional<Message> previous) {
     Staged s = new Staged(r);
-    List<PlannedChange> plan = r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
+    List<PlannedChange> plan =
+        r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
     for (PlannedChange p : plan) {
       if (p instanceof MemoryInference.Add a) {
         String text = RequestChecks.checkText("memory", a.text(), engine.config.maxTextLength());
-        MemoryItem item = new MemoryItem(engine.config.ids().get(), text, Hashes.md5(text), r.metadata(),
-            r.scope().userId().orElse(null), r.scope().agentId().orElse(null), r.scope().runId().orElse(null),
-            a.actorId(), a.role(), now, now, a.eventTime() != null ? a.eventTime() : r.timestamp(),
-            a.sourceIds(), r.expiration());
+        MemoryItem item =
+            new MemoryItem(
+                engine.config.ids().get(),
+                text,
+                Hashes.md5(text),
+                r.metadata(),
+                r.scope().userId().orElse(null),
+                r.scope().agentId().orElse(null),
+                r.scope().runId().orElse(null),
+                a.actorId(),
+                a.role(),
+                now,
+                now,
+                a.eventTime() != null ? a.eventTime() : r.timestamp(),
+                a.sourceIds(),
+                r.expiration());
         s.toEmbed.add(item);
-        s.change(MemoryChange.add(new StoredMemory(tenant, item, new float[0],
-            sourceContext(r, previous, a.sourceIds(), text)), a.actorId(), a.role(), pipeline));
+        s.change(
+            MemoryChange.add(
+                new StoredMemory(
+                    tenant, item, new float[0], sourceContext(r, previous, a.sourceIds(), text)),
+                a.actorId(),
+                a.role(),
+                pipeline));
         continue;
       }
       String id = targetId(p);
-      Optional<StoredMemory> existing = engine.store.get(tenant, id)
-          .filter(m -> r.scope().contains(m.item().userId(), m.item().agentId(), m.item().runId()));
+      Optional<StoredMemory> existing =
+          engine
+              .store
+              .get(tenant, id)
+              .filter(
+                  m -> r.scope().contains(m.item().userId(), m.item().agentId(), m.item().runId()));
       if (existing.isEmpty()) {
-        LOG.warn("inference referred to memory {} which is not in scope {}; ignored", id, r.scope());
+        LOG.warn(
+            "inference referred to memory {} which is not in scope {}; ignored", id, r.scope());
         continue;
       }
       if (!touched.add(id)) {
@@ -329,14 +413,19 @@ final class AddPath {
       if (p instanceof MemoryInference.Update u) {
         String text = RequestChecks.checkText("memory", u.text(), engine.config.maxTextLength());
         if (text.equals(old.text())) {
-          s.events.add(new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
+          s.events.add(
+              new MemoryEvent(id, old.text(), dev.engram.EventType.NOOP, null, null, null));
           continue;
         }
         MemoryItem updated = old.withContent(text, old.metadata(), old.expirationDate(), now);
         s.toEmbed.add(updated);
         // the exchange that changed the fact is its context now; the old one told the old fact
-        s.change(MemoryChange.update(new StoredMemory(tenant, updated, new float[0],
-            sourceContext(r, previous, List.of(), text)), old.text(), pipeline));
+        s.change(
+            MemoryChange.update(
+                new StoredMemory(
+                    tenant, updated, new float[0], sourceContext(r, previous, List.of(), text)),
+                old.text(),
+                pipeline));
       } else if (p instanceof MemoryInference.Delete) {
         s.change(MemoryChange.delete(existing.get(), pipeline, now));
       } else {
@@ -363,48 +452,71 @@ final class AddPath {
         continue;
       }
       Messages.Source src = Messages.source(m, r.timestamp());
-      out.add(new MemoryInference.Add(m.content().trim(), m.name(), m.role(), src.eventTime(), src.sourceIds()));
+      out.add(
+          new MemoryInference.Add(
+              m.content().trim(), m.name(), m.role(), src.eventTime(), src.sourceIds()));
     }
     return out;
   }
 
   private MemoryInference.InferenceContext context(String tenant, AddRequest r, UsageMeter usage) {
     Scope scope = r.scope();
-    MemoryInference.ScopeMemories memories = new MemoryInference.ScopeMemories() {
-      @Override
-      public List<MemoryItem> similar(String text, int k) {
-        // the plain fused ranking: the ranking steps serve questions (a fact's session neighbours, its dates), not
-        // the search for what a new fact repeats or changes
-        SearchRequest q = SearchRequest.builder(scope, text).topK(Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
-            .ranking(Ranking.NONE).build();
-        return search.search(tenant, q).hits().stream().map(h -> h.memory()).collect(Collectors.toList());
-      }
+    MemoryInference.ScopeMemories memories =
+        new MemoryInference.ScopeMemories() {
+          @Override
+          public List<MemoryItem> similar(String text, int k) {
+            // the plain fused ranking: the ranking steps serve questions (a fact's session
+            // neighbours, its dates), not
+            // the search for what a new fact repeats or changes
+            SearchRequest q =
+                SearchRequest.builder(scope, text)
+                    .topK(Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
+                    .ranking(Ranking.NONE)
+                    .build();
+            return search.search(tenant, q).hits().stream()
+                .map(h -> h.memory())
+                .collect(Collectors.toList());
+          }
 
-      @Override
-      public List<MemoryItem> sharingWords(String text, int k) {
-        IndexQuery q = new IndexQuery(tenant, scope, Filter.all(), false, engine.today());
-        List<String> ids = engine.index.repeatCandidates(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
-            .stream()
-            .map(SearchIndex.Candidate::id).toList();
-        return new SearchRecords(engine.store, tenant).get(ids).stream().map(StoredMemory::item).toList();
-      }
+          @Override
+          public List<MemoryItem> sharingWords(String text, int k) {
+            IndexQuery q = new IndexQuery(tenant, scope, Filter.all(), false, engine.today());
+            List<String> ids =
+                engine
+                    .index
+                    .repeatCandidates(q, text, Math.max(1, Math.min(k, SearchRequest.MAX_TOP_K)))
+                    .stream()
+                    .map(SearchIndex.Candidate::id)
+                    .toList();
+            return new SearchRecords(engine.store, tenant)
+                .get(ids).stream().map(StoredMemory::item).toList();
+          }
 
-      @Override
-      public List<MemoryItem> withText(String text) {
-        return engine.store.findByHash(tenant, scope, Hashes.md5(text.trim()));
-      }
-    };
-    return new MemoryInference.InferenceContext(tenant, scope, r.messages(),
-        engine.store.recentMessages(tenant, scope, engine.config.windowSize()), r.metadata(), r.timestamp(),
-        memories, engine.store.summary(tenant, scope).orElse(""), usage);
+          @Override
+          public List<MemoryItem> withText(String text) {
+            return engine.store.findByHash(tenant, scope, Hashes.md5(text.trim()));
+          }
+        };
+    return new MemoryInference.InferenceContext(
+        tenant,
+        scope,
+        r.messages(),
+        engine.store.recentMessages(tenant, scope, engine.config.windowSize()),
+        r.metadata(),
+        r.timestamp(),
+        memories,
+        engine.store.summary(tenant, scope).orElse(""),
+        usage);
   }
 
   /**
-   * Embeds every new or changed text of the batch in one call and fills in the change set; with context embeddings
-   * on, the same call embeds each such memory's context text ({@link EmbeddingTexts#withContext}) too.
+   * Embeds every new or changed text of the batch in one call and fills in the change set; with
+   * context embeddings on, the same call embeds each such memory's context text ({@link
+   * EmbeddingTexts#withContext}) too.
    */
   private void embed(List<Staged> staged) {
-    List<String> ids = new ArrayList<>(); // whose vector each text gives: memory texts first, then contexts
+    List<String> ids =
+        new ArrayList<>(); // whose vector each text gives: memory texts first, then contexts
     List<String> texts = new ArrayList<>();
     for (Staged s : staged) {
       for (MemoryItem m : s.toEmbed) {
@@ -423,7 +535,8 @@ final class AddPath {
         }
       }
     }
-    List<float[]> vectors = Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
+    List<float[]> vectors =
+        Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
     Map<String, float[]> byId = new HashMap<>();
     Map<String, float[]> contextById = new HashMap<>();
     for (int i = 0; i < vectors.size(); i++) {

@@ -12,18 +12,19 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The engine's view of a separate graph store fed through the record's graph outbox: before every read, and before
- * {@link #deleteScope}, it applies the outbox's pending entries (left by a graph failure), so that an operation never
- * computes graph changes from a graph that misses older ones, and a scope deletion is not followed by an older
- * pending write into that scope. If applying them fails, the graph store's exception is thrown. {@link #reset} does
- * not wait for them: the record's reset already dropped the tenant's pending entries. Thread-safe.
+ * The engine's view of a separate graph store fed through the record's graph outbox: before every
+ * read, and before {@link #deleteScope}, it applies the outbox's pending entries (left by a graph
+ * failure), so that an operation never computes graph changes from a graph that misses older ones,
+ * and a scope deletion is not followed by an older pending write into that scope. If applying them
+ * fails, the graph store's exception is thrown. {@link #reset} does not wait for them: the record's
+ * reset already dropped the tenant's pending entries. Thread-safe.
  */
 final class CatchingUpGraphStore implements GraphStore {
   private final GraphStore graph;
   private final Runnable catchUp;
 
   /**
-   * @param graph   the separate graph store
+   * @param graph the separate graph store
    * @param catchUp applies the pending outbox entries to {@code graph} (cheap when there are none)
    */
   CatchingUpGraphStore(GraphStore graph, Runnable catchUp) {
@@ -44,7 +45,8 @@ final class CatchingUpGraphStore implements GraphStore {
   }
 
   @Override
-  public List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames) {
+  public List<Entity> entitiesByName(
+      String tenant, Scope scope, Collection<String> normalizedNames) {
     catchUp.run();
     return graph.entitiesByName(tenant, scope, normalizedNames);
   }
@@ -56,13 +58,15 @@ final class CatchingUpGraphStore implements GraphStore {
   }
 
   @Override
-  public List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
+  public List<Relation> relationsOf(
+      String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
     catchUp.run();
     return graph.relationsOf(tenant, scope, entityIds, view);
   }
 
   @Override
-  public List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view) {
+  public List<ScoredRelation> similarRelations(
+      String tenant, Scope scope, float[] vector, int k, TimeView view) {
     catchUp.run();
     return graph.similarRelations(tenant, scope, vector, k, view);
   }

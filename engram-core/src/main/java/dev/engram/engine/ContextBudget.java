@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * A search's context budget while hits are chosen: memories are taken in order while their texts fit together into
- * the budget (counted by the engine's {@link TokenCounter}); a memory that would overflow it is skipped, so a
- * shorter one further down can still fit. The one place a budget is applied, before reranking (while candidates are
- * read) or after it. Not thread-safe: one per search.
+ * A search's context budget while hits are chosen: memories are taken in order while their texts
+ * fit together into the budget (counted by the engine's {@link TokenCounter}); a memory that would
+ * overflow it is skipped, so a shorter one further down can still fit. The one place a budget is
+ * applied, before reranking (while candidates are read) or after it. Not thread-safe: one per
+ * search.
  */
 final class ContextBudget {
   private final TokenCounter counter;
@@ -22,7 +23,10 @@ final class ContextBudget {
     this.limit = limit;
   }
 
-  /** The request's budget, counted by {@code counter}; no limit (and nothing counted) when it has none. */
+  /**
+   * The request's budget, counted by {@code counter}; no limit (and nothing counted) when it has
+   * none.
+   */
   static ContextBudget of(TokenCounter counter, OptionalInt maxTokens) {
     return maxTokens.isPresent() ? new ContextBudget(counter, maxTokens.getAsInt()) : unlimited();
   }
@@ -41,8 +45,13 @@ final class ContextBudget {
   boolean take(String text) {
     int cost = counter.count(text);
     if (cost < 0) {
-      throw new IllegalStateException("the token counter " + counter + " counted " + cost + " tokens; a count is never"
-          + " negative");
+      throw new IllegalStateException(
+          "the token counter "
+              + counter
+              + " counted "
+              + cost
+              + " tokens; a count is never"
+              + " negative");
     }
     if (cost > limit - used) {
       return false;

@@ -11,13 +11,16 @@ import dev.engram.spi.IndexQuery;
 import java.util.List;
 
 /**
- * The ranking step {@value Ranking#DATES}: a query naming periods ({@link QueryAnalyzer#periods}, relative ones against
- * the engine's clock) adds the dense list of the memories whose event time falls in one of them to the fused ranking,
- * with weight {@value #DATE_WEIGHT}. The list comes from the index inside the request's scope and filter. Explain:
- * a memory's move in the fused ranking.
+ * The ranking step {@value Ranking#DATES}: a query naming periods ({@link QueryAnalyzer#periods},
+ * relative ones against the engine's clock) adds the dense list of the memories whose event time
+ * falls in one of them to the fused ranking, with weight {@value #DATE_WEIGHT}. The list comes from
+ * the index inside the request's scope and filter. Explain: a memory's move in the fused ranking.
  */
 final class DatesStep implements RankingStep {
-  /** Weight of the dense list of the memories in the query's periods (1: as much as one fused signal). */
+  /**
+   * Weight of the dense list of the memories in the query's periods (1: as much as one fused
+   * signal).
+   */
   static final double DATE_WEIGHT = 1.0;
 
   @Override
@@ -36,8 +39,10 @@ final class DatesStep implements RankingStep {
     if (periods.isEmpty()) {
       return fused;
     }
-    return RankFusion.add(fused,
-        pass.engine.index.dense(within(pass.query, periods), IndexField.TEXT, pass.vector, pass.pool),
+    return RankFusion.add(
+        fused,
+        pass.engine.index.dense(
+            within(pass.query, periods), IndexField.TEXT, pass.vector, pass.pool),
         DATE_WEIGHT);
   }
 
@@ -49,11 +54,13 @@ final class DatesStep implements RankingStep {
       any[i] = Filters.and(Filters.gte("event_time", p.start()), Filters.lt("event_time", p.end()));
     }
     Filter inPeriod = any.length == 1 ? any[0] : Filters.or(any);
-    return new IndexQuery(q.tenant(), q.scope(), Filters.and(q.filter(), inPeriod), q.includeExpired(), q.today());
+    return new IndexQuery(
+        q.tenant(), q.scope(), Filters.and(q.filter(), inPeriod), q.includeExpired(), q.today());
   }
 
   @Override
   public String explainMove(int rankBefore, int rankAfter, double before, double after) {
-    return "in a period the query names: " + RankingStep.super.explainMove(rankBefore, rankAfter, before, after);
+    return "in a period the query names: "
+        + RankingStep.super.explainMove(rankBefore, rankAfter, before, after);
   }
 }

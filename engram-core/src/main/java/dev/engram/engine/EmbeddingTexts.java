@@ -4,10 +4,11 @@ import dev.engram.MemoryItem;
 import java.util.Locale;
 
 /**
- * What is embedded for a memory: its text, prefixed with the speaker's name when the text does not already name
- * them ("Caroline: I went to the support group"). A verbatim turn rarely names its speaker, and questions usually
- * do ("When did Caroline go to the support group?"); on the LoCoMo sample this raised evidence recall@10 of raw
- * turns from 0.50 to 0.62 (docs/BENCHMARKS.md). The stored text is unchanged.
+ * What is embedded for a memory: its text, prefixed with the speaker's name when the text does not
+ * already name them ("Caroline: I went to the support group"). A verbatim turn rarely names its
+ * speaker, and questions usually do ("When did Caroline go to the support group?"); on the LoCoMo
+ * sample this raised evidence recall@10 of raw turns from 0.50 to 0.62 (docs/BENCHMARKS.md). The
+ * stored text is unchanged.
  */
 final class EmbeddingTexts {
   private EmbeddingTexts() {}
@@ -16,11 +17,13 @@ final class EmbeddingTexts {
   static final int MAX_CONTEXT_CHARACTERS = 1_500;
 
   /**
-   * What is embedded for a memory's context embedding ({@link dev.engram.spi.StoredMemory#contextEmbedding}): its
-   * source context, cut to {@value #MAX_CONTEXT_CHARACTERS} characters (about 400 tokens, so that one long add does
-   * not cost a model's whole input window per memory and a memory of ordinary length still fits behind it), then a
-   * line break and the memory's own embedding text: the conversation read up to the fact, as contextual retrieval
-   * prefixes a chunk with its context. (The memory first measured lower on the LoCoMo sample: docs/BENCHMARKS.md.)
+   * What is embedded for a memory's context embedding ({@link
+   * dev.engram.spi.StoredMemory#contextEmbedding}): its source context, cut to {@value
+   * #MAX_CONTEXT_CHARACTERS} characters (about 400 tokens, so that one long add does not cost a
+   * model's whole input window per memory and a memory of ordinary length still fits behind it),
+   * then a line break and the memory's own embedding text: the conversation read up to the fact, as
+   * contextual retrieval prefixes a chunk with its context. (The memory first measured lower on the
+   * LoCoMo sample: docs/BENCHMARKS.md.)
    */
   static String withContext(MemoryItem m, String context) {
     int end = Math.min(context.length(), MAX_CONTEXT_CHARACTERS);
@@ -32,7 +35,9 @@ final class EmbeddingTexts {
 
   static String of(MemoryItem m) {
     String actor = m.actorId();
-    if (actor == null || actor.isBlank() || m.text().toLowerCase(Locale.ROOT).contains(actor.toLowerCase(Locale.ROOT))) {
+    if (actor == null
+        || actor.isBlank()
+        || m.text().toLowerCase(Locale.ROOT).contains(actor.toLowerCase(Locale.ROOT))) {
       return m.text();
     }
     return actor + ": " + m.text();

@@ -7,9 +7,8 @@ import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.StorageException;
 import dev.engram.ValidationException;
-import dev.engram.spi.ConversationSummarizer;
-import dev.engram.spi.UsageMeter;
 import dev.engram.spi.ChangeSet;
+import dev.engram.spi.ConversationSummarizer;
 import dev.engram.spi.EmbeddingSpec;
 import dev.engram.spi.GraphOutbox;
 import dev.engram.spi.GraphStore;
@@ -17,9 +16,10 @@ import dev.engram.spi.IndexOp;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.RestoredMemory;
-import dev.engram.spi.StoredMemory;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.Storage;
+import dev.engram.spi.StoredMemory;
+import dev.engram.spi.UsageMeter;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -40,18 +40,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The state shared by every tenant view: storage, models, locks and threads. Owns the one write path into the
- * record and the index: {@link #commit} applies a change set to the store, then the same changes to the index,
- * under one lock, so the index sees changes in sequence order.
+ * The state shared by every tenant view: storage, models, locks and threads. Owns the one write
+ * path into the record and the index: {@link #commit} applies a change set to the store, then the
+ * same changes to the index, under one lock, so the index sees changes in sequence order.
  *
  * <p><b>Separate graph store.</b> When the graph lives outside the record ({@link
- * dev.engram.spi.Storage#graphCommitsWithRecords()} false) and the record has a {@link GraphOutbox}, a change set's
- * graph changes are committed into the outbox with its memory changes, and then applied to the graph store from the
- * outbox, oldest entry first; an entry leaves the outbox only after the graph store applied it. Entries left by a
- * crash or by a failed graph write are applied when the engine opens, and else before the next read of the graph
- * (through {@link #graph}) or the graph changes of the next commit, so no newer graph change overtakes them.
- * Without an outbox the graph changes are applied to the graph store after the memory commit, and a crash between the
- * two commits loses them.
+ * dev.engram.spi.Storage#graphCommitsWithRecords()} false) and the record has a {@link
+ * GraphOutbox}, a change set's graph changes are committed into the outbox with its memory changes,
+ * and then applied to the graph store from the outbox, oldest entry first; an entry leaves the
+ * outbox only after the graph store applied it. Entries left by a crash or by a failed graph write
+ * are applied when the engine opens, and else before the next read of the graph (through {@link
+ * #graph}) or the graph changes of the next commit, so no newer graph change overtakes them.
+ * Without an outbox the graph changes are applied to the graph store after the memory commit, and a
+ * crash between the two commits loses them.
  */
 final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -59,36 +60,64 @@ final class Engine implements AutoCloseable {
   final Engram.Config config;
   final MemoryStore store;
   final SearchIndex index;
+
   /**
-   * The graph store, or null without one; with an outbox, a view of it that first applies pending outbox entries
-   * (see {@link CatchingUpGraphStore}).
+   * The graph store, or null without one; with an outbox, a view of it that first applies pending
+   * outbox entries (see {@link CatchingUpGraphStore}).
    */
   final GraphStore graph;
+
   /** The graph store itself, or null without one. */
   private final GraphStore graphStore;
+
   /** True if the record applies a change set's graph changes in its own transaction. */
   final boolean graphInRecords;
-  /** The record's graph outbox, used for a separate graph store; null if the graph is in the record or has none. */
-  private final GraphOutbox outbox;
-  /** True while the outbox may hold entries the graph store has not applied; written under {@link #writeLock}. */
-  private volatile boolean outboxPending;
-  final ScopeLocks scopeLocks = new ScopeLocks(64);
+
   /**
-   * The memories' densities for the ranking step hubs: derived from the index, told of every memory a write changes
-   * (with its scope, which a removal from the index no longer names) and forgotten when the index is caught up.
+   * The record's graph outbox, used for a separate graph store; null if the graph is in the record
+   * or has none.
+   */
+  private final GraphOutbox outbox;
+
+  /**
+   * True while the outbox may hold entries the graph store has not applied; written under {@link
+   * #writeLock}.
+   */
+  private volatile boolean outboxPending;
+
+  final ScopeLocks scopeLocks = new ScopeLocks(64);
+
+  /**
+   * The memories' densities for the ranking step hubs: derived from the index, told of every memory
+   * a write changes (with its scope, which a removal from the index no longer names) and forgotten
+   * when the index is caught up.
    */
   final HubDensities hubDensities = new HubDensities();
+
   final ExecutorService asyncExecutor;
   private final ScheduledExecutorService committer;
   private final ExecutorService summaries;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean indexDirty = new AtomicBoolean();
-  /** An index write failed, or a repair could not finish: bring the index up to date before the next use. */
+
+  /**
+   * An index write failed, or a repair could not finish: bring the index up to date before the next
+   * use.
+   */
   private final AtomicBoolean indexStale = new AtomicBoolean();
-  /** A search or commit of the index failed: recreate it and rebuild it from the record before the next use. */
+
+  /**
+   * A search or commit of the index failed: recreate it and rebuild it from the record before the
+   * next use.
+   */
   private final AtomicBoolean indexDamaged = new AtomicBoolean();
-  /** Counts index recreations, so that a failure seen on an index already recreated does not recreate it again. */
+
+  /**
+   * Counts index recreations, so that a failure seen on an index already recreated does not
+   * recreate it again.
+   */
   private final AtomicLong indexEpoch = new AtomicLong();
+
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private Engine(Engram.Config config) {
@@ -99,15 +128,18 @@ final class Engine implements AutoCloseable {
     this.graphInRecords = graphStore != null && config.storage().graphCommitsWithRecords();
     this.outbox = graphStore == null || graphInRecords ? null : store.graphOutbox().orElse(null);
     this.outboxPending = outbox != null;
-    this.graph = outbox == null ? graphStore : new CatchingUpGraphStore(graphStore, this::catchUpGraph);
-    this.asyncExecutor = Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
+    this.graph =
+        outbox == null ? graphStore : new CatchingUpGraphStore(graphStore, this::catchUpGraph);
+    this.asyncExecutor =
+        Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
     this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
   }
 
   /**
-   * Refreshes a scope's rolling summary in the background (one refresh at a time, in submission order). A failure
-   * is logged and keeps the previous summary: the add it follows has already committed.
+   * Refreshes a scope's rolling summary in the background (one refresh at a time, in submission
+   * order). A failure is logged and keeps the previous summary: the add it follows has already
+   * committed.
    */
   void refreshSummaryAsync(String tenant, Scope scope, List<Message> newMessages) {
     Optional<ConversationSummarizer> configured = config.summarizer();
@@ -115,19 +147,24 @@ final class Engine implements AutoCloseable {
       return;
     }
     ConversationSummarizer summarizer = configured.get();
-    summaries.execute(() -> {
-      try {
-        String previous = store.summary(tenant, scope).orElse("");
-        store.saveSummary(tenant, scope, summarizer.summarize(previous, newMessages, new UsageMeter()));
-      } catch (RuntimeException e) {
-        LOG.warn("refreshing the conversation summary of {} failed; the previous summary is kept", scope, e);
-      }
-    });
+    summaries.execute(
+        () -> {
+          try {
+            String previous = store.summary(tenant, scope).orElse("");
+            store.saveSummary(
+                tenant, scope, summarizer.summarize(previous, newMessages, new UsageMeter()));
+          } catch (RuntimeException e) {
+            LOG.warn(
+                "refreshing the conversation summary of {} failed; the previous summary is kept",
+                scope,
+                e);
+          }
+        });
   }
 
   /**
-   * Opens the engine; if anything fails (the embedder check, the graph setting, the index, starting the threads) the
-   * storage is closed (it was handed over), so its lock is released.
+   * Opens the engine; if anything fails (the embedder check, the graph setting, the index, starting
+   * the threads) the storage is closed (it was handed over), so its lock is released.
    */
   static Engine open(Engram.Config config) {
     Engine engine = null;
@@ -137,10 +174,12 @@ final class Engine implements AutoCloseable {
       engine.openIndex();
       engine.drainOutboxOnOpen();
       long ms = config.indexCommitInterval().toMillis();
-      // Runs until close shuts the committer down; commitIndexQuietly reports its own failures, so the future has
+      // Runs until close shuts the committer down; commitIndexQuietly reports its own failures, so
+      // the future has
       // nothing to tell.
       Future<?> unused =
-          engine.committer.scheduleWithFixedDelay(engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
+          engine.committer.scheduleWithFixedDelay(
+              engine::commitIndexQuietly, ms, ms, TimeUnit.MILLISECONDS);
       return engine;
     } catch (RuntimeException | Error e) {
       if (engine != null) {
@@ -157,20 +196,33 @@ final class Engine implements AutoCloseable {
 
   private static void checkEmbedder(Engram.Config config) {
     MemoryStore store = config.storage().records();
-    EmbeddingSpec wanted = new EmbeddingSpec(config.embedder().modelId(), config.embedder().dimension());
+    EmbeddingSpec wanted =
+        new EmbeddingSpec(config.embedder().modelId(), config.embedder().dimension());
     var recorded = store.embeddingSpec();
     if (recorded.isEmpty()) {
       store.recordEmbeddingSpec(wanted);
     } else if (recorded.get().dimension() != wanted.dimension()) {
-      throw new DimensionMismatchException("the data directory holds " + recorded.get().dimension()
-          + "-dimensional embeddings from model '" + recorded.get().modelId() + "', but the configured embedder '"
-          + wanted.modelId() + "' makes " + wanted.dimension() + "-dimensional ones; configure '"
-          + recorded.get().modelId() + "' or use another data directory");
+      throw new DimensionMismatchException(
+          "the data directory holds "
+              + recorded.get().dimension()
+              + "-dimensional embeddings from model '"
+              + recorded.get().modelId()
+              + "', but the configured embedder '"
+              + wanted.modelId()
+              + "' makes "
+              + wanted.dimension()
+              + "-dimensional ones; configure '"
+              + recorded.get().modelId()
+              + "' or use another data directory");
     } else if (!recorded.get().modelId().equals(wanted.modelId())) {
-      throw new DimensionMismatchException("the data directory was written with embedding model '"
-          + recorded.get().modelId() + "', but the configured embedder is '" + wanted.modelId()
-          + "'; their vectors are not comparable: configure '" + recorded.get().modelId()
-          + "' or use another data directory");
+      throw new DimensionMismatchException(
+          "the data directory was written with embedding model '"
+              + recorded.get().modelId()
+              + "', but the configured embedder is '"
+              + wanted.modelId()
+              + "'; their vectors are not comparable: configure '"
+              + recorded.get().modelId()
+              + "' or use another data directory");
     }
   }
 
@@ -184,13 +236,15 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Commits a change set to the store and then to the index; returns the store's sequence number. Graph changes go
-   * into the store's transaction if it applies them; for a separate graph store they go into the store's outbox in
-   * the same transaction and are then applied from there (after any older pending entry), or, without an outbox,
-   * they are applied to the graph store right after the memory commit.
+   * Commits a change set to the store and then to the index; returns the store's sequence number.
+   * Graph changes go into the store's transaction if it applies them; for a separate graph store
+   * they go into the store's outbox in the same transaction and are then applied from there (after
+   * any older pending entry), or, without an outbox, they are applied to the graph store right
+   * after the memory commit.
    *
-   * <p>If the graph store fails, the memory changes stay committed (and indexed), the graph changes stay in the
-   * outbox for the next graph read, commit or open to apply, and the graph store's exception is thrown.
+   * <p>If the graph store fails, the memory changes stay committed (and indexed), the graph changes
+   * stay in the outbox for the next graph read, commit or open to apply, and the graph store's
+   * exception is thrown.
    */
   long commit(ChangeSet changes) {
     ensureOpen();
@@ -208,7 +262,9 @@ final class Engine implements AutoCloseable {
           graphFailure = e;
         }
       } else {
-        seq = store.apply(graphInRecords || changes.graph().isEmpty() ? changes : changes.withoutGraph());
+        seq =
+            store.apply(
+                graphInRecords || changes.graph().isEmpty() ? changes : changes.withoutGraph());
         if (separateGraph) {
           graphStore.apply(changes.tenant(), changes.graph());
         }
@@ -217,11 +273,12 @@ final class Engine implements AutoCloseable {
       List<StoredMemory> changed = new ArrayList<>(changes.changes().size());
       for (MemoryChange c : changes.changes()) {
         changed.add(c.memory());
-        ops.add(switch (c.event()) {
-          case ADD, UPDATE -> new IndexOp.Upsert(c.memory());
-          case DELETE -> new IndexOp.Remove(c.memory().tenant(), c.memory().id());
-          case NOOP -> throw new IllegalStateException("NOOP in a change set");
-        });
+        ops.add(
+            switch (c.event()) {
+              case ADD, UPDATE -> new IndexOp.Upsert(c.memory());
+              case DELETE -> new IndexOp.Remove(c.memory().tenant(), c.memory().id());
+              case NOOP -> throw new IllegalStateException("NOOP in a change set");
+            });
       }
       hubDensities.changed(changed);
       hubDensities.changedRelations(changes.tenant(), changes.graph().relations());
@@ -236,9 +293,10 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Writes restored memories (an import) to the store in one transaction and then their current states to the
-   * index, under the write lock like {@link #commit}. Memories whose id the tenant already has, as a memory or as
-   * history, are left out; the check runs under the lock, so a concurrent writer cannot slip one in between.
+   * Writes restored memories (an import) to the store in one transaction and then their current
+   * states to the index, under the write lock like {@link #commit}. Memories whose id the tenant
+   * already has, as a memory or as history, are left out; the check runs under the lock, so a
+   * concurrent writer cannot slip one in between.
    *
    * @return the ids written, in order
    */
@@ -246,8 +304,10 @@ final class Engine implements AutoCloseable {
     ensureOpen();
     writeLock.lock();
     try {
-      Set<String> existing = existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
-      List<RestoredMemory> fresh = memories.stream().filter(m -> !existing.contains(m.id())).toList();
+      Set<String> existing =
+          existingIds(tenant, memories.stream().map(RestoredMemory::id).toList());
+      List<RestoredMemory> fresh =
+          memories.stream().filter(m -> !existing.contains(m.id())).toList();
       if (fresh.isEmpty()) {
         return List.of();
       }
@@ -276,8 +336,9 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Applies the outbox's pending entries to the graph store, oldest first, removing each after it applied; stops at
-   * the first failure (that entry and the newer ones stay pending) and throws it. Called under the write lock.
+   * Applies the outbox's pending entries to the graph store, oldest first, removing each after it
+   * applied; stops at the first failure (that entry and the newer ones stay pending) and throws it.
+   * Called under the write lock.
    */
   private void drainOutbox() {
     if (!outboxPending) {
@@ -290,7 +351,10 @@ final class Engine implements AutoCloseable {
     outboxPending = false;
   }
 
-  /** Applies the outbox's pending entries to the graph store, if there may be any; throws the graph's failure. */
+  /**
+   * Applies the outbox's pending entries to the graph store, if there may be any; throws the
+   * graph's failure.
+   */
   private void catchUpGraph() {
     if (!outboxPending) {
       return;
@@ -304,8 +368,9 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Applies graph changes a previous run committed to the outbox but not to the graph store (a crash or a graph
-   * failure between the two commits). A failure is logged: the entries stay pending for the next commit.
+   * Applies graph changes a previous run committed to the outbox but not to the graph store (a
+   * crash or a graph failure between the two commits). A failure is logged: the entries stay
+   * pending for the next commit.
    */
   private void drainOutboxOnOpen() {
     if (outbox == null) {
@@ -315,8 +380,10 @@ final class Engine implements AutoCloseable {
     try {
       drainOutbox();
     } catch (RuntimeException e) {
-      LOG.error("the graph store failed to apply graph changes pending in the outbox; they stay pending and are "
-          + "applied before the next graph change", e);
+      LOG.error(
+          "the graph store failed to apply graph changes pending in the outbox; they stay pending and are "
+              + "applied before the next graph change",
+          e);
     } finally {
       writeLock.unlock();
     }
@@ -339,9 +406,10 @@ final class Engine implements AutoCloseable {
   }
 
   /**
-   * Hands committed changes to the index: applies them, or, if the index needs a repair, repairs it instead (the
-   * repair reads the change feed, which holds these changes already). Never throws: the record is committed and is
-   * the truth; an index failure leaves the index marked for repair before the next search or write.
+   * Hands committed changes to the index: applies them, or, if the index needs a repair, repairs it
+   * instead (the repair reads the change feed, which holds these changes already). Never throws:
+   * the record is committed and is the truth; an index failure leaves the index marked for repair
+   * before the next search or write.
    */
   private void indexCommitted(List<IndexOp> ops, long seq) {
     if (indexStale.get() || indexDamaged.get()) {
@@ -349,8 +417,11 @@ final class Engine implements AutoCloseable {
         synchronizeIndex();
       } catch (RuntimeException e) {
         indexStale.set(true);
-        LOG.error("the search index could not be repaired after committing seq {}; the record holds the change, and "
-            + "the repair is tried again before the next search or write", seq, e);
+        LOG.error(
+            "the search index could not be repaired after committing seq {}; the record holds the change, and "
+                + "the repair is tried again before the next search or write",
+            seq,
+            e);
       }
       return;
     }
@@ -359,15 +430,18 @@ final class Engine implements AutoCloseable {
       indexDirty.set(true);
     } catch (RuntimeException e) {
       indexStale.set(true);
-      LOG.error("the search index failed to apply committed changes up to seq {}; it will be repaired", seq, e);
+      LOG.error(
+          "the search index failed to apply committed changes up to seq {}; it will be repaired",
+          seq,
+          e);
     }
   }
 
   /**
    * Brings the index up to date at open. An index that fails is recreated and rebuilt (see {@link
-   * #synchronizeIndex}); if even that fails, the engine opens all the same, with the index marked for repair:
-   * reads of the record (get, list, history) never depend on the index, and searches and writes try the repair
-   * again. A failure of the record is thrown.
+   * #synchronizeIndex}); if even that fails, the engine opens all the same, with the index marked
+   * for repair: reads of the record (get, list, history) never depend on the index, and searches
+   * and writes try the repair again. A failure of the record is thrown.
    */
   private void openIndex() {
     try {
@@ -377,16 +451,18 @@ final class Engine implements AutoCloseable {
         throw e;
       }
       indexStale.set(true);
-      LOG.error("the search index cannot be rebuilt now; the record is readable, and searches and writes try the "
-          + "repair again", e);
+      LOG.error(
+          "the search index cannot be rebuilt now; the record is readable, and searches and writes try the "
+              + "repair again",
+          e);
     }
   }
 
   /**
-   * Brings the index up to date with the record (catching up or rebuilding, see {@link IndexSync}); if the index
-   * was found damaged, or fails while doing so, it is recreated ({@link dev.engram.spi.SearchIndex#recreate}: the
-   * Lucene index sets its directory aside) and rebuilt from the record's stored vectors. Called at open and under
-   * the write lock.
+   * Brings the index up to date with the record (catching up or rebuilding, see {@link IndexSync});
+   * if the index was found damaged, or fails while doing so, it is recreated ({@link
+   * dev.engram.spi.SearchIndex#recreate}: the Lucene index sets its directory aside) and rebuilt
+   * from the record's stored vectors. Called at open and under the write lock.
    *
    * @throws StorageException the record's failure, or the recreated index's
    */
@@ -400,16 +476,21 @@ final class Engine implements AutoCloseable {
       if (!IndexFailure.in(e)) {
         throw e;
       }
-      LOG.warn("the search index could not be brought up to date ({}); it is recreated and rebuilt from the record",
+      LOG.warn(
+          "the search index could not be brought up to date ({}); it is recreated and rebuilt from the record",
           e.getMessage());
       recreateIndex(e);
       IndexSync.synchronize(store, index);
     }
-    hubDensities.clear(); // the index may hold changes this engine did not see (a catch-up or a rebuild)
+    hubDensities
+        .clear(); // the index may hold changes this engine did not see (a catch-up or a rebuild)
     indexStale.set(false);
   }
 
-  /** Recreates the index empty; {@code failure} (if any) is thrown instead when the index cannot be recreated. */
+  /**
+   * Recreates the index empty; {@code failure} (if any) is thrown instead when the index cannot be
+   * recreated.
+   */
   private void recreateIndex(RuntimeException failure) {
     try {
       index.recreate();
@@ -425,23 +506,30 @@ final class Engine implements AutoCloseable {
     indexDirty.set(false);
   }
 
-  /** The number of index recreations so far; a search reads it before it starts (see {@link #searchFailed}). */
+  /**
+   * The number of index recreations so far; a search reads it before it starts (see {@link
+   * #searchFailed}).
+   */
   long indexEpoch() {
     return indexEpoch.get();
   }
 
   /**
-   * Reports that a search of the index failed with {@code e}; returns true if the search should repair and retry,
-   * false if {@code e} is the caller's own error (bad filter or arguments) or the memory is closed. An index that
-   * was recreated since the search began ({@code epoch}) is not marked again.
+   * Reports that a search of the index failed with {@code e}; returns true if the search should
+   * repair and retry, false if {@code e} is the caller's own error (bad filter or arguments) or the
+   * memory is closed. An index that was recreated since the search began ({@code epoch}) is not
+   * marked again.
    */
   boolean searchFailed(RuntimeException e, long epoch) {
-    if (e instanceof ValidationException || e instanceof IllegalArgumentException
-        || e instanceof DimensionMismatchException || closed.get()) {
+    if (e instanceof ValidationException
+        || e instanceof IllegalArgumentException
+        || e instanceof DimensionMismatchException
+        || closed.get()) {
       return false;
     }
     if (indexEpoch.get() == epoch && indexDamaged.compareAndSet(false, true)) {
-      LOG.warn("a search of the index failed; the index is recreated and rebuilt from the record", e);
+      LOG.warn(
+          "a search of the index failed; the index is recreated and rebuilt from the record", e);
     }
     return true;
   }
@@ -467,8 +555,10 @@ final class Engine implements AutoCloseable {
         index.commit();
       } catch (RuntimeException e) {
         indexDamaged.set(true);
-        LOG.warn("periodic index commit failed; the index is recreated and rebuilt from the record before the next "
-            + "search or write", e);
+        LOG.warn(
+            "periodic index commit failed; the index is recreated and rebuilt from the record before the next "
+                + "search or write",
+            e);
       }
     }
   }
@@ -484,12 +574,14 @@ final class Engine implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    // shutdown, not shutdownNow: interrupting a running Lucene commit closes its NIO channels and invalidates the
+    // shutdown, not shutdownNow: interrupting a running Lucene commit closes its NIO channels and
+    // invalidates the
     // index lock, which makes the final commit and the close fail.
     shutdownThreads();
     Storage storage = config.storage();
     writeLock.lock();
-    // The storage closes after the final commit, whatever it threw; a failure to close it never hides that throw.
+    // The storage closes after the final commit, whatever it threw; a failure to close it never
+    // hides that throw.
     try (storage) {
       commitIndexOnClose();
     } catch (IOException e) {
@@ -499,7 +591,10 @@ final class Engine implements AutoCloseable {
     }
   }
 
-  /** The final index commit; a damaged index is replaced by an empty one, rebuilt from the record at the next open. */
+  /**
+   * The final index commit; a damaged index is replaced by an empty one, rebuilt from the record at
+   * the next open.
+   */
   private void commitIndexOnClose() {
     try {
       if (indexDamaged.get()) {
@@ -507,8 +602,11 @@ final class Engine implements AutoCloseable {
       }
       index.commit();
     } catch (RuntimeException e) {
-      // Closing a damaged index would fail again; an empty index in its place is rebuilt at the next open.
-      LOG.warn("final index commit failed; the index is recreated and rebuilt from the record at the next open", e);
+      // Closing a damaged index would fail again; an empty index in its place is rebuilt at the
+      // next open.
+      LOG.warn(
+          "final index commit failed; the index is recreated and rebuilt from the record at the next open",
+          e);
       try {
         recreateIndex(null);
       } catch (RuntimeException recreate) {

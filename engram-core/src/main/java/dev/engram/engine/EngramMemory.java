@@ -6,14 +6,15 @@ import dev.engram.ChangePipelines;
 import dev.engram.Engram;
 import dev.engram.EntitySummary;
 import dev.engram.ExportRequest;
-import dev.engram.MemoryStatus;
+import dev.engram.GraphRelation;
 import dev.engram.HistoryEntry;
 import dev.engram.ImportResult;
 import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
-import dev.engram.MemoryRecord;
 import dev.engram.MemoryNotFoundException;
+import dev.engram.MemoryRecord;
+import dev.engram.MemoryStatus;
 import dev.engram.MemoryUpdate;
 import dev.engram.Message;
 import dev.engram.Page;
@@ -22,7 +23,6 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
-import dev.engram.GraphRelation;
 import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
@@ -44,8 +44,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
 /**
- * The {@link Memory} implementation: one tenant's view of a shared {@link Engine}. Open with
- * {@link Engram#builder()}.
+ * The {@link Memory} implementation: one tenant's view of a shared {@link Engine}. Open with {@link
+ * Engram#builder()}.
  */
 public final class EngramMemory implements Memory {
   private static final int DELETE_CHUNK = 500;
@@ -76,8 +76,8 @@ public final class EngramMemory implements Memory {
   }
 
   /**
-   * This memory's view of the same engine with the ranking steps of {@code steps} (a registry with a step of one's
-   * own, {@link RankingSteps#with}); closing the view leaves the engine open.
+   * This memory's view of the same engine with the ranking steps of {@code steps} (a registry with
+   * a step of one's own, {@link RankingSteps#with}); closing the view leaves the engine open.
    */
   EngramMemory withRankingSteps(RankingSteps steps) {
     return new EngramMemory(engine, tenant, false, steps);
@@ -125,17 +125,29 @@ public final class EngramMemory implements Memory {
     float[] vector = search.queryVector(request.query());
     HybridSearch.Searched searched = search.search(tenant, request, vector);
     if (searched.emptied()) {
-      return searched.result(); // a ranking step found that the search returns nothing: no relations either
+      return searched
+          .result(); // a ranking step found that the search returns nothing: no relations either
     }
     SearchResult memories = searched.result();
-    // with a token budget (and so no top-k of its own) the relations keep the default top-k and share the budget
-    int relationsK = request.maxTokens().isPresent() ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
-        : request.topK();
-    List<GraphRelation> found = graphSearch.search(tenant, request.scope(), request.query(), vector, relationsK,
-        request.threshold(), relations.at(engine.config.clock().instant()), searched.pass());
+    // with a token budget (and so no top-k of its own) the relations keep the default top-k and
+    // share the budget
+    int relationsK =
+        request.maxTokens().isPresent()
+            ? Math.min(request.topK(), SearchRequest.DEFAULT_TOP_K)
+            : request.topK();
+    List<GraphRelation> found =
+        graphSearch.search(
+            tenant,
+            request.scope(),
+            request.query(),
+            vector,
+            relationsK,
+            request.threshold(),
+            relations.at(engine.config.clock().instant()),
+            searched.pass());
     return request.maxTokens().isPresent()
-        ? GraphContextBudget.fit(memories.hits(), found, request.maxTokens().getAsInt(),
-            engine.config.tokenCounter())
+        ? GraphContextBudget.fit(
+            memories.hits(), found, request.maxTokens().getAsInt(), engine.config.tokenCounter())
         : new SearchResult(memories.hits(), found);
   }
 
@@ -156,11 +168,13 @@ public final class EngramMemory implements Memory {
     if (graphSearch == null) {
       return List.of();
     }
-    List<String> ids = graphSearch.named(tenant, scope, entityName).stream().map(Entity::id).toList();
+    List<String> ids =
+        graphSearch.named(tenant, scope, entityName).stream().map(Entity::id).toList();
     if (ids.isEmpty()) {
       return List.of();
     }
-    var relations = graphSearch.around(tenant, scope, ids, hops, view.at(engine.config.clock().instant()));
+    var relations =
+        graphSearch.around(tenant, scope, ids, hops, view.at(engine.config.clock().instant()));
     if (hops == 1) {
       relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
     }
@@ -177,8 +191,11 @@ public final class EngramMemory implements Memory {
     }
     java.time.Instant now = engine.config.clock().instant();
     TimeView at = view.at(now);
-    List<dev.engram.graph.Relation> relations = new java.util.ArrayList<>(
-        engine.graph.relationsFromMemories(tenant, List.of(id)).stream().filter(at::admits).toList());
+    List<dev.engram.graph.Relation> relations =
+        new java.util.ArrayList<>(
+            engine.graph.relationsFromMemories(tenant, List.of(id)).stream()
+                .filter(at::admits)
+                .toList());
     relations.sort(java.util.Comparator.comparing(dev.engram.graph.Relation::id));
     return graphSearch.render(tenant, relations, r -> 1.0);
   }
@@ -215,42 +232,60 @@ public final class EngramMemory implements Memory {
   /**
    * {@inheritDoc}
    *
-   * <p>With a graph store, a new text also changes the graph, in the same change set as the memory (one transaction
-   * in the embedded storage): if graph memory is on, the new text goes through the graph writer as one new memory
-   * of the memory's scope (one user message, timestamp now); then every still-valid relation whose only supporting
-   * memory is this one, and that the new text does not state again, is invalidated ({@code invalidAt} =
-   * {@code expiredAt} = now; see {@link GraphRetirement}). A failure of the graph extraction fails the update
-   * before anything is written. A metadata or expiration update leaves the graph alone.
+   * <p>With a graph store, a new text also changes the graph, in the same change set as the memory
+   * (one transaction in the embedded storage): if graph memory is on, the new text goes through the
+   * graph writer as one new memory of the memory's scope (one user message, timestamp now); then
+   * every still-valid relation whose only supporting memory is this one, and that the new text does
+   * not state again, is invalidated ({@code invalidAt} = {@code expiredAt} = now; see {@link
+   * GraphRetirement}). A failure of the graph extraction fails the update before anything is
+   * written. A metadata or expiration update leaves the graph alone.
    */
   @Override
   public MemoryItem update(String memoryId, MemoryUpdate update) {
     Objects.requireNonNull(update, "update");
     String id = RequestChecks.checkId(memoryId);
-    if (update.newText().isEmpty() && update.newMetadata().isEmpty() && update.newExpiration().isEmpty()) {
-      throw new ValidationException("update", "set at least one of text, metadata or expiration_date");
+    if (update.newText().isEmpty()
+        && update.newMetadata().isEmpty()
+        && update.newExpiration().isEmpty()) {
+      throw new ValidationException(
+          "update", "set at least one of text, metadata or expiration_date");
     }
-    String text = update.newText().isPresent()
-        ? RequestChecks.checkText("text", update.newText().get(), engine.config.maxTextLength()) : null;
+    String text =
+        update.newText().isPresent()
+            ? RequestChecks.checkText("text", update.newText().get(), engine.config.maxTextLength())
+            : null;
     update.newMetadata().ifPresent(m -> RequestChecks.checkMetadata(m.keySet()));
-    StoredMemory old = engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
+    StoredMemory old =
+        engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
     MemoryItem o = old.item();
     Map<String, Object> metadata = update.newMetadata().orElse(o.metadata());
-    LocalDate expiration = update.newExpiration().isPresent() ? update.newExpiration().get().orElse(null)
-        : o.expirationDate();
+    LocalDate expiration =
+        update.newExpiration().isPresent()
+            ? update.newExpiration().get().orElse(null)
+            : o.expirationDate();
     String newText = text != null ? text : o.text();
     boolean newContent = !newText.equals(o.text());
     ReentrantLock lock = newContent && engine.graph != null ? lockScopeOf(o) : null;
     try {
       Instant now = engine.config.clock().instant();
       MemoryItem item = o.withContent(newText, metadata, expiration, now);
-      float[] vector = !newContent ? old.embeddingView()
-          : Vectors.embedDocuments(engine.config.embedder(), List.of(EmbeddingTexts.of(item)), "memory text")
-              .get(0);
+      float[] vector =
+          !newContent
+              ? old.embeddingView()
+              : Vectors.embedDocuments(
+                      engine.config.embedder(), List.of(EmbeddingTexts.of(item)), "memory text")
+                  .get(0);
       GraphChanges graph = lock == null ? GraphChanges.NONE : supersededGraph(item, now);
-      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.update(
-          newContent ? new StoredMemory(tenant, item, vector) : old.withItem(item), o.text(),
-          ChangePipelines.UPDATE)),
-          List.of(), graph));
+      engine.commit(
+          new ChangeSet(
+              tenant,
+              List.of(
+                  MemoryChange.update(
+                      newContent ? new StoredMemory(tenant, item, vector) : old.withItem(item),
+                      o.text(),
+                      ChangePipelines.UPDATE)),
+              List.of(),
+              graph));
       return item;
     } finally {
       if (lock != null) {
@@ -259,14 +294,26 @@ public final class EngramMemory implements Memory {
     }
   }
 
-  /** The graph changes of a memory's new text: the writer's for the text, then the retirement of the old one. */
+  /**
+   * The graph changes of a memory's new text: the writer's for the text, then the retirement of the
+   * old one.
+   */
   private GraphChanges supersededGraph(MemoryItem item, Instant now) {
     GraphChanges written = GraphChanges.NONE;
     if (engine.graphEnabled()) {
       GraphWriter.Pending pending = new GraphWriter.Pending();
-      new GraphWriter(engine, engine.graph).write(tenant, new GraphExtractor.Input(item.scope(),
-          List.of(Message.user(item.text())), now, List.of(new GraphExtractor.NewMemory(item.id(), item.text(),
-              item.actorId(), item.sourceIds())), new UsageMeter()), pending);
+      new GraphWriter(engine, engine.graph)
+          .write(
+              tenant,
+              new GraphExtractor.Input(
+                  item.scope(),
+                  List.of(Message.user(item.text())),
+                  now,
+                  List.of(
+                      new GraphExtractor.NewMemory(
+                          item.id(), item.text(), item.actorId(), item.sourceIds())),
+                  new UsageMeter()),
+              pending);
       written = pending.changes();
     }
     return new GraphRetirement(engine).supersede(tenant, item.id(), written);
@@ -275,32 +322,45 @@ public final class EngramMemory implements Memory {
   /**
    * {@inheritDoc}
    *
-   * <p>With a graph store, the memory is also forgotten by the graph in the same change set (one transaction in the
-   * embedded storage): its id leaves the provenance of every relation; relations left without a supporting memory
-   * are deleted, with the endpoints they leave without any relation (see {@link GraphRetirement}).
+   * <p>With a graph store, the memory is also forgotten by the graph in the same change set (one
+   * transaction in the embedded storage): its id leaves the provenance of every relation; relations
+   * left without a supporting memory are deleted, with the endpoints they leave without any
+   * relation (see {@link GraphRetirement}).
    */
   @Override
   public void delete(String memoryId) {
     String id = RequestChecks.checkId(memoryId);
-    StoredMemory old = engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
+    StoredMemory old =
+        engine.store.get(tenant, id).orElseThrow(() -> new MemoryNotFoundException(id));
     if (engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE,
-          engine.config.clock().instant()))));
+      engine.commit(
+          ChangeSet.of(
+              tenant,
+              List.of(
+                  MemoryChange.delete(
+                      old, ChangePipelines.DELETE, engine.config.clock().instant()))));
       return;
     }
     ReentrantLock lock = lockScopeOf(old.item());
     try {
       GraphChanges graph = new GraphRetirement(engine).forget(tenant, List.of(id));
-      engine.commit(new ChangeSet(tenant, List.of(MemoryChange.delete(old, ChangePipelines.DELETE,
-          engine.config.clock().instant())), List.of(), graph));
+      engine.commit(
+          new ChangeSet(
+              tenant,
+              List.of(
+                  MemoryChange.delete(
+                      old, ChangePipelines.DELETE, engine.config.clock().instant())),
+              List.of(),
+              graph));
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * Locks the scope lock of the memory's own scope, which adds to that scope hold while they write the graph, so
-   * that no add rewrites the memory's relations between their reading here and the commit.
+   * Locks the scope lock of the memory's own scope, which adds to that scope hold while they write
+   * the graph, so that no add rewrites the memory's relations between their reading here and the
+   * commit.
    */
   private ReentrantLock lockScopeOf(MemoryItem m) {
     ReentrantLock lock = engine.scopeLocks.lockFor(tenant, m.scope());
@@ -315,31 +375,41 @@ public final class EngramMemory implements Memory {
     engine.ensureOpen();
     int deleted = 0;
     while (true) {
-      Page<MemoryItem> page = engine.store.list(tenant,
-          ListRequest.of(scope).withPage(0, DELETE_CHUNK).withIncludeExpired(true), engine.today());
+      Page<MemoryItem> page =
+          engine.store.list(
+              tenant,
+              ListRequest.of(scope).withPage(0, DELETE_CHUNK).withIncludeExpired(true),
+              engine.today());
       if (page.items().isEmpty()) {
         if (engine.graph != null) {
           engine.graph.deleteScope(tenant, scope);
         }
         return deleted;
       }
-      deleted += deleteIds(page.items().stream().map(MemoryItem::id).toList(), false, ChangePipelines.DELETE_ALL);
+      deleted +=
+          deleteIds(
+              page.items().stream().map(MemoryItem::id).toList(),
+              false,
+              ChangePipelines.DELETE_ALL);
     }
   }
 
   /**
-   * Deletes these memories; if {@code forgetGraph} and there is a graph store, the graph forgets them too (one
-   * change set per scope, under that scope's lock), else in one change set. Their history rows name
-   * {@code pipeline}.
+   * Deletes these memories; if {@code forgetGraph} and there is a graph store, the graph forgets
+   * them too (one change set per scope, under that scope's lock), else in one change set. Their
+   * history rows name {@code pipeline}.
    */
   private int deleteIds(List<String> ids, boolean forgetGraph, String pipeline) {
     List<StoredMemory> found = engine.store.getAll(tenant, ids);
     if (found.isEmpty()) {
-      throw new IllegalStateException("listed memories vanished during a delete; concurrent deletes?");
+      throw new IllegalStateException(
+          "listed memories vanished during a delete; concurrent deletes?");
     }
     Instant now = engine.config.clock().instant();
     if (!forgetGraph || engine.graph == null) {
-      engine.commit(ChangeSet.of(tenant, found.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList()));
+      engine.commit(
+          ChangeSet.of(
+              tenant, found.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList()));
       return found.size();
     }
     Map<Scope, List<StoredMemory>> byScope = new java.util.LinkedHashMap<>();
@@ -349,10 +419,15 @@ public final class EngramMemory implements Memory {
     for (List<StoredMemory> group : byScope.values()) {
       ReentrantLock lock = lockScopeOf(group.get(0).item());
       try {
-        GraphChanges graph = new GraphRetirement(engine).forget(tenant,
-            group.stream().map(StoredMemory::id).toList());
-        engine.commit(new ChangeSet(tenant, group.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList(),
-            List.of(), graph));
+        GraphChanges graph =
+            new GraphRetirement(engine)
+                .forget(tenant, group.stream().map(StoredMemory::id).toList());
+        engine.commit(
+            new ChangeSet(
+                tenant,
+                group.stream().map(m -> MemoryChange.delete(m, pipeline, now)).toList(),
+                List.of(),
+                graph));
       } finally {
         lock.unlock();
       }

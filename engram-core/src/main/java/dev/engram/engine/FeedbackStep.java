@@ -10,20 +10,23 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The ranking step {@value Ranking#FEEDBACK}, pseudo-relevance feedback (Rocchio): the query vector plus
- * {@value #FEEDBACK_BETA} times the mean stored embedding of the best {@value #FEEDBACK_HITS} fused hits,
- * normalised, searches the dense index again inside the request's scope and filter, and that list joins the ranking
- * behind its first {@value #FEEDBACK_KEEPS} hits ({@link #behindHead}). It runs after every other step that changes
- * the fused ranking, so that the hits it keeps in place are the final ones. Explain: a memory's move in the fused
- * ranking.
+ * The ranking step {@value Ranking#FEEDBACK}, pseudo-relevance feedback (Rocchio): the query vector
+ * plus {@value #FEEDBACK_BETA} times the mean stored embedding of the best {@value #FEEDBACK_HITS}
+ * fused hits, normalised, searches the dense index again inside the request's scope and filter, and
+ * that list joins the ranking behind its first {@value #FEEDBACK_KEEPS} hits ({@link #behindHead}).
+ * It runs after every other step that changes the fused ranking, so that the hits it keeps in place
+ * are the final ones. Explain: a memory's move in the fused ranking.
  */
 final class FeedbackStep implements RankingStep {
   /** How many of the best fused hits the feedback vector is drawn towards. */
   static final int FEEDBACK_HITS = 3;
+
   /** Weight of the hits' mean embedding beside the query's in the feedback vector. */
   static final double FEEDBACK_BETA = 0.5;
+
   /** How many of the best fused hits keep their places when the feedback list joins. */
   static final int FEEDBACK_KEEPS = 10;
+
   /** Weight of the feedback vector's dense list. */
   static final double FEEDBACK_WEIGHT = 0.5;
 
@@ -40,7 +43,8 @@ final class FeedbackStep implements RankingStep {
   @Override
   public List<Fused> fused(RankingPass pass, List<Fused> fused) {
     float[] vector = pass.vector;
-    List<String> top = fused.subList(0, Math.min(FEEDBACK_HITS, fused.size())).stream().map(f -> f.id).toList();
+    List<String> top =
+        fused.subList(0, Math.min(FEEDBACK_HITS, fused.size())).stream().map(f -> f.id).toList();
     double[] sum = new double[vector.length];
     int used = 0;
     for (StoredMemory m : pass.records.get(top)) {
@@ -59,14 +63,23 @@ final class FeedbackStep implements RankingStep {
     for (int i = 0; i < moved.length; i++) {
       moved[i] = (float) (vector[i] + FEEDBACK_BETA * sum[i] / used);
     }
-    return behindHead(fused, RankFusion.add(fused, pass.engine.index.dense(pass.query, IndexField.TEXT,
-        Vectors.normalized(moved, vector.length, "the feedback query"), pass.pool), FEEDBACK_WEIGHT), FEEDBACK_KEEPS);
+    return behindHead(
+        fused,
+        RankFusion.add(
+            fused,
+            pass.engine.index.dense(
+                pass.query,
+                IndexField.TEXT,
+                Vectors.normalized(moved, vector.length, "the feedback query"),
+                pass.pool),
+            FEEDBACK_WEIGHT),
+        FEEDBACK_KEEPS);
   }
 
   /**
-   * The first {@code keep} candidates of {@code fused} in their places and with their scores, then the rest in the
-   * order of {@code joined} (the same ranking with a further list added): a step that widens the search reorders
-   * what follows the best hits, never the best hits themselves.
+   * The first {@code keep} candidates of {@code fused} in their places and with their scores, then
+   * the rest in the order of {@code joined} (the same ranking with a further list added): a step
+   * that widens the search reorders what follows the best hits, never the best hits themselves.
    */
   static List<Fused> behindHead(List<Fused> fused, List<Fused> joined, int keep) {
     List<Fused> head = fused.subList(0, Math.min(keep, fused.size()));

@@ -21,13 +21,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Graph retrieval without any LLM, both halves of the Mem0g paper: (a) entity-centred: entities named in the query
- * (word n-grams matched on normalised names, and the query embedding against name embeddings above the entity
- * threshold) and their neighbourhood up to two hops, ranked by hop then by fact similarity; (b) semantic triples:
- * the query embedding against fact embeddings. The two lists are fused by {@link RankFusion} (the memories' fusion
- * setting); each relation's score is its fact's {@link Relevance} to the query, as for memories. The semantic list is
- * read through the search's ranking steps ({@link RankingPass#relations}): with the step hubs, it is ordered as the
- * memories' dense lists are ({@link HubsStep}).
+ * Graph retrieval without any LLM, both halves of the Mem0g paper: (a) entity-centred: entities
+ * named in the query (word n-grams matched on normalised names, and the query embedding against
+ * name embeddings above the entity threshold) and their neighbourhood up to two hops, ranked by hop
+ * then by fact similarity; (b) semantic triples: the query embedding against fact embeddings. The
+ * two lists are fused by {@link RankFusion} (the memories' fusion setting); each relation's score
+ * is its fact's {@link Relevance} to the query, as for memories. The semantic list is read through
+ * the search's ranking steps ({@link RankingPass#relations}): with the step hubs, it is ordered as
+ * the memories' dense lists are ({@link HubsStep}).
  */
 final class GraphSearch {
   private static final int MAX_NGRAM = 4;
@@ -42,11 +43,19 @@ final class GraphSearch {
   }
 
   /**
-   * The top {@code k} relations for the query under a resolved view whose relevance reaches {@code threshold}; the
-   * fact-similarity list is read through the ranking steps of the memories' search, {@code pass}.
+   * The top {@code k} relations for the query under a resolved view whose relevance reaches {@code
+   * threshold}; the fact-similarity list is read through the ranking steps of the memories' search,
+   * {@code pass}.
    */
-  List<GraphRelation> search(String tenant, Scope scope, String query, float[] vector, int k, double threshold,
-                             TimeView view, RankingPass pass) {
+  List<GraphRelation> search(
+      String tenant,
+      Scope scope,
+      String query,
+      float[] vector,
+      int k,
+      double threshold,
+      TimeView view,
+      RankingPass pass) {
     Set<String> anchors = new LinkedHashSet<>();
     for (Entity e : graph.entitiesByName(tenant, scope, ngrams(query))) {
       anchors.add(e.id());
@@ -58,7 +67,8 @@ final class GraphSearch {
     }
     List<Relation> centred = new ArrayList<>();
     if (!anchors.isEmpty()) {
-      List<Relation> hop1 = byFactSimilarity(graph.relationsOf(tenant, scope, anchors, view), vector);
+      List<Relation> hop1 =
+          byFactSimilarity(graph.relationsOf(tenant, scope, anchors, view), vector);
       Set<String> next = new LinkedHashSet<>();
       for (Relation r : hop1.subList(0, Math.min(hop1.size(), MAX_PER_HOP))) {
         centred.add(r);
@@ -71,8 +81,11 @@ final class GraphSearch {
       if (!next.isEmpty()) {
         Set<String> seen = new LinkedHashSet<>();
         centred.forEach(r -> seen.add(r.id()));
-        List<Relation> hop2 = byFactSimilarity(graph.relationsOf(tenant, scope, next, view), vector).stream()
-            .filter(r -> !seen.contains(r.id())).limit(MAX_PER_HOP).toList();
+        List<Relation> hop2 =
+            byFactSimilarity(graph.relationsOf(tenant, scope, next, view), vector).stream()
+                .filter(r -> !seen.contains(r.id()))
+                .limit(MAX_PER_HOP)
+                .toList();
         centred.addAll(hop2);
       }
     }
@@ -91,7 +104,8 @@ final class GraphSearch {
     double floor = engine.config.embedder().relevanceFloor();
     Map<String, Double> relevance = new HashMap<>();
     List<Relation> ranked = new ArrayList<>();
-    for (RankFusion.Fused f : RankFusion.fuse(engine.config.fusion(), semanticRanking, centredRanking)) {
+    for (RankFusion.Fused f :
+        RankFusion.fuse(engine.config.fusion(), semanticRanking, centredRanking)) {
       if (ranked.size() == k) {
         break;
       }
@@ -106,20 +120,22 @@ final class GraphSearch {
   }
 
   /**
-   * The relations as API records, endpoint names resolved, with their provenance (source message ids, memory ids);
-   * {@code scorer} gives each one's score.
+   * The relations as API records, endpoint names resolved, with their provenance (source message
+   * ids, memory ids); {@code scorer} gives each one's score.
    */
-  List<GraphRelation> render(String tenant, List<Relation> relations,
-                             java.util.function.ToDoubleFunction<Relation> scorer) {
+  List<GraphRelation> render(
+      String tenant,
+      List<Relation> relations,
+      java.util.function.ToDoubleFunction<Relation> scorer) {
     return render(relations, entityNames(graph, tenant, relations, List.of()), scorer);
   }
 
   /**
-   * The names of the relations' endpoints by entity id: those of {@code known} (for example entities an add is
-   * about to write), the others read from the store.
+   * The names of the relations' endpoints by entity id: those of {@code known} (for example
+   * entities an add is about to write), the others read from the store.
    */
-  static Map<String, String> entityNames(GraphStore graph, String tenant, Collection<Relation> relations,
-                                         Collection<Entity> known) {
+  static Map<String, String> entityNames(
+      GraphStore graph, String tenant, Collection<Relation> relations, Collection<Entity> known) {
     Map<String, String> names = new HashMap<>();
     known.forEach(e -> names.put(e.id(), e.name()));
     Set<String> missing = new LinkedHashSet<>();
@@ -136,16 +152,33 @@ final class GraphSearch {
     return names;
   }
 
-  /** The relations as API records with their endpoint names; a relation whose endpoint has no name is left out. */
-  static List<GraphRelation> render(List<Relation> relations, Map<String, String> names,
-                                    java.util.function.ToDoubleFunction<Relation> scorer) {
+  /**
+   * The relations as API records with their endpoint names; a relation whose endpoint has no name
+   * is left out.
+   */
+  static List<GraphRelation> render(
+      List<Relation> relations,
+      Map<String, String> names,
+      java.util.function.ToDoubleFunction<Relation> scorer) {
     List<GraphRelation> out = new ArrayList<>(relations.size());
     for (Relation r : relations) {
       String s = names.get(r.sourceId());
       String t = names.get(r.targetId());
       if (s != null && t != null) {
-        out.add(new GraphRelation(r.id(), s, r.name(), t, r.fact(), r.validAt(), r.invalidAt(), r.createdAt(),
-            r.expiredAt(), scorer.applyAsDouble(r), r.sourceMessageIds(), r.memoryIds()));
+        out.add(
+            new GraphRelation(
+                r.id(),
+                s,
+                r.name(),
+                t,
+                r.fact(),
+                r.validAt(),
+                r.invalidAt(),
+                r.createdAt(),
+                r.expiredAt(),
+                scorer.applyAsDouble(r),
+                r.sourceMessageIds(),
+                r.memoryIds()));
       }
     }
     return out;
@@ -158,7 +191,8 @@ final class GraphSearch {
   }
 
   /** Relations within {@code hops} of the entities, nearest first, then by id. */
-  List<Relation> around(String tenant, Scope scope, Collection<String> start, int hops, TimeView view) {
+  List<Relation> around(
+      String tenant, Scope scope, Collection<String> start, int hops, TimeView view) {
     Set<String> visited = new LinkedHashSet<>(start);
     Set<String> frontier = new LinkedHashSet<>(start);
     Map<String, Relation> out = new LinkedHashMap<>();
@@ -184,7 +218,8 @@ final class GraphSearch {
       sim.put(r.id(), Relevance.cosine(r.factEmbeddingView(), q));
     }
     List<Relation> out = new ArrayList<>(relations);
-    out.sort(Comparator.comparingDouble((Relation r) -> -sim.get(r.id())).thenComparing(Relation::id));
+    out.sort(
+        Comparator.comparingDouble((Relation r) -> -sim.get(r.id())).thenComparing(Relation::id));
     return out;
   }
 

@@ -16,19 +16,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index), fused into one ranking
- * ({@link RankFusion}), the request's ranking steps ({@link RankingStep}) acting on the lists before fusion, on the
- * fused ranking and on the choice of hits ({@link RankingPass}); each candidate in that order gets its
- * {@link Relevance} (from its stored embedding), is dropped below the threshold, and is kept until top-k is reached or,
- * with a token budget, while its text fits into what is left of the budget ({@link ContextBudget}). The steps and the
- * choice of hits share one read of each record ({@link SearchRecords}). So the fusion chooses which memories are
- * returned; the kept hits are then sorted by relevance (their score). When the request asks for reranking and a
- * reranker is configured ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the
- * budget. If the index fails a search, it is recreated and rebuilt from the record and the search runs once more.
+ * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index),
+ * fused into one ranking ({@link RankFusion}), the request's ranking steps ({@link RankingStep})
+ * acting on the lists before fusion, on the fused ranking and on the choice of hits ({@link
+ * RankingPass}); each candidate in that order gets its {@link Relevance} (from its stored
+ * embedding), is dropped below the threshold, and is kept until top-k is reached or, with a token
+ * budget, while its text fits into what is left of the budget ({@link ContextBudget}). The steps
+ * and the choice of hits share one read of each record ({@link SearchRecords}). So the fusion
+ * chooses which memories are returned; the kept hits are then sorted by relevance (their score).
+ * When the request asks for reranking and a reranker is configured ({@link Reranking}), a larger
+ * pool is kept, reranked, and only then cut to top-k and the budget. If the index fails a search,
+ * it is recreated and rebuilt from the record and the search runs once more.
  */
 final class HybridSearch {
   /** Candidates read from the record at a time while filling top-k or a budget. */
   private static final int READ_BATCH = 32;
+
   /** Estimated tokens per memory assumed when sizing the candidate pool for a budget. */
   private static final int POOL_TOKENS_PER_MEMORY = 8;
 
@@ -41,7 +44,10 @@ final class HybridSearch {
   private final RankingSteps steps;
   private final QueryAnalyzer analyzer;
 
-  /** The search of {@code engine} with the ranking steps of {@code steps}, its queries read by {@code analyzer}. */
+  /**
+   * The search of {@code engine} with the ranking steps of {@code steps}, its queries read by
+   * {@code analyzer}.
+   */
   HybridSearch(Engine engine, RankingSteps steps, QueryAnalyzer analyzer) {
     this.engine = engine;
     this.reranking = new Reranking(engine.config.reranker());
@@ -54,27 +60,38 @@ final class HybridSearch {
   }
 
   /**
-   * A search's memories; whether a ranking step found that the search returns nothing
-   * ({@link RankingStep#empties}: the step names, for a query about what the store has never heard of), relations
-   * included; and the search's run of its steps, through which the graph's relations are read.
+   * A search's memories; whether a ranking step found that the search returns nothing ({@link
+   * RankingStep#empties}: the step names, for a query about what the store has never heard of),
+   * relations included; and the search's run of its steps, through which the graph's relations are
+   * read.
    */
   record Searched(SearchResult result, boolean emptied, RankingPass pass) {}
 
-  /** The query's embedding, L2-normalised: the one place a query is embedded, for memories and the graph alike. */
+  /**
+   * The query's embedding, L2-normalised: the one place a query is embedded, for memories and the
+   * graph alike.
+   */
   float[] queryVector(String query) {
-    return Vectors.normalized(engine.config.embedder().embedQuery(query), engine.config.embedder().dimension(),
+    return Vectors.normalized(
+        engine.config.embedder().embedQuery(query),
+        engine.config.embedder().dimension(),
         "the query");
   }
 
-  /** The search with the query already embedded ({@link #queryVector}), so the graph half can share it. */
+  /**
+   * The search with the query already embedded ({@link #queryVector}), so the graph half can share
+   * it.
+   */
   Searched search(String tenant, SearchRequest r, float[] vector) {
     List<RankingStep> chosen = steps.of(r.ranking());
     engine.ensureSearchable();
-    IndexQuery q = new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
+    IndexQuery q =
+        new IndexQuery(tenant, r.scope(), r.filter(), r.includeExpired(), engine.today());
     boolean reranks = reranking.runs(r);
-    int wanted = r.maxTokens().isPresent()
-        ? Math.min(r.topK(), Math.max(1, r.maxTokens().getAsInt() / POOL_TOKENS_PER_MEMORY))
-        : r.topK();
+    int wanted =
+        r.maxTokens().isPresent()
+            ? Math.min(r.topK(), Math.max(1, r.maxTokens().getAsInt() / POOL_TOKENS_PER_MEMORY))
+            : r.topK();
     int rerankPool = reranks ? reranking.pool(wanted) : 0;
     int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
@@ -91,24 +108,35 @@ final class HybridSearch {
       pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
       fused = pass.candidates();
     }
-    Map<String, Double> own = new HashMap<>(); // the own relevance of each memory scored, by id: computed once
+    Map<String, Double> own =
+        new HashMap<>(); // the own relevance of each memory scored, by id: computed once
     double floor = engine.config.embedder().relevanceFloor();
-    List<StoredMemory> first = records.get(fused.subList(0, Math.min(READ_BATCH, fused.size())).stream()
-        .map(f -> f.id).toList());
+    List<StoredMemory> first =
+        records.get(
+            fused.subList(0, Math.min(READ_BATCH, fused.size())).stream().map(f -> f.id).toList());
     double queryRelevance = queryRelevance(vector, first, pass.byContext(), floor, own);
     if (pass.empties(first, queryRelevance)) {
       return new Searched(new SearchResult(List.of()), true, pass);
     }
     if (!reranks) {
-      return new Searched(new SearchResult(byScore(select(pass, fused, r.topK(), budget(r), own, queryRelevance),
-          own)), false, pass);
+      return new Searched(
+          new SearchResult(
+              byScore(select(pass, fused, r.topK(), budget(r), own, queryRelevance), own)),
+          false,
+          pass);
     }
-    // The reranker sees a larger pool; the budget applies to its order. If it fails, the search answers as without it.
-    List<SearchHit> pool = select(pass, fused, rerankPool, ContextBudget.unlimited(), own, queryRelevance);
+    // The reranker sees a larger pool; the budget applies to its order. If it fails, the search
+    // answers as without it.
+    List<SearchHit> pool =
+        select(pass, fused, rerankPool, ContextBudget.unlimited(), own, queryRelevance);
     Optional<List<SearchHit>> reranked = reranking.rerank(r, byScore(pool, own));
-    return new Searched(new SearchResult(reranked.isPresent()
-        ? budget(r).fit(reranked.get(), r.topK())
-        : byScore(budget(r).fit(pool, r.topK()), own)), false, pass);
+    return new Searched(
+        new SearchResult(
+            reranked.isPresent()
+                ? budget(r).fit(reranked.get(), r.topK())
+                : byScore(budget(r).fit(pool, r.topK()), own)),
+        false,
+        pass);
   }
 
   /** The request's context budget, counted by the engine's token counter. */
@@ -117,8 +145,9 @@ final class HybridSearch {
   }
 
   /**
-   * The hits sorted by score, best first; equal scores (the fusion's support gives memories it ranks alike the same
-   * one) go to the hit nearer the query by its {@code own} relevance, then keep their order.
+   * The hits sorted by score, best first; equal scores (the fusion's support gives memories it
+   * ranks alike the same one) go to the hit nearer the query by its {@code own} relevance, then
+   * keep their order.
    */
   private static List<SearchHit> byScore(List<SearchHit> hits, Map<String, Double> own) {
     List<SearchHit> sorted = new ArrayList<>(hits);
@@ -127,13 +156,19 @@ final class HybridSearch {
   }
 
   /**
-   * Walks the fused ranking, reading the candidates' records in batches (a record the ranking steps read already is
-   * not read again): each gets its score, those under the threshold are dropped, and the rest are kept up to
-   * {@code limit} and within {@code budget}, those a ranking step defers ({@link RankingStep#defers}) after the
-   * others. The candidates' own relevances go into {@code own}, by id.
+   * Walks the fused ranking, reading the candidates' records in batches (a record the ranking steps
+   * read already is not read again): each gets its score, those under the threshold are dropped,
+   * and the rest are kept up to {@code limit} and within {@code budget}, those a ranking step
+   * defers ({@link RankingStep#defers}) after the others. The candidates' own relevances go into
+   * {@code own}, by id.
    */
-  private List<SearchHit> select(RankingPass pass, List<Fused> fused, int limit, ContextBudget budget,
-                                 Map<String, Double> own, double queryRelevance) {
+  private List<SearchHit> select(
+      RankingPass pass,
+      List<Fused> fused,
+      int limit,
+      ContextBudget budget,
+      Map<String, Double> own,
+      double queryRelevance) {
     SearchRequest r = pass.request;
     float[] vector = pass.vector;
     SearchRecords records = pass.records;
@@ -143,7 +178,9 @@ final class HybridSearch {
     List<SearchHit> hits = new ArrayList<>();
     java.util.Set<String> covered = new java.util.HashSet<>();
     List<SearchHit> deferred = new ArrayList<>();
-    for (int from = 0; from < fused.size() && hits.size() < limit && !budget.spent(); from += READ_BATCH) {
+    for (int from = 0;
+        from < fused.size() && hits.size() < limit && !budget.spent();
+        from += READ_BATCH) {
       List<Fused> batch = fused.subList(from, Math.min(fused.size(), from + READ_BATCH));
       Map<String, StoredMemory> stored = new HashMap<>();
       for (StoredMemory m : records.get(batch.stream().map(f -> f.id).toList())) {
@@ -154,18 +191,30 @@ final class HybridSearch {
         if (m == null) {
           continue; // deleted between the index read and the record read
         }
-        double score = Relevance.supported(own.computeIfAbsent(m.id(), id -> relevance(vector, m, byContext, floor)),
-            queryRelevance, topFused > 0 ? f.score / topFused : 0);
+        double score =
+            Relevance.supported(
+                own.computeIfAbsent(m.id(), id -> relevance(vector, m, byContext, floor)),
+                queryRelevance,
+                topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
           continue;
         }
         MemoryItem item = m.item();
         boolean defer = pass.defers(item, covered);
-        ScoreDetails details = r.explain()
-            ? new ScoreDetails(f.firstRank > 0 ? f.first : Math.max(0, Relevance.cosine(vector, m.embeddingView())),
-                f.firstRank, f.second, f.secondRank, f.score, Double.NaN, engine.config.fusion().name(),
-                pass.explained(m.id()))
-            : null;
+        ScoreDetails details =
+            r.explain()
+                ? new ScoreDetails(
+                    f.firstRank > 0
+                        ? f.first
+                        : Math.max(0, Relevance.cosine(vector, m.embeddingView())),
+                    f.firstRank,
+                    f.second,
+                    f.secondRank,
+                    f.score,
+                    Double.NaN,
+                    engine.config.fusion().name(),
+                    pass.explained(m.id()))
+                : null;
         SearchHit hit = new SearchHit(item, score, details);
         if (defer) {
           deferred.add(hit); // kept after the memories with a new source
@@ -193,12 +242,17 @@ final class HybridSearch {
   }
 
   /**
-   * The query's relevance to the scope: the best {@link Relevance} among the fusion's first {@link #READ_BATCH}
-   * candidates (one read of their records, which the choice of hits then reads no more; their relevances go into
-   * {@code own}, which the choice of hits reuses), 0 if there are none.
+   * The query's relevance to the scope: the best {@link Relevance} among the fusion's first {@link
+   * #READ_BATCH} candidates (one read of their records, which the choice of hits then reads no
+   * more; their relevances go into {@code own}, which the choice of hits reuses), 0 if there are
+   * none.
    */
-  private static double queryRelevance(float[] vector, List<StoredMemory> first, boolean byContext, double floor,
-                                       Map<String, Double> own) {
+  private static double queryRelevance(
+      float[] vector,
+      List<StoredMemory> first,
+      boolean byContext,
+      double floor,
+      Map<String, Double> own) {
     double best = 0;
     for (StoredMemory m : first) {
       double relevance = relevance(vector, m, byContext, floor);
@@ -208,10 +262,16 @@ final class HybridSearch {
     return best;
   }
 
-  /** A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its context's. */
+  /**
+   * A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its
+   * context's.
+   */
   private static double relevance(float[] vector, StoredMemory m, boolean byContext, double floor) {
     double cosine = Relevance.cosine(vector, m.embeddingView());
-    return Relevance.of(byContext && m.contextEmbeddingView().length > 0
-        ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView())) : cosine, floor);
+    return Relevance.of(
+        byContext && m.contextEmbeddingView().length > 0
+            ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView()))
+            : cosine,
+        floor);
   }
 }

@@ -3,16 +3,18 @@ package dev.engram.engine;
 import dev.engram.StorageException;
 
 /**
- * A failure of the search index (not of the record) while the engine brought it up to date: the signal for the
- * engine to recreate the index and rebuild it from the record. {@link #in} finds one in a cause chain, so it is
- * recognised also when the record's change feed wrapped it.
+ * A failure of the search index (not of the record) while the engine brought it up to date: the
+ * signal for the engine to recreate the index and rebuild it from the record. {@link #in} finds one
+ * in a cause chain, so it is recognised also when the record's change feed wrapped it.
  */
 final class IndexFailure extends StorageException {
   IndexFailure(String message, Throwable cause) {
     super(message, cause);
   }
 
-  /** Runs one index call; its runtime failure becomes an {@link IndexFailure} naming {@code what}. */
+  /**
+   * Runs one index call; its runtime failure becomes an {@link IndexFailure} naming {@code what}.
+   */
   static <T> T call(String what, java.util.function.Supplier<T> call) {
     try {
       return call.get();
@@ -23,12 +25,16 @@ final class IndexFailure extends StorageException {
     }
   }
 
-  /** Runs one index call without a result; see {@link #call(String, java.util.function.Supplier)}. */
+  /**
+   * Runs one index call without a result; see {@link #call(String, java.util.function.Supplier)}.
+   */
   static void run(String what, Runnable call) {
-    call(what, () -> {
-      call.run();
-      return null;
-    });
+    call(
+        what,
+        () -> {
+          call.run();
+          return null;
+        });
   }
 
   /** True if {@code e} or one of its causes is an {@link IndexFailure}. */

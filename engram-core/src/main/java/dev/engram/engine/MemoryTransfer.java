@@ -25,10 +25,11 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * Export and import of a tenant's memories with their history ({@link dev.engram.Memory#exportRecords},
- * {@link dev.engram.Memory#importRecords}). Exports page through {@link dev.engram.spi.MemoryStore#memoryIds} in id
- * order; imports validate, embed the live records' texts in one batch outside the write lock, and hand the batch to
- * {@link Engine#restore}, one store transaction. Stateless apart from the engine; thread-safe.
+ * Export and import of a tenant's memories with their history ({@link
+ * dev.engram.Memory#exportRecords}, {@link dev.engram.Memory#importRecords}). Exports page through
+ * {@link dev.engram.spi.MemoryStore#memoryIds} in id order; imports validate, embed the live
+ * records' texts in one batch outside the write lock, and hand the batch to {@link Engine#restore},
+ * one store transaction. Stateless apart from the engine; thread-safe.
  */
 final class MemoryTransfer {
   private final Engine engine;
@@ -53,17 +54,23 @@ final class MemoryTransfer {
     }
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < records.size(); i++) {
-      check("records[" + i + "]", Objects.requireNonNull(records.get(i), "records[" + i + "]"), ids);
+      check(
+          "records[" + i + "]", Objects.requireNonNull(records.get(i), "records[" + i + "]"), ids);
     }
-    Set<String> existing = engine.existingIds(tenant, records.stream().map(MemoryRecord::id).toList());
+    Set<String> existing =
+        engine.existingIds(tenant, records.stream().map(MemoryRecord::id).toList());
     List<MemoryRecord> fresh = records.stream().filter(r -> !existing.contains(r.id())).toList();
     List<MemoryItem> live = fresh.stream().flatMap(r -> r.memory().stream()).toList();
     List<String> texts = new ArrayList<>(live.stream().map(EmbeddingTexts::of).toList());
-    // With context embeddings on, a record's context is embedded in the same call, behind the memory texts.
-    List<MemoryRecord> withContext = engine.config.contextEmbeddings()
-        ? fresh.stream().filter(r -> r.memory().isPresent() && !r.context().isEmpty()).toList() : List.of();
+    // With context embeddings on, a record's context is embedded in the same call, behind the
+    // memory texts.
+    List<MemoryRecord> withContext =
+        engine.config.contextEmbeddings()
+            ? fresh.stream().filter(r -> r.memory().isPresent() && !r.context().isEmpty()).toList()
+            : List.of();
     withContext.forEach(r -> texts.add(EmbeddingTexts.withContext(r.memory().get(), r.context())));
-    List<float[]> vectors = Vectors.embedDocuments(engine.config.embedder(), texts, "an imported memory or context");
+    List<float[]> vectors =
+        Vectors.embedDocuments(engine.config.embedder(), texts, "an imported memory or context");
     Map<String, float[]> vectorById = new HashMap<>();
     Map<String, float[]> contextVectorById = new HashMap<>();
     for (int i = 0; i < live.size(); i++) {
@@ -74,22 +81,34 @@ final class MemoryTransfer {
     }
     List<RestoredMemory> restored = new ArrayList<>(fresh.size());
     for (MemoryRecord r : fresh) {
-      Optional<StoredMemory> current = r.memory()
-          .map(m -> new StoredMemory(tenant, m, vectorById.get(m.id()), r.context(),
-              contextVectorById.getOrDefault(m.id(), new float[0])));
+      Optional<StoredMemory> current =
+          r.memory()
+              .map(
+                  m ->
+                      new StoredMemory(
+                          tenant,
+                          m,
+                          vectorById.get(m.id()),
+                          r.context(),
+                          contextVectorById.getOrDefault(m.id(), new float[0])));
       restored.add(new RestoredMemory(r.id(), current, r.history()));
     }
     List<String> written = restored.isEmpty() ? List.of() : engine.restore(tenant, restored);
     Set<String> writtenIds = new HashSet<>(written);
-    List<String> skipped = records.stream().map(MemoryRecord::id).filter(id -> !writtenIds.contains(id)).toList();
+    List<String> skipped =
+        records.stream().map(MemoryRecord::id).filter(id -> !writtenIds.contains(id)).toList();
     return new ImportResult(written.size(), skipped);
   }
 
   /** Checks one record as an add would check its memory; the messages name it by {@code path}. */
   private void check(String path, MemoryRecord r, Set<String> ids) {
     if (r.id().length() > 64 || !r.id().equals(r.id().strip())) {
-      throw new ValidationException(path + ".id", "'" + r.id() + "' is not a valid memory id (at most 64"
-          + " characters, no surrounding spaces)");
+      throw new ValidationException(
+          path + ".id",
+          "'"
+              + r.id()
+              + "' is not a valid memory id (at most 64"
+              + " characters, no surrounding spaces)");
     }
     if (!ids.add(r.id())) {
       throw new ValidationException(path + ".id", "'" + r.id() + "' appears twice in the batch");
@@ -100,7 +119,8 @@ final class MemoryTransfer {
     MemoryItem m = r.memory().get();
     RequestChecks.checkText(path + ".memory", m.text(), engine.config.maxTextLength());
     if (!m.hash().equals(Hashes.md5(m.text()))) {
-      throw new ValidationException(path + ".hash", "'" + m.hash() + "' is not the md5 of the memory text");
+      throw new ValidationException(
+          path + ".hash", "'" + m.hash() + "' is not the md5 of the memory text");
     }
     try {
       m.scope();
@@ -159,8 +179,9 @@ final class MemoryTransfer {
         if (item == null && request.scope().isPresent()) {
           continue; // deleted while this page was read; a scope export holds existing memories only
         }
-        buffer.add(new MemoryRecord(id, Optional.ofNullable(item), history,
-            current == null ? "" : current.context()));
+        buffer.add(
+            new MemoryRecord(
+                id, Optional.ofNullable(item), history, current == null ? "" : current.context()));
       }
     }
   }

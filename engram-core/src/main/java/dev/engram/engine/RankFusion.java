@@ -9,17 +9,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one fusion of two ranked candidate lists, used for memories (dense and BM25) and for graph relations
- * (entity-centred and fact similarity). {@link Fusion#RRF}: each list adds {@code 1 / (60 + rank)}, divided by the
- * best possible sum so the fused score lies in [0,1]. {@link Fusion#WEIGHTED}: {@code 0.7 * first + 0.3 * second /
- * max(second)}, with the first list's scores taken as similarities in [0,1]. The fused score orders candidates; it
- * depends on the other candidates and is not a relevance (see {@link Relevance}). The ranking steps after fusion
- * ({@link RankingStep#fused}) add further lists to a fused ranking with {@link #add} (reciprocal ranks again) and
- * lift a candidate behind another with {@link #lift}.
+ * The one fusion of two ranked candidate lists, used for memories (dense and BM25) and for graph
+ * relations (entity-centred and fact similarity). {@link Fusion#RRF}: each list adds {@code 1 / (60
+ * + rank)}, divided by the best possible sum so the fused score lies in [0,1]. {@link
+ * Fusion#WEIGHTED}: {@code 0.7 * first + 0.3 * second / max(second)}, with the first list's scores
+ * taken as similarities in [0,1]. The fused score orders candidates; it depends on the other
+ * candidates and is not a relevance (see {@link Relevance}). The ranking steps after fusion ({@link
+ * RankingStep#fused}) add further lists to a fused ranking with {@link #add} (reciprocal ranks
+ * again) and lift a candidate behind another with {@link #lift}.
  */
 final class RankFusion {
   /** The RRF constant of Cormack et al. */
   static final int RRF_K = 60;
+
   static final double FIRST_WEIGHT = 0.7;
 
   private RankFusion() {}
@@ -49,8 +51,9 @@ final class RankFusion {
   }
 
   /**
-   * Fuses the two ranked lists; the result is sorted by fused score, best first. Ties (under RRF, ranks 1 and 2
-   * against 2 and 1) go to the candidate with the higher first-list score, the one nearer the query, then by id.
+   * Fuses the two ranked lists; the result is sorted by fused score, best first. Ties (under RRF,
+   * ranks 1 and 2 against 2 and 1) go to the candidate with the higher first-list score, the one
+   * nearer the query, then by id.
    */
   static List<Fused> fuse(Fusion fusion, List<Candidate> first, List<Candidate> second) {
     Map<String, Fused> all = new LinkedHashMap<>();
@@ -73,8 +76,9 @@ final class RankFusion {
     double rrfMax = 2.0 / (RRF_K + 1);
     for (Fused f : all.values()) {
       if (fusion == Fusion.RRF) {
-        double s = (f.firstRank > 0 ? 1.0 / (RRF_K + f.firstRank) : 0)
-            + (f.secondRank > 0 ? 1.0 / (RRF_K + f.secondRank) : 0);
+        double s =
+            (f.firstRank > 0 ? 1.0 / (RRF_K + f.firstRank) : 0)
+                + (f.secondRank > 0 ? 1.0 / (RRF_K + f.secondRank) : 0);
         f.score = s / rrfMax;
       } else {
         double s2 = maxSecond > 0 ? Math.max(0, f.second) / maxSecond : 0;
@@ -86,10 +90,10 @@ final class RankFusion {
 
   /**
    * Adds a further ranked list to a fused ranking: its candidate at rank {@code i} (from 1) adds
-   * {@code weight / (60 + i)} on the fused scale (divided by the best two-list RRF sum, as {@link #fuse} does), a
-   * candidate not yet in the ranking joins it with that score, and a new ranking is returned, sorted again (best
-   * first, ties as in {@link #fuse}); the given one is left as it was. {@code weight} 1 counts the list as much as
-   * one of the fused signals.
+   * {@code weight / (60 + i)} on the fused scale (divided by the best two-list RRF sum, as {@link
+   * #fuse} does), a candidate not yet in the ranking joins it with that score, and a new ranking is
+   * returned, sorted again (best first, ties as in {@link #fuse}); the given one is left as it was.
+   * {@code weight} 1 counts the list as much as one of the fused signals.
    */
   static List<Fused> add(List<Fused> fused, List<Candidate> list, double weight) {
     Map<String, Fused> all = new LinkedHashMap<>();
@@ -105,8 +109,9 @@ final class RankFusion {
   }
 
   /**
-   * Lifts candidates behind others: each key of {@code followed} gets at least {@code factor} times the fused score
-   * of the candidate its value names (a candidate not yet in the ranking joins it), and the ranking is sorted again.
+   * Lifts candidates behind others: each key of {@code followed} gets at least {@code factor} times
+   * the fused score of the candidate its value names (a candidate not yet in the ranking joins it),
+   * and the ranking is sorted again.
    */
   static List<Fused> lift(List<Fused> fused, Map<String, String> followed, double factor) {
     Map<String, Fused> all = new LinkedHashMap<>();
@@ -135,9 +140,10 @@ final class RankFusion {
 
   private static List<Fused> sorted(java.util.Collection<Fused> fused) {
     List<Fused> out = new ArrayList<>(fused);
-    out.sort(Comparator.comparingDouble((Fused f) -> -f.score)
-        .thenComparingDouble(f -> -f.first)
-        .thenComparing(f -> f.id));
+    out.sort(
+        Comparator.comparingDouble((Fused f) -> -f.score)
+            .thenComparingDouble(f -> -f.first)
+            .thenComparing(f -> f.id));
     return out;
   }
 }

@@ -7,8 +7,8 @@ import dev.engram.engine.RankFusion.Fused;
 import dev.engram.engine.RankingStep.DenseRead;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
-import dev.engram.spi.IndexField;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
@@ -19,30 +19,42 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One search's run of its ranking steps: what the steps share (the request, its index query, the query's embedding,
- * the candidate pool, the records read so far) and the pipeline through them, phase by phase. The dense and
- * relation lists are read through the chain of the steps' {@link RankingStep#dense} and
- * {@link RankingStep#relations} (the first step nearest the index), the keyword list through each step's
- * {@link RankingStep#keyword}, the fused ranking through each step's {@link RankingStep#fused}, all in the order the
- * steps run ({@link RankingSteps}). With {@code explain}, it collects what the steps say of each memory. One per
- * search; not thread-safe.
+ * One search's run of its ranking steps: what the steps share (the request, its index query, the
+ * query's embedding, the candidate pool, the records read so far) and the pipeline through them,
+ * phase by phase. The dense and relation lists are read through the chain of the steps' {@link
+ * RankingStep#dense} and {@link RankingStep#relations} (the first step nearest the index), the
+ * keyword list through each step's {@link RankingStep#keyword}, the fused ranking through each
+ * step's {@link RankingStep#fused}, all in the order the steps run ({@link RankingSteps}). With
+ * {@code explain}, it collects what the steps say of each memory. One per search; not thread-safe.
  */
 final class RankingPass {
   final Engine engine;
+
   /** The language of the query: its keywords, names and periods. */
   final QueryAnalyzer analyzer;
+
   final SearchRequest request;
   final IndexQuery query;
   final float[] vector;
+
   /** How many candidates each list reads. */
   final int pool;
+
   final SearchRecords records;
   private final List<RankingStep> steps;
+
   /** What the steps said of each memory, by id then step name; null without {@code explain}. */
   private final Map<String, Map<String, String>> explained;
 
-  RankingPass(Engine engine, QueryAnalyzer analyzer, List<RankingStep> steps, SearchRequest request,
-              IndexQuery query, float[] vector, int pool, SearchRecords records) {
+  RankingPass(
+      Engine engine,
+      QueryAnalyzer analyzer,
+      List<RankingStep> steps,
+      SearchRequest request,
+      IndexQuery query,
+      float[] vector,
+      int pool,
+      SearchRecords records) {
     this.engine = engine;
     this.analyzer = analyzer;
     this.steps = List.copyOf(steps);
@@ -56,7 +68,8 @@ final class RankingPass {
 
   /** The fused ranking of the dense and keyword lists, changed by the steps after fusion. */
   List<Fused> candidates() {
-    List<Fused> fused = RankFusion.fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword());
+    List<Fused> fused =
+        RankFusion.fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword());
     for (RankingStep step : steps) {
       List<Fused> before = fused;
       fused = step.fused(this, fused);
@@ -77,9 +90,13 @@ final class RankingPass {
     return read.read(k);
   }
 
-  /** The {@code k} relations of the scope in {@code graph} with facts nearest the query, read through the steps. */
+  /**
+   * The {@code k} relations of the scope in {@code graph} with facts nearest the query, read
+   * through the steps.
+   */
   List<ScoredRelation> relations(GraphStore graph, TimeView view, int k) {
-    DenseRead<ScoredRelation> read = n -> graph.similarRelations(query.tenant(), query.scope(), vector, n, view);
+    DenseRead<ScoredRelation> read =
+        n -> graph.similarRelations(query.tenant(), query.scope(), vector, n, view);
     for (RankingStep step : steps) {
       DenseRead<ScoredRelation> next = read;
       read = n -> step.relations(this, graph, n, next);
@@ -88,8 +105,8 @@ final class RankingPass {
   }
 
   /**
-   * The keyword list: the memories' texts by BM25 of the query's keywords (without its question words,
-   * {@link QueryAnalyzer#keywords}), then the steps'.
+   * The keyword list: the memories' texts by BM25 of the query's keywords (without its question
+   * words, {@link QueryAnalyzer#keywords}), then the steps'.
    */
   private List<Candidate> keyword() {
     String words = analyzer.keywords(request.query());
@@ -110,7 +127,10 @@ final class RankingPass {
     return false;
   }
 
-  /** True if a step reads a memory's relevance from its context embedding too ({@link RankingStep#byContext}). */
+  /**
+   * True if a step reads a memory's relevance from its context embedding too ({@link
+   * RankingStep#byContext}).
+   */
   boolean byContext() {
     for (RankingStep step : steps) {
       if (step.byContext(this)) {
@@ -120,7 +140,10 @@ final class RankingPass {
     return false;
   }
 
-  /** True if a step keeps {@code item} only after the hits it does not defer ({@link RankingStep#defers}). */
+  /**
+   * True if a step keeps {@code item} only after the hits it does not defer ({@link
+   * RankingStep#defers}).
+   */
   boolean defers(MemoryItem item, Set<String> covered) {
     for (RankingStep step : steps) {
       if (step.defers(this, item, covered)) {
@@ -131,27 +154,35 @@ final class RankingPass {
     return false;
   }
 
-  /** True if the request asks for {@code explain}: a step need not describe what it did otherwise. */
+  /**
+   * True if the request asks for {@code explain}: a step need not describe what it did otherwise.
+   */
   boolean explains() {
     return explained != null;
   }
 
-  /** Records what {@code step} did to a memory, for its hit's {@code explain} (nothing without explain). */
+  /**
+   * Records what {@code step} did to a memory, for its hit's {@code explain} (nothing without
+   * explain).
+   */
   void explain(String memoryId, RankingStep step, String text) {
     if (explained != null) {
-      explained.computeIfAbsent(memoryId, id -> new LinkedHashMap<>()).merge(step.name(), text,
-          (a, b) -> a + "; " + b);
+      explained
+          .computeIfAbsent(memoryId, id -> new LinkedHashMap<>())
+          .merge(step.name(), text, (a, b) -> a + "; " + b);
     }
   }
 
-  /** What the steps said of a memory, by step name in the order they said it; empty without explain. */
+  /**
+   * What the steps said of a memory, by step name in the order they said it; empty without explain.
+   */
   Map<String, String> explained(String memoryId) {
     return explained == null ? Map.of() : explained.getOrDefault(memoryId, Map.of());
   }
 
   /**
-   * Notes, for each memory a step brought in, gave another fused score or moved up (not one only pushed down by
-   * others), its ranks and fused scores before and after.
+   * Notes, for each memory a step brought in, gave another fused score or moved up (not one only
+   * pushed down by others), its ranks and fused scores before and after.
    */
   private void explainMoves(RankingStep step, List<Fused> before, List<Fused> after) {
     Map<String, Integer> rank = new HashMap<>();

@@ -8,23 +8,26 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The ordered registry of ranking steps: every step an engine can run, in the order a search runs them (by phase,
- * and within a phase in the order a step's changes must follow each other: the context embeddings' list joins the
- * fused ranking before the dates' list, the neighbours are lifted behind the hits those lists made, the feedback list
- * joins last behind the hits it keeps in place). A {@link Ranking} names the steps a request runs; the order of its
- * {@link Ranking#spec} is the order the steps were introduced in, not this one. Adding a step is one class
- * implementing {@link RankingStep} and one line here (or {@link #with} for an engine of one's own). Immutable.
+ * The ordered registry of ranking steps: every step an engine can run, in the order a search runs
+ * them (by phase, and within a phase in the order a step's changes must follow each other: the
+ * context embeddings' list joins the fused ranking before the dates' list, the neighbours are
+ * lifted behind the hits those lists made, the feedback list joins last behind the hits it keeps in
+ * place). A {@link Ranking} names the steps a request runs; the order of its {@link Ranking#spec}
+ * is the order the steps were introduced in, not this one. Adding a step is one class implementing
+ * {@link RankingStep} and one line here (or {@link #with} for an engine of one's own). Immutable.
  */
 final class RankingSteps {
   /** The standard steps, those {@link Ranking#STEPS} names, in the order they run. */
-  static final RankingSteps STANDARD = new RankingSteps(List.of(
-      new HubsStep(),
-      new ContextStep(),
-      new DatesStep(),
-      new NeighboursStep(),
-      new FeedbackStep(),
-      new NamesStep(),
-      new DiversityStep()));
+  static final RankingSteps STANDARD =
+      new RankingSteps(
+          List.of(
+              new HubsStep(),
+              new ContextStep(),
+              new DatesStep(),
+              new NeighboursStep(),
+              new FeedbackStep(),
+              new NamesStep(),
+              new DiversityStep()));
 
   private final List<RankingStep> steps;
 
@@ -36,15 +39,23 @@ final class RankingSteps {
         throw new IllegalArgumentException("two ranking steps named " + s.name());
       }
       if (s.phase().compareTo(phase) < 0) {
-        throw new IllegalArgumentException("ranking step " + s.name() + " of phase " + s.phase()
-            + " listed after a step of phase " + phase);
+        throw new IllegalArgumentException(
+            "ranking step "
+                + s.name()
+                + " of phase "
+                + s.phase()
+                + " listed after a step of phase "
+                + phase);
       }
       phase = s.phase();
     }
     this.steps = List.copyOf(steps);
   }
 
-  /** These steps and {@code step}, which runs after those of its phase and before those of later phases. */
+  /**
+   * These steps and {@code step}, which runs after those of its phase and before those of later
+   * phases.
+   */
   RankingSteps with(RankingStep step) {
     List<RankingStep> out = new ArrayList<>(steps);
     int at = 0;
@@ -63,7 +74,8 @@ final class RankingSteps {
   /**
    * The steps {@code ranking} names, in the order they run.
    *
-   * @throws ValidationException naming {@code ranking} if it names a step this registry does not hold
+   * @throws ValidationException naming {@code ranking} if it names a step this registry does not
+   *     hold
    */
   List<RankingStep> of(Ranking ranking) {
     List<RankingStep> out = new ArrayList<>(ranking.steps().size());
@@ -75,8 +87,12 @@ final class RankingSteps {
     if (out.size() < ranking.steps().size()) {
       List<String> unknown = new ArrayList<>(ranking.steps());
       unknown.removeAll(names());
-      throw new ValidationException("ranking", "unknown ranking step '" + String.join("', '", unknown)
-          + "'; known: " + String.join(", ", names()));
+      throw new ValidationException(
+          "ranking",
+          "unknown ranking step '"
+              + String.join("', '", unknown)
+              + "'; known: "
+              + String.join(", ", names()));
     }
     return out;
   }

@@ -12,16 +12,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The provenance of one extracted relation: the source ids of the messages that state it and the ids of the
- * memories that support it, as narrow as the extractor knows them, never the whole add when it knows better.
+ * The provenance of one extracted relation: the source ids of the messages that state it and the
+ * ids of the memories that support it, as narrow as the extractor knows them, never the whole add
+ * when it knows better.
+ *
  * <ol>
- *   <li>The extractor named its messages ({@link ExtractedRelation#messages()}, for example the LLM extractor's
- *       message numbers): their source ids; its memories are those it named, else the add's memories whose
- *       provenance shares one of these source ids, else every memory of the add.</li>
- *   <li>It named its memories ({@link ExtractedRelation#memoryIds()}, for example the offline extractor's one
- *       memory): the source ids of those memories ({@link NewMemory#sourceIds()}); if none of them has any, every
- *       message of the add (a memory pipeline that records no provenance).</li>
- *   <li>Neither: every message and every memory of the add.</li>
+ *   <li>The extractor named its messages ({@link ExtractedRelation#messages()}, for example the LLM
+ *       extractor's message numbers): their source ids; its memories are those it named, else the
+ *       add's memories whose provenance shares one of these source ids, else every memory of the
+ *       add.
+ *   <li>It named its memories ({@link ExtractedRelation#memoryIds()}, for example the offline
+ *       extractor's one memory): the source ids of those memories ({@link NewMemory#sourceIds()});
+ *       if none of them has any, every message of the add (a memory pipeline that records no
+ *       provenance).
+ *   <li>Neither: every message and every memory of the add.
  * </ol>
  */
 final class RelationProvenance {
@@ -34,13 +38,17 @@ final class RelationProvenance {
     List<Message> messages = input.messages();
     List<String> allMemoryIds = input.memories().stream().map(NewMemory::id).toList();
     Set<String> allMessageIds = new LinkedHashSet<>();
-    messages.forEach(m -> {
-      if (m.sourceId() != null) {
-        allMessageIds.add(m.sourceId());
-      }
-    });
-    List<Integer> positions = r.messages().stream()
-        .filter(i -> i != null && i >= 0 && i < messages.size()).distinct().toList();
+    messages.forEach(
+        m -> {
+          if (m.sourceId() != null) {
+            allMessageIds.add(m.sourceId());
+          }
+        });
+    List<Integer> positions =
+        r.messages().stream()
+            .filter(i -> i != null && i >= 0 && i < messages.size())
+            .distinct()
+            .toList();
     if (!positions.isEmpty()) {
       Set<String> ids = new LinkedHashSet<>();
       for (int i : positions) {
@@ -51,8 +59,11 @@ final class RelationProvenance {
       }
       List<String> memoryIds = r.memoryIds();
       if (memoryIds.isEmpty()) {
-        memoryIds = input.memories().stream()
-            .filter(m -> m.sourceIds().stream().anyMatch(ids::contains)).map(NewMemory::id).toList();
+        memoryIds =
+            input.memories().stream()
+                .filter(m -> m.sourceIds().stream().anyMatch(ids::contains))
+                .map(NewMemory::id)
+                .toList();
       }
       return new Sources(List.copyOf(ids), memoryIds.isEmpty() ? allMemoryIds : memoryIds);
     }

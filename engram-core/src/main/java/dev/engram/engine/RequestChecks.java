@@ -8,15 +8,16 @@ import java.util.Set;
 
 /** Validation at the edge of the engine, before anything is embedded or written. */
 final class RequestChecks {
-  private static final Set<String> IDENTITY_KEYS = Set.of("user_id", "agent_id", "run_id", "actor_id");
+  private static final Set<String> IDENTITY_KEYS =
+      Set.of("user_id", "agent_id", "run_id", "actor_id");
 
   private RequestChecks() {}
 
   static void checkAdd(AddRequest r, int maxTextLength, int maxMessages) {
     List<Message> ms = r.messages();
     if (ms.size() > maxMessages) {
-      throw new ValidationException("messages", "has " + ms.size() + " messages; the limit per add is "
-          + maxMessages);
+      throw new ValidationException(
+          "messages", "has " + ms.size() + " messages; the limit per add is " + maxMessages);
     }
     for (int i = 0; i < ms.size(); i++) {
       checkText("messages[" + i + "].content", ms.get(i).content(), maxTextLength);
@@ -27,7 +28,8 @@ final class RequestChecks {
   static void checkMetadata(Set<String> keys) {
     for (String k : keys) {
       if (IDENTITY_KEYS.contains(k)) {
-        throw new ValidationException("metadata." + k, "identity keys belong in the scope, not in metadata");
+        throw new ValidationException(
+            "metadata." + k, "identity keys belong in the scope, not in metadata");
       }
     }
   }
@@ -37,8 +39,8 @@ final class RequestChecks {
       throw new ValidationException(field, "must not be empty");
     }
     if (text.length() > maxTextLength) {
-      throw new ValidationException(field, "is " + text.length() + " characters long; the limit is "
-          + maxTextLength);
+      throw new ValidationException(
+          field, "is " + text.length() + " characters long; the limit is " + maxTextLength);
     }
     return text.trim();
   }
@@ -49,7 +51,8 @@ final class RequestChecks {
     }
     String t = id.trim();
     if (t.length() > 64) {
-      throw new ValidationException("memory_id", "'" + t.substring(0, 64) + "...' is too long for a memory id");
+      throw new ValidationException(
+          "memory_id", "'" + t.substring(0, 64) + "...' is too long for a memory id");
     }
     return t;
   }

@@ -8,10 +8,10 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Striped locks that order the inference of adds to the same scope. A thread that needs the locks of several scopes
- * takes them with {@link #lockAll}, which takes each stripe once and in ascending stripe order: a total order over
- * the stripes, so two threads locking the same scopes in different request orders cannot deadlock (two scopes may
- * share a stripe).
+ * Striped locks that order the inference of adds to the same scope. A thread that needs the locks
+ * of several scopes takes them with {@link #lockAll}, which takes each stripe once and in ascending
+ * stripe order: a total order over the stripes, so two threads locking the same scopes in different
+ * request orders cannot deadlock (two scopes may share a stripe).
  */
 final class ScopeLocks {
   private final ReentrantLock[] stripes;
@@ -28,8 +28,8 @@ final class ScopeLocks {
   }
 
   /**
-   * Locks the stripes of these scopes, each once, in ascending stripe order, and returns them in that order; release
-   * them with {@link #unlockAll}.
+   * Locks the stripes of these scopes, each once, in ascending stripe order, and returns them in
+   * that order; release them with {@link #unlockAll}.
    */
   List<ReentrantLock> lockAll(String tenant, Collection<Scope> scopes) {
     TreeSet<Integer> order = new TreeSet<>();

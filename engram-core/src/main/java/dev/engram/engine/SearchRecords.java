@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The records one search has read from the store, so that each is read at most once per search: the ranking steps
- * (the neighbours' anchors and the memories near them, the feedback's best hits) and the choice of hits read through
- * it, and a record an earlier step read is not read again. A record missing from the store (deleted between the
- * index read and the record read) is remembered as missing. One per search; not thread-safe.
+ * The records one search has read from the store, so that each is read at most once per search: the
+ * ranking steps (the neighbours' anchors and the memories near them, the feedback's best hits) and
+ * the choice of hits read through it, and a record an earlier step read is not read again. A record
+ * missing from the store (deleted between the index read and the record read) is remembered as
+ * missing. One per search; not thread-safe.
  */
 final class SearchRecords {
   private final MemoryStore store;
@@ -27,8 +28,8 @@ final class SearchRecords {
   }
 
   /**
-   * The records of {@code ids} (distinct, as a ranking lists them) that exist, in the order of {@code ids}; those not
-   * read yet in this search are read in one {@link MemoryStore#getAll} call.
+   * The records of {@code ids} (distinct, as a ranking lists them) that exist, in the order of
+   * {@code ids}; those not read yet in this search are read in one {@link MemoryStore#getAll} call.
    */
   List<StoredMemory> get(List<String> ids) {
     List<String> unread = new ArrayList<>();

@@ -1,44 +1,53 @@
 package dev.engram.engine;
 
 import dev.engram.SearchRequest;
-import dev.engram.spi.IndexField;
 import dev.engram.analysis.QueryAnalyzer;
+import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
 import java.util.List;
 
 /**
- * The ranking step {@link dev.engram.Ranking#NAMES names} ({@link NamesStep}): a query that names someone or something
- * ({@link QueryAnalyzer#names}), none of whose names any memory in the search's reach mentions, and that no memory
- * matches closely, asks about what the store has never heard of, and gets nothing. One known name is enough to keep the
- * search: a scope per speaker holds what one of two people said, and a question about both is about it too. A name is
- * known if it is a word of the scope's user, agent or run id, of the text, source context or speaker of one of the
- * fusion's first candidates, or else if the keyword index finds it in the reach's texts or contexts (one lookup per
- * name the candidates do not mention). "Closely" is an own relevance of at least
- * {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the query names. The step cuts only
- * where every one of the first candidates names its speaker: a fact stored without one ("Works as a nurse", as an LLM
- * extracts it from an unnamed user's message) is about someone the store cannot name, whom the query may be naming.
+ * The ranking step {@link dev.engram.Ranking#NAMES names} ({@link NamesStep}): a query that names
+ * someone or something ({@link QueryAnalyzer#names}), none of whose names any memory in the
+ * search's reach mentions, and that no memory matches closely, asks about what the store has never
+ * heard of, and gets nothing. One known name is enough to keep the search: a scope per speaker
+ * holds what one of two people said, and a question about both is about it too. A name is known if
+ * it is a word of the scope's user, agent or run id, of the text, source context or speaker of one
+ * of the fusion's first candidates, or else if the keyword index finds it in the reach's texts or
+ * contexts (one lookup per name the candidates do not mention). "Closely" is an own relevance of at
+ * least {@link SearchRequest#SUGGESTED_THRESHOLD}: a memory that close is kept whatever the query
+ * names. The step cuts only where every one of the first candidates names its speaker: a fact
+ * stored without one ("Works as a nurse", as an LLM extracts it from an unnamed user's message) is
+ * about someone the store cannot name, whom the query may be naming.
  */
 final class UnknownNames {
   private UnknownNames() {}
 
   /**
-   * True if the search should return nothing: {@code queryRelevance} (the best own relevance among the first
-   * candidates) is under {@link SearchRequest#SUGGESTED_THRESHOLD}, the query names something, and every name it
-   * gives is unknown to the reach of {@code q}.
+   * True if the search should return nothing: {@code queryRelevance} (the best own relevance among
+   * the first candidates) is under {@link SearchRequest#SUGGESTED_THRESHOLD}, the query names
+   * something, and every name it gives is unknown to the reach of {@code q}.
    */
-  static boolean cut(QueryAnalyzer analyzer, SearchIndex index, IndexQuery q, String query, double queryRelevance,
-                     List<StoredMemory> first) {
+  static boolean cut(
+      QueryAnalyzer analyzer,
+      SearchIndex index,
+      IndexQuery q,
+      String query,
+      double queryRelevance,
+      List<StoredMemory> first) {
     if (queryRelevance >= SearchRequest.SUGGESTED_THRESHOLD) {
       return false;
     }
     List<String> names = analyzer.names(query);
     if (names.isEmpty() || first.isEmpty() || first.stream().anyMatch(m -> !spoken(m))) {
-      return false; // a memory without a speaker may be about anyone: the query's name could be its speaker's
+      return false; // a memory without a speaker may be about anyone: the query's name could be its
+      // speaker's
     }
     for (String name : names) {
-      if (known(analyzer, name, q, first) || !index.keyword(q, IndexField.TEXT, name, 1).isEmpty()
+      if (known(analyzer, name, q, first)
+          || !index.keyword(q, IndexField.TEXT, name, 1).isEmpty()
           || !index.keyword(q, IndexField.CONTEXT, name, 1).isEmpty()) {
         return false; // the query is about someone the scope knows, whatever else it names
       }
@@ -46,15 +55,20 @@ final class UnknownNames {
     return true;
   }
 
-  /** True if {@code name} is a word of the scope's ids or of a candidate's speaker, text or source context. */
-  private static boolean known(QueryAnalyzer analyzer, String name, IndexQuery q, List<StoredMemory> first) {
+  /**
+   * True if {@code name} is a word of the scope's ids or of a candidate's speaker, text or source
+   * context.
+   */
+  private static boolean known(
+      QueryAnalyzer analyzer, String name, IndexQuery q, List<StoredMemory> first) {
     if (q.scope().userId().filter(id -> analyzer.mentions(id, name)).isPresent()
         || q.scope().agentId().filter(id -> analyzer.mentions(id, name)).isPresent()
         || q.scope().runId().filter(id -> analyzer.mentions(id, name)).isPresent()) {
       return true;
     }
     for (StoredMemory m : first) {
-      if ((spoken(m) && analyzer.mentions(m.item().actorId(), name)) || analyzer.mentions(m.item().text(), name)
+      if ((spoken(m) && analyzer.mentions(m.item().actorId(), name))
+          || analyzer.mentions(m.item().text(), name)
           || analyzer.mentions(m.context(), name)) {
         return true;
       }
@@ -62,7 +76,10 @@ final class UnknownNames {
     return false;
   }
 
-  /** True if the memory names its speaker (a message's name, as {@link dev.engram.MemoryItem#actorId}). */
+  /**
+   * True if the memory names its speaker (a message's name, as {@link
+   * dev.engram.MemoryItem#actorId}).
+   */
   private static boolean spoken(StoredMemory m) {
     return m.item().actorId() != null && !m.item().actorId().isBlank();
   }

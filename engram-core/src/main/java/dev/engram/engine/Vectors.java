@@ -10,12 +10,13 @@ final class Vectors {
   private Vectors() {}
 
   /**
-   * Embeds stored texts in one call ({@link Embedder#embedDocuments}, which may deal them over the cores) and
-   * checks and normalises each vector ({@link #normalized}): the one way the engine embeds documents (memory texts,
-   * their contexts, graph facts and entity names). No call for no texts.
+   * Embeds stored texts in one call ({@link Embedder#embedDocuments}, which may deal them over the
+   * cores) and checks and normalises each vector ({@link #normalized}): the one way the engine
+   * embeds documents (memory texts, their contexts, graph facts and entity names). No call for no
+   * texts.
    *
-   * @throws EngramException if the embedder returns another number of vectors than texts, or a bad vector (the
-   *                         message names {@code what})
+   * @throws EngramException if the embedder returns another number of vectors than texts, or a bad
+   *     vector (the message names {@code what})
    */
   static List<float[]> embedDocuments(Embedder embedder, List<String> texts, String what) {
     if (texts.isEmpty()) {
@@ -23,8 +24,14 @@ final class Vectors {
     }
     List<float[]> vectors = embedder.embedDocuments(texts);
     if (vectors == null || vectors.size() != texts.size()) {
-      throw new EngramException("the embedder returned " + (vectors == null ? "no list" : vectors.size() + " vectors")
-          + " for " + texts.size() + " texts (" + what + ")");
+      throw new EngramException(
+          "the embedder returned "
+              + (vectors == null ? "no list" : vectors.size() + " vectors")
+              + " for "
+              + texts.size()
+              + " texts ("
+              + what
+              + ")");
     }
     List<float[]> out = new ArrayList<>(vectors.size());
     for (float[] v : vectors) {
@@ -36,8 +43,13 @@ final class Vectors {
   /** Checks the length and finiteness of a vector, and L2-normalises it in place. */
   static float[] normalized(float[] v, int dimension, String what) {
     if (v == null || v.length != dimension) {
-      throw new EngramException("the embedder returned a vector of " + (v == null ? "null" : v.length + " dims")
-          + " for " + what + "; expected " + dimension);
+      throw new EngramException(
+          "the embedder returned a vector of "
+              + (v == null ? "null" : v.length + " dims")
+              + " for "
+              + what
+              + "; expected "
+              + dimension);
     }
     double sum = 0;
     for (float x : v) {

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The inference used when no extractor is configured: each non-system message becomes a memory verbatim, unless the
- * scope already holds the same text (then NOOP). It never updates or deletes.
+ * The inference used when no extractor is configured: each non-system message becomes a memory
+ * verbatim, unless the scope already holds the same text (then NOOP). It never updates or deletes.
  */
 public final class VerbatimInference implements MemoryInference {
 

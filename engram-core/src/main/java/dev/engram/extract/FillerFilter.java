@@ -8,73 +8,305 @@ import java.util.regex.Pattern;
 
 /**
  * Decides which sentences carry content. In order:
+ *
  * <ol>
  *   <li>leading interjections and a greeted name are cut ({@code "Hey Mel, I adopted..."} keeps
- *       {@code "I adopted..."}; {@code oh, wow, yeah...} always, {@code well, so, yes, sure, actually...} only before
- *       a comma), a trailing {@code lol}/{@code haha} is cut, and a tag question ({@code ", right?"},
- *       {@code ", you know?"}) becomes a full stop;</li>
- *   <li>thanks are dropped: a sentence opening with "Thanks for" or "Thank you (so much) for";</li>
- *   <li>a question is dropped: a sentence whose last punctuation mark is {@code ?} (also {@code ?!}), or one without
- *       final punctuation that opens with an interrogative word and addresses "you" ({@code "How have you been"});</li>
- *   <li>a sentence with fewer than {@code minContentWords} content words is dropped. Content words are the words
- *       left after removing function words (articles, prepositions, auxiliaries, pronouns...) and a filler lexicon
- *       of greetings and reactions ({@code hi, thanks, wow, great, congrats, bye, lol...}); a first-person pronoun
- *       ({@code I, I'm, my, me, we...}) counts once, because it makes the sentence a fact about the speaker, so
- *       {@code "I adopted a puppy"} has three (I, adopted, puppy) while {@code "Good to see you!"} has none. A name
- *       the sentence ends by addressing ({@code "That's gorgeous, Caroline!"}) is not counted: it says who is
- *       spoken to, not what is said.</li>
+ *       {@code "I adopted..."}; {@code oh, wow, yeah...} always, {@code well, so, yes, sure,
+ *       actually...} only before a comma), a trailing {@code lol}/{@code haha} is cut, and a tag
+ *       question ({@code ", right?"}, {@code ", you know?"}) becomes a full stop;
+ *   <li>thanks are dropped: a sentence opening with "Thanks for" or "Thank you (so much) for";
+ *   <li>a question is dropped: a sentence whose last punctuation mark is {@code ?} (also {@code
+ *       ?!}), or one without final punctuation that opens with an interrogative word and addresses
+ *       "you" ({@code "How have you been"});
+ *   <li>a sentence with fewer than {@code minContentWords} content words is dropped. Content words
+ *       are the words left after removing function words (articles, prepositions, auxiliaries,
+ *       pronouns...) and a filler lexicon of greetings and reactions ({@code hi, thanks, wow,
+ *       great, congrats, bye, lol...}); a first-person pronoun ({@code I, I'm, my, me, we...})
+ *       counts once, because it makes the sentence a fact about the speaker, so {@code "I adopted a
+ *       puppy"} has three (I, adopted, puppy) while {@code "Good to see you!"} has none. A name the
+ *       sentence ends by addressing ({@code "That's gorgeous, Caroline!"}) is not counted: it says
+ *       who is spoken to, not what is said.
  * </ol>
  *
  * <p>Immutable and thread-safe.
  */
 final class FillerFilter {
 
-  private static final Set<String> FUNCTION_WORDS = Set.of(
-      "a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its", "it's", "that's", "there's",
-      "what's", "he", "him", "his", "she", "her", "hers", "they", "them", "their", "you", "your", "yours", "yourself",
-      "you're", "you've", "you'd", "you'll", "he's", "she's", "they're", "let's", "u", "ya",
-      "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "will",
-      "would", "can", "could", "should", "shall", "may", "might", "must", "don't", "doesn't", "didn't", "can't",
-      "won't", "isn't", "aren't", "wasn't", "weren't", "haven't", "hasn't", "wouldn't", "couldn't", "shouldn't",
-      "to", "of", "in", "on", "at", "by", "for", "with", "about", "from", "into", "up", "down", "out", "off", "over",
-      "again", "then", "than", "as", "and", "or", "but", "if", "because", "while", "when", "what", "how",
-      "why", "where", "who", "which", "some", "any", "all", "each", "every", "no", "not", "so", "such", "very", "too",
-      "really", "just", "also", "quite", "pretty", "much", "many", "more", "most", "oh", "ah", "um", "uh", "hmm",
-      "well", "yeah", "yes", "yep", "yup", "nope", "ok", "okay", "sure", "totally", "absolutely", "definitely",
-      "indeed", "right", "now", "anyway", "btw", "still", "though", "even", "way", "lot", "lots", "things", "thing",
-      "stuff");
-  private static final Set<String> FILLER = Set.of(
-      "hi", "hey", "hello", "hiya", "howdy", "thanks", "thank", "thx", "ty", "wow", "whoa", "woah", "oof", "omg",
-      "lol", "lmao", "ha", "haha", "hahaha", "hehe", "bye", "goodbye", "cya", "see", "later", "soon", "congrats",
-      "congratulations", "great", "good", "cool", "awesome", "nice", "amazing", "wonderful", "fantastic", "sweet",
-      "lovely", "glad", "hear", "sounds", "talk", "care", "luck", "same", "welcome", "cheers", "agree", "exactly",
-      "true", "aww", "awww", "yay", "woohoo");
-  private static final Set<String> FIRST_PERSON = Set.of(
-      "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've", "we'd", "we'll", "us",
-      "our", "ours", "ourselves", "im", "ive");
-  private static final String ALWAYS = "(?:oh+|ah+|wow+|whoa|hey+|hi+|hello|yeah+|yep|yup|nope|ok|okay|ha(?:ha)+|lol"
-      + "|omg|um+|uh+|hm+|aw+|ooh+|gosh|geez|dang|yay)";
-  private static final String BEFORE_COMMA = "(?:well|so|yes|sure|totally|honestly|actually|anyway|btw|by the way"
-      + "|oh well|you know|i mean|alright|right|true)";
-  private static final Pattern LEADING = Pattern.compile(
-      "^(?:(?:" + ALWAYS + "(?=[\\s,!.:;]|$)|" + BEFORE_COMMA + "(?=\\s*,))[\\s,!.:;]*)+"
-          + "(?:(?-i:\\p{Lu})[\\p{L}'-]*\\s*[,!]+\\s*)?",
-      Pattern.CASE_INSENSITIVE);
-  private static final Pattern TRAILING_LAUGH = Pattern.compile("[\\s,]+(?:lol|lmao|ha(?:ha)+|he(?:he)+)[.!]*$",
-      Pattern.CASE_INSENSITIVE);
-  private static final Pattern TAG_QUESTION = Pattern.compile(
-      "\\s*,\\s*(?:right|isn't it|aren't they|don't you think|you know|ya know|huh|eh|no)\\s*\\?+[!?]*$",
-      Pattern.CASE_INSENSITIVE);
+  private static final Set<String> FUNCTION_WORDS =
+      Set.of(
+          "a",
+          "an",
+          "the",
+          "this",
+          "that",
+          "these",
+          "those",
+          "there",
+          "here",
+          "it",
+          "its",
+          "it's",
+          "that's",
+          "there's",
+          "what's",
+          "he",
+          "him",
+          "his",
+          "she",
+          "her",
+          "hers",
+          "they",
+          "them",
+          "their",
+          "you",
+          "your",
+          "yours",
+          "yourself",
+          "you're",
+          "you've",
+          "you'd",
+          "you'll",
+          "he's",
+          "she's",
+          "they're",
+          "let's",
+          "u",
+          "ya",
+          "am",
+          "is",
+          "are",
+          "was",
+          "were",
+          "be",
+          "been",
+          "being",
+          "have",
+          "has",
+          "had",
+          "do",
+          "does",
+          "did",
+          "will",
+          "would",
+          "can",
+          "could",
+          "should",
+          "shall",
+          "may",
+          "might",
+          "must",
+          "don't",
+          "doesn't",
+          "didn't",
+          "can't",
+          "won't",
+          "isn't",
+          "aren't",
+          "wasn't",
+          "weren't",
+          "haven't",
+          "hasn't",
+          "wouldn't",
+          "couldn't",
+          "shouldn't",
+          "to",
+          "of",
+          "in",
+          "on",
+          "at",
+          "by",
+          "for",
+          "with",
+          "about",
+          "from",
+          "into",
+          "up",
+          "down",
+          "out",
+          "off",
+          "over",
+          "again",
+          "then",
+          "than",
+          "as",
+          "and",
+          "or",
+          "but",
+          "if",
+          "because",
+          "while",
+          "when",
+          "what",
+          "how",
+          "why",
+          "where",
+          "who",
+          "which",
+          "some",
+          "any",
+          "all",
+          "each",
+          "every",
+          "no",
+          "not",
+          "so",
+          "such",
+          "very",
+          "too",
+          "really",
+          "just",
+          "also",
+          "quite",
+          "pretty",
+          "much",
+          "many",
+          "more",
+          "most",
+          "oh",
+          "ah",
+          "um",
+          "uh",
+          "hmm",
+          "well",
+          "yeah",
+          "yes",
+          "yep",
+          "yup",
+          "nope",
+          "ok",
+          "okay",
+          "sure",
+          "totally",
+          "absolutely",
+          "definitely",
+          "indeed",
+          "right",
+          "now",
+          "anyway",
+          "btw",
+          "still",
+          "though",
+          "even",
+          "way",
+          "lot",
+          "lots",
+          "things",
+          "thing",
+          "stuff");
+  private static final Set<String> FILLER =
+      Set.of(
+          "hi",
+          "hey",
+          "hello",
+          "hiya",
+          "howdy",
+          "thanks",
+          "thank",
+          "thx",
+          "ty",
+          "wow",
+          "whoa",
+          "woah",
+          "oof",
+          "omg",
+          "lol",
+          "lmao",
+          "ha",
+          "haha",
+          "hahaha",
+          "hehe",
+          "bye",
+          "goodbye",
+          "cya",
+          "see",
+          "later",
+          "soon",
+          "congrats",
+          "congratulations",
+          "great",
+          "good",
+          "cool",
+          "awesome",
+          "nice",
+          "amazing",
+          "wonderful",
+          "fantastic",
+          "sweet",
+          "lovely",
+          "glad",
+          "hear",
+          "sounds",
+          "talk",
+          "care",
+          "luck",
+          "same",
+          "welcome",
+          "cheers",
+          "agree",
+          "exactly",
+          "true",
+          "aww",
+          "awww",
+          "yay",
+          "woohoo");
+  private static final Set<String> FIRST_PERSON =
+      Set.of(
+          "i",
+          "i'm",
+          "i've",
+          "i'd",
+          "i'll",
+          "me",
+          "my",
+          "mine",
+          "myself",
+          "we",
+          "we're",
+          "we've",
+          "we'd",
+          "we'll",
+          "us",
+          "our",
+          "ours",
+          "ourselves",
+          "im",
+          "ive");
+  private static final String ALWAYS =
+      "(?:oh+|ah+|wow+|whoa|hey+|hi+|hello|yeah+|yep|yup|nope|ok|okay|ha(?:ha)+|lol"
+          + "|omg|um+|uh+|hm+|aw+|ooh+|gosh|geez|dang|yay)";
+  private static final String BEFORE_COMMA =
+      "(?:well|so|yes|sure|totally|honestly|actually|anyway|btw|by the way"
+          + "|oh well|you know|i mean|alright|right|true)";
+  private static final Pattern LEADING =
+      Pattern.compile(
+          "^(?:(?:"
+              + ALWAYS
+              + "(?=[\\s,!.:;]|$)|"
+              + BEFORE_COMMA
+              + "(?=\\s*,))[\\s,!.:;]*)+"
+              + "(?:(?-i:\\p{Lu})[\\p{L}'-]*\\s*[,!]+\\s*)?",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern TRAILING_LAUGH =
+      Pattern.compile("[\\s,]+(?:lol|lmao|ha(?:ha)+|he(?:he)+)[.!]*$", Pattern.CASE_INSENSITIVE);
+  private static final Pattern TAG_QUESTION =
+      Pattern.compile(
+          "\\s*,\\s*(?:right|isn't it|aren't they|don't you think|you know|ya know|huh|eh|no)\\s*\\?+[!?]*$",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern FINAL_PUNCT = Pattern.compile("([.!?]+)[^\\p{L}\\p{N}.!?]*$");
-  private static final Pattern OPEN_QUESTION = Pattern.compile(
-      "^(?:what|what's|how|how's|why|where|when|who|which|did|do|does|are|is|have|has|can|could|would|will|was"
-          + "|were|wanna|want)\\b.*\\b(?:you|your|ya|u)\\b.*", Pattern.CASE_INSENSITIVE);
-  private static final Pattern GRATITUDE = Pattern.compile(
-      "^(?:thanks|thank you|thx)(?:\\s+(?:so much|a lot|again))?\\s+for\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern OPEN_QUESTION =
+      Pattern.compile(
+          "^(?:what|what's|how|how's|why|where|when|who|which|did|do|does|are|is|have|has|can|could|would|will|was"
+              + "|were|wanna|want)\\b.*\\b(?:you|your|ya|u)\\b.*",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern GRATITUDE =
+      Pattern.compile(
+          "^(?:thanks|thank you|thx)(?:\\s+(?:so much|a lot|again))?\\s+for\\b",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)?");
+
   /** A trailing vocative: a comma, one or two capitalised words, then only final punctuation. */
-  private static final Pattern VOCATIVE = Pattern.compile(
-      ",\\s*\\p{Lu}[\\p{L}'-]*(?:\\s+\\p{Lu}[\\p{L}'-]*)?\\s*[.!?]*\\s*$");
+  private static final Pattern VOCATIVE =
+      Pattern.compile(",\\s*\\p{Lu}[\\p{L}'-]*(?:\\s+\\p{Lu}[\\p{L}'-]*)?\\s*[.!?]*\\s*$");
 
   private final int minContentWords;
 
@@ -82,16 +314,25 @@ final class FillerFilter {
     this.minContentWords = minContentWords;
   }
 
-  /** The sentence with greetings cut, if what is left is a statement with enough content; else empty. */
+  /**
+   * The sentence with greetings cut, if what is left is a statement with enough content; else
+   * empty.
+   */
   Optional<String> keep(String sentence) {
     String s = clean(sentence);
-    if (s.isEmpty() || GRATITUDE.matcher(s).find() || isQuestion(s) || contentWords(s) < minContentWords) {
+    if (s.isEmpty()
+        || GRATITUDE.matcher(s).find()
+        || isQuestion(s)
+        || contentWords(s) < minContentWords) {
       return Optional.empty();
     }
     return Optional.of(s);
   }
 
-  /** Cuts leading interjections (and a greeted name), a trailing laugh, and turns a tag question into a stop. */
+  /**
+   * Cuts leading interjections (and a greeted name), a trailing laugh, and turns a tag question
+   * into a stop.
+   */
   static String clean(String sentence) {
     String s = sentence.strip();
     Matcher lead = LEADING.matcher(s);
@@ -106,7 +347,10 @@ final class FillerFilter {
     return s;
   }
 
-  /** True for a question: last punctuation mark {@code ?}, or an unpunctuated interrogative addressing "you". */
+  /**
+   * True for a question: last punctuation mark {@code ?}, or an unpunctuated interrogative
+   * addressing "you".
+   */
   static boolean isQuestion(String s) {
     Matcher m = FINAL_PUNCT.matcher(s);
     if (m.find()) {
@@ -116,8 +360,8 @@ final class FillerFilter {
   }
 
   /**
-   * Words that are neither function words nor filler, a trailing vocative ({@code ", Jon!"}) left out;
-   * first-person pronouns count once in all.
+   * Words that are neither function words nor filler, a trailing vocative ({@code ", Jon!"}) left
+   * out; first-person pronouns count once in all.
    */
   static int contentWords(String s) {
     int count = 0;

@@ -14,40 +14,48 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A deterministic, LLM-free {@link MemoryInference}: the extractor used when no language model is configured. Each
- * non-system message goes through these steps, in order:
+ * A deterministic, LLM-free {@link MemoryInference}: the extractor used when no language model is
+ * configured. Each non-system message goes through these steps, in order:
+ *
  * <ol>
- *   <li>typographic apostrophes are straightened and the text is split into sentences ({@code SentenceSplitter});
- *   </li>
- *   <li>greetings, reactions, filler, questions and sentences with fewer than
- *       {@link Options#minContentWords()} content words are dropped ({@code FillerFilter});</li>
- *   <li>if the message has a speaker name ({@link Message#name()}; the role is not a name), the first person is
- *       rewritten to that name with verb agreement: "I adopted a puppy" by Caroline becomes "Caroline adopted a
- *       puppy", "I go" becomes "Caroline goes" ({@code PersonRewriter}); without a name the text is kept;</li>
- *   <li>relative time expressions get their absolute UTC date from the message timestamp, or else the add's
- *       timestamp, the original wording kept: "yesterday (7 May 2023)", "last week (the week of 1 May 2023)"
- *       ({@code TimeResolver}); with neither timestamp they are left as they are.</li>
+ *   <li>typographic apostrophes are straightened and the text is split into sentences ({@code
+ *       SentenceSplitter});
+ *   <li>greetings, reactions, filler, questions and sentences with fewer than {@link
+ *       Options#minContentWords()} content words are dropped ({@code FillerFilter});
+ *   <li>if the message has a speaker name ({@link Message#name()}; the role is not a name), the
+ *       first person is rewritten to that name with verb agreement: "I adopted a puppy" by Caroline
+ *       becomes "Caroline adopted a puppy", "I go" becomes "Caroline goes" ({@code
+ *       PersonRewriter}); without a name the text is kept;
+ *   <li>relative time expressions get their absolute UTC date from the message timestamp, or else
+ *       the add's timestamp, the original wording kept: "yesterday (7 May 2023)", "last week (the
+ *       week of 1 May 2023)" ({@code TimeResolver}); with neither timestamp they are left as they
+ *       are.
  * </ol>
- * Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as actor, the message
- * role, the message time as event time and the message source id as provenance, unless it is a duplicate:
+ *
+ * Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
+ * actor, the message role, the message time as event time and the message source id as provenance,
+ * unless it is a duplicate:
+ *
  * <ul>
- *   <li>the same text earlier in the same add, or a near-duplicate of one, is skipped;</li>
- *   <li>a memory of the scope with exactly this text ({@link ScopeMemories#withText}) gives a {@link Noop} for it;
- *   </li>
- *   <li>among the {@link Options#similarCandidates()} memories that best match its words
- *       ({@link ScopeMemories#sharingWords}: a near-verbatim repeat shares nearly all of them, so no embedding is
- *       needed), the first whose normalised token Jaccard similarity ({@code TokenJaccard}) reaches
- *       {@link Options#nearDuplicateThreshold()} gives a {@link Noop} for it.</li>
+ *   <li>the same text earlier in the same add, or a near-duplicate of one, is skipped;
+ *   <li>a memory of the scope with exactly this text ({@link ScopeMemories#withText}) gives a
+ *       {@link Noop} for it;
+ *   <li>among the {@link Options#similarCandidates()} memories that best match its words ({@link
+ *       ScopeMemories#sharingWords}: a near-verbatim repeat shares nearly all of them, so no
+ *       embedding is needed), the first whose normalised token Jaccard similarity ({@code
+ *       TokenJaccard}) reaches {@link Options#nearDuplicateThreshold()} gives a {@link Noop} for
+ *       it.
  * </ul>
+ *
  * Each memory id appears in at most one NOOP of a plan.
  *
- * <p><b>This extractor only adds.</b> It never emits {@link Update} or {@link Delete}: it cannot tell that a new
- * fact contradicts or refines an old one, so a memory it wrote stays until the caller changes or deletes it, and a
- * changed fact ("moved to Shanghai") is stored beside the old one ("lives in Beijing"). Use the LLM pipeline for
- * consolidation.
+ * <p><b>This extractor only adds.</b> It never emits {@link Update} or {@link Delete}: it cannot
+ * tell that a new fact contradicts or refines an old one, so a memory it wrote stays until the
+ * caller changes or deletes it, and a changed fact ("moved to Shanghai") is stored beside the old
+ * one ("lives in Beijing"). Use the LLM pipeline for consolidation.
  *
- * <p>Immutable and thread-safe; the same input always gives the same plan. It reads the scope only through the
- * context and calls no model.
+ * <p>Immutable and thread-safe; the same input always gives the same plan. It reads the scope only
+ * through the context and calls no model.
  */
 public final class OfflineExtractor implements MemoryInference {
 
@@ -75,10 +83,10 @@ public final class OfflineExtractor implements MemoryInference {
   }
 
   /**
-   * The facts of one message before deduplication, in order: its kept sentences, rewritten to the speaker and with
-   * absolute dates. Empty for a system message.
+   * The facts of one message before deduplication, in order: its kept sentences, rewritten to the
+   * speaker and with absolute dates. Empty for a system message.
    *
-   * @param message           the message
+   * @param message the message
    * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
    */
   public List<String> facts(Message message, Instant fallbackTimestamp) {
@@ -91,7 +99,8 @@ public final class OfflineExtractor implements MemoryInference {
     for (String sentence : SentenceSplitter.split(message.content().replace('\u2019', '\''))) {
       Optional<String> kept = filter.keep(sentence);
       if (kept.isPresent()) {
-        String fact = TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
+        String fact =
+            TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
         out.add(fact);
       }
     }
@@ -159,25 +168,27 @@ public final class OfflineExtractor implements MemoryInference {
   /**
    * Settings of the offline extractor.
    *
-   * @param minContentWords        sentences with fewer content words are dropped (see {@code FillerFilter}); 0 or
-   *                               more, default 2 (3 dropped short statements that later questions ask about,
-   *                               "The store's doing great!", "I'm not giving up": docs/BENCHMARKS.md)
-   * @param nearDuplicateThreshold token Jaccard similarity from which a text counts as a near-duplicate; in
-   *                               (0, 1], default 0.9 (1.0 means same tokens only)
-   * @param similarCandidates      how many similar memories to compare for near-duplicates; 0 turns the search off,
-   *                               at most 100, default 3
+   * @param minContentWords sentences with fewer content words are dropped (see {@code
+   *     FillerFilter}); 0 or more, default 2 (3 dropped short statements that later questions ask
+   *     about, "The store's doing great!", "I'm not giving up": docs/BENCHMARKS.md)
+   * @param nearDuplicateThreshold token Jaccard similarity from which a text counts as a
+   *     near-duplicate; in (0, 1], default 0.9 (1.0 means same tokens only)
+   * @param similarCandidates how many similar memories to compare for near-duplicates; 0 turns the
+   *     search off, at most 100, default 3
    */
   public record Options(int minContentWords, double nearDuplicateThreshold, int similarCandidates) {
     public Options {
       if (minContentWords < 0) {
-        throw new ValidationException("minContentWords", "must be 0 or more, was " + minContentWords);
+        throw new ValidationException(
+            "minContentWords", "must be 0 or more, was " + minContentWords);
       }
       if (!(nearDuplicateThreshold > 0.0 && nearDuplicateThreshold <= 1.0)) {
-        throw new ValidationException("nearDuplicateThreshold",
-            "must be in (0, 1], was " + nearDuplicateThreshold);
+        throw new ValidationException(
+            "nearDuplicateThreshold", "must be in (0, 1], was " + nearDuplicateThreshold);
       }
       if (similarCandidates < 0 || similarCandidates > 100) {
-        throw new ValidationException("similarCandidates", "must be in [0, 100], was " + similarCandidates);
+        throw new ValidationException(
+            "similarCandidates", "must be in [0, 100], was " + similarCandidates);
       }
     }
 

@@ -8,57 +8,153 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rewrites a sentence said by a named speaker from the first person to the speaker's name, so that each memory
- * stands on its own:
+ * Rewrites a sentence said by a named speaker from the first person to the speaker's name, so that
+ * each memory stands on its own:
+ *
  * <ul>
- *   <li>{@code I} becomes the name and the verb after it (past an adverb such as {@code really, also, never}) agrees
- *       through {@link Verbs#thirdPerson}: "I go" becomes "Caroline goes", "I went" stays "Caroline went". After
- *       {@code and}/{@code or} ("my sister and I went") {@code I} is part of a plural subject and the verb stays.</li>
- *   <li>{@code I'm} becomes "NAME is", {@code I've} "NAME has", {@code I'll} "NAME will"; {@code I'd} becomes
- *       "NAME had" when a past participle follows ("I'd been", "I'd never seen") and "NAME would" otherwise
- *       ("I'd love to").</li>
- *   <li>{@code me} and {@code myself} become the name, {@code my} and {@code mine} "NAME's".</li>
- *   <li>A sentence without a subject that opens with a progressive or past verb gets the name as subject:
- *       "Gonna check out career options" becomes "NAME is gonna check out career options", an opening
- *       adjective of feeling gets "is" too ("Excited to start" becomes "NAME is excited to start"), "Been busy"
- *       becomes "NAME has been busy", and a past form "Went hiking" becomes "NAME went hiking".</li>
- *   <li>{@code we}, {@code us} and {@code our} are ambiguous (who else?), so they are kept and the sentence is
- *       prefixed with the speaker: "We went camping" becomes "Caroline: we went camping", unless the rewritten
- *       sentence already names the speaker. An all-capital {@code US} is read as the country.</li>
+ *   <li>{@code I} becomes the name and the verb after it (past an adverb such as {@code really,
+ *       also, never}) agrees through {@link Verbs#thirdPerson}: "I go" becomes "Caroline goes", "I
+ *       went" stays "Caroline went". After {@code and}/{@code or} ("my sister and I went") {@code
+ *       I} is part of a plural subject and the verb stays.
+ *   <li>{@code I'm} becomes "NAME is", {@code I've} "NAME has", {@code I'll} "NAME will"; {@code
+ *       I'd} becomes "NAME had" when a past participle follows ("I'd been", "I'd never seen") and
+ *       "NAME would" otherwise ("I'd love to").
+ *   <li>{@code me} and {@code myself} become the name, {@code my} and {@code mine} "NAME's".
+ *   <li>A sentence without a subject that opens with a progressive or past verb gets the name as
+ *       subject: "Gonna check out career options" becomes "NAME is gonna check out career options",
+ *       an opening adjective of feeling gets "is" too ("Excited to start" becomes "NAME is excited
+ *       to start"), "Been busy" becomes "NAME has been busy", and a past form "Went hiking" becomes
+ *       "NAME went hiking".
+ *   <li>{@code we}, {@code us} and {@code our} are ambiguous (who else?), so they are kept and the
+ *       sentence is prefixed with the speaker: "We went camping" becomes "Caroline: we went
+ *       camping", unless the rewritten sentence already names the speaker. An all-capital {@code
+ *       US} is read as the country.
  * </ul>
- * Without a name the sentence is returned unchanged. Typographic apostrophes are expected to be straight already.
+ *
+ * Without a name the sentence is returned unchanged. Typographic apostrophes are expected to be
+ * straight already.
  *
  * <p>Stateless and thread-safe.
  */
 final class PersonRewriter {
 
-  private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)*|\\s+|.",
-      Pattern.DOTALL);
-  private static final Set<String> ADVERBS = Set.of(
-      "really", "also", "just", "always", "never", "often", "usually", "still", "sometimes", "actually", "totally",
-      "finally", "recently", "only", "even", "definitely", "absolutely", "honestly", "truly", "already", "kinda",
-      "personally", "generally", "mostly", "rarely", "seldom", "especially", "literally", "seriously", "basically",
-      "certainly", "probably", "ever", "too", "now", "currently", "occasionally", "normally", "hardly", "barely",
-      "almost", "simply", "gradually", "slowly", "not", "sorta");
+  private static final Pattern TOKEN =
+      Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)*|\\s+|.", Pattern.DOTALL);
+  private static final Set<String> ADVERBS =
+      Set.of(
+          "really",
+          "also",
+          "just",
+          "always",
+          "never",
+          "often",
+          "usually",
+          "still",
+          "sometimes",
+          "actually",
+          "totally",
+          "finally",
+          "recently",
+          "only",
+          "even",
+          "definitely",
+          "absolutely",
+          "honestly",
+          "truly",
+          "already",
+          "kinda",
+          "personally",
+          "generally",
+          "mostly",
+          "rarely",
+          "seldom",
+          "especially",
+          "literally",
+          "seriously",
+          "basically",
+          "certainly",
+          "probably",
+          "ever",
+          "too",
+          "now",
+          "currently",
+          "occasionally",
+          "normally",
+          "hardly",
+          "barely",
+          "almost",
+          "simply",
+          "gradually",
+          "slowly",
+          "not",
+          "sorta");
   private static final Set<String> COORDINATORS = Set.of("and", "or", "nor");
-  private static final Set<String> PLURAL_FIRST = Set.of(
-      "we", "we're", "we've", "we'd", "we'll", "us", "our", "ours", "ourselves");
-  private static final Set<String> PROGRESSIVE_OPENERS = Set.of(
-      "gonna", "going", "planning", "thinking", "hoping", "trying", "heading", "off", "looking", "working",
-      "excited", "tired", "interested", "stressed", "exhausted", "thrilled", "pleased", "scared", "worried",
-      "obsessed", "bored", "inspired", "motivated", "overwhelmed", "swamped", "blessed", "stoked", "pumped",
-      "delighted", "relieved", "surprised", "determined", "committed", "engaged", "proud", "happy", "glad",
-      "grateful", "thankful", "busy", "keen", "sad", "nervous", "curious");
+  private static final Set<String> PLURAL_FIRST =
+      Set.of("we", "we're", "we've", "we'd", "we'll", "us", "our", "ours", "ourselves");
+  private static final Set<String> PROGRESSIVE_OPENERS =
+      Set.of(
+          "gonna",
+          "going",
+          "planning",
+          "thinking",
+          "hoping",
+          "trying",
+          "heading",
+          "off",
+          "looking",
+          "working",
+          "excited",
+          "tired",
+          "interested",
+          "stressed",
+          "exhausted",
+          "thrilled",
+          "pleased",
+          "scared",
+          "worried",
+          "obsessed",
+          "bored",
+          "inspired",
+          "motivated",
+          "overwhelmed",
+          "swamped",
+          "blessed",
+          "stoked",
+          "pumped",
+          "delighted",
+          "relieved",
+          "surprised",
+          "determined",
+          "committed",
+          "engaged",
+          "proud",
+          "happy",
+          "glad",
+          "grateful",
+          "thankful",
+          "busy",
+          "keen",
+          "sad",
+          "nervous",
+          "curious");
 
   private static final Pattern FIRST_WORD = Pattern.compile("^([\\p{L}']+)");
-  /** A finite verb in the first clause means the opening word is not a missing subject's verb ("Looking ... is"). */
-  private static final Pattern FINITE = Pattern.compile(
-      "\\b(?:is|are|was|were|has|have|had|does|do|did|makes|made|seems|looks|feels|sounds|means|helps|can|will)\\b",
-      Pattern.CASE_INSENSITIVE);
+
+  /**
+   * A finite verb in the first clause means the opening word is not a missing subject's verb
+   * ("Looking ... is").
+   */
+  private static final Pattern FINITE =
+      Pattern.compile(
+          "\\b(?:is|are|was|were|has|have|had|does|do|did|makes|made|seems|looks|feels|sounds|means|helps|can|will)\\b",
+          Pattern.CASE_INSENSITIVE);
 
   private PersonRewriter() {}
 
-  /** {@code sentence} with its first person rewritten to {@code name}; unchanged if {@code name} is null. */
+  /**
+   * {@code sentence} with its first person rewritten to {@code name}; unchanged if {@code name} is
+   * null.
+   */
   static String rewrite(String sentence, String name) {
     if (name == null || name.isBlank()) {
       return sentence;
@@ -91,7 +187,7 @@ final class PersonRewriter {
         }
         case "me", "myself" -> tokens.set(i, name);
         case "my", "mine" -> tokens.set(i, name + "'s");
-        default -> { }
+        default -> {}
       }
     }
     String out = addMissingSubject(String.join("", tokens), name);
@@ -101,9 +197,13 @@ final class PersonRewriter {
     return out;
   }
 
-  /** True if token {@code i} is glued to a hyphen, as "me" in "me-time": part of a compound, not a pronoun. */
+  /**
+   * True if token {@code i} is glued to a hyphen, as "me" in "me-time": part of a compound, not a
+   * pronoun.
+   */
   private static boolean inCompound(List<String> tokens, int i) {
-    return (i > 0 && tokens.get(i - 1).equals("-")) || (i + 1 < tokens.size() && tokens.get(i + 1).equals("-"));
+    return (i > 0 && tokens.get(i - 1).equals("-"))
+        || (i + 1 < tokens.size() && tokens.get(i + 1).equals("-"));
   }
 
   private static String addMissingSubject(String s, String name) {
@@ -120,7 +220,10 @@ final class PersonRewriter {
     if (lower.equals("been")) {
       return name + " has " + rest;
     }
-    if (Verbs.isPast(lower) && !lower.equals("had") && !lower.equals("was") && !lower.equals("did")) {
+    if (Verbs.isPast(lower)
+        && !lower.equals("had")
+        && !lower.equals("was")
+        && !lower.equals("did")) {
       return name + " " + rest;
     }
     return s;
@@ -153,10 +256,11 @@ final class PersonRewriter {
   }
 
   /**
-   * True if the "I" at {@code i} ends a short plural subject such as "my sister and I" or "Mel and I": the word
-   * before it is {@code and}/{@code or}/{@code nor} with no punctuation before that, and the words from the start
-   * of the clause to it are at most four and do not name the speaker (in "I ate and I slept" the first "I" is
-   * already the name, so the second "I" starts a new clause and its verb agrees).
+   * True if the "I" at {@code i} ends a short plural subject such as "my sister and I" or "Mel and
+   * I": the word before it is {@code and}/{@code or}/{@code nor} with no punctuation before that,
+   * and the words from the start of the clause to it are at most four and do not name the speaker
+   * (in "I ate and I slept" the first "I" is already the name, so the second "I" starts a new
+   * clause and its verb agrees).
    */
   private static boolean isCompoundSubject(List<String> tokens, int i, String name) {
     int j = i - 1;
@@ -183,7 +287,10 @@ final class PersonRewriter {
     return words > 0 && words <= 4;
   }
 
-  /** Index of the next word after {@code i} past adverbs, or -1 if punctuation or the end comes first. */
+  /**
+   * Index of the next word after {@code i} past adverbs, or -1 if punctuation or the end comes
+   * first.
+   */
   private static int nextWordSkippingAdverbs(List<String> tokens, int i) {
     for (int j = i + 1; j < tokens.size(); j++) {
       String t = tokens.get(j);
@@ -193,7 +300,9 @@ final class PersonRewriter {
       if (!isWord(t)) {
         return -1;
       }
-      if (Character.isDigit(t.codePointAt(0)) && j + 1 < tokens.size() && tokens.get(j + 1).equals("%")) {
+      if (Character.isDigit(t.codePointAt(0))
+          && j + 1 < tokens.size()
+          && tokens.get(j + 1).equals("%")) {
         j++;
         continue;
       }
@@ -205,7 +314,9 @@ final class PersonRewriter {
   }
 
   private static boolean containsWord(String s, String word) {
-    return Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(word) + "(?![\\p{L}\\p{N}])").matcher(s).find();
+    return Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(word) + "(?![\\p{L}\\p{N}])")
+        .matcher(s)
+        .find();
   }
 
   private static String lowerFirstPronoun(String s) {

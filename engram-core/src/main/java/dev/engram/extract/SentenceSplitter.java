@@ -8,19 +8,23 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Splits chat text into sentences. Line breaks always end a sentence; inside a line the JDK's English sentence
- * {@link BreakIterator} finds the candidates (it already keeps decimals such as {@code 3.50}, runs such as
- * {@code !!} or {@code ?!}, emoji and a missing final punctuation mark right), and two repairs follow: a piece that
- * ends with a title abbreviation ({@code Dr.}, {@code Mr.}, {@code e.g.}...) or a single capital initial
- * ({@code J.}) is joined to the next piece, and so is a piece followed by one that starts in lower case.
+ * Splits chat text into sentences. Line breaks always end a sentence; inside a line the JDK's
+ * English sentence {@link BreakIterator} finds the candidates (it already keeps decimals such as
+ * {@code 3.50}, runs such as {@code !!} or {@code ?!}, emoji and a missing final punctuation mark
+ * right), and two repairs follow: a piece that ends with a title abbreviation ({@code Dr.}, {@code
+ * Mr.}, {@code e.g.}...) or a single capital initial ({@code J.}) is joined to the next piece, and
+ * so is a piece followed by one that starts in lower case.
  *
  * <p>Stateless and thread-safe.
  */
 final class SentenceSplitter {
 
   /** Abbreviations (lower case, without the final dot) after which a sentence never ends. */
-  private static final Set<String> ABBREVIATIONS = Set.of(
-      "dr", "mr", "mrs", "ms", "prof", "st", "mt", "vs", "e.g", "i.e", "approx", "fig", "sgt", "capt", "rev", "hon");
+  private static final Set<String> ABBREVIATIONS =
+      Set.of(
+          "dr", "mr", "mrs", "ms", "prof", "st", "mt", "vs", "e.g", "i.e", "approx", "fig", "sgt",
+          "capt", "rev", "hon");
+
   private static final Pattern LINE_BREAK = Pattern.compile("\\R+");
   private static final Pattern LAST_TOKEN = Pattern.compile("(\\S+)\\.$");
 
@@ -47,7 +51,9 @@ final class SentenceSplitter {
       if (piece.isEmpty()) {
         continue;
       }
-      if (pending.length() > 0 && !startsLowerCase(piece) && !endsWithAbbreviation(pending.toString())) {
+      if (pending.length() > 0
+          && !startsLowerCase(piece)
+          && !endsWithAbbreviation(pending.toString())) {
         out.add(pending.toString());
         pending.setLength(0);
       }
@@ -66,7 +72,9 @@ final class SentenceSplitter {
     return Character.isLowerCase(first);
   }
 
-  /** True if {@code piece} ends with a title abbreviation or a single capital initial and its dot. */
+  /**
+   * True if {@code piece} ends with a title abbreviation or a single capital initial and its dot.
+   */
   static boolean endsWithAbbreviation(String piece) {
     var m = LAST_TOKEN.matcher(piece);
     if (!m.find()) {

@@ -13,58 +13,88 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Adds absolute dates to relative time expressions, keeping the original wording: against a message of 8 May 2023
- * (a Monday), "yesterday" becomes "yesterday (7 May 2023)". All dates are UTC calendar dates; weeks run Monday to
- * Sunday (ISO). What each expression resolves to, with that base:
+ * Adds absolute dates to relative time expressions, keeping the original wording: against a message
+ * of 8 May 2023 (a Monday), "yesterday" becomes "yesterday (7 May 2023)". All dates are UTC
+ * calendar dates; weeks run Monday to Sunday (ISO). What each expression resolves to, with that
+ * base:
+ *
  * <ul>
- *   <li>{@code yesterday}, {@code last night}: 7 May 2023; {@code today}, {@code tonight}, {@code this morning}:
- *       8 May 2023; {@code tomorrow}: 9 May 2023; {@code the day before yesterday}, {@code the day after
- *       tomorrow}: two days off;</li>
- *   <li>{@code last/this/next week}: "the week of" its Monday (1, 8, 15 May 2023);</li>
- *   <li>{@code last/this/next weekend}: "the weekend of" its Saturday, the weekend of the previous, current and
- *       next ISO week (6, 13, 20 May 2023);</li>
- *   <li>{@code last/this/next month}: April, May, June 2023; {@code last/this/next year}: 2022, 2023, 2024;</li>
- *   <li>{@code last Saturday}: the latest Saturday strictly before the base (6 May 2023); {@code next Friday}: the
- *       first Friday strictly after it (12 May 2023); {@code this Friday}: the Friday of the base's ISO week;</li>
- *   <li>{@code N days ago}: a date; {@code N weeks ago}: "the week of" a Monday; {@code N months ago}: a month;
- *       {@code N years ago}: a year. N is digits, {@code a}/{@code an}, {@code one} to {@code twelve} or
- *       {@code a couple of}.</li>
+ *   <li>{@code yesterday}, {@code last night}: 7 May 2023; {@code today}, {@code tonight}, {@code
+ *       this morning}: 8 May 2023; {@code tomorrow}: 9 May 2023; {@code the day before yesterday},
+ *       {@code the day after tomorrow}: two days off;
+ *   <li>{@code last/this/next week}: "the week of" its Monday (1, 8, 15 May 2023);
+ *   <li>{@code last/this/next weekend}: "the weekend of" its Saturday, the weekend of the previous,
+ *       current and next ISO week (6, 13, 20 May 2023);
+ *   <li>{@code last/this/next month}: April, May, June 2023; {@code last/this/next year}: 2022,
+ *       2023, 2024;
+ *   <li>{@code last Saturday}: the latest Saturday strictly before the base (6 May 2023); {@code
+ *       next Friday}: the first Friday strictly after it (12 May 2023); {@code this Friday}: the
+ *       Friday of the base's ISO week;
+ *   <li>{@code N days ago}: a date; {@code N weeks ago}: "the week of" a Monday; {@code N months
+ *       ago}: a month; {@code N years ago}: a year. N is digits, {@code a}/{@code an}, {@code one}
+ *       to {@code twelve} or {@code a couple of}.
  * </ul>
- * {@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month arithmetic is calendar
- * arithmetic ({@link YearMonth}), so month and year boundaries and leap years come out right. An expression already
- * followed by a parenthesis is left alone, so resolving twice changes nothing. Bare weekday names ("on Saturday")
- * and vague expressions ("recently", "a few days ago") are not resolved.
+ *
+ * {@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month arithmetic
+ * is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap years come out
+ * right. An expression already followed by a parenthesis is left alone, so resolving twice changes
+ * nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a few days ago")
+ * are not resolved.
  *
  * <p>Stateless and thread-safe.
  */
 final class TimeResolver {
 
-  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMMM uuuu", Locale.ENGLISH);
-  private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("MMMM uuuu", Locale.ENGLISH);
+  private static final DateTimeFormatter DAY =
+      DateTimeFormatter.ofPattern("d MMMM uuuu", Locale.ENGLISH);
+  private static final DateTimeFormatter MONTH =
+      DateTimeFormatter.ofPattern("MMMM uuuu", Locale.ENGLISH);
   private static final String DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
   private static final String PART = "(?:\\s+(?:morning|afternoon|evening|night))?";
-  private static final Map<String, Integer> NUMBERS = Map.ofEntries(
-      Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1), Map.entry("two", 2), Map.entry("three", 3),
-      Map.entry("four", 4), Map.entry("five", 5), Map.entry("six", 6), Map.entry("seven", 7), Map.entry("eight", 8),
-      Map.entry("nine", 9), Map.entry("ten", 10), Map.entry("eleven", 11), Map.entry("twelve", 12),
-      Map.entry("a couple of", 2));
-  private static final Pattern EXPRESSION = Pattern.compile(
-      "(?<![\\p{L}\\p{N}])(?:"
-          + "(?<before>the day before yesterday)"
-          + "|(?<after>the day after tomorrow)"
-          + "|(?<yesterday>yesterday" + PART + "|last night)"
-          + "|(?<today>today|tonight|this (?:morning|afternoon|evening))"
-          + "|(?<tomorrow>tomorrow" + PART + ")"
-          + "|(?<rel>last|this past|this coming|this|next)\\s+(?<unit>weekend|week|month|year|" + DAYS + ")"
-          + "|(?<num>\\d{1,3}|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-          + "\\s+(?<ago>day|week|month|year)s?\\s+ago"
-          + ")(?:'s)?(?![\\p{L}\\p{N}])",
-      Pattern.CASE_INSENSITIVE);
+  private static final Map<String, Integer> NUMBERS =
+      Map.ofEntries(
+          Map.entry("a", 1),
+          Map.entry("an", 1),
+          Map.entry("one", 1),
+          Map.entry("two", 2),
+          Map.entry("three", 3),
+          Map.entry("four", 4),
+          Map.entry("five", 5),
+          Map.entry("six", 6),
+          Map.entry("seven", 7),
+          Map.entry("eight", 8),
+          Map.entry("nine", 9),
+          Map.entry("ten", 10),
+          Map.entry("eleven", 11),
+          Map.entry("twelve", 12),
+          Map.entry("a couple of", 2));
+  private static final Pattern EXPRESSION =
+      Pattern.compile(
+          "(?<![\\p{L}\\p{N}])(?:"
+              + "(?<before>the day before yesterday)"
+              + "|(?<after>the day after tomorrow)"
+              + "|(?<yesterday>yesterday"
+              + PART
+              + "|last night)"
+              + "|(?<today>today|tonight|this (?:morning|afternoon|evening))"
+              + "|(?<tomorrow>tomorrow"
+              + PART
+              + ")"
+              + "|(?<rel>last|this past|this coming|this|next)\\s+(?<unit>weekend|week|month|year|"
+              + DAYS
+              + ")"
+              + "|(?<num>\\d{1,3}|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+              + "\\s+(?<ago>day|week|month|year)s?\\s+ago"
+              + ")(?:'s)?(?![\\p{L}\\p{N}])",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern ANNOTATED = Pattern.compile("^\\s*\\(");
 
   private TimeResolver() {}
 
-  /** {@code sentence} with each relative time expression followed by its absolute date; unchanged if no base. */
+  /**
+   * {@code sentence} with each relative time expression followed by its absolute date; unchanged if
+   * no base.
+   */
   static String resolve(String sentence, Instant base) {
     if (base == null) {
       return sentence;
@@ -100,27 +130,32 @@ final class TimeResolver {
       return DAY.format(today.plusDays(1));
     }
     if (m.group("rel") != null) {
-      return relative(m.group("rel").toLowerCase(Locale.ROOT), m.group("unit").toLowerCase(Locale.ROOT), today);
+      return relative(
+          m.group("rel").toLowerCase(Locale.ROOT), m.group("unit").toLowerCase(Locale.ROOT), today);
     }
     return ago(number(m.group("num")), m.group("ago").toLowerCase(Locale.ROOT), today);
   }
 
   private static String relative(String rel, String unit, LocalDate today) {
-    int step = switch (rel) {
-      case "last", "this past" -> -1;
-      case "next", "this coming" -> 1;
-      default -> 0;
-    };
+    int step =
+        switch (rel) {
+          case "last", "this past" -> -1;
+          case "next", "this coming" -> 1;
+          default -> 0;
+        };
     LocalDate monday = today.with(DayOfWeek.MONDAY);
     return switch (unit) {
       case "week" -> "the week of " + DAY.format(monday.plusWeeks(step));
-      case "weekend" -> "the weekend of " + DAY.format(monday.plusWeeks(step).with(DayOfWeek.SATURDAY));
+      case "weekend" ->
+          "the weekend of " + DAY.format(monday.plusWeeks(step).with(DayOfWeek.SATURDAY));
       case "month" -> MONTH.format(YearMonth.from(today).plusMonths(step));
       case "year" -> String.valueOf(today.getYear() + step);
       default -> {
         DayOfWeek day = DayOfWeek.valueOf(unit.toUpperCase(Locale.ROOT));
-        LocalDate date = step < 0 ? today.with(TemporalAdjusters.previous(day))
-            : step > 0 ? today.with(TemporalAdjusters.next(day)) : today.with(day);
+        LocalDate date =
+            step < 0
+                ? today.with(TemporalAdjusters.previous(day))
+                : step > 0 ? today.with(TemporalAdjusters.next(day)) : today.with(day);
         yield DAY.format(date);
       }
     };

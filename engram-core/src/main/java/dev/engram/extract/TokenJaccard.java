@@ -7,11 +7,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The near-duplicate measure of the offline extractor: Jaccard similarity of normalised token sets. Texts are
- * lower-cased (root locale), typographic apostrophes straightened, and cut into runs of letters and digits, so case,
- * punctuation, spacing and word order do not count; the similarity is |A ∩ B| / |A ∪ B| of the two sets, 1.0 for
- * two texts without any token. Dates added by {@link TimeResolver} are tokens, so the same sentence said about
- * different days is not a duplicate.
+ * The near-duplicate measure of the offline extractor: Jaccard similarity of normalised token sets.
+ * Texts are lower-cased (root locale), typographic apostrophes straightened, and cut into runs of
+ * letters and digits, so case, punctuation, spacing and word order do not count; the similarity is
+ * |A ∩ B| / |A ∪ B| of the two sets, 1.0 for two texts without any token. Dates added by {@link
+ * TimeResolver} are tokens, so the same sentence said about different days is not a duplicate.
  *
  * <p>Stateless and thread-safe.
  */

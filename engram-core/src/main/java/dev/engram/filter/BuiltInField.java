@@ -19,7 +19,10 @@ public enum BuiltInField {
   public enum Kind {
     /** Text; compared as strings. */
     STRING,
-    /** A point in time; filter values are ISO-8601 dates or date-times (UTC if no offset) or epoch milliseconds. */
+    /**
+     * A point in time; filter values are ISO-8601 dates or date-times (UTC if no offset) or epoch
+     * milliseconds.
+     */
     TIME
   }
 

@@ -4,10 +4,10 @@ import dev.engram.ValidationException;
 import java.util.Objects;
 
 /**
- * A field a filter can test: a built-in field of every memory, or a metadata key. A name is resolved to a
- * built-in field first; {@code metadata.<key>} always names a metadata key.
+ * A field a filter can test: a built-in field of every memory, or a metadata key. A name is
+ * resolved to a built-in field first; {@code metadata.<key>} always names a metadata key.
  *
- * @param name    the metadata key, or the built-in field's wire name
+ * @param name the metadata key, or the built-in field's wire name
  * @param builtIn the built-in field, or null for a metadata key
  */
 public record Field(String name, BuiltInField builtIn) {

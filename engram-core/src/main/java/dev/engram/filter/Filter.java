@@ -4,13 +4,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A typed condition on memories: comparisons of built-in fields or metadata keys, combined with AND, OR and NOT.
- * Stores translate it into their own query language and apply it inside the store; {@link FilterEvaluator} gives
- * the reference semantics that every translation must agree with. Immutable; parse mem0's JSON form with
- * {@link Mem0Filters}.
+ * A typed condition on memories: comparisons of built-in fields or metadata keys, combined with
+ * AND, OR and NOT. Stores translate it into their own query language and apply it inside the store;
+ * {@link FilterEvaluator} gives the reference semantics that every translation must agree with.
+ * Immutable; parse mem0's JSON form with {@link Mem0Filters}.
  */
-public sealed interface Filter permits Filter.All, Filter.Comparison, Filter.Exists, Filter.And, Filter.Or,
-    Filter.Not {
+public sealed interface Filter
+    permits Filter.All, Filter.Comparison, Filter.Exists, Filter.And, Filter.Or, Filter.Not {
 
   /** The filter that matches every memory. */
   static Filter all() {
@@ -38,8 +38,8 @@ public sealed interface Filter permits Filter.All, Filter.Comparison, Filter.Exi
   }
 
   /**
-   * This filter and {@code other} both hold. A chain {@code a.and(b).and(c)} gives one {@link And} of
-   * {@code [a, b, c]}, the tree mem0's {@code {"AND": [a, b, c]}} gives.
+   * This filter and {@code other} both hold. A chain {@code a.and(b).and(c)} gives one {@link And}
+   * of {@code [a, b, c]}, the tree mem0's {@code {"AND": [a, b, c]}} gives.
    */
   default Filter and(Filter other) {
     java.util.Objects.requireNonNull(other, "other");
@@ -54,8 +54,8 @@ public sealed interface Filter permits Filter.All, Filter.Comparison, Filter.Exi
   }
 
   /**
-   * This filter or {@code other} holds. A chain {@code a.or(b).or(c)} gives one {@link Or} of {@code [a, b, c]},
-   * the tree mem0's {@code {"OR": [a, b, c]}} gives.
+   * This filter or {@code other} holds. A chain {@code a.or(b).or(c)} gives one {@link Or} of
+   * {@code [a, b, c]}, the tree mem0's {@code {"OR": [a, b, c]}} gives.
    */
   default Filter or(Filter other) {
     java.util.Objects.requireNonNull(other, "other");
@@ -91,8 +91,9 @@ public sealed interface Filter permits Filter.All, Filter.Comparison, Filter.Exi
   }
 
   /**
-   * {@code field op value}. For {@link Op#IN} and {@link Op#NIN} the value is a non-empty list of scalars; for
-   * the others a scalar (String, Number or Boolean). Values are checked by {@link Op#checkValue}.
+   * {@code field op value}. For {@link Op#IN} and {@link Op#NIN} the value is a non-empty list of
+   * scalars; for the others a scalar (String, Number or Boolean). Values are checked by {@link
+   * Op#checkValue}.
    */
   record Comparison(Field field, Op op, Object value) implements Filter {
     public Comparison {

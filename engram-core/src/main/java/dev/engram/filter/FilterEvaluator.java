@@ -7,16 +7,19 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The reference semantics of {@link Filter}, evaluated on one memory in memory. Stores apply filters inside their
- * own query engines; their translations are tested against this class.
+ * The reference semantics of {@link Filter}, evaluated on one memory in memory. Stores apply
+ * filters inside their own query engines; their translations are tested against this class.
  *
  * <ul>
  *   <li>A metadata value that is a list matches a comparison if any element does.
- *   <li>Strings compare with strings, numbers with numbers, booleans with booleans; other pairs never match.
- *   <li>{@code ne} and {@code nin} are the negations of {@code eq} and {@code in}: a missing field passes them.
- *   <li>{@code contains} is a substring test, {@code icontains} the same ignoring case (root locale).
- *   <li>Time fields compare as instants; a memory without the time (no event time, no expiration) matches no
- *       comparison except {@code ne}/{@code nin}.
+ *   <li>Strings compare with strings, numbers with numbers, booleans with booleans; other pairs
+ *       never match.
+ *   <li>{@code ne} and {@code nin} are the negations of {@code eq} and {@code in}: a missing field
+ *       passes them.
+ *   <li>{@code contains} is a substring test, {@code icontains} the same ignoring case (root
+ *       locale).
+ *   <li>Time fields compare as instants; a memory without the time (no event time, no expiration)
+ *       matches no comparison except {@code ne}/{@code nin}.
  * </ul>
  */
 public final class FilterEvaluator {
@@ -65,8 +68,10 @@ public final class FilterEvaluator {
       case CREATED_AT -> m.createdAt();
       case UPDATED_AT -> m.updatedAt();
       case EVENT_TIME -> m.eventTime();
-      case EXPIRATION_DATE -> m.expirationDate() == null ? null
-          : m.expirationDate().atStartOfDay().toInstant(ZoneOffset.UTC);
+      case EXPIRATION_DATE ->
+          m.expirationDate() == null
+              ? null
+              : m.expirationDate().atStartOfDay().toInstant(ZoneOffset.UTC);
     };
   }
 
@@ -90,16 +95,18 @@ public final class FilterEvaluator {
       case EQ -> same(actual, expected);
       case IN -> ((List<?>) expected).stream().anyMatch(e -> same(actual, e));
       case CONTAINS -> actual instanceof String s && s.contains((String) expected);
-      case ICONTAINS -> actual instanceof String s
-          && s.toLowerCase(Locale.ROOT).contains(((String) expected).toLowerCase(Locale.ROOT));
+      case ICONTAINS ->
+          actual instanceof String s
+              && s.toLowerCase(Locale.ROOT).contains(((String) expected).toLowerCase(Locale.ROOT));
       case GT, GTE, LT, LTE -> {
         Integer cmp = compare(actual, expected);
-        yield cmp != null && switch (op) {
-          case GT -> cmp > 0;
-          case GTE -> cmp >= 0;
-          case LT -> cmp < 0;
-          default -> cmp <= 0;
-        };
+        yield cmp != null
+            && switch (op) {
+              case GT -> cmp > 0;
+              case GTE -> cmp >= 0;
+              case LT -> cmp < 0;
+              default -> cmp <= 0;
+            };
       }
       default -> throw new IllegalStateException("unexpected operator " + op);
     };

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The typed Java form of the filter language, beside mem0's JSON form ({@link Mem0Filters}); both give the same
- * {@link Filter} tree, so a filter means the same whichever way it was written.
+ * The typed Java form of the filter language, beside mem0's JSON form ({@link Mem0Filters}); both
+ * give the same {@link Filter} tree, so a filter means the same whichever way it was written.
  *
  * <pre>{@code
  * Filter f = Filters.eq("role", "user")
@@ -16,13 +16,14 @@ import java.util.List;
  * //     {\"OR\": [{\"metadata.topic\": [\"food\", \"travel\"]}, {\"metadata.pinned\": \"*\"}]}]}")
  * }</pre>
  *
- * <p>A field name is a built-in field ({@code user_id}, {@code agent_id}, {@code run_id}, {@code actor_id},
- * {@code role}, {@code hash}, {@code memory}, {@code source_id}, {@code created_at}, {@code updated_at},
- * {@code event_time}, {@code expiration_date}) or a metadata key; {@code metadata.<key>} always names a metadata key.
- * Values are strings, numbers or booleans; time fields also take an {@link Instant}, an ISO-8601 date or date-time
- * string or epoch milliseconds. A value that does not suit its field or operator throws a
- * {@link dev.engram.ValidationException} naming {@code filters.<field>}. Combine with {@link Filter#and(Filter)},
- * {@link Filter#or(Filter)} and {@link Filter#negate()}, or with {@link #and}, {@link #or} and {@link #not}.
+ * <p>A field name is a built-in field ({@code user_id}, {@code agent_id}, {@code run_id}, {@code
+ * actor_id}, {@code role}, {@code hash}, {@code memory}, {@code source_id}, {@code created_at},
+ * {@code updated_at}, {@code event_time}, {@code expiration_date}) or a metadata key; {@code
+ * metadata.<key>} always names a metadata key. Values are strings, numbers or booleans; time fields
+ * also take an {@link Instant}, an ISO-8601 date or date-time string or epoch milliseconds. A value
+ * that does not suit its field or operator throws a {@link dev.engram.ValidationException} naming
+ * {@code filters.<field>}. Combine with {@link Filter#and(Filter)}, {@link Filter#or(Filter)} and
+ * {@link Filter#negate()}, or with {@link #and}, {@link #or} and {@link #not}.
  */
 public final class Filters {
   private Filters() {}

@@ -14,16 +14,17 @@ import java.util.Optional;
  * Parses mem0's JSON filter form into a {@link Filter}.
  *
  * <ul>
- *   <li>{@code {"key": value}}: equality; {@code {"key": "*"}}: the key is present; {@code {"key": [a, b]}}: in.
- *   <li>{@code {"key": {"gte": 18, "lt": 65}}}: operators eq, ne, gt, gte, lt, lte, in, nin, contains, icontains,
- *       all of which must hold.
- *   <li>{@code {"AND": [..]}}, {@code {"OR": [..]}}: non-empty lists of conditions; {@code {"NOT": [..]}}: none of
- *       the listed conditions holds.
+ *   <li>{@code {"key": value}}: equality; {@code {"key": "*"}}: the key is present; {@code {"key":
+ *       [a, b]}}: in.
+ *   <li>{@code {"key": {"gte": 18, "lt": 65}}}: operators eq, ne, gt, gte, lt, lte, in, nin,
+ *       contains, icontains, all of which must hold.
+ *   <li>{@code {"AND": [..]}}, {@code {"OR": [..]}}: non-empty lists of conditions; {@code {"NOT":
+ *       [..]}}: none of the listed conditions holds.
  *   <li>Sibling keys are ANDed.
  * </ul>
  *
- * Plain string values of {@code user_id}, {@code agent_id} and {@code run_id} at the top level form the scope (as in
- * mem0, where they are required there); see {@link #parseWithScope}.
+ * Plain string values of {@code user_id}, {@code agent_id} and {@code run_id} at the top level form
+ * the scope (as in mem0, where they are required there); see {@link #parseWithScope}.
  */
 public final class Mem0Filters {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -52,8 +53,8 @@ public final class Mem0Filters {
   }
 
   /**
-   * Parses JSON text, lifting top-level {@code user_id}, {@code agent_id} and {@code run_id} string values into a
-   * scope; the remaining conditions form the filter.
+   * Parses JSON text, lifting top-level {@code user_id}, {@code agent_id} and {@code run_id} string
+   * values into a scope; the remaining conditions form the filter.
    */
   public static Parsed parseWithScope(String json) {
     JsonNode node = readTree(json);
@@ -73,8 +74,10 @@ public final class Mem0Filters {
         rest.remove(names[i]);
       }
     }
-    Optional<Scope> scope = ids[0] == null && ids[1] == null && ids[2] == null
-        ? Optional.empty() : Optional.of(Scope.of(ids[0], ids[1], ids[2]));
+    Optional<Scope> scope =
+        ids[0] == null && ids[1] == null && ids[2] == null
+            ? Optional.empty()
+            : Optional.of(Scope.of(ids[0], ids[1], ids[2]));
     return new Parsed(scope, rest.isEmpty() ? Filter.all() : parse(rest));
   }
 
@@ -91,7 +94,8 @@ public final class Mem0Filters {
 
   private static Filter object(String path, JsonNode node) {
     if (!node.isObject()) {
-      throw new ValidationException(path, "a condition must be a JSON object, got " + node.getNodeType());
+      throw new ValidationException(
+          path, "a condition must be a JSON object, got " + node.getNodeType());
     }
     if (node.isEmpty()) {
       return Filter.all();
@@ -115,7 +119,7 @@ public final class Mem0Filters {
         List<Filter> parts = list(path + ".NOT", value);
         return Filter.not(parts.size() == 1 ? parts.get(0) : Filter.or(parts));
       }
-      default -> { }
+      default -> {}
     }
     if (key.isBlank()) {
       throw new ValidationException(path, "field names must not be blank");
@@ -123,7 +127,8 @@ public final class Mem0Filters {
     Field field = Field.of(key);
     if (value.isObject()) {
       if (value.isEmpty()) {
-        throw new ValidationException(field.path(), "an operator object needs at least one operator");
+        throw new ValidationException(
+            field.path(), "an operator object needs at least one operator");
       }
       List<Filter> ops = new ArrayList<>();
       for (Map.Entry<String, JsonNode> e : value.properties()) {

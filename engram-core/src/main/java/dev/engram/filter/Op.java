@@ -13,7 +13,16 @@ import java.util.Locale;
 
 /** Comparison operators of the filter language, with mem0's names. */
 public enum Op {
-  EQ, NE, GT, GTE, LT, LTE, IN, NIN, CONTAINS, ICONTAINS;
+  EQ,
+  NE,
+  GT,
+  GTE,
+  LT,
+  LTE,
+  IN,
+  NIN,
+  CONTAINS,
+  ICONTAINS;
 
   /** The operator's name in mem0's JSON form ({@code eq}, {@code icontains}...). */
   public String wireName() {
@@ -27,8 +36,11 @@ public enum Op {
         return op;
       }
     }
-    throw new ValidationException("filters." + field, "unknown operator '" + name
-        + "' (expected one of eq, ne, gt, gte, lt, lte, in, nin, contains, icontains)");
+    throw new ValidationException(
+        "filters." + field,
+        "unknown operator '"
+            + name
+            + "' (expected one of eq, ne, gt, gte, lt, lte, in, nin, contains, icontains)");
   }
 
   public boolean isRange() {
@@ -40,13 +52,15 @@ public enum Op {
   }
 
   /**
-   * Checks that {@code value} suits this operator on {@code field}, and normalises it: metadata numbers become
-   * {@link Double}, times become {@link Instant}, lists become immutable lists of normalised scalars.
+   * Checks that {@code value} suits this operator on {@code field}, and normalises it: metadata
+   * numbers become {@link Double}, times become {@link Instant}, lists become immutable lists of
+   * normalised scalars.
    */
   Object checkValue(Field field, Object value) {
     if (isSet()) {
       if (!(value instanceof List<?> list) || list.isEmpty()) {
-        throw new ValidationException(field.path(), wireName() + " needs a non-empty list of values, got " + value);
+        throw new ValidationException(
+            field.path(), wireName() + " needs a non-empty list of values, got " + value);
       }
       List<Object> out = new ArrayList<>(list.size());
       for (Object v : list) {
@@ -59,9 +73,11 @@ public enum Op {
       throw new ValidationException(field.path(), wireName() + " needs a string, got " + value);
     }
     if (isRange() && v instanceof Boolean) {
-      throw new ValidationException(field.path(), wireName() + " needs a number, a string or a time, got " + value);
+      throw new ValidationException(
+          field.path(), wireName() + " needs a number, a string or a time, got " + value);
     }
-    if (field.builtIn() != null && field.builtIn().kind() == BuiltInField.Kind.TIME
+    if (field.builtIn() != null
+        && field.builtIn().kind() == BuiltInField.Kind.TIME
         && (this == CONTAINS || this == ICONTAINS)) {
       throw new ValidationException(field.path(), wireName() + " does not apply to a time field");
     }
@@ -70,7 +86,8 @@ public enum Op {
 
   private static Object scalar(Field field, Object v) {
     if (v == null) {
-      throw new ValidationException(field.path(), "null is not a valid filter value (use \"*\" to test presence)");
+      throw new ValidationException(
+          field.path(), "null is not a valid filter value (use \"*\" to test presence)");
     }
     BuiltInField b = field.builtIn();
     if (b != null && b.kind() == BuiltInField.Kind.TIME) {
@@ -115,10 +132,14 @@ public enum Op {
           return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
         }
       } catch (DateTimeParseException e) {
-        throw new ValidationException(field.path(), "'" + s
-            + "' is not an ISO-8601 date or date-time (for example 2024-05-01 or 2024-05-01T10:00:00Z)");
+        throw new ValidationException(
+            field.path(),
+            "'"
+                + s
+                + "' is not an ISO-8601 date or date-time (for example 2024-05-01 or 2024-05-01T10:00:00Z)");
       }
     }
-    throw new ValidationException(field.path(), "needs an ISO-8601 date or epoch milliseconds, got " + v);
+    throw new ValidationException(
+        field.path(), "needs an ISO-8601 date or epoch milliseconds, got " + v);
   }
 }

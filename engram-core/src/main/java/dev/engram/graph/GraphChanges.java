@@ -4,23 +4,28 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything one operation writes to the graph of one tenant, applied atomically in this order: entity upserts,
- * relation upserts, relation deletions, entity deletions. An upsert replaces the whole row with the same id (so an
- * invalidation or a provenance merge is an upsert of the changed relation); it never moves a row to another scope (a
- * row's scope is fixed when it is first written, and stores may rely on that). A relation deletion removes the row
- * physically (only for forgetting: a relation whose every memory was deleted by the user; conflicts invalidate
- * instead). Deleting an entity also deletes every relation that touches it, whatever its validity.
+ * Everything one operation writes to the graph of one tenant, applied atomically in this order:
+ * entity upserts, relation upserts, relation deletions, entity deletions. An upsert replaces the
+ * whole row with the same id (so an invalidation or a provenance merge is an upsert of the changed
+ * relation); it never moves a row to another scope (a row's scope is fixed when it is first
+ * written, and stores may rely on that). A relation deletion removes the row physically (only for
+ * forgetting: a relation whose every memory was deleted by the user; conflicts invalidate instead).
+ * Deleting an entity also deletes every relation that touches it, whatever its validity.
  *
- * @param entities         entities to insert or replace
- * @param relations        relations to insert or replace; their endpoints exist after the entity upserts
- * @param deletedRelations ids of relations to delete (unknown ids are ignored; applied after the upserts, so a
- *                         deletion wins over an upsert of the same id)
- * @param deletedEntities  ids of entities to delete with their relations (unknown ids are ignored)
+ * @param entities entities to insert or replace
+ * @param relations relations to insert or replace; their endpoints exist after the entity upserts
+ * @param deletedRelations ids of relations to delete (unknown ids are ignored; applied after the
+ *     upserts, so a deletion wins over an upsert of the same id)
+ * @param deletedEntities ids of entities to delete with their relations (unknown ids are ignored)
  */
-public record GraphChanges(List<Entity> entities, List<Relation> relations, Set<String> deletedRelations,
-                           Set<String> deletedEntities) {
+public record GraphChanges(
+    List<Entity> entities,
+    List<Relation> relations,
+    Set<String> deletedRelations,
+    Set<String> deletedEntities) {
   /** No change. */
-  public static final GraphChanges NONE = new GraphChanges(List.of(), List.of(), Set.of(), Set.of());
+  public static final GraphChanges NONE =
+      new GraphChanges(List.of(), List.of(), Set.of(), Set.of());
 
   public GraphChanges {
     entities = List.copyOf(entities);
@@ -30,7 +35,8 @@ public record GraphChanges(List<Entity> entities, List<Relation> relations, Set<
   }
 
   /** Upserts and entity deletions, no relation deletions. */
-  public GraphChanges(List<Entity> entities, List<Relation> relations, Set<String> deletedEntities) {
+  public GraphChanges(
+      List<Entity> entities, List<Relation> relations, Set<String> deletedEntities) {
     this(entities, relations, Set.of(), deletedEntities);
   }
 
@@ -45,6 +51,9 @@ public record GraphChanges(List<Entity> entities, List<Relation> relations, Set<
   }
 
   public boolean isEmpty() {
-    return entities.isEmpty() && relations.isEmpty() && deletedRelations.isEmpty() && deletedEntities.isEmpty();
+    return entities.isEmpty()
+        && relations.isEmpty()
+        && deletedRelations.isEmpty()
+        && deletedEntities.isEmpty();
   }
 }

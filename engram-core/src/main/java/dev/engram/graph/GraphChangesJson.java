@@ -17,15 +17,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Encodes {@link GraphChanges} as JSON text and back, exactly: decoding an encoding gives an equal value. Used to
- * keep graph changes in a record store's outbox until a separate graph store applied them.
+ * Encodes {@link GraphChanges} as JSON text and back, exactly: decoding an encoding gives an equal
+ * value. Used to keep graph changes in a record store's outbox until a separate graph store applied
+ * them.
  *
- * <p>Shape: {@code {"entities": [...], "relations": [...], "deleted_relations": [...], "deleted_entities": [...]}}.
- * An entity is {@code {id, name, normalized_name, type, embedding, mentions, created_at, updated_at, scope,
- * aliases}}; a relation {@code {id, source_id, name, target_id, fact, embedding, valid_at, invalid_at, created_at,
- * expired_at, source_message_ids, memory_ids, scope}} (absent times are {@code null}). Embeddings are the base64 of
- * their little-endian float32 bytes (bit-exact, NaN payloads included); instants are ISO-8601 with their nanoseconds;
- * a scope is {@code {user_id, agent_id, run_id}} with {@code null} for an unset id. Stateless and thread-safe.
+ * <p>Shape: {@code {"entities": [...], "relations": [...], "deleted_relations": [...],
+ * "deleted_entities": [...]}}. An entity is {@code {id, name, normalized_name, type, embedding,
+ * mentions, created_at, updated_at, scope, aliases}}; a relation {@code {id, source_id, name,
+ * target_id, fact, embedding, valid_at, invalid_at, created_at, expired_at, source_message_ids,
+ * memory_ids, scope}} (absent times are {@code null}). Embeddings are the base64 of their
+ * little-endian float32 bytes (bit-exact, NaN payloads included); instants are ISO-8601 with their
+ * nanoseconds; a scope is {@code {user_id, agent_id, run_id}} with {@code null} for an unset id.
+ * Stateless and thread-safe.
  */
 public final class GraphChangesJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -62,7 +65,8 @@ public final class GraphChangesJson {
     try {
       root = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("graph changes are not valid JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "graph changes are not valid JSON: " + e.getOriginalMessage(), e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("graph changes must be a JSON object");
@@ -76,7 +80,10 @@ public final class GraphChangesJson {
       for (JsonNode n : array(root, "relations")) {
         relations.add(relation(n));
       }
-      return new GraphChanges(entities, relations, stringSet(array(root, "deleted_relations")),
+      return new GraphChanges(
+          entities,
+          relations,
+          stringSet(array(root, "deleted_relations")),
           stringSet(array(root, "deleted_entities")));
     } catch (DateTimeParseException | NullPointerException e) {
       throw new IllegalArgumentException("malformed graph changes: " + e.getMessage(), e);
@@ -99,9 +106,17 @@ public final class GraphChangesJson {
   }
 
   private static Entity entity(JsonNode n) {
-    return new Entity(text(n, "id"), text(n, "name"), text(n, "normalized_name"), text(n, "type"),
-        vector(text(n, "embedding")), required(n, "mentions").asInt(), instant(n, "created_at"),
-        instant(n, "updated_at"), scope(required(n, "scope")), stringList(array(n, "aliases")));
+    return new Entity(
+        text(n, "id"),
+        text(n, "name"),
+        text(n, "normalized_name"),
+        text(n, "type"),
+        vector(text(n, "embedding")),
+        required(n, "mentions").asInt(),
+        instant(n, "created_at"),
+        instant(n, "updated_at"),
+        scope(required(n, "scope")),
+        stringList(array(n, "aliases")));
   }
 
   private static ObjectNode relation(Relation r) {
@@ -123,10 +138,20 @@ public final class GraphChangesJson {
   }
 
   private static Relation relation(JsonNode n) {
-    return new Relation(text(n, "id"), text(n, "source_id"), text(n, "name"), text(n, "target_id"), text(n, "fact"),
-        vector(text(n, "embedding")), optionalInstant(n, "valid_at"), optionalInstant(n, "invalid_at"),
-        instant(n, "created_at"), optionalInstant(n, "expired_at"), stringList(array(n, "source_message_ids")),
-        stringList(array(n, "memory_ids")), scope(required(n, "scope")));
+    return new Relation(
+        text(n, "id"),
+        text(n, "source_id"),
+        text(n, "name"),
+        text(n, "target_id"),
+        text(n, "fact"),
+        vector(text(n, "embedding")),
+        optionalInstant(n, "valid_at"),
+        optionalInstant(n, "invalid_at"),
+        instant(n, "created_at"),
+        optionalInstant(n, "expired_at"),
+        stringList(array(n, "source_message_ids")),
+        stringList(array(n, "memory_ids")),
+        scope(required(n, "scope")));
   }
 
   private static ObjectNode scope(Scope s) {
@@ -138,7 +163,8 @@ public final class GraphChangesJson {
   }
 
   private static Scope scope(JsonNode n) {
-    return Scope.of(optionalText(n, "user_id"), optionalText(n, "agent_id"), optionalText(n, "run_id"));
+    return Scope.of(
+        optionalText(n, "user_id"), optionalText(n, "agent_id"), optionalText(n, "run_id"));
   }
 
   private static String vector(float[] v) {
@@ -152,7 +178,8 @@ public final class GraphChangesJson {
   private static float[] vector(String base64) {
     byte[] bytes = Base64.getDecoder().decode(base64);
     if (bytes.length % Float.BYTES != 0) {
-      throw new IllegalArgumentException("an embedding of " + bytes.length + " bytes is not a float32 array");
+      throw new IllegalArgumentException(
+          "an embedding of " + bytes.length + " bytes is not a float32 array");
     }
     ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     float[] v = new float[bytes.length / Float.BYTES];

@@ -8,9 +8,10 @@ public final class Names {
   private Names() {}
 
   /**
-   * The lookup key of an entity name: Unicode NFKC, lower case, accents kept, every run of characters that are
-   * not letters or digits (spaces, underscores, punctuation) turned into one space, trimmed. So {@code "Alice"},
-   * {@code "alice."} and {@code " ALICE "} share a key, as do {@code "New_York"} and {@code "new york"}.
+   * The lookup key of an entity name: Unicode NFKC, lower case, accents kept, every run of
+   * characters that are not letters or digits (spaces, underscores, punctuation) turned into one
+   * space, trimmed. So {@code "Alice"}, {@code "alice."} and {@code " ALICE "} share a key, as do
+   * {@code "New_York"} and {@code "new york"}.
    */
   public static String normalize(String name) {
     String s = Normalizer.normalize(name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
@@ -19,12 +20,15 @@ public final class Names {
   }
 
   /**
-   * A relation name in snake_case: lower case, runs of non-alphanumeric characters turned into one underscore,
-   * no leading or trailing underscore; {@code related_to} if nothing is left.
+   * A relation name in snake_case: lower case, runs of non-alphanumeric characters turned into one
+   * underscore, no leading or trailing underscore; {@code related_to} if nothing is left.
    */
   public static String relation(String name) {
-    String s = Normalizer.normalize(name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT)
-        .replaceAll("[^\\p{L}\\p{N}]+", "_").replaceAll("^_+|_+$", "");
+    String s =
+        Normalizer.normalize(name, Normalizer.Form.NFKC)
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^\\p{L}\\p{N}]+", "_")
+            .replaceAll("^_+|_+$", "");
     return s.isEmpty() ? "related_to" : s;
   }
 }

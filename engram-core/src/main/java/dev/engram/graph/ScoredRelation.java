@@ -6,7 +6,7 @@ import java.util.Objects;
  * A relation with its cosine similarity to a query vector.
  *
  * @param relation the relation
- * @param score    cosine similarity in [-1, 1]
+ * @param score cosine similarity in [-1, 1]
  */
 public record ScoredRelation(Relation relation, double score) {
   public ScoredRelation {

@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * Typed reads of fields of a JSON object for the record codecs, each failing with a {@link ValidationException}
- * named {@code path.key}. A field may be looked up under several keys (the first present wins), for inputs written
- * in snake_case or camelCase. Stateless.
+ * Typed reads of fields of a JSON object for the record codecs, each failing with a {@link
+ * ValidationException} named {@code path.key}. A field may be looked up under several keys (the
+ * first present wins), for inputs written in snake_case or camelCase. Stateless.
  */
 final class JsonFields {
   private JsonFields() {}
@@ -31,8 +31,8 @@ final class JsonFields {
   }
 
   static String requiredText(String path, JsonNode node, String... keys) {
-    return optionalText(path, node, keys).orElseThrow(() -> new ValidationException(path + "." + keys[0],
-        "is required"));
+    return optionalText(path, node, keys)
+        .orElseThrow(() -> new ValidationException(path + "." + keys[0], "is required"));
   }
 
   static Optional<String> optionalText(String path, JsonNode node, String... keys) {
@@ -40,11 +40,12 @@ final class JsonFields {
   }
 
   /**
-   * The first of {@code keys} that is present and not null, which must be a string ({@code what} says which kind in
-   * the error otherwise), read by {@code read} from its dotted field name and its text.
+   * The first of {@code keys} that is present and not null, which must be a string ({@code what}
+   * says which kind in the error otherwise), read by {@code read} from its dotted field name and
+   * its text.
    */
-  private static <T> Optional<T> optionalString(String path, JsonNode node, String[] keys, String what,
-                                                BiFunction<String, String, T> read) {
+  private static <T> Optional<T> optionalString(
+      String path, JsonNode node, String[] keys, String what, BiFunction<String, String, T> read) {
     Optional<Map.Entry<String, JsonNode>> f = find(node, keys);
     if (f.isEmpty()) {
       return Optional.empty();
@@ -67,8 +68,8 @@ final class JsonFields {
   }
 
   static Instant requiredInstant(String path, JsonNode node, String... keys) {
-    return optionalInstant(path, node, keys).orElseThrow(() -> new ValidationException(path + "." + keys[0],
-        "is required"));
+    return optionalInstant(path, node, keys)
+        .orElseThrow(() -> new ValidationException(path + "." + keys[0], "is required"));
   }
 
   static Optional<Instant> optionalInstant(String path, JsonNode node, String... keys) {
@@ -77,11 +78,17 @@ final class JsonFields {
 
   /** A date: an ISO-8601 date, or the UTC date of a date-time. */
   static Optional<LocalDate> optionalDate(String path, JsonNode node, String... keys) {
-    return optionalString(path, node, keys, "an ISO-8601 date string", (field, value) -> {
-      String text = value.trim();
-      return text.length() <= 10 ? JsonInput.date(field, text)
-          : LocalDate.ofInstant(JsonInput.instant(field, text), java.time.ZoneOffset.UTC);
-    });
+    return optionalString(
+        path,
+        node,
+        keys,
+        "an ISO-8601 date string",
+        (field, value) -> {
+          String text = value.trim();
+          return text.length() <= 10
+              ? JsonInput.date(field, text)
+              : LocalDate.ofInstant(JsonInput.instant(field, text), java.time.ZoneOffset.UTC);
+        });
   }
 
   static Optional<Role> optionalRole(String path, JsonNode node, String... keys) {
@@ -92,8 +99,9 @@ final class JsonFields {
     try {
       return Optional.of(Role.parse(text.get()));
     } catch (ValidationException e) {
-      throw new ValidationException(path + "." + keys[0], "unknown role '" + text.get()
-          + "' (expected system, user, assistant or tool)");
+      throw new ValidationException(
+          path + "." + keys[0],
+          "unknown role '" + text.get() + "' (expected system, user, assistant or tool)");
     }
   }
 

@@ -17,12 +17,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Parses caller input given as JSON text or ISO-8601 text (command-line options, request bodies) into API values,
- * with {@link ValidationException}s that name the field and the offending value. Stateless and thread-safe.
+ * Parses caller input given as JSON text or ISO-8601 text (command-line options, request bodies)
+ * into API values, with {@link ValidationException}s that name the field and the offending value.
+ * Stateless and thread-safe.
  */
 public final class JsonInput {
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private JsonInput() {}
 
@@ -53,15 +54,17 @@ public final class JsonInput {
   }
 
   /**
-   * Converts a JSON object node into an immutable map of plain Java JSON values (String, Boolean, Integer, Long,
-   * BigInteger, Double, List, Map).
+   * Converts a JSON object node into an immutable map of plain Java JSON values (String, Boolean,
+   * Integer, Long, BigInteger, Double, List, Map).
    *
    * @throws ValidationException if the node is not an object
    */
   public static Map<String, Object> object(String field, JsonNode node) {
     if (node == null || !node.isObject()) {
-      throw new ValidationException(field, "must be a JSON object, got "
-          + (node == null ? "nothing" : node.getNodeType().name().toLowerCase(Locale.ROOT)));
+      throw new ValidationException(
+          field,
+          "must be a JSON object, got "
+              + (node == null ? "nothing" : node.getNodeType().name().toLowerCase(Locale.ROOT)));
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> map = MAPPER.convertValue(node, LinkedHashMap.class);
@@ -70,8 +73,8 @@ public final class JsonInput {
 
   /**
    * Parses a point in time: an ISO-8601 instant or offset date-time ({@code 2024-05-01T10:00:00Z},
-   * {@code 2024-05-01T12:00:00+02:00}), a local date-time taken as UTC ({@code 2024-05-01T10:00:00}), or a date
-   * taken as midnight UTC ({@code 2024-05-01}).
+   * {@code 2024-05-01T12:00:00+02:00}), a local date-time taken as UTC ({@code
+   * 2024-05-01T10:00:00}), or a date taken as midnight UTC ({@code 2024-05-01}).
    *
    * @throws ValidationException if the text is none of these
    */
@@ -90,8 +93,12 @@ public final class JsonInput {
     try {
       return LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC).toInstant();
     } catch (DateTimeException e) {
-      throw new ValidationException(field, "'" + text + "' is not an ISO-8601 date or date-time"
-          + " (for example 2024-05-01T10:00:00Z or 2024-05-01)");
+      throw new ValidationException(
+          field,
+          "'"
+              + text
+              + "' is not an ISO-8601 date or date-time"
+              + " (for example 2024-05-01T10:00:00Z or 2024-05-01)");
     }
   }
 
@@ -104,7 +111,8 @@ public final class JsonInput {
     try {
       return LocalDate.parse(text == null ? "" : text.trim());
     } catch (DateTimeException e) {
-      throw new ValidationException(field, "'" + text + "' is not an ISO-8601 date (for example 2025-01-01)");
+      throw new ValidationException(
+          field, "'" + text + "' is not an ISO-8601 date (for example 2025-01-01)");
     }
   }
 }

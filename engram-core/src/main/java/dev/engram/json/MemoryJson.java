@@ -22,26 +22,30 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Maps the API records to mem0's JSON wire shapes (mem0 Python {@code Memory}, newest, with Engram's extra fields).
- * Shared by the command line and the REST server so that both print the same JSON.
+ * Maps the API records to mem0's JSON wire shapes (mem0 Python {@code Memory}, newest, with
+ * Engram's extra fields). Shared by the command line and the REST server so that both print the
+ * same JSON.
  *
  * <ul>
- *   <li>memory item: {@code id, memory, hash, metadata (null when empty), created_at, updated_at}, then, only when
- *       set, {@code user_id, agent_id, run_id, actor_id, role, event_time, source_ids, expiration_date};
- *   <li>search hit: the item with {@code score} after {@code metadata}, and {@code score_details} last (explain);
+ *   <li>memory item: {@code id, memory, hash, metadata (null when empty), created_at, updated_at},
+ *       then, only when set, {@code user_id, agent_id, run_id, actor_id, role, event_time,
+ *       source_ids, expiration_date};
+ *   <li>search hit: the item with {@code score} after {@code metadata}, and {@code score_details}
+ *       last (explain);
  *   <li>add result: {@code {"results": [{id, memory, event, previous_memory?, actor_id?, role?}]}};
  *   <li>list: {@code {"results": [...], "total": n, "offset": n}};
- *   <li>history row: {@code id (sequence number), memory_id, event, old_memory, new_memory, actor_id, role,
- *       created_at}}.
+ *   <li>history row: {@code id (sequence number), memory_id, event, old_memory, new_memory,
+ *       actor_id, role, created_at}}.
  * </ul>
  *
- * Times are ISO-8601 instants in UTC ({@code 2024-05-01T10:00:00Z}); dates are ISO-8601 local dates; roles and
- * fusion names are lower case. Stateless and thread-safe.
+ * Times are ISO-8601 instants in UTC ({@code 2024-05-01T10:00:00Z}); dates are ISO-8601 local
+ * dates; roles and fusion names are lower case. Stateless and thread-safe.
  */
 public final class MemoryJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-  private static final ObjectMapper PRETTY = MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+  private static final ObjectMapper PRETTY =
+      MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
 
   private MemoryJson() {}
 
@@ -58,7 +62,10 @@ public final class MemoryJson {
     return o;
   }
 
-  /** One search hit: the item with {@code score}, and {@code score_details} when the search explained. */
+  /**
+   * One search hit: the item with {@code score}, and {@code score_details} when the search
+   * explained.
+   */
   public static ObjectNode hit(SearchHit h) {
     MemoryItem m = h.memory();
     ObjectNode o = head(m);
@@ -84,10 +91,10 @@ public final class MemoryJson {
   }
 
   /**
-   * A graph relation in mem0's shape, {@code {source, relationship, destination}}, with Engram's fact and time
-   * axes: {@code fact, valid_at, invalid_at} (null when unknown or still valid), and its provenance:
-   * {@code source_ids} (the ids of the messages that stated it) and {@code memory_ids} (the memories extracted with
-   * it), both arrays, empty when unknown.
+   * A graph relation in mem0's shape, {@code {source, relationship, destination}}, with Engram's
+   * fact and time axes: {@code fact, valid_at, invalid_at} (null when unknown or still valid), and
+   * its provenance: {@code source_ids} (the ids of the messages that stated it) and {@code
+   * memory_ids} (the memories extracted with it), both arrays, empty when unknown.
    */
   public static ObjectNode relation(GraphRelation r) {
     ObjectNode n = MAPPER.createObjectNode();
@@ -104,11 +111,16 @@ public final class MemoryJson {
     return n;
   }
 
-  /** A relation of an add's changes: {@link #relation} with mem0's {@code target} for {@code destination}. */
+  /**
+   * A relation of an add's changes: {@link #relation} with mem0's {@code target} for {@code
+   * destination}.
+   */
   private static ObjectNode changedRelation(GraphRelation r) {
     ObjectNode n = MAPPER.createObjectNode();
-    relation(r).properties().forEach(f -> n.set("destination".equals(f.getKey()) ? "target" : f.getKey(),
-        f.getValue()));
+    relation(r)
+        .properties()
+        .forEach(
+            f -> n.set("destination".equals(f.getKey()) ? "target" : f.getKey(), f.getValue()));
     return n;
   }
 
@@ -128,23 +140,26 @@ public final class MemoryJson {
   }
 
   /**
-   * An add result, {@code {"results": [...]}}; with graph memory on, {@code "relations": {"deleted_entities": [...],
-   * "added_entities": [...]}} as mem0's v1.0 with graph (the relations the add invalidated and added, each
-   * {@code {source, relationship, target}} as mem0 wrote them, plus fact, valid_at, invalid_at and provenance;
-   * an invalidated relation is kept in the graph, not deleted); with {@code "usage": {llm_calls, prompt_tokens,
-   * completion_tokens, llm_ms}} after it when the add called a language model (an Engram extension of mem0's shape).
+   * An add result, {@code {"results": [...]}}; with graph memory on, {@code "relations":
+   * {"deleted_entities": [...], "added_entities": [...]}} as mem0's v1.0 with graph (the relations
+   * the add invalidated and added, each {@code {source, relationship, target}} as mem0 wrote them,
+   * plus fact, valid_at, invalid_at and provenance; an invalidated relation is kept in the graph,
+   * not deleted); with {@code "usage": {llm_calls, prompt_tokens, completion_tokens, llm_ms}} after
+   * it when the add called a language model (an Engram extension of mem0's shape).
    */
   public static ObjectNode addResult(AddResult r) {
     ObjectNode o = MAPPER.createObjectNode();
     ArrayNode results = o.putArray("results");
     r.events().forEach(e -> results.add(event(e)));
-    r.relations().ifPresent(changes -> {
-      ObjectNode rel = o.putObject("relations");
-      ArrayNode deleted = rel.putArray("deleted_entities");
-      changes.invalidated().forEach(x -> deleted.add(changedRelation(x)));
-      ArrayNode added = rel.putArray("added_entities");
-      changes.added().forEach(x -> added.add(changedRelation(x)));
-    });
+    r.relations()
+        .ifPresent(
+            changes -> {
+              ObjectNode rel = o.putObject("relations");
+              ArrayNode deleted = rel.putArray("deleted_entities");
+              changes.invalidated().forEach(x -> deleted.add(changedRelation(x)));
+              ArrayNode added = rel.putArray("added_entities");
+              changes.added().forEach(x -> added.add(changedRelation(x)));
+            });
     if (r.usage().llmCalls() > 0) {
       ObjectNode u = o.putObject("usage");
       u.put("llm_calls", r.usage().llmCalls());
@@ -156,8 +171,9 @@ public final class MemoryJson {
   }
 
   /**
-   * One add event. {@code previous_memory} appears on UPDATE; {@code actor_id} and {@code role} appear when the
-   * event came from a verbatim message (role known; {@code actor_id} may then be null, as in mem0's infer=False).
+   * One add event. {@code previous_memory} appears on UPDATE; {@code actor_id} and {@code role}
+   * appear when the event came from a verbatim message (role known; {@code actor_id} may then be
+   * null, as in mem0's infer=False).
    */
   public static ObjectNode event(MemoryEvent e) {
     ObjectNode o = MAPPER.createObjectNode();
@@ -211,7 +227,8 @@ public final class MemoryJson {
   /** A JSON object of metadata, or JSON null when it is empty (mem0's convention). */
   public static JsonNode metadata(Map<String, Object> metadata) {
     return metadata == null || metadata.isEmpty()
-        ? MAPPER.nullNode() : MAPPER.valueToTree(metadata);
+        ? MAPPER.nullNode()
+        : MAPPER.valueToTree(metadata);
   }
 
   /** ISO-8601 UTC text of an instant, or null. */
@@ -262,7 +279,8 @@ public final class MemoryJson {
       ArrayNode ids = o.putArray("source_ids");
       m.sourceIds().forEach(ids::add);
     }
-    putIfSet(o, "expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
+    putIfSet(
+        o, "expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
   }
 
   private static void putIfSet(ObjectNode o, String key, String value) {

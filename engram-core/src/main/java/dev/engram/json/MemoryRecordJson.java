@@ -18,33 +18,40 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The Engram export format, {@value #FORMAT} version {@value #VERSION}: JSON Lines, one JSON object per line. Shared
- * by the command line ({@code engram export}, {@code engram import}) and the REST server.
+ * The Engram export format, {@value #FORMAT} version {@value #VERSION}: JSON Lines, one JSON object
+ * per line. Shared by the command line ({@code engram export}, {@code engram import}) and the REST
+ * server.
  *
- * <p>Line 1 is the header: {@code {"format": "engram-memories", "version": 1, "tenant", "scope": {user_id?,
- * agent_id?, run_id?} or null, "exported_at"}}. Every following line is one {@link MemoryRecord}:
+ * <p>Line 1 is the header: {@code {"format": "engram-memories", "version": 1, "tenant", "scope":
+ * {user_id?, agent_id?, run_id?} or null, "exported_at"}}. Every following line is one {@link
+ * MemoryRecord}:
+ *
  * <pre>
  * {"id", "deleted": false, "memory", "hash", "metadata": {...}, "user_id", "agent_id", "run_id", "actor_id", "role",
  *  "created_at", "updated_at", "event_time", "expiration_date", "source_ids": [...], "context"?,
  *  "history": [{"event", "old_memory", "new_memory", "actor_id", "role", "created_at", "pipeline"}, ...]}
  * </pre>
- * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written, absent values as
- * null, except {@code context} (the memory's source context, {@link MemoryRecord#context}), written only when the
- * memory has one and read as none when absent, so that files of older versions read as before. Times are ISO-8601
- * instants in UTC with their full precision (nanoseconds round-trip), dates ISO-8601 local dates, roles lower case.
- * History rows carry no sequence number in a file: their order is the array's, and an import numbers them anew; the
- * server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which is read when present (and still
- * renumbered by an import). Embeddings are not exported.
  *
- * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless deleted,
- * {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is computed) and ignores unknown
- * keys, so that a newer minor addition does not break an older reader. A history row's {@code pipeline} (which path
- * through the engine made the change, see {@link dev.engram.ChangePipelines}) was added within version 1: a row
- * without it (an older export) reads as {@link dev.engram.ChangePipelines#UNKNOWN}. Stateless and thread-safe.
+ * A deleted memory is {@code {"id", "deleted": true, "history": [...]}}. Every key is written,
+ * absent values as null, except {@code context} (the memory's source context, {@link
+ * MemoryRecord#context}), written only when the memory has one and read as none when absent, so
+ * that files of older versions read as before. Times are ISO-8601 instants in UTC with their full
+ * precision (nanoseconds round-trip), dates ISO-8601 local dates, roles lower case. History rows
+ * carry no sequence number in a file: their order is the array's, and an import numbers them anew;
+ * the server's export ({@link #recordWithSequences}) adds each row's {@code seq}, which is read
+ * when present (and still renumbered by an import). Embeddings are not exported.
+ *
+ * <p>Reading is strict about types and required keys ({@code id}, {@code history} and, unless
+ * deleted, {@code memory}, {@code created_at}, {@code updated_at}; a missing {@code hash} is
+ * computed) and ignores unknown keys, so that a newer minor addition does not break an older
+ * reader. A history row's {@code pipeline} (which path through the engine made the change, see
+ * {@link dev.engram.ChangePipelines}) was added within version 1: a row without it (an older
+ * export) reads as {@link dev.engram.ChangePipelines#UNKNOWN}. Stateless and thread-safe.
  */
 public final class MemoryRecordJson {
   /** The format name in the header line. */
   public static final String FORMAT = "engram-memories";
+
   /** The format version this code writes and reads. */
   public static final int VERSION = 1;
 
@@ -76,20 +83,31 @@ public final class MemoryRecordJson {
   /**
    * Checks a header line.
    *
-   * @throws ValidationException naming {@code path} if it is not a header of this format or of a newer version
+   * @throws ValidationException naming {@code path} if it is not a header of this format or of a
+   *     newer version
    */
   public static void checkHeader(String path, JsonNode node) {
     if (!isHeader(node)) {
-      throw new ValidationException(path, "is not an Engram export header (expected {\"format\": \"" + FORMAT
-          + "\", \"version\": " + VERSION + ", ...} as the first line)");
+      throw new ValidationException(
+          path,
+          "is not an Engram export header (expected {\"format\": \""
+              + FORMAT
+              + "\", \"version\": "
+              + VERSION
+              + ", ...} as the first line)");
     }
     JsonNode v = node.get("version");
     if (v == null || !v.isIntegralNumber()) {
       throw new ValidationException(path + ".version", "must be a number, got " + v);
     }
     if (v.asInt() > VERSION || v.asInt() < 1) {
-      throw new ValidationException(path + ".version", "is " + v.asInt() + ", but this Engram reads version "
-          + VERSION + (v.asInt() > VERSION ? " (the file was written by a newer Engram)" : ""));
+      throw new ValidationException(
+          path + ".version",
+          "is "
+              + v.asInt()
+              + ", but this Engram reads version "
+              + VERSION
+              + (v.asInt() > VERSION ? " (the file was written by a newer Engram)" : ""));
     }
   }
 
@@ -99,8 +117,9 @@ public final class MemoryRecordJson {
   }
 
   /**
-   * One record as a JSON object whose history rows also carry their sequence number ({@code "seq"}), so that a
-   * reader sees the history exactly as the source's {@code Memory.history} gives it (the server's export).
+   * One record as a JSON object whose history rows also carry their sequence number ({@code
+   * "seq"}), so that a reader sees the history exactly as the source's {@code Memory.history} gives
+   * it (the server's export).
    */
   public static ObjectNode recordWithSequences(MemoryRecord r) {
     return record(r, true);
@@ -110,25 +129,29 @@ public final class MemoryRecordJson {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("id", r.id());
     o.put("deleted", r.isDeleted());
-    r.memory().ifPresent(m -> {
-      o.put("memory", m.text());
-      o.put("hash", m.hash());
-      o.set("metadata", MemoryJson.mapper().valueToTree(m.metadata()));
-      o.put("user_id", m.userId());
-      o.put("agent_id", m.agentId());
-      o.put("run_id", m.runId());
-      o.put("actor_id", m.actorId());
-      o.put("role", m.role() == null ? null : m.role().wireName());
-      o.put("created_at", MemoryJson.time(m.createdAt()));
-      o.put("updated_at", MemoryJson.time(m.updatedAt()));
-      o.put("event_time", MemoryJson.time(m.eventTime()));
-      o.put("expiration_date", m.expirationDate() == null ? null : m.expirationDate().toString());
-      ArrayNode sources = o.putArray("source_ids");
-      m.sourceIds().forEach(sources::add);
-      if (!r.context().isEmpty()) {
-        o.put("context", r.context());
-      }
-    });
+    r.memory()
+        .ifPresent(
+            m -> {
+              o.put("memory", m.text());
+              o.put("hash", m.hash());
+              o.set("metadata", MemoryJson.mapper().valueToTree(m.metadata()));
+              o.put("user_id", m.userId());
+              o.put("agent_id", m.agentId());
+              o.put("run_id", m.runId());
+              o.put("actor_id", m.actorId());
+              o.put("role", m.role() == null ? null : m.role().wireName());
+              o.put("created_at", MemoryJson.time(m.createdAt()));
+              o.put("updated_at", MemoryJson.time(m.updatedAt()));
+              o.put("event_time", MemoryJson.time(m.eventTime()));
+              o.put(
+                  "expiration_date",
+                  m.expirationDate() == null ? null : m.expirationDate().toString());
+              ArrayNode sources = o.putArray("source_ids");
+              m.sourceIds().forEach(sources::add);
+              if (!r.context().isEmpty()) {
+                o.put("context", r.context());
+              }
+            });
     ArrayNode history = o.putArray("history");
     for (HistoryEntry h : r.history()) {
       ObjectNode row = history.addObject();
@@ -155,7 +178,8 @@ public final class MemoryRecordJson {
    * Reads one record line's object.
    *
    * @param path names the record in error messages, for example {@code line 7}
-   * @throws ValidationException naming {@code path} and the field if a required key is missing or has a wrong type
+   * @throws ValidationException naming {@code path} and the field if a required key is missing or
+   *     has a wrong type
    */
   public static MemoryRecord parse(String path, JsonNode node) {
     if (node == null || !node.isObject()) {
@@ -167,10 +191,15 @@ public final class MemoryRecordJson {
       throw new ValidationException(path + ".deleted", "must be true or false, got " + deleted);
     }
     List<HistoryEntry> history = history(path, id, node);
-    Optional<MemoryItem> memory = deleted != null && deleted.asBoolean() ? Optional.empty()
-        : Optional.of(item(path, id, node));
+    Optional<MemoryItem> memory =
+        deleted != null && deleted.asBoolean()
+            ? Optional.empty()
+            : Optional.of(item(path, id, node));
     try {
-      return new MemoryRecord(id, memory, history,
+      return new MemoryRecord(
+          id,
+          memory,
+          history,
           memory.isEmpty() ? "" : JsonFields.optionalText(path, node, "context").orElse(""));
     } catch (ValidationException e) {
       throw e.within(path);
@@ -181,7 +210,11 @@ public final class MemoryRecordJson {
     String text = JsonFields.requiredText(path, n, "memory");
     String hash = JsonFields.optionalText(path, n, "hash").orElseGet(() -> Hashes.md5(text));
     try {
-      return new MemoryItem(id, text, hash, JsonFields.metadata(path, n, "metadata"),
+      return new MemoryItem(
+          id,
+          text,
+          hash,
+          JsonFields.metadata(path, n, "metadata"),
           JsonFields.optionalText(path, n, "user_id").orElse(null),
           JsonFields.optionalText(path, n, "agent_id").orElse(null),
           JsonFields.optionalText(path, n, "run_id").orElse(null),
@@ -203,7 +236,8 @@ public final class MemoryRecordJson {
       throw new ValidationException(path + ".history", "is required");
     }
     if (!rows.isArray()) {
-      throw new ValidationException(path + ".history", "must be an array of history rows, got " + rows);
+      throw new ValidationException(
+          path + ".history", "must be an array of history rows, got " + rows);
     }
     List<HistoryEntry> out = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
@@ -213,12 +247,17 @@ public final class MemoryRecordJson {
         throw new ValidationException(rowPath, "must be a JSON object, got " + row);
       }
       EventType event = event(rowPath, JsonFields.requiredText(rowPath, row, "event"));
-      out.add(new HistoryEntry(seq(rowPath, row), id, event,
-          JsonFields.optionalText(rowPath, row, "old_memory").orElse(null),
-          JsonFields.optionalText(rowPath, row, "new_memory").orElse(null),
-          JsonFields.optionalText(rowPath, row, "actor_id").orElse(null),
-          JsonFields.optionalRole(rowPath, row, "role").orElse(null),
-          JsonFields.requiredInstant(rowPath, row, "created_at"), pipeline(rowPath, row)));
+      out.add(
+          new HistoryEntry(
+              seq(rowPath, row),
+              id,
+              event,
+              JsonFields.optionalText(rowPath, row, "old_memory").orElse(null),
+              JsonFields.optionalText(rowPath, row, "new_memory").orElse(null),
+              JsonFields.optionalText(rowPath, row, "actor_id").orElse(null),
+              JsonFields.optionalRole(rowPath, row, "role").orElse(null),
+              JsonFields.requiredInstant(rowPath, row, "created_at"),
+              pipeline(rowPath, row)));
     }
     return out;
   }
@@ -230,7 +269,8 @@ public final class MemoryRecordJson {
       return 0;
     }
     if (!seq.isIntegralNumber() || seq.asLong() < 0) {
-      throw new ValidationException(path + ".seq", "must be a whole number of at least 0, got " + seq);
+      throw new ValidationException(
+          path + ".seq", "must be a whole number of at least 0, got " + seq);
     }
     return seq.asLong();
   }
@@ -238,13 +278,16 @@ public final class MemoryRecordJson {
   /** The row's pipeline; {@code unknown} for a row of an export written before rows carried one. */
   private static String pipeline(String rowPath, JsonNode row) {
     Optional<String> name = JsonFields.optionalText(rowPath, row, "pipeline");
-    return name.isEmpty() ? ChangePipelines.UNKNOWN : ChangePipelines.check(rowPath + ".pipeline", name.get());
+    return name.isEmpty()
+        ? ChangePipelines.UNKNOWN
+        : ChangePipelines.check(rowPath + ".pipeline", name.get());
   }
 
   private static EventType event(String path, String text) {
     String e = text.trim().toUpperCase(Locale.ROOT);
     if (!e.equals("ADD") && !e.equals("UPDATE") && !e.equals("DELETE")) {
-      throw new ValidationException(path + ".event", "must be ADD, UPDATE or DELETE, got '" + text + "'");
+      throw new ValidationException(
+          path + ".event", "must be ADD, UPDATE or DELETE, got '" + text + "'");
     }
     return EventType.valueOf(e);
   }

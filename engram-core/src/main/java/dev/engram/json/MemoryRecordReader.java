@@ -20,16 +20,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads memory records from an export, one at a time, without loading the whole input: an Engram export
- * ({@link Format#ENGRAM_JSONL}, see {@link MemoryRecordJson}) or a mem0 export ({@link Format#MEM0}, items read by
- * {@link Mem0MemoryJson}) in any of mem0's shapes: a JSON document {@code {"results": [...]}} (or
- * {@code {"memories": [...]}}), a bare JSON array, or JSON Lines of items.
+ * Reads memory records from an export, one at a time, without loading the whole input: an Engram
+ * export ({@link Format#ENGRAM_JSONL}, see {@link MemoryRecordJson}) or a mem0 export ({@link
+ * Format#MEM0}, items read by {@link Mem0MemoryJson}) in any of mem0's shapes: a JSON document
+ * {@code {"results": [...]}} (or {@code {"memories": [...]}}), a bare JSON array, or JSON Lines of
+ * items.
  *
- * <p>The format is detected from the content unless given: a first line that is an Engram header means an Engram
- * export; anything else is read as mem0. The input is read as a stream of JSON tokens, so one record per line is
- * the format's rule but not checked (white space between records, blank lines included, is skipped). Every error is a {@link ValidationException} that
- * names where the input went wrong ({@code line 7}, {@code results[3] (line 40)}); {@link #position()} names the
- * last record returned. Not thread-safe; closing closes the underlying reader.
+ * <p>The format is detected from the content unless given: a first line that is an Engram header
+ * means an Engram export; anything else is read as mem0. The input is read as a stream of JSON
+ * tokens, so one record per line is the format's rule but not checked (white space between records,
+ * blank lines included, is skipped). Every error is a {@link ValidationException} that names where
+ * the input went wrong ({@code line 7}, {@code results[3] (line 40)}); {@link #position()} names
+ * the last record returned. Not thread-safe; closing closes the underlying reader.
  */
 public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeable {
   /** The formats of an export file. */
@@ -57,25 +59,35 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
           return f;
         }
       }
-      throw new ValidationException("format", "unknown export format '" + name + "' (expected engram-jsonl or"
-          + " mem0)");
+      throw new ValidationException(
+          "format", "unknown export format '" + name + "' (expected engram-jsonl or" + " mem0)");
     }
   }
 
   private final JsonParser parser;
   private final Format format;
   private final Optional<Scope> defaultScope;
-  /** The name of the array being read ("" for a bare array), or null when reading a sequence of objects (lines). */
+
+  /**
+   * The name of the array being read ("" for a bare array), or null when reading a sequence of
+   * objects (lines).
+   */
   private final String arrayName;
-  /** A first object read while detecting the format, returned before the parser's next one; else null. */
+
+  /**
+   * A first object read while detecting the format, returned before the parser's next one; else
+   * null.
+   */
   private JsonNode pending;
+
   private int pendingLine;
   private int index = -1;
   private String position = "start";
   private MemoryRecord next;
   private boolean done;
 
-  private MemoryRecordReader(JsonParser parser, Format format, Optional<Scope> defaultScope, String arrayName) {
+  private MemoryRecordReader(
+      JsonParser parser, Format format, Optional<Scope> defaultScope, String arrayName) {
     this.parser = parser;
     this.format = format;
     this.defaultScope = defaultScope;
@@ -85,13 +97,15 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
   /**
    * Opens a reader over an export.
    *
-   * @param in           the input (UTF-8 text); closed by {@link #close()}
-   * @param format       the format, or empty to detect it
-   * @param defaultScope for mem0 items that have no user, agent or run id; ignored for Engram exports
-   * @throws ValidationException if the input is empty or not JSON, an Engram export has no valid header, or a
-   *                             mem0 document has no array of memories
+   * @param in the input (UTF-8 text); closed by {@link #close()}
+   * @param format the format, or empty to detect it
+   * @param defaultScope for mem0 items that have no user, agent or run id; ignored for Engram
+   *     exports
+   * @throws ValidationException if the input is empty or not JSON, an Engram export has no valid
+   *     header, or a mem0 document has no array of memories
    */
-  public static MemoryRecordReader open(Reader in, Optional<Format> format, Optional<Scope> defaultScope) {
+  public static MemoryRecordReader open(
+      Reader in, Optional<Format> format, Optional<Scope> defaultScope) {
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(defaultScope, "defaultScope");
     JsonParser parser = null;
@@ -99,12 +113,14 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
       parser = MemoryJson.mapper().getFactory().createParser(withoutByteOrderMark(in));
       return open(parser, format, defaultScope);
     } catch (JsonProcessingException e) {
-      ValidationException v = new ValidationException("line " + e.getLocation().getLineNr(), "malformed JSON: "
-          + e.getOriginalMessage());
+      ValidationException v =
+          new ValidationException(
+              "line " + e.getLocation().getLineNr(), "malformed JSON: " + e.getOriginalMessage());
       closeAfter(parser != null ? parser : in, v);
       throw v;
     } catch (IOException e) {
-      UncheckedIOException u = new UncheckedIOException("cannot read the export: " + e.getMessage(), e);
+      UncheckedIOException u =
+          new UncheckedIOException("cannot read the export: " + e.getMessage(), e);
       closeAfter(parser != null ? parser : in, u);
       throw u;
     } catch (RuntimeException e) {
@@ -114,23 +130,26 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
   }
 
   /**
-   * Detects the format from the first JSON value, streaming: an array is mem0's; an object is read field by field
-   * until a {@code results} (or {@code memories}) array, which makes it a mem0 document, or its end, which makes it
-   * an Engram header or the first mem0 item of JSON Lines. A large one-line document is never held whole.
+   * Detects the format from the first JSON value, streaming: an array is mem0's; an object is read
+   * field by field until a {@code results} (or {@code memories}) array, which makes it a mem0
+   * document, or its end, which makes it an Engram header or the first mem0 item of JSON Lines. A
+   * large one-line document is never held whole.
    */
-  private static MemoryRecordReader open(JsonParser p, Optional<Format> format, Optional<Scope> scope)
-      throws IOException {
+  private static MemoryRecordReader open(
+      JsonParser p, Optional<Format> format, Optional<Scope> scope) throws IOException {
     JsonToken t = p.nextToken();
     if (t == null) {
-      throw new ValidationException("file", "is empty: an export holds at least a header line or a JSON value");
+      throw new ValidationException(
+          "file", "is empty: an export holds at least a header line or a JSON value");
     }
     if (t == JsonToken.START_ARRAY) {
       requireMem0(format, "a JSON array");
       return new MemoryRecordReader(p, Format.MEM0, scope, "");
     }
     if (t != JsonToken.START_OBJECT) {
-      throw new ValidationException("line " + p.currentTokenLocation().getLineNr(), "an export starts with a JSON"
-          + " object or array, not " + p.getText());
+      throw new ValidationException(
+          "line " + p.currentTokenLocation().getLineNr(),
+          "an export starts with a JSON" + " object or array, not " + p.getText());
     }
     int line = p.currentTokenLocation().getLineNr();
     ObjectNode first = MemoryJson.mapper().createObjectNode();
@@ -145,15 +164,19 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
     }
     if (MemoryRecordJson.isHeader(first) || format.equals(Optional.of(Format.ENGRAM_JSONL))) {
       if (format.equals(Optional.of(Format.MEM0))) {
-        throw new ValidationException("format", "the file is an Engram export (its first line is an Engram"
-            + " header); import it with format engram-jsonl");
+        throw new ValidationException(
+            "format",
+            "the file is an Engram export (its first line is an Engram"
+                + " header); import it with format engram-jsonl");
       }
       MemoryRecordJson.checkHeader("line " + line, first);
       return new MemoryRecordReader(p, Format.ENGRAM_JSONL, scope, null);
     }
     if (!first.has("memory") && !first.has("id")) {
-      throw new ValidationException("line " + line, "is not an export: expected an Engram export header, a mem0"
-          + " document with a \"results\" array of memories, or a mem0 memory");
+      throw new ValidationException(
+          "line " + line,
+          "is not an export: expected an Engram export header, a mem0"
+              + " document with a \"results\" array of memories, or a mem0 memory");
     }
     MemoryRecordReader r = new MemoryRecordReader(p, Format.MEM0, scope, null);
     r.pending = first;
@@ -163,7 +186,8 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
 
   private static void requireMem0(Optional<Format> format, String what) {
     if (format.equals(Optional.of(Format.ENGRAM_JSONL))) {
-      throw new ValidationException("file", "is " + what + ", not an Engram export (JSON Lines with a header)");
+      throw new ValidationException(
+          "file", "is " + what + ", not an Engram export (JSON Lines with a header)");
     }
   }
 
@@ -213,20 +237,26 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
         }
         line = parser.currentTokenLocation().getLineNr();
         if (t != JsonToken.START_OBJECT) {
-          throw new ValidationException("line " + line, "must be a JSON object (one memory), not "
-              + parser.getText());
+          throw new ValidationException(
+              "line " + line, "must be a JSON object (one memory), not " + parser.getText());
         }
         node = parser.readValueAsTree();
       } catch (JsonProcessingException e) {
         int at = e.getLocation() == null ? line : e.getLocation().getLineNr();
-        throw new ValidationException("line " + (line > 0 ? line : at), "malformed JSON" + (line > 0 && at != line
-            ? " (at line " + at + ")" : "") + ": " + e.getOriginalMessage());
+        throw new ValidationException(
+            "line " + (line > 0 ? line : at),
+            "malformed JSON"
+                + (line > 0 && at != line ? " (at line " + at + ")" : "")
+                + ": "
+                + e.getOriginalMessage());
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read the export after " + position + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot read the export after " + position + ": " + e.getMessage(), e);
       }
     }
     position = "line " + line;
-    return format == Format.ENGRAM_JSONL ? MemoryRecordJson.parse(position, node)
+    return format == Format.ENGRAM_JSONL
+        ? MemoryRecordJson.parse(position, node)
         : Mem0MemoryJson.parse(position, node, defaultScope);
   }
 
@@ -238,14 +268,17 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
         return null;
       }
       index++;
-      position = arrayName + "[" + index + "] (line " + parser.currentTokenLocation().getLineNr() + ")";
+      position =
+          arrayName + "[" + index + "] (line " + parser.currentTokenLocation().getLineNr() + ")";
       JsonNode node = parser.readValueAsTree();
       return Mem0MemoryJson.parse(position, node, defaultScope);
     } catch (JsonProcessingException e) {
-      String where = arrayName + "[" + Math.max(index, 0) + "] (line " + e.getLocation().getLineNr() + ")";
+      String where =
+          arrayName + "[" + Math.max(index, 0) + "] (line " + e.getLocation().getLineNr() + ")";
       throw new ValidationException(where, "malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the export after " + position + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot read the export after " + position + ": " + e.getMessage(), e);
     }
   }
 
@@ -275,6 +308,10 @@ public final class MemoryRecordReader implements Iterator<MemoryRecord>, Closeab
 
   @Override
   public String toString() {
-    return "MemoryRecordReader[" + format.wireName().toLowerCase(Locale.ROOT) + " at " + position + "]";
+    return "MemoryRecordReader["
+        + format.wireName().toLowerCase(Locale.ROOT)
+        + " at "
+        + position
+        + "]";
   }
 }

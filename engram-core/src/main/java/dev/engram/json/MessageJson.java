@@ -12,11 +12,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Parses chat messages in mem0's (OpenAI-style) JSON form into {@link Message}s, and writes them back:
- * {@code {"role": "user", "content": "...", "name": "Alice", "timestamp": "2024-05-01T10:00:00Z",
- * "source_id": "D1:3"}}. {@code role} and {@code content} are required; the other keys are optional and other keys
- * are ignored. {@code timestamp} is ISO-8601 text (see {@link JsonInput#instant}) or a whole number of seconds
- * since the epoch. Stateless and thread-safe.
+ * Parses chat messages in mem0's (OpenAI-style) JSON form into {@link Message}s, and writes them
+ * back: {@code {"role": "user", "content": "...", "name": "Alice", "timestamp":
+ * "2024-05-01T10:00:00Z", "source_id": "D1:3"}}. {@code role} and {@code content} are required; the
+ * other keys are optional and other keys are ignored. {@code timestamp} is ISO-8601 text (see
+ * {@link JsonInput#instant}) or a whole number of seconds since the epoch. Stateless and
+ * thread-safe.
  */
 public final class MessageJson {
   private MessageJson() {}
@@ -29,14 +30,16 @@ public final class MessageJson {
   /**
    * Parses one message object.
    *
-   * @param path the message's place in the input (for example {@code messages[2]} or {@code line 7}), used as the
-   *             prefix of error fields
+   * @param path the message's place in the input (for example {@code messages[2]} or {@code line
+   *     7}), used as the prefix of error fields
    * @throws ValidationException naming {@code path.key} if a key is missing or has the wrong type
    */
   public static Message parse(String path, JsonNode node) {
     if (node == null || !node.isObject()) {
-      throw new ValidationException(path, "a message must be a JSON object with role and content, got "
-          + (node == null ? "nothing" : node.getNodeType().name().toLowerCase(Locale.ROOT)));
+      throw new ValidationException(
+          path,
+          "a message must be a JSON object with role and content, got "
+              + (node == null ? "nothing" : node.getNodeType().name().toLowerCase(Locale.ROOT)));
     }
     Role role = role(path, requiredText(path, node, "role"));
     String content = requiredText(path, node, "content");
@@ -85,8 +88,9 @@ public final class MessageJson {
     try {
       return Role.parse(value);
     } catch (ValidationException e) {
-      throw new ValidationException(path + ".role", "unknown role '" + value
-          + "' (expected system, user, assistant or tool)");
+      throw new ValidationException(
+          path + ".role",
+          "unknown role '" + value + "' (expected system, user, assistant or tool)");
     }
   }
 

@@ -15,12 +15,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * mem0's current open-source design: one call that only adds memories, seeing the scope's summary, recent messages
- * and the memories most similar to the new messages (numbered, for dedup and links). Exact duplicates (md5 of the
- * text, against the whole scope and within the answer) become NOOP or are dropped. It never updates or deletes, so
- * it never loses a fact; contradictions accumulate and retrieval must rank the newer one. Thread-safe.
+ * mem0's current open-source design: one call that only adds memories, seeing the scope's summary,
+ * recent messages and the memories most similar to the new messages (numbered, for dedup and
+ * links). Exact duplicates (md5 of the text, against the whole scope and within the answer) become
+ * NOOP or are dropped. It never updates or deletes, so it never loses a fact; contradictions
+ * accumulate and retrieval must rank the newer one. Thread-safe.
  *
- * <p>The links the model returns are validated and logged but not stored (as in mem0's open source).
+ * <p>The links the model returns are validated and logged but not stored (as in mem0's open
+ * source).
  */
 public final class AdditiveInference implements MemoryInference {
   private final ModelCaller caller;
@@ -43,21 +45,32 @@ public final class AdditiveInference implements MemoryInference {
     if (conv.newMessages().isEmpty()) {
       return List.of();
     }
-    String newText = conv.newMessages().stream().map(Message::content).collect(Collectors.joining("\n"));
+    String newText =
+        conv.newMessages().stream().map(Message::content).collect(Collectors.joining("\n"));
     List<MemoryItem> existing = ctx.memories().similar(newText, options.similarMemories());
-    StringBuilder user = new StringBuilder(conv.extractionInput(ctx.summary())).append("\n\n## Existing memories\n");
+    StringBuilder user =
+        new StringBuilder(conv.extractionInput(ctx.summary())).append("\n\n## Existing memories\n");
     if (existing.isEmpty()) {
       user.append("(none)\n");
     }
     for (int i = 0; i < existing.size(); i++) {
       user.append(i).append(": ").append(existing.get(i).text()).append('\n');
     }
-    String system = options.extractionPrompt().isEmpty()
-        ? Prompts.withInstructions(Prompts.ADDITIVE_EXTRACT, options.customInstructions())
-        : options.extractionPrompt();
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(system, user.toString().trim(), "memories",
-        Schemas.MEMORIES, options.maxOutputTokens(), options.temperature());
-    List<String> texts = caller.callJson("additive extraction", prompt, ctx.usage(), AdditiveInference::readMemories);
+    String system =
+        options.extractionPrompt().isEmpty()
+            ? Prompts.withInstructions(Prompts.ADDITIVE_EXTRACT, options.customInstructions())
+            : options.extractionPrompt();
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            system,
+            user.toString().trim(),
+            "memories",
+            Schemas.MEMORIES,
+            options.maxOutputTokens(),
+            options.temperature());
+    List<String> texts =
+        caller.callJson(
+            "additive extraction", prompt, ctx.usage(), AdditiveInference::readMemories);
     List<PlannedChange> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (MemoryItem m : existing) {
@@ -73,8 +86,13 @@ public final class AdditiveInference implements MemoryInference {
         out.add(new Noop(same.get(0).id()));
         continue;
       }
-      out.add(new Add(text, conv.speaker(), conv.speaker() == null ? null : Role.USER, conv.time(),
-          conv.sourceIds()));
+      out.add(
+          new Add(
+              text,
+              conv.speaker(),
+              conv.speaker() == null ? null : Role.USER,
+              conv.time(),
+              conv.sourceIds()));
     }
     return out;
   }
@@ -85,7 +103,8 @@ public final class AdditiveInference implements MemoryInference {
       list = answer.get("memory");
     }
     if (list == null || !list.isArray()) {
-      throw ConsolidatingInference.invalid("additive extraction", "expected {\"memories\": [...]}, got " + answer);
+      throw ConsolidatingInference.invalid(
+          "additive extraction", "expected {\"memories\": [...]}, got " + answer);
     }
     List<String> out = new ArrayList<>();
     for (JsonNode m : list) {

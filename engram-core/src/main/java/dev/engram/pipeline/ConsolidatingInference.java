@@ -15,11 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Mem0 paper's pipeline: (1) extract candidate facts from the new messages, given the scope's rolling summary
- * and its last m messages; (2) for each fact fetch the s most similar memories of the scope; (3) one call decides
- * per fact ADD, UPDATE, DELETE or NOOP. Existing memories are shown as small integers and mapped back; a number the
- * model invents is ignored and logged. Any failed call fails the whole add: the engine then writes nothing.
- * Thread-safe.
+ * The Mem0 paper's pipeline: (1) extract candidate facts from the new messages, given the scope's
+ * rolling summary and its last m messages; (2) for each fact fetch the s most similar memories of
+ * the scope; (3) one call decides per fact ADD, UPDATE, DELETE or NOOP. Existing memories are shown
+ * as small integers and mapped back; a number the model invents is ignored and logged. Any failed
+ * call fails the whole add: the engine then writes nothing. Thread-safe.
  */
 public final class ConsolidatingInference implements MemoryInference {
   private static final Logger LOG = LoggerFactory.getLogger(ConsolidatingInference.class);
@@ -53,12 +53,20 @@ public final class ConsolidatingInference implements MemoryInference {
   }
 
   private List<String> extract(InferenceContext ctx, Conversation conv) {
-    String system = options.extractionPrompt().isEmpty()
-        ? Prompts.withInstructions(Prompts.EXTRACT_FACTS, options.customInstructions())
-        : options.extractionPrompt();
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(system, conv.extractionInput(ctx.summary()), "facts",
-        Schemas.FACTS, options.maxOutputTokens(), options.temperature());
-    return caller.callJson("fact extraction", prompt, ctx.usage(), ConsolidatingInference::readFacts);
+    String system =
+        options.extractionPrompt().isEmpty()
+            ? Prompts.withInstructions(Prompts.EXTRACT_FACTS, options.customInstructions())
+            : options.extractionPrompt();
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            system,
+            conv.extractionInput(ctx.summary()),
+            "facts",
+            Schemas.FACTS,
+            options.maxOutputTokens(),
+            options.temperature());
+    return caller.callJson(
+        "fact extraction", prompt, ctx.usage(), ConsolidatingInference::readFacts);
   }
 
   static List<String> readFacts(JsonNode answer) {
@@ -86,8 +94,8 @@ public final class ConsolidatingInference implements MemoryInference {
     return new ArrayList<>(union.values());
   }
 
-  private List<PlannedChange> decide(InferenceContext ctx, Conversation conv, List<String> facts,
-                                     List<MemoryItem> existing) {
+  private List<PlannedChange> decide(
+      InferenceContext ctx, Conversation conv, List<String> facts, List<MemoryItem> existing) {
     StringBuilder user = new StringBuilder("## Existing memories\n");
     if (existing.isEmpty()) {
       user.append("(none)\n");
@@ -99,24 +107,42 @@ public final class ConsolidatingInference implements MemoryInference {
     for (int i = 0; i < facts.size(); i++) {
       user.append(i).append(": ").append(facts.get(i)).append('\n');
     }
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(Prompts.DECIDE_UPDATES, user.toString().trim(),
-        "decisions", Schemas.DECISIONS, options.maxOutputTokens(), options.temperature());
-    List<Decision> decisions = caller.callJson("memory consolidation", prompt, ctx.usage(),
-        ConsolidatingInference::readDecisions);
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            Prompts.DECIDE_UPDATES,
+            user.toString().trim(),
+            "decisions",
+            Schemas.DECISIONS,
+            options.maxOutputTokens(),
+            options.temperature());
+    List<Decision> decisions =
+        caller.callJson(
+            "memory consolidation", prompt, ctx.usage(), ConsolidatingInference::readDecisions);
     List<PlannedChange> out = new ArrayList<>();
     for (Decision d : decisions) {
       if (d.event.equals("ADD")) {
-        String text = d.text != null ? d.text : d.fact >= 0 && d.fact < facts.size() ? facts.get(d.fact) : null;
+        String text =
+            d.text != null
+                ? d.text
+                : d.fact >= 0 && d.fact < facts.size() ? facts.get(d.fact) : null;
         if (text == null || text.isBlank()) {
           LOG.warn("consolidation: ADD without text ignored");
           continue;
         }
-        out.add(new Add(text.trim(), conv.speaker(), conv.speaker() == null ? null : Role.USER, conv.time(),
-            conv.sourceIds()));
+        out.add(
+            new Add(
+                text.trim(),
+                conv.speaker(),
+                conv.speaker() == null ? null : Role.USER,
+                conv.time(),
+                conv.sourceIds()));
         continue;
       }
       if (d.id == null || d.id < 0 || d.id >= existing.size()) {
-        LOG.warn("consolidation: {} refers to memory number {}, which was not shown; ignored", d.event, d.id);
+        LOG.warn(
+            "consolidation: {} refers to memory number {}, which was not shown; ignored",
+            d.event,
+            d.id);
         continue;
       }
       String id = existing.get(d.id).id();
@@ -153,11 +179,17 @@ public final class ConsolidatingInference implements MemoryInference {
         throw invalid("memory consolidation", "decision without a known event: " + d);
       }
       JsonNode id = d.get("id");
-      Integer num = id == null || id.isNull() ? null
-          : id.canConvertToInt() ? Integer.valueOf(id.asInt()) : parseInt(id.asText());
+      Integer num =
+          id == null || id.isNull()
+              ? null
+              : id.canConvertToInt() ? Integer.valueOf(id.asInt()) : parseInt(id.asText());
       JsonNode text = d.get("text");
-      out.add(new Decision(d.path("fact").asInt(-1), event, num,
-          text == null || text.isNull() ? null : text.asText()));
+      out.add(
+          new Decision(
+              d.path("fact").asInt(-1),
+              event,
+              num,
+              text == null || text.isNull() ? null : text.asText()));
     }
     return out;
   }
@@ -171,6 +203,7 @@ public final class ConsolidatingInference implements MemoryInference {
   }
 
   static LanguageModelException invalid(String step, String message) {
-    return new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, step + ": " + message);
+    return new LanguageModelException(
+        LanguageModelException.Kind.INVALID_RESPONSE, step + ": " + message);
   }
 }

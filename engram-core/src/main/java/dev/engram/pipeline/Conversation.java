@@ -10,8 +10,12 @@ import java.util.List;
 import java.util.Set;
 
 /** What the pipeline derives from an add's messages: provenance, time and speaker. */
-record Conversation(List<Message> newMessages, List<Message> recent, List<String> sourceIds, Instant time,
-                    String speaker) {
+record Conversation(
+    List<Message> newMessages,
+    List<Message> recent,
+    List<String> sourceIds,
+    Instant time,
+    String speaker) {
 
   static Conversation of(InferenceContext ctx, int recentLimit) {
     List<Message> fresh = new ArrayList<>();
@@ -22,7 +26,8 @@ record Conversation(List<Message> newMessages, List<Message> recent, List<String
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      Message withTime = m.timestamp() == null && ctx.timestamp() != null ? m.withTimestamp(ctx.timestamp()) : m;
+      Message withTime =
+          m.timestamp() == null && ctx.timestamp() != null ? m.withTimestamp(ctx.timestamp()) : m;
       fresh.add(withTime);
       if (m.sourceId() != null) {
         ids.add(m.sourceId());
@@ -38,14 +43,21 @@ record Conversation(List<Message> newMessages, List<Message> recent, List<String
     if (recent.size() > recentLimit) {
       recent = recent.subList(recent.size() - recentLimit, recent.size());
     }
-    return new Conversation(fresh, recent, List.copyOf(ids), time,
+    return new Conversation(
+        fresh,
+        recent,
+        List.copyOf(ids),
+        time,
         speakers.size() == 1 ? speakers.iterator().next() : null);
   }
 
   /** The user message of an extraction prompt. */
   String extractionInput(String summary) {
-    return "## Summary\n" + (summary.isBlank() ? "(none)" : summary.trim())
-        + "\n\n## Recent messages\n" + Prompts.transcript(recent)
-        + "\n\n## New messages\n" + Prompts.transcript(newMessages);
+    return "## Summary\n"
+        + (summary.isBlank() ? "(none)" : summary.trim())
+        + "\n\n## Recent messages\n"
+        + Prompts.transcript(recent)
+        + "\n\n## New messages\n"
+        + Prompts.transcript(newMessages);
   }
 }

@@ -9,24 +9,28 @@ import dev.engram.LanguageModelException;
 import java.util.regex.Pattern;
 
 /**
- * Tolerant reading of JSON answers from language models: strips {@code <think>} blocks, chat-template tokens and
- * code fences, then parses the first complete JSON object in the text (string-aware brace matching), so chatty
- * answers with text around the JSON still work. Anything else is an {@link LanguageModelException.Kind#INVALID_RESPONSE}.
+ * Tolerant reading of JSON answers from language models: strips {@code <think>} blocks,
+ * chat-template tokens and code fences, then parses the first complete JSON object in the text
+ * (string-aware brace matching), so chatty answers with text around the JSON still work. Anything
+ * else is an {@link LanguageModelException.Kind#INVALID_RESPONSE}.
  */
 public final class JsonAnswers {
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS).build();
   private static final Pattern THINK = Pattern.compile("(?is)<think>.*?(</think>|$)");
-  private static final Pattern TEMPLATE_TOKENS = Pattern.compile("<\\|(eot_id|im_end|im_start|end_of_text|endoftext)\\|>");
+  private static final Pattern TEMPLATE_TOKENS =
+      Pattern.compile("<\\|(eot_id|im_end|im_start|end_of_text|endoftext)\\|>");
   private static final Pattern FENCE = Pattern.compile("```[a-zA-Z]*");
 
   private JsonAnswers() {}
 
   /** The first JSON object in {@code text}. */
   public static JsonNode firstObject(String text, String step) {
-    String cleaned = FENCE.matcher(TEMPLATE_TOKENS.matcher(THINK.matcher(text).replaceAll("")).replaceAll(""))
-        .replaceAll("").trim();
+    String cleaned =
+        FENCE
+            .matcher(TEMPLATE_TOKENS.matcher(THINK.matcher(text).replaceAll("")).replaceAll(""))
+            .replaceAll("")
+            .trim();
     for (int start = cleaned.indexOf('{'); start >= 0; start = cleaned.indexOf('{', start + 1)) {
       int end = matchingBrace(cleaned, start);
       if (end < 0) {
@@ -41,7 +45,8 @@ public final class JsonAnswers {
         // try the next opening brace
       }
     }
-    throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE,
+    throw new LanguageModelException(
+        LanguageModelException.Kind.INVALID_RESPONSE,
         step + ": the model's answer holds no complete JSON object: " + preview(text));
   }
 

@@ -17,16 +17,19 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The graph extractor with a language model (Mem0g's writing side): one call extracts entities with types and
- * relation triples with their dates, resolved against the message time (one combined call instead of mem0's two:
- * the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"), each relation with the number of the
- * message that states it, which becomes its provenance; one call, only when some name's closest
- * existing entities are similar but below the merge threshold, says which entity each such name refers to; one more
- * call per add, only when some new relation has candidates, says which existing relations each new one contradicts or duplicates. Existing
- * relations are shown as small integers and mapped back; numbers the model invents are ignored. Thread-safe.
+ * The graph extractor with a language model (Mem0g's writing side): one call extracts entities with
+ * types and relation triples with their dates, resolved against the message time (one combined call
+ * instead of mem0's two: the conversation is sent once; see docs/ARCHITECTURE.md "Graph memory"),
+ * each relation with the number of the message that states it, which becomes its provenance; one
+ * call, only when some name's closest existing entities are similar but below the merge threshold,
+ * says which entity each such name refers to; one more call per add, only when some new relation
+ * has candidates, says which existing relations each new one contradicts or duplicates. Existing
+ * relations are shown as small integers and mapped back; numbers the model invents are ignored.
+ * Thread-safe.
  */
 public final class LlmGraphExtractor implements GraphExtractor {
-  static final String EXTRACT = """
+  static final String EXTRACT =
+      """
       You build a knowledge graph from a conversation. List the entities (people, places, organisations, events,
       objects, concepts) that the new messages state facts about, each with a lower-case type, and the relations
       between them that the messages state explicitly.
@@ -43,7 +46,8 @@ public final class LlmGraphExtractor implements GraphExtractor {
       "relationship": "...", "destination": "...", "fact": "...", "valid_at": null, "invalid_at": null,
       "message": 1}]}""";
 
-  static final String JUDGE = """
+  static final String JUDGE =
+      """
       You maintain a knowledge graph over time. For each new fact you get existing facts, numbered, that share an
       entity with it. Say which existing facts the new fact contradicts (they are no longer true once the new fact
       holds, e.g. a new home replaces the old one) and which state the same fact (duplicates).
@@ -51,7 +55,8 @@ public final class LlmGraphExtractor implements GraphExtractor {
       - Facts that differ in numbers, dates or qualifiers are not duplicates.
       Answer with JSON: {"verdicts": [{"new": 0, "contradicted": [1], "duplicates": []}]}""";
 
-  static final String MATCH = """
+  static final String MATCH =
+      """
       You keep the entities of a knowledge graph apart. For each new name from the conversation you get existing
       entities, numbered, with similar names. Say which existing entity the new name refers to, or 0 for none.
       - The same person, place or thing written differently is a match: case, spelling, abbreviation, nickname, a
@@ -60,25 +65,69 @@ public final class LlmGraphExtractor implements GraphExtractor {
         Paris, Texas) unless the conversation shows they are the same. When unsure, answer 0.
       Answer with JSON: {"matches": [{"new": 0, "existing": 2}]}""";
 
-  private static final Map<String, Object> EXTRACT_SCHEMA = object(Map.of(
-      "entities", Map.of("type", "array", "items", object(Map.of(
-          "name", Map.of("type", "string"), "type", Map.of("type", "string")))),
-      "relations", Map.of("type", "array", "items", object(Map.of(
-          "source", Map.of("type", "string"), "relationship", Map.of("type", "string"),
-          "destination", Map.of("type", "string"), "fact", Map.of("type", "string"),
-          "valid_at", Map.of("type", List.of("string", "null")),
-          "invalid_at", Map.of("type", List.of("string", "null")),
-          "message", Map.of("type", List.of("integer", "null")))))));
+  private static final Map<String, Object> EXTRACT_SCHEMA =
+      object(
+          Map.of(
+              "entities",
+                  Map.of(
+                      "type",
+                      "array",
+                      "items",
+                      object(
+                          Map.of(
+                              "name", Map.of("type", "string"), "type", Map.of("type", "string")))),
+              "relations",
+                  Map.of(
+                      "type",
+                      "array",
+                      "items",
+                      object(
+                          Map.of(
+                              "source",
+                              Map.of("type", "string"),
+                              "relationship",
+                              Map.of("type", "string"),
+                              "destination",
+                              Map.of("type", "string"),
+                              "fact",
+                              Map.of("type", "string"),
+                              "valid_at",
+                              Map.of("type", List.of("string", "null")),
+                              "invalid_at",
+                              Map.of("type", List.of("string", "null")),
+                              "message",
+                              Map.of("type", List.of("integer", "null")))))));
 
-  private static final Map<String, Object> MATCH_SCHEMA = object(Map.of(
-      "matches", Map.of("type", "array", "items", object(Map.of(
-          "new", Map.of("type", "integer"), "existing", Map.of("type", "integer"))))));
+  private static final Map<String, Object> MATCH_SCHEMA =
+      object(
+          Map.of(
+              "matches",
+              Map.of(
+                  "type",
+                  "array",
+                  "items",
+                  object(
+                      Map.of(
+                          "new",
+                          Map.of("type", "integer"),
+                          "existing",
+                          Map.of("type", "integer"))))));
 
-  private static final Map<String, Object> JUDGE_SCHEMA = object(Map.of(
-      "verdicts", Map.of("type", "array", "items", object(Map.of(
-          "new", Map.of("type", "integer"),
-          "contradicted", Map.of("type", "array", "items", Map.of("type", "integer")),
-          "duplicates", Map.of("type", "array", "items", Map.of("type", "integer")))))));
+  private static final Map<String, Object> JUDGE_SCHEMA =
+      object(
+          Map.of(
+              "verdicts",
+              Map.of(
+                  "type",
+                  "array",
+                  "items",
+                  object(
+                      Map.of(
+                          "new", Map.of("type", "integer"),
+                          "contradicted",
+                              Map.of("type", "array", "items", Map.of("type", "integer")),
+                          "duplicates",
+                              Map.of("type", "array", "items", Map.of("type", "integer")))))));
 
   private final ModelCaller caller;
   private final int maxOutputTokens;
@@ -86,13 +135,14 @@ public final class LlmGraphExtractor implements GraphExtractor {
   /**
    * An extractor over a model caller.
    *
-   * @param caller          the model with its retry policy
+   * @param caller the model with its retry policy
    * @param maxOutputTokens the most tokens per answer
    */
   public LlmGraphExtractor(ModelCaller caller, int maxOutputTokens) {
     this.caller = Objects.requireNonNull(caller, "caller");
     if (maxOutputTokens < 1) {
-      throw new IllegalArgumentException("maxOutputTokens must be positive, got " + maxOutputTokens);
+      throw new IllegalArgumentException(
+          "maxOutputTokens must be positive, got " + maxOutputTokens);
     }
     this.maxOutputTokens = maxOutputTokens;
   }
@@ -108,20 +158,25 @@ public final class LlmGraphExtractor implements GraphExtractor {
       user.append("Message time: ").append(at).append("\n");
     }
     user.append("New messages:\n").append(numbered(input.messages()));
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(EXTRACT, user.toString(), "graph", EXTRACT_SCHEMA,
-        maxOutputTokens, 0.0);
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            EXTRACT, user.toString(), "graph", EXTRACT_SCHEMA, maxOutputTokens, 0.0);
     int count = input.messages().size();
-    return caller.callJson("graph extraction", prompt, input.usage(), a -> readExtraction(a, count));
+    return caller.callJson(
+        "graph extraction", prompt, input.usage(), a -> readExtraction(a, count));
   }
 
   /**
-   * The transcript with each message numbered from 1 ({@code 1. [time] name (role): text}), so that the model can
-   * say which message states a relation.
+   * The transcript with each message numbered from 1 ({@code 1. [time] name (role): text}), so that
+   * the model can say which message states a relation.
    */
   static String numbered(List<Message> messages) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < messages.size(); i++) {
-      sb.append(i + 1).append(". ").append(Prompts.transcript(List.of(messages.get(i)))).append('\n');
+      sb.append(i + 1)
+          .append(". ")
+          .append(Prompts.transcript(List.of(messages.get(i))))
+          .append('\n');
     }
     return sb.toString().trim();
   }
@@ -132,21 +187,25 @@ public final class LlmGraphExtractor implements GraphExtractor {
   }
 
   /**
-   * Reads an extraction; {@code messages} is how many messages were shown: a relation's {@code "message"} (a number
-   * from 1, or a list of them under {@code "message"} or {@code "messages"}) becomes a position in the add's messages;
-   * numbers outside 1..messages are ignored.
+   * Reads an extraction; {@code messages} is how many messages were shown: a relation's {@code
+   * "message"} (a number from 1, or a list of them under {@code "message"} or {@code "messages"})
+   * becomes a position in the add's messages; numbers outside 1..messages are ignored.
    */
   static Extraction readExtraction(JsonNode answer, int messages) {
     JsonNode entities = answer.get("entities");
     JsonNode relations = answer.get("relations");
     if ((entities == null || !entities.isArray()) && (relations == null || !relations.isArray())) {
-      throw invalid("graph extraction", "expected {\"entities\": [...], \"relations\": [...]}, got " + answer);
+      throw invalid(
+          "graph extraction",
+          "expected {\"entities\": [...], \"relations\": [...]}, got " + answer);
     }
     List<ExtractedEntity> es = new ArrayList<>();
     for (JsonNode e : entities == null ? List.<JsonNode>of() : iterable(entities)) {
       String name = e.isTextual() ? e.asText() : e.path("name").asText(e.path("entity").asText(""));
       if (!name.isBlank()) {
-        es.add(new ExtractedEntity(name.trim(), e.path("type").asText(e.path("entity_type").asText(null))));
+        es.add(
+            new ExtractedEntity(
+                name.trim(), e.path("type").asText(e.path("entity_type").asText(null))));
       }
     }
     List<ExtractedRelation> rs = new ArrayList<>();
@@ -161,22 +220,36 @@ public final class LlmGraphExtractor implements GraphExtractor {
       if (fact.isBlank()) {
         fact = s + " " + rel.replace('_', ' ') + " " + d;
       }
-      rs.add(new ExtractedRelation(s.trim(), rel.trim(), d.trim(), fact.trim(), date(r.get("valid_at")),
-          date(r.get("invalid_at")), List.of(), positions(r.has("message") ? r.get("message") : r.get("messages"),
-          messages)));
+      rs.add(
+          new ExtractedRelation(
+              s.trim(),
+              rel.trim(),
+              d.trim(),
+              fact.trim(),
+              date(r.get("valid_at")),
+              date(r.get("invalid_at")),
+              List.of(),
+              positions(r.has("message") ? r.get("message") : r.get("messages"), messages)));
     }
     return new Extraction(es, rs);
   }
 
   @Override
-  public List<EntityMatch> matchEntities(List<Message> messages, List<EntityQuestion> questions, UsageMeter usage) {
+  public List<EntityMatch> matchEntities(
+      List<Message> messages, List<EntityQuestion> questions, UsageMeter usage) {
     if (questions.isEmpty()) {
       return List.of();
     }
     List<String> ids = new ArrayList<>();
-    StringBuilder user = new StringBuilder("Conversation:\n").append(Prompts.transcript(messages)).append('\n');
+    StringBuilder user =
+        new StringBuilder("Conversation:\n").append(Prompts.transcript(messages)).append('\n');
     for (EntityQuestion q : questions) {
-      user.append("New name ").append(q.index()).append(": ").append(q.name()).append(" (").append(q.type())
+      user.append("New name ")
+          .append(q.index())
+          .append(": ")
+          .append(q.name())
+          .append(" (")
+          .append(q.type())
           .append(")\nExisting entities:\n");
       for (EntityCandidate c : q.candidates()) {
         int n = ids.indexOf(c.id());
@@ -184,11 +257,18 @@ public final class LlmGraphExtractor implements GraphExtractor {
           ids.add(c.id());
           n = ids.size() - 1;
         }
-        user.append("  ").append(n + 1).append(". ").append(c.name()).append(" (").append(c.type()).append(")\n");
+        user.append("  ")
+            .append(n + 1)
+            .append(". ")
+            .append(c.name())
+            .append(" (")
+            .append(c.type())
+            .append(")\n");
       }
     }
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(MATCH, user.toString().trim(), "matches", MATCH_SCHEMA,
-        maxOutputTokens, 0.0);
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            MATCH, user.toString().trim(), "matches", MATCH_SCHEMA, maxOutputTokens, 0.0);
     return caller.callJson("graph entity resolution", prompt, usage, a -> readMatches(a, ids));
   }
 
@@ -233,8 +313,9 @@ public final class LlmGraphExtractor implements GraphExtractor {
         user.append('\n');
       }
     }
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(JUDGE, user.toString().trim(), "verdicts", JUDGE_SCHEMA,
-        maxOutputTokens, 0.0);
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            JUDGE, user.toString().trim(), "verdicts", JUDGE_SCHEMA, maxOutputTokens, 0.0);
     return caller.callJson("graph conflict resolution", prompt, usage, a -> readVerdicts(a, ids));
   }
 
@@ -248,13 +329,19 @@ public final class LlmGraphExtractor implements GraphExtractor {
       if (!v.path("new").canConvertToInt()) {
         continue;
       }
-      out.add(new Verdict(v.path("new").asInt(), numbers(v.get("contradicted"), ids), numbers(v.get("duplicates"),
-          ids)));
+      out.add(
+          new Verdict(
+              v.path("new").asInt(),
+              numbers(v.get("contradicted"), ids),
+              numbers(v.get("duplicates"), ids)));
     }
     return out;
   }
 
-  /** Message numbers (from 1; one number, a numeric string or a list) as positions from 0 among {@code count}. */
+  /**
+   * Message numbers (from 1; one number, a numeric string or a list) as positions from 0 among
+   * {@code count}.
+   */
   private static List<Integer> positions(JsonNode node, int count) {
     List<Integer> out = new ArrayList<>();
     if (node == null || node.isNull()) {
@@ -295,7 +382,9 @@ public final class LlmGraphExtractor implements GraphExtractor {
         return Instant.parse(s);
       } catch (DateTimeParseException e2) {
         try {
-          return LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s).atStartOfDay(ZoneOffset.UTC).toInstant();
+          return LocalDate.parse(s.length() > 10 ? s.substring(0, 10) : s)
+              .atStartOfDay(ZoneOffset.UTC)
+              .toInstant();
         } catch (DateTimeParseException e3) {
           return null;
         }
@@ -308,12 +397,20 @@ public final class LlmGraphExtractor implements GraphExtractor {
   }
 
   private static LanguageModelException invalid(String step, String message) {
-    return new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, step + ": " + message);
+    return new LanguageModelException(
+        LanguageModelException.Kind.INVALID_RESPONSE, step + ": " + message);
   }
 
   private static Map<String, Object> object(Map<String, Object> properties) {
-    return Map.of("type", "object", "properties", properties, "required", List.copyOf(properties.keySet()),
-        "additionalProperties", false);
+    return Map.of(
+        "type",
+        "object",
+        "properties",
+        properties,
+        "required",
+        List.copyOf(properties.keySet()),
+        "additionalProperties",
+        false);
   }
 
   /** For transcripts in tests. */

@@ -16,30 +16,34 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A reranker over a {@link LanguageModel}: one prompt lists the query and the numbered candidates, the model answers
- * {@code {"scores": [{"id": 0, "score": 0.9}, ...]}}. The answer is read leniently: the first JSON object in the
- * text (code fences and think blocks ignored); {@code scores} may also be a plain array of numbers in candidate order
- * or an object keyed by id; scores may be numbers or numeric strings; a model that scored on 0-10 or 0-100 is scaled
- * back to [0, 1]; unknown ids are ignored, a repeated id keeps its highest score, and a candidate the model left
- * out scores 0 (judged irrelevant). An answer with no usable score at all is unusable: it is asked again (the
- * {@link ModelCaller}'s policy, which also retries rate limits and server errors) and then fails with a
- * {@link RerankerException}, on which the engine keeps the fused order and logs the failure. Thread-safe.
+ * A reranker over a {@link LanguageModel}: one prompt lists the query and the numbered candidates,
+ * the model answers {@code {"scores": [{"id": 0, "score": 0.9}, ...]}}. The answer is read
+ * leniently: the first JSON object in the text (code fences and think blocks ignored); {@code
+ * scores} may also be a plain array of numbers in candidate order or an object keyed by id; scores
+ * may be numbers or numeric strings; a model that scored on 0-10 or 0-100 is scaled back to [0, 1];
+ * unknown ids are ignored, a repeated id keeps its highest score, and a candidate the model left
+ * out scores 0 (judged irrelevant). An answer with no usable score at all is unusable: it is asked
+ * again (the {@link ModelCaller}'s policy, which also retries rate limits and server errors) and
+ * then fails with a {@link RerankerException}, on which the engine keeps the fused order and logs
+ * the failure. Thread-safe.
  */
 public final class LlmReranker implements Reranker {
   /** The pipeline step name in metrics and errors. */
   static final String STEP = "rerank";
+
   /** Longest memory text shown to the model, in characters; longer ones are cut. */
   static final int MAX_TEXT = 600;
 
-  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter DAY =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   private final ModelCaller caller;
   private final int candidates;
 
   /**
-   * @param caller     the model, with its retry policy
-   * @param candidates how many fused hits to score per search (at least 1; the prompt grows with it)
+   * @param caller the model, with its retry policy
+   * @param candidates how many fused hits to score per search (at least 1; the prompt grows with
+   *     it)
    */
   public LlmReranker(ModelCaller caller, int candidates) {
     this.caller = Objects.requireNonNull(caller, "caller");
@@ -49,7 +53,10 @@ public final class LlmReranker implements Reranker {
     this.candidates = candidates;
   }
 
-  /** A reranker over {@code model}: the default retry policy, {@value Reranker#DEFAULT_CANDIDATES} candidates. */
+  /**
+   * A reranker over {@code model}: the default retry policy, {@value Reranker#DEFAULT_CANDIDATES}
+   * candidates.
+   */
   public static LlmReranker of(LanguageModel model) {
     return new LlmReranker(new ModelCaller(model, RetryPolicy.defaults()), DEFAULT_CANDIDATES);
   }
@@ -64,10 +71,17 @@ public final class LlmReranker implements Reranker {
     if (items.isEmpty()) {
       return List.of();
     }
-    LanguageModel.Prompt prompt = new LanguageModel.Prompt(Prompts.RERANK, userMessage(query, items), "scores",
-        Schemas.SCORES, 64 + 16 * items.size(), 0.0);
+    LanguageModel.Prompt prompt =
+        new LanguageModel.Prompt(
+            Prompts.RERANK,
+            userMessage(query, items),
+            "scores",
+            Schemas.SCORES,
+            64 + 16 * items.size(),
+            0.0);
     try {
-      return caller.callJson(STEP, prompt, new UsageMeter(), answer -> scores(answer, items.size()));
+      return caller.callJson(
+          STEP, prompt, new UsageMeter(), answer -> scores(answer, items.size()));
     } catch (LanguageModelException e) {
       throw new RerankerException("the LLM reranker failed: " + e.getMessage(), e);
     }
@@ -109,12 +123,18 @@ public final class LlmReranker implements Reranker {
     }
     double max = Arrays.stream(out).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
     if (Double.isNaN(max)) {
-      throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE,
-          STEP + ": the answer scores none of the " + n + " memories: " + JsonAnswers.preview(answer.toString()));
+      throw new LanguageModelException(
+          LanguageModelException.Kind.INVALID_RESPONSE,
+          STEP
+              + ": the answer scores none of the "
+              + n
+              + " memories: "
+              + JsonAnswers.preview(answer.toString()));
     }
     double scale = max <= 1 ? 1 : max <= 10 ? 10 : max <= 100 ? 100 : Double.NaN;
     if (Double.isNaN(scale)) {
-      throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE,
+      throw new LanguageModelException(
+          LanguageModelException.Kind.INVALID_RESPONSE,
           STEP + ": scores must lie in [0, 1], got " + max);
     }
     List<Double> result = new ArrayList<>(n);

@@ -19,9 +19,14 @@ public final class LlmSummarizer implements ConversationSummarizer {
 
   @Override
   public String summarize(String previous, List<Message> newMessages, UsageMeter usage) {
-    String user = "## Current summary\n" + (previous.isBlank() ? "(none)" : previous.trim())
-        + "\n\n## Newest messages\n" + Prompts.transcript(newMessages);
-    return caller.callText("summary refresh", new LanguageModel.Prompt(Prompts.SUMMARIZE, user, null, null,
-        maxOutputTokens, 0.0), usage);
+    String user =
+        "## Current summary\n"
+            + (previous.isBlank() ? "(none)" : previous.trim())
+            + "\n\n## Newest messages\n"
+            + Prompts.transcript(newMessages);
+    return caller.callText(
+        "summary refresh",
+        new LanguageModel.Prompt(Prompts.SUMMARIZE, user, null, null, maxOutputTokens, 0.0),
+        usage);
   }
 }

@@ -1,10 +1,9 @@
 package dev.engram.pipeline;
 
-import dev.engram.spi.UsageMeter;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.LanguageModelException;
 import dev.engram.spi.LanguageModel;
+import dev.engram.spi.UsageMeter;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -13,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Calls a {@link LanguageModel} for one pipeline step: retries retryable failures with backoff, retries unusable
- * answers a bounded number of times, records usage, and on final failure throws a
+ * Calls a {@link LanguageModel} for one pipeline step: retries retryable failures with backoff,
+ * retries unusable answers a bounded number of times, records usage, and on final failure throws a
  * {@link LanguageModelException} whose message names the step. Thread-safe.
  */
 public final class ModelCaller {
@@ -45,31 +44,42 @@ public final class ModelCaller {
     return model.modelId();
   }
 
-  /** Cumulative calls, failures, tokens and time per step, across every add that used this caller. */
+  /**
+   * Cumulative calls, failures, tokens and time per step, across every add that used this caller.
+   */
   public ModelMetrics metrics() {
     return metrics;
   }
 
   /**
-   * Calls the model and converts its JSON answer with {@code reader}; {@code reader} throws
-   * {@link LanguageModelException} of kind INVALID_RESPONSE for answers of the wrong shape.
+   * Calls the model and converts its JSON answer with {@code reader}; {@code reader} throws {@link
+   * LanguageModelException} of kind INVALID_RESPONSE for answers of the wrong shape.
    */
-  public <T> T callJson(String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<JsonNode, T> reader) {
+  public <T> T callJson(
+      String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<JsonNode, T> reader) {
     return call(step, prompt, usage, text -> reader.apply(JsonAnswers.firstObject(text, step)));
   }
 
-  /** Calls the model for free text; think blocks are removed and a blank answer counts as unusable. */
+  /**
+   * Calls the model for free text; think blocks are removed and a blank answer counts as unusable.
+   */
   public String callText(String step, LanguageModel.Prompt prompt, UsageMeter usage) {
-    return call(step, prompt, usage, text -> {
-      String t = text.replaceAll("(?is)<think>.*?(</think>|$)", "").trim();
-      if (t.isEmpty()) {
-        throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, step + ": blank answer");
-      }
-      return t;
-    });
+    return call(
+        step,
+        prompt,
+        usage,
+        text -> {
+          String t = text.replaceAll("(?is)<think>.*?(</think>|$)", "").trim();
+          if (t.isEmpty()) {
+            throw new LanguageModelException(
+                LanguageModelException.Kind.INVALID_RESPONSE, step + ": blank answer");
+          }
+          return t;
+        });
   }
 
-  private <T> T call(String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<String, T> reader) {
+  private <T> T call(
+      String step, LanguageModel.Prompt prompt, UsageMeter usage, Function<String, T> reader) {
     int attempt = 0;
     int invalid = 0;
     while (true) {
@@ -90,17 +100,36 @@ public final class ModelCaller {
         if (unusable) {
           invalid++;
         }
-        boolean again = unusable ? invalid < policy.invalidAnswerAttempts()
-            : e.retryable() && attempt < policy.maxAttempts();
+        boolean again =
+            unusable
+                ? invalid < policy.invalidAnswerAttempts()
+                : e.retryable() && attempt < policy.maxAttempts();
         if (!again) {
-          throw new LanguageModelException(e.kind(), step + " failed after " + attempt + " attempt"
-              + (attempt == 1 ? "" : "s") + " with " + model.modelId() + ": " + e.getMessage(), e);
+          throw new LanguageModelException(
+              e.kind(),
+              step
+                  + " failed after "
+                  + attempt
+                  + " attempt"
+                  + (attempt == 1 ? "" : "s")
+                  + " with "
+                  + model.modelId()
+                  + ": "
+                  + e.getMessage(),
+              e);
         }
-        LOG.warn("{}: attempt {} with {} failed ({}); retrying", step, attempt, model.modelId(), e.kind());
+        LOG.warn(
+            "{}: attempt {} with {} failed ({}); retrying",
+            step,
+            attempt,
+            model.modelId(),
+            e.kind());
         pause(attempt + 1);
       } catch (RuntimeException e) {
-        throw new LanguageModelException(LanguageModelException.Kind.SERVER_ERROR, step + " failed with "
-            + model.modelId() + ": " + e, e);
+        throw new LanguageModelException(
+            LanguageModelException.Kind.SERVER_ERROR,
+            step + " failed with " + model.modelId() + ": " + e,
+            e);
       }
     }
   }
@@ -114,7 +143,8 @@ public final class ModelCaller {
       sleeper.sleep(Duration.ofMillis(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LanguageModelException(LanguageModelException.Kind.TIMEOUT, "interrupted while waiting to retry", e);
+      throw new LanguageModelException(
+          LanguageModelException.Kind.TIMEOUT, "interrupted while waiting to retry", e);
     }
   }
 }

@@ -3,21 +3,30 @@ package dev.engram.pipeline;
 import java.util.Objects;
 
 /**
- * Settings of the LLM pipeline. Build with {@link #builder()}; every setting has a documented default.
+ * Settings of the LLM pipeline. Build with {@link #builder()}; every setting has a documented
+ * default.
  *
- * @param recentMessages     m: messages of the scope's window shown to extraction (default 10)
- * @param similarMemories    s: existing memories retrieved per fact for consolidation (default 10)
- * @param customInstructions extra rules for extraction (what to remember, what to ignore); "" for none
- * @param extractionPrompt   replaces the built-in extraction instructions; "" to keep them
- * @param retry              retries of model calls
- * @param maxOutputTokens    the most tokens per model answer (default 2000)
- * @param temperature        sampling temperature (default 0)
+ * @param recentMessages m: messages of the scope's window shown to extraction (default 10)
+ * @param similarMemories s: existing memories retrieved per fact for consolidation (default 10)
+ * @param customInstructions extra rules for extraction (what to remember, what to ignore); "" for
+ *     none
+ * @param extractionPrompt replaces the built-in extraction instructions; "" to keep them
+ * @param retry retries of model calls
+ * @param maxOutputTokens the most tokens per model answer (default 2000)
+ * @param temperature sampling temperature (default 0)
  */
-public record PipelineOptions(int recentMessages, int similarMemories, String customInstructions,
-                              String extractionPrompt, RetryPolicy retry, int maxOutputTokens, double temperature) {
+public record PipelineOptions(
+    int recentMessages,
+    int similarMemories,
+    String customInstructions,
+    String extractionPrompt,
+    RetryPolicy retry,
+    int maxOutputTokens,
+    double temperature) {
   public PipelineOptions {
     if (recentMessages < 0 || similarMemories < 1 || maxOutputTokens < 1) {
-      throw new IllegalArgumentException("recentMessages >= 0, similarMemories >= 1 and maxOutputTokens >= 1");
+      throw new IllegalArgumentException(
+          "recentMessages >= 0, similarMemories >= 1 and maxOutputTokens >= 1");
     }
     customInstructions = customInstructions == null ? "" : customInstructions.trim();
     extractionPrompt = extractionPrompt == null ? "" : extractionPrompt.trim();
@@ -78,8 +87,14 @@ public record PipelineOptions(int recentMessages, int similarMemories, String cu
     }
 
     public PipelineOptions build() {
-      return new PipelineOptions(recentMessages, similarMemories, customInstructions, extractionPrompt, retry,
-          maxOutputTokens, temperature);
+      return new PipelineOptions(
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPrompt,
+          retry,
+          maxOutputTokens,
+          temperature);
     }
   }
 }

@@ -18,14 +18,15 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Procedural memory: a running summary of an agent's own steps, kept as one memory per agent scope with metadata
- * {@code memory_type: procedural_memory}. Each call summarises the previous record and the new steps with one
- * model call and stores the result: the first call adds the memory, later calls update it, so its history holds
- * every earlier version. Thread-safe if the memory is.
+ * Procedural memory: a running summary of an agent's own steps, kept as one memory per agent scope
+ * with metadata {@code memory_type: procedural_memory}. Each call summarises the previous record
+ * and the new steps with one model call and stores the result: the first call adds the memory,
+ * later calls update it, so its history holds every earlier version. Thread-safe if the memory is.
  */
 public final class ProceduralMemory {
   /** The metadata key and value that mark a procedural memory (as in mem0). */
   public static final String TYPE_KEY = "memory_type";
+
   public static final String TYPE_VALUE = "procedural_memory";
 
   private final Memory memory;
@@ -56,15 +57,30 @@ public final class ProceduralMemory {
       throw new ValidationException("messages", "at least one step is required");
     }
     MemoryItem previous = current(scope);
-    String user = "## Previous record\n" + (previous == null ? "(none)" : previous.text())
-        + "\n\n## New steps\n" + Prompts.transcript(steps);
+    String user =
+        "## Previous record\n"
+            + (previous == null ? "(none)" : previous.text())
+            + "\n\n## New steps\n"
+            + Prompts.transcript(steps);
     UsageMeter usage = new UsageMeter();
-    String record = caller.callText("procedural memory", new LanguageModel.Prompt(Prompts.PROCEDURAL, user, null,
-        null, maxOutputTokens, 0.0), usage);
+    String record =
+        caller.callText(
+            "procedural memory",
+            new LanguageModel.Prompt(Prompts.PROCEDURAL, user, null, null, maxOutputTokens, 0.0),
+            usage);
     MemoryItem stored;
     if (previous == null) {
-      String id = memory.add(AddRequest.builder(scope).message(new Message(Role.ASSISTANT, record, null, null, null))
-          .metadata(Map.of(TYPE_KEY, TYPE_VALUE)).infer(false).build()).events().get(0).id();
+      String id =
+          memory
+              .add(
+                  AddRequest.builder(scope)
+                      .message(new Message(Role.ASSISTANT, record, null, null, null))
+                      .metadata(Map.of(TYPE_KEY, TYPE_VALUE))
+                      .infer(false)
+                      .build())
+              .events()
+              .get(0)
+              .id();
       stored = memory.get(id).orElseThrow();
     } else {
       stored = memory.update(previous.id(), MemoryUpdate.text(record));
@@ -74,8 +90,10 @@ public final class ProceduralMemory {
 
   /** The agent scope's procedural memory, or null. */
   private MemoryItem current(Scope scope) {
-    List<MemoryItem> found = memory.list(ListRequest.of(scope).withFilter(Filter.eq(TYPE_KEY, TYPE_VALUE))
-        .withPage(0, 1)).items();
+    List<MemoryItem> found =
+        memory
+            .list(ListRequest.of(scope).withFilter(Filter.eq(TYPE_KEY, TYPE_VALUE)).withPage(0, 1))
+            .items();
     return found.isEmpty() ? null : found.get(0);
   }
 }

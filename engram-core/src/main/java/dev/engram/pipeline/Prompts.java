@@ -1,5 +1,6 @@
 package dev.engram.pipeline;
 
+import dev.engram.Message;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,9 +9,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import dev.engram.Message;
 
-/** The pipeline's prompt texts (resource files in our own words) and the way messages are shown to models. */
+/**
+ * The pipeline's prompt texts (resource files in our own words) and the way messages are shown to
+ * models.
+ */
 public final class Prompts {
   public static final String EXTRACT_FACTS = load("extract-facts.txt");
   public static final String DECIDE_UPDATES = load("decide-updates.txt");
@@ -19,15 +22,18 @@ public final class Prompts {
   public static final String PROCEDURAL = load("procedural.txt");
   public static final String RERANK = load("rerank.txt");
 
-  private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm (EEEE)", Locale.ENGLISH)
-      .withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter WHEN =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm (EEEE)", Locale.ENGLISH)
+          .withZone(ZoneOffset.UTC);
 
   private Prompts() {}
 
   /** A system prompt with custom instructions (or nothing) in place of {@code {{instructions}}}. */
   static String withInstructions(String template, String instructions) {
-    return template.replace("{{instructions}}", instructions.isEmpty() ? "" : "- " + instructions + "\n")
-        .replace("\n\n", "\n").trim();
+    return template
+        .replace("{{instructions}}", instructions.isEmpty() ? "" : "- " + instructions + "\n")
+        .replace("\n\n", "\n")
+        .trim();
   }
 
   /** One line per message: {@code [2023-05-08 13:56 (Monday)] Caroline (user): text}. */
@@ -40,8 +46,11 @@ public final class Prompts {
       if (m.timestamp() != null) {
         sb.append('[').append(WHEN.format(m.timestamp())).append("] ");
       }
-      sb.append(m.name() != null ? m.name() + " (" + m.role().wireName() + ")" : m.role().wireName())
-          .append(": ").append(m.content().trim()).append('\n');
+      sb.append(
+              m.name() != null ? m.name() + " (" + m.role().wireName() + ")" : m.role().wireName())
+          .append(": ")
+          .append(m.content().trim())
+          .append('\n');
     }
     return sb.toString().trim();
   }

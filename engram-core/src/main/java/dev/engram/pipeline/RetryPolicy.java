@@ -4,15 +4,16 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Bounded retries with exponential backoff and full jitter, for retryable model failures (429, 5xx, timeouts) and,
- * up to {@link #invalidAnswerAttempts()}, for answers that could not be used.
+ * Bounded retries with exponential backoff and full jitter, for retryable model failures (429, 5xx,
+ * timeouts) and, up to {@link #invalidAnswerAttempts()}, for answers that could not be used.
  *
- * @param maxAttempts           calls in all, including the first (at least 1)
- * @param initialBackoff        the first delay
- * @param maxBackoff            the longest delay
+ * @param maxAttempts calls in all, including the first (at least 1)
+ * @param initialBackoff the first delay
+ * @param maxBackoff the longest delay
  * @param invalidAnswerAttempts calls in all when the answer is not usable JSON (at least 1)
  */
-public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, int invalidAnswerAttempts) {
+public record RetryPolicy(
+    int maxAttempts, Duration initialBackoff, Duration maxBackoff, int invalidAnswerAttempts) {
   public RetryPolicy {
     if (maxAttempts < 1 || invalidAnswerAttempts < 1) {
       throw new IllegalArgumentException("attempts must be at least 1");

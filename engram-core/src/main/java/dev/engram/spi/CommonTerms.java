@@ -8,24 +8,28 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rule every {@link SearchIndex} applies to a keyword search ({@link SearchIndex#keyword}
- * over either {@link IndexField}): a term that more than {@value #COMMON_SHARE} of the searched memories contain
- * (in the field searched) is <i>common</i>, and a memory that matches only common terms is no keyword match. Common
- * terms still add to the score of a memory that also matches another term of the query. A query all of whose terms
- * are common searches them all as before, and so does any query over fewer than {@value #MIN_MEMORIES} memories.
+ * The rule every {@link SearchIndex} applies to a keyword search ({@link SearchIndex#keyword} over
+ * either {@link IndexField}): a term that more than {@value #COMMON_SHARE} of the searched memories
+ * contain (in the field searched) is <i>common</i>, and a memory that matches only common terms is
+ * no keyword match. Common terms still add to the score of a memory that also matches another term
+ * of the query. A query all of whose terms are common searches them all as before, and so does any
+ * query over fewer than {@value #MIN_MEMORIES} memories.
  *
- * <p>Why: in a user's memories the user's own name, or the topic they talk about most, is in a large share of the
- * texts, so it says almost nothing about which memory a question is about. BM25 gives such a term a low weight, but
- * the fusion reads ranks, not scores, and a list of keyword matches filled with short memories that share only the
- * name ranks them as high as matches of the question's own words. This is the idea of Lucene's
- * {@code CommonTermsQuery}, measured within the memories a search may return (its tenant, scope and filter), not
- * over the whole index, where one user's name is rare. docs/BENCHMARKS.md gives the ablation.
+ * <p>Why: in a user's memories the user's own name, or the topic they talk about most, is in a
+ * large share of the texts, so it says almost nothing about which memory a question is about. BM25
+ * gives such a term a low weight, but the fusion reads ranks, not scores, and a list of keyword
+ * matches filled with short memories that share only the name ranks them as high as matches of the
+ * question's own words. This is the idea of Lucene's {@code CommonTermsQuery}, measured within the
+ * memories a search may return (its tenant, scope and filter), not over the whole index, where one
+ * user's name is rare. docs/BENCHMARKS.md gives the ablation.
  *
- * <p>Each index counts the frequencies its own way; this class holds the one decision made from them.
+ * <p>Each index counts the frequencies its own way; this class holds the one decision made from
+ * them.
  */
 public final class CommonTerms {
   /** A term in more than this share of the searched memories is common. */
   public static final double COMMON_SHARE = 0.1;
+
   /** Over fewer memories than this, no term counts as common. */
   public static final int MIN_MEMORIES = 20;
 
@@ -34,12 +38,15 @@ public final class CommonTerms {
   /**
    * The terms a keyword match must contain one of, or empty if any query term will do.
    *
-   * @param documentFrequencies each distinct query term with the number of searched memories containing it
-   * @param memories            how many memories the search may return (its tenant, scope and filter)
-   * @return the query's terms that are not common, in the given order, when the query has both common terms and
-   *     others; else empty (no term is common, every term is, or there are too few memories to tell)
+   * @param documentFrequencies each distinct query term with the number of searched memories
+   *     containing it
+   * @param memories how many memories the search may return (its tenant, scope and filter)
+   * @return the query's terms that are not common, in the given order, when the query has both
+   *     common terms and others; else empty (no term is common, every term is, or there are too few
+   *     memories to tell)
    */
-  public static Optional<Set<String>> required(Map<String, Integer> documentFrequencies, int memories) {
+  public static Optional<Set<String>> required(
+      Map<String, Integer> documentFrequencies, int memories) {
     Objects.requireNonNull(documentFrequencies, "documentFrequencies");
     if (!applies(memories)) {
       return Optional.empty();
@@ -51,12 +58,14 @@ public final class CommonTerms {
       }
     }
     boolean someCommon = rare.size() < documentFrequencies.size();
-    return someCommon && !rare.isEmpty() ? Optional.of(Collections.unmodifiableSet(rare)) : Optional.empty();
+    return someCommon && !rare.isEmpty()
+        ? Optional.of(Collections.unmodifiableSet(rare))
+        : Optional.empty();
   }
 
   /**
-   * True if a search over {@code memories} memories can have common terms; when false, an index need not count the
-   * terms' frequencies at all.
+   * True if a search over {@code memories} memories can have common terms; when false, an index
+   * need not count the terms' frequencies at all.
    */
   public static boolean applies(int memories) {
     return memories >= MIN_MEMORIES;

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * The embedding model a data directory was written with.
  *
- * @param modelId   the embedder's model id
+ * @param modelId the embedder's model id
  * @param dimension the vector length
  */
 public record EmbeddingSpec(String modelId, int dimension) {

@@ -11,23 +11,29 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
-/** Counts a tenant's memories per user, agent and run id by visiting them: the reference for {@link MemoryStore#entities}. */
+/**
+ * Counts a tenant's memories per user, agent and run id by visiting them: the reference for {@link
+ * MemoryStore#entities}.
+ */
 final class EntityCounter {
   private EntityCounter() {}
 
   static List<EntitySummary> count(String tenant, Consumer<Consumer<StoredMemory>> forEach) {
     Map<Key, Acc> byKey = new TreeMap<>(Comparator.comparing(Key::type).thenComparing(Key::id));
-    forEach.accept(m -> {
-      if (!m.tenant().equals(tenant)) {
-        return;
-      }
-      MemoryItem item = m.item();
-      add(byKey, EntityType.USER, item.userId(), item);
-      add(byKey, EntityType.AGENT, item.agentId(), item);
-      add(byKey, EntityType.RUN, item.runId(), item);
-    });
+    forEach.accept(
+        m -> {
+          if (!m.tenant().equals(tenant)) {
+            return;
+          }
+          MemoryItem item = m.item();
+          add(byKey, EntityType.USER, item.userId(), item);
+          add(byKey, EntityType.AGENT, item.agentId(), item);
+          add(byKey, EntityType.RUN, item.runId(), item);
+        });
     List<EntitySummary> out = new ArrayList<>(byKey.size());
-    byKey.values().forEach(a -> out.add(new EntitySummary(a.type, a.id, a.count, a.created, a.updated)));
+    byKey
+        .values()
+        .forEach(a -> out.add(new EntitySummary(a.type, a.id, a.count, a.created, a.updated)));
     return out;
   }
 
@@ -37,8 +43,10 @@ final class EntityCounter {
     }
     Acc a = byKey.computeIfAbsent(new Key(type, id), k -> new Acc(type, id));
     a.count++;
-    a.created = a.created == null || item.createdAt().isBefore(a.created) ? item.createdAt() : a.created;
-    a.updated = a.updated == null || item.updatedAt().isAfter(a.updated) ? item.updatedAt() : a.updated;
+    a.created =
+        a.created == null || item.createdAt().isBefore(a.created) ? item.createdAt() : a.created;
+    a.updated =
+        a.updated == null || item.updatedAt().isAfter(a.updated) ? item.updatedAt() : a.updated;
   }
 
   /** An entity's key, ordered by type (in declaration order), then id. */

@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Graph changes a record store committed with their memory changes (a {@link ChangeSet#graphToOutbox()} change set)
- * and that still have to reach a separate {@link GraphStore}: a transactional outbox. The engine applies the pending
- * entries to the graph store oldest first and marks each {@link #done} after the graph store applied it, so a crash
- * or a graph failure between the memory commit and the graph commit leaves the entry pending, and it is applied
- * again (graph changes are idempotent, see {@link GraphStore#apply}) before any newer one.
+ * Graph changes a record store committed with their memory changes (a {@link
+ * ChangeSet#graphToOutbox()} change set) and that still have to reach a separate {@link
+ * GraphStore}: a transactional outbox. The engine applies the pending entries to the graph store
+ * oldest first and marks each {@link #done} after the graph store applied it, so a crash or a graph
+ * failure between the memory commit and the graph commit leaves the entry pending, and it is
+ * applied again (graph changes are idempotent, see {@link GraphStore#apply}) before any newer one.
  *
  * <p>Thread-safe.
  */
@@ -24,8 +25,8 @@ public interface GraphOutbox {
   /**
    * One pending entry.
    *
-   * @param seq     its position in the outbox, increasing with every entry written
-   * @param tenant  the tenant of the changes
+   * @param seq its position in the outbox, increasing with every entry written
+   * @param tenant the tenant of the changes
    * @param changes the graph changes to apply
    */
   record Pending(long seq, String tenant, GraphChanges changes) {

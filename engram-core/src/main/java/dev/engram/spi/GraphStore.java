@@ -11,32 +11,33 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Where the graph memory (entities and relations, see {@link dev.engram.graph}) is kept. Every call names its
- * tenant, and a store never returns a row of another tenant.
+ * Where the graph memory (entities and relations, see {@link dev.engram.graph}) is kept. Every call
+ * names its tenant, and a store never returns a row of another tenant.
  *
- * <p><b>Scopes.</b> A read's scope matches an entity or relation as {@link Scope#contains} does for memories: every
- * id the scope sets must equal the row's id of the same kind.
+ * <p><b>Scopes.</b> A read's scope matches an entity or relation as {@link Scope#contains} does for
+ * memories: every id the scope sets must equal the row's id of the same kind.
  *
- * <p><b>Similarity</b> is the cosine of L2-normalised vectors, computed exactly over the rows that match the scope
- * (a store must not take the top k of a global vector index and filter afterwards: that loses results of small
- * scopes). Ties are broken by id, ascending.
+ * <p><b>Similarity</b> is the cosine of L2-normalised vectors, computed exactly over the rows that
+ * match the scope (a store must not take the top k of a global vector index and filter afterwards:
+ * that loses results of small scopes). Ties are broken by id, ascending.
  *
- * <p><b>Time views</b> arrive resolved ({@link TimeView#asOf()} set, or {@code includeInvalidated}); a store keeps
- * exactly the relations {@link TimeView#admits} accepts.
+ * <p><b>Time views</b> arrive resolved ({@link TimeView#asOf()} set, or {@code
+ * includeInvalidated}); a store keeps exactly the relations {@link TimeView#admits} accepts.
  *
- * <p><b>Threading.</b> Implementations are thread-safe; the engine serialises writes per tenant and scope.
- * The {@link Storage} that exposes a graph store owns it and closes it.
+ * <p><b>Threading.</b> Implementations are thread-safe; the engine serialises writes per tenant and
+ * scope. The {@link Storage} that exposes a graph store owns it and closes it.
  */
 public interface GraphStore {
 
   /**
-   * Applies the changes atomically (all or nothing): entity upserts, relation upserts, relation deletions, then
-   * entity deletions with every relation that touches a deleted entity. An entity upsert replaces the whole entity,
-   * its {@link Entity#aliases() aliases} included; a deleted entity's aliases go with it.
+   * Applies the changes atomically (all or nothing): entity upserts, relation upserts, relation
+   * deletions, then entity deletions with every relation that touches a deleted entity. An entity
+   * upsert replaces the whole entity, its {@link Entity#aliases() aliases} included; a deleted
+   * entity's aliases go with it.
    *
-   * <p>Idempotent: applying the same changes again leaves the same state (upserts replace rows by id, deletions of
-   * ids that do not exist are ignored), so an engine may replay changes whose outcome it does not know (see
-   * {@link GraphOutbox}).
+   * <p>Idempotent: applying the same changes again leaves the same state (upserts replace rows by
+   * id, deletions of ids that do not exist are ignored), so an engine may replay changes whose
+   * outcome it does not know (see {@link GraphOutbox}).
    */
   void apply(String tenant, GraphChanges changes);
 
@@ -44,31 +45,37 @@ public interface GraphStore {
   List<Entity> entities(String tenant, Collection<String> ids);
 
   /**
-   * The entities in the scope known by one of these normalised names: their {@link Entity#normalizedName()} or one
-   * of their {@link Entity#aliases()} equals it (exact string equality; callers normalise with
-   * {@link dev.engram.graph.Names#normalize}). Each entity at most once, in no particular order.
+   * The entities in the scope known by one of these normalised names: their {@link
+   * Entity#normalizedName()} or one of their {@link Entity#aliases()} equals it (exact string
+   * equality; callers normalise with {@link dev.engram.graph.Names#normalize}). Each entity at most
+   * once, in no particular order.
    */
   List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames);
 
-  /** The {@code k} entities in the scope whose name embedding is most similar to {@code vector}, best first. */
+  /**
+   * The {@code k} entities in the scope whose name embedding is most similar to {@code vector},
+   * best first.
+   */
   List<ScoredEntity> similarEntities(String tenant, Scope scope, float[] vector, int k);
 
   /**
-   * The relations in the scope that the view admits and whose source or target is one of these entities, ordered
-   * by id.
+   * The relations in the scope that the view admits and whose source or target is one of these
+   * entities, ordered by id.
    */
-  List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view);
+  List<Relation> relationsOf(
+      String tenant, Scope scope, Collection<String> entityIds, TimeView view);
 
   /**
-   * The {@code k} relations in the scope that the view admits whose fact embedding is most similar to
-   * {@code vector}, best first.
+   * The {@code k} relations in the scope that the view admits whose fact embedding is most similar
+   * to {@code vector}, best first.
    */
-  List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view);
+  List<ScoredRelation> similarRelations(
+      String tenant, Scope scope, float[] vector, int k, TimeView view);
 
   /**
    * The relations of the tenant, in any scope and whatever their validity (every view), whose
-   * {@link Relation#memoryIds() memory ids} include at least one of these ids, ordered by id. Used to keep the graph
-   * consistent when memories are deleted or updated.
+   * {@link Relation#memoryIds() memory ids} include at least one of these ids, ordered by id. Used
+   * to keep the graph consistent when memories are deleted or updated.
    */
   List<Relation> relationsFromMemories(String tenant, Collection<String> memoryIds);
 

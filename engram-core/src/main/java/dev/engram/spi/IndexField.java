@@ -1,20 +1,24 @@
 package dev.engram.spi;
 
 /**
- * What a {@link SearchIndex} search reads of each memory: its own text or the source context it was drawn from. Each
- * field has words, searched by {@link SearchIndex#keyword}, and an embedding, searched by {@link SearchIndex#dense}
- * where the index keeps it ({@link SearchIndex#denseFields}).
+ * What a {@link SearchIndex} search reads of each memory: its own text or the source context it was
+ * drawn from. Each field has words, searched by {@link SearchIndex#keyword}, and an embedding,
+ * searched by {@link SearchIndex#dense} where the index keeps it ({@link SearchIndex#denseFields}).
  */
 public enum IndexField {
   /** The memory text ({@code item().text()}) and its embedding ({@link StoredMemory#embedding}). */
   TEXT,
   /**
-   * The memory's source context ({@link StoredMemory#context}) and the embedding of that context followed by the
-   * memory text ({@link StoredMemory#contextEmbedding}); a memory without one is never found by this field.
+   * The memory's source context ({@link StoredMemory#context}) and the embedding of that context
+   * followed by the memory text ({@link StoredMemory#contextEmbedding}); a memory without one is
+   * never found by this field.
    */
   CONTEXT;
 
-  /** The words of this field of {@code memory}: its text or its source context ({@code ""} when unknown). */
+  /**
+   * The words of this field of {@code memory}: its text or its source context ({@code ""} when
+   * unknown).
+   */
   public String words(StoredMemory memory) {
     return switch (this) {
       case TEXT -> memory.item().text();
@@ -23,8 +27,8 @@ public enum IndexField {
   }
 
   /**
-   * The embedding of this field of {@code memory}, not copied (the caller must not change it); empty for a memory
-   * without a context embedding.
+   * The embedding of this field of {@code memory}, not copied (the caller must not change it);
+   * empty for a memory without a context embedding.
    */
   public float[] embeddingView(StoredMemory memory) {
     return switch (this) {

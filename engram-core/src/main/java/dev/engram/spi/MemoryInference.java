@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Decides what an add with {@code infer=true} changes: the extraction and consolidation step of the Mem0 pipeline.
- * Implementations read (never write) through the context; the engine validates the plan, embeds new texts and
- * commits all of it in one transaction, or nothing if this method throws.
+ * Decides what an add with {@code infer=true} changes: the extraction and consolidation step of the
+ * Mem0 pipeline. Implementations read (never write) through the context; the engine validates the
+ * plan, embeds new texts and commits all of it in one transaction, or nothing if this method
+ * throws.
  *
  * <p>Implementations are thread-safe. The engine runs at most one plan per scope at a time.
  */
@@ -22,9 +23,9 @@ public interface MemoryInference {
   List<PlannedChange> plan(InferenceContext context);
 
   /**
-   * The name the history rows of this inference's changes carry as their pipeline
-   * ({@link dev.engram.HistoryEntry#pipeline()}), a well-formed {@link dev.engram.ChangePipelines} name; the
-   * engine checks it when it is built. By default {@link dev.engram.ChangePipelines#INFER}.
+   * The name the history rows of this inference's changes carry as their pipeline ({@link
+   * dev.engram.HistoryEntry#pipeline()}), a well-formed {@link dev.engram.ChangePipelines} name;
+   * the engine checks it when it is built. By default {@link dev.engram.ChangePipelines#INFER}.
    */
   default String pipelineName() {
     return dev.engram.ChangePipelines.INFER;
@@ -33,19 +34,26 @@ public interface MemoryInference {
   /**
    * What an inference sees.
    *
-   * @param tenant         the tenant
-   * @param scope          the scope of the add
-   * @param messages       the new messages (system messages included), oldest first
+   * @param tenant the tenant
+   * @param scope the scope of the add
+   * @param messages the new messages (system messages included), oldest first
    * @param recentMessages the scope's message window before this add, oldest first
-   * @param metadata       the add's metadata
-   * @param timestamp      the add's conversation time, or null
-   * @param memories       read access to the scope's memories
-   * @param summary        the scope's rolling conversation summary ("" if none)
-   * @param usage          where language-model calls are recorded
+   * @param metadata the add's metadata
+   * @param timestamp the add's conversation time, or null
+   * @param memories read access to the scope's memories
+   * @param summary the scope's rolling conversation summary ("" if none)
+   * @param usage where language-model calls are recorded
    */
-  record InferenceContext(String tenant, Scope scope, List<Message> messages, List<Message> recentMessages,
-                          Map<String, Object> metadata, Instant timestamp, ScopeMemories memories, String summary,
-                          UsageMeter usage) {
+  record InferenceContext(
+      String tenant,
+      Scope scope,
+      List<Message> messages,
+      List<Message> recentMessages,
+      Map<String, Object> metadata,
+      Instant timestamp,
+      ScopeMemories memories,
+      String summary,
+      UsageMeter usage) {
     public InferenceContext {
       Objects.requireNonNull(tenant, "tenant");
       Objects.requireNonNull(scope, "scope");
@@ -57,9 +65,24 @@ public interface MemoryInference {
     }
 
     /** A context without a conversation summary, with a fresh usage meter. */
-    public InferenceContext(String tenant, Scope scope, List<Message> messages, List<Message> recentMessages,
-                            Map<String, Object> metadata, Instant timestamp, ScopeMemories memories) {
-      this(tenant, scope, messages, recentMessages, metadata, timestamp, memories, "", new UsageMeter());
+    public InferenceContext(
+        String tenant,
+        Scope scope,
+        List<Message> messages,
+        List<Message> recentMessages,
+        Map<String, Object> metadata,
+        Instant timestamp,
+        ScopeMemories memories) {
+      this(
+          tenant,
+          scope,
+          messages,
+          recentMessages,
+          metadata,
+          timestamp,
+          memories,
+          "",
+          new UsageMeter());
     }
   }
 
@@ -69,10 +92,11 @@ public interface MemoryInference {
     List<MemoryItem> similar(String text, int k);
 
     /**
-     * Memories whose texts share words with {@code text}, for a check for near-verbatim repeats (full-text matching
-     * alone: no embedding, so much cheaper than {@link #similar}): the {@code k} that best match its words, best
-     * first, and possibly up to {@code k} of the scope's latest memories that hold most of its words, after them
-     * ({@link dev.engram.spi.SearchIndex#repeatCandidates}). By default {@link #similar}.
+     * Memories whose texts share words with {@code text}, for a check for near-verbatim repeats
+     * (full-text matching alone: no embedding, so much cheaper than {@link #similar}): the {@code
+     * k} that best match its words, best first, and possibly up to {@code k} of the scope's latest
+     * memories that hold most of its words, after them ({@link
+     * dev.engram.spi.SearchIndex#repeatCandidates}). By default {@link #similar}.
      */
     default List<MemoryItem> sharingWords(String text, int k) {
       return similar(text, k);
@@ -88,9 +112,9 @@ public interface MemoryInference {
   /**
    * A new memory.
    *
-   * @param text      the fact
-   * @param actorId   the speaker it is about or came from, or null
-   * @param role      the source role, or null
+   * @param text the fact
+   * @param actorId the speaker it is about or came from, or null
+   * @param role the source role, or null
    * @param eventTime when it happened or was said, or null
    * @param sourceIds ids of the source messages
    */

@@ -1,7 +1,6 @@
 package dev.engram.spi;
 
 import dev.engram.EntitySummary;
-
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
@@ -17,15 +16,17 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The system of record: memories with their embeddings, their history, and each scope's message window. Every
- * read and write names its tenant, and a store never returns a row of another tenant.
+ * The system of record: memories with their embeddings, their history, and each scope's message
+ * window. Every read and write names its tenant, and a store never returns a row of another tenant.
  *
- * <p><b>Durability.</b> {@link #apply} is atomic: when it returns, the whole change set (memory rows, history rows,
- * window messages) is committed and survives a crash of the process; when it throws, nothing of it was written.
+ * <p><b>Durability.</b> {@link #apply} is atomic: when it returns, the whole change set (memory
+ * rows, history rows, window messages) is committed and survives a crash of the process; when it
+ * throws, nothing of it was written.
  *
- * <p><b>Change feed.</b> Every memory change gets a sequence number, increasing across the whole store. A derived
- * {@link SearchIndex} catches up by replaying {@link #changesSince}. {@link #generation()} increases on every
- * {@link #reset}, which does not keep a change feed: an index of another generation is rebuilt.
+ * <p><b>Change feed.</b> Every memory change gets a sequence number, increasing across the whole
+ * store. A derived {@link SearchIndex} catches up by replaying {@link #changesSince}. {@link
+ * #generation()} increases on every {@link #reset}, which does not keep a change feed: an index of
+ * another generation is rebuilt.
  *
  * <p><b>Threading.</b> Implementations are thread-safe. Writes may be serialised internally.
  */
@@ -41,41 +42,49 @@ public interface MemoryStore extends Closeable {
   long apply(ChangeSet changes);
 
   /**
-   * The store's graph outbox, if it has one (empty by default). A store with an outbox writes the graph changes of a
-   * {@link ChangeSet#graphToOutbox()} change set as one outbox entry in the same transaction as the set's memory
-   * changes, so that the engine can apply them to a separate {@link GraphStore} after the commit and again after a
-   * crash. {@link #reset} also drops the tenant's pending entries.
+   * The store's graph outbox, if it has one (empty by default). A store with an outbox writes the
+   * graph changes of a {@link ChangeSet#graphToOutbox()} change set as one outbox entry in the same
+   * transaction as the set's memory changes, so that the engine can apply them to a separate {@link
+   * GraphStore} after the commit and again after a crash. {@link #reset} also drops the tenant's
+   * pending entries.
    */
   default Optional<GraphOutbox> graphOutbox() {
     return Optional.empty();
   }
 
   /**
-   * Writes restored memories (an import of an export) in one transaction: for each, in order, its history rows
-   * exactly as given (event, old and new text, actor, role, time), each with the next sequence number, and then its
-   * memory row, if it has a current state, with the sequence number of its last history row. Callers make sure
-   * no id already has a memory row or history in the tenant; a memory row that exists fails the whole call.
+   * Writes restored memories (an import of an export) in one transaction: for each, in order, its
+   * history rows exactly as given (event, old and new text, actor, role, time), each with the next
+   * sequence number, and then its memory row, if it has a current state, with the sequence number
+   * of its last history row. Callers make sure no id already has a memory row or history in the
+   * tenant; a memory row that exists fails the whole call.
    *
-   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to support imports.
+   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to
+   * support imports.
    *
-   * @return the sequence number of the last history row written, or {@link #lastSeq()} if the list is empty
+   * @return the sequence number of the last history row written, or {@link #lastSeq()} if the list
+   *     is empty
    * @throws StorageException if the write fails (nothing is written)
    */
   default long restore(String tenant, List<RestoredMemory> memories) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot restore imported memories");
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot restore imported memories");
   }
 
   /**
-   * A page of memory ids for an export, in ascending order, strictly after {@code afterId} ({@code ""} for the
-   * first page). With a scope: the ids of the scope's memories that exist (containment rule, expired ones
-   * included). Without: every memory id that has history in the tenant, deleted memories included.
+   * A page of memory ids for an export, in ascending order, strictly after {@code afterId} ({@code
+   * ""} for the first page). With a scope: the ids of the scope's memories that exist (containment
+   * rule, expired ones included). Without: every memory id that has history in the tenant, deleted
+   * memories included.
    *
-   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to support exports.
+   * <p>The default throws {@link UnsupportedOperationException}: a store must implement it to
+   * support exports.
    *
    * @param limit at most this many ids (positive)
    */
   default List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list memory ids for an export");
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot list memory ids for an export");
   }
 
   /** One memory of a tenant. */
@@ -88,12 +97,16 @@ public interface MemoryStore extends Closeable {
   List<MemoryItem> findByHash(String tenant, Scope scope, String hash);
 
   /**
-   * A page of a scope's memories, newest first (created_at descending, then id), with the request's filter
-   * applied inside the store; memories expired on {@code today} are left out unless the request includes them.
+   * A page of a scope's memories, newest first (created_at descending, then id), with the request's
+   * filter applied inside the store; memories expired on {@code today} are left out unless the
+   * request includes them.
    */
   Page<MemoryItem> list(String tenant, ListRequest request, LocalDate today);
 
-  /** Ids of up to {@code limit} memories of a tenant expired on {@code today} (expiration date on or before it). */
+  /**
+   * Ids of up to {@code limit} memories of a tenant expired on {@code today} (expiration date on or
+   * before it).
+   */
   List<String> expiredIds(String tenant, LocalDate today, int limit);
 
   /** The history of one memory, oldest first; empty if the id is unknown. */
@@ -115,23 +128,26 @@ public interface MemoryStore extends Closeable {
   long generation();
 
   /**
-   * Visits the memories changed after {@code seq}, in sequence order, once per memory with its current state
-   * ({@code null} state if it no longer exists).
+   * Visits the memories changed after {@code seq}, in sequence order, once per memory with its
+   * current state ({@code null} state if it no longer exists).
    */
   void changesSince(long seq, Consumer<Change> visitor);
 
   /** Visits every stored memory of every tenant (to rebuild an index). */
   void forEach(Consumer<StoredMemory> visitor);
 
-  /** Deletes every memory, history row, window message and summary of a tenant, and increases the generation. */
+  /**
+   * Deletes every memory, history row, window message and summary of a tenant, and increases the
+   * generation.
+   */
   void reset(String tenant);
 
   /** How many memories the store holds, in all tenants. */
   long count();
 
   /**
-   * The user, agent and run ids of a tenant's memories with their counts, ordered by type then id. The default
-   * scans every memory; stores override it with an indexed query.
+   * The user, agent and run ids of a tenant's memories with their counts, ordered by type then id.
+   * The default scans every memory; stores override it with an indexed query.
    */
   default List<EntitySummary> entities(String tenant) {
     return EntityCounter.count(tenant, this::forEach);
@@ -140,10 +156,10 @@ public interface MemoryStore extends Closeable {
   /**
    * A memory changed at {@code seq}.
    *
-   * @param seq      the sequence number of its latest change
-   * @param tenant   its tenant
+   * @param seq the sequence number of its latest change
+   * @param tenant its tenant
    * @param memoryId its id
-   * @param current  its current state, or null if it was deleted
+   * @param current its current state, or null if it was deleted
    */
   record Change(long seq, String tenant, String memoryId, StoredMemory current) {}
 }

@@ -4,7 +4,7 @@ package dev.engram.spi;
 @FunctionalInterface
 public interface ScopeLease extends AutoCloseable {
   /** A lease that holds nothing. */
-  ScopeLease NONE = () -> { };
+  ScopeLease NONE = () -> {};
 
   /** Releases the lock; unchecked failures only. */
   @Override

@@ -5,21 +5,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A derived index over the memories of a {@link MemoryStore}: dense vectors, full text and filter fields. It can
- * always be rebuilt from the store; it records which store generation and sequence number it reflects.
+ * A derived index over the memories of a {@link MemoryStore}: dense vectors, full text and filter
+ * fields. It can always be rebuilt from the store; it records which store generation and sequence
+ * number it reflects.
  *
- * <p><b>Visibility and durability.</b> Changes given to {@link #apply} are visible to searches that start after
- * it returns. They become durable only at {@link #commit}; after a crash the engine replays the store's change
- * feed from {@link #state()}.
+ * <p><b>Visibility and durability.</b> Changes given to {@link #apply} are visible to searches that
+ * start after it returns. They become durable only at {@link #commit}; after a crash the engine
+ * replays the store's change feed from {@link #state()}.
  *
- * <p><b>Threading.</b> Thread-safe; the engine calls {@link #apply} from one thread at a time, in sequence order.
+ * <p><b>Threading.</b> Thread-safe; the engine calls {@link #apply} from one thread at a time, in
+ * sequence order.
  */
 public interface SearchIndex extends Closeable {
 
   /**
-   * True (the default) for an index derived from the record, which the engine keeps in step by replaying the change
-   * feed and rebuilds when it is damaged. False for an index that reads the record itself (PostgreSQL): it needs no
-   * synchronisation, and {@link #apply}, {@link #clear} and {@link #commit} do nothing.
+   * True (the default) for an index derived from the record, which the engine keeps in step by
+   * replaying the change feed and rebuilds when it is damaged. False for an index that reads the
+   * record itself (PostgreSQL): it needs no synchronisation, and {@link #apply}, {@link #clear} and
+   * {@link #commit} do nothing.
    */
   default boolean isDerived() {
     return true;
@@ -28,7 +31,10 @@ public interface SearchIndex extends Closeable {
   /** What the index reflects as of its last commit, plus its live document count. */
   IndexState state();
 
-  /** Applies upserts and removals, and records that the index now reflects {@code seq} of {@code generation}. */
+  /**
+   * Applies upserts and removals, and records that the index now reflects {@code seq} of {@code
+   * generation}.
+   */
   void apply(List<IndexOp> ops, long seq, long generation);
 
   /** Removes every document and records {@code generation} with sequence 0. */
@@ -38,49 +44,51 @@ public interface SearchIndex extends Closeable {
   void commit();
 
   /**
-   * Replaces a damaged index with an empty one (generation 0, sequence 0, no documents), which the engine then
-   * rebuilds from the store. The engine calls it when the index fails while it is brought up to date, applied,
-   * committed or searched; an implementation may keep the damaged data aside for diagnosis. The default cannot
-   * recreate anything and throws {@link UnsupportedOperationException}: the engine then reports the original
-   * failure.
+   * Replaces a damaged index with an empty one (generation 0, sequence 0, no documents), which the
+   * engine then rebuilds from the store. The engine calls it when the index fails while it is
+   * brought up to date, applied, committed or searched; an implementation may keep the damaged data
+   * aside for diagnosis. The default cannot recreate anything and throws {@link
+   * UnsupportedOperationException}: the engine then reports the original failure.
    */
   default void recreate() {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be recreated");
   }
 
   /**
-   * Nearest neighbours of {@code vector} among the embeddings of {@code field} of the memories matching
-   * {@code query}, best first; scores are cosine similarities. A memory without that embedding (a memory whose
-   * context was not embedded) is never among them; a field whose embeddings the index does not keep
-   * ({@link #denseFields}) finds none.
+   * Nearest neighbours of {@code vector} among the embeddings of {@code field} of the memories
+   * matching {@code query}, best first; scores are cosine similarities. A memory without that
+   * embedding (a memory whose context was not embedded) is never among them; a field whose
+   * embeddings the index does not keep ({@link #denseFields}) finds none.
    */
   List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k);
 
   /**
-   * BM25 matches of {@code text} in the words of {@code field} of the memories matching {@code query}, best first;
-   * scores are BM25. A memory that matches only terms common among the memories matching {@code query}, counted in
-   * that field, is no match ({@link CommonTerms}). Over {@link IndexField#CONTEXT} the engine adds half of each score
-   * to the memory's text score in the keyword signal; an index that does not keep the contexts finds none there, and
-   * the search's context step ({@link dev.engram.Ranking#context}) is then without effect.
+   * BM25 matches of {@code text} in the words of {@code field} of the memories matching {@code
+   * query}, best first; scores are BM25. A memory that matches only terms common among the memories
+   * matching {@code query}, counted in that field, is no match ({@link CommonTerms}). Over {@link
+   * IndexField#CONTEXT} the engine adds half of each score to the memory's text score in the
+   * keyword signal; an index that does not keep the contexts finds none there, and the search's
+   * context step ({@link dev.engram.Ranking#context}) is then without effect.
    */
   List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k);
 
   /**
-   * The fields whose embeddings the index keeps and {@link #dense} searches. The default is {@link IndexField#TEXT}
-   * only: the engine then refuses to embed contexts ({@code Engram.Builder#contextEmbeddings}), whose vectors such an
-   * index would drop.
+   * The fields whose embeddings the index keeps and {@link #dense} searches. The default is {@link
+   * IndexField#TEXT} only: the engine then refuses to embed contexts ({@code
+   * Engram.Builder#contextEmbeddings}), whose vectors such an index would drop.
    */
   default Set<IndexField> denseFields() {
     return Set.of(IndexField.TEXT);
   }
 
   /**
-   * Memories matching {@code query} that share words with {@code text}, for a check whether {@code text} repeats a
-   * stored memory, where an index whose writes become visible at a cost (a near-real-time refresh) need not pay
-   * it: the {@code k} best keyword matches among what its searches see, and the {@code k} memories written since
-   * that hold the largest share of the terms of {@code text}; so up to {@code 2k}, in no comparable score order. It
-   * may include a memory changed or removed since, so callers read the records. The rule of {@link CommonTerms}
-   * need not apply: a repeat shares the rare words of {@code text} too. The default is {@link #keyword} over
+   * Memories matching {@code query} that share words with {@code text}, for a check whether {@code
+   * text} repeats a stored memory, where an index whose writes become visible at a cost (a
+   * near-real-time refresh) need not pay it: the {@code k} best keyword matches among what its
+   * searches see, and the {@code k} memories written since that hold the largest share of the terms
+   * of {@code text}; so up to {@code 2k}, in no comparable score order. It may include a memory
+   * changed or removed since, so callers read the records. The rule of {@link CommonTerms} need not
+   * apply: a repeat shares the rare words of {@code text} too. The default is {@link #keyword} over
    * {@link IndexField#TEXT}.
    */
   default List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
@@ -91,8 +99,8 @@ public interface SearchIndex extends Closeable {
    * What an index reflects.
    *
    * @param generation the store generation
-   * @param seq        the last store sequence number applied and committed
-   * @param documents  how many documents the index holds now
+   * @param seq the last store sequence number applied and committed
+   * @param documents how many documents the index holds now
    */
   record IndexState(long generation, long seq, long documents) {}
 

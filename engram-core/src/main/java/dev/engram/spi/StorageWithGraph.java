@@ -6,14 +6,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A backend whose graph lives in a separate store (for example memories embedded, graph on Neo4j). The graph
- * changes of an add, of a delete (relations forgotten with the memory) and of a text update are applied by the engine
- * right after the memory commit ({@link #graphCommitsWithRecords()} is false). If the base's record store has a
- * {@link MemoryStore#graphOutbox() graph outbox} (the embedded store has), they are committed into it with the memory
- * changes first and applied from there, so a crash or a graph failure between the two commits leaves them pending
- * until the next open or graph change applies them; with a record store without an outbox, a crash between the two
- * commits loses the graph part of that operation. Closing closes the base storage and then the graph store, if it
- * is {@link Closeable}.
+ * A backend whose graph lives in a separate store (for example memories embedded, graph on Neo4j).
+ * The graph changes of an add, of a delete (relations forgotten with the memory) and of a text
+ * update are applied by the engine right after the memory commit ({@link
+ * #graphCommitsWithRecords()} is false). If the base's record store has a {@link
+ * MemoryStore#graphOutbox() graph outbox} (the embedded store has), they are committed into it with
+ * the memory changes first and applied from there, so a crash or a graph failure between the two
+ * commits leaves them pending until the next open or graph change applies them; with a record store
+ * without an outbox, a crash between the two commits loses the graph part of that operation.
+ * Closing closes the base storage and then the graph store, if it is {@link Closeable}.
  */
 public final class StorageWithGraph implements Storage {
   private final Storage base;
@@ -26,7 +27,8 @@ public final class StorageWithGraph implements Storage {
 
   /** {@code base}'s record and index with {@code graph} as the graph store. */
   public static StorageWithGraph of(Storage base, GraphStore graph) {
-    return new StorageWithGraph(Objects.requireNonNull(base, "base"), Objects.requireNonNull(graph, "graph"));
+    return new StorageWithGraph(
+        Objects.requireNonNull(base, "base"), Objects.requireNonNull(graph, "graph"));
   }
 
   @Override

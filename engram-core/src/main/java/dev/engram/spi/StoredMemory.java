@@ -4,24 +4,26 @@ import dev.engram.MemoryItem;
 import java.util.Objects;
 
 /**
- * A memory as a store holds it: the item, its tenant, its embedding, its source context and, when the engine embeds
- * contexts, the embedding of its context. The arrays are copied in and out.
+ * A memory as a store holds it: the item, its tenant, its embedding, its source context and, when
+ * the engine embeds contexts, the embedding of its context. The arrays are copied in and out.
  *
- * @param tenant    the tenant that owns it
- * @param item      the memory
+ * @param tenant the tenant that owns it
+ * @param item the memory
  * @param embedding the embedding of the memory text
- * @param context   the words of the conversation the memory was drawn from: its source messages and the message
- *                  before them, as the engine wrote them when the memory was added ({@code ""} when unknown, as for
- *                  a memory stored before this existed). Kept with the memory, so a rebuilt index has it; searched by
- *                  keyword ({@link IndexField#CONTEXT}); never returned by the API
- * @param contextEmbedding the embedding of the context followed by the memory text ({@link IndexField#CONTEXT}),
- *                  or an empty array when the engine does not embed contexts or the memory has no context
+ * @param context the words of the conversation the memory was drawn from: its source messages and
+ *     the message before them, as the engine wrote them when the memory was added ({@code ""} when
+ *     unknown, as for a memory stored before this existed). Kept with the memory, so a rebuilt
+ *     index has it; searched by keyword ({@link IndexField#CONTEXT}); never returned by the API
+ * @param contextEmbedding the embedding of the context followed by the memory text ({@link
+ *     IndexField#CONTEXT}), or an empty array when the engine does not embed contexts or the memory
+ *     has no context
  */
-// Vectors are float[] on purpose (no boxing on the search and write paths); a stored memory is carried, never
+// Vectors are float[] on purpose (no boxing on the search and write paths); a stored memory is
+// carried, never
 // compared by equals.
 @SuppressWarnings("ArrayRecordComponent")
-public record StoredMemory(String tenant, MemoryItem item, float[] embedding, String context,
-                           float[] contextEmbedding) {
+public record StoredMemory(
+    String tenant, MemoryItem item, float[] embedding, String context, float[] contextEmbedding) {
   private static final float[] NONE = new float[0];
 
   public StoredMemory {
@@ -31,7 +33,8 @@ public record StoredMemory(String tenant, MemoryItem item, float[] embedding, St
     Objects.requireNonNull(context, "context");
     contextEmbedding = Objects.requireNonNull(contextEmbedding, "contextEmbedding").clone();
     if (contextEmbedding.length > 0 && context.isEmpty()) {
-      throw new IllegalArgumentException("a memory without a source context has no context embedding");
+      throw new IllegalArgumentException(
+          "a memory without a source context has no context embedding");
     }
   }
 
@@ -60,7 +63,9 @@ public record StoredMemory(String tenant, MemoryItem item, float[] embedding, St
     return contextEmbedding.clone();
   }
 
-  /** The context embedding without a copy (empty when there is none); callers must not modify it. */
+  /**
+   * The context embedding without a copy (empty when there is none); callers must not modify it.
+   */
   public float[] contextEmbeddingView() {
     return contextEmbedding;
   }

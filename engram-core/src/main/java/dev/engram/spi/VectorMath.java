@@ -1,17 +1,19 @@
 package dev.engram.spi;
 
 /**
- * The cosine similarity of Engram: what a {@link SearchIndex} scores dense candidates with when it computes it itself
- * rather than in an index library (the reference index of the contract kit, PostgreSQL's cached plain-array path),
- * and what the engine's relevance scores and graph search compute.
+ * The cosine similarity of Engram: what a {@link SearchIndex} scores dense candidates with when it
+ * computes it itself rather than in an index library (the reference index of the contract kit,
+ * PostgreSQL's cached plain-array path), and what the engine's relevance scores and graph search
+ * compute.
  */
 public final class VectorMath {
   private VectorMath() {}
 
   /**
-   * The cosine similarity of {@code a} and {@code b} over their common length, accumulated in double precision: their
-   * dot product divided by the product of their L2 norms, and 0 if either vector is zero (the convention of every
-   * Engram index, so that a zero vector never divides by zero).
+   * The cosine similarity of {@code a} and {@code b} over their common length, accumulated in
+   * double precision: their dot product divided by the product of their L2 norms, and 0 if either
+   * vector is zero (the convention of every Engram index, so that a zero vector never divides by
+   * zero).
    */
   public static double cosine(float[] a, float[] b) {
     double dot = 0;

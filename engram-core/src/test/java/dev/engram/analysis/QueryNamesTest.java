@@ -9,18 +9,22 @@ class QueryNamesTest {
 
   @Test
   void capitalisedWordsInsideASentenceAreNames() {
-    assertThat(QueryNames.of("What did Caroline say about Paris?")).containsExactly("caroline", "paris");
+    assertThat(QueryNames.of("What did Caroline say about Paris?"))
+        .containsExactly("caroline", "paris");
     assertThat(QueryNames.of("What is Caroline's job?")).containsExactly("caroline");
-    assertThat(QueryNames.of("When did Caroline and caroline's friend meet CAROLINE?")).containsExactly("caroline");
+    assertThat(QueryNames.of("When did Caroline and caroline's friend meet CAROLINE?"))
+        .containsExactly("caroline");
     assertThat(QueryNames.of("Wo war Zoë in München?")).containsExactly("zoë", "münchen");
-    assertThat(QueryNames.of("What LGBTQ+ events did Jean-Luc attend?")).containsExactly("lgbtq", "jean", "luc");
+    assertThat(QueryNames.of("What LGBTQ+ events did Jean-Luc attend?"))
+        .containsExactly("lgbtq", "jean", "luc");
   }
 
   @Test
   void theWordThatOpensASentenceSaysNothing() {
     assertThat(QueryNames.of("Describe the trip")).isEmpty();
     assertThat(QueryNames.of("Caroline went where?")).isEmpty();
-    assertThat(QueryNames.of("Where did she go? Ask Bob. \"Tell Ann\"")).containsExactly("bob", "ann");
+    assertThat(QueryNames.of("Where did she go? Ask Bob. \"Tell Ann\""))
+        .containsExactly("bob", "ann");
     assertThat(QueryNames.of("  (Where) did Max go?")).containsExactly("max");
   }
 
@@ -35,8 +39,10 @@ class QueryNamesTest {
   @Test
   void aStoredTextMentionsANameAsAWholeWordInAnyCase() {
     String text = "Caroline's friend JEAN-Luc, from München";
-    assertThat(List.of("caroline", "jean", "luc", "münchen", "friend")).allMatch(n -> QueryNames.mentions(text, n));
-    assertThat(List.of("carol", "line", "lu", "frien", "zoe")).noneMatch(n -> QueryNames.mentions(text, n));
+    assertThat(List.of("caroline", "jean", "luc", "münchen", "friend"))
+        .allMatch(n -> QueryNames.mentions(text, n));
+    assertThat(List.of("carol", "line", "lu", "frien", "zoe"))
+        .noneMatch(n -> QueryNames.mentions(text, n));
     assertThat(QueryNames.mentions("", "zoe")).isFalse();
     assertThat(QueryNames.mentions("zoe", "zoe")).isTrue();
   }

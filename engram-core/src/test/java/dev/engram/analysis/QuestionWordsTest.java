@@ -17,7 +17,8 @@ class QuestionWordsTest {
     assertThat(kept("What does Melanie do to destress?")).isEqualTo("Melanie to destress?");
     assertThat(kept("Would Caroline still want to pursue counseling?"))
         .isEqualTo("Caroline still want to pursue counseling?");
-    assertThat(kept("who's the new coach, and where has he been?")).isEqualTo("the new coach, and he ?");
+    assertThat(kept("who's the new coach, and where has he been?"))
+        .isEqualTo("the new coach, and he ?");
   }
 
   @Test

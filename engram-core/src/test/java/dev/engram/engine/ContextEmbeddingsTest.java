@@ -30,35 +30,48 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Context embeddings ({@link Engram.Builder#contextEmbeddings}): a memory's source context followed by its text is
- * embedded, kept with the memory and searched by the context step, so a fact is found through the conversation
- * before it when the query shares no word with either. The embedder is a synonym-aware fake ({@link TopicEmbedder})
- * and the inference is scripted (no model runs in tests).
+ * Context embeddings ({@link Engram.Builder#contextEmbeddings}): a memory's source context followed
+ * by its text is embedded, kept with the memory and searched by the context step, so a fact is
+ * found through the conversation before it when the query shares no word with either. The embedder
+ * is a synonym-aware fake ({@link TopicEmbedder}) and the inference is scripted (no model runs in
+ * tests).
  */
 class ContextEmbeddingsTest {
   private static final Scope CHAT = Scope.user("chat");
-  private static final TopicEmbedder EMBEDDER = new TopicEmbedder(Map.of("holiday", 0, "vacation", 0, "summer", 0,
-      "adoption", 1, "agencies", 1, "bike", 2), 4);
+  private static final TopicEmbedder EMBEDDER =
+      new TopicEmbedder(
+          Map.of("holiday", 0, "vacation", 0, "summer", 0, "adoption", 1, "agencies", 1, "bike", 2),
+          4);
   private static final String ASKED = "What are your holiday plans?";
   private static final String ANSWER = "Researching adoption agencies";
+
   /** Plans the next inferred add. */
   private final ScriptedInference scripted = new ScriptedInference();
+
   /** The memory the helpers add to and search. */
   private Memory current;
 
   private Memory open(Storage storage, boolean contextEmbeddings) {
-    return Engram.builder().storage(storage).embedder(EMBEDDER).inference(scripted)
-        .contextEmbeddings(contextEmbeddings).build();
+    return Engram.builder()
+        .storage(storage)
+        .embedder(EMBEDDER)
+        .inference(scripted)
+        .contextEmbeddings(contextEmbeddings)
+        .build();
   }
 
-  /** One inferred add of {@code messages} (source ids d1:1, d1:2, ...) whose plan adds {@code fact} from the last. */
+  /**
+   * One inferred add of {@code messages} (source ids d1:1, d1:2, ...) whose plan adds {@code fact}
+   * from the last.
+   */
   private String addFact(String session, String fact, String... messages) {
     AddRequest.Builder b = AddRequest.builder(CHAT);
     for (int i = 0; i < messages.length; i++) {
       b.message(new Message(Role.USER, messages[i], "ana", null, session + ":" + (i + 1)));
     }
-    scripted.next(new MemoryInference.Add(fact, "ana", Role.USER, null,
-        List.of(session + ":" + messages.length)));
+    scripted.next(
+        new MemoryInference.Add(
+            fact, "ana", Role.USER, null, List.of(session + ":" + messages.length)));
     return memoryOf(b.build());
   }
 
@@ -66,20 +79,31 @@ class ContextEmbeddingsTest {
     return current.add(request).events().get(0).id();
   }
 
-  /** The bike memory (no context: its add has nothing before it) and the answer (after the question it answers). */
+  /**
+   * The bike memory (no context: its add has nothing before it) and the answer (after the question
+   * it answers).
+   */
   private String[] twoFacts() {
-    String bike = addFact("d0", "Bought a new bike for the summer", "Bought a new bike for the summer");
+    String bike =
+        addFact("d0", "Bought a new bike for the summer", "Bought a new bike for the summer");
     String answer = addFact("d1", ANSWER, ASKED, ANSWER);
     return new String[] {bike, answer};
   }
 
   private String best(String query) {
-    return current.search(SearchRequest.builder(CHAT, query).topK(1).build()).hits().get(0).memory().id();
+    return current
+        .search(SearchRequest.builder(CHAT, query).topK(1).build())
+        .hits()
+        .get(0)
+        .memory()
+        .id();
   }
 
   private Map<String, Double> scores(String query, dev.engram.Ranking ranking) {
     Map<String, Double> out = new java.util.HashMap<>();
-    current.search(SearchRequest.builder(CHAT, query).topK(10).ranking(ranking).build()).hits()
+    current
+        .search(SearchRequest.builder(CHAT, query).topK(10).ranking(ranking).build())
+        .hits()
         .forEach(h -> out.put(h.memory().id(), h.score()));
     return out;
   }
@@ -90,20 +114,28 @@ class ContextEmbeddingsTest {
     try (Memory memory = open(storage, true)) {
       current = memory;
       String[] ids = twoFacts();
-      // "vacation" is in no text and no context: the keyword signals find nothing, the bike's own vector leads
+      // "vacation" is in no text and no context: the keyword signals find nothing, the bike's own
+      // vector leads
       assertThat(best("vacation")).isEqualTo(ids[1]);
       StoredMemory answer = storage.records().get("default", ids[1]).orElseThrow();
       assertThat(answer.context()).isEqualTo(ASKED);
       assertThat(answer.contextEmbedding())
           .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
-      assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding()).isEmpty();
-      // relevance: the answer's own vector is orthogonal to the query, its context embedding is not (1/sqrt 5); as
-      // the fusion's first hit it gets the fusion's support on top, at most MAX_SUPPORT and at most the bike's 1/sqrt 2
+      assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding())
+          .isEmpty();
+      // relevance: the answer's own vector is orthogonal to the query, its context embedding is not
+      // (1/sqrt 5); as
+      // the fusion's first hit it gets the fusion's support on top, at most MAX_SUPPORT and at most
+      // the bike's 1/sqrt 2
       Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
-      assertThat(scores.get(ids[1])).isCloseTo(1 / Math.sqrt(5) + dev.engram.SearchHit.MAX_SUPPORT,
-          org.assertj.core.data.Offset.offset(1e-6));
-      assertThat(scores.get(ids[0])).isCloseTo(1 / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-6));
-      assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1])).as("without the context step: support only")
+      assertThat(scores.get(ids[1]))
+          .isCloseTo(
+              1 / Math.sqrt(5) + dev.engram.SearchHit.MAX_SUPPORT,
+              org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(scores.get(ids[0]))
+          .isCloseTo(1 / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-6));
+      assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1]))
+          .as("without the context step: support only")
           .isCloseTo(dev.engram.SearchHit.MAX_SUPPORT, org.assertj.core.data.Offset.offset(1e-6));
     }
     try (Memory memory = open(InMemoryStorage.create(), false)) {
@@ -124,13 +156,19 @@ class ContextEmbeddingsTest {
       assertThat(records.get("default", answer).orElseThrow().contextEmbedding()).isNotEmpty();
 
       scripted.next(new MemoryInference.Update(answer, "Ana chose an adoption agency"));
-      memoryOf(AddRequest.builder(CHAT).message(new Message(Role.USER, "Any vacation news?", "ana", null, "d2:1"))
-          .message(new Message(Role.USER, "We chose an agency", "ana", null, "d2:2")).build());
+      memoryOf(
+          AddRequest.builder(CHAT)
+              .message(new Message(Role.USER, "Any vacation news?", "ana", null, "d2:1"))
+              .message(new Message(Role.USER, "We chose an agency", "ana", null, "d2:2"))
+              .build());
       StoredMemory updated = records.get("default", answer).orElseThrow();
       // the exchange that changed it, after the window's last message
       assertThat(updated.context()).isEqualTo(ANSWER + "\nAny vacation news?\nWe chose an agency");
-      assertThat(updated.contextEmbedding()).containsExactly(EMBEDDER.embedDocuments(
-          List.of(updated.context() + "\nAna chose an adoption agency")).get(0));
+      assertThat(updated.contextEmbedding())
+          .containsExactly(
+              EMBEDDER
+                  .embedDocuments(List.of(updated.context() + "\nAna chose an adoption agency"))
+                  .get(0));
 
       memory.update(answer, MemoryUpdate.text("Ana adopted a dog"));
       StoredMemory rewritten = records.get("default", answer).orElseThrow();
@@ -151,7 +189,8 @@ class ContextEmbeddingsTest {
     try (Memory memory = open(on, true)) {
       memory.importRecords(records);
       current = memory;
-      String answer = records.stream().filter(r -> r.context().equals(ASKED)).findFirst().orElseThrow().id();
+      String answer =
+          records.stream().filter(r -> r.context().equals(ASKED)).findFirst().orElseThrow().id();
       assertThat(on.records().get("default", answer).orElseThrow().contextEmbedding())
           .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
       assertThat(best("vacation")).isEqualTo(answer);
@@ -165,37 +204,52 @@ class ContextEmbeddingsTest {
 
   @Test
   void theBuilderRefusesThemWithoutSourceContextsOrWithAnIndexThatDropsThem() {
-    assertThatThrownBy(() -> Engram.builder().storage(InMemoryStorage.create()).embedder(EMBEDDER)
-        .sourceContext(false).contextEmbeddings(true).build())
-        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .storage(InMemoryStorage.create())
+                    .embedder(EMBEDDER)
+                    .sourceContext(false)
+                    .contextEmbeddings(true)
+                    .build())
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
         .hasMessageContaining("needs sourceContext");
     InMemoryStorage plain = InMemoryStorage.create();
-    Storage withoutThem = new Storage() {
-      private final SearchIndex index = new WithoutContextEmbeddings(plain.index());
+    Storage withoutThem =
+        new Storage() {
+          private final SearchIndex index = new WithoutContextEmbeddings(plain.index());
 
-      @Override
-      public MemoryStore records() {
-        return plain.records();
-      }
+          @Override
+          public MemoryStore records() {
+            return plain.records();
+          }
 
-      @Override
-      public SearchIndex index() {
-        return index;
-      }
+          @Override
+          public SearchIndex index() {
+            return index;
+          }
 
-      @Override
-      public void close() throws java.io.IOException {
-        plain.close();
-      }
-    };
-    assertThatThrownBy(() -> Engram.builder().storage(withoutThem).embedder(EMBEDDER).contextEmbeddings(true).build())
-        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
+          @Override
+          public void close() throws java.io.IOException {
+            plain.close();
+          }
+        };
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .storage(withoutThem)
+                    .embedder(EMBEDDER)
+                    .contextEmbeddings(true)
+                    .build())
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("contextEmbeddings"))
         .hasMessageContaining("(WithoutContextEmbeddings) does not keep context embeddings");
   }
 
   /**
-   * An index that keeps no context embeddings (the SPI's default {@link SearchIndex#denseFields}), over the reference
-   * index.
+   * An index that keeps no context embeddings (the SPI's default {@link SearchIndex#denseFields}),
+   * over the reference index.
    */
   private static final class WithoutContextEmbeddings implements SearchIndex {
     private final SearchIndex index;

@@ -13,16 +13,34 @@ import org.junit.jupiter.params.provider.CsvSource;
 class EmbeddingTextsTest {
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', nullValues = "NULL", value = {
-      "I went to the support group | Caroline | Caroline: I went to the support group",
-      "Caroline went to the support group | Caroline | Caroline went to the support group",
-      "caroline's sister called | Caroline | caroline's sister called",
-      "I went to the support group | NULL | I went to the support group",
-  })
-  void prefixesTheSpeakerOnlyWhenTheTextDoesNotNameThem(String text, String actor, String expected) {
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NULL",
+      value = {
+        "I went to the support group | Caroline | Caroline: I went to the support group",
+        "Caroline went to the support group | Caroline | Caroline went to the support group",
+        "caroline's sister called | Caroline | caroline's sister called",
+        "I went to the support group | NULL | I went to the support group",
+      })
+  void prefixesTheSpeakerOnlyWhenTheTextDoesNotNameThem(
+      String text, String actor, String expected) {
     Instant t = Instant.parse("2024-01-01T00:00:00Z");
-    MemoryItem m = new MemoryItem("id", text, Hashes.md5(text), Map.of(), "u", null, null, actor, null, t, t, null,
-        List.of(), null);
+    MemoryItem m =
+        new MemoryItem(
+            "id",
+            text,
+            Hashes.md5(text),
+            Map.of(),
+            "u",
+            null,
+            null,
+            actor,
+            null,
+            t,
+            t,
+            null,
+            List.of(),
+            null);
     assertThat(EmbeddingTexts.of(m)).isEqualTo(expected);
   }
 }

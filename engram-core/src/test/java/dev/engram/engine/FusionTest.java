@@ -9,8 +9,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FusionTest {
-  private static final List<Candidate> DENSE = List.of(new Candidate("a", 0.9), new Candidate("b", 0.5));
-  private static final List<Candidate> KEYWORD = List.of(new Candidate("b", 8.0), new Candidate("c", 2.0));
+  private static final List<Candidate> DENSE =
+      List.of(new Candidate("a", 0.9), new Candidate("b", 0.5));
+  private static final List<Candidate> KEYWORD =
+      List.of(new Candidate("b", 8.0), new Candidate("c", 2.0));
 
   @Test
   void rrfSumsReciprocalRanksNormalisedToOne() {
@@ -38,14 +40,16 @@ class FusionTest {
 
   @Test
   void negativeCosinesCountAsZero() {
-    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.WEIGHTED, List.of(new Candidate("a", -0.3)), List.of());
+    List<RankFusion.Fused> f =
+        RankFusion.fuse(Fusion.WEIGHTED, List.of(new Candidate("a", -0.3)), List.of());
     assertThat(f.get(0).score).isEqualTo(0.0);
   }
 
   @Test
   void aCandidateRepeatedInOneListKeepsItsBestRank() {
-    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.RRF,
-        List.of(new Candidate("a", 0.9), new Candidate("a", 0.1)), List.of());
+    List<RankFusion.Fused> f =
+        RankFusion.fuse(
+            Fusion.RRF, List.of(new Candidate("a", 0.9), new Candidate("a", 0.1)), List.of());
     assertThat(f).hasSize(1);
     assertThat(f.get(0).firstRank).isEqualTo(1);
     assertThat(f.get(0).first).isEqualTo(0.9);
@@ -53,19 +57,24 @@ class FusionTest {
 
   @Test
   void aFusedTieGoesToTheCandidateNearerTheQueryNotToTheSmallerId() {
-    // "z" is the dense list's first and the keyword list's second, "a" the reverse: the same RRF sum
-    List<RankFusion.Fused> f = RankFusion.fuse(Fusion.RRF,
-        List.of(new Candidate("z", 0.8), new Candidate("a", 0.6)),
-        List.of(new Candidate("a", 9.0), new Candidate("z", 7.0)));
+    // "z" is the dense list's first and the keyword list's second, "a" the reverse: the same RRF
+    // sum
+    List<RankFusion.Fused> f =
+        RankFusion.fuse(
+            Fusion.RRF,
+            List.of(new Candidate("z", 0.8), new Candidate("a", 0.6)),
+            List.of(new Candidate("a", 9.0), new Candidate("z", 7.0)));
     assertThat(f.get(0).score).isEqualTo(f.get(1).score);
     assertThat(f).extracting(x -> x.id).containsExactly("z", "a");
   }
 
   @Test
   void aListAddedLaterKeepsTheTieBreakByTheFirstScore() {
-    // "z" is only in the dense list, "a" only in the keyword list, "m" only in the added list: all at rank 1
-    List<RankFusion.Fused> fused = RankFusion.fuse(Fusion.RRF,
-        List.of(new Candidate("z", 0.8)), List.of(new Candidate("a", 9.0)));
+    // "z" is only in the dense list, "a" only in the keyword list, "m" only in the added list: all
+    // at rank 1
+    List<RankFusion.Fused> fused =
+        RankFusion.fuse(
+            Fusion.RRF, List.of(new Candidate("z", 0.8)), List.of(new Candidate("a", 9.0)));
     List<RankFusion.Fused> added = RankFusion.add(fused, List.of(new Candidate("m", 1.0)), 1.0);
     assertThat(added).extracting(x -> x.score).containsOnly(0.5);
     assertThat(added).extracting(x -> x.id).containsExactly("z", "a", "m");

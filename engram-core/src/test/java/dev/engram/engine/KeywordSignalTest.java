@@ -18,9 +18,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The keyword signal through the engine ({@link KeywordSignal}): a question's keyword query is its words without
- * the question words ({@link QuestionWords}), on the in-memory reference backend. engram-embedded (Lucene) and
- * engram-postgres (PostgreSQL text search) run the same tests by overriding {@link #storage}.
+ * The keyword signal through the engine ({@link KeywordSignal}): a question's keyword query is its
+ * words without the question words ({@link QuestionWords}), on the in-memory reference backend.
+ * engram-embedded (Lucene) and engram-postgres (PostgreSQL text search) run the same tests by
+ * overriding {@link #storage}.
  */
 class KeywordSignalTest {
   private static final Scope CHAT = Scope.user("chat");
@@ -48,8 +49,11 @@ class KeywordSignalTest {
   /** Each memory's rank in the keyword list (0: not in it), by text. */
   private Map<String, Integer> keywordRanks(String query, Ranking ranking) {
     Map<String, Integer> out = new HashMap<>();
-    for (SearchHit h : memory.search(SearchRequest.builder(CHAT, query).topK(10).explain(true).ranking(ranking)
-        .build()).hits()) {
+    for (SearchHit h :
+        memory
+            .search(
+                SearchRequest.builder(CHAT, query).topK(10).explain(true).ranking(ranking).build())
+            .hits()) {
       out.put(h.memory().text(), h.details().keywordRank());
     }
     return out;
@@ -61,7 +65,8 @@ class KeywordSignalTest {
     remember("Ada bakes sourdough to destress.");
     for (Ranking ranking : new Ranking[] {Ranking.NONE, Ranking.DEFAULT}) {
       Map<String, Integer> ranks = keywordRanks("What does Ada do to destress?", ranking);
-      assertThat(ranks).containsEntry("Ada bakes sourdough to destress.", 1)
+      assertThat(ranks)
+          .containsEntry("Ada bakes sourdough to destress.", 1)
           .containsEntry("We will see what we can do.", 0);
     }
   }
@@ -72,7 +77,8 @@ class KeywordSignalTest {
     remember("The big fair opens its gates in May.");
     remember("The fair sells cider.");
     Map<String, Integer> ranks = keywordRanks("What can we buy at the fair in May?", Ranking.NONE);
-    assertThat(ranks).containsEntry("The big fair opens its gates in May.", 1)
+    assertThat(ranks)
+        .containsEntry("The big fair opens its gates in May.", 1)
         .containsEntry("The fair sells cider.", 2);
   }
 
@@ -80,7 +86,8 @@ class KeywordSignalTest {
   void aQueryOfQuestionWordsAloneStillSearchesByItsWords() {
     remember("Rain might come tomorrow.");
     remember("Ada bakes sourdough.");
-    assertThat(keywordRanks("Might?", Ranking.NONE)).containsEntry("Rain might come tomorrow.", 1)
+    assertThat(keywordRanks("Might?", Ranking.NONE))
+        .containsEntry("Rain might come tomorrow.", 1)
         .containsEntry("Ada bakes sourdough.", 0);
   }
 }

@@ -23,26 +23,28 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ranking steps of {@link Ranking} through the engine, on the in-memory reference backend with the hashing
- * embedder: each step changes which memories a search returns as its description says. engram-embedded runs the
- * same tests on the real store (SQLite and Lucene) by overriding {@link #storage}.
+ * The ranking steps of {@link Ranking} through the engine, on the in-memory reference backend with
+ * the hashing embedder: each step changes which memories a search returns as its description says.
+ * engram-embedded runs the same tests on the real store (SQLite and Lucene) by overriding {@link
+ * #storage}.
  */
 class RankingStepsTest {
   private static final Scope CHAT = Scope.user("chat");
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2024-05-15T12:00:00Z"), ZoneOffset.UTC);
   private Memory memory;
 
   /**
-   * The storage the tests run on: the in-memory reference backend. {@code name} tells apart the stores of one test
-   * (one opened with another embedder needs a store of its own).
+   * The storage the tests run on: the in-memory reference backend. {@code name} tells apart the
+   * stores of one test (one opened with another embedder needs a store of its own).
    */
   Engram.Builder storage(Engram.Builder builder, String name) {
     return builder.storage(InMemoryStorage.create());
@@ -54,12 +56,15 @@ class RankingStepsTest {
   }
 
   /**
-   * Where the storage keeps no graph, the graph's tests check that instead of being skipped: a memory configured
-   * with graph memory is refused when it is built, with a message that names the storage.
+   * Where the storage keeps no graph, the graph's tests check that instead of being skipped: a
+   * memory configured with graph memory is refused when it is built, with a message that names the
+   * storage.
    */
   private static void assertGraphRefused(ThrowingCallable openWithGraph) {
-    assertThatThrownBy(openWithGraph).isInstanceOf(ValidationException.class)
-        .hasMessageContaining("graph memory is configured, but the storage").hasMessageContaining("has no graph store");
+    assertThatThrownBy(openWithGraph)
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("graph memory is configured, but the storage")
+        .hasMessageContaining("has no graph store");
   }
 
   @BeforeEach
@@ -77,8 +82,12 @@ class RankingStepsTest {
   }
 
   private void say(String speaker, String sourceId, String text, Instant at) {
-    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, speaker, at, sourceId)).infer(false)
-        .timestamp(at).build());
+    memory.add(
+        AddRequest.builder(CHAT)
+            .message(new Message(Role.USER, text, speaker, at, sourceId))
+            .infer(false)
+            .timestamp(at)
+            .build());
   }
 
   private List<String> sources(SearchRequest.Builder request) {
@@ -90,15 +99,23 @@ class RankingStepsTest {
   }
 
   /**
-   * A session whose turn s1:5 matches the question and is answered by s1:6, which shares no word with it (nor do the
-   * other turns); s2:1 of a later session matches too.
+   * A session whose turn s1:5 matches the question and is answered by s1:6, which shares no word
+   * with it (nor do the other turns); s2:1 of a later session matches too.
    */
   private void conversation() {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    String[] filler = {"the weather was grey and wet", "coffee tastes better with oat milk",
-        "my cousin bought a red bicycle", "trains were late again this morning", "", "",
-        "we painted the kitchen yellow", "the cat sleeps on the sofa all day", "new shoes hurt my feet",
-        "dinner was pasta with tomatoes"};
+    String[] filler = {
+      "the weather was grey and wet",
+      "coffee tastes better with oat milk",
+      "my cousin bought a red bicycle",
+      "trains were late again this morning",
+      "",
+      "",
+      "we painted the kitchen yellow",
+      "the cat sleeps on the sofa all day",
+      "new shoes hurt my feet",
+      "dinner was pasta with tomatoes"
+    };
     for (int i = 1; i <= 10; i++) {
       if (i == 5) {
         say("s1:5", "guess which instrument she started learning", t);
@@ -112,7 +129,8 @@ class RankingStepsTest {
   }
 
   private double fusedScore(Ranking ranking, String sourceId) {
-    return fused(SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking), sourceId);
+    return fused(
+        SearchRequest.builder(CHAT, QUESTION).topK(100).explain(true).ranking(ranking), sourceId);
   }
 
   private static final String QUESTION = "which instrument is she learning";
@@ -123,45 +141,68 @@ class RankingStepsTest {
     Ranking neighbours = Ranking.NONE.withNeighbours(true);
     assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(4).ranking(neighbours)))
         .containsExactlyInAnyOrder("s1:5", "s2:1", "s1:4", "s1:6");
-    // without the step the answer turn has only its dense rank among the turns sharing no word with the question
+    // without the step the answer turn has only its dense rank among the turns sharing no word with
+    // the question
     double anchor = fusedScore(Ranking.NONE, "s1:5");
-    assertThat(fusedScore(Ranking.NONE, "s1:6")).isLessThan(NeighboursStep.NEIGHBOUR_FACTOR * anchor);
+    assertThat(fusedScore(Ranking.NONE, "s1:6"))
+        .isLessThan(NeighboursStep.NEIGHBOUR_FACTOR * anchor);
     assertThat(fusedScore(neighbours, "s1:6")).isEqualTo(NeighboursStep.NEIGHBOUR_FACTOR * anchor);
   }
 
   @Test
   void theContextStepFindsTheAnswerThroughTheQuestionBeforeIt() {
     conversation();
-    // s1:6 keeps the words of s1:5, the message before it, as its source context (its own message is its text)
+    // s1:6 keeps the words of s1:5, the message before it, as its source context (its own message
+    // is its text)
     assertThat(contextOf("s1:6")).isEqualTo("guess which instrument she started learning");
-    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(Ranking.NONE))).doesNotContain("s1:6");
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(Ranking.NONE)))
+        .doesNotContain("s1:6");
     Ranking context = Ranking.NONE.withContext(true);
-    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(context))).contains("s1:6");
+    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(context)))
+        .contains("s1:6");
     assertThat(fusedScore(context, "s1:6")).isGreaterThan(fusedScore(Ranking.NONE, "s1:6"));
   }
 
   @Test
   void withoutSourceContextsTheContextStepChangesNothing() throws Exception {
     memory.close();
-    memory = storage(Engram.builder(), "main").embedder(new HashEmbedder()).clock(CLOCK).sourceContext(false).build();
+    memory =
+        storage(Engram.builder(), "main")
+            .embedder(new HashEmbedder())
+            .clock(CLOCK)
+            .sourceContext(false)
+            .build();
     conversation();
     assertThat(contextOf("s1:6")).isEmpty();
-    assertThat(sources(SearchRequest.builder(CHAT, QUESTION).topK(5).ranking(Ranking.NONE.withContext(true))))
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, QUESTION)
+                    .topK(5)
+                    .ranking(Ranking.NONE.withContext(true))))
         .isEqualTo(sources(SearchRequest.builder(CHAT, QUESTION).topK(5).ranking(Ranking.NONE)));
   }
 
-  /** The source context of the memory drawn from message {@code sourceId}, as an export carries it. */
+  /**
+   * The source context of the memory drawn from message {@code sourceId}, as an export carries it.
+   */
   private String contextOf(String sourceId) {
-    return memory.exportRecords(dev.engram.ExportRequest.of(CHAT)).filter(r -> r.memory().isPresent()
-        && r.memory().get().sourceIds().contains(sourceId)).findFirst().orElseThrow().context();
+    return memory
+        .exportRecords(dev.engram.ExportRequest.of(CHAT))
+        .filter(r -> r.memory().isPresent() && r.memory().get().sourceIds().contains(sourceId))
+        .findFirst()
+        .orElseThrow()
+        .context();
   }
 
   @Test
   void aNeighbourEntersWithinATokenBudget() {
     conversation();
     // s1:5 and s2:1 take 12 cl100k tokens, the answer turn 8: room for one more turn
-    List<String> kept = sources(SearchRequest.builder(CHAT, QUESTION).maxTokens(20)
-        .ranking(Ranking.NONE.withNeighbours(true)));
+    List<String> kept =
+        sources(
+            SearchRequest.builder(CHAT, QUESTION)
+                .maxTokens(20)
+                .ranking(Ranking.NONE.withNeighbours(true)));
     assertThat(kept).contains("s1:5", "s2:1");
     assertThat(kept).containsAnyOf("s1:4", "s1:6");
   }
@@ -169,14 +210,27 @@ class RankingStepsTest {
   @Test
   void neighboursStayInsideTheScope() {
     conversation();
-    memory.add(AddRequest.builder(Scope.user("other")).message(new Message(Role.USER, "the cello is mine",
-        "speaker", CLOCK.instant(), "s1:4")).infer(false).build());
-    List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, QUESTION).topK(20)
-        .ranking(Ranking.NONE.withNeighbours(true)).build()).hits();
+    memory.add(
+        AddRequest.builder(Scope.user("other"))
+            .message(
+                new Message(Role.USER, "the cello is mine", "speaker", CLOCK.instant(), "s1:4"))
+            .infer(false)
+            .build());
+    List<SearchHit> hits =
+        memory
+            .search(
+                SearchRequest.builder(CHAT, QUESTION)
+                    .topK(20)
+                    .ranking(Ranking.NONE.withNeighbours(true))
+                    .build())
+            .hits();
     assertThat(hits).hasSize(11).allMatch(h -> h.memory().userId().equals("chat"));
   }
 
-  /** Three memories from message m:1 and a weaker one from m:2: diversity keeps m:2 before a second of m:1. */
+  /**
+   * Three memories from message m:1 and a weaker one from m:2: diversity keeps m:2 before a second
+   * of m:1.
+   */
   @Test
   void diversityPrefersAMemoryFromANewSourceMessage() {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
@@ -186,7 +240,8 @@ class RankingStepsTest {
     say("m:2", "alice watched a long chess game on television last night", t);
     SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").topK(2);
     assertThat(sources(q.ranking(Ranking.NONE))).containsExactly("m:1", "m:1");
-    assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true)))).containsExactlyInAnyOrder("m:1", "m:2");
+    assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true))))
+        .containsExactlyInAnyOrder("m:1", "m:2");
     // with room for all, the deferred ones still come
     assertThat(sources(q.topK(4).ranking(Ranking.NONE.withDiversity(true)))).hasSize(4);
   }
@@ -197,12 +252,24 @@ class RankingStepsTest {
     say("a:1", "Alice went hiking in the hills", Instant.parse("2023-05-20T09:00:00Z"));
     say("b:1", "Alice went hiking in the hills with Bob", Instant.parse("2023-08-12T09:00:00Z"));
     Ranking dates = Ranking.NONE.withEventDates(true);
-    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in May 2023?").topK(1)
-        .ranking(dates))).containsExactly("a:1");
-    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in August 2023?").topK(1)
-        .ranking(dates))).containsExactly("b:1");
-    assertThat(sources(SearchRequest.builder(CHAT, "Where did Alice go hiking in June?").topK(2)
-        .ranking(dates))).hasSize(2); // no memory in the period: the ranking is the fusion's
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, "Where did Alice go hiking in May 2023?")
+                    .topK(1)
+                    .ranking(dates)))
+        .containsExactly("a:1");
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, "Where did Alice go hiking in August 2023?")
+                    .topK(1)
+                    .ranking(dates)))
+        .containsExactly("b:1");
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, "Where did Alice go hiking in June?")
+                    .topK(2)
+                    .ranking(dates)))
+        .hasSize(2); // no memory in the period: the ranking is the fusion's
   }
 
   @Test
@@ -210,18 +277,26 @@ class RankingStepsTest {
     say("a:1", "we adopted a dog named Rex", Instant.parse("2023-07-01T09:00:00Z"));
     say("b:1", "we adopted a dog named Rex and a cat", Instant.parse("2024-02-01T09:00:00Z"));
     Ranking dates = Ranking.NONE.withEventDates(true);
-    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt last year").topK(1).ranking(dates)))
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, "which dog did we adopt last year")
+                    .topK(1)
+                    .ranking(dates)))
         .containsExactly("a:1");
-    assertThat(sources(SearchRequest.builder(CHAT, "which dog did we adopt this year").topK(1).ranking(dates)))
+    assertThat(
+            sources(
+                SearchRequest.builder(CHAT, "which dog did we adopt this year")
+                    .topK(1)
+                    .ranking(dates)))
         .containsExactly("b:1");
   }
 
   /**
-   * f:2 shares no word with the question, only with its three best hits: the feedback search (the query moved
-   * towards them) ranks it among its first five, which adds at least that rank's share to its fused score (a
-   * memory in none of the lists gets nothing); without feedback it
-   * ranks behind ten memories that share a word with the question, outside the first ten, which feedback leaves in
-   * place.
+   * f:2 shares no word with the question, only with its three best hits: the feedback search (the
+   * query moved towards them) ranks it among its first five, which adds at least that rank's share
+   * to its fused score (a memory in none of the lists gets nothing); without feedback it ranks
+   * behind ten memories that share a word with the question, outside the first ten, which feedback
+   * leaves in place.
    */
   @Test
   void feedbackFindsWhatTheBestHitsAreAbout() {
@@ -230,34 +305,50 @@ class RankingStepsTest {
     say("a:2", "alice hobby watercolor painting landscapes", t);
     say("a:3", "alice hobby watercolor painting classes", t);
     say("f:2", "watercolor painting landscapes exhibition", t);
-    String[] filler = {"the trains were late again for everyone going home now",
-        "dinner was pasta with tomatoes and basil from the market", "new shoes hurt my feet after the long walk home",
-        "coffee tastes better with oat milk than with cream honestly", "the garden needs water soon because it is dry",
-        "my cousin bought a red bicycle for the summer trip", "we painted the kitchen yellow over the long weekend",
-        "the cat sleeps on the sofa all day and night", "there is a concert in the park on friday evening",
-        "grandma baked bread and cookies for the whole family again"};
+    String[] filler = {
+      "the trains were late again for everyone going home now",
+      "dinner was pasta with tomatoes and basil from the market",
+      "new shoes hurt my feet after the long walk home",
+      "coffee tastes better with oat milk than with cream honestly",
+      "the garden needs water soon because it is dry",
+      "my cousin bought a red bicycle for the summer trip",
+      "we painted the kitchen yellow over the long weekend",
+      "the cat sleeps on the sofa all day and night",
+      "there is a concert in the park on friday evening",
+      "grandma baked bread and cookies for the whole family again"
+    };
     for (int i = 0; i < filler.length; i++) {
       say("x:" + i, "tonight " + filler[i], t);
     }
-    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice hobby tonight").topK(20).explain(true);
+    SearchRequest.Builder q =
+        SearchRequest.builder(CHAT, "alice hobby tonight").topK(20).explain(true);
     double without = fused(q.ranking(Ranking.NONE), "f:2");
-    double fifth = FeedbackStep.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
+    double fifth =
+        FeedbackStep.FEEDBACK_WEIGHT / (RankFusion.RRF_K + 5) / (2.0 / (RankFusion.RRF_K + 1));
     assertThat(fused(q.ranking(Ranking.NONE.withFeedback(true)), "f:2") - without)
         .isGreaterThanOrEqualTo(fifth - 1e-9);
-    // the first ten keep their places: a top-10 search returns the same memories with and without feedback
-    SearchRequest.Builder ten = SearchRequest.builder(CHAT, "alice hobby tonight").topK(FeedbackStep.FEEDBACK_KEEPS);
-    List<String> before = memory.search(ten.ranking(Ranking.NONE).build()).hits().stream()
-        .map(h -> h.memory().id()).toList();
-    List<String> after = memory.search(ten.ranking(Ranking.NONE.withFeedback(true)).build()).hits().stream()
-        .map(h -> h.memory().id()).toList();
+    // the first ten keep their places: a top-10 search returns the same memories with and without
+    // feedback
+    SearchRequest.Builder ten =
+        SearchRequest.builder(CHAT, "alice hobby tonight").topK(FeedbackStep.FEEDBACK_KEEPS);
+    List<String> before =
+        memory.search(ten.ranking(Ranking.NONE).build()).hits().stream()
+            .map(h -> h.memory().id())
+            .toList();
+    List<String> after =
+        memory.search(ten.ranking(Ranking.NONE.withFeedback(true)).build()).hits().stream()
+            .map(h -> h.memory().id())
+            .toList();
     assertThat(after).containsExactlyInAnyOrderElementsOf(before).doesNotContain(idOf("f:2"));
   }
 
   @Test
   void theDefaultRunsDatesContextHubsAndNames() {
-    assertThat(SearchRequest.builder(CHAT, "q").build().ranking()).isEqualTo(Ranking.DEFAULT)
+    assertThat(SearchRequest.builder(CHAT, "q").build().ranking())
+        .isEqualTo(Ranking.DEFAULT)
         .isEqualTo(Ranking.of("dates", "context", "hubs", "names"));
-    assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking")).isEqualTo(Ranking.ALL);
+    assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking"))
+        .isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
@@ -273,29 +364,40 @@ class RankingStepsTest {
       Ranking r = Ranking.of(on);
       assertThat(Ranking.parse(r.spec(), "ranking")).as(r.spec()).isEqualTo(r);
     }
-    assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking")).isInstanceOf(ValidationException.class)
-        .hasMessageContaining("ranking").hasMessageContaining("magic");
+    assertThatThrownBy(() -> Ranking.parse("dates,magic", "ranking"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("ranking")
+        .hasMessageContaining("magic");
   }
 
   /** Three memories of two named speakers, none sharing a word with the questions about jazz. */
   private void namedSpeakers(Memory into, Scope scope, boolean named) {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    String[][] said = {{"Caroline", "Caroline adopted a puppy named Max"}, {"Melanie", "Melanie painted a lake"},
-        {"Caroline", "running every morning keeps Caroline calm"}};
+    String[][] said = {
+      {"Caroline", "Caroline adopted a puppy named Max"},
+      {"Melanie", "Melanie painted a lake"},
+      {"Caroline", "running every morning keeps Caroline calm"}
+    };
     for (int i = 0; i < said.length; i++) {
-      into.add(AddRequest.builder(scope).message(new Message(Role.USER, said[i][1], named ? said[i][0] : null, t,
-          "n:" + i)).infer(false).timestamp(t).build());
+      into.add(
+          AddRequest.builder(scope)
+              .message(new Message(Role.USER, said[i][1], named ? said[i][0] : null, t, "n:" + i))
+              .infer(false)
+              .timestamp(t)
+              .build());
     }
   }
 
   /**
-   * A memory (with the offline graph if {@code graph}) whose hashing embedder has room enough (4,096 dimensions) that
-   * texts sharing no word have a cosine of 0.
+   * A memory (with the offline graph if {@code graph}) whose hashing embedder has room enough
+   * (4,096 dimensions) that texts sharing no word have a cosine of 0.
    */
   private Memory sparseMemory(boolean graph) throws Exception {
     memory.close();
-    Engram.Builder builder = storage(Engram.builder(), graph ? "names-graph" : "names")
-        .embedder(new HashEmbedder(4096, "test-hash-4096")).clock(CLOCK);
+    Engram.Builder builder =
+        storage(Engram.builder(), graph ? "names-graph" : "names")
+            .embedder(new HashEmbedder(4096, "test-hash-4096"))
+            .clock(CLOCK);
     memory = (graph ? builder.graph(OfflineGraphExtractor.create()) : builder).build();
     return memory;
   }
@@ -308,13 +410,27 @@ class RankingStepsTest {
   void theNamesStepReturnsNothingForAQueryAboutSomeoneNoMemoryMentions() throws Exception {
     namedSpeakers(sparseMemory(false), CHAT, true);
     assertThat(memory.search(jazz(CHAT, "Bob").build()).hits()).isEmpty();
-    assertThat(memory.search(jazz(CHAT, "Bob").threshold(0).ranking(Ranking.DEFAULT.withNames(false)).build())
-        .hits()).hasSize(3);
-    // a name the memories mention, a query without one, and a memory close to the query are answered as before
+    assertThat(
+            memory
+                .search(
+                    jazz(CHAT, "Bob")
+                        .threshold(0)
+                        .ranking(Ranking.DEFAULT.withNames(false))
+                        .build())
+                .hits())
+        .hasSize(3);
+    // a name the memories mention, a query without one, and a memory close to the query are
+    // answered as before
     assertThat(memory.search(jazz(CHAT, "Melanie").build()).hits()).hasSize(3);
-    assertThat(memory.search(SearchRequest.builder(CHAT, "what did bob think of jazz").build()).hits()).hasSize(3);
-    assertThat(memory.search(SearchRequest.builder(CHAT, "Did Bob adopt a puppy named Max?").build()).hits())
-        .extracting(h -> h.memory().text()).startsWith("Caroline adopted a puppy named Max");
+    assertThat(
+            memory.search(SearchRequest.builder(CHAT, "what did bob think of jazz").build()).hits())
+        .hasSize(3);
+    assertThat(
+            memory
+                .search(SearchRequest.builder(CHAT, "Did Bob adopt a puppy named Max?").build())
+                .hits())
+        .extracting(h -> h.memory().text())
+        .startsWith("Caroline adopted a puppy named Max");
     // the scope's own user is known, whether or not a memory names them
     Scope bob = Scope.user("bob");
     namedSpeakers(memory, bob, true);
@@ -345,28 +461,34 @@ class RankingStepsTest {
   }
 
   /**
-   * A hub and a specific memory (a fake embedder that places texts on topic axes): "music music cello" is nearer
-   * the question "cello music" than "she takes cello lessons" is (0.95 against 0.71), but 45 memories about music,
-   * each on an axis of its own besides, lie near the hub (0.63) and far from the specific memory (0). Their own
-   * density is about 0.50; the hub's 0.63; the specific memory's 0.015. (47 memories: a scope large enough for the
-   * step, {@link HubDensities#SMALLEST_SCOPE}.)
+   * A hub and a specific memory (a fake embedder that places texts on topic axes): "music music
+   * cello" is nearer the question "cello music" than "she takes cello lessons" is (0.95 against
+   * 0.71), but 45 memories about music, each on an axis of its own besides, lie near the hub (0.63)
+   * and far from the specific memory (0). Their own density is about 0.50; the hub's 0.63; the
+   * specific memory's 0.015. (47 memories: a scope large enough for the step, {@link
+   * HubDensities#SMALLEST_SCOPE}.)
    */
   private Memory hubAndSpecific() throws Exception {
     return hubAndSpecific(false);
   }
 
-  /** {@link #hubAndSpecific()}, with the offline graph if {@code graph}: a relation per memory, its text its fact. */
+  /**
+   * {@link #hubAndSpecific()}, with the offline graph if {@code graph}: a relation per memory, its
+   * text its fact.
+   */
   private Memory hubAndSpecific(boolean graph) throws Exception {
     memory.close();
     Map<String, Integer> topics = new HashMap<>(Map.of("music", 0, "cello", 1));
     for (int i = 0; i < 75; i++) {
       topics.put("theme" + i, 2 + i);
     }
-    for (int i = 0; i < 77; i++) { // the graph's speakers, on axes of their own: entities the graph keeps apart
+    for (int i = 0;
+        i < 77;
+        i++) { // the graph's speakers, on axes of their own: entities the graph keeps apart
       topics.put(speaker(true, i), 77 + i);
     }
-    Engram.Builder builder = storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 155))
-        .clock(CLOCK);
+    Engram.Builder builder =
+        storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 155)).clock(CLOCK);
     memory = (graph ? builder.graph(OfflineGraphExtractor.create()) : builder).build();
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
     say(speaker(graph, 0), "hub", "music music cello", t);
@@ -378,13 +500,24 @@ class RankingStepsTest {
     return memory;
   }
 
-  /** The memories' sources in the order of the dense list (the semantic rank of the explain details). */
+  /**
+   * The memories' sources in the order of the dense list (the semantic rank of the explain
+   * details).
+   */
   private List<String> denseOrder(Ranking ranking) {
-    return memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).explain(true).ranking(ranking)
-            .build()).hits().stream()
+    return memory
+        .search(
+            SearchRequest.builder(CHAT, "cello music")
+                .topK(100)
+                .explain(true)
+                .ranking(ranking)
+                .build())
+        .hits()
+        .stream()
         .filter(h -> h.details().semanticRank() > 0)
         .sorted(java.util.Comparator.comparingInt(h -> h.details().semanticRank()))
-        .map(h -> h.memory().sourceIds().get(0)).toList();
+        .map(h -> h.memory().sourceIds().get(0))
+        .toList();
   }
 
   @Test
@@ -394,16 +527,28 @@ class RankingStepsTest {
     // 0.95 - 0.5 * 0.63 = 0.63 for the hub, 0.71 - 0.5 * 0.015 = 0.70 for the specific memory
     assertThat(denseOrder(Ranking.NONE.withHubs(true))).startsWith("specific", "hub");
     // the scores stay the similarities; only the order changes
-    SearchHit specific = memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).explain(true)
-        .ranking(Ranking.NONE.withHubs(true)).build()).hits().stream()
-        .filter(h -> h.memory().sourceIds().contains("specific")).findFirst().orElseThrow();
-    assertThat(specific.details().semantic()).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-3));
+    SearchHit specific =
+        memory
+            .search(
+                SearchRequest.builder(CHAT, "cello music")
+                    .topK(100)
+                    .explain(true)
+                    .ranking(Ranking.NONE.withHubs(true))
+                    .build())
+            .hits()
+            .stream()
+            .filter(h -> h.memory().sourceIds().contains("specific"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(specific.details().semantic())
+        .isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-3));
   }
 
   /**
-   * The speaker of the {@code i}-th message of {@link #hubAndSpecific(boolean)}: with the graph, a name of its own,
-   * so that the offline graph gives each memory a relation of its own (a speaker is an entity, and one entity's
-   * self-relations would merge); a relation's fact is the memory text alone, so the names do not move the facts.
+   * The speaker of the {@code i}-th message of {@link #hubAndSpecific(boolean)}: with the graph, a
+   * name of its own, so that the offline graph gives each memory a relation of its own (a speaker
+   * is an entity, and one entity's self-relations would merge); a relation's fact is the memory
+   * text alone, so the names do not move the facts.
    */
   private static String speaker(boolean graph, int i) {
     return graph ? "speaker" + i : "speaker";
@@ -411,8 +556,12 @@ class RankingStepsTest {
 
   /** The facts of the relations a search for "cello music" returns, in order. */
   private List<String> relationOrder(Ranking ranking) {
-    return memory.search(SearchRequest.builder(CHAT, "cello music").topK(100).ranking(ranking).build()).relations()
-        .stream().map(GraphRelation::fact).toList();
+    return memory
+        .search(SearchRequest.builder(CHAT, "cello music").topK(100).ranking(ranking).build())
+        .relations()
+        .stream()
+        .map(GraphRelation::fact)
+        .toList();
   }
 
   @Test
@@ -423,22 +572,27 @@ class RankingStepsTest {
     }
     hubAndSpecific(true);
     // no entity is named: the facts' similarity alone ranks the relations
-    assertThat(relationOrder(Ranking.NONE)).startsWith("music music cello", "she takes cello lessons");
-    assertThat(relationOrder(Ranking.NONE.withHubs(true))).startsWith("she takes cello lessons", "music music cello");
+    assertThat(relationOrder(Ranking.NONE))
+        .startsWith("music music cello", "she takes cello lessons");
+    assertThat(relationOrder(Ranking.NONE.withHubs(true)))
+        .startsWith("she takes cello lessons", "music music cello");
     // 30 relations about the cello move in next to the specific one: it is a hub of its own now
     Instant t = Instant.parse("2024-03-02T10:00:00Z");
     for (int i = 0; i < 30; i++) {
       say(speaker(true, 47 + i), "cello:" + i, "cello theme" + (45 + i), t);
     }
-    assertThat(relationOrder(Ranking.NONE.withHubs(true))).startsWith("music music cello", "she takes cello lessons");
+    assertThat(relationOrder(Ranking.NONE.withHubs(true)))
+        .startsWith("music music cello", "she takes cello lessons");
   }
 
   @Test
   void aMemoryWhoseNeighbourhoodFillsUpLosesItsPlace() throws Exception {
     hubAndSpecific();
     Ranking hubs = Ranking.NONE.withHubs(true);
-    assertThat(denseOrder(hubs)).startsWith("specific", "hub"); // the densities are computed and held
-    // 30 memories about the cello, each on an axis of its own besides, move in next to the specific memory (0.71):
+    assertThat(denseOrder(hubs))
+        .startsWith("specific", "hub"); // the densities are computed and held
+    // 30 memories about the cello, each on an axis of its own besides, move in next to the specific
+    // memory (0.71):
     // the scope's densities are computed again, and the specific memory is now a hub of its own
     Instant t = Instant.parse("2024-03-02T10:00:00Z");
     for (int i = 0; i < 30; i++) {
@@ -452,8 +606,10 @@ class RankingStepsTest {
     hubAndSpecific();
     Ranking hubs = Ranking.NONE.withHubs(true);
     assertThat(denseOrder(hubs)).startsWith("specific", "hub");
-    for (SearchHit h : memory.search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE).build())
-        .hits()) {
+    for (SearchHit h :
+        memory
+            .search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE).build())
+            .hits()) {
       if (h.memory().sourceIds().get(0).startsWith("crowd:")) {
         memory.delete(h.memory().id());
       }
@@ -465,8 +621,13 @@ class RankingStepsTest {
   @Test
   void aSmallScopeKeepsTheOrderOfSimilarity() throws Exception {
     hubAndSpecific();
-    List<SearchHit> crowd = memory.search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE)
-        .build()).hits().stream().filter(h -> h.memory().sourceIds().get(0).startsWith("crowd:")).toList();
+    List<SearchHit> crowd =
+        memory
+            .search(SearchRequest.builder(CHAT, "music").topK(100).ranking(Ranking.NONE).build())
+            .hits()
+            .stream()
+            .filter(h -> h.memory().sourceIds().get(0).startsWith("crowd:"))
+            .toList();
     for (SearchHit h : crowd.subList(0, 2)) {
       memory.delete(h.memory().id()); // 45 memories: one too few
     }
@@ -475,12 +636,18 @@ class RankingStepsTest {
 
   @Test
   void aMemoryLiesInEveryScopeThatSetsSomeOfItsIds() {
-    assertThat(HubDensities.covering(Scope.of("u", "a", "r"))).containsExactlyInAnyOrder(Scope.user("u"),
-        Scope.agent("a"), Scope.run("r"), Scope.of("u", "a", null), Scope.of("u", null, "r"),
-        Scope.of(null, "a", "r"), Scope.of("u", "a", "r"));
+    assertThat(HubDensities.covering(Scope.of("u", "a", "r")))
+        .containsExactlyInAnyOrder(
+            Scope.user("u"),
+            Scope.agent("a"),
+            Scope.run("r"),
+            Scope.of("u", "a", null),
+            Scope.of("u", null, "r"),
+            Scope.of(null, "a", "r"),
+            Scope.of("u", "a", "r"));
     assertThat(HubDensities.covering(Scope.user("u"))).containsExactly(Scope.user("u"));
-    assertThat(HubDensities.covering(Scope.of("u", null, "r"))).containsExactlyInAnyOrder(Scope.user("u"),
-        Scope.run("r"), Scope.of("u", null, "r"));
+    assertThat(HubDensities.covering(Scope.of("u", null, "r")))
+        .containsExactlyInAnyOrder(Scope.user("u"), Scope.run("r"), Scope.of("u", null, "r"));
   }
 
   @Test
@@ -491,13 +658,27 @@ class RankingStepsTest {
   }
 
   private String idOf(String sourceId) {
-    return memory.search(SearchRequest.builder(CHAT, "alice hobby tonight").topK(100).ranking(Ranking.NONE).build())
-        .hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId)).findFirst().orElseThrow()
-        .memory().id();
+    return memory
+        .search(
+            SearchRequest.builder(CHAT, "alice hobby tonight")
+                .topK(100)
+                .ranking(Ranking.NONE)
+                .build())
+        .hits()
+        .stream()
+        .filter(h -> h.memory().sourceIds().contains(sourceId))
+        .findFirst()
+        .orElseThrow()
+        .memory()
+        .id();
   }
 
   private double fused(SearchRequest.Builder request, String sourceId) {
-    return memory.search(request.build()).hits().stream().filter(h -> h.memory().sourceIds().contains(sourceId))
-        .findFirst().orElseThrow().details().fused();
+    return memory.search(request.build()).hits().stream()
+        .filter(h -> h.memory().sourceIds().contains(sourceId))
+        .findFirst()
+        .orElseThrow()
+        .details()
+        .fused();
   }
 }

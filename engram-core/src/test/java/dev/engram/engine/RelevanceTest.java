@@ -7,7 +7,10 @@ import dev.engram.SearchRequest;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
-/** {@link Relevance}: a cosine's relevance under the embedder's floor, and a hit's score with the fusion's support. */
+/**
+ * {@link Relevance}: a cosine's relevance under the embedder's floor, and a hit's score with the
+ * fusion's support.
+ */
 class RelevanceTest {
   private static final Offset<Double> EXACT = Offset.offset(1e-12);
 
@@ -25,12 +28,15 @@ class RelevanceTest {
     // within the cap: up to the query's relevance times the hit's share of the best fused score
     assertThat(Relevance.supported(0.6, 0.7, 1.0)).isCloseTo(0.7, EXACT);
     assertThat(Relevance.supported(0.3, 0.8, 0.5)).isCloseTo(0.4, EXACT);
-    // the cap: a hit far from the query gains at most MAX_SUPPORT, so an unrelated one stays under the suggested
+    // the cap: a hit far from the query gains at most MAX_SUPPORT, so an unrelated one stays under
+    // the suggested
     // threshold wherever the fusion ranks it
     assertThat(Relevance.supported(0.1, 0.9, 1.0)).isCloseTo(0.1 + SearchHit.MAX_SUPPORT, EXACT);
-    assertThat(Relevance.supported(0.0, 1.0, 1.0)).isCloseTo(SearchHit.MAX_SUPPORT, EXACT)
+    assertThat(Relevance.supported(0.0, 1.0, 1.0))
+        .isCloseTo(SearchHit.MAX_SUPPORT, EXACT)
         .isLessThan(SearchRequest.SUGGESTED_THRESHOLD);
-    assertThat(Relevance.supported(0.05, 1.0, 1.0)).isLessThanOrEqualTo(SearchRequest.SUGGESTED_THRESHOLD);
+    assertThat(Relevance.supported(0.05, 1.0, 1.0))
+        .isLessThanOrEqualTo(SearchRequest.SUGGESTED_THRESHOLD);
     // never lowered, never past the query's relevance by support, the share clamped to [0, 1]
     assertThat(Relevance.supported(0.5, 0.3, 1.0)).isEqualTo(0.5);
     assertThat(Relevance.supported(0.1, 0.12, 3.0)).isCloseTo(0.12, EXACT);

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SearchRecords}: one search reads each record from the store at most once, the ranking steps and the choice
- * of hits sharing the reads (the in-memory reference store, every {@code getAll} call recorded).
+ * {@link SearchRecords}: one search reads each record from the store at most once, the ranking
+ * steps and the choice of hits sharing the reads (the in-memory reference store, every {@code
+ * getAll} call recorded).
  */
 class SearchRecordsTest {
   private static final Scope CHAT = Scope.user("chat");
@@ -44,35 +45,40 @@ class SearchRecordsTest {
   void open() {
     storage = InMemoryStorage.create();
     MemoryStore real = storage.records();
-    records = (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
-        new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("getAll")) {
-            @SuppressWarnings("unchecked")
-            Collection<String> ids = (Collection<String>) args[1];
-            reads.add(List.copyOf(ids));
+    records =
+        (MemoryStore)
+            Proxy.newProxyInstance(
+                MemoryStore.class.getClassLoader(),
+                new Class<?>[] {MemoryStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("getAll")) {
+                    @SuppressWarnings("unchecked")
+                    Collection<String> ids = (Collection<String>) args[1];
+                    reads.add(List.copyOf(ids));
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    Storage counted =
+        new Storage() {
+          @Override
+          public MemoryStore records() {
+            return records;
           }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
+
+          @Override
+          public SearchIndex index() {
+            return storage.index();
           }
-        });
-    Storage counted = new Storage() {
-      @Override
-      public MemoryStore records() {
-        return records;
-      }
 
-      @Override
-      public SearchIndex index() {
-        return storage.index();
-      }
-
-      @Override
-      public void close() {
-        storage.close();
-      }
-    };
+          @Override
+          public void close() {
+            storage.close();
+          }
+        };
     memory = Engram.builder().storage(counted).embedder(new HashEmbedder()).build();
   }
 
@@ -83,16 +89,29 @@ class SearchRecordsTest {
 
   private void say(String sourceId, String text) {
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    memory.add(AddRequest.builder(CHAT).message(new Message(Role.USER, text, "speaker", t, sourceId)).infer(false)
-        .timestamp(t).build());
+    memory.add(
+        AddRequest.builder(CHAT)
+            .message(new Message(Role.USER, text, "speaker", t, sourceId))
+            .infer(false)
+            .timestamp(t)
+            .build());
   }
 
   private void conversation() {
-    String[] turns = {"the weather was grey and wet", "coffee tastes better with oat milk",
-        "my cousin bought a red bicycle", "trains were late again this morning",
-        "guess which instrument she started learning", "the cello, lessons every tuesday",
-        "we painted the kitchen yellow", "the cat sleeps on the sofa all day", "new shoes hurt my feet",
-        "dinner was pasta with tomatoes", "she wants a cello of her own", "the orchestra plays in june"};
+    String[] turns = {
+      "the weather was grey and wet",
+      "coffee tastes better with oat milk",
+      "my cousin bought a red bicycle",
+      "trains were late again this morning",
+      "guess which instrument she started learning",
+      "the cello, lessons every tuesday",
+      "we painted the kitchen yellow",
+      "the cat sleeps on the sofa all day",
+      "new shoes hurt my feet",
+      "dinner was pasta with tomatoes",
+      "she wants a cello of her own",
+      "the orchestra plays in june"
+    };
     for (int i = 0; i < turns.length; i++) {
       say("s1:" + (i + 1), turns[i]);
     }
@@ -102,38 +121,56 @@ class SearchRecordsTest {
   void aSearchWithEveryStepReadsEachRecordOnce() {
     conversation();
     reads.clear();
-    List<SearchHit> hits = memory.search(SearchRequest.builder(CHAT, "which instrument is she learning")
-        .maxTokens(60).ranking(Ranking.ALL.withHubs(false)).build()).hits();
+    List<SearchHit> hits =
+        memory
+            .search(
+                SearchRequest.builder(CHAT, "which instrument is she learning")
+                    .maxTokens(60)
+                    .ranking(Ranking.ALL.withHubs(false))
+                    .build())
+            .hits();
     assertThat(hits).isNotEmpty();
-    // the neighbours' anchors, the memories near them and the feedback's best hits are read before the hits are
+    // the neighbours' anchors, the memories near them and the feedback's best hits are read before
+    // the hits are
     // chosen; every id reaches the store once
     assertThat(reads.size()).isGreaterThanOrEqualTo(2);
     List<String> all = reads.stream().flatMap(List::stream).toList();
     assertThat(all).doesNotHaveDuplicates();
     assertThat(all).containsAll(hits.stream().map(h -> h.memory().id()).toList());
-    // with hubs too: the step reads the dense list's memories whose densities it computes, through the same records
+    // with hubs too: the step reads the dense list's memories whose densities it computes, through
+    // the same records
     reads.clear();
-    hits = memory.search(SearchRequest.builder(CHAT, "which instrument is she learning").maxTokens(60)
-        .ranking(Ranking.ALL).build()).hits();
+    hits =
+        memory
+            .search(
+                SearchRequest.builder(CHAT, "which instrument is she learning")
+                    .maxTokens(60)
+                    .ranking(Ranking.ALL)
+                    .build())
+            .hits();
     all = reads.stream().flatMap(List::stream).toList();
-    assertThat(all).doesNotHaveDuplicates().containsAll(hits.stream().map(h -> h.memory().id()).toList());
+    assertThat(all)
+        .doesNotHaveDuplicates()
+        .containsAll(hits.stream().map(h -> h.memory().id()).toList());
   }
 
   @Test
   void getAnswersInTheAskedOrderAndReadsOnlyWhatItHasNotRead() {
     conversation();
-    List<String> ids = memory.list(ListRequest.of(CHAT)).items().stream().map(MemoryItem::id).toList();
+    List<String> ids =
+        memory.list(ListRequest.of(CHAT)).items().stream().map(MemoryItem::id).toList();
     String tenant = "default";
     SearchRecords shared = new SearchRecords(records, tenant);
     reads.clear();
     List<String> first = List.of(ids.get(3), ids.get(0), "no-such-id", ids.get(5));
-    assertThat(shared.get(first).stream().map(StoredMemory::id)).containsExactly(ids.get(3), ids.get(0),
-        ids.get(5));
+    assertThat(shared.get(first).stream().map(StoredMemory::id))
+        .containsExactly(ids.get(3), ids.get(0), ids.get(5));
     List<String> second = List.of(ids.get(5), ids.get(1), "no-such-id", ids.get(3));
-    assertThat(shared.get(second).stream().map(StoredMemory::id)).containsExactly(ids.get(5), ids.get(1),
-        ids.get(3));
+    assertThat(shared.get(second).stream().map(StoredMemory::id))
+        .containsExactly(ids.get(5), ids.get(1), ids.get(3));
     assertThat(reads).containsExactly(first, List.of(ids.get(1)));
-    assertThat(shared.get(List.of(ids.get(0), "no-such-id"))).extracting(StoredMemory::id)
+    assertThat(shared.get(List.of(ids.get(0), "no-such-id")))
+        .extracting(StoredMemory::id)
         .containsExactly(ids.get(0));
     assertThat(reads).hasSize(2); // all known: nothing read, the missing id remembered as missing
     // the records are the store's own

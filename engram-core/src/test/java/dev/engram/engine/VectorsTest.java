@@ -11,8 +11,9 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Vectors#embedDocuments}, the engine's one way of embedding stored texts: one call, every vector checked and
- * normalised, a wrong count refused. The embedders are fakes returning fixed vectors (no model runs in tests).
+ * {@link Vectors#embedDocuments}, the engine's one way of embedding stored texts: one call, every
+ * vector checked and normalised, a wrong count refused. The embedders are fakes returning fixed
+ * vectors (no model runs in tests).
  */
 class VectorsTest {
   /** An embedder of dimension 2 answering each call with {@code answer} and counting its calls. */
@@ -64,14 +65,27 @@ class VectorsTest {
 
   @Test
   void aWrongCountOrABadVectorIsRefusedWithWhatWasEmbedded() {
-    assertThatThrownBy(() -> Vectors.embedDocuments(new Fixed(texts -> List.of(new float[] {1, 0})),
-        List.of("a", "b"), "entity name")).isInstanceOf(EngramException.class)
+    assertThatThrownBy(
+            () ->
+                Vectors.embedDocuments(
+                    new Fixed(texts -> List.of(new float[] {1, 0})),
+                    List.of("a", "b"),
+                    "entity name"))
+        .isInstanceOf(EngramException.class)
         .hasMessage("the embedder returned 1 vectors for 2 texts (entity name)");
-    assertThatThrownBy(() -> Vectors.embedDocuments(new Fixed(texts -> List.of(new float[] {1, Float.NaN})),
-        List.of("a"), "fact")).isInstanceOf(EngramException.class)
+    assertThatThrownBy(
+            () ->
+                Vectors.embedDocuments(
+                    new Fixed(texts -> List.of(new float[] {1, Float.NaN})), List.of("a"), "fact"))
+        .isInstanceOf(EngramException.class)
         .hasMessage("the embedder returned a non-finite value for fact");
-    assertThatThrownBy(() -> Vectors.embedDocuments(new Fixed(texts -> List.of(new float[] {1, 0, 0})),
-        List.of("a"), "memory text")).isInstanceOf(EngramException.class)
+    assertThatThrownBy(
+            () ->
+                Vectors.embedDocuments(
+                    new Fixed(texts -> List.of(new float[] {1, 0, 0})),
+                    List.of("a"),
+                    "memory text"))
+        .isInstanceOf(EngramException.class)
         .hasMessage("the embedder returned a vector of 3 dims for memory text; expected 2");
   }
 }

@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An in-memory fake of a scope's memories for extractor tests: {@link #withText} matches the trimmed text exactly,
- * {@link #similar} ranks by the number of shared lower-case tokens (ties in insertion order) and leaves out memories
- * that share none. It records every query so tests can see what the extractor asked.
+ * An in-memory fake of a scope's memories for extractor tests: {@link #withText} matches the
+ * trimmed text exactly, {@link #similar} ranks by the number of shared lower-case tokens (ties in
+ * insertion order) and leaves out memories that share none. It records every query so tests can see
+ * what the extractor asked.
  */
 final class FakeScopeMemories implements ScopeMemories {
 
@@ -27,8 +28,22 @@ final class FakeScopeMemories implements ScopeMemories {
 
   /** Stores a memory with this id and text in scope user "u1". */
   FakeScopeMemories with(String id, String text) {
-    memories.add(new MemoryItem(id, text, Hashes.md5(text), Map.of(), "u1", null, null, null, null, CREATED, CREATED,
-        null, List.of(), null));
+    memories.add(
+        new MemoryItem(
+            id,
+            text,
+            Hashes.md5(text),
+            Map.of(),
+            "u1",
+            null,
+            null,
+            null,
+            null,
+            CREATED,
+            CREATED,
+            null,
+            List.of(),
+            null));
     return this;
   }
 

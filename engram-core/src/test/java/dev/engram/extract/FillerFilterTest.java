@@ -11,7 +11,11 @@ class FillerFilterTest {
 
   /** An empty expected value means the sentence is dropped. */
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       Hi!                                            | ""
       Hey Mel!                                       | ""
       Hey Mel! Good to see you!                      | ""
@@ -57,9 +61,16 @@ class FillerFilterTest {
     assertThat(filter.keep(sentence).orElse("")).isEqualTo(expected);
   }
 
-  /** The default minimum, two content words: short statements stay, greetings, reactions and addresses do not. */
+  /**
+   * The default minimum, two content words: short statements stay, greetings, reactions and
+   * addresses do not.
+   */
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       "Hey Jon! The store's doing great!"            | The store's doing great!
       I'm not giving up.                             | I'm not giving up.
       It's Shia Labeouf!                             | It's Shia Labeouf!
@@ -74,12 +85,19 @@ class FillerFilterTest {
       What got you into running?                     | ""
       """)
   void keepsTwoWordStatementsAtTheDefault(String sentence, String expected) {
-    assertThat(new FillerFilter(OfflineExtractor.Options.defaults().minContentWords()).keep(sentence).orElse(""))
+    assertThat(
+            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
+                .keep(sentence)
+                .orElse(""))
         .isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       "That's gorgeous, Caroline!"        | 1
       "Way to go, Jon!"                   | 1
       "We met in Lisbon, Portugal."       | 3
@@ -97,7 +115,11 @@ class FillerFilterTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       How have you been?            | true
       Really?!                      | true
       Did you see it? 😀            | true

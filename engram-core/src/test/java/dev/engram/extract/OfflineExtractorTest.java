@@ -26,50 +26,92 @@ class OfflineExtractorTest {
     return new Message(Role.USER, text, speaker, SESSION, sourceId);
   }
 
-  private static InferenceContext context(List<Message> messages, Instant timestamp, FakeScopeMemories memories) {
-    return new InferenceContext("default", Scope.user("u1"), messages, List.of(), Map.of(), timestamp, memories);
+  private static InferenceContext context(
+      List<Message> messages, Instant timestamp, FakeScopeMemories memories) {
+    return new InferenceContext(
+        "default", Scope.user("u1"), messages, List.of(), Map.of(), timestamp, memories);
   }
 
   @Test
   void plansOneAddPerKeptSentenceWithSpeakerTimeAndSource() {
-    List<Message> messages = List.of(
-        Message.system("You are a helpful assistant."),
-        said("Caroline", "Hey Mel! Good to see you! How have you been?", "D1:1"),
-        said("Melanie", "Hey Caroline! I'm swamped with the kids & work. What's up with you?", "D1:2"),
-        said("Caroline", "I went to a LGBTQ support group yesterday and it was so powerful.", "D1:3"),
-        said("Melanie", "Wow, that’s great! I painted that lake sunrise last year.", "D1:4"));
+    List<Message> messages =
+        List.of(
+            Message.system("You are a helpful assistant."),
+            said("Caroline", "Hey Mel! Good to see you! How have you been?", "D1:1"),
+            said(
+                "Melanie",
+                "Hey Caroline! I'm swamped with the kids & work. What's up with you?",
+                "D1:2"),
+            said(
+                "Caroline",
+                "I went to a LGBTQ support group yesterday and it was so powerful.",
+                "D1:3"),
+            said("Melanie", "Wow, that’s great! I painted that lake sunrise last year.", "D1:4"));
 
     List<PlannedChange> plan = extractor.plan(context(messages, null, new FakeScopeMemories()));
 
-    assertThat(plan).containsExactly(
-        new Add("Melanie is swamped with the kids & work.", "Melanie", Role.USER, SESSION, List.of("D1:2")),
-        new Add("Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.", "Caroline",
-            Role.USER, SESSION, List.of("D1:3")),
-        new Add("Melanie painted that lake sunrise last year (2022).", "Melanie", Role.USER, SESSION,
-            List.of("D1:4")));
+    assertThat(plan)
+        .containsExactly(
+            new Add(
+                "Melanie is swamped with the kids & work.",
+                "Melanie",
+                Role.USER,
+                SESSION,
+                List.of("D1:2")),
+            new Add(
+                "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.",
+                "Caroline",
+                Role.USER,
+                SESSION,
+                List.of("D1:3")),
+            new Add(
+                "Melanie painted that lake sunrise last year (2022).",
+                "Melanie",
+                Role.USER,
+                SESSION,
+                List.of("D1:4")));
   }
 
   @Test
   void fallsBackToTheAddTimestampAndKeepsTextWithoutNameOrTime() {
     Instant addTime = Instant.parse("2024-01-01T09:00:00Z");
     Message unnamed = Message.user("I’m moving to Lisbon next month with my partner.");
-    Message named = Message.assistant("I ran a charity race yesterday for the shelter.").withName("Bot");
+    Message named =
+        Message.assistant("I ran a charity race yesterday for the shelter.").withName("Bot");
 
-    assertThat(extractor.plan(context(List.of(unnamed, named), addTime, new FakeScopeMemories()))).containsExactly(
-        new Add("I'm moving to Lisbon next month (February 2024) with my partner.", null, Role.USER, addTime,
-            List.of()),
-        new Add("Bot ran a charity race yesterday (31 December 2023) for the shelter.", "Bot", Role.ASSISTANT,
-            addTime, List.of()));
-    assertThat(extractor.plan(context(List.of(unnamed), null, new FakeScopeMemories()))).containsExactly(
-        new Add("I'm moving to Lisbon next month with my partner.", null, Role.USER, null, List.of()));
+    assertThat(extractor.plan(context(List.of(unnamed, named), addTime, new FakeScopeMemories())))
+        .containsExactly(
+            new Add(
+                "I'm moving to Lisbon next month (February 2024) with my partner.",
+                null,
+                Role.USER,
+                addTime,
+                List.of()),
+            new Add(
+                "Bot ran a charity race yesterday (31 December 2023) for the shelter.",
+                "Bot",
+                Role.ASSISTANT,
+                addTime,
+                List.of()));
+    assertThat(extractor.plan(context(List.of(unnamed), null, new FakeScopeMemories())))
+        .containsExactly(
+            new Add(
+                "I'm moving to Lisbon next month with my partner.",
+                null,
+                Role.USER,
+                null,
+                List.of()));
   }
 
   @Test
   void exactDuplicateOfAStoredMemoryIsNoop() {
-    FakeScopeMemories memories = new FakeScopeMemories().with("m-1", "Caroline adopted a puppy named Max.");
+    FakeScopeMemories memories =
+        new FakeScopeMemories().with("m-1", "Caroline adopted a puppy named Max.");
 
-    List<PlannedChange> plan = extractor.plan(context(
-        List.of(said("Caroline", "I adopted a puppy named Max.", "D2:1")), null, memories));
+    List<PlannedChange> plan =
+        extractor.plan(
+            context(
+                List.of(said("Caroline", "I adopted a puppy named Max.", "D2:1")), null, memories));
 
     assertThat(plan).containsExactly(new Noop("m-1"));
     assertThat(memories.similarQueries()).isEmpty();
@@ -78,42 +120,77 @@ class OfflineExtractorTest {
   @Test
   void nearDuplicateOfAStoredMemoryIsNoopAndADifferentFactIsAdded() {
     // 11 of the stored memory's 12 tokens and no others: Jaccard 11/12 = 0.917 >= 0.9.
-    FakeScopeMemories memories = new FakeScopeMemories()
-        .with("m-1", "caroline adopted a puppy named max")
-        .with("m-2", "Melanie ran a charity race for mental health in the park downtown");
+    FakeScopeMemories memories =
+        new FakeScopeMemories()
+            .with("m-1", "caroline adopted a puppy named max")
+            .with("m-2", "Melanie ran a charity race for mental health in the park downtown");
 
-    List<PlannedChange> plan = extractor.plan(context(List.of(
-        said("Caroline", "I adopted a puppy named Max!", "D2:1"),
-        said("Melanie", "I ran a charity race for mental health in the park.", "D2:2"),
-        said("Melanie", "I ran a charity race.", "D2:3")), null, memories));
+    List<PlannedChange> plan =
+        extractor.plan(
+            context(
+                List.of(
+                    said("Caroline", "I adopted a puppy named Max!", "D2:1"),
+                    said("Melanie", "I ran a charity race for mental health in the park.", "D2:2"),
+                    said("Melanie", "I ran a charity race.", "D2:3")),
+                null,
+                memories));
 
-    assertThat(plan).containsExactly(new Noop("m-1"), new Noop("m-2"),
-        new Add("Melanie ran a charity race.", "Melanie", Role.USER, SESSION, List.of("D2:3")));
-    assertThat(memories.similarQueries()).containsExactly("Caroline adopted a puppy named Max!",
-        "Melanie ran a charity race for mental health in the park.", "Melanie ran a charity race.");
+    assertThat(plan)
+        .containsExactly(
+            new Noop("m-1"),
+            new Noop("m-2"),
+            new Add("Melanie ran a charity race.", "Melanie", Role.USER, SESSION, List.of("D2:3")));
+    assertThat(memories.similarQueries())
+        .containsExactly(
+            "Caroline adopted a puppy named Max!",
+            "Melanie ran a charity race for mental health in the park.",
+            "Melanie ran a charity race.");
   }
 
   @Test
   void duplicatesWithinOneAddAreAddedOnce() {
-    List<PlannedChange> plan = extractor.plan(context(List.of(
-        said("Caroline", "I adopted a puppy named Max.", "D3:1"),
-        said("Caroline", "I adopted a puppy named Max.", "D3:2"),
-        said("Caroline", "i adopted a puppy named max!!", "D3:3")), null, new FakeScopeMemories()));
+    List<PlannedChange> plan =
+        extractor.plan(
+            context(
+                List.of(
+                    said("Caroline", "I adopted a puppy named Max.", "D3:1"),
+                    said("Caroline", "I adopted a puppy named Max.", "D3:2"),
+                    said("Caroline", "i adopted a puppy named max!!", "D3:3")),
+                null,
+                new FakeScopeMemories()));
 
-    assertThat(plan).containsExactly(
-        new Add("Caroline adopted a puppy named Max.", "Caroline", Role.USER, SESSION, List.of("D3:1")));
+    assertThat(plan)
+        .containsExactly(
+            new Add(
+                "Caroline adopted a puppy named Max.",
+                "Caroline",
+                Role.USER,
+                SESSION,
+                List.of("D3:1")));
   }
 
   @Test
   void aStoredMemoryGetsOneNoopEvenIfTwoFactsMatchIt() {
-    // Each fact adds one token to the memory's 12 (12/13 = 0.923); the two facts share 12 of 14 (0.857).
-    FakeScopeMemories memories = new FakeScopeMemories()
-        .with("m-9", "Caroline keeps a small garden with tomatoes and basil on the balcony");
+    // Each fact adds one token to the memory's 12 (12/13 = 0.923); the two facts share 12 of 14
+    // (0.857).
+    FakeScopeMemories memories =
+        new FakeScopeMemories()
+            .with("m-9", "Caroline keeps a small garden with tomatoes and basil on the balcony");
 
-    List<PlannedChange> plan = extractor.plan(context(List.of(
-        said("Caroline", "I keep a small garden with tomatoes and basil on the balcony too.", "D4:1"),
-        said("Caroline", "I keep a small garden with tomatoes and basil on the sunny balcony.", "D4:2")), null,
-        memories));
+    List<PlannedChange> plan =
+        extractor.plan(
+            context(
+                List.of(
+                    said(
+                        "Caroline",
+                        "I keep a small garden with tomatoes and basil on the balcony too.",
+                        "D4:1"),
+                    said(
+                        "Caroline",
+                        "I keep a small garden with tomatoes and basil on the sunny balcony.",
+                        "D4:2")),
+                null,
+                memories));
 
     assertThat(plan).containsExactly(new Noop("m-9"));
   }
@@ -121,38 +198,64 @@ class OfflineExtractorTest {
   @Test
   void optionsTuneContentThresholdAndNearDuplicateSearch() {
     FakeScopeMemories memories = new FakeScopeMemories().with("m-1", "caroline loves it");
-    OfflineExtractor lenient = OfflineExtractor.create(
-        OfflineExtractor.Options.defaults().withMinContentWords(1).withSimilarCandidates(0));
-    OfflineExtractor strict = OfflineExtractor.create(OfflineExtractor.Options.defaults().withMinContentWords(3));
+    OfflineExtractor lenient =
+        OfflineExtractor.create(
+            OfflineExtractor.Options.defaults().withMinContentWords(1).withSimilarCandidates(0));
+    OfflineExtractor strict =
+        OfflineExtractor.create(OfflineExtractor.Options.defaults().withMinContentWords(3));
 
-    List<PlannedChange> plan = lenient.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories));
+    List<PlannedChange> plan =
+        lenient.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories));
 
-    assertThat(plan).containsExactly(new Add("Love it.", "Caroline", Role.USER, SESSION, List.of("D5:1")));
+    assertThat(plan)
+        .containsExactly(new Add("Love it.", "Caroline", Role.USER, SESSION, List.of("D5:1")));
     assertThat(memories.similarQueries()).isEmpty();
-    assertThat(extractor.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories))).isEmpty();
+    assertThat(
+            extractor.plan(context(List.of(said("Caroline", "Love it.", "D5:1")), null, memories)))
+        .isEmpty();
     // two content words (the first person and "love"): the default keeps it, three does not
-    assertThat(extractor.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, new FakeScopeMemories())))
-        .containsExactly(new Add("Caroline loves it.", "Caroline", Role.USER, SESSION, List.of("D5:2")));
-    assertThat(strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories))).isEmpty();
+    assertThat(
+            extractor.plan(
+                context(
+                    List.of(said("Caroline", "I love it.", "D5:2")),
+                    null,
+                    new FakeScopeMemories())))
+        .containsExactly(
+            new Add("Caroline loves it.", "Caroline", Role.USER, SESSION, List.of("D5:2")));
+    assertThat(
+            strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories)))
+        .isEmpty();
     assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0));
-    assertThat(OfflineExtractor.Options.defaults()).isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
+    assertThat(OfflineExtractor.Options.defaults())
+        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
   }
 
   @Test
   void rejectsBadOptionsNamingFieldAndValue() {
-    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3)).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("minContentWords: must be 0 or more, was -1");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3)).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("nearDuplicateThreshold: must be in (0, 1], was 0.0");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101)).isInstanceOf(ValidationException.class)
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101))
+        .isInstanceOf(ValidationException.class)
         .hasMessage("similarCandidates: must be in [0, 100], was 101");
   }
 
   @Test
   void factsOfOneMessage() {
-    assertThat(extractor.facts(Message.system("I am the system and I have rules."), SESSION)).isEmpty();
-    assertThat(extractor.facts(said("Jon", "Lost my job as a banker yesterday, so I'm gonna start my own business."
-        + " Any ideas?", "D6:1"), null)).containsExactly(
-        "Jon lost Jon's job as a banker yesterday (7 May 2023), so Jon is gonna start Jon's own business.");
+    assertThat(extractor.facts(Message.system("I am the system and I have rules."), SESSION))
+        .isEmpty();
+    assertThat(
+            extractor.facts(
+                said(
+                    "Jon",
+                    "Lost my job as a banker yesterday, so I'm gonna start my own business."
+                        + " Any ideas?",
+                    "D6:1"),
+                null))
+        .containsExactly(
+            "Jon lost Jon's job as a banker yesterday (7 May 2023), so Jon is gonna start Jon's own business.");
   }
 }

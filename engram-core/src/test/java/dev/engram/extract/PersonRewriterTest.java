@@ -9,7 +9,11 @@ class PersonRewriterTest {
 
   /** An empty name column means the message has no speaker name: the text is kept. */
   @ParameterizedTest(name = "[{index}] {0}: {1}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       Caroline | I adopted a puppy.                           | Caroline adopted a puppy.
       Caroline | I'm keen on counseling.                      | Caroline is keen on counseling.
       Caroline | I'm not sure about the move.                 | Caroline is not sure about the move.

@@ -12,22 +12,30 @@ class SentenceSplitterTest {
 
   static Stream<Arguments> cases() {
     return Stream.of(
-        Arguments.of("Hey Mel! Good to see you! How have you been?",
+        Arguments.of(
+            "Hey Mel! Good to see you! How have you been?",
             List.of("Hey Mel!", "Good to see you!", "How have you been?")),
-        Arguments.of("Dr. Smith said hi. I went to see Mr. Jones e.g. yesterday.",
+        Arguments.of(
+            "Dr. Smith said hi. I went to see Mr. Jones e.g. yesterday.",
             List.of("Dr. Smith said hi.", "I went to see Mr. Jones e.g. yesterday.")),
-        Arguments.of("It cost 3.50 dollars!! Really?! Yes 😀 I did",
+        Arguments.of(
+            "It cost 3.50 dollars!! Really?! Yes 😀 I did",
             List.of("It cost 3.50 dollars!!", "Really?!", "Yes 😀 I did")),
-        Arguments.of("I met J. K. Rowling at 5 p.m. It was fun.",
+        Arguments.of(
+            "I met J. K. Rowling at 5 p.m. It was fun.",
             List.of("I met J. K. Rowling at 5 p.m.", "It was fun.")),
-        Arguments.of("Line one\nLine two without punct\r\n\r\nLine three.",
+        Arguments.of(
+            "Line one\nLine two without punct\r\n\r\nLine three.",
             List.of("Line one", "Line two without punct", "Line three.")),
         Arguments.of("Third...  and more... Fourth.", List.of("Third... and more...", "Fourth.")),
         Arguments.of("I love it 😍😍 we went camping", List.of("I love it 😍😍 we went camping")),
-        Arguments.of("We flew to St. Louis last year. Loved it",
+        Arguments.of(
+            "We flew to St. Louis last year. Loved it",
             List.of("We flew to St. Louis last year.", "Loved it")),
-        Arguments.of("She said \"Wow.\" Then she left.", List.of("She said \"Wow.\"", "Then she left.")),
-        Arguments.of("Pi is about 3.14159 i.e. a bit more than 3.",
+        Arguments.of(
+            "She said \"Wow.\" Then she left.", List.of("She said \"Wow.\"", "Then she left.")),
+        Arguments.of(
+            "Pi is about 3.14159 i.e. a bit more than 3.",
             List.of("Pi is about 3.14159 i.e. a bit more than 3.")),
         Arguments.of("   ", List.of()),
         Arguments.of("", List.of()));

@@ -10,7 +10,11 @@ class TimeResolverTest {
 
   /** 8 May 2023 is a Monday. */
   @ParameterizedTest(name = "[{index}] {1}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       2023-05-08T13:56:00Z | went to a support group yesterday.   | went to a support group yesterday (7 May 2023).
       2023-05-08T13:56:00Z | ran yesterday morning                | ran yesterday morning (7 May 2023)
       2023-05-08T13:56:00Z | slept badly last night               | slept badly last night (7 May 2023)
@@ -77,7 +81,10 @@ class TimeResolverTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       went yesterday
       moves next month
       """)

@@ -9,7 +9,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TokenJaccardTest {
 
   @ParameterizedTest(name = "[{index}] {0} ~ {1}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       Caroline adopted a puppy.       | caroline ADOPTED a puppy!!        | 1.0
       Caroline adopted a puppy.       | a puppy Caroline adopted          | 1.0
       Caroline adopted a puppy.       | Caroline adopted a kitten.        | 0.6

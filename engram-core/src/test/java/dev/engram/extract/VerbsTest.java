@@ -8,7 +8,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class VerbsTest {
 
   @ParameterizedTest(name = "[{index}] I {0} -> she {1}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
       go      | goes
       do      | does
       am      | is
@@ -42,7 +46,10 @@ class VerbsTest {
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       went     | true  | false
       played   | true  | true
       seen     | false | true

@@ -12,11 +12,22 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FilterEvaluatorTest {
-  private static final MemoryItem M = new MemoryItem("id-1", "Alice moved to Lisbon", Hashes.md5("Alice moved to Lisbon"),
-      Map.of("topic", "Travel", "priority", 3, "done", false, "tags", List.of("city", "move")),
-      "alice", "bot", null, "Alice", Role.USER, Instant.parse("2024-05-01T10:00:00Z"),
-      Instant.parse("2024-05-02T10:00:00Z"), Instant.parse("2023-05-08T13:56:00Z"), List.of("D1:3"),
-      LocalDate.parse("2025-01-01"));
+  private static final MemoryItem M =
+      new MemoryItem(
+          "id-1",
+          "Alice moved to Lisbon",
+          Hashes.md5("Alice moved to Lisbon"),
+          Map.of("topic", "Travel", "priority", 3, "done", false, "tags", List.of("city", "move")),
+          "alice",
+          "bot",
+          null,
+          "Alice",
+          Role.USER,
+          Instant.parse("2024-05-01T10:00:00Z"),
+          Instant.parse("2024-05-02T10:00:00Z"),
+          Instant.parse("2023-05-08T13:56:00Z"),
+          List.of("D1:3"),
+          LocalDate.parse("2025-01-01"));
 
   private static boolean m(String json) {
     return FilterEvaluator.matches(Mem0Filters.parse(json), M);
@@ -55,7 +66,8 @@ class FilterEvaluatorTest {
     assertThat(m("{\"priority\": {\"gt\": 2, \"lte\": 3}}")).isTrue();
     assertThat(m("{\"priority\": {\"gt\": 3}}")).isFalse();
     assertThat(m("{\"topic\": {\"gte\": \"T\"}}")).isTrue();
-    assertThat(m("{\"created_at\": {\"gte\": \"2024-05-01\", \"lt\": \"2024-05-01T10:00:01Z\"}}")).isTrue();
+    assertThat(m("{\"created_at\": {\"gte\": \"2024-05-01\", \"lt\": \"2024-05-01T10:00:01Z\"}}"))
+        .isTrue();
     assertThat(m("{\"event_time\": {\"lt\": \"2023-05-08\"}}")).isFalse();
     assertThat(m("{\"expiration_date\": \"2025-01-01\"}")).isTrue();
   }

@@ -9,12 +9,24 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link Entity#aliases()}: canonical (no duplicates, never the normalised name), kept by every copy. */
+/**
+ * {@link Entity#aliases()}: canonical (no duplicates, never the normalised name), kept by every
+ * copy.
+ */
 class EntityAliasTest {
   private static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
   private static final Instant T1 = Instant.parse("2024-02-01T00:00:00Z");
-  private final Entity melanie = new Entity("e1", "Melanie Rose Smith", "melanie rose smith", "person",
-      new float[] {1, 0}, 1, T0, T0, Scope.user("u1"));
+  private final Entity melanie =
+      new Entity(
+          "e1",
+          "Melanie Rose Smith",
+          "melanie rose smith",
+          "person",
+          new float[] {1, 0},
+          1,
+          T0,
+          T0,
+          Scope.user("u1"));
 
   @Test
   void theOldConstructorHasNoAliases() {
@@ -47,13 +59,49 @@ class EntityAliasTest {
 
   @Test
   void theConstructorDropsDuplicatesAndTheNameAndRejectsBlanks() {
-    Entity e = new Entity("e1", "Melanie Rose Smith", "melanie rose smith", "person", new float[] {1, 0}, 1, T0, T0,
-        Scope.user("u1"), Arrays.asList("mel", "melanie rose smith", "mel", "melanie smith"));
+    Entity e =
+        new Entity(
+            "e1",
+            "Melanie Rose Smith",
+            "melanie rose smith",
+            "person",
+            new float[] {1, 0},
+            1,
+            T0,
+            T0,
+            Scope.user("u1"),
+            Arrays.asList("mel", "melanie rose smith", "mel", "melanie smith"));
     assertThat(e.aliases()).containsExactly("mel", "melanie smith");
-    assertThatThrownBy(() -> e.aliases().add("x")).isInstanceOf(UnsupportedOperationException.class);
-    assertThatThrownBy(() -> new Entity("e1", "M", "m", "person", new float[] {1}, 1, T0, T0, Scope.user("u1"),
-        List.of(" "))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("alias of entity e1");
-    assertThatThrownBy(() -> new Entity("e1", "M", "m", "person", new float[] {1}, 1, T0, T0, Scope.user("u1"),
-        Arrays.asList("a", null))).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> e.aliases().add("x"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(
+            () ->
+                new Entity(
+                    "e1",
+                    "M",
+                    "m",
+                    "person",
+                    new float[] {1},
+                    1,
+                    T0,
+                    T0,
+                    Scope.user("u1"),
+                    List.of(" ")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("alias of entity e1");
+    assertThatThrownBy(
+            () ->
+                new Entity(
+                    "e1",
+                    "M",
+                    "m",
+                    "person",
+                    new float[] {1},
+                    1,
+                    T0,
+                    T0,
+                    Scope.user("u1"),
+                    Arrays.asList("a", null)))
+        .isInstanceOf(NullPointerException.class);
   }
 }

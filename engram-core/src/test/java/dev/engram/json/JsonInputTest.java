@@ -15,38 +15,53 @@ class JsonInputTest {
 
   @Test
   void metadataKeepsOrderAndJsonTypes() {
-    Map<String, Object> m = JsonInput.metadata("metadata",
-        "{\"topic\":\"travel\",\"n\":3,\"big\":12345678901,\"x\":1.5,\"ok\":true,\"tags\":[\"a\"],"
-            + "\"nested\":{\"k\":null}}");
+    Map<String, Object> m =
+        JsonInput.metadata(
+            "metadata",
+            "{\"topic\":\"travel\",\"n\":3,\"big\":12345678901,\"x\":1.5,\"ok\":true,\"tags\":[\"a\"],"
+                + "\"nested\":{\"k\":null}}");
     assertThat(m.keySet()).containsExactly("topic", "n", "big", "x", "ok", "tags", "nested");
-    assertThat(m).containsEntry("topic", "travel").containsEntry("n", 3).containsEntry("big", 12345678901L)
-        .containsEntry("x", 1.5).containsEntry("ok", true).containsEntry("tags", List.of("a"));
+    assertThat(m)
+        .containsEntry("topic", "travel")
+        .containsEntry("n", 3)
+        .containsEntry("big", 12345678901L)
+        .containsEntry("x", 1.5)
+        .containsEntry("ok", true)
+        .containsEntry("tags", List.of("a"));
     assertThat(m.get("nested")).isEqualTo(Collections.singletonMap("k", null));
   }
 
   @Test
   void metadataMustBeOneJsonObject() {
     assertThatThrownBy(() -> JsonInput.metadata("metadata", "[1,2]"))
-        .isInstanceOf(ValidationException.class).hasMessage("metadata: must be a JSON object, got array");
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("metadata: must be a JSON object, got array");
     assertThatThrownBy(() -> JsonInput.metadata("metadata", "{\"a\":1} {\"b\":2}"))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("metadata: malformed JSON: ");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("metadata: malformed JSON: ");
     assertThatThrownBy(() -> JsonInput.metadata("metadata", "{topic: travel}"))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("metadata: malformed JSON: ");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("metadata: malformed JSON: ");
     assertThatThrownBy(() -> JsonInput.metadata("metadata", " "))
-        .isInstanceOf(ValidationException.class).hasMessage("metadata: must not be empty");
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("metadata: must not be empty");
   }
 
   @Test
   void instantsAcceptInstantsOffsetsLocalTimesAndDates() {
-    assertThat(JsonInput.instant("t", "2024-05-01T10:00:00Z")).isEqualTo(Instant.parse("2024-05-01T10:00:00Z"));
+    assertThat(JsonInput.instant("t", "2024-05-01T10:00:00Z"))
+        .isEqualTo(Instant.parse("2024-05-01T10:00:00Z"));
     assertThat(JsonInput.instant("t", "2024-05-01T12:00:00+02:00"))
         .isEqualTo(Instant.parse("2024-05-01T10:00:00Z"));
-    assertThat(JsonInput.instant("t", "2024-05-01T10:00")).isEqualTo(Instant.parse("2024-05-01T10:00:00Z"));
-    assertThat(JsonInput.instant("t", " 2024-05-01 ")).isEqualTo(Instant.parse("2024-05-01T00:00:00Z"));
+    assertThat(JsonInput.instant("t", "2024-05-01T10:00"))
+        .isEqualTo(Instant.parse("2024-05-01T10:00:00Z"));
+    assertThat(JsonInput.instant("t", " 2024-05-01 "))
+        .isEqualTo(Instant.parse("2024-05-01T00:00:00Z"));
     assertThatThrownBy(() -> JsonInput.instant("timestamp", "May 1st"))
         .isInstanceOf(ValidationException.class)
-        .hasMessage("timestamp: 'May 1st' is not an ISO-8601 date or date-time"
-            + " (for example 2024-05-01T10:00:00Z or 2024-05-01)");
+        .hasMessage(
+            "timestamp: 'May 1st' is not an ISO-8601 date or date-time"
+                + " (for example 2024-05-01T10:00:00Z or 2024-05-01)");
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.engram.memory;
 
 import dev.engram.spi.Storage;
-import dev.engram.testing.RandomFilterContract;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.RandomFilterContract;
 import java.nio.file.Path;
 
 /** The RandomFilter contract on the in-memory reference backend. */

@@ -1,8 +1,8 @@
 package dev.engram.memory;
 
 import dev.engram.spi.Storage;
-import dev.engram.testing.SearchIndexContract;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.SearchIndexContract;
 import java.nio.file.Path;
 
 /** The SearchIndex contract on the in-memory reference backend. */

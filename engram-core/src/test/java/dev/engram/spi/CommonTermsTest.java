@@ -18,7 +18,9 @@ class CommonTermsTest {
 
   @Test
   void aMatchMustHoldOneOfTheTermsThatAreNotCommonInTheGivenOrder() {
-    assertThat(CommonTerms.required(frequencies("caroline", 80, "pottery", 3, "class", 0, "kids", 11), 100))
+    assertThat(
+            CommonTerms.required(
+                frequencies("caroline", 80, "pottery", 3, "class", 0, "kids", 11), 100))
         .hasValueSatisfying(r -> assertThat(r).containsExactly("pottery", "class"));
   }
 
@@ -39,12 +41,16 @@ class CommonTermsTest {
 
   @Test
   void fewerMemoriesThanTheMinimumHaveNoCommonTerms() {
-    assertThat(CommonTerms.required(frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES - 1))
+    assertThat(
+            CommonTerms.required(
+                frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES - 1))
         .isEmpty();
     assertThat(CommonTerms.isCommon(19, CommonTerms.MIN_MEMORIES - 1)).isFalse();
     assertThat(CommonTerms.applies(CommonTerms.MIN_MEMORIES - 1)).isFalse();
     assertThat(CommonTerms.applies(CommonTerms.MIN_MEMORIES)).isTrue();
-    assertThat(CommonTerms.required(frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES))
+    assertThat(
+            CommonTerms.required(
+                frequencies("caroline", 19, "pottery", 1), CommonTerms.MIN_MEMORIES))
         .hasValueSatisfying(r -> assertThat(r).containsExactly("pottery"));
   }
 }

@@ -21,13 +21,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Contract: {@code add} (verbatim and with the default inference), {@code addBatch} and {@code get}. */
+/**
+ * Contract: {@code add} (verbatim and with the default inference), {@code addBatch} and {@code
+ * get}.
+ */
 public abstract class AddContract extends ContractSupport {
 
   @Test
   protected void addOneMessageVerbatimStoresIt() {
     Instant before = clock.peek();
-    AddResult r = memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
+    AddResult r =
+        memory.add(AddRequest.builder(ALICE).user("  I moved to Lisbon  ").infer(false).build());
 
     assertThat(r.events()).hasSize(1);
     MemoryEvent e = r.events().get(0);
@@ -48,7 +52,9 @@ public abstract class AddContract extends ContractSupport {
     assertThat(m.actorId()).isNull();
     assertThat(m.metadata()).isEmpty();
     assertThat(m.sourceIds()).isEmpty();
-    assertThat(m.eventTime()).as("a message without a time was said when the add was received").isEqualTo(before);
+    assertThat(m.eventTime())
+        .as("a message without a time was said when the add was received")
+        .isEqualTo(before);
     assertThat(m.expirationDate()).isNull();
     assertThat(m.createdAt()).isAfterOrEqualTo(before).isEqualTo(m.updatedAt());
     assertThat(memory.history(e.id())).extracting(h -> h.event()).containsExactly(EventType.ADD);
@@ -58,21 +64,28 @@ public abstract class AddContract extends ContractSupport {
   protected void addMessagesVerbatimSkipsSystemAndKeepsSpeakersTimesAndSources() {
     Instant requestTime = Instant.parse("2023-05-08T13:56:00Z");
     Instant messageTime = Instant.parse("2023-05-08T14:00:00Z");
-    AddResult r = memory.add(AddRequest.builder(ALICE.withAgent("coach"))
-        .message(Message.system("You are a helpful coach"))
-        .message(Message.user("I ran a marathon").withName("Caroline").withSourceId("D1:3")
-            .withTimestamp(messageTime))
-        .message(Message.assistant("Congratulations on the marathon").withName("Coach"))
-        .timestamp(requestTime)
-        .infer(false)
-        .build());
+    AddResult r =
+        memory.add(
+            AddRequest.builder(ALICE.withAgent("coach"))
+                .message(Message.system("You are a helpful coach"))
+                .message(
+                    Message.user("I ran a marathon")
+                        .withName("Caroline")
+                        .withSourceId("D1:3")
+                        .withTimestamp(messageTime))
+                .message(Message.assistant("Congratulations on the marathon").withName("Coach"))
+                .timestamp(requestTime)
+                .infer(false)
+                .build());
 
-    assertThat(r.events()).extracting(MemoryEvent::memory, MemoryEvent::event, MemoryEvent::actorId,
-            MemoryEvent::role)
+    assertThat(r.events())
+        .extracting(
+            MemoryEvent::memory, MemoryEvent::event, MemoryEvent::actorId, MemoryEvent::role)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("I ran a marathon", EventType.ADD, "Caroline", Role.USER),
-            org.assertj.core.groups.Tuple.tuple("Congratulations on the marathon", EventType.ADD, "Coach",
-                Role.ASSISTANT));
+            org.assertj.core.groups.Tuple.tuple(
+                "I ran a marathon", EventType.ADD, "Caroline", Role.USER),
+            org.assertj.core.groups.Tuple.tuple(
+                "Congratulations on the marathon", EventType.ADD, "Coach", Role.ASSISTANT));
     MemoryItem user = memory.get(r.events().get(0).id()).orElseThrow();
     assertThat(user.actorId()).isEqualTo("Caroline");
     assertThat(user.eventTime()).isEqualTo(messageTime);
@@ -84,22 +97,39 @@ public abstract class AddContract extends ContractSupport {
     assertThat(assistant.actorId()).isEqualTo("Coach");
     assertThat(assistant.eventTime()).isEqualTo(requestTime);
     assertThat(assistant.sourceIds()).isEmpty();
-    assertThat(texts(ALICE)).containsExactlyInAnyOrder("I ran a marathon", "Congratulations on the marathon");
+    assertThat(texts(ALICE))
+        .containsExactlyInAnyOrder("I ran a marathon", "Congratulations on the marathon");
   }
 
   @Test
   void onlySystemMessagesAddNothing() {
-    AddResult r = memory.add(AddRequest.builder(ALICE).message(Message.system("be brief")).infer(false).build());
+    AddResult r =
+        memory.add(
+            AddRequest.builder(ALICE).message(Message.system("be brief")).infer(false).build());
     assertThat(r.events()).isEmpty();
     assertThat(total(ALICE)).isZero();
   }
 
   @Test
   void metadataAndExpirationAreStored() {
-    Map<String, Object> metadata = Map.of("topic", "travel", "stars", 4, "tags", List.of("city", "sea"),
-        "nested", Map.of("ok", true));
-    AddResult r = memory.add(AddRequest.builder(ALICE).user("Lisbon has great light").metadata(metadata)
-        .expiration(TODAY.plusDays(30)).infer(false).build());
+    Map<String, Object> metadata =
+        Map.of(
+            "topic",
+            "travel",
+            "stars",
+            4,
+            "tags",
+            List.of("city", "sea"),
+            "nested",
+            Map.of("ok", true));
+    AddResult r =
+        memory.add(
+            AddRequest.builder(ALICE)
+                .user("Lisbon has great light")
+                .metadata(metadata)
+                .expiration(TODAY.plusDays(30))
+                .infer(false)
+                .build());
 
     MemoryItem m = memory.get(r.events().get(0).id()).orElseThrow();
     assertThat(m.metadata()).containsOnlyKeys("topic", "stars", "tags", "nested");
@@ -113,56 +143,84 @@ public abstract class AddContract extends ContractSupport {
   @Test
   void inferByDefaultRunsTheOfflineExtractor() {
     Instant may8 = Instant.parse("2023-05-08T13:56:00Z");
-    Message turn = new Message(Role.USER, "Hey Mel! I adopted a puppy yesterday. How are you?", "Caroline", may8,
-        "D1:1");
+    Message turn =
+        new Message(
+            Role.USER,
+            "Hey Mel! I adopted a puppy yesterday. How are you?",
+            "Caroline",
+            may8,
+            "D1:1");
     AddResult r = memory.add(AddRequest.builder(ALICE).message(turn).build());
-    assertThat(r.events()).extracting(MemoryEvent::event, MemoryEvent::memory).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(EventType.ADD, "Caroline adopted a puppy yesterday (7 May 2023)."));
+    assertThat(r.events())
+        .extracting(MemoryEvent::event, MemoryEvent::memory)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                EventType.ADD, "Caroline adopted a puppy yesterday (7 May 2023)."));
     MemoryItem m = memory.get(r.events().get(0).id()).orElseThrow();
     assertThat(m.actorId()).isEqualTo("Caroline");
     assertThat(m.sourceIds()).containsExactly("D1:1");
     assertThat(m.eventTime()).isEqualTo(may8);
-    assertThat(memory.history(m.id())).extracting(HistoryEntry::pipeline).containsExactly(ChangePipelines.OFFLINE);
+    assertThat(memory.history(m.id()))
+        .extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.OFFLINE);
     AddResult again = memory.add(AddRequest.builder(ALICE).message(turn).build());
     assertThat(again.events()).extracting(MemoryEvent::event).containsExactly(EventType.NOOP);
   }
 
   /**
-   * A message without a time, in a request without one, was said when the add was received: the engine clock's
-   * instant at the start of the add (read once per add) resolves its relative dates and is its event time.
+   * A message without a time, in a request without one, was said when the add was received: the
+   * engine clock's instant at the start of the add (read once per add) resolves its relative dates
+   * and is its event time.
    */
   @Test
   void aMessageWithoutTimeIsDatedWhenTheAddIsReceived() {
     clock.advance(java.time.Duration.ofDays(40));
     Instant received = clock.peek();
-    String yesterday = java.time.format.DateTimeFormatter.ofPattern("d MMMM uuuu", java.util.Locale.ENGLISH)
-        .format(java.time.LocalDate.ofInstant(received, java.time.ZoneOffset.UTC).minusDays(1));
-    AddResult r = memory.add(AddRequest.builder(BOB)
-        .message(Message.user("Yesterday I adopted a puppy called Max").withName("Bob")).build());
+    String yesterday =
+        java.time.format.DateTimeFormatter.ofPattern("d MMMM uuuu", java.util.Locale.ENGLISH)
+            .format(java.time.LocalDate.ofInstant(received, java.time.ZoneOffset.UTC).minusDays(1));
+    AddResult r =
+        memory.add(
+            AddRequest.builder(BOB)
+                .message(Message.user("Yesterday I adopted a puppy called Max").withName("Bob"))
+                .build());
 
-    assertThat(r.events()).extracting(MemoryEvent::event, MemoryEvent::memory).containsExactly(
-        org.assertj.core.groups.Tuple.tuple(EventType.ADD, "Yesterday (" + yesterday + ") Bob adopted a puppy called Max"));
+    assertThat(r.events())
+        .extracting(MemoryEvent::event, MemoryEvent::memory)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                EventType.ADD, "Yesterday (" + yesterday + ") Bob adopted a puppy called Max"));
     assertThat(memory.get(r.events().get(0).id()).orElseThrow().eventTime()).isEqualTo(received);
 
     Instant givenTime = Instant.parse("2026-12-01T10:00:00Z");
-    AddResult timed = memory.add(AddRequest.builder(BOB)
-        .message(Message.user("Yesterday I adopted a kitten called Tom").withName("Bob")).timestamp(givenTime).build());
-    assertThat(timed.events()).extracting(MemoryEvent::memory)
+    AddResult timed =
+        memory.add(
+            AddRequest.builder(BOB)
+                .message(Message.user("Yesterday I adopted a kitten called Tom").withName("Bob"))
+                .timestamp(givenTime)
+                .build());
+    assertThat(timed.events())
+        .extracting(MemoryEvent::memory)
         .containsExactly("Yesterday (30 November 2026) Bob adopted a kitten called Tom");
-    assertThat(memory.get(timed.events().get(0).id()).orElseThrow().eventTime()).isEqualTo(givenTime);
+    assertThat(memory.get(timed.events().get(0).id()).orElseThrow().eventTime())
+        .isEqualTo(givenTime);
   }
 
   @Test
   void everyUntimedMessageOfOneAddGetsTheSameReceiveTime() {
     Instant own = Instant.parse("2023-01-02T03:04:05Z");
     Instant received = clock.peek();
-    AddResult r = memory.add(AddRequest.builder(ALICE)
-        .message(Message.user("I planted tulips"))
-        .message(Message.assistant("Tulips need cold winters"))
-        .message(Message.user("I repainted the fence").withTimestamp(own))
-        .infer(false).build());
+    AddResult r =
+        memory.add(
+            AddRequest.builder(ALICE)
+                .message(Message.user("I planted tulips"))
+                .message(Message.assistant("Tulips need cold winters"))
+                .message(Message.user("I repainted the fence").withTimestamp(own))
+                .infer(false)
+                .build());
 
-    assertThat(r.events()).extracting(e -> memory.get(e.id()).orElseThrow().eventTime())
+    assertThat(r.events())
+        .extracting(e -> memory.get(e.id()).orElseThrow().eventTime())
         .containsExactly(received, received, own);
   }
 
@@ -174,27 +232,41 @@ public abstract class AddContract extends ContractSupport {
     assertThat(first.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
     String id = first.events().get(0).id();
 
-    AddResult again = memory.add(AddRequest.builder(ALICE).user("I like green tea")
-        .user("I also like coffee").build());
-    assertThat(again.events()).extracting(MemoryEvent::event).containsExactly(EventType.NOOP, EventType.ADD);
+    AddResult again =
+        memory.add(
+            AddRequest.builder(ALICE).user("I like green tea").user("I also like coffee").build());
+    assertThat(again.events())
+        .extracting(MemoryEvent::event)
+        .containsExactly(EventType.NOOP, EventType.ADD);
     assertThat(again.events().get(0).id()).isEqualTo(id);
     assertThat(again.events().get(0).memory()).isEqualTo("I like green tea");
 
     AddResult otherScope = memory.add(AddRequest.builder(BOB).user("I like green tea").build());
     assertThat(otherScope.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
     assertThat(texts(ALICE)).containsExactly("I also like coffee", "I like green tea");
-    assertThat(memory.history(id)).extracting(HistoryEntry::pipeline).containsExactly(ChangePipelines.VERBATIM);
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::pipeline)
+        .containsExactly(ChangePipelines.VERBATIM);
   }
 
   @Test
   void addBatchCommitsEveryRequest() {
-    List<AddResult> results = memory.addBatch(List.of(
-        AddRequest.builder(ALICE).user("first of the batch").infer(false).build(),
-        AddRequest.builder(BOB).user("second of the batch").user("third of the batch").infer(false).build()));
+    List<AddResult> results =
+        memory.addBatch(
+            List.of(
+                AddRequest.builder(ALICE).user("first of the batch").infer(false).build(),
+                AddRequest.builder(BOB)
+                    .user("second of the batch")
+                    .user("third of the batch")
+                    .infer(false)
+                    .build()));
 
     assertThat(results).hasSize(2);
-    assertThat(results.get(0).events()).extracting(MemoryEvent::memory).containsExactly("first of the batch");
-    assertThat(results.get(1).events()).extracting(MemoryEvent::memory)
+    assertThat(results.get(0).events())
+        .extracting(MemoryEvent::memory)
+        .containsExactly("first of the batch");
+    assertThat(results.get(1).events())
+        .extracting(MemoryEvent::memory)
         .containsExactly("second of the batch", "third of the batch");
     assertThat(texts(ALICE)).containsExactly("first of the batch");
     assertThat(texts(BOB)).containsExactlyInAnyOrder("second of the batch", "third of the batch");
@@ -204,19 +276,23 @@ public abstract class AddContract extends ContractSupport {
   @Test
   void addBatchIsAllOrNothingWhenALaterRequestFails() {
     memory.close();
-    MemoryInference failing = ctx -> {
-      if (ctx.messages().stream().anyMatch(m -> m.content().contains("explode"))) {
-        throw new EngramException("the extractor failed");
-      }
-      return new VerbatimInference().plan(ctx);
-    };
+    MemoryInference failing =
+        ctx -> {
+          if (ctx.messages().stream().anyMatch(m -> m.content().contains("explode"))) {
+            throw new EngramException("the extractor failed");
+          }
+          return new VerbatimInference().plan(ctx);
+        };
     memory = open(b -> b.inference(failing));
     String existing = addVerbatim(ALICE, "already here");
     long before = storedCount();
 
-    assertThatThrownBy(() -> memory.addBatch(List.of(
-        AddRequest.builder(ALICE).user("planned but never committed").build(),
-        AddRequest.builder(BOB).user("this one will explode").build())))
+    assertThatThrownBy(
+            () ->
+                memory.addBatch(
+                    List.of(
+                        AddRequest.builder(ALICE).user("planned but never committed").build(),
+                        AddRequest.builder(BOB).user("this one will explode").build())))
         .isInstanceOf(EngramException.class)
         .hasMessage("the extractor failed");
 

@@ -26,7 +26,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Contract: list, update, delete, deleteAll, history, reset, purgeExpired and the async variants. */
+/**
+ * Contract: list, update, delete, deleteAll, history, reset, purgeExpired and the async variants.
+ */
 public abstract class ChangeContract extends SearchContract {
 
   @Test
@@ -37,19 +39,27 @@ public abstract class ChangeContract extends SearchContract {
     addVerbatim(BOB, "note of bob");
 
     Page<MemoryItem> first = memory.list(ListRequest.of(ALICE).withPage(0, 2));
-    assertThat(first.items()).extracting(MemoryItem::text).containsExactly("note number 5", "note number 4");
+    assertThat(first.items())
+        .extracting(MemoryItem::text)
+        .containsExactly("note number 5", "note number 4");
     assertThat(first.total()).isEqualTo(5);
     assertThat(first.offset()).isZero();
     assertThat(first.hasMore()).isTrue();
     Page<MemoryItem> middle = memory.list(ListRequest.of(ALICE).withPage(2, 2));
-    assertThat(middle.items()).extracting(MemoryItem::text).containsExactly("note number 3", "note number 2");
+    assertThat(middle.items())
+        .extracting(MemoryItem::text)
+        .containsExactly("note number 3", "note number 2");
     Page<MemoryItem> last = memory.list(ListRequest.of(ALICE).withPage(4, 2));
     assertThat(last.items()).extracting(MemoryItem::text).containsExactly("note number 1");
     assertThat(last.hasMore()).isFalse();
     assertThat(memory.list(ListRequest.of(ALICE).withPage(10, 2)).items()).isEmpty();
     assertThat(memory.list(ListRequest.of(ALICE).withPage(10, 2)).total()).isEqualTo(5);
-    assertThat(memory.list(ListRequest.of(ALICE).withFilter(Filter.eq("memory", "note number 3"))).items())
-        .extracting(MemoryItem::text).containsExactly("note number 3");
+    assertThat(
+            memory
+                .list(ListRequest.of(ALICE).withFilter(Filter.eq("memory", "note number 3")))
+                .items())
+        .extracting(MemoryItem::text)
+        .containsExactly("note number 3");
     assertThat(memory.list(ListRequest.of(dev.engram.Scope.user("nobody"))).total()).isZero();
   }
 
@@ -67,26 +77,40 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(after.createdAt()).isEqualTo(before.createdAt());
     assertThat(after.updatedAt()).isAfter(before.updatedAt());
     assertThat(after.role()).isEqualTo(Role.USER);
-    List<SearchHit> hits = memory.search(SearchRequest.builder(ALICE, "Lisbon").explain(true).build()).hits();
+    List<SearchHit> hits =
+        memory.search(SearchRequest.builder(ALICE, "Lisbon").explain(true).build()).hits();
     assertThat(hits.get(0).memory().id()).isEqualTo(id);
     assertThat(hits.get(0).details().keywordRank()).isEqualTo(1);
-    // the old text is gone from the index (the next memory's source context, the message before it, still says
+    // the old text is gone from the index (the next memory's source context, the message before it,
+    // still says
     // Porto: that one may match)
-    List<SearchHit> old = memory.search(SearchRequest.builder(ALICE, "Porto").explain(true).build()).hits();
-    assertThat(old).filteredOn(h -> h.memory().id().equals(id))
+    List<SearchHit> old =
+        memory.search(SearchRequest.builder(ALICE, "Porto").explain(true).build()).hits();
+    assertThat(old)
+        .filteredOn(h -> h.memory().id().equals(id))
         .allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
-    assertThat(memory.search(SearchRequest.builder(ALICE, "Porto").explain(true).ranking(dev.engram.Ranking.NONE)
-        .build()).hits()).allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
-    assertThat(memory.history(id)).extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
-        .containsExactly(tuple(EventType.ADD, null, "I live in Porto"),
+    assertThat(
+            memory
+                .search(
+                    SearchRequest.builder(ALICE, "Porto")
+                        .explain(true)
+                        .ranking(dev.engram.Ranking.NONE)
+                        .build())
+                .hits())
+        .allSatisfy(h -> assertThat(h.details().keywordRank()).isZero());
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
+        .containsExactly(
+            tuple(EventType.ADD, null, "I live in Porto"),
             tuple(EventType.UPDATE, "I live in Porto", "I live in Lisbon"));
   }
 
   @Test
   void updateMetadataOnlyKeepsTextAndEmbedding() {
     String id = addVerbatim(ALICE, "I live in Porto");
-    MemoryItem after = memory.update(id, MemoryUpdate.metadata(Map.of("city", "Porto"))
-        .withExpiration(TODAY.plusDays(9)));
+    MemoryItem after =
+        memory.update(
+            id, MemoryUpdate.metadata(Map.of("city", "Porto")).withExpiration(TODAY.plusDays(9)));
 
     assertThat(after.text()).isEqualTo("I live in Porto");
     assertThat(after.metadata()).isEqualTo(Map.of("city", "Porto"));
@@ -94,14 +118,25 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(memory.get(id)).contains(after);
     assertThat(search(ALICE, "Porto")).containsExactly(id);
     assertThat(memory.list(ListRequest.of(ALICE).withFilter(Filter.eq("city", "Porto"))).items())
-        .extracting(MemoryItem::id).containsExactly(id);
-    assertThat(ids(memory.search(SearchRequest.builder(ALICE, "Porto").filter(Filter.eq("city", "Porto"))
-        .build()).hits())).containsExactly(id);
-    assertThat(memory.history(id)).extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
-        .containsExactly(tuple(EventType.ADD, null, "I live in Porto"),
+        .extracting(MemoryItem::id)
+        .containsExactly(id);
+    assertThat(
+            ids(
+                memory
+                    .search(
+                        SearchRequest.builder(ALICE, "Porto")
+                            .filter(Filter.eq("city", "Porto"))
+                            .build())
+                    .hits()))
+        .containsExactly(id);
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
+        .containsExactly(
+            tuple(EventType.ADD, null, "I live in Porto"),
             tuple(EventType.UPDATE, "I live in Porto", "I live in Porto"));
     assertThatThrownBy(() -> memory.update("no-such-id", MemoryUpdate.text("x")))
-        .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("no-such-id");
+        .isInstanceOf(MemoryNotFoundException.class)
+        .hasMessageContaining("no-such-id");
   }
 
   @Test
@@ -113,9 +148,13 @@ public abstract class ChangeContract extends SearchContract {
 
     assertThat(memory.get(id)).isEmpty();
     assertThat(search(ALICE, "locker code")).containsExactly(other);
-    assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(MemoryItem::id).containsExactly(other);
-    assertThat(memory.history(id)).extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
-        .containsExactly(tuple(EventType.ADD, null, "my locker code is 4512"),
+    assertThat(memory.list(ListRequest.of(ALICE)).items())
+        .extracting(MemoryItem::id)
+        .containsExactly(other);
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::event, HistoryEntry::oldText, HistoryEntry::newText)
+        .containsExactly(
+            tuple(EventType.ADD, null, "my locker code is 4512"),
             tuple(EventType.DELETE, "my locker code is 4512", null));
     List<HistoryEntry> h = memory.history(id);
     assertThat(h.get(1).seq()).isGreaterThan(h.get(0).seq());
@@ -127,8 +166,9 @@ public abstract class ChangeContract extends SearchContract {
 
   /**
    * Every history row names the path through the engine that made its change: {@code raw} for an
-   * {@code infer=false} add, {@code update} and {@code delete} for direct API edits, {@code delete_all} for the bulk
-   * delete of a scope, {@code expiry} for {@code purgeExpired}; the store keeps it and reads it back.
+   * {@code infer=false} add, {@code update} and {@code delete} for direct API edits, {@code
+   * delete_all} for the bulk delete of a scope, {@code expiry} for {@code purgeExpired}; the store
+   * keeps it and reads it back.
    */
   @Test
   void historyNamesThePipelineOfEveryChange() {
@@ -137,16 +177,30 @@ public abstract class ChangeContract extends SearchContract {
     memory.delete(edited);
     String bulk = addVerbatim(BOB, "bob likes chess");
     memory.deleteAll(BOB);
-    String expired = memory.add(AddRequest.builder(ALICE).user("offer ends today").expiration(TODAY)
-        .infer(false).build()).events().get(0).id();
+    String expired =
+        memory
+            .add(
+                AddRequest.builder(ALICE)
+                    .user("offer ends today")
+                    .expiration(TODAY)
+                    .infer(false)
+                    .build())
+            .events()
+            .get(0)
+            .id();
     memory.purgeExpired();
 
-    assertThat(memory.history(edited)).extracting(HistoryEntry::event, HistoryEntry::pipeline).containsExactly(
-        tuple(EventType.ADD, ChangePipelines.RAW), tuple(EventType.UPDATE, ChangePipelines.UPDATE),
-        tuple(EventType.DELETE, ChangePipelines.DELETE));
-    assertThat(memory.history(bulk)).extracting(HistoryEntry::pipeline)
+    assertThat(memory.history(edited))
+        .extracting(HistoryEntry::event, HistoryEntry::pipeline)
+        .containsExactly(
+            tuple(EventType.ADD, ChangePipelines.RAW),
+            tuple(EventType.UPDATE, ChangePipelines.UPDATE),
+            tuple(EventType.DELETE, ChangePipelines.DELETE));
+    assertThat(memory.history(bulk))
+        .extracting(HistoryEntry::pipeline)
         .containsExactly(ChangePipelines.RAW, ChangePipelines.DELETE_ALL);
-    assertThat(memory.history(expired)).extracting(HistoryEntry::pipeline)
+    assertThat(memory.history(expired))
+        .extracting(HistoryEntry::pipeline)
         .containsExactly(ChangePipelines.RAW, ChangePipelines.EXPIRY);
   }
 
@@ -156,8 +210,13 @@ public abstract class ChangeContract extends SearchContract {
     addVerbatim(ALICE, "alice two");
     String planner = addVerbatim(ALICE.withAgent("planner"), "alice with the planner");
     String bob = addVerbatim(BOB, "bob one");
-    String acme = memory.forTenant("acme").add(AddRequest.builder(ALICE).user("alice at acme").infer(false)
-        .build()).events().get(0).id();
+    String acme =
+        memory
+            .forTenant("acme")
+            .add(AddRequest.builder(ALICE).user("alice at acme").infer(false).build())
+            .events()
+            .get(0)
+            .id();
 
     assertThat(memory.deleteAll(ALICE.withAgent("planner"))).isEqualTo(1);
     assertThat(memory.get(planner)).isEmpty();
@@ -174,8 +233,11 @@ public abstract class ChangeContract extends SearchContract {
     String id = addVerbatim(ALICE, "default tenant memory");
     addVerbatim(BOB, "another default tenant memory");
     Memory acme = memory.forTenant("acme");
-    String kept = acme.add(AddRequest.builder(ALICE).user("acme tenant memory").infer(false).build())
-        .events().get(0).id();
+    String kept =
+        acme.add(AddRequest.builder(ALICE).user("acme tenant memory").infer(false).build())
+            .events()
+            .get(0)
+            .id();
 
     memory.reset();
 
@@ -184,7 +246,8 @@ public abstract class ChangeContract extends SearchContract {
     assertThat(memory.get(id)).isEmpty();
     assertThat(memory.history(id)).isEmpty();
     assertThat(search(ALICE, "memory")).isEmpty();
-    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "memory").build()).hits())).containsExactly(kept);
+    assertThat(ids(acme.search(SearchRequest.builder(ALICE, "memory").build()).hits()))
+        .containsExactly(kept);
     assertThat(acme.history(kept)).hasSize(1);
     String again = addVerbatim(ALICE, "default tenant memory");
     assertThat(search(ALICE, "memory")).containsExactly(again);
@@ -192,21 +255,51 @@ public abstract class ChangeContract extends SearchContract {
 
   @Test
   void purgeExpiredDeletesOnlyExpiredMemories() {
-    String expired = memory.add(AddRequest.builder(ALICE).user("offer ends today").expiration(TODAY)
-        .infer(false).build()).events().get(0).id();
-    memory.add(AddRequest.builder(BOB).user("offer ended last week").expiration(TODAY.minusDays(7))
-        .infer(false).build());
-    String live = memory.add(AddRequest.builder(ALICE).user("offer ends tomorrow").expiration(TODAY.plusDays(1))
-        .infer(false).build()).events().get(0).id();
-    String acme = memory.forTenant("acme").add(AddRequest.builder(ALICE).user("acme offer")
-        .expiration(TODAY).infer(false).build()).events().get(0).id();
+    String expired =
+        memory
+            .add(
+                AddRequest.builder(ALICE)
+                    .user("offer ends today")
+                    .expiration(TODAY)
+                    .infer(false)
+                    .build())
+            .events()
+            .get(0)
+            .id();
+    memory.add(
+        AddRequest.builder(BOB)
+            .user("offer ended last week")
+            .expiration(TODAY.minusDays(7))
+            .infer(false)
+            .build());
+    String live =
+        memory
+            .add(
+                AddRequest.builder(ALICE)
+                    .user("offer ends tomorrow")
+                    .expiration(TODAY.plusDays(1))
+                    .infer(false)
+                    .build())
+            .events()
+            .get(0)
+            .id();
+    String acme =
+        memory
+            .forTenant("acme")
+            .add(
+                AddRequest.builder(ALICE).user("acme offer").expiration(TODAY).infer(false).build())
+            .events()
+            .get(0)
+            .id();
 
     assertThat(memory.purgeExpired()).isEqualTo(2);
 
-    assertThat(memory.list(ListRequest.of(ALICE).withIncludeExpired(true)).items()).extracting(MemoryItem::id)
+    assertThat(memory.list(ListRequest.of(ALICE).withIncludeExpired(true)).items())
+        .extracting(MemoryItem::id)
         .containsExactly(live);
     assertThat(total(BOB)).isZero();
-    assertThat(memory.history(expired)).extracting(HistoryEntry::event)
+    assertThat(memory.history(expired))
+        .extracting(HistoryEntry::event)
         .containsExactly(EventType.ADD, EventType.DELETE);
     assertThat(memory.forTenant("acme").get(acme)).isPresent();
     assertThat(memory.purgeExpired()).isZero();
@@ -214,13 +307,15 @@ public abstract class ChangeContract extends SearchContract {
 
   @Test
   void asyncVariantsComplete() throws Exception {
-    CompletableFuture<AddResult> added = memory.addAsync(AddRequest.builder(ALICE).user("async memory")
-        .infer(false).build());
+    CompletableFuture<AddResult> added =
+        memory.addAsync(AddRequest.builder(ALICE).user("async memory").infer(false).build());
     MemoryEvent e = added.get().events().get(0);
     assertThat(e.event()).isEqualTo(EventType.ADD);
-    CompletableFuture<SearchResult> found = memory.searchAsync(SearchRequest.builder(ALICE, "async").build());
+    CompletableFuture<SearchResult> found =
+        memory.searchAsync(SearchRequest.builder(ALICE, "async").build());
     assertThat(ids(found.get().hits())).containsExactly(e.id());
-    CompletableFuture<AddResult> bad = memory.addAsync(AddRequest.builder(ALICE).user(" ").infer(false).build());
+    CompletableFuture<AddResult> bad =
+        memory.addAsync(AddRequest.builder(ALICE).user(" ").infer(false).build());
     assertThatThrownBy(bad::get).hasCauseInstanceOf(dev.engram.ValidationException.class);
     assertThat(total(ALICE)).isEqualTo(1);
   }

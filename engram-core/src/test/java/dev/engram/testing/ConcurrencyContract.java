@@ -19,7 +19,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Contract: many threads adding and searching in their own and in a shared scope lose no write and fail never. */
+/**
+ * Contract: many threads adding and searching in their own and in a shared scope lose no write and
+ * fail never.
+ */
 public abstract class ConcurrencyContract extends ValidationContract {
   private static final int THREADS = 8;
   private static final int ADDS_PER_THREAD = 30;
@@ -32,21 +35,32 @@ public abstract class ConcurrencyContract extends ValidationContract {
     CountDownLatch start = new CountDownLatch(1);
     for (int t = 0; t < THREADS; t++) {
       int thread = t;
-      workers.add(() -> {
-        start.await();
-        Scope own = Scope.user("worker-" + thread);
-        for (int i = 0; i < ADDS_PER_THREAD; i++) {
-          String ownToken = "own" + thread + "x" + i;
-          String ownId = addAndRemember(own, "private note " + ownToken, textById);
-          assertThat(ids(memory.search(SearchRequest.builder(own, ownToken).topK(5).build()).hits()))
-              .as("read your own write %s", ownToken).contains(ownId);
-          String sharedToken = "shared" + thread + "x" + i;
-          String sharedId = addAndRemember(SHARED, "shared note " + sharedToken, textById);
-          assertThat(ids(memory.search(SearchRequest.builder(SHARED, sharedToken).topK(5).build()).hits()))
-              .as("read your own write %s", sharedToken).contains(sharedId);
-        }
-        return null;
-      });
+      workers.add(
+          () -> {
+            start.await();
+            Scope own = Scope.user("worker-" + thread);
+            for (int i = 0; i < ADDS_PER_THREAD; i++) {
+              String ownToken = "own" + thread + "x" + i;
+              String ownId = addAndRemember(own, "private note " + ownToken, textById);
+              assertThat(
+                      ids(
+                          memory
+                              .search(SearchRequest.builder(own, ownToken).topK(5).build())
+                              .hits()))
+                  .as("read your own write %s", ownToken)
+                  .contains(ownId);
+              String sharedToken = "shared" + thread + "x" + i;
+              String sharedId = addAndRemember(SHARED, "shared note " + sharedToken, textById);
+              assertThat(
+                      ids(
+                          memory
+                              .search(SearchRequest.builder(SHARED, sharedToken).topK(5).build())
+                              .hits()))
+                  .as("read your own write %s", sharedToken)
+                  .contains(sharedId);
+            }
+            return null;
+          });
     }
     runAll(workers, start);
 
@@ -56,8 +70,11 @@ public abstract class ConcurrencyContract extends ValidationContract {
     assertThat(total(SHARED)).isEqualTo((long) THREADS * ADDS_PER_THREAD);
     assertThat(textById).hasSize(2 * THREADS * ADDS_PER_THREAD);
     assertThat(storedCount()).isEqualTo(2L * THREADS * ADDS_PER_THREAD);
-    textById.forEach((id, text) -> assertThat(memory.get(id)).as(id).hasValueSatisfying(m ->
-        assertThat(m.text()).isEqualTo(text)));
+    textById.forEach(
+        (id, text) ->
+            assertThat(memory.get(id))
+                .as(id)
+                .hasValueSatisfying(m -> assertThat(m.text()).isEqualTo(text)));
     for (int t = 0; t < THREADS; t++) {
       String token = "shared" + t + "x" + (ADDS_PER_THREAD - 1);
       assertThat(memory.search(SearchRequest.builder(SHARED, token).topK(2).build()).hits())
@@ -78,13 +95,17 @@ public abstract class ConcurrencyContract extends ValidationContract {
     List<Callable<Void>> workers = new ArrayList<>();
     CountDownLatch start = new CountDownLatch(1);
     for (int t = 0; t < THREADS; t++) {
-      workers.add(() -> {
-        start.await();
-        for (int i = 0; i < 5; i++) {
-          events.addAll(memory.add(AddRequest.builder(scope).user("I go climbing on Tuesdays").build()).events());
-        }
-        return null;
-      });
+      workers.add(
+          () -> {
+            start.await();
+            for (int i = 0; i < 5; i++) {
+              events.addAll(
+                  memory
+                      .add(AddRequest.builder(scope).user("I go climbing on Tuesdays").build())
+                      .events());
+            }
+            return null;
+          });
     }
     runAll(workers, start);
 
@@ -96,14 +117,18 @@ public abstract class ConcurrencyContract extends ValidationContract {
   }
 
   /**
-   * Two threads add batches over the same scopes in opposite orders; with inference on, each request of a batch
-   * needs its scope's lock. Locks taken in request order deadlock here; the bounded wait fails the test instead of
-   * hanging it.
+   * Two threads add batches over the same scopes in opposite orders; with inference on, each
+   * request of a batch needs its scope's lock. Locks taken in request order deadlock here; the
+   * bounded wait fails the test instead of hanging it.
    */
   @Test
   void oppositeOrderBatchesDoNotDeadlock() throws Exception {
-    List<Scope> scopes = List.of(Scope.user("batch-a"), Scope.user("batch-b"), Scope.user("batch-c"),
-        Scope.agent("batch-d"));
+    List<Scope> scopes =
+        List.of(
+            Scope.user("batch-a"),
+            Scope.user("batch-b"),
+            Scope.user("batch-c"),
+            Scope.agent("batch-d"));
     int rounds = 25;
     Map<String, Scope> added = new ConcurrentHashMap<>();
     List<Callable<Void>> workers = new ArrayList<>();
@@ -114,34 +139,43 @@ public abstract class ConcurrencyContract extends ValidationContract {
         java.util.Collections.reverse(order);
       }
       int thread = t;
-      workers.add(() -> {
-        start.await();
-        for (int i = 0; i < rounds; i++) {
-          List<AddRequest> batch = new ArrayList<>();
-          for (Scope s : order) {
-            batch.add(AddRequest.builder(s).user("Thread " + thread + " visited city number " + i).build());
-          }
-          List<dev.engram.AddResult> results = memory.addBatch(batch);
-          assertThat(results).hasSize(order.size());
-          for (int r = 0; r < results.size(); r++) {
-            for (MemoryEvent e : results.get(r).events()) {
-              if (e.event() == EventType.ADD) {
-                added.put(e.id(), order.get(r));
+      workers.add(
+          () -> {
+            start.await();
+            for (int i = 0; i < rounds; i++) {
+              List<AddRequest> batch = new ArrayList<>();
+              for (Scope s : order) {
+                batch.add(
+                    AddRequest.builder(s)
+                        .user("Thread " + thread + " visited city number " + i)
+                        .build());
+              }
+              List<dev.engram.AddResult> results = memory.addBatch(batch);
+              assertThat(results).hasSize(order.size());
+              for (int r = 0; r < results.size(); r++) {
+                for (MemoryEvent e : results.get(r).events()) {
+                  if (e.event() == EventType.ADD) {
+                    added.put(e.id(), order.get(r));
+                  }
+                }
               }
             }
-          }
-        }
-        return null;
-      });
+            return null;
+          });
     }
     runAll(workers, start);
 
     assertThat(added).as("the batches added memories").isNotEmpty();
     for (Scope s : scopes) {
-      List<String> expected = added.entrySet().stream().filter(e -> e.getValue().equals(s)).map(Map.Entry::getKey)
-          .toList();
+      List<String> expected =
+          added.entrySet().stream()
+              .filter(e -> e.getValue().equals(s))
+              .map(Map.Entry::getKey)
+              .toList();
       assertThat(memory.list(dev.engram.ListRequest.of(s).withPage(0, 1000)).items())
-          .as("memories of %s", s).extracting(dev.engram.MemoryItem::id).containsExactlyInAnyOrderElementsOf(expected);
+          .as("memories of %s", s)
+          .extracting(dev.engram.MemoryItem::id)
+          .containsExactlyInAnyOrderElementsOf(expected);
     }
   }
 

@@ -25,21 +25,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fixture of the storage contract suite ({@link MemoryContractTest}): a {@link Memory} on the backend under
- * test with the {@link HashEmbedder} and a {@link TickingClock}, opened fresh in a temporary directory for every
- * test. Backends implement {@link #openStorage} and {@link #damageIndex}.
+ * The fixture of the storage contract suite ({@link MemoryContractTest}): a {@link Memory} on the
+ * backend under test with the {@link HashEmbedder} and a {@link TickingClock}, opened fresh in a
+ * temporary directory for every test. Backends implement {@link #openStorage} and {@link
+ * #damageIndex}.
  */
 public abstract class ContractSupport {
   /** The dimension of the default {@link HashEmbedder}. */
   protected static final int DIMENSION = 64;
+
   /** The day of {@link TickingClock#START}: what the engine calls "today" in these tests. */
   protected static final LocalDate TODAY = LocalDate.of(2024, 5, 1);
 
   protected static final Scope ALICE = Scope.user("alice");
   protected static final Scope BOB = Scope.user("bob");
 
-  @TempDir
-  protected Path dir;
+  @TempDir protected Path dir;
 
   protected TickingClock clock;
   protected Storage storage;
@@ -49,15 +50,15 @@ public abstract class ContractSupport {
   protected abstract Storage openStorage(Path dir, int dimension);
 
   /**
-   * Damages the derived search index of the (closed) storage in {@code dir}, for example by deleting its
-   * directory, so that the next open must rebuild it from the record.
+   * Damages the derived search index of the (closed) storage in {@code dir}, for example by
+   * deleting its directory, so that the next open must rebuild it from the record.
    */
   protected abstract void damageIndex(Path dir);
 
   @BeforeEach
   void openMemory() {
     clock = new TickingClock();
-    memory = open(b -> { });
+    memory = open(b -> {});
   }
 
   @AfterEach
@@ -68,7 +69,10 @@ public abstract class ContractSupport {
     }
   }
 
-  /** Opens a Memory on fresh storage in {@code dir}, with the test defaults and then {@code customizer}. */
+  /**
+   * Opens a Memory on fresh storage in {@code dir}, with the test defaults and then {@code
+   * customizer}.
+   */
   protected Memory open(Consumer<Engram.Builder> customizer) {
     return open(new HashEmbedder(), customizer);
   }
@@ -84,7 +88,7 @@ public abstract class ContractSupport {
   protected void reopen() {
     memory.close();
     memory = null;
-    memory = open(b -> { });
+    memory = open(b -> {});
   }
 
   /** Stores one user message verbatim and returns the new memory's id. */
@@ -106,8 +110,12 @@ public abstract class ContractSupport {
 
   /** Texts of a scope's memories, newest first (first page of 1000, expired ones included). */
   protected List<String> texts(Scope scope) {
-    return memory.list(ListRequest.of(scope).withPage(0, 1000).withIncludeExpired(true)).items().stream()
-        .map(MemoryItem::text).toList();
+    return memory
+        .list(ListRequest.of(scope).withPage(0, 1000).withIncludeExpired(true))
+        .items()
+        .stream()
+        .map(MemoryItem::text)
+        .toList();
   }
 
   protected long total(Scope scope) {

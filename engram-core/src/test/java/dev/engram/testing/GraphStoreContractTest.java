@@ -33,13 +33,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results: round trips,
- * entities found by name or alias, aliases replaced by upserts and removed with their entity, tenant and scope
- * isolation, time views, invalidation that keeps the edge, entity deletion with its edges, relation
- * deletion, relations found by memory id, exact per-scope similarity order, and, through the engine, relations
- * whose provenance is the one message they were extracted from. A backend adds one small subclass
- * implementing {@link #openStore()} (a store with no data) and, if needed, {@link #closeStore(GraphStore)}. Vectors
- * have {@value #DIMENSION} dimensions.
+ * The graph store contract, as every {@link GraphStore} must pass it, with exact expected results:
+ * round trips, entities found by name or alias, aliases replaced by upserts and removed with their
+ * entity, tenant and scope isolation, time views, invalidation that keeps the edge, entity deletion
+ * with its edges, relation deletion, relations found by memory id, exact per-scope similarity
+ * order, and, through the engine, relations whose provenance is the one message they were extracted
+ * from. A backend adds one small subclass implementing {@link #openStore()} (a store with no data)
+ * and, if needed, {@link #closeStore(GraphStore)}. Vectors have {@value #DIMENSION} dimensions.
  */
 public abstract class GraphStoreContractTest {
   protected static final int DIMENSION = 4;
@@ -89,10 +89,21 @@ public abstract class GraphStoreContractTest {
     return new Entity(id, name, Names.normalize(name), "person", v, 1, T0, T0.plusNanos(1), scope);
   }
 
-  protected static Relation relation(String id, Entity s, String name, Entity t, float[] v, Instant validAt,
-                                     Instant invalidAt) {
-    return new Relation(id, s.id(), name, t.id(), s.name() + " " + name.replace('_', ' ') + " " + t.name(), v,
-        validAt, invalidAt, T0, invalidAt == null ? null : T0.plusSeconds(5), List.of("m-" + id), List.of("mem-" + id),
+  protected static Relation relation(
+      String id, Entity s, String name, Entity t, float[] v, Instant validAt, Instant invalidAt) {
+    return new Relation(
+        id,
+        s.id(),
+        name,
+        t.id(),
+        s.name() + " " + name.replace('_', ' ') + " " + t.name(),
+        v,
+        validAt,
+        invalidAt,
+        T0,
+        invalidAt == null ? null : T0.plusSeconds(5),
+        List.of("m-" + id),
+        List.of("mem-" + id),
         s.scope());
   }
 
@@ -118,14 +129,21 @@ public abstract class GraphStoreContractTest {
   private final Entity acme = entity("e-acme", "Acme Corp.", ALICE, vec(0, 0, 0, 1));
   private final Entity aliceR1 = entity("e-r1-alice", "Alice", ALICE_R1, vec(1, 0, 0, 0));
   private final Entity gym = entity("e-r1-gym", "Gym", ALICE_R1, vec(0, 0, 1, 0));
-  private final Relation livesBeijing = relation("r1", alice, "lives_in", beijing, vec(1, 1, 0, 0), JAN, JUN);
-  private final Relation livesShanghai = relation("r2", alice, "lives_in", shanghai, vec(1, 1, 1, 0), JUN, null);
-  private final Relation worksAcme = relation("r3", alice, "works_at", acme, vec(1, 0, 0, 1), null, null);
-  private final Relation goesToGym = relation("r5", aliceR1, "goes_to", gym, vec(1, 0, 1, 0), null, null);
+  private final Relation livesBeijing =
+      relation("r1", alice, "lives_in", beijing, vec(1, 1, 0, 0), JAN, JUN);
+  private final Relation livesShanghai =
+      relation("r2", alice, "lives_in", shanghai, vec(1, 1, 1, 0), JUN, null);
+  private final Relation worksAcme =
+      relation("r3", alice, "works_at", acme, vec(1, 0, 0, 1), null, null);
+  private final Relation goesToGym =
+      relation("r5", aliceR1, "goes_to", gym, vec(1, 0, 1, 0), null, null);
 
   private void seed() {
-    store.apply(T1, GraphChanges.upserts(List.of(alice, beijing, shanghai, acme, aliceR1, gym),
-        List.of(livesBeijing, livesShanghai, worksAcme, goesToGym)));
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(alice, beijing, shanghai, acme, aliceR1, gym),
+            List.of(livesBeijing, livesShanghai, worksAcme, goesToGym)));
   }
 
   @Test
@@ -140,20 +158,32 @@ public abstract class GraphStoreContractTest {
   @Test
   void entitiesByNameUseTheNormalisedNameInsideTheScope() {
     seed();
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-alice-bob", "Alice", BOB, vec(1, 0, 0, 0))), List.of()));
-    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("alice", "acme corp")))).containsExactlyInAnyOrder(
-        "e-alice", "e-acme", "e-r1-alice");
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(entity("e-alice-bob", "Alice", BOB, vec(1, 0, 0, 0))), List.of()));
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("alice", "acme corp"))))
+        .containsExactlyInAnyOrder("e-alice", "e-acme", "e-r1-alice");
     assertThat(ids(store.entitiesByName(T1, ALICE_R2, List.of("alice", "acme corp")))).isEmpty();
-    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("alice", "acme corp")))).containsExactly(
-        "e-r1-alice");
+    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("alice", "acme corp"))))
+        .containsExactly("e-r1-alice");
     assertThat(ids(store.entitiesByName(T1, BOB, List.of("alice")))).containsExactly("e-alice-bob");
     assertThat(store.entitiesByName(T2, ALICE, List.of("alice"))).isEmpty();
     assertThat(store.entitiesByName(T1, ALICE, List.of())).isEmpty();
   }
 
   private static Entity aliased(Entity e, String... aliases) {
-    return new Entity(e.id(), e.name(), e.normalizedName(), e.type(), e.embedding(), e.mentions(), e.createdAt(),
-        e.updatedAt(), e.scope(), List.of(aliases));
+    return new Entity(
+        e.id(),
+        e.name(),
+        e.normalizedName(),
+        e.type(),
+        e.embedding(),
+        e.mentions(),
+        e.createdAt(),
+        e.updatedAt(),
+        e.scope(),
+        List.of(aliases));
   }
 
   @Test
@@ -162,15 +192,16 @@ public abstract class GraphStoreContractTest {
     Entity ali = aliased(alice, "ali", "al");
     store.apply(T1, GraphChanges.upserts(List.of(ali), List.of()));
     assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(ali);
-    assertThat(store.entities(T1, List.of("e-alice")).get(0).aliases()).containsExactly("ali", "al");
+    assertThat(store.entities(T1, List.of("e-alice")).get(0).aliases())
+        .containsExactly("ali", "al");
     assertThat(store.entitiesByName(T1, ALICE, List.of("ali"))).containsExactly(ali);
     // Known by its name and an alias at once, or by two aliases: returned once.
     assertThat(ids(store.entitiesByName(T1, ALICE, List.of("ali", "al", "alice", "beijing"))))
         .containsExactlyInAnyOrder("e-alice", "e-r1-alice", "e-beijing");
     assertThat(store.entitiesByName(T1, ALICE, List.of("alicia"))).isEmpty();
     // Relations are untouched by an entity upsert.
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r2",
-        "r3");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)))
+        .containsExactly("r1", "r2", "r3");
   }
 
   @Test
@@ -178,13 +209,17 @@ public abstract class GraphStoreContractTest {
     seed();
     Entity gymR1 = aliased(gym, "fitness club");
     Entity aliceBob = aliased(entity("e-alice-bob", "Alice", BOB, vec(1, 0, 0, 0)), "ali");
-    store.apply(T1, GraphChanges.upserts(List.of(gymR1, aliased(alice, "ali"), aliceBob), List.of()));
+    store.apply(
+        T1, GraphChanges.upserts(List.of(gymR1, aliased(alice, "ali"), aliceBob), List.of()));
     store.apply(T2, GraphChanges.upserts(List.of(aliased(beijing, "fitness club")), List.of()));
-    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("fitness club")))).containsExactly("e-r1-gym");
-    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("fitness club")))).containsExactly("e-r1-gym");
+    assertThat(ids(store.entitiesByName(T1, ALICE_R1, List.of("fitness club"))))
+        .containsExactly("e-r1-gym");
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("fitness club"))))
+        .containsExactly("e-r1-gym");
     assertThat(store.entitiesByName(T1, ALICE_R2, List.of("fitness club"))).isEmpty();
     assertThat(store.entitiesByName(T1, BOB, List.of("fitness club"))).isEmpty();
-    assertThat(ids(store.entitiesByName(T2, ALICE, List.of("fitness club")))).containsExactly("e-beijing");
+    assertThat(ids(store.entitiesByName(T2, ALICE, List.of("fitness club"))))
+        .containsExactly("e-beijing");
     assertThat(ids(store.entitiesByName(T2, ALICE_R1, List.of("fitness club")))).isEmpty();
     assertThat(ids(store.entitiesByName(T1, ALICE, List.of("ali")))).containsExactly("e-alice");
     assertThat(ids(store.entitiesByName(T1, BOB, List.of("ali")))).containsExactly("e-alice-bob");
@@ -207,7 +242,8 @@ public abstract class GraphStoreContractTest {
     assertThat(store.entities(T1, List.of("e-alice")).get(0).aliases()).isEmpty();
     assertThat(store.entitiesByName(T1, ALICE, List.of("lissy"))).isEmpty();
     // One apply with two upserts of the same entity: the last one's aliases hold.
-    store.apply(T1, GraphChanges.upserts(List.of(aliased(alice, "a1"), aliased(alice, "a2")), List.of()));
+    store.apply(
+        T1, GraphChanges.upserts(List.of(aliased(alice, "a1"), aliased(alice, "a2")), List.of()));
     assertThat(store.entitiesByName(T1, ALICE, List.of("a1"))).isEmpty();
     assertThat(ids(store.entitiesByName(T1, ALICE, List.of("a2")))).containsExactly("e-alice");
   }
@@ -215,7 +251,10 @@ public abstract class GraphStoreContractTest {
   @Test
   void deletingAnEntityDeletesItsAliases() {
     seed();
-    store.apply(T1, GraphChanges.upserts(List.of(aliased(beijing, "peking"), aliased(shanghai, "hu")), List.of()));
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(aliased(beijing, "peking"), aliased(shanghai, "hu")), List.of()));
     store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
     assertThat(store.entitiesByName(T1, ALICE, List.of("peking"))).isEmpty();
     assertThat(ids(store.entitiesByName(T1, ALICE, List.of("hu")))).containsExactly("e-shanghai");
@@ -228,12 +267,19 @@ public abstract class GraphStoreContractTest {
   @Test
   void deleteScopeAndResetDeleteAliases() {
     seed();
-    store.apply(T1, GraphChanges.upserts(List.of(aliased(gym, "club"), aliased(acme, "acme"),
-        aliased(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0)), "bobby")), List.of()));
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(
+                aliased(gym, "club"),
+                aliased(acme, "acme"),
+                aliased(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0)), "bobby")),
+            List.of()));
     store.apply(T2, GraphChanges.upserts(List.of(aliased(acme, "acme")), List.of()));
     store.deleteScope(T1, ALICE_R1);
     assertThat(store.entitiesByName(T1, ALICE, List.of("club"))).isEmpty();
-    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("acme", "club")))).containsExactly("e-acme");
+    assertThat(ids(store.entitiesByName(T1, ALICE, List.of("acme", "club"))))
+        .containsExactly("e-acme");
     store.deleteScope(T1, ALICE);
     assertThat(store.entitiesByName(T1, ALICE, List.of("acme"))).isEmpty();
     assertThat(ids(store.entitiesByName(T1, BOB, List.of("bobby")))).containsExactly("e-bob");
@@ -248,7 +294,8 @@ public abstract class GraphStoreContractTest {
   @Test
   void similarEntitiesAreExactPerScopeBestFirst() {
     seed();
-    // Many entities of another scope that are closer to the query must not crowd out the scope's own.
+    // Many entities of another scope that are closer to the query must not crowd out the scope's
+    // own.
     List<Entity> others = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       others.add(entity(String.format("e-bob-%03d", i), "Bob " + i, BOB, vec(1, 0.01 * i, 0, 0)));
@@ -256,37 +303,55 @@ public abstract class GraphStoreContractTest {
     store.apply(T1, GraphChanges.upserts(others, List.of()));
     List<ScoredEntity> hits = store.similarEntities(T1, ALICE, vec(1, 0.9, 0, 0), 4);
     assertThat(ids(hits)).containsExactly("e-alice", "e-r1-alice", "e-beijing", "e-shanghai");
-    assertThat(hits.get(0).score()).isCloseTo(1 / Math.sqrt(1.81), org.assertj.core.data.Offset.offset(1e-5));
-    assertThat(hits.get(3).score()).isCloseTo(0.9 / Math.sqrt(1.81) / Math.sqrt(2),
-        org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(hits.get(0).score())
+        .isCloseTo(1 / Math.sqrt(1.81), org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(hits.get(3).score())
+        .isCloseTo(0.9 / Math.sqrt(1.81) / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-5));
     assertThat(store.similarEntities(T1, ALICE_R2, vec(0, 0, 0, 1), 5)).isEmpty();
-    assertThat(ids(store.similarEntities(T1, ALICE_R1, vec(0, 0, 0, 1), 5))).containsExactly("e-r1-alice",
-        "e-r1-gym");
+    assertThat(ids(store.similarEntities(T1, ALICE_R1, vec(0, 0, 0, 1), 5)))
+        .containsExactly("e-r1-alice", "e-r1-gym");
     assertThat(store.similarEntities(T2, ALICE, vec(1, 0, 0, 0), 5)).isEmpty();
-    assertThat(ids(store.similarEntities(T1, BOB, vec(1, 0, 0, 0), 2))).containsExactly("e-bob-000", "e-bob-001");
+    assertThat(ids(store.similarEntities(T1, BOB, vec(1, 0, 0, 0), 2)))
+        .containsExactly("e-bob-000", "e-bob-001");
   }
 
   @Test
   void similarityTiesAreBrokenById() {
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-b", "B", ALICE, vec(0, 1, 0, 0)),
-        entity("e-a", "A", ALICE, vec(0, 1, 0, 0)), entity("e-c", "C", ALICE, vec(0, 1, 0, 0))), List.of()));
-    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 1, 0, 0), 2))).containsExactly("e-a", "e-b");
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(
+                entity("e-b", "B", ALICE, vec(0, 1, 0, 0)),
+                entity("e-a", "A", ALICE, vec(0, 1, 0, 0)),
+                entity("e-c", "C", ALICE, vec(0, 1, 0, 0))),
+            List.of()));
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 1, 0, 0), 2)))
+        .containsExactly("e-a", "e-b");
   }
 
   @Test
   void timeViewsSelectByEventTime() {
     seed();
     TimeView current = TimeView.CURRENT.at(NOW);
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), current))).containsExactly("r2", "r3");
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.plusSeconds(86_400)))))
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), current)))
+        .containsExactly("r2", "r3");
+    assertThat(
+            ids(
+                store.relationsOf(
+                    T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.plusSeconds(86_400)))))
         .containsExactly("r1", "r3");
-    // validAt is inclusive, invalidAt exclusive: at the instant of the move only the new home holds.
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JUN)))).containsExactly("r2",
-        "r3");
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.minusSeconds(1)))))
+    // validAt is inclusive, invalidAt exclusive: at the instant of the move only the new home
+    // holds.
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.asOf(JUN))))
+        .containsExactly("r2", "r3");
+    assertThat(
+            ids(
+                store.relationsOf(
+                    T1, ALICE, List.of("e-alice"), TimeView.asOf(JAN.minusSeconds(1)))))
         .containsExactly("r3");
     assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-beijing"), current))).isEmpty();
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-beijing"), TimeView.ALL))).containsExactly("r1");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-beijing"), TimeView.ALL)))
+        .containsExactly("r1");
   }
 
   @Test
@@ -296,8 +361,10 @@ public abstract class GraphStoreContractTest {
         .containsExactly("r2", "r3");
     assertThat(ids(store.relationsOf(T1, ALICE_R2, List.of("e-alice"), TimeView.ALL))).isEmpty();
     assertThat(ids(store.relationsOf(T1, ALICE_R1, List.of("e-alice"), TimeView.ALL))).isEmpty();
-    assertThat(ids(store.relationsOf(T1, ALICE_R1, List.of("e-r1-gym"), TimeView.ALL))).containsExactly("r5");
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-r1-gym"), TimeView.ALL))).containsExactly("r5");
+    assertThat(ids(store.relationsOf(T1, ALICE_R1, List.of("e-r1-gym"), TimeView.ALL)))
+        .containsExactly("r5");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-r1-gym"), TimeView.ALL)))
+        .containsExactly("r5");
     assertThat(ids(store.relationsOf(T2, ALICE, List.of("e-alice"), TimeView.ALL))).isEmpty();
     assertThat(store.relationsOf(T1, ALICE, List.of(), TimeView.ALL)).isEmpty();
   }
@@ -307,7 +374,8 @@ public abstract class GraphStoreContractTest {
     seed();
     Relation invalidated = worksAcme.invalidate(JUN, NOW);
     Relation merged = livesShanghai.withProvenance(List.of("m-9"), List.of("mem-9"));
-    store.apply(T1, GraphChanges.upserts(List.of(alice.mentioned(NOW)), List.of(invalidated, merged)));
+    store.apply(
+        T1, GraphChanges.upserts(List.of(alice.mentioned(NOW)), List.of(invalidated, merged)));
     assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
         .containsExactly(livesBeijing, merged, invalidated);
     assertThat(merged.sourceMessageIds()).containsExactly("m-r2", "m-9");
@@ -319,17 +387,29 @@ public abstract class GraphStoreContractTest {
   @Test
   void similarRelationsHonourScopeAndTimeView() {
     seed();
-    Relation bobs = relation("r-bob", entity("e-x", "X", BOB, vec(1, 0, 0, 0)), "likes",
-        entity("e-y", "Y", BOB, vec(0, 1, 0, 0)), vec(1, 1, 0, 0), null, null);
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-x", "X", BOB, vec(1, 0, 0, 0)),
-        entity("e-y", "Y", BOB, vec(0, 1, 0, 0))), List.of(bobs)));
+    Relation bobs =
+        relation(
+            "r-bob",
+            entity("e-x", "X", BOB, vec(1, 0, 0, 0)),
+            "likes",
+            entity("e-y", "Y", BOB, vec(0, 1, 0, 0)),
+            vec(1, 1, 0, 0),
+            null,
+            null);
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(
+                entity("e-x", "X", BOB, vec(1, 0, 0, 0)), entity("e-y", "Y", BOB, vec(0, 1, 0, 0))),
+            List.of(bobs)));
     float[] q = vec(1, 1, 0, 0);
-    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r1", "r2", "r3",
-        "r5");
-    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.CURRENT.at(NOW)))).containsExactly("r2", "r3",
-        "r5");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactly("r1", "r2", "r3", "r5");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.CURRENT.at(NOW))))
+        .containsExactly("r2", "r3", "r5");
     assertThat(ids(store.similarRelations(T1, ALICE_R1, q, 5, TimeView.ALL))).containsExactly("r5");
-    assertThat(ids(store.similarRelations(T1, ALICE, q, 1, TimeView.asOf(JAN)))).containsExactly("r1");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 1, TimeView.asOf(JAN))))
+        .containsExactly("r1");
     assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL).get(0).score())
         .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
     assertThat(ids(store.similarRelations(T1, BOB, q, 5, TimeView.ALL))).containsExactly("r-bob");
@@ -340,22 +420,26 @@ public abstract class GraphStoreContractTest {
   void deletingAnEntityDeletesItsEdgesOnly() {
     seed();
     store.apply(T1, GraphChanges.deleting(Set.of("e-beijing", "unknown")));
-    assertThat(ids(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai")))).containsExactlyInAnyOrder(
-        "e-alice", "e-shanghai");
+    assertThat(ids(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai"))))
+        .containsExactlyInAnyOrder("e-alice", "e-shanghai");
     assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice", "e-beijing"), TimeView.ALL)))
         .containsExactly("r2", "r3");
-    assertThat(ids(store.similarRelations(T1, ALICE, vec(1, 1, 0, 0), 5, TimeView.ALL))).containsExactly("r2", "r3",
-        "r5");
+    assertThat(ids(store.similarRelations(T1, ALICE, vec(1, 1, 0, 0), 5, TimeView.ALL)))
+        .containsExactly("r2", "r3", "r5");
   }
 
   @Test
   void upsertsAndDeletionsOfOneApplyHappenTogether() {
     seed();
     Entity paris = entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1));
-    store.apply(T1, new GraphChanges(List.of(paris), List.of(relation("r4", alice, "visited", paris,
-        vec(0, 0, 1, 1), null, null)), Set.of("e-shanghai")));
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r3",
-        "r4");
+    store.apply(
+        T1,
+        new GraphChanges(
+            List.of(paris),
+            List.of(relation("r4", alice, "visited", paris, vec(0, 0, 1, 1), null, null)),
+            Set.of("e-shanghai")));
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)))
+        .containsExactly("r1", "r3", "r4");
   }
 
   @Test
@@ -364,11 +448,15 @@ public abstract class GraphStoreContractTest {
     Relation shared = livesShanghai.withProvenance(List.of("m-9"), List.of("mem-9"));
     store.apply(T1, GraphChanges.upserts(List.of(), List.of(shared)));
     store.apply(T2, GraphChanges.upserts(List.of(alice, beijing), List.of(livesBeijing)));
-    // r1 is invalidated, r5 lives in a run of Alice: both are found; the ids are ordered; unknown ids are ignored.
-    assertThat(store.relationsFromMemories(T1, List.of("mem-r5", "mem-9", "mem-r1", "unknown", "mem-9")))
+    // r1 is invalidated, r5 lives in a run of Alice: both are found; the ids are ordered; unknown
+    // ids are ignored.
+    assertThat(
+            store.relationsFromMemories(
+                T1, List.of("mem-r5", "mem-9", "mem-r1", "unknown", "mem-9")))
         .containsExactly(livesBeijing, shared, goesToGym);
     assertThat(store.relationsFromMemories(T1, List.of("mem-r2"))).containsExactly(shared);
-    assertThat(store.relationsFromMemories(T2, List.of("mem-r1", "mem-r2"))).containsExactly(livesBeijing);
+    assertThat(store.relationsFromMemories(T2, List.of("mem-r1", "mem-r2")))
+        .containsExactly(livesBeijing);
     assertThat(store.relationsFromMemories(T2, List.of("mem-9"))).isEmpty();
     assertThat(store.relationsFromMemories(T1, List.of())).isEmpty();
   }
@@ -377,9 +465,21 @@ public abstract class GraphStoreContractTest {
   void relationsFromMemoriesFollowEveryWrite() {
     seed();
     // Replacing a row replaces its provenance: the old memory id no longer finds it.
-    Relation moved = new Relation(livesShanghai.id(), livesShanghai.sourceId(), livesShanghai.name(),
-        livesShanghai.targetId(), livesShanghai.fact(), livesShanghai.factEmbedding(), livesShanghai.validAt(),
-        null, livesShanghai.createdAt(), null, List.of("m-r2"), List.of("mem-new"), livesShanghai.scope());
+    Relation moved =
+        new Relation(
+            livesShanghai.id(),
+            livesShanghai.sourceId(),
+            livesShanghai.name(),
+            livesShanghai.targetId(),
+            livesShanghai.fact(),
+            livesShanghai.factEmbedding(),
+            livesShanghai.validAt(),
+            null,
+            livesShanghai.createdAt(),
+            null,
+            List.of("m-r2"),
+            List.of("mem-new"),
+            livesShanghai.scope());
     store.apply(T1, GraphChanges.upserts(List.of(), List.of(moved)));
     assertThat(store.relationsFromMemories(T1, List.of("mem-r2"))).isEmpty();
     assertThat(store.relationsFromMemories(T1, List.of("mem-new"))).containsExactly(moved);
@@ -398,13 +498,18 @@ public abstract class GraphStoreContractTest {
   void deletingRelationsRemovesOnlyThoseRowsAndKeepsTheEntities() {
     seed();
     float[] q = vec(1, 1, 0, 0);
-    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r1", "r2", "r3", "r5");
-    store.apply(T1, new GraphChanges(List.of(), List.of(), Set.of("r1", "r5", "unknown"), Set.of()));
-    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice", "e-beijing", "e-r1-alice"), TimeView.ALL))
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactly("r1", "r2", "r3", "r5");
+    store.apply(
+        T1, new GraphChanges(List.of(), List.of(), Set.of("r1", "r5", "unknown"), Set.of()));
+    assertThat(
+            store.relationsOf(
+                T1, ALICE, List.of("e-alice", "e-beijing", "e-r1-alice"), TimeView.ALL))
         .containsExactly(livesShanghai, worksAcme);
     assertThat(ids(store.entities(T1, List.of("e-alice", "e-beijing", "e-r1-alice", "e-r1-gym"))))
         .containsExactlyInAnyOrder("e-alice", "e-beijing", "e-r1-alice", "e-r1-gym");
-    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL))).containsExactly("r2", "r3");
+    assertThat(ids(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactly("r2", "r3");
   }
 
   @Test
@@ -413,12 +518,17 @@ public abstract class GraphStoreContractTest {
     Entity paris = entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1));
     Relation visited = relation("r4", alice, "visited", paris, vec(0, 0, 1, 1), null, null);
     // The upsert of r3 loses to its deletion; r4 survives; deleting Shanghai takes r2 with it.
-    store.apply(T1, new GraphChanges(List.of(paris), List.of(visited, worksAcme.invalidate(JUN, NOW)),
-        Set.of("r3"), Set.of("e-shanghai")));
-    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)).containsExactly(livesBeijing,
-        visited);
-    assertThat(ids(store.entities(T1, List.of("e-acme", "e-paris", "e-shanghai")))).containsExactlyInAnyOrder(
-        "e-acme", "e-paris");
+    store.apply(
+        T1,
+        new GraphChanges(
+            List.of(paris),
+            List.of(visited, worksAcme.invalidate(JUN, NOW)),
+            Set.of("r3"),
+            Set.of("e-shanghai")));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(livesBeijing, visited);
+    assertThat(ids(store.entities(T1, List.of("e-acme", "e-paris", "e-shanghai"))))
+        .containsExactlyInAnyOrder("e-acme", "e-paris");
     assertThat(GraphChanges.NONE.isEmpty()).isTrue();
     assertThat(new GraphChanges(List.of(), List.of(), Set.of("r"), Set.of()).isEmpty()).isFalse();
     assertThat(GraphChanges.deleting(Set.of("e")).deletedRelations()).isEmpty();
@@ -429,42 +539,60 @@ public abstract class GraphStoreContractTest {
     seed();
     Entity paris = aliased(entity("e-paris", "Paris", ALICE, vec(0, 0, 1, 1)), "city of light");
     Relation visited = relation("r4", alice, "visited", paris, vec(0, 0, 1, 1), null, null);
-    GraphChanges changes = new GraphChanges(List.of(paris, alice.mentioned(NOW)),
-        List.of(visited, worksAcme.invalidate(JUN, NOW), livesShanghai.withProvenance(List.of("m-x"),
-            List.of("mem-x"))), Set.of("r1", "unknown"), Set.of("e-r1-gym", "e-unknown"));
+    GraphChanges changes =
+        new GraphChanges(
+            List.of(paris, alice.mentioned(NOW)),
+            List.of(
+                visited,
+                worksAcme.invalidate(JUN, NOW),
+                livesShanghai.withProvenance(List.of("m-x"), List.of("mem-x"))),
+            Set.of("r1", "unknown"),
+            Set.of("e-r1-gym", "e-unknown"));
     store.apply(T1, changes);
-    List<String> all = List.of("e-alice", "e-beijing", "e-shanghai", "e-acme", "e-r1-alice", "e-r1-gym", "e-paris");
+    List<String> all =
+        List.of(
+            "e-alice", "e-beijing", "e-shanghai", "e-acme", "e-r1-alice", "e-r1-gym", "e-paris");
     List<Entity> entities = store.entities(T1, all);
     List<Relation> relations = store.relationsOf(T1, ALICE, all, TimeView.ALL);
     List<Entity> byAlias = store.entitiesByName(T1, ALICE, List.of("city of light"));
-    List<Relation> byMemory = store.relationsFromMemories(T1, List.of("mem-x", "mem-r3", "mem-r5", "mem-r4"));
+    List<Relation> byMemory =
+        store.relationsFromMemories(T1, List.of("mem-x", "mem-r3", "mem-r5", "mem-r4"));
 
     store.apply(T1, changes);
 
     assertThat(store.entities(T1, all)).containsExactlyInAnyOrderElementsOf(entities);
-    assertThat(store.relationsOf(T1, ALICE, all, TimeView.ALL)).containsExactlyElementsOf(relations);
-    assertThat(store.entitiesByName(T1, ALICE, List.of("city of light"))).containsExactlyElementsOf(byAlias);
+    assertThat(store.relationsOf(T1, ALICE, all, TimeView.ALL))
+        .containsExactlyElementsOf(relations);
+    assertThat(store.entitiesByName(T1, ALICE, List.of("city of light")))
+        .containsExactlyElementsOf(byAlias);
     assertThat(store.relationsFromMemories(T1, List.of("mem-x", "mem-r3", "mem-r5", "mem-r4")))
         .containsExactlyElementsOf(byMemory);
     assertThat(ids(relations)).containsExactly("r2", "r3", "r4");
-    assertThat(ids(entities)).containsExactlyInAnyOrder("e-alice", "e-beijing", "e-shanghai", "e-acme",
-        "e-r1-alice", "e-paris");
+    assertThat(ids(entities))
+        .containsExactlyInAnyOrder(
+            "e-alice", "e-beijing", "e-shanghai", "e-acme", "e-r1-alice", "e-paris");
     assertThat(ids(byMemory)).containsExactly("r2", "r3", "r4");
-    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 3))).containsExactly("e-paris", "e-acme",
-        "e-shanghai");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 3)))
+        .containsExactly("e-paris", "e-acme", "e-shanghai");
   }
 
   @Test
   void deleteScopeRemovesOnlyThatScopeAndCountsEntities() {
     seed();
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0))), List.of()));
-    store.apply(T2, GraphChanges.upserts(List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
+    store.apply(
+        T1, GraphChanges.upserts(List.of(entity("e-bob", "Bob", BOB, vec(1, 0, 0, 0))), List.of()));
+    store.apply(
+        T2,
+        GraphChanges.upserts(
+            List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
     assertThat(store.deleteScope(T1, ALICE_R1)).isEqualTo(2);
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice", "e-r1-gym"), TimeView.ALL))).containsExactly(
-        "r1", "r2", "r3");
-    assertThat(ids(store.entities(T1, List.of("e-alice", "e-r1-alice")))).containsExactly("e-alice");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice", "e-r1-gym"), TimeView.ALL)))
+        .containsExactly("r1", "r2", "r3");
+    assertThat(ids(store.entities(T1, List.of("e-alice", "e-r1-alice"))))
+        .containsExactly("e-alice");
     assertThat(store.deleteScope(T1, ALICE)).isEqualTo(4);
-    assertThat(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai", "e-acme"))).isEmpty();
+    assertThat(store.entities(T1, List.of("e-alice", "e-beijing", "e-shanghai", "e-acme")))
+        .isEmpty();
     assertThat(store.similarRelations(T1, ALICE, vec(1, 1, 0, 0), 5, TimeView.ALL)).isEmpty();
     assertThat(ids(store.entities(T1, List.of("e-bob")))).containsExactly("e-bob");
     assertThat(ids(store.entities(T2, List.of("e-alice")))).containsExactly("e-alice");
@@ -474,21 +602,25 @@ public abstract class GraphStoreContractTest {
   @Test
   void resetClearsOneTenant() {
     seed();
-    store.apply(T2, GraphChanges.upserts(List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
+    store.apply(
+        T2,
+        GraphChanges.upserts(
+            List.of(entity("e-alice", "Alice", ALICE, vec(1, 0, 0, 0))), List.of()));
     store.reset(T1);
     assertThat(store.entities(T1, List.of("e-alice", "e-acme"))).isEmpty();
     assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)).isEmpty();
     assertThat(store.similarEntities(T1, ALICE, vec(1, 0, 0, 0), 5)).isEmpty();
     assertThat(ids(store.entities(T2, List.of("e-alice")))).containsExactly("e-alice");
     seed();
-    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))).containsExactly("r1", "r2",
-        "r3");
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)))
+        .containsExactly("r1", "r2", "r3");
   }
 
   @Test
   void sameIdsInTwoTenantsAreIndependent() {
     seed();
-    Entity other = new Entity("e-alice", "Alicia", "alicia", "person", vec(0, 0, 1, 0), 3, T0, T0, ALICE);
+    Entity other =
+        new Entity("e-alice", "Alicia", "alicia", "person", vec(0, 0, 1, 0), 3, T0, T0, ALICE);
     store.apply(T2, GraphChanges.upserts(List.of(other), List.of()));
     assertThat(store.entities(T2, List.of("e-alice"))).containsExactly(other);
     assertThat(store.entities(T1, List.of("e-alice"))).containsExactly(alice);
@@ -501,72 +633,111 @@ public abstract class GraphStoreContractTest {
     TimeView now = TimeView.CURRENT.at(NOW);
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r2", "r3", "r5");
     assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 1))).containsExactly("e-acme");
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-new", "New", ALICE, vec(0, 0, 1, 1))),
-        List.of(livesShanghai.invalidate(NOW.minusSeconds(1), NOW), relation("r6", alice, "likes", beijing,
-            vec(1, 1, 0, 0), null, null))));
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(entity("e-new", "New", ALICE, vec(0, 0, 1, 1))),
+            List.of(
+                livesShanghai.invalidate(NOW.minusSeconds(1), NOW),
+                relation("r6", alice, "likes", beijing, vec(1, 1, 0, 0), null, null))));
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r6", "r3", "r5");
     assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1), 1))).containsExactly("e-new");
     // A write in a narrower scope is seen by the wider scope that contains it.
     assertThat(ids(store.similarEntities(T1, BOB, vec(0, 0, 1, 1), 1))).isEmpty();
-    store.apply(T1, GraphChanges.upserts(List.of(entity("e-r1-new", "Newer", ALICE_R1, vec(0, 0, 1, 1.01))),
-        List.of()));
-    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1))).containsExactly("e-r1-new");
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(entity("e-r1-new", "Newer", ALICE_R1, vec(0, 0, 1, 1.01))), List.of()));
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1)))
+        .containsExactly("e-r1-new");
     assertThat(ids(store.similarEntities(T1, BOB, vec(0, 0, 1, 1), 1))).isEmpty();
     store.apply(T1, GraphChanges.deleting(Set.of("e-beijing")));
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3", "r5");
     store.deleteScope(T1, ALICE_R1);
     assertThat(ids(store.similarRelations(T1, ALICE, q, 5, now))).containsExactly("r3");
-    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1))).containsExactly("e-new");
+    assertThat(ids(store.similarEntities(T1, ALICE, vec(0, 0, 1, 1.01), 1)))
+        .containsExactly("e-new");
     store.reset(T1);
     assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
     assertThat(store.similarEntities(T1, ALICE, q, 5)).isEmpty();
   }
 
   /**
-   * Through the engine on this store (memories in the reference backend, the graph here): each relation of one add
-   * of several messages names only the message it was extracted from, and only the memories of that message.
+   * Through the engine on this store (memories in the reference backend, the graph here): each
+   * relation of one add of several messages names only the message it was extracted from, and only
+   * the memories of that message.
    */
   @Test
   void relationsOfAMultiMessageAddNameOnlyTheirOwnMessage() throws Exception {
     Scope conv = Scope.user("provenance");
-    try (Memory memory = Engram.builder().storage(StorageWithGraph.of(InMemoryStorage.create(), notClosing(store)))
-        .embedder(new HashEmbedder(DIMENSION, "hash-" + DIMENSION)).inference(OfflineExtractor.create())
-        .graph(OfflineGraphExtractor.create()).build()) {
-      AddResult added = memory.add(AddRequest.builder(conv).messages(List.of(
-          new Message(Role.USER, "I went to Paris with Melanie.", "Caroline", JUN, "d1:1"),
-          new Message(Role.USER, "I painted a lake in Oslo.", "Melanie", JUN, "d1:2"),
-          new Message(Role.USER, "Jon opened a bakery in Rome.", "Caroline", JUN, "d1:3"))).build());
-      // Caroline, Paris and Melanie (three pairs from d1:1), Melanie and Oslo (d1:2), Caroline, Jon and Rome (d1:3).
+    try (Memory memory =
+        Engram.builder()
+            .storage(StorageWithGraph.of(InMemoryStorage.create(), notClosing(store)))
+            .embedder(new HashEmbedder(DIMENSION, "hash-" + DIMENSION))
+            .inference(OfflineExtractor.create())
+            .graph(OfflineGraphExtractor.create())
+            .build()) {
+      AddResult added =
+          memory.add(
+              AddRequest.builder(conv)
+                  .messages(
+                      List.of(
+                          new Message(
+                              Role.USER, "I went to Paris with Melanie.", "Caroline", JUN, "d1:1"),
+                          new Message(
+                              Role.USER, "I painted a lake in Oslo.", "Melanie", JUN, "d1:2"),
+                          new Message(
+                              Role.USER, "Jon opened a bakery in Rome.", "Caroline", JUN, "d1:3")))
+                  .build());
+      // Caroline, Paris and Melanie (three pairs from d1:1), Melanie and Oslo (d1:2), Caroline, Jon
+      // and Rome (d1:3).
       List<GraphRelation> relations = memory.graphAround(conv, "melanie", 3, TimeView.ALL);
       assertThat(relations).hasSize(7);
-      assertThat(relations).extracting(GraphRelation::fact).containsOnly("Caroline went to Paris with Melanie.",
-          "Melanie painted a lake in Oslo.", "Jon opened a bakery in Rome.");
+      assertThat(relations)
+          .extracting(GraphRelation::fact)
+          .containsOnly(
+              "Caroline went to Paris with Melanie.",
+              "Melanie painted a lake in Oslo.",
+              "Jon opened a bakery in Rome.");
       assertThat(added.relations().orElseThrow().added()).hasSize(7);
       for (GraphRelation r : relations) {
-        String expected = r.fact().startsWith("Caroline") ? "d1:1" : r.fact().startsWith("Melanie") ? "d1:2"
-            : "d1:3";
+        String expected =
+            r.fact().startsWith("Caroline")
+                ? "d1:1"
+                : r.fact().startsWith("Melanie") ? "d1:2" : "d1:3";
         assertThat(r.sourceIds()).as(r.fact()).containsExactly(expected);
         assertThat(r.memoryIds()).as(r.fact()).hasSize(1);
-        assertThat(memory.get(r.memoryIds().get(0)).orElseThrow().sourceIds()).containsExactly(expected);
+        assertThat(memory.get(r.memoryIds().get(0)).orElseThrow().sourceIds())
+            .containsExactly(expected);
       }
       // The same provenance in the add's report and in the store itself.
-      assertThat(added.relations().orElseThrow().added()).allSatisfy(r -> assertThat(r.sourceIds()).hasSize(1));
+      assertThat(added.relations().orElseThrow().added())
+          .allSatisfy(r -> assertThat(r.sourceIds()).hasSize(1));
       assertThat(store.relationsFromMemories(Tenants.DEFAULT, relations.get(0).memoryIds()))
-          .allSatisfy(r -> assertThat(r.sourceMessageIds()).containsExactlyElementsOf(relations.get(0).sourceIds()));
+          .allSatisfy(
+              r ->
+                  assertThat(r.sourceMessageIds())
+                      .containsExactlyElementsOf(relations.get(0).sourceIds()));
     } finally {
       store.reset(Tenants.DEFAULT);
     }
   }
 
-  /** The store without {@link java.io.Closeable}: the engine's close must not close it, the test does. */
+  /**
+   * The store without {@link java.io.Closeable}: the engine's close must not close it, the test
+   * does.
+   */
   private static GraphStore notClosing(GraphStore s) {
-    return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
-        (proxy, method, args) -> {
-          try {
-            return method.invoke(s, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (GraphStore)
+        Proxy.newProxyInstance(
+            GraphStore.class.getClassLoader(),
+            new Class<?>[] {GraphStore.class},
+            (proxy, method, args) -> {
+              try {
+                return method.invoke(s, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 }

@@ -1,8 +1,9 @@
 package dev.engram.testing;
 
 /**
- * A deterministic test embedder (a fake: no model runs): each lower-cased word is hashed into one of
- * {@code dimension} buckets, so texts that share words have similar vectors. Vectors are L2-normalised.
+ * A deterministic test embedder (a fake: no model runs): each lower-cased word is hashed into one
+ * of {@code dimension} buckets, so texts that share words have similar vectors. Vectors are
+ * L2-normalised.
  */
 public final class HashEmbedder extends WordEmbedder {
   public HashEmbedder() {

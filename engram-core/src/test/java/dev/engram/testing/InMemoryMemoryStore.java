@@ -32,10 +32,10 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * The reference {@link MemoryStore}: plain Java collections under one monitor, with {@link FilterEvaluator} as the
- * filter semantics. Obviously correct rather than fast; every backend's store is tested against the same contract
- * ({@link MemoryStoreContract}). {@link #apply} works on copies and swaps them in at the end, so a failing change
- * set leaves nothing behind.
+ * The reference {@link MemoryStore}: plain Java collections under one monitor, with {@link
+ * FilterEvaluator} as the filter semantics. Obviously correct rather than fast; every backend's
+ * store is tested against the same contract ({@link MemoryStoreContract}). {@link #apply} works on
+ * copies and swaps them in at the end, so a failing change set leaves nothing behind.
  */
 public final class InMemoryMemoryStore implements MemoryStore {
   /** Newest first, then id: the order of {@link #list}. */
@@ -86,16 +86,27 @@ public final class InMemoryMemoryStore implements MemoryStore {
     for (MemoryChange c : changes.changes()) {
       StoredMemory m = c.memory();
       if (spec != null && m.embeddingView().length != spec.dimension()) {
-        throw new DimensionMismatchException("memory " + m.id() + " has a " + m.embeddingView().length
-            + "-dimensional embedding; the store holds " + spec.dimension() + "-dimensional ones");
+        throw new DimensionMismatchException(
+            "memory "
+                + m.id()
+                + " has a "
+                + m.embeddingView().length
+                + "-dimensional embedding; the store holds "
+                + spec.dimension()
+                + "-dimensional ones");
       }
       String k = key(m.tenant(), m.id());
       Instant at;
       switch (c.event()) {
         case ADD -> {
           if (next.containsKey(k)) {
-            throw new StorageException("ADD of memory " + m.id() + ": a memory with this id already exists in"
-                + " tenant '" + m.tenant() + "'");
+            throw new StorageException(
+                "ADD of memory "
+                    + m.id()
+                    + ": a memory with this id already exists in"
+                    + " tenant '"
+                    + m.tenant()
+                    + "'");
           }
           next.put(k, m);
           at = m.item().createdAt();
@@ -116,15 +127,28 @@ public final class InMemoryMemoryStore implements MemoryStore {
         default -> throw new IllegalArgumentException("a store cannot apply " + c.event());
       }
       seq++;
-      nextHistory.add(new TenantHistory(m.tenant(), new HistoryEntry(seq, m.id(), c.event(), c.previousText(),
-          c.event() == EventType.DELETE ? null : m.item().text(), c.actorId(), c.role(), at, c.pipeline())));
+      nextHistory.add(
+          new TenantHistory(
+              m.tenant(),
+              new HistoryEntry(
+                  seq,
+                  m.id(),
+                  c.event(),
+                  c.previousText(),
+                  c.event() == EventType.DELETE ? null : m.item().text(),
+                  c.actorId(),
+                  c.role(),
+                  at,
+                  c.pipeline())));
     }
     Map<String, List<Message>> nextWindows = new HashMap<>(windows);
     for (ChangeSet.WindowAppend w : changes.windows()) {
-      List<Message> window = new ArrayList<>(nextWindows.getOrDefault(scopeKey(changes.tenant(), w.scope()),
-          List.of()));
+      List<Message> window =
+          new ArrayList<>(
+              nextWindows.getOrDefault(scopeKey(changes.tenant(), w.scope()), List.of()));
       window.addAll(w.messages());
-      nextWindows.put(scopeKey(changes.tenant(), w.scope()),
+      nextWindows.put(
+          scopeKey(changes.tenant(), w.scope()),
           List.copyOf(window.subList(Math.max(0, window.size() - w.keep()), window.size())));
     }
     memories = next;
@@ -143,19 +167,41 @@ public final class InMemoryMemoryStore implements MemoryStore {
     for (dev.engram.spi.RestoredMemory r : restored) {
       String k = key(tenant, r.id());
       if (next.containsKey(k)) {
-        throw new StorageException("restore of memory " + r.id() + ": a memory with this id already exists in"
-            + " tenant '" + tenant + "'");
+        throw new StorageException(
+            "restore of memory "
+                + r.id()
+                + ": a memory with this id already exists in"
+                + " tenant '"
+                + tenant
+                + "'");
       }
       for (HistoryEntry h : r.history()) {
         seq++;
-        nextHistory.add(new TenantHistory(tenant, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(),
-            h.actorId(), h.role(), h.at(), h.pipeline())));
+        nextHistory.add(
+            new TenantHistory(
+                tenant,
+                new HistoryEntry(
+                    seq,
+                    r.id(),
+                    h.event(),
+                    h.oldText(),
+                    h.newText(),
+                    h.actorId(),
+                    h.role(),
+                    h.at(),
+                    h.pipeline())));
       }
       if (r.current().isPresent()) {
         StoredMemory m = r.current().get();
         if (spec != null && m.embeddingView().length != spec.dimension()) {
-          throw new DimensionMismatchException("memory " + m.id() + " has a " + m.embeddingView().length
-              + "-dimensional embedding; the store holds " + spec.dimension() + "-dimensional ones");
+          throw new DimensionMismatchException(
+              "memory "
+                  + m.id()
+                  + " has a "
+                  + m.embeddingView().length
+                  + "-dimensional embedding; the store holds "
+                  + spec.dimension()
+                  + "-dimensional ones");
         }
         next.put(k, m);
       }
@@ -167,13 +213,16 @@ public final class InMemoryMemoryStore implements MemoryStore {
   }
 
   @Override
-  public synchronized List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
+  public synchronized List<String> memoryIds(
+      String tenant, Optional<Scope> scope, String afterId, int limit) {
     ensureOpen();
     java.util.TreeSet<String> ids = new java.util.TreeSet<>();
     if (scope.isPresent()) {
       items(tenant).filter(m -> inScope(scope.get(), m)).forEach(m -> ids.add(m.id()));
     } else {
-      history.stream().filter(h -> h.tenant().equals(tenant)).forEach(h -> ids.add(h.entry().memoryId()));
+      history.stream()
+          .filter(h -> h.tenant().equals(tenant))
+          .forEach(h -> ids.add(h.entry().memoryId()));
     }
     return ids.tailSet(afterId, false).stream().limit(limit).toList();
   }
@@ -200,17 +249,22 @@ public final class InMemoryMemoryStore implements MemoryStore {
   @Override
   public synchronized List<MemoryItem> findByHash(String tenant, Scope scope, String hash) {
     ensureOpen();
-    return items(tenant).filter(m -> inScope(scope, m) && m.hash().equals(hash)).sorted(NEWEST_FIRST).toList();
+    return items(tenant)
+        .filter(m -> inScope(scope, m) && m.hash().equals(hash))
+        .sorted(NEWEST_FIRST)
+        .toList();
   }
 
   @Override
   public synchronized Page<MemoryItem> list(String tenant, ListRequest request, LocalDate today) {
     ensureOpen();
-    List<MemoryItem> all = items(tenant)
-        .filter(m -> inScope(request.scope(), m))
-        .filter(m -> request.includeExpired() || !m.isExpired(today))
-        .filter(m -> FilterEvaluator.matches(request.filter(), m))
-        .sorted(NEWEST_FIRST).toList();
+    List<MemoryItem> all =
+        items(tenant)
+            .filter(m -> inScope(request.scope(), m))
+            .filter(m -> request.includeExpired() || !m.isExpired(today))
+            .filter(m -> FilterEvaluator.matches(request.filter(), m))
+            .sorted(NEWEST_FIRST)
+            .toList();
     int from = Math.min(request.offset(), all.size());
     int to = Math.min(all.size(), from + request.limit());
     return new Page<>(List.copyOf(all.subList(from, to)), all.size(), request.offset());
@@ -219,16 +273,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
   @Override
   public synchronized List<String> expiredIds(String tenant, LocalDate today, int limit) {
     ensureOpen();
-    return items(tenant).filter(m -> m.isExpired(today))
+    return items(tenant)
+        .filter(m -> m.isExpired(today))
         .sorted(Comparator.comparing(MemoryItem::expirationDate).thenComparing(MemoryItem::id))
-        .limit(limit).map(MemoryItem::id).toList();
+        .limit(limit)
+        .map(MemoryItem::id)
+        .toList();
   }
 
   @Override
   public synchronized List<HistoryEntry> history(String tenant, String memoryId) {
     ensureOpen();
-    return history.stream().filter(h -> h.tenant().equals(tenant) && h.entry().memoryId().equals(memoryId))
-        .map(TenantHistory::entry).toList();
+    return history.stream()
+        .filter(h -> h.tenant().equals(tenant) && h.entry().memoryId().equals(memoryId))
+        .map(TenantHistory::entry)
+        .toList();
   }
 
   @Override
@@ -277,7 +336,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
           names.put(k, new String[] {h.tenant(), h.entry().memoryId()});
         }
       }
-      last.forEach((k, s) -> latest.put(s, new Change(s, names.get(k)[0], names.get(k)[1], memories.get(k))));
+      last.forEach(
+          (k, s) ->
+              latest.put(s, new Change(s, names.get(k)[0], names.get(k)[1], memories.get(k))));
     }
     latest.values().forEach(visitor);
   }
@@ -326,7 +387,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
   }
 
   private java.util.stream.Stream<MemoryItem> items(String tenant) {
-    return memories.values().stream().filter(m -> m.tenant().equals(tenant)).map(StoredMemory::item);
+    return memories.values().stream()
+        .filter(m -> m.tenant().equals(tenant))
+        .map(StoredMemory::item);
   }
 
   private static boolean inScope(Scope scope, MemoryItem m) {

@@ -21,9 +21,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The reference {@link SearchIndex}: exact cosine over every document that passes the query (tenant, scope, expiry
- * and {@link FilterEvaluator}), and BM25 (k1 = 1.2, b = 0.75) over lower-cased letter and digit runs, statistics
- * over the whole index. Ties are broken by id. Everything applied is durable at once.
+ * The reference {@link SearchIndex}: exact cosine over every document that passes the query
+ * (tenant, scope, expiry and {@link FilterEvaluator}), and BM25 (k1 = 1.2, b = 0.75) over
+ * lower-cased letter and digit runs, statistics over the whole index. Ties are broken by id.
+ * Everything applied is durable at once.
  */
 public final class InMemorySearchIndex implements SearchIndex {
   private static final double K1 = 1.2;
@@ -69,9 +70,13 @@ public final class InMemorySearchIndex implements SearchIndex {
     ensureOpen();
   }
 
-  /** Exact cosine over the field's embeddings; a memory without one (no context embedding) is never found. */
+  /**
+   * Exact cosine over the field's embeddings; a memory without one (no context embedding) is never
+   * found.
+   */
   @Override
-  public synchronized List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
+  public synchronized List<Candidate> dense(
+      IndexQuery query, IndexField field, float[] vector, int k) {
     ensureOpen();
     List<Candidate> out = new ArrayList<>();
     for (StoredMemory m : docs.values()) {
@@ -90,7 +95,8 @@ public final class InMemorySearchIndex implements SearchIndex {
   }
 
   @Override
-  public synchronized List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+  public synchronized List<Candidate> keyword(
+      IndexQuery query, IndexField field, String text, int k) {
     return bm25(query, text, k, field);
   }
 
@@ -113,10 +119,12 @@ public final class InMemorySearchIndex implements SearchIndex {
       }
     }
     double avgLength = Math.max(1e-9, (double) totalLength / docs.size());
-    List<String> admitted = docs.keySet().stream().filter(key -> admits(query, docs.get(key))).toList();
+    List<String> admitted =
+        docs.keySet().stream().filter(key -> admits(query, docs.get(key))).toList();
     Map<String, Integer> admittedFrequencies = new LinkedHashMap<>();
     for (String term : terms) {
-      admittedFrequencies.put(term, (int) admitted.stream().filter(key -> tokenized.get(key).contains(term)).count());
+      admittedFrequencies.put(
+          term, (int) admitted.stream().filter(key -> tokenized.get(key).contains(term)).count());
     }
     Optional<Set<String>> required = CommonTerms.required(admittedFrequencies, admitted.size());
     List<Candidate> out = new ArrayList<>();
@@ -145,14 +153,17 @@ public final class InMemorySearchIndex implements SearchIndex {
   static List<String> tokens(String text) {
     List<String> out = new ArrayList<>();
     StringBuilder sb = new StringBuilder();
-    text.toLowerCase(Locale.ROOT).codePoints().forEach(cp -> {
-      if (Character.isLetterOrDigit(cp)) {
-        sb.appendCodePoint(cp);
-      } else if (sb.length() > 0) {
-        out.add(sb.toString());
-        sb.setLength(0);
-      }
-    });
+    text.toLowerCase(Locale.ROOT)
+        .codePoints()
+        .forEach(
+            cp -> {
+              if (Character.isLetterOrDigit(cp)) {
+                sb.appendCodePoint(cp);
+              } else if (sb.length() > 0) {
+                out.add(sb.toString());
+                sb.setLength(0);
+              }
+            });
     if (sb.length() > 0) {
       out.add(sb.toString());
     }
@@ -170,13 +181,18 @@ public final class InMemorySearchIndex implements SearchIndex {
 
   private static boolean admits(IndexQuery q, StoredMemory m) {
     MemoryItem item = m.item();
-    return m.tenant().equals(q.tenant()) && q.scope().contains(item.userId(), item.agentId(), item.runId())
-        && (q.includeExpired() || !item.isExpired(q.today())) && FilterEvaluator.matches(q.filter(), item);
+    return m.tenant().equals(q.tenant())
+        && q.scope().contains(item.userId(), item.agentId(), item.runId())
+        && (q.includeExpired() || !item.isExpired(q.today()))
+        && FilterEvaluator.matches(q.filter(), item);
   }
 
   private static List<Candidate> top(List<Candidate> all, int k) {
-    return all.stream().sorted(Comparator.comparingDouble(Candidate::score).reversed()
-        .thenComparing(Candidate::id)).limit(k).toList();
+    return all.stream()
+        .sorted(
+            Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Candidate::id))
+        .limit(k)
+        .toList();
   }
 
   private static String key(String tenant, String id) {

@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The reference backend: an {@link InMemoryMemoryStore} and an {@link InMemorySearchIndex}. Storages opened on the
- * same path share their data across close and reopen (within one JVM), so the persistence tests of the contract
- * kit run on it too; {@link #damageIndex} forgets a path's index, which the engine then rebuilds from the record.
+ * The reference backend: an {@link InMemoryMemoryStore} and an {@link InMemorySearchIndex}.
+ * Storages opened on the same path share their data across close and reopen (within one JVM), so
+ * the persistence tests of the contract kit run on it too; {@link #damageIndex} forgets a path's
+ * index, which the engine then rebuilds from the record.
  */
 public final class InMemoryStorage implements Storage {
   private static final Map<Path, InMemoryMemoryStore> STORES = new ConcurrentHashMap<>();
@@ -27,20 +28,25 @@ public final class InMemoryStorage implements Storage {
 
   /** A fresh storage that no other one shares. */
   public static InMemoryStorage create() {
-    return new InMemoryStorage(new InMemoryMemoryStore(Clock.systemUTC()), new InMemorySearchIndex());
+    return new InMemoryStorage(
+        new InMemoryMemoryStore(Clock.systemUTC()), new InMemorySearchIndex());
   }
 
   /** The storage of {@code dir}: the data of the last storage opened there, or empty. */
   public static InMemoryStorage open(Path dir) {
     Path key = dir.toAbsolutePath().normalize();
-    InMemoryMemoryStore store = STORES.computeIfAbsent(key, k -> new InMemoryMemoryStore(Clock.systemUTC()));
+    InMemoryMemoryStore store =
+        STORES.computeIfAbsent(key, k -> new InMemoryMemoryStore(Clock.systemUTC()));
     InMemorySearchIndex index = INDEXES.computeIfAbsent(key, k -> new InMemorySearchIndex());
     store.reopen();
     index.reopen();
     return new InMemoryStorage(store, index);
   }
 
-  /** Forgets the index of {@code dir}; the next {@link #open} starts with an empty index of no generation. */
+  /**
+   * Forgets the index of {@code dir}; the next {@link #open} starts with an empty index of no
+   * generation.
+   */
   public static void damageIndex(Path dir) {
     INDEXES.remove(dir.toAbsolutePath().normalize());
   }

@@ -20,28 +20,44 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The storage contract: the whole public {@link Memory} API on a real backend, as every backend must pass it.
- * A backend adds one small subclass that implements {@link #openStorage(Path, int)} and {@link #damageIndex(Path)}.
+ * The storage contract: the whole public {@link Memory} API on a real backend, as every backend
+ * must pass it. A backend adds one small subclass that implements {@link #openStorage(Path, int)}
+ * and {@link #damageIndex(Path)}.
  *
- * <p>The suite is split by subject into a chain of abstract classes, each extending the previous one:
- * {@link ContractSupport} (fixture), {@link AddContract}, {@link SearchContract}, {@link ChangeContract},
- * {@link ValidationContract}, {@link ConcurrencyContract}, {@link TransferContract}, and this class (persistence
- * across reopen, index
- * rebuild, embedder mismatch, closing).
+ * <p>The suite is split by subject into a chain of abstract classes, each extending the previous
+ * one: {@link ContractSupport} (fixture), {@link AddContract}, {@link SearchContract}, {@link
+ * ChangeContract}, {@link ValidationContract}, {@link ConcurrencyContract}, {@link
+ * TransferContract}, and this class (persistence across reopen, index rebuild, embedder mismatch,
+ * closing).
  */
 public abstract class MemoryContractTest extends TransferContract {
 
   @Test
   void everythingSurvivesAReopen() {
-    String kept = memory.add(AddRequest.builder(ALICE).user("I play the cello").metadata(Map.of("stars", 4))
-        .expiration(TODAY.plusDays(10)).infer(false).build()).events().get(0).id();
+    String kept =
+        memory
+            .add(
+                AddRequest.builder(ALICE)
+                    .user("I play the cello")
+                    .metadata(Map.of("stars", 4))
+                    .expiration(TODAY.plusDays(10))
+                    .infer(false)
+                    .build())
+            .events()
+            .get(0)
+            .id();
     String updated = addVerbatim(ALICE, "my favourite colour is green");
     memory.update(updated, MemoryUpdate.text("my favourite colour is purple"));
     String deleted = addVerbatim(ALICE, "this one is deleted");
     memory.delete(deleted);
     String bob = addVerbatim(BOB, "bob keeps bees");
-    String acme = memory.forTenant("acme").add(AddRequest.builder(ALICE).user("acme cello lessons")
-        .infer(false).build()).events().get(0).id();
+    String acme =
+        memory
+            .forTenant("acme")
+            .add(AddRequest.builder(ALICE).user("acme cello lessons").infer(false).build())
+            .events()
+            .get(0)
+            .id();
     Map<String, MemoryItem> before = new LinkedHashMap<>();
     Map<String, List<HistoryEntry>> history = new LinkedHashMap<>();
     for (String id : List.of(kept, updated, deleted, bob)) {
@@ -79,7 +95,7 @@ public abstract class MemoryContractTest extends TransferContract {
     memory = null;
 
     damageIndex(dir);
-    memory = open(b -> { });
+    memory = open(b -> {});
 
     assertThat(storage.index().state().documents()).isEqualTo(39);
     assertThat(search(ALICE, "token0")).doesNotContain(ids.get(0));
@@ -96,13 +112,13 @@ public abstract class MemoryContractTest extends TransferContract {
     memory.close();
     memory = null;
 
-    assertThatThrownBy(() -> open(new HashEmbedder(32, "test-hash-32"), b -> { }))
+    assertThatThrownBy(() -> open(new HashEmbedder(32, "test-hash-32"), b -> {}))
         .isInstanceOf(DimensionMismatchException.class)
         .hasMessageContaining("64-dimensional")
         .hasMessageContaining("32-dimensional")
         .hasMessageContaining("'test-hash-64'");
 
-    memory = open(b -> { });
+    memory = open(b -> {});
     assertThat(memory.get(id)).isPresent();
     assertThat(search(ALICE, "embedded")).containsExactly(id);
   }
@@ -113,12 +129,12 @@ public abstract class MemoryContractTest extends TransferContract {
     memory.close();
     memory = null;
 
-    assertThatThrownBy(() -> open(new HashEmbedder(64, "other-model-64"), b -> { }))
+    assertThatThrownBy(() -> open(new HashEmbedder(64, "other-model-64"), b -> {}))
         .isInstanceOf(DimensionMismatchException.class)
         .hasMessageContaining("'test-hash-64'")
         .hasMessageContaining("'other-model-64'");
 
-    memory = open(b -> { });
+    memory = open(b -> {});
     assertThat(search(ALICE, "model")).containsExactly(id);
   }
 
@@ -133,7 +149,7 @@ public abstract class MemoryContractTest extends TransferContract {
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> closed.search(SearchRequest.builder(ALICE, "late").build()))
         .isInstanceOf(IllegalStateException.class);
-    memory = open(b -> { });
+    memory = open(b -> {});
     assertThat(total(ALICE)).isZero();
   }
 }

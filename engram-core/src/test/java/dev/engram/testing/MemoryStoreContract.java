@@ -30,8 +30,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link MemoryStore} contract: what every system of record must do, checked through the SPI alone. A backend
- * runs it by subclassing and implementing {@link #openStorage}.
+ * The {@link MemoryStore} contract: what every system of record must do, checked through the SPI
+ * alone. A backend runs it by subclassing and implementing {@link #openStorage}.
  */
 public abstract class MemoryStoreContract extends StorageContractSupport {
   private static final Scope ALICE = Scope.user("alice");
@@ -49,9 +49,22 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     metadata.put("none", null);
     metadata.put("text", "ç İ 😀 ，");
     Instant t = Instant.parse("2024-05-01T10:00:00.123456789Z");
-    MemoryItem item = new MemoryItem("m1", "Alice plays the cello 😀", dev.engram.Hashes.md5("x"), metadata,
-        "alice", "bot", "run-1", "Alice", Role.USER, t, t.plusNanos(1), Instant.parse("2023-01-02T03:04:05.000000001Z"),
-        List.of("msg-1", "msg-2"), LocalDate.of(2030, 1, 1));
+    MemoryItem item =
+        new MemoryItem(
+            "m1",
+            "Alice plays the cello 😀",
+            dev.engram.Hashes.md5("x"),
+            metadata,
+            "alice",
+            "bot",
+            "run-1",
+            "Alice",
+            Role.USER,
+            t,
+            t.plusNanos(1),
+            Instant.parse("2023-01-02T03:04:05.000000001Z"),
+            List.of("msg-1", "msg-2"),
+            LocalDate.of(2030, 1, 1));
     float[] vector = {0.5f, -0.25f, 0, 1e-7f, 1, -1, 0.125f, 3.4e38f};
     add(new StoredMemory("t1", item, vector));
 
@@ -59,7 +72,9 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(read.item()).isEqualTo(item);
     assertThat(read.tenant()).isEqualTo("t1");
     assertThat(read.embedding()).containsExactly(vector);
-    assertThat(store.getAll("t1", List.of("m1", "missing"))).extracting(StoredMemory::item).containsExactly(item);
+    assertThat(store.getAll("t1", List.of("m1", "missing")))
+        .extracting(StoredMemory::item)
+        .containsExactly(item);
     assertThat(store.count()).isEqualTo(1);
 
     reopen();
@@ -69,22 +84,30 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
   @Test
   void aMemoryKeepsItsSourceContextThroughWritesReadsAndTheChangeFeed() {
     String context = "What are your plans for the summer?\nResearching adoption agencies, ç İ 😀 ，";
-    StoredMemory withContext = new StoredMemory("t1", item("a", ALICE, "Researching adoption agencies"), axis(0),
-        context);
+    StoredMemory withContext =
+        new StoredMemory("t1", item("a", ALICE, "Researching adoption agencies"), axis(0), context);
     add(withContext, memory("t1", "b", ALICE, "no context here", 1));
     assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo(context);
     assertThat(store.get("t1", "b").orElseThrow().context()).isEmpty();
-    assertThat(store.getAll("t1", List.of("a", "b"))).extracting(StoredMemory::context)
+    assertThat(store.getAll("t1", List.of("a", "b")))
+        .extracting(StoredMemory::context)
         .containsExactlyInAnyOrder(context, "");
 
-    StoredMemory changed = withContext.withItem(item("a", ALICE, "Researching adoption agencies in June"));
-    commit(ChangeSet.of("t1", List.of(MemoryChange.update(changed, "Researching adoption agencies",
-        ChangePipelines.UPDATE))));
+    StoredMemory changed =
+        withContext.withItem(item("a", ALICE, "Researching adoption agencies in June"));
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.update(
+                    changed, "Researching adoption agencies", ChangePipelines.UPDATE))));
     reopen();
     assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo(context);
     List<MemoryStore.Change> feed = new ArrayList<>();
     store.changesSince(0, feed::add);
-    assertThat(feed).filteredOn(c -> c.memoryId().equals("a")).singleElement()
+    assertThat(feed)
+        .filteredOn(c -> c.memoryId().equals("a"))
+        .singleElement()
         .satisfies(c -> assertThat(c.current().context()).isEqualTo(context));
     List<String> contexts = new ArrayList<>();
     store.forEach(m -> contexts.add(m.id() + "=" + m.context()));
@@ -94,50 +117,86 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
   @Test
   void aContextEmbeddingIsKeptExactlyThroughWritesReadsAndTheChangeFeedAndAnUpdateCanDropIt() {
     float[] vector = {0.5f, -0.25f, 0, 1e-7f, 1, -1, 0.125f, 3.4e38f};
-    StoredMemory embedded = new StoredMemory("t1", item("a", ALICE, "Researching adoption agencies"), axis(0),
-        "What are your plans for the summer?", vector);
-    add(embedded, new StoredMemory("t1", item("b", ALICE, "context, not embedded"), axis(1), "Hello"));
+    StoredMemory embedded =
+        new StoredMemory(
+            "t1",
+            item("a", ALICE, "Researching adoption agencies"),
+            axis(0),
+            "What are your plans for the summer?",
+            vector);
+    add(
+        embedded,
+        new StoredMemory("t1", item("b", ALICE, "context, not embedded"), axis(1), "Hello"));
     assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).containsExactly(vector);
     assertThat(store.get("t1", "b").orElseThrow().contextEmbedding()).isEmpty();
-    assertThat(store.getAll("t1", List.of("a", "b"))).extracting(m -> m.contextEmbedding().length)
+    assertThat(store.getAll("t1", List.of("a", "b")))
+        .extracting(m -> m.contextEmbedding().length)
         .containsExactlyInAnyOrder(vector.length, 0);
 
     reopen();
     assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).containsExactly(vector);
     List<MemoryStore.Change> feed = new ArrayList<>();
     store.changesSince(0, feed::add);
-    assertThat(feed).filteredOn(c -> c.memoryId().equals("a")).singleElement()
+    assertThat(feed)
+        .filteredOn(c -> c.memoryId().equals("a"))
+        .singleElement()
         .satisfies(c -> assertThat(c.current().contextEmbedding()).containsExactly(vector));
     List<Integer> lengths = new ArrayList<>();
     store.forEach(m -> lengths.add(m.contextEmbedding().length));
     assertThat(lengths).containsExactlyInAnyOrder(vector.length, 0);
 
-    StoredMemory dropped = embedded.withItem(item("a", ALICE, "Researching adoption agencies in June"))
-        .withContextEmbedding(new float[0]);
-    commit(ChangeSet.of("t1", List.of(MemoryChange.update(dropped, "Researching adoption agencies",
-        ChangePipelines.UPDATE))));
+    StoredMemory dropped =
+        embedded
+            .withItem(item("a", ALICE, "Researching adoption agencies in June"))
+            .withContextEmbedding(new float[0]);
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.update(
+                    dropped, "Researching adoption agencies", ChangePipelines.UPDATE))));
     assertThat(store.get("t1", "a").orElseThrow().contextEmbedding()).isEmpty();
-    assertThat(store.get("t1", "a").orElseThrow().context()).isEqualTo("What are your plans for the summer?");
+    assertThat(store.get("t1", "a").orElseThrow().context())
+        .isEqualTo("What are your plans for the summer?");
   }
 
   @Test
   void everyChangeWritesOneHistoryRowInSequence() {
     StoredMemory m = spoken("t1", "m1", ALICE, "likes tea", "Alice", Role.USER);
     long added = add(m);
-    MemoryItem changed = m.item().withContent("likes coffee", m.item().metadata(), null,
-        m.item().createdAt().plusSeconds(5));
-    long updated = commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(1)),
-        "likes tea", ChangePipelines.UPDATE))));
-    long deleted = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(new StoredMemory("t1", changed,
-        axis(1)), ChangePipelines.DELETE, DELETED_AT))));
+    MemoryItem changed =
+        m.item()
+            .withContent(
+                "likes coffee", m.item().metadata(), null, m.item().createdAt().plusSeconds(5));
+    long updated =
+        commit(
+            ChangeSet.of(
+                "t1",
+                List.of(
+                    MemoryChange.update(
+                        new StoredMemory("t1", changed, axis(1)),
+                        "likes tea",
+                        ChangePipelines.UPDATE))));
+    long deleted =
+        commit(
+            ChangeSet.of(
+                "t1",
+                List.of(
+                    MemoryChange.delete(
+                        new StoredMemory("t1", changed, axis(1)),
+                        ChangePipelines.DELETE,
+                        DELETED_AT))));
 
     assertThat(added).isLessThan(updated);
     assertThat(updated).isLessThan(deleted);
     assertThat(store.lastSeq()).isEqualTo(deleted);
     assertThat(store.get("t1", "m1")).isEmpty();
     List<HistoryEntry> h = store.history("t1", "m1");
-    assertThat(h).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.UPDATE, EventType.DELETE);
-    assertThat(h).extracting(HistoryEntry::pipeline)
+    assertThat(h)
+        .extracting(HistoryEntry::event)
+        .containsExactly(EventType.ADD, EventType.UPDATE, EventType.DELETE);
+    assertThat(h)
+        .extracting(HistoryEntry::pipeline)
         .containsExactly(ChangePipelines.RAW, ChangePipelines.UPDATE, ChangePipelines.DELETE);
     assertThat(h).extracting(HistoryEntry::seq).containsExactly(added, updated, deleted);
     assertThat(h.get(0).oldText()).isNull();
@@ -150,7 +209,8 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(h.get(1).at()).isEqualTo(changed.updatedAt());
     assertThat(h.get(2).oldText()).isEqualTo("likes coffee");
     assertThat(h.get(2).newText()).isNull();
-    assertThat(h.get(2).at()).as("a delete's row takes the change's time, not a clock of the store's")
+    assertThat(h.get(2).at())
+        .as("a delete's row takes the change's time, not a clock of the store's")
         .isEqualTo(DELETED_AT);
     assertThat(store.history("t2", "m1")).isEmpty();
     assertThat(store.history("t1", "unknown")).isEmpty();
@@ -161,14 +221,23 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     add(memory("t1", "old", ALICE, "already here", 0));
     long before = store.lastSeq();
     StoredMemory fresh = memory("t1", "fresh", ALICE, "would be new", 1);
-    ChangeSet duplicate = new ChangeSet("t1", List.of(MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
-        MemoryChange.add(memory("t1", "old", ALICE, "again", 2), null, null, ChangePipelines.RAW)),
-        List.of(new ChangeSet.WindowAppend(ALICE, List.of(Message.user("hello")), 10)));
+    ChangeSet duplicate =
+        new ChangeSet(
+            "t1",
+            List.of(
+                MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
+                MemoryChange.add(
+                    memory("t1", "old", ALICE, "again", 2), null, null, ChangePipelines.RAW)),
+            List.of(new ChangeSet.WindowAppend(ALICE, List.of(Message.user("hello")), 10)));
     assertThatThrownBy(() -> store.apply(duplicate)).isInstanceOf(EngramException.class);
 
     StoredMemory ghost = memory("t1", "ghost", ALICE, "not stored", 3);
-    ChangeSet missing = ChangeSet.of("t1", List.of(MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
-        MemoryChange.update(ghost, "x", ChangePipelines.UPDATE)));
+    ChangeSet missing =
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.add(fresh, null, null, ChangePipelines.RAW),
+                MemoryChange.update(ghost, "x", ChangePipelines.UPDATE)));
     assertThatThrownBy(() -> store.apply(missing)).isInstanceOf(MemoryNotFoundException.class);
 
     assertThat(store.get("t1", "fresh")).isEmpty();
@@ -184,9 +253,13 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(store.embeddingSpec()).isEmpty();
     store.recordEmbeddingSpec(new EmbeddingSpec("model-x", DIMENSION));
     assertThat(store.embeddingSpec()).contains(new EmbeddingSpec("model-x", DIMENSION));
-    StoredMemory wrong = new StoredMemory("t1", item("m1", ALICE, "short vector"), new float[] {1, 0});
-    assertThatThrownBy(() -> store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(wrong, null, null,
-        ChangePipelines.RAW)))))
+    StoredMemory wrong =
+        new StoredMemory("t1", item("m1", ALICE, "short vector"), new float[] {1, 0});
+    assertThatThrownBy(
+            () ->
+                store.apply(
+                    ChangeSet.of(
+                        "t1", List.of(MemoryChange.add(wrong, null, null, ChangePipelines.RAW)))))
         .isInstanceOf(DimensionMismatchException.class);
     assertThat(store.count()).isZero();
     reopen();
@@ -201,7 +274,8 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     add(memory("t2", "only-t2", ALICE, "only in t2", 2));
 
     assertThat(store.get("t1", "only-t2")).isEmpty();
-    assertThat(store.getAll("t1", List.of("same-id", "only-t2"))).extracting(StoredMemory::tenant)
+    assertThat(store.getAll("t1", List.of("same-id", "only-t2")))
+        .extracting(StoredMemory::tenant)
         .containsExactly("t1");
     assertThat(store.list("t1", ListRequest.of(ALICE), TODAY).total()).isEqualTo(1);
     assertThat(store.list("t2", ListRequest.of(ALICE), TODAY).total()).isEqualTo(2);
@@ -229,31 +303,53 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
       all.add(memory("t1", String.format("m%02d", i), scope, "memory " + i, i % DIMENSION));
     }
     add(all.toArray(StoredMemory[]::new));
-    List<String> alice = all.stream().map(StoredMemory::item).filter(m -> "alice".equals(m.userId()))
-        .sorted(InMemoryMemoryStore.NEWEST_FIRST).map(MemoryItem::id).toList();
+    List<String> alice =
+        all.stream()
+            .map(StoredMemory::item)
+            .filter(m -> "alice".equals(m.userId()))
+            .sorted(InMemoryMemoryStore.NEWEST_FIRST)
+            .map(MemoryItem::id)
+            .toList();
 
     Page<MemoryItem> first = store.list("t1", ListRequest.of(ALICE).withPage(0, 7), TODAY);
     Page<MemoryItem> second = store.list("t1", ListRequest.of(ALICE).withPage(7, 7), TODAY);
     Page<MemoryItem> beyond = store.list("t1", ListRequest.of(ALICE).withPage(100, 7), TODAY);
     assertThat(first.total()).isEqualTo(alice.size());
-    assertThat(first.items()).extracting(MemoryItem::id).containsExactlyElementsOf(alice.subList(0, 7));
-    assertThat(second.items()).extracting(MemoryItem::id).containsExactlyElementsOf(alice.subList(7, 14));
+    assertThat(first.items())
+        .extracting(MemoryItem::id)
+        .containsExactlyElementsOf(alice.subList(0, 7));
+    assertThat(second.items())
+        .extracting(MemoryItem::id)
+        .containsExactlyElementsOf(alice.subList(7, 14));
     assertThat(beyond.items()).isEmpty();
     assertThat(beyond.total()).isEqualTo(alice.size());
     assertThat(store.list("t1", ListRequest.of(Scope.of("alice", "bot", null)), TODAY).items())
-        .extracting(MemoryItem::id).containsExactly("m20", "m15", "m10", "m05", "m00");
+        .extracting(MemoryItem::id)
+        .containsExactly("m20", "m15", "m10", "m05", "m00");
     assertThat(store.list("t1", ListRequest.of(Scope.agent("bot")), TODAY).total()).isEqualTo(5);
-    assertThat(store.list("t1", ListRequest.of(ALICE).withFilter(Mem0Filters.fromMap(Map.of("agent_id", "bot"))),
-        TODAY).total()).isEqualTo(5);
+    assertThat(
+            store
+                .list(
+                    "t1",
+                    ListRequest.of(ALICE)
+                        .withFilter(Mem0Filters.fromMap(Map.of("agent_id", "bot"))),
+                    TODAY)
+                .total())
+        .isEqualTo(5);
   }
 
   @Test
   void expiredMemoriesAreLeftOutUnlessAskedFor() {
-    add(expiring("gone", TODAY.minusDays(1)), expiring("today", TODAY), expiring("tomorrow", TODAY.plusDays(1)),
+    add(
+        expiring("gone", TODAY.minusDays(1)),
+        expiring("today", TODAY),
+        expiring("tomorrow", TODAY.plusDays(1)),
         expiring("never", null));
-    assertThat(store.list("t1", ListRequest.of(ALICE), TODAY).items()).extracting(MemoryItem::id)
+    assertThat(store.list("t1", ListRequest.of(ALICE), TODAY).items())
+        .extracting(MemoryItem::id)
         .containsExactlyInAnyOrder("tomorrow", "never");
-    assertThat(store.list("t1", ListRequest.of(ALICE).withIncludeExpired(true), TODAY).total()).isEqualTo(4);
+    assertThat(store.list("t1", ListRequest.of(ALICE).withIncludeExpired(true), TODAY).total())
+        .isEqualTo(4);
     assertThat(store.expiredIds("t1", TODAY, 10)).containsExactly("gone", "today");
     assertThat(store.expiredIds("t1", TODAY, 1)).containsExactly("gone");
     assertThat(store.expiredIds("t2", TODAY, 10)).isEmpty();
@@ -261,8 +357,24 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
 
   private StoredMemory expiring(String id, LocalDate expiration) {
     MemoryItem i = item(id, ALICE, "expiring " + id);
-    return new StoredMemory("t1", new MemoryItem(i.id(), i.text(), i.hash(), i.metadata(), i.userId(), null, null,
-        null, null, i.createdAt(), i.updatedAt(), null, List.of(), expiration), axis(0));
+    return new StoredMemory(
+        "t1",
+        new MemoryItem(
+            i.id(),
+            i.text(),
+            i.hash(),
+            i.metadata(),
+            i.userId(),
+            null,
+            null,
+            null,
+            null,
+            i.createdAt(),
+            i.updatedAt(),
+            null,
+            List.of(),
+            expiration),
+        axis(0));
   }
 
   @Test
@@ -270,24 +382,46 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     MemoryItem a = item("a", ALICE, "same text");
     MemoryItem b = item("b", BOB, "same text");
     add(stored("t1", a, 0), stored("t1", b, 0), memory("t1", "c", ALICE, "other text", 0));
-    assertThat(store.findByHash("t1", ALICE, a.hash())).extracting(MemoryItem::id).containsExactly("a");
+    assertThat(store.findByHash("t1", ALICE, a.hash()))
+        .extracting(MemoryItem::id)
+        .containsExactly("a");
     assertThat(store.findByHash("t1", Scope.user("carol"), a.hash())).isEmpty();
   }
 
   @Test
   void windowsKeepTheNewestMessagesOfTheirScope() {
     Instant t = Instant.parse("2024-05-01T10:00:00.5Z");
-    List<Message> first = List.of(Message.user("one").withName("Alice").withTimestamp(t).withSourceId("s1"),
-        Message.assistant("two"), Message.user("three"));
-    commit(new ChangeSet("t1", List.of(), List.of(new ChangeSet.WindowAppend(ALICE, first, 4),
-        new ChangeSet.WindowAppend(BOB, List.of(Message.user("bob's")), 4))));
+    List<Message> first =
+        List.of(
+            Message.user("one").withName("Alice").withTimestamp(t).withSourceId("s1"),
+            Message.assistant("two"),
+            Message.user("three"));
+    commit(
+        new ChangeSet(
+            "t1",
+            List.of(),
+            List.of(
+                new ChangeSet.WindowAppend(ALICE, first, 4),
+                new ChangeSet.WindowAppend(BOB, List.of(Message.user("bob's")), 4))));
     assertThat(store.recentMessages("t1", ALICE, 10)).containsExactlyElementsOf(first);
-    commit(new ChangeSet("t1", List.of(), List.of(new ChangeSet.WindowAppend(ALICE,
-        List.of(Message.user("four"), Message.user("five"), Message.user("six")), 4))));
-    assertThat(store.recentMessages("t1", ALICE, 10)).extracting(Message::content)
+    commit(
+        new ChangeSet(
+            "t1",
+            List.of(),
+            List.of(
+                new ChangeSet.WindowAppend(
+                    ALICE,
+                    List.of(Message.user("four"), Message.user("five"), Message.user("six")),
+                    4))));
+    assertThat(store.recentMessages("t1", ALICE, 10))
+        .extracting(Message::content)
         .containsExactly("three", "four", "five", "six");
-    assertThat(store.recentMessages("t1", ALICE, 2)).extracting(Message::content).containsExactly("five", "six");
-    assertThat(store.recentMessages("t1", BOB, 10)).extracting(Message::content).containsExactly("bob's");
+    assertThat(store.recentMessages("t1", ALICE, 2))
+        .extracting(Message::content)
+        .containsExactly("five", "six");
+    assertThat(store.recentMessages("t1", BOB, 10))
+        .extracting(Message::content)
+        .containsExactly("bob's");
     assertThat(store.recentMessages("t2", ALICE, 10)).isEmpty();
     assertThat(store.recentMessages("t1", Scope.of("alice", "bot", null), 10)).isEmpty();
   }
@@ -311,9 +445,15 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     StoredMemory c = memory("t2", "c", ALICE, "c", 2);
     long s2 = add(c);
     StoredMemory a2 = new StoredMemory("t1", item("a", ALICE, "a changed"), axis(3));
-    long s3 = commit(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a", ChangePipelines.UPDATE))));
-    long s4 = commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "b").orElseThrow(),
-        ChangePipelines.DELETE, DELETED_AT))));
+    long s3 =
+        commit(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a", ChangePipelines.UPDATE))));
+    long s4 =
+        commit(
+            ChangeSet.of(
+                "t1",
+                List.of(
+                    MemoryChange.delete(
+                        store.get("t1", "b").orElseThrow(), ChangePipelines.DELETE, DELETED_AT))));
 
     List<MemoryStore.Change> all = new ArrayList<>();
     store.changesSince(0, all::add);

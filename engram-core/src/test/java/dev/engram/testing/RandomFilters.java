@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Random filters over every operator, every built-in field and the metadata keys of {@link RandomMemories}, nested
- * with AND, OR and NOT. Values are drawn from the memories themselves (with near misses) so that filters match
- * some memories and not others.
+ * Random filters over every operator, every built-in field and the metadata keys of {@link
+ * RandomMemories}, nested with AND, OR and NOT. Values are drawn from the memories themselves (with
+ * near misses) so that filters match some memories and not others.
  */
 public final class RandomFilters {
   private final Random random;
@@ -99,7 +99,10 @@ public final class RandomFilters {
     return v instanceof String s && random.nextInt(4) > 0 ? s : values.string();
   }
 
-  /** The value of {@code field} on a random memory (a random element of a list) if it is a scalar, else null. */
+  /**
+   * The value of {@code field} on a random memory (a random element of a list) if it is a scalar,
+   * else null.
+   */
   private Object existing(Field field) {
     Object v = FilterEvaluator.value(field, items.get(random.nextInt(items.size())));
     if (v instanceof List<?> list) {
@@ -108,7 +111,12 @@ public final class RandomFilters {
     if (v instanceof Number n) {
       v = n.doubleValue();
     }
-    return v instanceof String || v instanceof Double || v instanceof Boolean || v instanceof Instant ? v : null;
+    return v instanceof String
+            || v instanceof Double
+            || v instanceof Boolean
+            || v instanceof Instant
+        ? v
+        : null;
   }
 
   private String substring(Field field) {

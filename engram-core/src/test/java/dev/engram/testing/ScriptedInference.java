@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A scripted inference (a fake: no language model runs in tests): every inferred add gets the plan set last with
- * {@link #next}, under the consolidating pipeline's name.
+ * A scripted inference (a fake: no language model runs in tests): every inferred add gets the plan
+ * set last with {@link #next}, under the consolidating pipeline's name.
  */
 public final class ScriptedInference implements MemoryInference {
   private final AtomicReference<List<PlannedChange>> next = new AtomicReference<>(List.of());

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A scripted language model for tests (a fake: no model runs): each call takes the next scripted step, which
- * returns a recorded answer or throws a {@link LanguageModelException}. Records every prompt. Thread-safe.
+ * A scripted language model for tests (a fake: no model runs): each call takes the next scripted
+ * step, which returns a recorded answer or throws a {@link LanguageModelException}. Records every
+ * prompt. Thread-safe.
  */
 public final class ScriptedLanguageModel implements LanguageModel {
   private final Deque<Function<Prompt, String>> steps = new ArrayDeque<>();
@@ -32,9 +33,10 @@ public final class ScriptedLanguageModel implements LanguageModel {
 
   /** Fails the next call. */
   public synchronized ScriptedLanguageModel thenFail(LanguageModelException.Kind kind) {
-    steps.add(p -> {
-      throw new LanguageModelException(kind, "scripted " + kind);
-    });
+    steps.add(
+        p -> {
+          throw new LanguageModelException(kind, "scripted " + kind);
+        });
     return this;
   }
 
@@ -69,7 +71,10 @@ public final class ScriptedLanguageModel implements LanguageModel {
     }
     String text = step.apply(prompt);
     // Token counts: a fixed, easily checked rule (one token per 4 characters, rounded up).
-    return new Completion(text, (prompt.system().length() + prompt.user().length() + 3) / 4, (text.length() + 3) / 4,
+    return new Completion(
+        text,
+        (prompt.system().length() + prompt.user().length() + 3) / 4,
+        (text.length() + 3) / 4,
         Duration.ofMillis(1));
   }
 }

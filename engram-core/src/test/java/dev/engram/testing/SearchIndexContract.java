@@ -21,9 +21,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link SearchIndex} contract: dense and keyword search restricted inside the index to the tenant, the scope,
- * the filter and expiry, and the index state the engine synchronises with. The index is written the way the engine
- * writes it, after the record ({@link #commit}), so backends whose index is the record (PostgreSQL) pass it too.
+ * The {@link SearchIndex} contract: dense and keyword search restricted inside the index to the
+ * tenant, the scope, the filter and expiry, and the index state the engine synchronises with. The
+ * index is written the way the engine writes it, after the record ({@link #commit}), so backends
+ * whose index is the record (PostgreSQL) pass it too.
  */
 public abstract class SearchIndexContract extends StorageContractSupport {
   private static final Scope ALICE = Scope.user("alice");
@@ -39,7 +40,9 @@ public abstract class SearchIndexContract extends StorageContractSupport {
 
   @Test
   void denseSearchRanksByCosineInsideTenantAndScope() {
-    add(memory("t1", "x", ALICE, "along x", 0), memory("t1", "y", ALICE, "along y", 1),
+    add(
+        memory("t1", "x", ALICE, "along x", 0),
+        memory("t1", "y", ALICE, "along y", 1),
         memory("t1", "bob-x", Scope.user("bob"), "bob along x", 0));
     add(memory("t2", "other-x", ALICE, "other tenant along x", 0));
     float[] q = new float[DIMENSION];
@@ -50,95 +53,164 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
     assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
     assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, q, 1))).containsExactly("x");
-    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, q, 10))).containsExactly("other-x");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, q, 10)))
+        .containsExactly("other-x");
     assertThat(index.dense(query("t3", ALICE), IndexField.TEXT, q, 10)).isEmpty();
   }
 
   @Test
   void keywordSearchFindsWordsInsideTenantAndScope() {
-    add(memory("t1", "cello", ALICE, "Alice plays the cello on Sundays", 0),
+    add(
+        memory("t1", "cello", ALICE, "Alice plays the cello on Sundays", 0),
         memory("t1", "tea", ALICE, "Alice drinks green tea", 1),
         memory("t1", "both", ALICE, "cello practice with tea, cello again", 2),
         memory("t1", "bob", Scope.user("bob"), "Bob plays the cello too", 3));
     add(memory("t2", "t2-cello", ALICE, "cello in another tenant", 0));
-    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), IndexField.TEXT, "cello", 10);
+    List<SearchIndex.Candidate> hits =
+        index.keyword(query("t1", ALICE), IndexField.TEXT, "cello", 10);
     assertThat(ids(hits)).containsExactlyInAnyOrder("cello", "both");
     assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
-    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tea cello", 10))).first().isEqualTo("both");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tea cello", 10)))
+        .first()
+        .isEqualTo("both");
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tea cello", 10))).hasSize(3);
     assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "violin", 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "cello", 10))).containsExactly("t2-cello");
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "cello", 10)))
+        .containsExactly("t2-cello");
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "cello", 1))).hasSize(1);
   }
 
   @Test
   void contextKeywordSearchFindsWordsOfTheSourceContextInsideTenantAndScope() {
-    add(withContext(memory("t1", "agencies", ALICE, "Researching adoption agencies", 0),
+    add(
+        withContext(
+            memory("t1", "agencies", ALICE, "Researching adoption agencies", 0),
             "What are your plans for the summer? Researching adoption agencies"),
-        withContext(memory("t1", "window", ALICE, "It stands for freedom", 1),
+        withContext(
+            memory("t1", "window", ALICE, "It stands for freedom", 1),
             "What does the stained glass window mean? It stands for freedom"),
         memory("t1", "plain", ALICE, "Alice spends the summer in Porto", 2),
-        withContext(memory("t1", "bob", Scope.user("bob"), "Bob is researching too", 3),
+        withContext(
+            memory("t1", "bob", Scope.user("bob"), "Bob is researching too", 3),
             "Plans for the summer? Researching"));
     add(withContext(memory("t2", "t2-summer", ALICE, "another tenant", 0), "summer plans"));
-    List<SearchIndex.Candidate> hits = index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10);
-    assertThat(ids(hits)).containsExactly("agencies"); // "plain" says summer in its text only: no context
+    List<SearchIndex.Candidate> hits =
+        index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10);
+    assertThat(ids(hits))
+        .containsExactly("agencies"); // "plain" says summer in its text only: no context
     assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive());
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer window", 10)))
         .containsExactlyInAnyOrder("agencies", "window");
-    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer window", 1))).hasSize(1);
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer window", 1)))
+        .hasSize(1);
     assertThat(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "violin", 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.CONTEXT, "summer", 10))).containsExactly("t2-summer");
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.CONTEXT, "summer", 10)))
+        .containsExactly("t2-summer");
     // the text field holds text only
     assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "plans", 10))).isEmpty();
 
-    commit(ChangeSet.of("t1", List.of(MemoryChange.delete(store.get("t1", "agencies").orElseThrow(),
-        ChangePipelines.DELETE, DELETED_AT))));
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.delete(
+                    store.get("t1", "agencies").orElseThrow(),
+                    ChangePipelines.DELETE,
+                    DELETED_AT))));
     assertThat(index.keyword(query("t1", ALICE), IndexField.CONTEXT, "summer plans", 10)).isEmpty();
   }
 
-  private static final List<String> THINGS = List.of("apple", "bridge", "candle", "desert", "engine", "forest",
-      "garden", "harbor", "island", "jungle", "kettle", "lantern", "meadow", "needle", "orchard", "pepper", "quarry",
-      "river", "saddle", "tunnel", "umbrella", "valley", "wagon", "yacht", "zipper", "anchor", "basket", "castle");
+  private static final List<String> THINGS =
+      List.of(
+          "apple",
+          "bridge",
+          "candle",
+          "desert",
+          "engine",
+          "forest",
+          "garden",
+          "harbor",
+          "island",
+          "jungle",
+          "kettle",
+          "lantern",
+          "meadow",
+          "needle",
+          "orchard",
+          "pepper",
+          "quarry",
+          "river",
+          "saddle",
+          "tunnel",
+          "umbrella",
+          "valley",
+          "wagon",
+          "yacht",
+          "zipper",
+          "anchor",
+          "basket",
+          "castle");
 
   @Test
   void keywordSearchesFindNoMemoryThatMatchesOnlyTermsCommonInTheSearchedMemories() {
     List<StoredMemory> alices = new ArrayList<>();
-    for (int i = 0; i < THINGS.size(); i++) { // "alice" in 29 of Alice's 30 memories and contexts: common there
-      alices.add(withContext(memory("t1", THINGS.get(i), ALICE, "Alice likes the " + THINGS.get(i), i % 4),
-          "Alice talked about the " + THINGS.get(i) + (i == 0 ? " all summer" : "")));
+    for (int i = 0;
+        i < THINGS.size();
+        i++) { // "alice" in 29 of Alice's 30 memories and contexts: common there
+      alices.add(
+          withContext(
+              memory("t1", THINGS.get(i), ALICE, "Alice likes the " + THINGS.get(i), i % 4),
+              "Alice talked about the " + THINGS.get(i) + (i == 0 ? " all summer" : "")));
     }
     alices.add(memory("t1", "plays", ALICE, "Alice plays the cello", 0));
     alices.add(memory("t1", "lessons", ALICE, "Cello lessons every week", 1));
     add(alices.toArray(StoredMemory[]::new));
     List<StoredMemory> bobs = new ArrayList<>();
-    for (int i = 0; i < THINGS.size() - 3; i++) { // 25 of Bob's 26 memories say "bob"; one says "alice"
-      bobs.add(memory("t1", "bob-" + THINGS.get(i), Scope.user("bob"), "Bob fixed the " + THINGS.get(i), i % 4));
+    for (int i = 0;
+        i < THINGS.size() - 3;
+        i++) { // 25 of Bob's 26 memories say "bob"; one says "alice"
+      bobs.add(
+          memory(
+              "t1",
+              "bob-" + THINGS.get(i),
+              Scope.user("bob"),
+              "Bob fixed the " + THINGS.get(i),
+              i % 4));
     }
     bobs.add(memory("t1", "bob-met", Scope.user("bob"), "Met Alice at the cello recital", 0));
     add(bobs.toArray(StoredMemory[]::new));
     IndexQuery alice = query("t1", ALICE);
 
     List<SearchIndex.Candidate> cello = index.keyword(alice, IndexField.TEXT, "Alice cello", 50);
-    assertThat(ids(cello)).containsExactly("plays", "lessons"); // "alice" adds to the score of "plays" only
+    assertThat(ids(cello))
+        .containsExactly("plays", "lessons"); // "alice" adds to the score of "plays" only
     assertThat(cello.get(0).score()).isGreaterThan(cello.get(1).score());
-    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice apple", 50))).containsExactly("apple");
-    assertThat(index.keyword(alice, IndexField.TEXT, "alice violin", 50)).isEmpty(); // its own word is nowhere
+    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice apple", 50)))
+        .containsExactly("apple");
+    assertThat(index.keyword(alice, IndexField.TEXT, "alice violin", 50))
+        .isEmpty(); // its own word is nowhere
     // all common: as before
-    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice", 50))).hasSize(29).doesNotContain("lessons");
-    // counted among the memories searched: "alice" is rare in Bob's memories, and "bob" common there
+    assertThat(ids(index.keyword(alice, IndexField.TEXT, "alice", 50)))
+        .hasSize(29)
+        .doesNotContain("lessons");
+    // counted among the memories searched: "alice" is rare in Bob's memories, and "bob" common
+    // there
     assertThat(ids(index.keyword(query("t1", Scope.user("bob")), IndexField.TEXT, "bob alice", 50)))
         .containsExactly("bob-met");
-    assertThat(ids(index.keyword(query("t1", Scope.user("bob")), IndexField.TEXT, "alice cello", 50)))
+    assertThat(
+            ids(index.keyword(query("t1", Scope.user("bob")), IndexField.TEXT, "alice cello", 50)))
         .containsExactly("bob-met");
 
-    assertThat(ids(index.keyword(alice, IndexField.CONTEXT, "alice summer", 50))).containsExactly("apple");
+    assertThat(ids(index.keyword(alice, IndexField.CONTEXT, "alice summer", 50)))
+        .containsExactly("apple");
     assertThat(ids(index.keyword(alice, IndexField.CONTEXT, "alice", 50))).hasSize(THINGS.size());
   }
 
   @Test
-  void contextDenseSearchRanksTheContextEmbeddingsInsideTenantAndScopeOrFindsNoneWhereTheyAreNotKept() {
-    add(withContextEmbedding(memory("t1", "answer", ALICE, "Researching adoption agencies", 1), 0),
+  void
+      contextDenseSearchRanksTheContextEmbeddingsInsideTenantAndScopeOrFindsNoneWhereTheyAreNotKept() {
+    add(
+        withContextEmbedding(memory("t1", "answer", ALICE, "Researching adoption agencies", 1), 0),
         withContextEmbedding(memory("t1", "bike", ALICE, "Bought a bike", 2), 3),
         memory("t1", "plain", ALICE, "no context, own vector along the query", 0),
         withContextEmbedding(memory("t1", "bob", Scope.user("bob"), "Bob's answer", 1), 0));
@@ -154,19 +226,30 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(ids(hits)).containsExactly("answer", "bike"); // "plain" has no context embedding
     assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
     assertThat(hits.get(1).score()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-4));
-    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 1))).containsExactly("answer");
-    assertThat(ids(index.dense(query("t2", ALICE), IndexField.CONTEXT, q, 10))).containsExactly("t2-answer");
-    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, q, 1))).as("the memory's own vector stays its own")
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 1)))
+        .containsExactly("answer");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.CONTEXT, q, 10)))
+        .containsExactly("t2-answer");
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, q, 1)))
+        .as("the memory's own vector stays its own")
         .containsExactly("plain");
 
-    commit(ChangeSet.of("t1", List.of(MemoryChange.update(store.get("t1", "answer").orElseThrow()
-        .withContextEmbedding(new float[0]), "Researching adoption agencies", ChangePipelines.UPDATE))));
-    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 10))).containsExactly("bike");
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.update(
+                    store.get("t1", "answer").orElseThrow().withContextEmbedding(new float[0]),
+                    "Researching adoption agencies",
+                    ChangePipelines.UPDATE))));
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.CONTEXT, q, 10)))
+        .containsExactly("bike");
   }
 
   /** {@code m} with a context and a context embedding along {@code axis}. */
   private static StoredMemory withContextEmbedding(StoredMemory m, int axis) {
-    return new StoredMemory(m.tenant(), m.item(), m.embedding(), "the conversation before", axis(axis));
+    return new StoredMemory(
+        m.tenant(), m.item(), m.embedding(), "the conversation before", axis(axis));
   }
 
   private static StoredMemory withContext(StoredMemory m, String context) {
@@ -177,32 +260,78 @@ public abstract class SearchIndexContract extends StorageContractSupport {
   void updatesAndDeletesAreSeenBySearches() {
     StoredMemory a = memory("t1", "a", ALICE, "the violin is loud", 0);
     add(a, memory("t1", "b", ALICE, "the piano is quiet", 1));
-    MemoryItem changed = a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
-    commit(ChangeSet.of("t1", List.of(MemoryChange.update(new StoredMemory("t1", changed, axis(2)),
-        "the violin is loud", ChangePipelines.UPDATE), MemoryChange.delete(store.get("t1", "b").orElseThrow(),
-            ChangePipelines.DELETE, DELETED_AT))));
+    MemoryItem changed =
+        a.item().withContent("the drum is loud", Map.of(), null, a.item().createdAt());
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.update(
+                    new StoredMemory("t1", changed, axis(2)),
+                    "the violin is loud",
+                    ChangePipelines.UPDATE),
+                MemoryChange.delete(
+                    store.get("t1", "b").orElseThrow(), ChangePipelines.DELETE, DELETED_AT))));
     assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "violin piano", 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "drum", 10))).containsExactly("a");
-    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, axis(2), 10))).containsExactly("a");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "drum", 10)))
+        .containsExactly("a");
+    assertThat(ids(index.dense(query("t1", ALICE), IndexField.TEXT, axis(2), 10)))
+        .containsExactly("a");
   }
 
   @Test
   void filtersAndExpiryApplyInsideTheIndex() {
     MemoryItem base = item("m", ALICE, "tagged memory");
-    MemoryItem red = new MemoryItem("red", "red tagged memory", base.hash(), Map.of("color", "red"), "alice", null,
-        null, null, null, base.createdAt(), base.updatedAt(), null, List.of(), null);
-    MemoryItem blue = new MemoryItem("blue", "blue tagged memory", base.hash(), Map.of("color", "blue"), "alice",
-        null, null, null, null, base.createdAt(), base.updatedAt(), null, List.of(), TODAY);
+    MemoryItem red =
+        new MemoryItem(
+            "red",
+            "red tagged memory",
+            base.hash(),
+            Map.of("color", "red"),
+            "alice",
+            null,
+            null,
+            null,
+            null,
+            base.createdAt(),
+            base.updatedAt(),
+            null,
+            List.of(),
+            null);
+    MemoryItem blue =
+        new MemoryItem(
+            "blue",
+            "blue tagged memory",
+            base.hash(),
+            Map.of("color", "blue"),
+            "alice",
+            null,
+            null,
+            null,
+            null,
+            base.createdAt(),
+            base.updatedAt(),
+            null,
+            List.of(),
+            TODAY);
     add(stored("t1", red, 0), stored("t1", blue, 0));
     Filter isRed = Mem0Filters.fromMap(Map.of("color", "red"));
     IndexQuery redOnly = new IndexQuery("t1", ALICE, isRed, true, TODAY);
     assertThat(ids(index.dense(redOnly, IndexField.TEXT, axis(0), 10))).containsExactly("red");
     assertThat(ids(index.keyword(redOnly, IndexField.TEXT, "tagged", 10))).containsExactly("red");
-    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tagged", 10))).containsExactly("red");
+    assertThat(ids(index.keyword(query("t1", ALICE), IndexField.TEXT, "tagged", 10)))
+        .containsExactly("red");
     IndexQuery withExpired = new IndexQuery("t1", ALICE, Filter.all(), true, TODAY);
-    assertThat(ids(index.keyword(withExpired, IndexField.TEXT, "tagged", 10))).containsExactlyInAnyOrder("red", "blue");
-    assertThat(ids(index.dense(new IndexQuery("t1", ALICE, Filter.all(), false, TODAY.minusDays(1)), IndexField.TEXT,
-        axis(0), 10))).containsExactlyInAnyOrder("red", "blue");
+    assertThat(ids(index.keyword(withExpired, IndexField.TEXT, "tagged", 10)))
+        .containsExactlyInAnyOrder("red", "blue");
+    assertThat(
+            ids(
+                index.dense(
+                    new IndexQuery("t1", ALICE, Filter.all(), false, TODAY.minusDays(1)),
+                    IndexField.TEXT,
+                    axis(0),
+                    10)))
+        .containsExactlyInAnyOrder("red", "blue");
   }
 
   @Test
@@ -220,12 +349,14 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     index.commit();
     assertThat(index.keyword(query("t1", ALICE), IndexField.TEXT, "first second", 10)).isEmpty();
     assertThat(index.dense(query("t1", ALICE), IndexField.TEXT, axis(0), 10)).isEmpty();
-    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "third", 10))).containsExactly("c");
+    assertThat(ids(index.keyword(query("t2", ALICE), IndexField.TEXT, "third", 10)))
+        .containsExactly("c");
     assertThat(index.state().generation()).isEqualTo(store.generation());
     assertThat(index.state().documents()).isEqualTo(1);
 
     reopen();
     assertThat(index.state().documents()).isEqualTo(1);
-    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, axis(2), 10))).containsExactly("c");
+    assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, axis(2), 10)))
+        .containsExactly("c");
   }
 }

@@ -25,21 +25,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fixture of the SPI contracts ({@link MemoryStoreContract}, {@link SearchIndexContract},
- * {@link RandomFilterContract}): a {@link Storage} of the backend under test, opened fresh for every test in a
- * temporary directory, written the way the engine writes it ({@link #commit}: the change set to the record, then
- * its index operations to the index with the record's sequence number). A backend adds one subclass per contract
- * that implements {@link #openStorage}; opening the same directory again must give the same data.
+ * {@link RandomFilterContract}): a {@link Storage} of the backend under test, opened fresh for
+ * every test in a temporary directory, written the way the engine writes it ({@link #commit}: the
+ * change set to the record, then its index operations to the index with the record's sequence
+ * number). A backend adds one subclass per contract that implements {@link #openStorage}; opening
+ * the same directory again must give the same data.
  */
 public abstract class StorageContractSupport {
   /** The vector length of these tests. */
   protected static final int DIMENSION = 8;
+
   /** The time of the first memory {@link #item} makes. */
   protected static final Instant T0 = Instant.parse("2024-05-01T10:00:00.123456789Z");
+
   /** When the contracts' deletes happen, as the engine's clock would tell the store. */
   protected static final Instant DELETED_AT = Instant.parse("2024-06-01T12:00:00.987654321Z");
 
-  @TempDir
-  protected Path dir;
+  @TempDir protected Path dir;
 
   protected Storage storage;
   protected MemoryStore store;
@@ -50,8 +52,8 @@ public abstract class StorageContractSupport {
   protected abstract Storage openStorage(Path dir, int dimension);
 
   /**
-   * False for backends whose text columns cannot hold an unpaired UTF-16 surrogate (PostgreSQL's UTF-8 text and
-   * JSON cannot); the random tests then generate none.
+   * False for backends whose text columns cannot hold an unpaired UTF-16 surrogate (PostgreSQL's
+   * UTF-8 text and JSON cannot); the random tests then generate none.
    */
   protected boolean keepsUnpairedSurrogates() {
     return true;
@@ -95,13 +97,17 @@ public abstract class StorageContractSupport {
     open();
   }
 
-  /** Commits as the engine does: the record first, then the index with the record's sequence number. */
+  /**
+   * Commits as the engine does: the record first, then the index with the record's sequence number.
+   */
   protected long commit(ChangeSet set) {
     long seq = store.apply(set);
     List<IndexOp> ops = new ArrayList<>();
     for (MemoryChange c : set.changes()) {
-      ops.add(c.event() == dev.engram.EventType.DELETE ? new IndexOp.Remove(c.memory().tenant(), c.memory().id())
-          : new IndexOp.Upsert(c.memory()));
+      ops.add(
+          c.event() == dev.engram.EventType.DELETE
+              ? new IndexOp.Remove(c.memory().tenant(), c.memory().id())
+              : new IndexOp.Upsert(c.memory()));
     }
     index.apply(ops, seq, store.generation());
     return seq;
@@ -116,11 +122,27 @@ public abstract class StorageContractSupport {
     return commit(ChangeSet.of(memories[0].tenant(), changes));
   }
 
-  /** A memory of {@code scope} with this text, created one second after the previous one {@link #item} made. */
+  /**
+   * A memory of {@code scope} with this text, created one second after the previous one {@link
+   * #item} made.
+   */
   protected MemoryItem item(String id, Scope scope, String text) {
     Instant t = T0.plusSeconds(made++);
-    return new MemoryItem(id, text, Hashes.md5(text), Map.of(), scope.userId().orElse(null),
-        scope.agentId().orElse(null), scope.runId().orElse(null), null, null, t, t, null, List.of(), null);
+    return new MemoryItem(
+        id,
+        text,
+        Hashes.md5(text),
+        Map.of(),
+        scope.userId().orElse(null),
+        scope.agentId().orElse(null),
+        scope.runId().orElse(null),
+        null,
+        null,
+        t,
+        t,
+        null,
+        List.of(),
+        null);
   }
 
   /** {@code item} stored in {@code tenant} with a unit vector along {@code axis}. */
@@ -141,9 +163,26 @@ public abstract class StorageContractSupport {
   }
 
   /** A memory with a speaker and role. */
-  protected StoredMemory spoken(String tenant, String id, Scope scope, String text, String actor, Role role) {
+  protected StoredMemory spoken(
+      String tenant, String id, Scope scope, String text, String actor, Role role) {
     MemoryItem i = item(id, scope, text);
-    return new StoredMemory(tenant, new MemoryItem(i.id(), i.text(), i.hash(), i.metadata(), i.userId(),
-        i.agentId(), i.runId(), actor, role, i.createdAt(), i.updatedAt(), null, List.of(), null), axis(0));
+    return new StoredMemory(
+        tenant,
+        new MemoryItem(
+            i.id(),
+            i.text(),
+            i.hash(),
+            i.metadata(),
+            i.userId(),
+            i.agentId(),
+            i.runId(),
+            actor,
+            role,
+            i.createdAt(),
+            i.updatedAt(),
+            null,
+            List.of(),
+            null),
+        axis(0));
   }
 }

@@ -8,9 +8,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A deterministic clock for tests: every {@link #instant()} call returns the previous instant plus one second,
- * starting at {@link #START}. So memories added one after another have strictly increasing creation times.
- * Thread-safe.
+ * A deterministic clock for tests: every {@link #instant()} call returns the previous instant plus
+ * one second, starting at {@link #START}. So memories added one after another have strictly
+ * increasing creation times. Thread-safe.
  */
 public final class TickingClock extends Clock {
   /** The first instant returned. */

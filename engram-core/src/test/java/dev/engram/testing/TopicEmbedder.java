@@ -3,15 +3,18 @@ package dev.engram.testing;
 import java.util.Map;
 
 /**
- * A deterministic test embedder (a fake: no model runs) that knows synonyms: each lower-cased word named in its map
- * adds one to its topic's axis, other words count for nothing, and a text with no known word lies on the last axis.
- * So "holiday" and "vacation" can be near each other while sharing no word, which a keyword search cannot see.
- * Vectors are L2-normalised.
+ * A deterministic test embedder (a fake: no model runs) that knows synonyms: each lower-cased word
+ * named in its map adds one to its topic's axis, other words count for nothing, and a text with no
+ * known word lies on the last axis. So "holiday" and "vacation" can be near each other while
+ * sharing no word, which a keyword search cannot see. Vectors are L2-normalised.
  */
 public final class TopicEmbedder extends WordEmbedder {
   private final Map<String, Integer> topicOfWord;
 
-  /** {@code topicOfWord} maps words to axes below {@code dimension - 1}; the last axis is for texts of none. */
+  /**
+   * {@code topicOfWord} maps words to axes below {@code dimension - 1}; the last axis is for texts
+   * of none.
+   */
   public TopicEmbedder(Map<String, Integer> topicOfWord, int dimension) {
     super("test-topics-" + dimension, dimension);
     this.topicOfWord = Map.copyOf(topicOfWord);

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The frame of the deterministic test embedders (fakes: no model runs) that build a vector from a text's words:
- * the model id and dimension, queries and documents embedded alike, and the words of a text (lower-cased, split on
- * anything but letters and digits). A subclass says what a text's vector is.
+ * The frame of the deterministic test embedders (fakes: no model runs) that build a vector from a
+ * text's words: the model id and dimension, queries and documents embedded alike, and the words of
+ * a text (lower-cased, split on anything but letters and digits). A subclass says what a text's
+ * vector is.
  */
 abstract class WordEmbedder implements Embedder {
   private final String modelId;
@@ -22,7 +23,9 @@ abstract class WordEmbedder implements Embedder {
   /** The vector of {@code text}, the same for a query and a document. */
   abstract float[] embed(String text);
 
-  /** The lower-cased words of {@code text} (an empty first one where it starts with a separator). */
+  /**
+   * The lower-cased words of {@code text} (an empty first one where it starts with a separator).
+   */
   static String[] words(String text) {
     return text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+");
   }

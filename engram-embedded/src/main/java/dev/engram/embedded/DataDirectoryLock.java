@@ -10,9 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * An exclusive OS lock on a data directory's lock file. The operating system releases it when the process dies,
- * so a killed process never leaves a stale lock. A second lock of the same file inside one JVM is refused too
- * (the JVM reports it as an {@link OverlappingFileLockException}). The lock file itself is never deleted.
+ * An exclusive OS lock on a data directory's lock file. The operating system releases it when the
+ * process dies, so a killed process never leaves a stale lock. A second lock of the same file
+ * inside one JVM is refused too (the JVM reports it as an {@link OverlappingFileLockException}).
+ * The lock file itself is never deleted.
  */
 final class DataDirectoryLock {
   private final Path file;
@@ -28,14 +29,16 @@ final class DataDirectoryLock {
   /**
    * Takes the lock without waiting.
    *
-   * @throws DataDirectoryLockedException if another process or another open storage in this JVM holds it
+   * @throws DataDirectoryLockedException if another process or another open storage in this JVM
+   *     holds it
    */
   static DataDirectoryLock acquire(Path dataDir, Path lockFile) {
     FileChannel channel;
     try {
       channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new StorageException("could not open the lock file " + lockFile + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "could not open the lock file " + lockFile + ": " + e.getMessage(), e);
     }
     try {
       FileLock lock = channel.tryLock();

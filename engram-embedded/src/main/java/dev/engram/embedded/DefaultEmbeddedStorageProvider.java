@@ -5,8 +5,8 @@ import dev.engram.spi.StorageFactory;
 import java.nio.file.Path;
 
 /**
- * Registers {@link EmbeddedStorage#at} as the embedded default storage of {@code Engram.embedded(Path)} (found with
- * {@link java.util.ServiceLoader}).
+ * Registers {@link EmbeddedStorage#at} as the embedded default storage of {@code
+ * Engram.embedded(Path)} (found with {@link java.util.ServiceLoader}).
  */
 public final class DefaultEmbeddedStorageProvider implements EmbeddedStorageProvider {
   /** For {@link java.util.ServiceLoader}. */

@@ -21,25 +21,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded default storage: one data directory holding the SQLite record ({@code engram.db}) and the Lucene
- * index derived from it ({@code index/}), with the graph memory in the same SQLite file, owned by one process at a time through an OS file lock on
- * {@code engram.lock}.
+ * The embedded default storage: one data directory holding the SQLite record ({@code engram.db})
+ * and the Lucene index derived from it ({@code index/}), with the graph memory in the same SQLite
+ * file, owned by one process at a time through an OS file lock on {@code engram.lock}.
  *
- * <p>The index can always be rebuilt from the record: an index directory that is missing is created empty, and one
- * that is damaged (a checksum, file or lock that fails {@link LuceneSearchIndex#open}'s checks) is moved aside to
- * {@code index.broken} and recreated empty; the engine then rebuilds it from the record when it opens (see
- * {@code dev.engram.engine.IndexSync}), and recreates it the same way when it fails at run time.
+ * <p>The index can always be rebuilt from the record: an index directory that is missing is created
+ * empty, and one that is damaged (a checksum, file or lock that fails {@link
+ * LuceneSearchIndex#open}'s checks) is moved aside to {@code index.broken} and recreated empty; the
+ * engine then rebuilds it from the record when it opens (see {@code dev.engram.engine.IndexSync}),
+ * and recreates it the same way when it fails at run time.
  *
- * <p><b>Threading.</b> Thread-safe, as its store and index are. {@link #close()} closes the index, then the store,
- * then releases the lock; it is idempotent.
+ * <p><b>Threading.</b> Thread-safe, as its store and index are. {@link #close()} closes the index,
+ * then the store, then releases the lock; it is idempotent.
  */
 public final class EmbeddedStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedStorage.class);
 
   /** The record's file name inside the data directory. */
   public static final String DATABASE_FILE = "engram.db";
+
   /** The index's directory name inside the data directory. */
   public static final String INDEX_DIRECTORY = "index";
+
   /** The lock file's name inside the data directory. */
   public static final String LOCK_FILE = "engram.lock";
 
@@ -49,7 +52,8 @@ public final class EmbeddedStorage implements Storage {
   private final LuceneSearchIndex index;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private EmbeddedStorage(Path dataDir, DataDirectoryLock lock, SqliteMemoryStore store, LuceneSearchIndex index) {
+  private EmbeddedStorage(
+      Path dataDir, DataDirectoryLock lock, SqliteMemoryStore store, LuceneSearchIndex index) {
     this.dataDir = dataDir;
     this.lock = lock;
     this.store = store;
@@ -57,9 +61,9 @@ public final class EmbeddedStorage implements Storage {
   }
 
   /**
-   * The factory for {@code Engram.builder().storage(...)}: the data directory {@code dataDir}, opened (created if
-   * needed) by {@code build()} for the embedder's dimension, with {@link Durability#NORMAL} durability (change it
-   * with {@link Opener#durability}).
+   * The factory for {@code Engram.builder().storage(...)}: the data directory {@code dataDir},
+   * opened (created if needed) by {@code build()} for the embedder's dimension, with {@link
+   * Durability#NORMAL} durability (change it with {@link Opener#durability}).
    *
    * @throws ValidationException naming {@code dataDir} if it is null
    */
@@ -70,11 +74,13 @@ public final class EmbeddedStorage implements Storage {
   /**
    * A data directory to open when the memory is built ({@link #at}).
    *
-   * @param dataDir    the data directory
+   * @param dataDir the data directory
    * @param durability the durability of its commits
    */
   public record Opener(Path dataDir, Durability durability) implements StorageFactory {
-    /** @throws ValidationException naming the setting if one is missing */
+    /**
+     * @throws ValidationException naming the setting if one is missing
+     */
     public Opener {
       if (dataDir == null) {
         throw new ValidationException("dataDir", "is required");
@@ -96,15 +102,15 @@ public final class EmbeddedStorage implements Storage {
   }
 
   /**
-   * Opens (creating if needed) a data directory with {@link Durability#NORMAL} durability: commits survive a crash
-   * of the process; the last ones may be lost on power failure.
+   * Opens (creating if needed) a data directory with {@link Durability#NORMAL} durability: commits
+   * survive a crash of the process; the last ones may be lost on power failure.
    *
-   * @param dataDir   the data directory
+   * @param dataDir the data directory
    * @param dimension the embedder's vector length ({@code embedder.dimension()})
-   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in this process)
-   *                                                 owns the directory
-   * @throws DimensionMismatchException              if the directory holds embeddings of another dimension
-   * @throws StorageException                        if the directory cannot be created or opened
+   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in
+   *     this process) owns the directory
+   * @throws DimensionMismatchException if the directory holds embeddings of another dimension
+   * @throws StorageException if the directory cannot be created or opened
    */
   public static EmbeddedStorage open(Path dataDir, int dimension) {
     return open(dataDir, dimension, Durability.NORMAL);
@@ -113,15 +119,15 @@ public final class EmbeddedStorage implements Storage {
   /**
    * Opens (creating if needed) a data directory.
    *
-   * @param dataDir    the data directory
-   * @param dimension  the embedder's vector length ({@code embedder.dimension()})
-   * @param durability {@link Durability#NORMAL} to survive process crashes, {@link Durability#FULL} to also survive
-   *                   power failures (an fsync per commit)
-   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in this process)
-   *                                                 owns the directory
-   * @throws DimensionMismatchException              if the directory holds embeddings of another dimension
-   * @throws StorageException                        if the directory cannot be created or opened
-   * @throws ValidationException                     naming the setting if one is missing or invalid
+   * @param dataDir the data directory
+   * @param dimension the embedder's vector length ({@code embedder.dimension()})
+   * @param durability {@link Durability#NORMAL} to survive process crashes, {@link Durability#FULL}
+   *     to also survive power failures (an fsync per commit)
+   * @throws dev.engram.DataDirectoryLockedException if another process (or another open storage in
+   *     this process) owns the directory
+   * @throws DimensionMismatchException if the directory holds embeddings of another dimension
+   * @throws StorageException if the directory cannot be created or opened
+   * @throws ValidationException naming the setting if one is missing or invalid
    */
   public static EmbeddedStorage open(Path dataDir, int dimension, Durability durability) {
     if (dataDir == null) {
@@ -137,7 +143,8 @@ public final class EmbeddedStorage implements Storage {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new StorageException("could not create the data directory " + dir + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "could not create the data directory " + dir + ": " + e.getMessage(), e);
     }
     DataDirectoryLock lock = DataDirectoryLock.acquire(dir, dir.resolve(LOCK_FILE));
     SqliteMemoryStore store = null;
@@ -158,10 +165,18 @@ public final class EmbeddedStorage implements Storage {
   private static void checkDimension(Path dir, MemoryStore store, int dimension) {
     Optional<EmbeddingSpec> spec = store.embeddingSpec();
     if (spec.isPresent() && spec.get().dimension() != dimension) {
-      throw new DimensionMismatchException("the data directory " + dir + " holds " + spec.get().dimension()
-          + "-dimensional embeddings from model '" + spec.get().modelId() + "', but it was opened for "
-          + dimension + "-dimensional ones; configure '" + spec.get().modelId()
-          + "' or use another data directory");
+      throw new DimensionMismatchException(
+          "the data directory "
+              + dir
+              + " holds "
+              + spec.get().dimension()
+              + "-dimensional embeddings from model '"
+              + spec.get().modelId()
+              + "', but it was opened for "
+              + dimension
+              + "-dimensional ones; configure '"
+              + spec.get().modelId()
+              + "' or use another data directory");
     }
   }
 

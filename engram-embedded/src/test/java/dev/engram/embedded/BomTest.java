@@ -12,24 +12,33 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code engram-bom} manages every published module of the build at the build's version, so a new module cannot be
- * forgotten there. Reads the poms of the source tree (the test runs in this module's directory).
+ * {@code engram-bom} manages every published module of the build at the build's version, so a new
+ * module cannot be forgotten there. Reads the poms of the source tree (the test runs in this
+ * module's directory).
  */
 class BomTest {
-  /** Modules that are not published: the JMH benchmarks, the end-to-end tests, the examples and the BOM itself. */
-  private static final Set<String> UNPUBLISHED = Set.of("engram-bom", "engram-jmh", "engram-it", "examples");
+  /**
+   * Modules that are not published: the JMH benchmarks, the end-to-end tests, the examples and the
+   * BOM itself.
+   */
+  private static final Set<String> UNPUBLISHED =
+      Set.of("engram-bom", "engram-jmh", "engram-it", "examples");
 
   @Test
   void theBomManagesEveryPublishedModuleAtTheBuildsVersion() throws IOException {
     String root = Files.readString(Path.of("..", "pom.xml"));
     String bom = Files.readString(Path.of("..", "engram-bom", "pom.xml"));
-    List<String> published = all(root, "<module>([^<]+)</module>").stream()
-        .filter(m -> !UNPUBLISHED.contains(m)).toList();
+    List<String> published =
+        all(root, "<module>([^<]+)</module>").stream()
+            .filter(m -> !UNPUBLISHED.contains(m))
+            .toList();
     assertThat(published).contains("engram-core", "engram-embedded", "engram-onnx");
-    assertThat(all(bom, "<artifactId>(engram-[^<]+)</artifactId>")).filteredOn(a -> !a.equals("engram-bom"))
+    assertThat(all(bom, "<artifactId>(engram-[^<]+)</artifactId>"))
+        .filteredOn(a -> !a.equals("engram-bom"))
         .containsExactlyInAnyOrderElementsOf(published);
     assertThat(first(bom, "<artifactId>engram-bom</artifactId>\\s*<version>([^<]+)</version>"))
-        .isEqualTo(first(root, "<artifactId>engram-parent</artifactId>\\s*<version>([^<]+)</version>"));
+        .isEqualTo(
+            first(root, "<artifactId>engram-parent</artifactId>\\s*<version>([^<]+)</version>"));
   }
 
   private static List<String> all(String text, String regex) {

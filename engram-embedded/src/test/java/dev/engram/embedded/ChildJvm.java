@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Starts a test main class in a child JVM with this JVM's class path; its stderr goes to a file. */
+/**
+ * Starts a test main class in a child JVM with this JVM's class path; its stderr goes to a file.
+ */
 final class ChildJvm {
   private ChildJvm() {}
 

@@ -15,18 +15,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Context embeddings on the embedded storage: kept in the record (SQLite) and searched in the Lucene index, so an
- * index rebuilt from the record after it was lost still finds a memory through the question before it when the
- * query shares no word with either (the embedder is a synonym-aware fake, {@link TopicEmbedder}).
+ * Context embeddings on the embedded storage: kept in the record (SQLite) and searched in the
+ * Lucene index, so an index rebuilt from the record after it was lost still finds a memory through
+ * the question before it when the query shares no word with either (the embedder is a synonym-aware
+ * fake, {@link TopicEmbedder}).
  */
 class ContextEmbeddingRebuildTest {
-  private static final TopicEmbedder EMBEDDER = new TopicEmbedder(Map.of("holiday", 0, "vacation", 0,
-      "adoption", 1, "agencies", 1, "weather", 2, "cat", 3), 6);
+  private static final TopicEmbedder EMBEDDER =
+      new TopicEmbedder(
+          Map.of("holiday", 0, "vacation", 0, "adoption", 1, "agencies", 1, "weather", 2, "cat", 3),
+          6);
+
   /** A word in no text and no context. */
   private static final String QUERY = "vacation";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aRebuiltIndexStillSearchesTheContextEmbeddings() throws Exception {
@@ -37,14 +40,19 @@ class ContextEmbeddingRebuildTest {
     }
     deleteIndex(dir);
     try (Memory memory = open()) {
-      assertContextRaises(memory, QUERY, answer, "the context embedding still finds the answer after the rebuild");
+      assertContextRaises(
+          memory, QUERY, answer, "the context embedding still finds the answer after the rebuild");
       assertThat(memory.search(SearchRequest.builder(CHAT, QUERY).topK(2).build()).hits())
-          .extracting(h -> h.memory().id()).contains(answer);
+          .extracting(h -> h.memory().id())
+          .contains(answer);
     }
   }
 
   private Memory open() {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, EMBEDDER.dimension())).embedder(EMBEDDER)
-        .contextEmbeddings(true).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, EMBEDDER.dimension()))
+        .embedder(EMBEDDER)
+        .contextEmbeddings(true)
+        .build();
   }
 }

@@ -22,19 +22,24 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The child of {@link CrashRecoveryTest}: {@code CrashWriter <dataDir> <round> <seed>} opens Engram on the data
- * directory and changes memories until it is killed. Each memory text holds a unique token (second word, for
- * example {@code r3n17}). Output protocol, one line per write, flushed:
+ * The child of {@link CrashRecoveryTest}: {@code CrashWriter <dataDir> <round> <seed>} opens Engram
+ * on the data directory and changes memories until it is killed. Each memory text holds a unique
+ * token (second word, for example {@code r3n17}). Output protocol, one line per write, flushed:
+ *
  * <ul>
  *   <li>{@code TRY update <id> <text>} / {@code TRY delete <id>}: printed before the call;
- *   <li>{@code ACK add <id> <text>}, {@code ACK update <id> <text>}, {@code ACK delete <id>}: printed only after the
- *       call returned, so every ACK is a write that was acknowledged to the caller.
+ *   <li>{@code ACK add <id> <text>}, {@code ACK update <id> <text>}, {@code ACK delete <id>}:
+ *       printed only after the call returned, so every ACK is a write that was acknowledged to the
+ *       caller.
  * </ul>
  */
 public final class CrashWriter {
   /** The scopes the writer uses. */
   static final List<Scope> SCOPES = List.of(Scope.user("crash-a"), Scope.user("crash-b"));
-  private static final String[] WORDS = {"apples", "rivers", "violins", "tickets", "gardens", "clouds", "engines"};
+
+  private static final String[] WORDS = {
+    "apples", "rivers", "violins", "tickets", "gardens", "clouds", "engines"
+  };
 
   private final Memory memory;
   private final Random random;
@@ -54,12 +59,14 @@ public final class CrashWriter {
     Path dir = Path.of(args[0]);
     int round = Integer.parseInt(args[1]);
     Random random = new Random(Long.parseLong(args[2]));
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-    Memory memory = Engram.builder()
-        .storage(EmbeddedStorage.open(dir, 64))
-        .embedder(new HashEmbedder())
-        .indexCommitInterval(Duration.ofMillis(20 + random.nextInt(400)))
-        .build();
+    PrintStream out =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+    Memory memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(new HashEmbedder())
+            .indexCommitInterval(Duration.ofMillis(20 + random.nextInt(400)))
+            .build();
     CrashWriter writer = new CrashWriter(memory, random, round, out);
     writer.loadLive();
     out.println("READY");
@@ -73,7 +80,8 @@ public final class CrashWriter {
     for (Scope s : SCOPES) {
       int offset = 0;
       while (true) {
-        Page<MemoryItem> page = memory.list(ListRequest.of(s).withPage(offset, 500).withIncludeExpired(true));
+        Page<MemoryItem> page =
+            memory.list(ListRequest.of(s).withPage(offset, 500).withIncludeExpired(true));
         page.items().forEach(m -> live.add(m.id()));
         if (!page.hasMore()) {
           break;

@@ -5,10 +5,11 @@ import dev.engram.testing.GraphStoreContractTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The graph store contract on the embedded storage's graph (the SQLite record of a data directory). */
+/**
+ * The graph store contract on the embedded storage's graph (the SQLite record of a data directory).
+ */
 class EmbeddedGraphStoreContractTest extends GraphStoreContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private EmbeddedStorage storage;
 
   @Override

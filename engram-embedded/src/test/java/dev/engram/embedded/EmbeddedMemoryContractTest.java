@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** The storage contract on the embedded default: SQLite record and Lucene index in one data directory. */
+/**
+ * The storage contract on the embedded default: SQLite record and Lucene index in one data
+ * directory.
+ */
 class EmbeddedMemoryContractTest extends MemoryContractTest {
 
   @Override
@@ -25,13 +28,16 @@ class EmbeddedMemoryContractTest extends MemoryContractTest {
 
   static void deleteRecursively(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

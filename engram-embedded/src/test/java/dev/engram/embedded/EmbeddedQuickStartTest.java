@@ -15,12 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "Use it from Java" example, line for line, on the real default: the embedded storage and the
- * in-process ONNX embedder found on the class path, no setting given.
+ * The README's "Use it from Java" example, line for line, on the real default: the embedded storage
+ * and the in-process ONNX embedder found on the class path, no setting given.
  */
 class EmbeddedQuickStartTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void theReadmeExampleRemembersAndFinds() {
@@ -47,14 +46,19 @@ class EmbeddedQuickStartTest {
       memory.remember(Scope.user("bob"), "Bob is allergic to peanuts");
       assertThat(memory.tenant()).isEqualTo("default");
     }
-    // the builder form with the default embedder: the directory records bge-small, so only it opens the directory
+    // the builder form with the default embedder: the directory records bge-small, so only it opens
+    // the directory
     try (Memory memory = Engram.builder().storage(EmbeddedStorage.at(dataDir)).build()) {
-      assertThat(memory.list(Scope.user("bob")).items()).extracting(MemoryItem::text)
+      assertThat(memory.list(Scope.user("bob")).items())
+          .extracting(MemoryItem::text)
           .containsExactly("Bob is allergic to peanuts");
       assertThat(memory.search(Scope.user("bob"), "food allergies", 1).hits()).hasSize(1);
     }
-    try (Memory memory = Engram.builder().embedded(dataDir).embedder(OnnxEmbedders.byName(OnnxEmbedders.MINILM))
-        .build()) {
+    try (Memory memory =
+        Engram.builder()
+            .embedded(dataDir)
+            .embedder(OnnxEmbedders.byName(OnnxEmbedders.MINILM))
+            .build()) {
       throw new AssertionError("opened a bge-small directory with another model: " + memory);
     } catch (dev.engram.DimensionMismatchException expected) {
       assertThat(expected).hasMessageContaining(OnnxEmbedders.BGE_SMALL);
@@ -69,9 +73,11 @@ class EmbeddedQuickStartTest {
       memory.remember(Scope.user("carol"), "Carol plays the cello");
       assertThat(memory.forTenant("default").list(Scope.user("carol")).items()).isEmpty();
       String id = memory.list(Scope.user("carol")).items().get(0).id();
-      assertThat(memory.update(id, "Carol plays the viola").text()).isEqualTo("Carol plays the viola");
+      assertThat(memory.update(id, "Carol plays the viola").text())
+          .isEqualTo("Carol plays the viola");
       assertThat(memory.search(Scope.user("carol"), "which instrument?").hits())
-          .extracting(h -> h.memory().text()).containsExactly("Carol plays the viola");
+          .extracting(h -> h.memory().text())
+          .containsExactly("Carol plays the viola");
     }
   }
 }

@@ -28,8 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedStorageTest {
   private static final Scope ALICE = Scope.user("alice");
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void openCreatesTheDirectoryLayoutAndCloseIsIdempotent() throws Exception {
@@ -64,11 +63,14 @@ class EmbeddedStorageTest {
     Path dir = tmp.resolve("data");
     Process holder = ChildJvm.start(tmp, LockHolder.class, "hold", dir.toString());
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();
       assertThat(line).as("child stderr: %s", ChildJvm.stderr(tmp)).startsWith("LOCKED ");
 
-      assertThatThrownBy(() -> EmbeddedStorage.open(dir, 64)).isInstanceOf(DataDirectoryLockedException.class);
+      assertThatThrownBy(() -> EmbeddedStorage.open(dir, 64))
+          .isInstanceOf(DataDirectoryLockedException.class);
 
       holder.getOutputStream().close();
       assertThat(holder.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -106,8 +108,12 @@ class EmbeddedStorageTest {
     List<String> ids = new ArrayList<>();
     try (Memory memory = open(dir)) {
       for (int i = 0; i < 10; i++) {
-        ids.add(memory.add(AddRequest.builder(ALICE).user("remember item" + i).infer(false).build())
-            .events().get(0).id());
+        ids.add(
+            memory
+                .add(AddRequest.builder(ALICE).user("remember item" + i).infer(false).build())
+                .events()
+                .get(0)
+                .id());
       }
     }
     try (Stream<Path> files = Files.list(dir.resolve("index"))) {
@@ -120,7 +126,13 @@ class EmbeddedStorageTest {
 
     try (Memory memory = open(dir)) {
       for (int i = 0; i < 10; i++) {
-        assertThat(memory.search(SearchRequest.builder(ALICE, "item" + i).build()).hits().get(0).memory().id())
+        assertThat(
+                memory
+                    .search(SearchRequest.builder(ALICE, "item" + i).build())
+                    .hits()
+                    .get(0)
+                    .memory()
+                    .id())
             .isEqualTo(ids.get(i));
       }
     }
@@ -144,6 +156,9 @@ class EmbeddedStorageTest {
   }
 
   private static Memory open(Path dir) {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder()).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, 64))
+        .embedder(new HashEmbedder())
+        .build();
   }
 }

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real graph store with scripted faults on {@link #apply}: the next {@link #failNextApplies} applies throw a
- * {@link StorageException} without writing, and with {@link #haltOnApply} the process halts on the next apply (a
- * {@code kill -9} between the memory commit and the graph commit). Reads and the other writes go to the store.
+ * A real graph store with scripted faults on {@link #apply}: the next {@link #failNextApplies}
+ * applies throw a {@link StorageException} without writing, and with {@link #haltOnApply} the
+ * process halts on the next apply (a {@code kill -9} between the memory commit and the graph
+ * commit). Reads and the other writes go to the store.
  */
 final class FaultyGraphStore implements GraphStore {
   private final GraphStore store;
@@ -63,7 +64,8 @@ final class FaultyGraphStore implements GraphStore {
   }
 
   @Override
-  public List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames) {
+  public List<Entity> entitiesByName(
+      String tenant, Scope scope, Collection<String> normalizedNames) {
     return store.entitiesByName(tenant, scope, normalizedNames);
   }
 
@@ -73,12 +75,14 @@ final class FaultyGraphStore implements GraphStore {
   }
 
   @Override
-  public List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
+  public List<Relation> relationsOf(
+      String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
     return store.relationsOf(tenant, scope, entityIds, view);
   }
 
   @Override
-  public List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view) {
+  public List<ScoredRelation> similarRelations(
+      String tenant, Scope scope, float[] vector, int k, TimeView view) {
     return store.similarRelations(tenant, scope, vector, k, view);
   }
 

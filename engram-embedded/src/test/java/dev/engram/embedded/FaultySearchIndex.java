@@ -12,16 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The real Lucene index with scripted run-time faults: the next {@link #failNextSearches} dense searches and the
- * next {@link #failNextApplies} applies throw (a {@link StorageException} by default) without touching the index.
- * Everything else, {@link #recreate} included, goes to the index.
+ * The real Lucene index with scripted run-time faults: the next {@link #failNextSearches} dense
+ * searches and the next {@link #failNextApplies} applies throw (a {@link StorageException} by
+ * default) without touching the index. Everything else, {@link #recreate} included, goes to the
+ * index.
  */
 final class FaultySearchIndex implements SearchIndex {
   private final SearchIndex index;
   private final AtomicInteger searchFailures = new AtomicInteger();
   private final AtomicInteger applyFailures = new AtomicInteger();
   private final AtomicInteger recreated = new AtomicInteger();
-  private volatile Supplier<RuntimeException> fault = () -> new StorageException("injected index fault");
+  private volatile Supplier<RuntimeException> fault =
+      () -> new StorageException("injected index fault");
 
   FaultySearchIndex(SearchIndex index) {
     this.index = index;

@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Crash consistency of the graph: a child adds with the offline graph on and is killed with SIGKILL at a random
- * point; afterwards every acknowledged memory exists, and the memories and the graph relations that came from them
- * were committed together (every memory has its relations, every relation's memory exists).
+ * Crash consistency of the graph: a child adds with the offline graph on and is killed with SIGKILL
+ * at a random point; afterwards every acknowledged memory exists, and the memories and the graph
+ * relations that came from them were committed together (every memory has its relations, every
+ * relation's memory exists).
  */
 class GraphCrashTest {
   private static final int ROUNDS = 3;
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void graphAndMemoriesCommitTogetherAcrossSigkill() throws Exception {
@@ -37,11 +37,17 @@ class GraphCrashTest {
     Set<String> acked = new HashSet<>();
     for (int round = 1; round <= ROUNDS; round++) {
       int target = 1 + random.nextInt(15);
-      Process child = ChildJvm.start(tmp, GraphCrashWriter.class, dir.toString(), Integer.toString(round),
-          Long.toString(random.nextLong()));
+      Process child =
+          ChildJvm.start(
+              tmp,
+              GraphCrashWriter.class,
+              dir.toString(),
+              Integer.toString(round),
+              Long.toString(random.nextLong()));
       int acks = 0;
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
         while ((line = out.readLine()) != null) {
           if (line.startsWith("ACK add ")) {
@@ -55,7 +61,8 @@ class GraphCrashTest {
         child.destroyForcibly();
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
       }
-      assertThat(acks).as("seed %d round %d; stderr:%n%s", seed, round, ChildJvm.stderr(tmp))
+      assertThat(acks)
+          .as("seed %d round %d; stderr:%n%s", seed, round, ChildJvm.stderr(tmp))
           .isGreaterThanOrEqualTo(target);
       Set<String> memories = ids(dir, "SELECT id FROM memories");
       Set<String> linked = new HashSet<>();
@@ -64,14 +71,17 @@ class GraphCrashTest {
         json.readTree(ids).forEach(n -> linked.add(n.asText()));
       }
       assertThat(memories).as("seed %d round %d", seed, round).containsAll(acked);
-      assertThat(linked).as("seed %d round %d: memories and relations", seed, round).isEqualTo(memories);
+      assertThat(linked)
+          .as("seed %d round %d: memories and relations", seed, round)
+          .isEqualTo(memories);
     }
   }
 
   private static Set<String> ids(Path dir, String sql) throws Exception {
     Set<String> out = new HashSet<>();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
-         Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
         out.add(rs.getString(1));
       }

@@ -5,7 +5,6 @@ import dev.engram.Engram;
 import dev.engram.Memory;
 import dev.engram.Message;
 import dev.engram.Role;
-import dev.engram.Scope;
 import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.spi.StorageWithGraph;
 import dev.engram.sqlite.Durability;
@@ -14,10 +13,11 @@ import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
 
 /**
- * The child of {@link GraphOutboxTest}'s crash test: {@code GraphOutboxCrashWriter <dataDir> <graphDb> <text>...}
- * adds each text verbatim with a separate SQLite graph store, printing {@code ACK <n>} after each add returned, and
- * halts (exit status 9) on the graph store's first apply after {@code acks} adds, where acks is the first argument
- * after the graph file: the process dies between the memory commit and the graph commit of that add.
+ * The child of {@link GraphOutboxTest}'s crash test: {@code GraphOutboxCrashWriter <dataDir>
+ * <graphDb> <text>...} adds each text verbatim with a separate SQLite graph store, printing {@code
+ * ACK <n>} after each add returned, and halts (exit status 9) on the graph store's first apply
+ * after {@code acks} adds, where acks is the first argument after the graph file: the process dies
+ * between the memory commit and the graph commit of that add.
  */
 public final class GraphOutboxCrashWriter {
   private GraphOutboxCrashWriter() {}
@@ -27,14 +27,22 @@ public final class GraphOutboxCrashWriter {
     SqliteMemoryStore graphDb = SqliteMemoryStore.open(Path.of(args[1]), Durability.NORMAL);
     int healthyAdds = Integer.parseInt(args[2]);
     FaultyGraphStore graph = new FaultyGraphStore(graphDb.graph());
-    Memory memory = Engram.builder().storage(StorageWithGraph.of(EmbeddedStorage.open(dir, 64), graph))
-        .embedder(new HashEmbedder()).graph(OfflineGraphExtractor.create()).clock(GraphOutboxTest.CLOCK).build();
+    Memory memory =
+        Engram.builder()
+            .storage(StorageWithGraph.of(EmbeddedStorage.open(dir, 64), graph))
+            .embedder(new HashEmbedder())
+            .graph(OfflineGraphExtractor.create())
+            .clock(GraphOutboxTest.CLOCK)
+            .build();
     for (int i = 3; i < args.length; i++) {
       if (i - 3 == healthyAdds) {
         graph.haltOnApply();
       }
-      memory.add(AddRequest.builder(GraphOutboxTest.ALICE).message(new Message(Role.USER, args[i], "Alice",
-          GraphOutboxTest.AT, null)).infer(false).build());
+      memory.add(
+          AddRequest.builder(GraphOutboxTest.ALICE)
+              .message(new Message(Role.USER, args[i], "Alice", GraphOutboxTest.AT, null))
+              .infer(false)
+              .build());
       System.out.println("ACK " + (i - 3));
       System.out.flush();
     }

@@ -20,10 +20,11 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A measurement program, not a test: graph search latency in-process on the embedded store (SQLite scan of the
- * scope's vectors). Run: {@code java -cp <test classpath> dev.engram.embedded.GraphSearchLatency [entities]
- * [relations] [other-scope rows] [queries]}. Prints p50/p95 of a whole search (memories + graph) with the graph on,
- * the same with the graph off, and of the graph part alone.
+ * A measurement program, not a test: graph search latency in-process on the embedded store (SQLite
+ * scan of the scope's vectors). Run: {@code java -cp <test classpath>
+ * dev.engram.embedded.GraphSearchLatency [entities] [relations] [other-scope rows] [queries]}.
+ * Prints p50/p95 of a whole search (memories + graph) with the graph on, the same with the graph
+ * off, and of the graph part alone.
  */
 public final class GraphSearchLatency {
   private static dev.engram.spi.GraphStore STORE;
@@ -88,25 +89,55 @@ public final class GraphSearchLatency {
         }
       }
     }
-    System.out.printf("scope: %d entities, %d relations; other scope: %d rows; dimension %d%n", entities, relations,
-        others, dim);
+    System.out.printf(
+        "scope: %d entities, %d relations; other scope: %d rows; dimension %d%n",
+        entities, relations, others, dim);
   }
 
-  private static void write(dev.engram.spi.GraphStore graph, Scope scope, String prefix, int n, int m,
-                            HashEmbedder embedder, Random rnd, Instant t) {
+  private static void write(
+      dev.engram.spi.GraphStore graph,
+      Scope scope,
+      String prefix,
+      int n,
+      int m,
+      HashEmbedder embedder,
+      Random rnd,
+      Instant t) {
     List<Entity> es = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String name = (prefix.equals("P") ? "Person" : "Other") + i;
-      es.add(new Entity(prefix + "e" + i, name, Names.normalize(name), "person", embedder.embedQuery(name), 1, t, t,
-          scope));
+      es.add(
+          new Entity(
+              prefix + "e" + i,
+              name,
+              Names.normalize(name),
+              "person",
+              embedder.embedQuery(name),
+              1,
+              t,
+              t,
+              scope));
     }
     List<Relation> rs = new ArrayList<>();
     for (int i = 0; i < m; i++) {
       Entity a = es.get(rnd.nextInt(n));
       Entity b = es.get(rnd.nextInt(n));
       String fact = a.name() + " knows " + b.name();
-      rs.add(new Relation(prefix + "r" + i, a.id(), "knows", b.id(), fact, embedder.embedQuery(fact), t, null, t,
-          null, List.of(), List.of(), scope));
+      rs.add(
+          new Relation(
+              prefix + "r" + i,
+              a.id(),
+              "knows",
+              b.id(),
+              fact,
+              embedder.embedQuery(fact),
+              t,
+              null,
+              t,
+              null,
+              List.of(),
+              List.of(),
+              scope));
     }
     graph.apply("default", GraphChanges.upserts(es, rs));
   }
@@ -114,7 +145,8 @@ public final class GraphSearchLatency {
   private static void report(String what, long[] ns) {
     long[] s = ns.clone();
     Arrays.sort(s);
-    System.out.printf("%-22s p50 %.2f ms  p95 %.2f ms  (n=%d)%n", what, s[s.length / 2] / 1e6,
-        s[(int) (s.length * 0.95)] / 1e6, s.length);
+    System.out.printf(
+        "%-22s p50 %.2f ms  p95 %.2f ms  (n=%d)%n",
+        what, s[s.length / 2] / 1e6, s[(int) (s.length * 0.95)] / 1e6, s.length);
   }
 }

@@ -32,19 +32,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A damaged index never makes the record unusable: every file of the index directory (write.lock included) is
- * corrupted, truncated, deleted or filled with garbage, at rest (after a close) and again between two opens; after
- * each reopen get, list, history and search return every acknowledged memory, and the index is sound again.
+ * A damaged index never makes the record unusable: every file of the index directory (write.lock
+ * included) is corrupted, truncated, deleted or filled with garbage, at rest (after a close) and
+ * again between two opens; after each reopen get, list, history and search return every
+ * acknowledged memory, and the index is sound again.
  */
 class IndexDamageTest {
   private static final Scope ALICE = Scope.user("alice");
   private static final Scope BOB = Scope.user("bob");
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   /** Ids of acknowledged memories and their current texts. */
   private final Map<String, String> acknowledged = new LinkedHashMap<>();
+
   private String updatedId;
   private Path pristine;
 
@@ -79,7 +80,9 @@ class IndexDamageTest {
   @EnumSource(Damage.class)
   void everyFileDamagedAtRestIsRepairedFromTheRecord(Damage damage) throws IOException {
     List<Path> files = indexFiles(pristine);
-    assertThat(files).extracting(p -> p.getFileName().toString()).contains("write.lock")
+    assertThat(files)
+        .extracting(p -> p.getFileName().toString())
+        .contains("write.lock")
         .anyMatch(n -> n.startsWith("segments_"));
     for (Path file : files) {
       Path dir = copy(pristine, tmp.resolve(damage + "-" + file.getFileName()));
@@ -104,7 +107,10 @@ class IndexDamageTest {
       }
       try (Memory memory = open(dir)) {
         assertEverythingReadable(memory, damage + " round " + round);
-        remember(memory, round % 2 == 0 ? ALICE : BOB, "note of round" + round + " written after the damage");
+        remember(
+            memory,
+            round % 2 == 0 ? ALICE : BOB,
+            "note of round" + round + " written after the damage");
       }
     }
     try (Memory memory = open(dir)) {
@@ -115,8 +121,11 @@ class IndexDamageTest {
   @Test
   void aCorruptSegmentFileIsSetAsideAndTheIndexRebuilt() throws IOException {
     Path dir = copy(pristine, tmp.resolve("data"));
-    Path largest = indexFiles(dir).stream().filter(p -> p.getFileName().toString().startsWith("_"))
-        .max(java.util.Comparator.comparingLong(IndexDamageTest::size)).orElseThrow();
+    Path largest =
+        indexFiles(dir).stream()
+            .filter(p -> p.getFileName().toString().startsWith("_"))
+            .max(java.util.Comparator.comparingLong(IndexDamageTest::size))
+            .orElseThrow();
     damage(largest, Damage.CORRUPT);
     try (Memory memory = open(dir)) {
       assertEverythingReadable(memory, "corrupt " + largest.getFileName());
@@ -149,7 +158,9 @@ class IndexDamageTest {
       // Lucene refuses to commit once its lock file changed: the next commit fails at run time.
       Files.writeString(dir.resolve("index").resolve("write.lock"), "garbage in the lock file");
       remember(memory, ALICE, "a note written while the lock file was damaged");
-      memory.add(AddRequest.builder(BOB).user("and one more note for bob").infer(false).build()).events()
+      memory
+          .add(AddRequest.builder(BOB).user("and one more note for bob").infer(false).build())
+          .events()
           .forEach(e -> acknowledged.put(e.id(), e.memory()));
       assertEverythingReadable(memory, "damaged while open");
     }
@@ -166,9 +177,14 @@ class IndexDamageTest {
     for (Scope scope : List.of(ALICE, BOB)) {
       memory.list(ListRequest.of(scope).withPage(0, 100)).items().forEach(m -> listed.add(m.id()));
     }
-    assertThat(listed).as("list after %s", what).containsExactlyInAnyOrderElementsOf(acknowledged.keySet());
+    assertThat(listed)
+        .as("list after %s", what)
+        .containsExactlyInAnyOrderElementsOf(acknowledged.keySet());
     for (Map.Entry<String, String> e : acknowledged.entrySet()) {
-      MemoryItem item = memory.get(e.getKey()).orElseThrow(() -> new AssertionError(what + ": get " + e.getKey()));
+      MemoryItem item =
+          memory
+              .get(e.getKey())
+              .orElseThrow(() -> new AssertionError(what + ": get " + e.getKey()));
       assertThat(item.text()).as("get after %s", what).isEqualTo(e.getValue());
       List<HistoryEntry> history = memory.history(e.getKey());
       assertThat(history).as("history after %s", what).isNotEmpty();
@@ -179,22 +195,28 @@ class IndexDamageTest {
           .as("search for '%s' after %s", e.getValue(), what)
           .anySatisfy(h -> assertThat(h.memory().id()).isEqualTo(e.getKey()));
     }
-    assertThat(memory.history(updatedId)).extracting(HistoryEntry::event)
+    assertThat(memory.history(updatedId))
+        .extracting(HistoryEntry::event)
         .containsExactly(EventType.ADD, EventType.UPDATE);
   }
 
   private String remember(Memory memory, Scope scope, String text) {
-    String id = memory.add(AddRequest.builder(scope).user(text).infer(false).build()).events().get(0).id();
+    String id =
+        memory.add(AddRequest.builder(scope).user(text).infer(false).build()).events().get(0).id();
     acknowledged.put(id, text);
     return id;
   }
 
   private static Memory open(Path dir) {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder()).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, 64))
+        .embedder(new HashEmbedder())
+        .build();
   }
 
   private static List<Path> indexFiles(Path dataDir) throws IOException {
-    Path index = dataDir.getFileName().toString().startsWith("index") ? dataDir : dataDir.resolve("index");
+    Path index =
+        dataDir.getFileName().toString().startsWith("index") ? dataDir : dataDir.resolve("index");
     try (Stream<Path> files = Files.list(index)) {
       return files.filter(Files::isRegularFile).sorted().toList();
     }

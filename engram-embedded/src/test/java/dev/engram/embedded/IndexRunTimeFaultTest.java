@@ -23,14 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Index failures at run time, injected around the real Lucene index of a real data directory
- * ({@link FaultySearchIndex}): a failed search recreates the index from the record and succeeds on the retry, a
- * failed index write never fails the acknowledged add, and a caller's own error recreates nothing.
+ * ({@link FaultySearchIndex}): a failed search recreates the index from the record and succeeds on
+ * the retry, a failed index write never fails the acknowledged add, and a caller's own error
+ * recreates nothing.
  */
 class IndexRunTimeFaultTest {
   private static final Scope ALICE = Scope.user("alice");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private FaultySearchIndex faulty;
 
@@ -41,7 +41,8 @@ class IndexRunTimeFaultTest {
       faulty.failNextSearches(1);
 
       assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits())
-          .extracting(h -> h.memory().id()).containsExactly(id);
+          .extracting(h -> h.memory().id())
+          .containsExactly(id);
       assertThat(faulty.recreated()).isEqualTo(1);
       assertThat(dir.resolve("index.broken")).isDirectory();
       assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits()).hasSize(1);
@@ -62,12 +63,14 @@ class IndexRunTimeFaultTest {
       assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(2);
 
       assertThat(memory.search(SearchRequest.builder(ALICE, "honey market").build()).hits())
-          .extracting(h -> h.memory().id()).contains(second);
+          .extracting(h -> h.memory().id())
+          .contains(second);
       assertThat(faulty.recreated()).isEqualTo(1);
 
       String third = add(memory, "I painted the hives blue");
       assertThat(memory.search(SearchRequest.builder(ALICE, "painted hives blue").build()).hits())
-          .extracting(h -> h.memory().id()).contains(third);
+          .extracting(h -> h.memory().id())
+          .contains(third);
     }
   }
 
@@ -75,7 +78,9 @@ class IndexRunTimeFaultTest {
   void aCallersOwnErrorRecreatesNothing() {
     try (Memory memory = open()) {
       add(memory, "I keep three beehives");
-      faulty.throwing(() -> new ValidationException("filters", "injected bad filter")).failNextSearches(1);
+      faulty
+          .throwing(() -> new ValidationException("filters", "injected bad filter"))
+          .failNextSearches(1);
 
       assertThatThrownBy(() -> memory.search(SearchRequest.builder(ALICE, "beehives").build()))
           .isInstanceOf(ValidationException.class);
@@ -85,38 +90,43 @@ class IndexRunTimeFaultTest {
   }
 
   private static String add(Memory memory, String text) {
-    return memory.add(AddRequest.builder(ALICE).user(text).infer(false).build()).events().get(0).id();
+    return memory
+        .add(AddRequest.builder(ALICE).user(text).infer(false).build())
+        .events()
+        .get(0)
+        .id();
   }
 
   private Memory open() {
     EmbeddedStorage storage = EmbeddedStorage.open(dir, 64);
     faulty = new FaultySearchIndex(storage.index());
-    Storage withFaults = new Storage() {
-      @Override
-      public MemoryStore records() {
-        return storage.records();
-      }
+    Storage withFaults =
+        new Storage() {
+          @Override
+          public MemoryStore records() {
+            return storage.records();
+          }
 
-      @Override
-      public SearchIndex index() {
-        return faulty;
-      }
+          @Override
+          public SearchIndex index() {
+            return faulty;
+          }
 
-      @Override
-      public Optional<GraphStore> graph() {
-        return storage.graph();
-      }
+          @Override
+          public Optional<GraphStore> graph() {
+            return storage.graph();
+          }
 
-      @Override
-      public boolean graphCommitsWithRecords() {
-        return storage.graphCommitsWithRecords();
-      }
+          @Override
+          public boolean graphCommitsWithRecords() {
+            return storage.graphCommitsWithRecords();
+          }
 
-      @Override
-      public void close() throws IOException {
-        storage.close();
-      }
-    };
+          @Override
+          public void close() throws IOException {
+            storage.close();
+          }
+        };
     return Engram.builder().storage(withFaults).embedder(new HashEmbedder()).build();
   }
 }

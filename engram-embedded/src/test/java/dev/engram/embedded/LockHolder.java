@@ -4,9 +4,9 @@ import dev.engram.DataDirectoryLockedException;
 import java.nio.file.Path;
 
 /**
- * Test helper run in a child JVM: {@code LockHolder hold <dir>} opens the data directory, prints {@code LOCKED}
- * and keeps it open until its standard input closes; {@code LockHolder try <dir>} tries to open it and prints
- * {@code OPENED} or {@code REFUSED <message>}.
+ * Test helper run in a child JVM: {@code LockHolder hold <dir>} opens the data directory, prints
+ * {@code LOCKED} and keeps it open until its standard input closes; {@code LockHolder try <dir>}
+ * tries to open it and prints {@code OPENED} or {@code REFUSED <message>}.
  */
 public final class LockHolder {
   private LockHolder() {}

@@ -12,27 +12,36 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every package of every published module says in its {@code package-info.java} whether it is public API, an SPI
- * or internal (docs/ARCHITECTURE.md, "Public API and internals"). Reads the source tree.
+ * Every package of every published module says in its {@code package-info.java} whether it is
+ * public API, an SPI or internal (docs/ARCHITECTURE.md, "Public API and internals"). Reads the
+ * source tree.
  */
 class PackageLabelsTest {
   private static final Set<String> UNPUBLISHED = Set.of("engram-jmh", "engram-it", "engram-bom");
-  private static final List<String> LABELS = List.of("<b>Public API.</b>", "<b>SPI.</b>", "<b>Internal.</b>");
+  private static final List<String> LABELS =
+      List.of("<b>Public API.</b>", "<b>SPI.</b>", "<b>Internal.</b>");
 
   @Test
   void everyPackageSaysWhatItIs() throws IOException {
     List<String> unlabelled = new ArrayList<>();
     int packages = 0;
     try (Stream<Path> modules = Files.list(Path.of(".."))) {
-      for (Path module : modules.filter(m -> m.getFileName().toString().startsWith("engram-"))
-          .filter(m -> !UNPUBLISHED.contains(m.getFileName().toString())).toList()) {
+      for (Path module :
+          modules
+              .filter(m -> m.getFileName().toString().startsWith("engram-"))
+              .filter(m -> !UNPUBLISHED.contains(m.getFileName().toString()))
+              .toList()) {
         Path sources = module.resolve("src/main/java");
         if (!Files.isDirectory(sources)) {
           continue;
         }
         try (Stream<Path> files = Files.walk(sources)) {
-          for (Path dir : files.filter(f -> f.toString().endsWith(".java")).map(Path::getParent).distinct()
-              .toList()) {
+          for (Path dir :
+              files
+                  .filter(f -> f.toString().endsWith(".java"))
+                  .map(Path::getParent)
+                  .distinct()
+                  .toList()) {
             packages++;
             Path info = dir.resolve("package-info.java");
             String text = Files.exists(info) ? Files.readString(info) : "";

@@ -27,31 +27,38 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code rerank} in a search on the real embedded store (SQLite and Lucene), with the LLM reranker over a scripted
- * model (no LLM runs here): the reranker sees more than top-k fused hits, its order wins, its scores are reported,
- * a request without {@code rerank} never calls it, and a failing reranker leaves the fused order.
+ * {@code rerank} in a search on the real embedded store (SQLite and Lucene), with the LLM reranker
+ * over a scripted model (no LLM runs here): the reranker sees more than top-k fused hits, its order
+ * wins, its scores are reported, a request without {@code rerank} never calls it, and a failing
+ * reranker leaves the fused order.
  */
 class ScriptedRerankSearchTest {
   private static final Scope ALICE = Scope.user("alice");
   private static final Pattern LINE = Pattern.compile("(?m)^\\[(\\d+)] (.*)$");
-  private static final List<String> TEXTS = List.of(
-      "Alice went hiking in the Alps last summer",
-      "Alice likes hiking with her dog",
-      "Alice bought new hiking boots",
-      "Alice is planning a hiking trip to Norway",
-      "Alice lives in Paris since 2019");
+  private static final List<String> TEXTS =
+      List.of(
+          "Alice went hiking in the Alps last summer",
+          "Alice likes hiking with her dog",
+          "Alice bought new hiking boots",
+          "Alice is planning a hiking trip to Norway",
+          "Alice lives in Paris since 2019");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final ScriptedLanguageModel model = new ScriptedLanguageModel();
   private Memory memory;
 
   @BeforeEach
   void open() {
-    memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
-        .reranker(new LlmReranker(new ModelCaller(model, new RetryPolicy(2, Duration.ZERO, Duration.ZERO, 2)), 30))
-        .build();
+    memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(new HashEmbedder())
+            .reranker(
+                new LlmReranker(
+                    new ModelCaller(model, new RetryPolicy(2, Duration.ZERO, Duration.ZERO, 2)),
+                    30))
+            .build();
     for (String t : TEXTS) {
       memory.add(AddRequest.builder(ALICE).user(t).infer(false).build());
     }
@@ -67,7 +74,12 @@ class ScriptedRerankSearchTest {
     Matcher m = LINE.matcher(p.user());
     List<String> entries = new ArrayList<>();
     while (m.find()) {
-      entries.add("{\"id\": " + m.group(1) + ", \"score\": " + (m.group(2).contains(word) ? "1.0" : "0.1") + "}");
+      entries.add(
+          "{\"id\": "
+              + m.group(1)
+              + ", \"score\": "
+              + (m.group(2).contains(word) ? "1.0" : "0.1")
+              + "}");
     }
     return "{\"scores\": [" + String.join(", ", entries) + "]}";
   }
@@ -92,13 +104,19 @@ class ScriptedRerankSearchTest {
     assertThat(hits.get(0).memory().text()).isEqualTo("Alice lives in Paris since 2019");
     assertThat(hits.get(0).details().rerank()).isEqualTo(1.0);
     assertThat(hits.get(1).details().rerank()).isEqualTo(0.1);
-    // ties keep the relevance order, and every hit keeps the relevance score it has without reranking
+    // ties keep the relevance order, and every hit keeps the relevance score it has without
+    // reranking
     assertThat(hits.get(1).memory().id()).isEqualTo(fused.get(0).memory().id());
     for (SearchHit h : hits) {
-      SearchHit plain = fused.stream().filter(f -> f.memory().id().equals(h.memory().id())).findFirst().orElseThrow();
+      SearchHit plain =
+          fused.stream()
+              .filter(f -> f.memory().id().equals(h.memory().id()))
+              .findFirst()
+              .orElseThrow();
       assertThat(h.score()).isEqualTo(plain.score());
     }
-    assertThat(LINE.matcher(model.prompts().get(0).user()).results().count()).isEqualTo(TEXTS.size());
+    assertThat(LINE.matcher(model.prompts().get(0).user()).results().count())
+        .isEqualTo(TEXTS.size());
   }
 
   @Test
@@ -137,8 +155,12 @@ class ScriptedRerankSearchTest {
   @Test
   void rerankWithoutAConfiguredRerankerKeepsTheFusedOrder() throws Exception {
     memory.close();
-    memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
-        .reranker(Reranker.none()).build();
+    memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(new HashEmbedder())
+            .reranker(Reranker.none())
+            .build();
     List<String> fused = texts(memory.search(hiking().build()).hits());
 
     List<SearchHit> hits = memory.search(hiking().rerank(true).build()).hits();

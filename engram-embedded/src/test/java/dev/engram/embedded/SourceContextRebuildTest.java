@@ -14,16 +14,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A memory's source context lives in the record (SQLite), not only in the index: an index rebuilt from the record
- * after it was lost still finds the memory through the words of the message before it.
+ * A memory's source context lives in the record (SQLite), not only in the index: an index rebuilt
+ * from the record after it was lost still finds the memory through the words of the message before
+ * it.
  */
 class SourceContextRebuildTest {
   private static final String QUESTION = "What are your plans for the summer?";
+
   /** Words of the question before the answer, none of the answer's. */
   private static final String QUERY = "summer plans";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aRebuiltIndexStillSearchesTheSourceContexts() throws Exception {
@@ -34,14 +35,23 @@ class SourceContextRebuildTest {
     }
     deleteIndex(dir);
     try (Memory memory = open()) {
-      assertContextRaises(memory, QUERY, answer, "the context list still finds the answer after the rebuild");
-      assertThat(memory.exportRecords(ExportRequest.of(CHAT))
-          .filter(r -> r.id().equals(answer)).findFirst().orElseThrow().context())
+      assertContextRaises(
+          memory, QUERY, answer, "the context list still finds the answer after the rebuild");
+      assertThat(
+              memory
+                  .exportRecords(ExportRequest.of(CHAT))
+                  .filter(r -> r.id().equals(answer))
+                  .findFirst()
+                  .orElseThrow()
+                  .context())
           .isEqualTo(QUESTION);
     }
   }
 
   private Memory open() {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder()).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, 64))
+        .embedder(new HashEmbedder())
+        .build();
   }
 }

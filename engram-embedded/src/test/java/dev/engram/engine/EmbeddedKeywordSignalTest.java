@@ -7,8 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link KeywordSignalTest} on the real embedded store: BM25 in Lucene (English analyzer). */
 class EmbeddedKeywordSignalTest extends KeywordSignalTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Override
   Engram.Builder storage(Engram.Builder builder) {

@@ -24,33 +24,48 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The additive pipeline, and per-scope ordering of consolidation, with scripted models (fakes: no LLM here). */
+/**
+ * The additive pipeline, and per-scope ordering of consolidation, with scripted models (fakes: no
+ * LLM here).
+ */
 class AdditiveAndConcurrencyScenarioTest {
   private static final Scope ALICE = Scope.user("alice");
   @TempDir Path dir;
 
   private Memory open(MemoryInference inference) {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
-        .inference(inference).asyncThreads(8).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, 64))
+        .embedder(new HashEmbedder())
+        .inference(inference)
+        .asyncThreads(8)
+        .build();
   }
 
   @Test
   void additiveModeMakesOneCallPerAddAndDropsExactRepeats() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"memories\": [{\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": []},"
-            + " {\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": []}]}")
-        .thenAnswer("{\"memories\": [{\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": [0]},"
-            + " {\"text\": \"Alice plays the violin\", \"links\": [0]}]}");
-    try (Memory memory = open(new AdditiveInference(new ModelCaller(model, RetryPolicy.none()),
-        PipelineOptions.defaults()))) {
-      AddResult first = memory.add(AddRequest.builder(ALICE).user("I adopted Pixel today!").build());
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer(
+                "{\"memories\": [{\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": []},"
+                    + " {\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": []}]}")
+            .thenAnswer(
+                "{\"memories\": [{\"text\": \"Alice adopted a cat named Pixel on 3 March 2024\", \"links\": [0]},"
+                    + " {\"text\": \"Alice plays the violin\", \"links\": [0]}]}");
+    try (Memory memory =
+        open(
+            new AdditiveInference(
+                new ModelCaller(model, RetryPolicy.none()), PipelineOptions.defaults()))) {
+      AddResult first =
+          memory.add(AddRequest.builder(ALICE).user("I adopted Pixel today!").build());
       assertThat(first.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
       assertThat(first.usage().llmCalls()).isEqualTo(1);
-      AddResult second = memory.add(AddRequest.builder(ALICE).user("Pixel sleeps on my violin case.").build());
+      AddResult second =
+          memory.add(AddRequest.builder(ALICE).user("Pixel sleeps on my violin case.").build());
       assertThat(second.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
       assertThat(second.events().get(0).memory()).isEqualTo("Alice plays the violin");
       assertThat(model.calls()).isEqualTo(2);
-      assertThat(model.prompts().get(1).user()).contains("0: Alice adopted a cat named Pixel on 3 March 2024");
+      assertThat(model.prompts().get(1).user())
+          .contains("0: Alice adopted a cat named Pixel on 3 March 2024");
       assertThat(memory.list(ListRequest.of(ALICE)).total()).isEqualTo(2);
     }
   }
@@ -58,17 +73,24 @@ class AdditiveAndConcurrencyScenarioTest {
   @Test
   void parallelAddsToOneScopeNeverDuplicateAFact() throws Exception {
     Pattern shown = Pattern.compile("(?m)^(\\d+): Alice likes tea$");
-    ScriptedLanguageModel model = new ScriptedLanguageModel().otherwise(p -> {
-      if (p.schemaName().equals("facts")) {
-        return "{\"facts\": [\"Alice likes tea\"]}";
-      }
-      var m = shown.matcher(p.user().substring(0, p.user().indexOf("## New facts")));
-      return m.find()
-          ? "{\"decisions\": [{\"fact\": 0, \"event\": \"NOOP\", \"id\": " + m.group(1) + ", \"text\": null}]}"
-          : "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice likes tea\"}]}";
-    });
-    try (Memory memory = open(new ConsolidatingInference(new ModelCaller(model, RetryPolicy.none()),
-        PipelineOptions.defaults()))) {
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .otherwise(
+                p -> {
+                  if (p.schemaName().equals("facts")) {
+                    return "{\"facts\": [\"Alice likes tea\"]}";
+                  }
+                  var m = shown.matcher(p.user().substring(0, p.user().indexOf("## New facts")));
+                  return m.find()
+                      ? "{\"decisions\": [{\"fact\": 0, \"event\": \"NOOP\", \"id\": "
+                          + m.group(1)
+                          + ", \"text\": null}]}"
+                      : "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice likes tea\"}]}";
+                });
+    try (Memory memory =
+        open(
+            new ConsolidatingInference(
+                new ModelCaller(model, RetryPolicy.none()), PipelineOptions.defaults()))) {
       ExecutorService pool = Executors.newFixedThreadPool(8);
       List<Future<AddResult>> results = new ArrayList<>();
       for (int i = 0; i < 24; i++) {
@@ -81,7 +103,9 @@ class AdditiveAndConcurrencyScenarioTest {
       }
       pool.shutdown();
       assertThat(adds).isEqualTo(1);
-      assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(m -> m.text()).containsExactly("Alice likes tea");
+      assertThat(memory.list(ListRequest.of(ALICE)).items())
+          .extracting(m -> m.text())
+          .containsExactly("Alice likes tea");
       // Other scopes are not blocked by, nor mixed with, this one.
       memory.add(AddRequest.builder(Scope.user("bob")).user("I like tea too").build());
       assertThat(memory.list(ListRequest.of(Scope.user("bob"))).total()).isEqualTo(1);

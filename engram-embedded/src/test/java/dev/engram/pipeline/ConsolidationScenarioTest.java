@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The consolidating pipeline end to end on the real embedded store, with a scripted language model (a fake: no
- * LLM is reachable here) that returns recorded answers.
+ * The consolidating pipeline end to end on the real embedded store, with a scripted language model
+ * (a fake: no LLM is reachable here) that returns recorded answers.
  */
 class ConsolidationScenarioTest {
   private static final Scope ALICE = Scope.user("alice");
@@ -43,12 +43,15 @@ class ConsolidationScenarioTest {
   private Memory memory;
 
   private Memory open() {
-    memory = Engram.builder()
-        .storage(EmbeddedStorage.open(dir, 64))
-        .embedder(new HashEmbedder())
-        .inference(new ConsolidatingInference(new ModelCaller(model, RetryPolicy.defaults(), d -> { }),
-            PipelineOptions.defaults()))
-        .build();
+    memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(new HashEmbedder())
+            .inference(
+                new ConsolidatingInference(
+                    new ModelCaller(model, RetryPolicy.defaults(), d -> {}),
+                    PipelineOptions.defaults()))
+            .build();
     return memory;
   }
 
@@ -60,8 +63,12 @@ class ConsolidationScenarioTest {
   }
 
   private AddResult say(String text) {
-    return memory.add(AddRequest.builder(ALICE).message(new Message(dev.engram.Role.USER, text, "Alice", MAY_8,
-        "m-" + Math.abs(text.hashCode()))).build());
+    return memory.add(
+        AddRequest.builder(ALICE)
+            .message(
+                new Message(
+                    dev.engram.Role.USER, text, "Alice", MAY_8, "m-" + Math.abs(text.hashCode())))
+            .build());
   }
 
   private static String facts(String... facts) {
@@ -85,10 +92,13 @@ class ConsolidationScenarioTest {
   @Test
   void newFactIsAddedWithProvenanceAndUsage() {
     open();
-    model.thenAnswer(facts("Alice loves sushi"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice loves sushi\"}]}");
+    model
+        .thenAnswer(facts("Alice loves sushi"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice loves sushi\"}]}");
     AddResult r = say("I love sushi!");
-    assertThat(r.events()).extracting(MemoryEvent::event, MemoryEvent::memory)
+    assertThat(r.events())
+        .extracting(MemoryEvent::event, MemoryEvent::memory)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(EventType.ADD, "Alice loves sushi"));
     var item = memory.get(r.events().get(0).id()).orElseThrow();
     assertThat(item.actorId()).isEqualTo("Alice");
@@ -97,50 +107,76 @@ class ConsolidationScenarioTest {
     assertThat(r.usage().llmCalls()).isEqualTo(2);
     assertThat(r.usage().inputTokens()).isPositive();
     // The extraction prompt shows the new message with its date and speaker.
-    assertThat(model.prompts().get(0).user()).contains("[2023-05-08 13:56 (Monday)] Alice (user): I love sushi!");
+    assertThat(model.prompts().get(0).user())
+        .contains("[2023-05-08 13:56 (Monday)] Alice (user): I love sushi!");
     assertThat(model.prompts().get(1).user()).contains("(none)").contains("0: Alice loves sushi");
   }
 
   @Test
   void movingCityUpdatesTheMemoryAndKeepsTheOldTextInHistory() {
     open();
-    model.thenAnswer(facts("Alice lives in Beijing"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice lives in Beijing\"}]}");
+    model
+        .thenAnswer(facts("Alice lives in Beijing"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice lives in Beijing\"}]}");
     String id = say("I live in Beijing.").events().get(0).id();
-    model.thenAnswer(facts("Alice moved to Shanghai"))
-        .thenAnswer(p -> "{\"decisions\": [{\"fact\": 0, \"event\": \"UPDATE\", \"id\": "
-            + numberOf(p, "Alice lives in Beijing") + ", \"text\": \"Alice lives in Shanghai, having moved from Beijing\"}]}");
+    model
+        .thenAnswer(facts("Alice moved to Shanghai"))
+        .thenAnswer(
+            p ->
+                "{\"decisions\": [{\"fact\": 0, \"event\": \"UPDATE\", \"id\": "
+                    + numberOf(p, "Alice lives in Beijing")
+                    + ", \"text\": \"Alice lives in Shanghai, having moved from Beijing\"}]}");
     AddResult r = say("I just moved to Shanghai.");
-    assertThat(r.events()).singleElement().satisfies(e -> {
-      assertThat(e.event()).isEqualTo(EventType.UPDATE);
-      assertThat(e.id()).isEqualTo(id);
-      assertThat(e.previousMemory()).isEqualTo("Alice lives in Beijing");
-    });
-    assertThat(memory.get(id).orElseThrow().text()).isEqualTo("Alice lives in Shanghai, having moved from Beijing");
+    assertThat(r.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.event()).isEqualTo(EventType.UPDATE);
+              assertThat(e.id()).isEqualTo(id);
+              assertThat(e.previousMemory()).isEqualTo("Alice lives in Beijing");
+            });
+    assertThat(memory.get(id).orElseThrow().text())
+        .isEqualTo("Alice lives in Shanghai, having moved from Beijing");
     List<HistoryEntry> h = memory.history(id);
     assertThat(h).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.UPDATE);
-    assertThat(h).extracting(HistoryEntry::pipeline).as("the model's UPDATE, not a direct edit")
+    assertThat(h)
+        .extracting(HistoryEntry::pipeline)
+        .as("the model's UPDATE, not a direct edit")
         .containsOnly(ChangePipelines.CONSOLIDATE);
     assertThat(h.get(1).oldText()).isEqualTo("Alice lives in Beijing");
     assertThat(h.get(1).newText()).isEqualTo("Alice lives in Shanghai, having moved from Beijing");
     assertThat(memory.search(SearchRequest.builder(ALICE, "Shanghai").build()).hits())
-        .extracting(hit -> hit.memory().id()).containsExactly(id);
+        .extracting(hit -> hit.memory().id())
+        .containsExactly(id);
   }
 
   @Test
   void contradictionDeletesTheMemoryButKeepsItsHistory() {
     open();
-    model.thenAnswer(facts("Alice eats fish"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice eats fish\"}]}");
+    model
+        .thenAnswer(facts("Alice eats fish"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice eats fish\"}]}");
     String id = say("I eat fish.").events().get(0).id();
-    model.thenAnswer(facts("Alice became vegan"))
-        .thenAnswer(p -> "{\"decisions\": [{\"fact\": 0, \"event\": \"DELETE\", \"id\": " + numberOf(p, "Alice eats fish")
-            + ", \"text\": null}, {\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice is vegan\"}]}");
+    model
+        .thenAnswer(facts("Alice became vegan"))
+        .thenAnswer(
+            p ->
+                "{\"decisions\": [{\"fact\": 0, \"event\": \"DELETE\", \"id\": "
+                    + numberOf(p, "Alice eats fish")
+                    + ", \"text\": null}, {\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice is vegan\"}]}");
     AddResult r = say("I became vegan.");
-    assertThat(r.events()).extracting(MemoryEvent::event).containsExactly(EventType.DELETE, EventType.ADD);
+    assertThat(r.events())
+        .extracting(MemoryEvent::event)
+        .containsExactly(EventType.DELETE, EventType.ADD);
     assertThat(memory.get(id)).isEmpty();
-    assertThat(memory.history(id)).extracting(HistoryEntry::event).containsExactly(EventType.ADD, EventType.DELETE);
-    assertThat(memory.history(id)).extracting(HistoryEntry::pipeline).containsOnly(ChangePipelines.CONSOLIDATE);
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::event)
+        .containsExactly(EventType.ADD, EventType.DELETE);
+    assertThat(memory.history(id))
+        .extracting(HistoryEntry::pipeline)
+        .containsOnly(ChangePipelines.CONSOLIDATE);
     assertThat(memory.search(SearchRequest.builder(ALICE, "fish").build()).hits())
         .noneMatch(hit -> hit.memory().id().equals(id));
   }
@@ -148,34 +184,56 @@ class ConsolidationScenarioTest {
   @Test
   void repeatIsNoopAndMixedEventsApplyInOneAdd() {
     open();
-    model.thenAnswer(facts("Alice has a dog named Max", "Alice works at Acme"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice has a dog named Max\"},"
-            + " {\"fact\": 1, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice works at Acme\"}]}");
+    model
+        .thenAnswer(facts("Alice has a dog named Max", "Alice works at Acme"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice has a dog named Max\"},"
+                + " {\"fact\": 1, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice works at Acme\"}]}");
     say("My dog Max and my job at Acme keep me busy.");
-    model.thenAnswer(facts("Alice has a dog named Max", "Alice works at Acme as an engineer", "Alice plays tennis"))
-        .thenAnswer(p -> "{\"decisions\": ["
-            + "{\"fact\": 0, \"event\": \"NOOP\", \"id\": " + numberOf(p, "Alice has a dog named Max") + ", \"text\": null},"
-            + "{\"fact\": 1, \"event\": \"UPDATE\", \"id\": " + numberOf(p, "Alice works at Acme")
-            + ", \"text\": \"Alice works at Acme as an engineer\"},"
-            + "{\"fact\": 2, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice plays tennis\"}]}");
+    model
+        .thenAnswer(
+            facts(
+                "Alice has a dog named Max",
+                "Alice works at Acme as an engineer",
+                "Alice plays tennis"))
+        .thenAnswer(
+            p ->
+                "{\"decisions\": ["
+                    + "{\"fact\": 0, \"event\": \"NOOP\", \"id\": "
+                    + numberOf(p, "Alice has a dog named Max")
+                    + ", \"text\": null},"
+                    + "{\"fact\": 1, \"event\": \"UPDATE\", \"id\": "
+                    + numberOf(p, "Alice works at Acme")
+                    + ", \"text\": \"Alice works at Acme as an engineer\"},"
+                    + "{\"fact\": 2, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice plays tennis\"}]}");
     AddResult r = say("Max is fine; I'm an engineer at Acme and I play tennis.");
-    assertThat(r.events()).extracting(MemoryEvent::event)
+    assertThat(r.events())
+        .extracting(MemoryEvent::event)
         .containsExactly(EventType.NOOP, EventType.UPDATE, EventType.ADD);
-    assertThat(memory.list(ListRequest.of(ALICE)).items()).extracting(m -> m.text())
-        .containsExactlyInAnyOrder("Alice has a dog named Max", "Alice works at Acme as an engineer",
+    assertThat(memory.list(ListRequest.of(ALICE)).items())
+        .extracting(m -> m.text())
+        .containsExactlyInAnyOrder(
+            "Alice has a dog named Max",
+            "Alice works at Acme as an engineer",
             "Alice plays tennis");
   }
 
   @Test
   void inventedIdsAreIgnoredAndTheRestApplies() {
     open();
-    model.thenAnswer(facts("Alice likes tea"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice likes tea\"}]}");
+    model
+        .thenAnswer(facts("Alice likes tea"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice likes tea\"}]}");
     String id = say("I like tea.").events().get(0).id();
-    model.thenAnswer(facts("Alice likes green tea", "Alice runs"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"UPDATE\", \"id\": 7, \"text\": \"hijacked\"},"
-            + " {\"fact\": 0, \"event\": \"DELETE\", \"id\": \"" + id + "\", \"text\": null},"
-            + " {\"fact\": 1, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice runs\"}]}");
+    model
+        .thenAnswer(facts("Alice likes green tea", "Alice runs"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"UPDATE\", \"id\": 7, \"text\": \"hijacked\"},"
+                + " {\"fact\": 0, \"event\": \"DELETE\", \"id\": \""
+                + id
+                + "\", \"text\": null},"
+                + " {\"fact\": 1, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice runs\"}]}");
     AddResult r = say("Green tea, and I run.");
     assertThat(r.events()).extracting(MemoryEvent::event).containsExactly(EventType.ADD);
     assertThat(memory.get(id).orElseThrow().text()).isEqualTo("Alice likes tea");
@@ -193,17 +251,19 @@ class ConsolidationScenarioTest {
   @Test
   void failuresAtEitherStepLeaveTheStoreUnchangedAndNameTheStep() {
     open();
-    model.thenAnswer(facts("Alice lives in Beijing"))
-        .thenAnswer("{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice lives in Beijing\"}]}");
+    model
+        .thenAnswer(facts("Alice lives in Beijing"))
+        .thenAnswer(
+            "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"Alice lives in Beijing\"}]}");
     say("I live in Beijing.");
     String before = StoreDump.of(dir);
     Object[][] cases = {
-        {"fact extraction", Kind.TIMEOUT, 0},
-        {"fact extraction", Kind.SERVER_ERROR, 0},
-        {"fact extraction", Kind.INVALID_RESPONSE, 0},
-        {"memory consolidation", Kind.TIMEOUT, 1},
-        {"memory consolidation", Kind.SERVER_ERROR, 1},
-        {"memory consolidation", Kind.INVALID_RESPONSE, 1},
+      {"fact extraction", Kind.TIMEOUT, 0},
+      {"fact extraction", Kind.SERVER_ERROR, 0},
+      {"fact extraction", Kind.INVALID_RESPONSE, 0},
+      {"memory consolidation", Kind.TIMEOUT, 1},
+      {"memory consolidation", Kind.SERVER_ERROR, 1},
+      {"memory consolidation", Kind.INVALID_RESPONSE, 1},
     };
     for (Object[] c : cases) {
       if ((int) c[2] == 1) {
@@ -211,14 +271,18 @@ class ConsolidationScenarioTest {
       }
       for (int i = 0; i < 3; i++) {
         if (c[1] == Kind.INVALID_RESPONSE) {
-          model.thenAnswer(i == 0 ? "garbage, not JSON" : "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"tru");
+          model.thenAnswer(
+              i == 0
+                  ? "garbage, not JSON"
+                  : "{\"decisions\": [{\"fact\": 0, \"event\": \"ADD\", \"id\": null, \"text\": \"tru");
         } else {
           model.thenFail((Kind) c[1]);
         }
       }
       assertThatThrownBy(() -> say("I moved to Shanghai."))
           .as("%s %s", c[0], c[1])
-          .isInstanceOfSatisfying(LanguageModelException.class, e -> assertThat(e.kind()).isEqualTo(c[1]))
+          .isInstanceOfSatisfying(
+              LanguageModelException.class, e -> assertThat(e.kind()).isEqualTo(c[1]))
           .hasMessageStartingWith((String) c[0] + " failed after");
       assertThat(StoreDump.of(dir)).as("%s %s", c[0], c[1]).isEqualTo(before);
       drainScript();

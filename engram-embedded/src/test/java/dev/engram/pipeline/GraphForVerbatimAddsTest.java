@@ -19,25 +19,50 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** With graph memory on, {@code infer=false} adds write the graph too (as mem0 does), on the real embedded store. */
+/**
+ * With graph memory on, {@code infer=false} adds write the graph too (as mem0 does), on the real
+ * embedded store.
+ */
 class GraphForVerbatimAddsTest {
   @TempDir Path dir;
 
   @Test
   void aVerbatimAddStoresTheTextAsIsAndLinksTheEntitiesItNames() {
     Scope scope = Scope.user("u1");
-    try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(new HashEmbedder())
-        .graph(OfflineGraphExtractor.create()).build()) {
-      var result = memory.add(AddRequest.builder(scope).infer(false).message(new Message(Role.USER,
-          "Caroline went to the LGBTQ support group in Boston", "Caroline", Instant.parse("2023-05-08T13:56:00Z"),
-          "D1:3")).build());
-      assertThat(result.events()).singleElement().satisfies(e ->
-          assertThat(e.memory()).isEqualTo("Caroline went to the LGBTQ support group in Boston"));
+    try (Memory memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(new HashEmbedder())
+            .graph(OfflineGraphExtractor.create())
+            .build()) {
+      var result =
+          memory.add(
+              AddRequest.builder(scope)
+                  .infer(false)
+                  .message(
+                      new Message(
+                          Role.USER,
+                          "Caroline went to the LGBTQ support group in Boston",
+                          "Caroline",
+                          Instant.parse("2023-05-08T13:56:00Z"),
+                          "D1:3"))
+                  .build());
+      assertThat(result.events())
+          .singleElement()
+          .satisfies(
+              e ->
+                  assertThat(e.memory())
+                      .isEqualTo("Caroline went to the LGBTQ support group in Boston"));
       assertThat(memory.entityRelations(scope, "Boston", TimeView.CURRENT))
-          .extracting(GraphRelation::source, GraphRelation::relationship, GraphRelation::destination)
+          .extracting(
+              GraphRelation::source, GraphRelation::relationship, GraphRelation::destination)
           .contains(org.assertj.core.groups.Tuple.tuple("Caroline", "related_to", "Boston"));
-      assertThat(memory.search(SearchRequest.builder(scope, "Where is Caroline's support group?").build())
-          .relations()).extracting(GraphRelation::fact)
+      assertThat(
+              memory
+                  .search(
+                      SearchRequest.builder(scope, "Where is Caroline's support group?").build())
+                  .relations())
+          .extracting(GraphRelation::fact)
           .contains("Caroline went to the LGBTQ support group in Boston");
     }
   }

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A search with graph memory on embeds its query once, for both the memory and the graph half (a query embedding
- * is most of a search's time with the ONNX embedder). The counting embedder wraps the hash test embedder (a fake).
+ * A search with graph memory on embeds its query once, for both the memory and the graph half (a
+ * query embedding is most of a search's time with the ONNX embedder). The counting embedder wraps
+ * the hash test embedder (a fake).
  */
 class GraphSearchQueryEmbeddingTest {
   @TempDir Path dir;
@@ -31,37 +32,48 @@ class GraphSearchQueryEmbeddingTest {
   void theQueryIsEmbeddedOnceForMemoriesAndRelations() {
     AtomicInteger queries = new AtomicInteger();
     HashEmbedder hash = new HashEmbedder();
-    Embedder counting = new Embedder() {
-      @Override
-      public String modelId() {
-        return hash.modelId();
-      }
+    Embedder counting =
+        new Embedder() {
+          @Override
+          public String modelId() {
+            return hash.modelId();
+          }
 
-      @Override
-      public int dimension() {
-        return hash.dimension();
-      }
+          @Override
+          public int dimension() {
+            return hash.dimension();
+          }
 
-      @Override
-      public float[] embedQuery(String text) {
-        queries.incrementAndGet();
-        return hash.embedQuery(text);
-      }
+          @Override
+          public float[] embedQuery(String text) {
+            queries.incrementAndGet();
+            return hash.embedQuery(text);
+          }
 
-      @Override
-      public List<float[]> embedDocuments(List<String> texts) {
-        return hash.embedDocuments(texts);
-      }
-    };
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            return hash.embedDocuments(texts);
+          }
+        };
     Scope scope = Scope.user("u1");
-    try (Memory memory = Engram.builder().storage(EmbeddedStorage.open(dir, 64)).embedder(counting)
-        .graph(OfflineGraphExtractor.create()).build()) {
-      memory.add(AddRequest.builder(scope).infer(false).message(new Message(Role.USER, "Alice works at Acme",
-          "Alice", null, "m1")).build());
+    try (Memory memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(counting)
+            .graph(OfflineGraphExtractor.create())
+            .build()) {
+      memory.add(
+          AddRequest.builder(scope)
+              .infer(false)
+              .message(new Message(Role.USER, "Alice works at Acme", "Alice", null, "m1"))
+              .build());
       int before = queries.get();
-      SearchResult result = memory.search(SearchRequest.builder(scope, "Where does Alice work?").build());
+      SearchResult result =
+          memory.search(SearchRequest.builder(scope, "Where does Alice work?").build());
       assertThat(queries.get() - before).isEqualTo(1);
-      assertThat(result.hits()).extracting(h -> h.memory().text()).containsExactly("Alice works at Acme");
+      assertThat(result.hits())
+          .extracting(h -> h.memory().text())
+          .containsExactly("Alice works at Acme");
       assertThat(result.relations()).extracting(r -> r.fact()).contains("Alice works at Acme");
     }
   }

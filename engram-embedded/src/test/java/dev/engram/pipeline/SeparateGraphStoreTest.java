@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A graph in its own store (as with Neo4j): the engine applies the graph part of an add after the memory commit,
- * and reads relations from that store. Here the separate store is a second, real SQLite database.
+ * A graph in its own store (as with Neo4j): the engine applies the graph part of an add after the
+ * memory commit, and reads relations from that store. Here the separate store is a second, real
+ * SQLite database.
  */
 class SeparateGraphStoreTest {
   @TempDir Path dir;
@@ -33,23 +34,40 @@ class SeparateGraphStoreTest {
   @Test
   void graphChangesGoToTheSeparateStoreAndSearchReadsThem() {
     Scope conv = Scope.run("conv-1");
-    SqliteMemoryStore graphDb = SqliteMemoryStore.open(graphDir.resolve("engram.db"), Durability.NORMAL);
-    try (Memory memory = Engram.builder()
-        .storage(StorageWithGraph.of(EmbeddedStorage.open(dir, 64), graphDb.graph()))
-        .embedder(new HashEmbedder()).graph(OfflineGraphExtractor.create()).build()) {
-      memory.add(AddRequest.builder(conv).message(new Message(Role.USER, "My bakery in Paris is closing.", "Jon",
-          Instant.parse("2023-05-08T13:56:00Z"), null)).build());
+    SqliteMemoryStore graphDb =
+        SqliteMemoryStore.open(graphDir.resolve("engram.db"), Durability.NORMAL);
+    try (Memory memory =
+        Engram.builder()
+            .storage(StorageWithGraph.of(EmbeddedStorage.open(dir, 64), graphDb.graph()))
+            .embedder(new HashEmbedder())
+            .graph(OfflineGraphExtractor.create())
+            .build()) {
+      memory.add(
+          AddRequest.builder(conv)
+              .message(
+                  new Message(
+                      Role.USER,
+                      "My bakery in Paris is closing.",
+                      "Jon",
+                      Instant.parse("2023-05-08T13:56:00Z"),
+                      null))
+              .build());
       assertThat(memory.entityRelations(conv, "jon", TimeView.CURRENT)).isNotEmpty();
-      assertThat(memory.search(SearchRequest.builder(conv, "Where is Jon's bakery?").build()).relations())
-          .extracting(GraphRelation::fact).first().asString().contains("bakery in Paris");
+      assertThat(
+              memory
+                  .search(SearchRequest.builder(conv, "Where is Jon's bakery?").build())
+                  .relations())
+          .extracting(GraphRelation::fact)
+          .first()
+          .asString()
+          .contains("bakery in Paris");
     } finally {
       graphDb.close();
     }
     // The relations live in the separate database, not in the memory store's own graph tables.
     assertThat(rows(StoreDump.of(dir), "graph_relations")).isZero();
     assertThat(rows(StoreDump.of(dir), "graph_entities")).isZero();
-    assertThat(rows(StoreDump.of(graphDir), "graph_relations"))
-        .isPositive();
+    assertThat(rows(StoreDump.of(graphDir), "graph_relations")).isPositive();
   }
 
   /** Rows of one table in a dump. */

@@ -11,16 +11,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** A logical dump of every table of an embedded data directory's SQLite record, for before/after comparisons. */
+/**
+ * A logical dump of every table of an embedded data directory's SQLite record, for before/after
+ * comparisons.
+ */
 final class StoreDump {
   private StoreDump() {}
 
   static String of(Path dataDir) {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("engram.db"));
-         Statement s = c.createStatement()) {
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
         while (rs.next()) {
           tables.add(rs.getString(1));
         }
@@ -35,7 +39,8 @@ final class StoreDump {
             StringBuilder row = new StringBuilder();
             for (int i = 1; i <= md.getColumnCount(); i++) {
               Object v = rs.getObject(i);
-              row.append(v instanceof byte[] b ? Arrays.hashCode(b) : String.valueOf(v)).append('|');
+              row.append(v instanceof byte[] b ? Arrays.hashCode(b) : String.valueOf(v))
+                  .append('|');
             }
             rows.add(row.toString());
           }

@@ -37,11 +37,11 @@ import org.neo4j.harness.Neo4j;
 import org.neo4j.harness.Neo4jBuilders;
 
 /**
- * The packaged {@code engram} command with {@code graph_store.provider: neo4j}, end to end: a real Neo4j 5.26
- * (in-process through the GPL test harness, authentication on, one server per class), an {@code engram.yaml} naming
- * its Bolt URI, the password only in {@code ENGRAM_NEO4J_PASSWORD}, and {@code java -jar engram.jar} as a child
- * process. The graph is read back through the command and directly with Cypher, and the data directory's SQLite
- * graph tables are checked to stay empty.
+ * The packaged {@code engram} command with {@code graph_store.provider: neo4j}, end to end: a real
+ * Neo4j 5.26 (in-process through the GPL test harness, authentication on, one server per class), an
+ * {@code engram.yaml} naming its Bolt URI, the password only in {@code ENGRAM_NEO4J_PASSWORD}, and
+ * {@code java -jar engram.jar} as a child process. The graph is read back through the command and
+ * directly with Cypher, and the data directory's SQLite graph tables are checked to stay empty.
  */
 class Neo4jGraphStoreCliTest {
   private static final String PASSWORD = "engram-it-n30j-pw";
@@ -50,24 +50,30 @@ class Neo4jGraphStoreCliTest {
   private static Neo4j server;
   private static Driver driver;
 
-  @TempDir
-  Path work;
+  @TempDir Path work;
 
   @BeforeAll
   static void startNeo4j() {
-    server = Neo4jBuilders.newInProcessBuilder()
-        .withDisabledServer()
-        .withConfig(GraphDatabaseSettings.pagecache_memory, 64L << 20)
-        .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
-        .withConfig(GraphDatabaseSettings.auth_enabled, true)
-        .withConfig(BoltConnector.enabled, true)
-        .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", 0))
-        .build();
-    server.databaseManagementService().database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME)
-        .executeTransactionally("ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", PASSWORD));
+    server =
+        Neo4jBuilders.newInProcessBuilder()
+            .withDisabledServer()
+            .withConfig(GraphDatabaseSettings.pagecache_memory, 64L << 20)
+            .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+            .withConfig(GraphDatabaseSettings.auth_enabled, true)
+            .withConfig(BoltConnector.enabled, true)
+            .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", 0))
+            .build();
+    server
+        .databaseManagementService()
+        .database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME)
+        .executeTransactionally(
+            "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", PASSWORD));
     Logger.getLogger("org.neo4j.driver").setLevel(Level.WARNING);
-    driver = GraphDatabase.driver(boltUri(), AuthTokens.basic("neo4j", PASSWORD),
-        Config.builder().withoutEncryption().withMaxConnectionPoolSize(2).build());
+    driver =
+        GraphDatabase.driver(
+            boltUri(),
+            AuthTokens.basic("neo4j", PASSWORD),
+            Config.builder().withoutEncryption().withMaxConnectionPoolSize(2).build());
     driver.verifyConnectivity();
   }
 
@@ -90,15 +96,21 @@ class Neo4jGraphStoreCliTest {
     return server.boltURI().toString();
   }
 
-  /** Writes {@code engram.yaml} into the working directory: data in {@code ./data}, the graph on {@code uri}. */
+  /**
+   * Writes {@code engram.yaml} into the working directory: data in {@code ./data}, the graph on
+   * {@code uri}.
+   */
   private void writeConfig(String uri) throws IOException {
-    Files.writeString(work.resolve("engram.yaml"), """
+    Files.writeString(
+        work.resolve("engram.yaml"),
+        """
         data_dir: data
         graph_store:
           provider: neo4j
           uri: %s
           user: neo4j
-        """.formatted(uri));
+        """
+            .formatted(uri));
   }
 
   private EngramJar engram() {
@@ -107,7 +119,8 @@ class Neo4jGraphStoreCliTest {
 
   private static List<String> column(String cypher, String column) {
     return driver.executableQuery(cypher).execute().records().stream()
-        .map(r -> r.get(column).asString()).toList();
+        .map(r -> r.get(column).asString())
+        .toList();
   }
 
   private static long count(String cypher) {
@@ -120,8 +133,8 @@ class Neo4jGraphStoreCliTest {
     Path db = work.resolve("data").resolve("engram.db");
     assertThat(db).isRegularFile();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db + "?open_mode=1");
-         Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
       rs.next();
       return rs.getLong(1);
     }
@@ -129,8 +142,17 @@ class Neo4jGraphStoreCliTest {
 
   private static List<String> facts(JsonNode relations) {
     List<String> out = new java.util.ArrayList<>();
-    relations.forEach(r -> out.add(r.get("source").asText() + " -[" + r.get("relationship").asText() + "]-> "
-        + r.get("destination").asText() + " (" + r.get("fact").asText() + ")"));
+    relations.forEach(
+        r ->
+            out.add(
+                r.get("source").asText()
+                    + " -["
+                    + r.get("relationship").asText()
+                    + "]-> "
+                    + r.get("destination").asText()
+                    + " ("
+                    + r.get("fact").asText()
+                    + ")"));
     return out;
   }
 
@@ -139,33 +161,54 @@ class Neo4jGraphStoreCliTest {
     writeConfig(boltUri());
     EngramJar engram = engram();
 
-    EngramJar.Result first = engram.ok("add", "--user-id", "alice", "--timestamp", "2024-03-01T10:00:00Z",
-        "Alice works at Acme");
+    EngramJar.Result first =
+        engram.ok(
+            "add",
+            "--user-id",
+            "alice",
+            "--timestamp",
+            "2024-03-01T10:00:00Z",
+            "Alice works at Acme");
     assertThat(first.err()).doesNotContain(PASSWORD);
-    engram.ok("add", "--user-id", "alice", "--timestamp", "2024-03-02T10:00:00Z", "Bob works at Acme");
+    engram.ok(
+        "add", "--user-id", "alice", "--timestamp", "2024-03-02T10:00:00Z", "Bob works at Acme");
 
-    // Relations of one entity come in the store's order of relation ids (random), hence "in any order".
-    assertThat(engram.ok("graph", "relations", "--user-id", "alice", "acme").lines()).containsExactlyInAnyOrder(
-        "Bob -[related_to]-> Acme  (Bob works at Acme)  2024-03-02T10:00:00Z .. now",
-        "Alice -[related_to]-> Acme  (Alice works at Acme)  2024-03-01T10:00:00Z .. now");
-    JsonNode around = JSON.readTree(engram.ok("graph", "around", "--user-id", "alice", "--json", "Alice").out());
+    // Relations of one entity come in the store's order of relation ids (random), hence "in any
+    // order".
+    assertThat(engram.ok("graph", "relations", "--user-id", "alice", "acme").lines())
+        .containsExactlyInAnyOrder(
+            "Bob -[related_to]-> Acme  (Bob works at Acme)  2024-03-02T10:00:00Z .. now",
+            "Alice -[related_to]-> Acme  (Alice works at Acme)  2024-03-01T10:00:00Z .. now");
+    JsonNode around =
+        JSON.readTree(engram.ok("graph", "around", "--user-id", "alice", "--json", "Alice").out());
     // Nearest first: Alice's own relation (one hop), then Bob's through Acme (two hops).
-    assertThat(facts(around.get("relations"))).containsExactly(
-        "Alice -[related_to]-> Acme (Alice works at Acme)",
-        "Bob -[related_to]-> Acme (Bob works at Acme)");
-    JsonNode search = JSON.readTree(engram.ok("search", "--user-id", "alice", "--json", "Where does Bob work?")
-        .out());
-    assertThat(search.get("results")).extracting(h -> h.get("memory").asText())
+    assertThat(facts(around.get("relations")))
+        .containsExactly(
+            "Alice -[related_to]-> Acme (Alice works at Acme)",
+            "Bob -[related_to]-> Acme (Bob works at Acme)");
+    JsonNode search =
+        JSON.readTree(
+            engram.ok("search", "--user-id", "alice", "--json", "Where does Bob work?").out());
+    assertThat(search.get("results"))
+        .extracting(h -> h.get("memory").asText())
         .containsExactlyInAnyOrder("Alice works at Acme", "Bob works at Acme");
     List<String> found = facts(search.get("relations"));
-    assertThat(found).containsExactlyInAnyOrder("Alice -[related_to]-> Acme (Alice works at Acme)",
-        "Bob -[related_to]-> Acme (Bob works at Acme)");
-    assertThat(found.get(0)).as("the relation of the entity the query names ranks first")
+    assertThat(found)
+        .containsExactlyInAnyOrder(
+            "Alice -[related_to]-> Acme (Alice works at Acme)",
+            "Bob -[related_to]-> Acme (Bob works at Acme)");
+    assertThat(found.get(0))
+        .as("the relation of the entity the query names ranks first")
         .isEqualTo("Bob -[related_to]-> Acme (Bob works at Acme)");
 
-    assertThat(column("MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.name + ' -[' + r.relation + ']-> '"
-        + " + b.name + ' (' + r.fact + ')' AS line ORDER BY line", "line")).containsExactly(
-        "Alice -[related_to]-> Acme (Alice works at Acme)", "Bob -[related_to]-> Acme (Bob works at Acme)");
+    assertThat(
+            column(
+                "MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.name + ' -[' + r.relation + ']-> '"
+                    + " + b.name + ' (' + r.fact + ')' AS line ORDER BY line",
+                "line"))
+        .containsExactly(
+            "Alice -[related_to]-> Acme (Alice works at Acme)",
+            "Bob -[related_to]-> Acme (Bob works at Acme)");
     assertThat(column("MATCH (e:Entity) RETURN e.name AS name ORDER BY name", "name"))
         .containsExactly("Acme", "Alice", "Bob");
     assertThat(count("MATCH ()-[r:RELATES]->() RETURN count(r)")).isEqualTo(2);
@@ -178,17 +221,30 @@ class Neo4jGraphStoreCliTest {
   void deleteEntityDeleteAllAndResetReachNeo4j() throws Exception {
     writeConfig(boltUri());
     EngramJar engram = engram();
-    engram.ok("add", "--user-id", "alice", "--timestamp", "2024-03-01T10:00:00Z", "Alice works at Acme");
-    engram.ok("add", "--user-id", "alice", "--timestamp", "2024-03-02T10:00:00Z", "Bob works at Acme");
-    engram.ok("add", "--user-id", "carol", "--timestamp", "2024-03-03T10:00:00Z", "Carol works at Initech");
+    engram.ok(
+        "add", "--user-id", "alice", "--timestamp", "2024-03-01T10:00:00Z", "Alice works at Acme");
+    engram.ok(
+        "add", "--user-id", "alice", "--timestamp", "2024-03-02T10:00:00Z", "Bob works at Acme");
+    engram.ok(
+        "add",
+        "--user-id",
+        "carol",
+        "--timestamp",
+        "2024-03-03T10:00:00Z",
+        "Carol works at Initech");
     assertThat(count("MATCH ()-[r:RELATES]->() RETURN count(r)")).isEqualTo(3);
 
     assertThat(engram.ok("graph", "delete-entity", "--user-id", "alice", "Bob").out())
         .isEqualTo("deleted 1 entity named 'Bob'" + System.lineSeparator());
-    assertThat(column("MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.name + '->' + b.name AS edge"
-        + " ORDER BY edge", "edge")).containsExactly("Alice->Acme", "Carol->Initech");
-    assertThat(engram.ok("graph", "relations", "--user-id", "alice", "Acme").lines()).containsExactly(
-        "Alice -[related_to]-> Acme  (Alice works at Acme)  2024-03-01T10:00:00Z .. now");
+    assertThat(
+            column(
+                "MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.name + '->' + b.name AS edge"
+                    + " ORDER BY edge",
+                "edge"))
+        .containsExactly("Alice->Acme", "Carol->Initech");
+    assertThat(engram.ok("graph", "relations", "--user-id", "alice", "Acme").lines())
+        .containsExactly(
+            "Alice -[related_to]-> Acme  (Alice works at Acme)  2024-03-01T10:00:00Z .. now");
 
     assertThat(engram.ok("delete-all", "--user-id", "alice").out())
         .isEqualTo("deleted 2 memories of user_id=alice" + System.lineSeparator());
@@ -211,9 +267,14 @@ class Neo4jGraphStoreCliTest {
     EngramJar.Result r = engram.run("add", "--user-id", "alice", "Alice works at Acme");
 
     assertThat(r.exitCode()).isEqualTo(1);
-    assertThat(r.err()).startsWith("engram add: cannot open the Neo4j graph store at " + boltUri()
-        + " (graph_store.uri, user 'neo4j', database 'neo4j'): ").contains("unauthorized")
-        .doesNotContain(wrong).doesNotContain(PASSWORD);
+    assertThat(r.err())
+        .startsWith(
+            "engram add: cannot open the Neo4j graph store at "
+                + boltUri()
+                + " (graph_store.uri, user 'neo4j', database 'neo4j'): ")
+        .contains("unauthorized")
+        .doesNotContain(wrong)
+        .doesNotContain(PASSWORD);
     assertThat(r.out()).isEmpty();
     assertThat(count("MATCH (n) RETURN count(n)")).isZero();
   }
@@ -230,11 +291,17 @@ class Neo4jGraphStoreCliTest {
     EngramJar.Result r = engram().run("add", "--user-id", "alice", "Alice works at Acme");
 
     assertThat(r.exitCode()).isEqualTo(1);
-    assertThat(r.err()).startsWith("engram add: cannot open the Neo4j graph store at " + uri
-        + " (graph_store.uri, user 'neo4j', database 'neo4j'): ").contains("Unable to connect")
+    assertThat(r.err())
+        .startsWith(
+            "engram add: cannot open the Neo4j graph store at "
+                + uri
+                + " (graph_store.uri, user 'neo4j', database 'neo4j'): ")
+        .contains("Unable to connect")
         .doesNotContain(PASSWORD);
     assertThat(r.out()).isEmpty();
-    assertThat(work.resolve("data")).as("nothing is written when the graph store is unreachable").doesNotExist();
+    assertThat(work.resolve("data"))
+        .as("nothing is written when the graph store is unreachable")
+        .doesNotExist();
   }
 
   @Test
@@ -248,14 +315,21 @@ class Neo4jGraphStoreCliTest {
     Files.writeString(file, "graph_store:\n  provider: janusgraph\n");
     EngramJar.Result unknown = engram().run("add", "--user-id", "alice", "Alice works at Acme");
     assertThat(unknown.exitCode()).isEqualTo(2);
-    assertThat(unknown.err()).isEqualTo("engram add: graph_store.provider: unknown value 'janusgraph' in " + file
-        + " (expected one of embedded, neo4j)" + System.lineSeparator());
+    assertThat(unknown.err())
+        .isEqualTo(
+            "engram add: graph_store.provider: unknown value 'janusgraph' in "
+                + file
+                + " (expected one of embedded, neo4j)"
+                + System.lineSeparator());
 
     writeConfig(boltUri());
-    EngramJar.Result noPassword = EngramJar.in(work, Map.of()).run("add", "--user-id", "alice", "Alice");
+    EngramJar.Result noPassword =
+        EngramJar.in(work, Map.of()).run("add", "--user-id", "alice", "Alice");
     assertThat(noPassword.exitCode()).isEqualTo(2);
-    assertThat(noPassword.err()).startsWith("engram add: graph_store.password_env: environment variable"
-        + " ENGRAM_NEO4J_PASSWORD is not set");
+    assertThat(noPassword.err())
+        .startsWith(
+            "engram add: graph_store.password_env: environment variable"
+                + " ENGRAM_NEO4J_PASSWORD is not set");
     assertThat(work.resolve("data")).doesNotExist();
   }
 
@@ -265,15 +339,26 @@ class Neo4jGraphStoreCliTest {
     List<String> neo4jArtifacts;
     long harnessEntries;
     try (JarFile j = new JarFile(jar.toFile())) {
-      neo4jArtifacts = j.stream().map(JarEntry::getName)
-          .filter(n -> n.startsWith("META-INF/maven/org.neo4j") && n.endsWith("/pom.properties"))
-          .map(n -> n.substring("META-INF/maven/".length(), n.length() - "/pom.properties".length()))
-          .sorted().toList();
+      neo4jArtifacts =
+          j.stream()
+              .map(JarEntry::getName)
+              .filter(
+                  n -> n.startsWith("META-INF/maven/org.neo4j") && n.endsWith("/pom.properties"))
+              .map(
+                  n ->
+                      n.substring(
+                          "META-INF/maven/".length(), n.length() - "/pom.properties".length()))
+              .sorted()
+              .toList();
       harnessEntries = j.stream().filter(e -> e.getName().contains("harness")).count();
     }
     assertThat(harnessEntries).isZero();
-    assertThat(neo4jArtifacts).containsExactly("org.neo4j.bolt/neo4j-bolt-connection",
-        "org.neo4j.bolt/neo4j-bolt-connection-netty", "org.neo4j.bolt/neo4j-bolt-connection-pooled",
-        "org.neo4j.bolt/neo4j-bolt-connection-routed", "org.neo4j.driver/neo4j-java-driver");
+    assertThat(neo4jArtifacts)
+        .containsExactly(
+            "org.neo4j.bolt/neo4j-bolt-connection",
+            "org.neo4j.bolt/neo4j-bolt-connection-netty",
+            "org.neo4j.bolt/neo4j-bolt-connection-pooled",
+            "org.neo4j.bolt/neo4j-bolt-connection-routed",
+            "org.neo4j.driver/neo4j-java-driver");
   }
 }

@@ -14,15 +14,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * No test of the project skips itself: a test that cannot run on a machine fails and says what is missing (the
- * prerequisites are checked by {@code scripts/test.sh}, which the root POM runs first). This scans every module's
- * test sources for JUnit's ways of skipping: assumptions, {@code @Disabled}, the conditional {@code @EnabledIf}
- * / {@code @DisabledIf} families and extensions that disable tests ({@code ExecutionCondition}).
+ * No test of the project skips itself: a test that cannot run on a machine fails and says what is
+ * missing (the prerequisites are checked by {@code scripts/test.sh}, which the root POM runs
+ * first). This scans every module's test sources for JUnit's ways of skipping: assumptions,
+ * {@code @Disabled}, the conditional {@code @EnabledIf} / {@code @DisabledIf} families and
+ * extensions that disable tests ({@code ExecutionCondition}).
  */
 class NoSilentSkipTest {
-  static final Pattern SKIP = Pattern.compile(
-      "\\bAssumptions\\b|\\bassume(True|False|That)\\s*\\(|@Disabled\\b|@(Enabled|Disabled)(If|On|For)\\w*"
-          + "|\\bExecutionCondition\\b|ConditionEvaluationResult\\.disabled");
+  static final Pattern SKIP =
+      Pattern.compile(
+          "\\bAssumptions\\b|\\bassume(True|False|That)\\s*\\(|@Disabled\\b|@(Enabled|Disabled)(If|On|For)\\w*"
+              + "|\\bExecutionCondition\\b|ConditionEvaluationResult\\.disabled");
 
   @Test
   void noTestSourceSkipsItself() {
@@ -39,26 +41,29 @@ class NoSilentSkipTest {
     Path main = root.resolve("engram-x/src/main/java/dev/engram/x/Main.java");
     Files.createDirectories(main.getParent());
     Files.writeString(main, "class Main { /* @Disabled is a word here */ }\n");
-    assertThat(skipsUnder(root)).containsExactly("engram-x/src/test/java/dev/engram/x/PlantedTest.java:2: @Disabled");
+    assertThat(skipsUnder(root))
+        .containsExactly("engram-x/src/test/java/dev/engram/x/PlantedTest.java:2: @Disabled");
   }
 
   @Test
   void theScanFindsEachWayOfSkipping() {
-    assertThat(List.of(
-        "import static org.junit.jupiter.api.Assumptions.assumeTrue;",
-        "    assumeTrue(hasGraph());",
-        "  @Disabled(\"flaky\")",
-        "  @EnabledIfEnvironmentVariable(named = \"CI\", matches = \"true\")",
-        "  @DisabledOnOs(OS.WINDOWS)",
-        "  static final class Differences implements ExecutionCondition {",
-        "      return ConditionEvaluationResult.disabled(\"differs\");"))
+    assertThat(
+            List.of(
+                "import static org.junit.jupiter.api.Assumptions.assumeTrue;",
+                "    assumeTrue(hasGraph());",
+                "  @Disabled(\"flaky\")",
+                "  @EnabledIfEnvironmentVariable(named = \"CI\", matches = \"true\")",
+                "  @DisabledOnOs(OS.WINDOWS)",
+                "  static final class Differences implements ExecutionCondition {",
+                "      return ConditionEvaluationResult.disabled(\"differs\");"))
         .allMatch(line -> SKIP.matcher(line).find());
     assertThat(SKIP.matcher("assertThat(result.hits()).isEmpty();").find()).isFalse();
   }
 
   static List<String> skipsUnder(Path root) {
     try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(f -> f.toString().endsWith(".java"))
+      return files
+          .filter(f -> f.toString().endsWith(".java"))
           .filter(f -> root.relativize(f).toString().matches("[^/]+(/[^/]+)?/src/test/java/.*"))
           .filter(f -> !f.getFileName().toString().equals("NoSilentSkipTest.java"))
           .flatMap(f -> matches(root, f).stream())

@@ -15,14 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One data directory served by the packaged {@code engram serve --port 0} as a child process, started and stopped
- * again and again by crash and shutdown tests, with an admin key of tenant {@code acme} made by
- * {@code engram keys create}, and a small JSON client for it.
+ * One data directory served by the packaged {@code engram serve --port 0} as a child process,
+ * started and stopped again and again by crash and shutdown tests, with an admin key of tenant
+ * {@code acme} made by {@code engram keys create}, and a small JSON client for it.
  */
 final class ServedData {
   static final ObjectMapper JSON = new ObjectMapper();
-  /** The smaller in-process model: the same on every start (the data directory records it), quick to load. */
+
+  /**
+   * The smaller in-process model: the same on every start (the data directory records it), quick to
+   * load.
+   */
   static final String EMBEDDER = "all-minilm-l6-v2-q";
+
   private static final String LISTENING = "listening on http://";
 
   final Path dataDir;
@@ -30,8 +35,11 @@ final class ServedData {
   private final EngramJar jar;
   private EngramJar.Running running;
   private String base;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private ServedData(EngramJar jar, Path dataDir, String key) {
     this.jar = jar;
@@ -43,14 +51,20 @@ final class ServedData {
   static ServedData create(Path work) throws IOException, InterruptedException {
     EngramJar jar = EngramJar.in(work, Map.of());
     Path dir = work.resolve("data");
-    String key = jar.ok("keys", "create", "--tenant", "acme", "--admin", "--data-dir", dir.toString()).out().strip();
+    String key =
+        jar.ok("keys", "create", "--tenant", "acme", "--admin", "--data-dir", dir.toString())
+            .out()
+            .strip();
     if (!key.startsWith("eng_")) {
       throw new AssertionError("engram keys create printed no key: " + key);
     }
     return new ServedData(jar, dir, key);
   }
 
-  /** A data directory served by {@code jar} (with its working directory and environment), called with {@code key}. */
+  /**
+   * A data directory served by {@code jar} (with its working directory and environment), called
+   * with {@code key}.
+   */
   static ServedData attach(EngramJar jar, Path dataDir, String key) {
     return new ServedData(jar, dataDir, key);
   }
@@ -60,7 +74,8 @@ final class ServedData {
     if (running != null && running.process().isAlive()) {
       throw new IllegalStateException("already running");
     }
-    running = jar.start("serve", "--port", "0", "--data-dir", dataDir.toString(), "--embedder", EMBEDDER);
+    running =
+        jar.start("serve", "--port", "0", "--data-dir", dataDir.toString(), "--embedder", EMBEDDER);
     String line = running.awaitLine(LISTENING, Duration.ofMinutes(2));
     base = "http://" + line.substring(LISTENING.length()).strip();
   }
@@ -95,16 +110,23 @@ final class ServedData {
   }
 
   /** Like {@link #call} with another key. */
-  Reply callAs(String apiKey, String method, String path, JsonNode body) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
-        .header("Authorization", "Token " + apiKey);
+  Reply callAs(String apiKey, String method, String path, JsonNode body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Authorization", "Token " + apiKey);
     if (body != null) {
-      b.header("Content-Type", "application/json").method(method,
-          HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));
+      b.header("Content-Type", "application/json")
+          .method(
+              method,
+              HttpRequest.BodyPublishers.ofString(
+                  JSON.writeValueAsString(body), StandardCharsets.UTF_8));
     } else {
       b.method(method, HttpRequest.BodyPublishers.noBody());
     }
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    HttpResponse<String> r =
+        http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     JsonNode json;
     try {
       json = JSON.readTree(r.body());
@@ -114,13 +136,17 @@ final class ServedData {
     return new Reply(r.statusCode(), json, r.body());
   }
 
-  /** Like {@link #call} for a server that must be up: a failed call or another status fails the test. */
-  JsonNode expect(String method, String path, JsonNode body, int status) throws InterruptedException {
+  /**
+   * Like {@link #call} for a server that must be up: a failed call or another status fails the
+   * test.
+   */
+  JsonNode expect(String method, String path, JsonNode body, int status)
+      throws InterruptedException {
     try {
       Reply r = call(method, path, body);
       if (r.status() != status || r.json() == null) {
-        throw new AssertionError(method + " " + path + " -> " + r.status() + " (expected " + status + "): "
-            + r.body());
+        throw new AssertionError(
+            method + " " + path + " -> " + r.status() + " (expected " + status + "): " + r.body());
       }
       return r.json();
     } catch (IOException e) {
@@ -149,13 +175,16 @@ final class ServedData {
     body.putObject("filters").put("user_id", user);
     body.put("top_k", topK);
     List<String> ids = new ArrayList<>();
-    expect("POST", "/v3/memories/search/", body, 200).path("results").forEach(h -> ids.add(h.path("id").asText()));
+    expect("POST", "/v3/memories/search/", body, 200)
+        .path("results")
+        .forEach(h -> ids.add(h.path("id").asText()));
     return ids;
   }
 
   /**
-   * Waits (up to a minute) until none of the tenant's add events is PENDING or RUNNING: a restarted server resumes
-   * the events it had accepted, including those whose reply the kill cut off, and their memories appear meanwhile.
+   * Waits (up to a minute) until none of the tenant's add events is PENDING or RUNNING: a restarted
+   * server resumes the events it had accepted, including those whose reply the kill cut off, and
+   * their memories appear meanwhile.
    */
   void awaitEventsFinished() throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -177,7 +206,8 @@ final class ServedData {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("events still unfinished a minute after the restart: " + unfinished);
+        throw new AssertionError(
+            "events still unfinished a minute after the restart: " + unfinished);
       }
       Thread.sleep(50);
     }
@@ -196,6 +226,7 @@ final class ServedData {
       Thread.sleep(pause);
       pause = Math.min(pause * 2, 200);
     }
-    throw new AssertionError("event " + eventId + " did not finish within a minute after the restart");
+    throw new AssertionError(
+        "event " + eventId + " did not finish within a minute after the restart");
   }
 }

@@ -23,34 +23,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, proof 6: the packaged {@code engram serve} killed with SIGKILL under load, {@value #DEFAULT_ROUNDS} rounds
- * (system property {@code engram.crash.rounds}) on one data directory. In each round a few clients add
- * (asynchronously with an event id, and synchronously, infer on and off), update and delete their own memories and
- * search, the server is killed at a random moment, and restarted. After every restart:
+ * Issue 9, proof 6: the packaged {@code engram serve} killed with SIGKILL under load, {@value
+ * #DEFAULT_ROUNDS} rounds (system property {@code engram.crash.rounds}) on one data directory. In
+ * each round a few clients add (asynchronously with an event id, and synchronously, infer on and
+ * off), update and delete their own memories and search, the server is killed at a random moment,
+ * and restarted. After every restart:
+ *
  * <ul>
- *   <li>every accepted add event (the client got its event id) finishes: SUCCEEDED with its memories, or FAILED with
- *       a reason; none ran twice (no two memories share a source id, and an event's source id {@code <event>:0}
- *       belongs to exactly the memories its results name);</li>
- *   <li>every write that got a 2xx is there: synchronous adds' memories with the text of their last acknowledged
- *       update, acknowledged deletes gone; a write cut off by the kill may have happened or not, but nothing else
- *       appears (every memory is one the clients wrote);</li>
- *   <li>the index agrees with the record: a search of the whole scope returns exactly the listed memories, and a
- *       search for the exact text of each memory written in the round (all memories after the last round) finds
- *       it.</li>
+ *   <li>every accepted add event (the client got its event id) finishes: SUCCEEDED with its
+ *       memories, or FAILED with a reason; none ran twice (no two memories share a source id, and
+ *       an event's source id {@code <event>:0} belongs to exactly the memories its results name);
+ *   <li>every write that got a 2xx is there: synchronous adds' memories with the text of their last
+ *       acknowledged update, acknowledged deletes gone; a write cut off by the kill may have
+ *       happened or not, but nothing else appears (every memory is one the clients wrote);
+ *   <li>the index agrees with the record: a search of the whole scope returns exactly the listed
+ *       memories, and a search for the exact text of each memory written in the round (all memories
+ *       after the last round) finds it.
  * </ul>
  */
 class ServerCrashTest {
   static final int DEFAULT_ROUNDS = 20;
   private static final String[] USERS = {"ann", "bob"};
   private static final int CLIENTS = 4;
-  /** Operations a client does per round at most, so that no scope outgrows one search of 1,000 hits. */
-  private static final int OPS_PER_CLIENT_AND_ROUND = 30;
-  private static final String[] WORDS = {"amber", "basil", "cobalt", "delta", "ember", "fjord", "granite",
-      "harbor", "indigo", "juniper", "kestrel", "lantern", "meadow", "nimbus", "orchid", "pepper", "quartz",
-      "raven", "saffron", "thistle", "umber", "velvet", "walnut", "yarrow", "zephyr", "anchor", "bramble", "cedar"};
 
-  @TempDir
-  Path work;
+  /**
+   * Operations a client does per round at most, so that no scope outgrows one search of 1,000 hits.
+   */
+  private static final int OPS_PER_CLIENT_AND_ROUND = 30;
+
+  private static final String[] WORDS = {
+    "amber", "basil", "cobalt", "delta", "ember", "fjord", "granite", "harbor", "indigo", "juniper",
+    "kestrel", "lantern", "meadow", "nimbus", "orchid", "pepper", "quartz", "raven", "saffron",
+    "thistle", "umber", "velvet", "walnut", "yarrow", "zephyr", "anchor", "bramble", "cedar"
+  };
+
+  @TempDir Path work;
   ServedData served;
 
   /** A synchronously added memory: its user, the texts it may have, and whether it was deleted. */
@@ -67,7 +74,11 @@ class ServerCrashTest {
     }
   }
 
-  enum Deletion { NONE, MAYBE, ACKED }
+  enum Deletion {
+    NONE,
+    MAYBE,
+    ACKED
+  }
 
   /** An add whose reply never came (the server was killed): it may or may not have happened. */
   record Uncertain(String user, String text) {}
@@ -77,16 +88,22 @@ class ServerCrashTest {
 
   final Map<String, Known> known = new ConcurrentHashMap<>();
   final Map<String, Accepted> accepted = new ConcurrentHashMap<>();
+
   /** Finished events: their ADD memory ids (empty for a FAILED one). */
   final Map<String, Set<String>> finished = new HashMap<>();
+
   final Set<String> eventMemories = new HashSet<>();
   final UncertainAdds uncertain = new UncertainAdds();
   final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+
   /** Ids written since the last check: their exact texts are searched for. */
   final Set<String> fresh = ConcurrentHashMap.newKeySet();
+
   final AtomicInteger serial = new AtomicInteger();
+
   /** Writes acknowledged in the current round, and in all rounds by kind. */
   final AtomicInteger roundWrites = new AtomicInteger();
+
   final Map<String, AtomicInteger> acknowledgedByKind = new ConcurrentHashMap<>();
 
   /** The uncertain adds (thread-safe). */
@@ -132,7 +149,8 @@ class ServerCrashTest {
         clients.add(t);
         t.start();
       }
-      // Kill at a random moment once the clients are under way (the first requests of a fresh JVM are slow).
+      // Kill at a random moment once the clients are under way (the first requests of a fresh JVM
+      // are slow).
       roundWrites.set(0);
       long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (roundWrites.get() < 3 && System.nanoTime() < waitUntil && errors.isEmpty()) {
@@ -145,24 +163,40 @@ class ServerCrashTest {
         assertThat(t.isAlive()).as(t.getName() + " stopped after the kill").isFalse();
       }
       writesPerRound[round] = known.size() + accepted.size() - before;
-      assertThat(errors).as("unexpected replies before the kill in round " + round + " (seed " + seed + ")")
+      assertThat(errors)
+          .as("unexpected replies before the kill in round " + round + " (seed " + seed + ")")
           .isEmpty();
     }
     served.start();
     check(random, true, "after the last kill (seed " + seed + ")");
     JsonNode events = served.expect("GET", "/v1/events/?page_size=1000", null, 200);
     for (JsonNode e : events.path("results")) {
-      assertThat(e.path("status").asText()).as("event " + e.path("id").asText() + " after the last restart")
+      assertThat(e.path("status").asText())
+          .as("event " + e.path("id").asText() + " after the last restart")
           .isIn("SUCCEEDED", "FAILED");
     }
-    System.out.println("crash test: " + rounds + " rounds, seed " + seed + ", acknowledged adds per round "
-        + java.util.Arrays.toString(writesPerRound) + ", acknowledged writes " + acknowledgedByKind
-        + ", memories " + known.size() + " sync + "
-        + eventMemories.size() + " from " + finished.size() + " events, " + uncertain.size()
-        + " uncertain adds never seen");
+    System.out.println(
+        "crash test: "
+            + rounds
+            + " rounds, seed "
+            + seed
+            + ", acknowledged adds per round "
+            + java.util.Arrays.toString(writesPerRound)
+            + ", acknowledged writes "
+            + acknowledgedByKind
+            + ", memories "
+            + known.size()
+            + " sync + "
+            + eventMemories.size()
+            + " from "
+            + finished.size()
+            + " events, "
+            + uncertain.size()
+            + " uncertain adds never seen");
     assertThat(finished).as("accepted add events").isNotEmpty();
-    assertThat(acknowledgedByKind).as("acknowledged writes by kind").containsKeys("async add", "sync add",
-        "update", "delete");
+    assertThat(acknowledgedByKind)
+        .as("acknowledged writes by kind")
+        .containsKeys("async add", "sync add", "update", "delete");
     served.running().process().destroy();
     served.running().process().waitFor(60, TimeUnit.SECONDS);
   }
@@ -181,16 +215,20 @@ class ServerCrashTest {
             ids.add(r.path("id").asText());
           }
         }
-        assertThat(ids).as("memories of the unique add of event %s %s", e.getKey(), when).hasSize(1);
+        assertThat(ids)
+            .as("memories of the unique add of event %s %s", e.getKey(), when)
+            .hasSize(1);
       } else {
-        assertThat(event.path("error").asText()).as("the reason event %s failed %s", e.getKey(), when)
+        assertThat(event.path("error").asText())
+            .as("the reason event %s failed %s", e.getKey(), when)
             .isNotBlank();
       }
       finished.put(e.getKey(), ids);
       eventMemories.addAll(ids);
       fresh.addAll(ids);
     }
-    // Events whose reply the kill cut off are resumed too: their memories must be in before the listing, or one
+    // Events whose reply the kill cut off are resumed too: their memories must be in before the
+    // listing, or one
     // could appear between the listing and the search of the index.
     served.awaitEventsFinished();
     for (String user : USERS) {
@@ -201,8 +239,9 @@ class ServerCrashTest {
         byId.put(m.path("id").asText(), m);
         m.path("source_ids").forEach(s -> perSource.merge(s.asText(), 1, Integer::sum));
       }
-      perSource.forEach((source, n) -> assertThat(n).as("memories with source id %s %s", source, when)
-          .isEqualTo(1));
+      perSource.forEach(
+          (source, n) ->
+              assertThat(n).as("memories with source id %s %s", source, when).isEqualTo(1));
       for (Map.Entry<String, Set<String>> e : finished.entrySet()) {
         if (!accepted.get(e.getKey()).user().equals(user)) {
           continue;
@@ -215,7 +254,8 @@ class ServerCrashTest {
             }
           }
         }
-        assertThat(withSource).as("memories of event %s %s", e.getKey(), when)
+        assertThat(withSource)
+            .as("memories of event %s %s", e.getKey(), when)
             .containsExactlyInAnyOrderElementsOf(e.getValue());
       }
       for (Map.Entry<String, Known> e : known.entrySet()) {
@@ -236,7 +276,9 @@ class ServerCrashTest {
         }
         assertThat(m).as("memory %s, added with a 2xx, %s", e.getKey(), when).isNotNull();
         String text = m.path("memory").asText();
-        assertThat(k.texts).as("acknowledged or in-flight texts of %s %s", e.getKey(), when).contains(text);
+        assertThat(k.texts)
+            .as("acknowledged or in-flight texts of %s %s", e.getKey(), when)
+            .contains(text);
         k.texts.retainAll(Set.of(text));
       }
       for (JsonNode m : listed) {
@@ -245,8 +287,9 @@ class ServerCrashTest {
           continue;
         }
         String text = m.path("memory").asText();
-        assertThat(uncertain.take(user, text)).as("memory %s ('%s') %s comes from an add cut off by a kill", id,
-            text, when).isTrue();
+        assertThat(uncertain.take(user, text))
+            .as("memory %s ('%s') %s comes from an add cut off by a kill", id, text, when)
+            .isTrue();
         if (m.path("source_ids").isEmpty()) {
           known.put(id, new Known(user, -1, text));
         } else {
@@ -260,8 +303,12 @@ class ServerCrashTest {
       Set<String> notListed = new HashSet<>(inIndex);
       notListed.removeAll(byId.keySet());
       // the differences first: the two whole lists are long
-      assertThat(inIndex).as("a search of all of %s's memories (the index) %s: listed but not found %s, found but"
-          + " not listed %s", user, when, notFound, notListed).containsExactlyInAnyOrderElementsOf(byId.keySet());
+      assertThat(inIndex)
+          .as(
+              "a search of all of %s's memories (the index) %s: listed but not found %s, found but"
+                  + " not listed %s",
+              user, when, notFound, notListed)
+          .containsExactlyInAnyOrderElementsOf(byId.keySet());
       List<String> ids = new ArrayList<>(byId.keySet());
       Set<String> probe = new LinkedHashSet<>();
       for (String id : ids) {
@@ -274,7 +321,9 @@ class ServerCrashTest {
       }
       for (String id : probe) {
         String text = byId.get(id).path("memory").asText();
-        assertThat(served.searchIds(user, text, 10)).as("a search for the text of %s %s", id, when).contains(id);
+        assertThat(served.searchIds(user, text, 10))
+            .as("a search for the text of %s %s", id, when)
+            .contains(id);
       }
     }
     fresh.clear();
@@ -295,7 +344,8 @@ class ServerCrashTest {
       try {
         for (int done = 0; ; done++) {
           if (done >= OPS_PER_CLIENT_AND_ROUND) {
-            // Enough for this round (keeps each scope within one search's top_k): wait for the kill.
+            // Enough for this round (keeps each scope within one search's top_k): wait for the
+            // kill.
             served.call("GET", "/v1/ping/", null);
             Thread.sleep(50);
             continue;
@@ -327,13 +377,22 @@ class ServerCrashTest {
     }
 
     /**
-     * A sentence no earlier one can be a near-duplicate of for the offline extractor (token Jaccard 0.9): the client
-     * and the serial are distinct tokens ({@code c3}, {@code n3}), so two notes share at most 11 of 13 tokens (0.85).
+     * A sentence no earlier one can be a near-duplicate of for the offline extractor (token Jaccard
+     * 0.9): the client and the serial are distinct tokens ({@code c3}, {@code n3}), so two notes
+     * share at most 11 of 13 tokens (0.85).
      */
     private String text() {
-      return "Client c" + index + " stored note n" + serial.incrementAndGet() + " about the "
-          + WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)] + " near the "
-          + WORDS[random.nextInt(WORDS.length)] + " place";
+      return "Client c"
+          + index
+          + " stored note n"
+          + serial.incrementAndGet()
+          + " about the "
+          + WORDS[random.nextInt(WORDS.length)]
+          + " "
+          + WORDS[random.nextInt(WORDS.length)]
+          + " near the "
+          + WORDS[random.nextInt(WORDS.length)]
+          + " place";
     }
 
     private ObjectNode addBody(String user, String text) {
@@ -376,7 +435,9 @@ class ServerCrashTest {
       String text = text();
       ServedData.Reply r;
       try {
-        r = served.call("POST", random.nextBoolean() ? "/v1/memories/" : "/memories", addBody(user, text));
+        r =
+            served.call(
+                "POST", random.nextBoolean() ? "/v1/memories/" : "/memories", addBody(user, text));
       } catch (IOException cut) {
         uncertain.add(new Uncertain(user, text));
         throw cut;
@@ -399,11 +460,12 @@ class ServerCrashTest {
 
     private String ownLive() {
       List<String> mine = new ArrayList<>();
-      known.forEach((id, k) -> {
-        if (k.owner == index && k.deletion == Deletion.NONE) {
-          mine.add(id);
-        }
-      });
+      known.forEach(
+          (id, k) -> {
+            if (k.owner == index && k.deletion == Deletion.NONE) {
+              mine.add(id);
+            }
+          });
       mine.sort(null);
       return mine.isEmpty() ? null : mine.get(random.nextInt(mine.size()));
     }
@@ -416,8 +478,11 @@ class ServerCrashTest {
       String text = "Revised " + text();
       Known k = known.get(id);
       k.texts.add(text);
-      ServedData.Reply r = served.call("PUT", "/v1/memories/" + id + "/",
-          ServedData.JSON.createObjectNode().put("text", text));
+      ServedData.Reply r =
+          served.call(
+              "PUT",
+              "/v1/memories/" + id + "/",
+              ServedData.JSON.createObjectNode().put("text", text));
       expectOk(r, "update");
       k.texts.retainAll(Set.of(text));
       fresh.add(id);

@@ -27,22 +27,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9's graceful shutdown: SIGTERM ({@link Process#destroy()}) to the packaged {@code engram serve} while
- * synchronous and asynchronous adds are in flight and a burst of accepted adds waits in the queue. The process exits
- * with 0 well within the 20 s grace; no add event is left RUNNING (the running ones finished, the queued ones stay
- * PENDING); after a restart every acknowledged add is there, every accepted event finishes SUCCEEDED, and the index
- * agrees with the record.
+ * Issue 9's graceful shutdown: SIGTERM ({@link Process#destroy()}) to the packaged {@code engram
+ * serve} while synchronous and asynchronous adds are in flight and a burst of accepted adds waits
+ * in the queue. The process exits with 0 well within the 20 s grace; no add event is left RUNNING
+ * (the running ones finished, the queued ones stay PENDING); after a restart every acknowledged add
+ * is there, every accepted event finishes SUCCEEDED, and the index agrees with the record.
  */
 class ServerShutdownTest {
   private static final String USER = "dana";
   private static final int CLIENTS = 4;
+
   /** Asynchronous adds each client sends as fast as it can just before the SIGTERM. */
   private static final int BURST = 40;
-  /** Adds each client sends at most before its burst (keeps the scope within one search of 1,000 hits). */
+
+  /**
+   * Adds each client sends at most before its burst (keeps the scope within one search of 1,000
+   * hits).
+   */
   private static final int MAX_BEFORE_BURST = 25;
 
-  @TempDir
-  Path work;
+  @TempDir Path work;
   ServedData served;
 
   final Map<String, String> acknowledged = new ConcurrentHashMap<>();
@@ -77,20 +81,27 @@ class ServerShutdownTest {
       t.join(TimeUnit.SECONDS.toMillis(60));
     }
     assertThat(exited).as("engram serve stopped after SIGTERM (grace 20 s)").isTrue();
-    assertThat(process.exitValue()).as("exit code after SIGTERM; stderr:\n"
-        + EngramJar.Running.tail(served.running().err())).isZero();
+    assertThat(process.exitValue())
+        .as("exit code after SIGTERM; stderr:\n" + EngramJar.Running.tail(served.running().err()))
+        .isZero();
     assertThat(errors).as("unexpected replies").isEmpty();
     assertThat(served.running().err()).contains("engram serve stopping");
 
     Map<String, Integer> statuses = eventStatuses();
-    assertThat(statuses).as("add events by status after a graceful stop").doesNotContainKey("RUNNING");
-    assertThat(statuses.getOrDefault("PENDING", 0)).as("queued adds left for the restart").isPositive();
+    assertThat(statuses)
+        .as("add events by status after a graceful stop")
+        .doesNotContainKey("RUNNING");
+    assertThat(statuses.getOrDefault("PENDING", 0))
+        .as("queued adds left for the restart")
+        .isPositive();
 
     served.start();
     Set<String> eventIds = new HashSet<>();
     for (String id : events) {
       JsonNode e = served.awaitEvent(id);
-      assertThat(e.path("status").asText()).as("event %s after the restart: %s", id, e).isEqualTo("SUCCEEDED");
+      assertThat(e.path("status").asText())
+          .as("event %s after the restart: %s", id, e)
+          .isEqualTo("SUCCEEDED");
       for (JsonNode r : e.path("results")) {
         eventIds.add(r.path("id").asText());
       }
@@ -100,13 +111,25 @@ class ServerShutdownTest {
     listed.forEach(m -> byId.put(m.path("id").asText(), m.path("memory").asText()));
     assertThat(byId).as("every acknowledged synchronous add").containsAllEntriesOf(acknowledged);
     assertThat(byId.keySet()).as("every accepted asynchronous add").containsAll(eventIds);
-    assertThat(served.searchIds(USER, "note about the shutdown", 1000)).as("the index after the restart")
+    assertThat(served.searchIds(USER, "note about the shutdown", 1000))
+        .as("the index after the restart")
         .containsExactlyInAnyOrderElementsOf(byId.keySet());
-    System.out.println("shutdown test: " + acknowledged.size() + " sync adds, " + events.size()
-        + " accepted events, statuses at the stop " + statuses + ", " + listed.size() + " memories after");
+    System.out.println(
+        "shutdown test: "
+            + acknowledged.size()
+            + " sync adds, "
+            + events.size()
+            + " accepted events, statuses at the stop "
+            + statuses
+            + ", "
+            + listed.size()
+            + " memories after");
   }
 
-  /** Adds (synchronous and asynchronous) for a moment, then a burst of asynchronous ones, then more until stopped. */
+  /**
+   * Adds (synchronous and asynchronous) for a moment, then a burst of asynchronous ones, then more
+   * until stopped.
+   */
   private void client(int index, CountDownLatch burstSent) {
     boolean counted = false;
     try {
@@ -138,8 +161,16 @@ class ServerShutdownTest {
 
   private void add(int index, boolean async) throws IOException, InterruptedException {
     ObjectNode body = ServedData.JSON.createObjectNode();
-    body.putArray("messages").addObject().put("role", "user").put("content", "Client " + index
-        + " wrote note " + serial.incrementAndGet() + " about the shutdown drill");
+    body.putArray("messages")
+        .addObject()
+        .put("role", "user")
+        .put(
+            "content",
+            "Client "
+                + index
+                + " wrote note "
+                + serial.incrementAndGet()
+                + " about the shutdown drill");
     body.put("user_id", USER);
     body.put("infer", serial.get() % 3 == 0);
     ServedData.Reply r = served.call("POST", async ? "/v3/memories/add/" : "/v1/memories/", body);
@@ -164,9 +195,10 @@ class ServerShutdownTest {
   /** The add events of server.db by status, read directly while no server runs. */
   private Map<String, Integer> eventStatuses() throws SQLException {
     Map<String, Integer> out = new HashMap<>();
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + served.dataDir.resolve("server.db"));
-         Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT status, COUNT(*) FROM add_events GROUP BY status")) {
+    try (Connection c =
+            DriverManager.getConnection("jdbc:sqlite:" + served.dataDir.resolve("server.db"));
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT status, COUNT(*) FROM add_events GROUP BY status")) {
       while (rs.next()) {
         out.put(rs.getString(1), rs.getInt(2));
       }

@@ -21,9 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The fusion of the dense and keyword candidate lists alone ({@code RankFusion.fuse}, package-private, hence this
- * benchmark's package): two lists of {@code candidates} ids each (the engine's default pool is 50), half of the
- * keyword ids also in the dense list, as in a typical hybrid query.
+ * The fusion of the dense and keyword candidate lists alone ({@code RankFusion.fuse},
+ * package-private, hence this benchmark's package): two lists of {@code candidates} ids each (the
+ * engine's default pool is 50), half of the keyword ids also in the dense list, as in a typical
+ * hybrid query.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

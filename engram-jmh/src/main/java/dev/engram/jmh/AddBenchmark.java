@@ -19,17 +19,20 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Verbatim adds ({@code infer=false}): one memory per {@code add}, and a batch of ten per {@code addBatch} (one
- * transaction). Each call embeds (with the cheap hashing embedder), writes the SQLite record, history and message
- * window in one transaction, and updates the Lucene index. The store starts empty for every trial and grows during
- * it (to some tens of thousands of memories over 100 users); texts are pre-generated.
+ * Verbatim adds ({@code infer=false}): one memory per {@code add}, and a batch of ten per {@code
+ * addBatch} (one transaction). Each call embeds (with the cheap hashing embedder), writes the
+ * SQLite record, history and message window in one transaction, and updates the Lucene index. The
+ * store starts empty for every trial and grows during it (to some tens of thousands of memories
+ * over 100 users); texts are pre-generated.
  */
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 public class AddBenchmark {
   private static final int PREPARED = 1 << 14;
   private static final int USERS = 100;

@@ -18,9 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A memory on the embedded store in a temporary data directory, with {@link HashingEmbedder} (so that no model
- * cost is measured), optionally pre-filled with synthetic memories spread evenly over users {@code user-0} to
- * {@code user-(users-1)}. Closing it deletes the directory.
+ * A memory on the embedded store in a temporary data directory, with {@link HashingEmbedder} (so
+ * that no model cost is measured), optionally pre-filled with synthetic memories spread evenly over
+ * users {@code user-0} to {@code user-(users-1)}. Closing it deletes the directory.
  */
 final class Fixture implements AutoCloseable {
   static final HashingEmbedder EMBEDDER = HashingEmbedder.create();
@@ -37,17 +37,17 @@ final class Fixture implements AutoCloseable {
   static Fixture open() {
     try {
       Path dir = Files.createTempDirectory("engram-jmh-");
-      Memory memory = Engram.builder()
-          .storage(EmbeddedStorage.at(dir))
-          .embedder(EMBEDDER)
-          .build();
+      Memory memory = Engram.builder().storage(EmbeddedStorage.at(dir)).embedder(EMBEDDER).build();
       return new Fixture(dir, memory);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary data directory", e);
     }
   }
 
-  /** A memory holding {@code memories} synthetic memories over {@code users} users, added in batches of 1000. */
+  /**
+   * A memory holding {@code memories} synthetic memories over {@code users} users, added in batches
+   * of 1000.
+   */
   static Fixture filled(int memories, int users, long seed) {
     Fixture f = open();
     SyntheticMemories generator = new SyntheticMemories(seed);

@@ -22,17 +22,19 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Hybrid search (dense KNN + BM25 in the user's scope, fused, top 10, records read back from SQLite) on an embedded
- * store pre-filled with {@code memories} synthetic memories over {@code users} users (100 per user by default),
- * and listing a user's first page. Queries and users cycle through a fixed, seeded sequence. Sample-time mode, so
- * JMH reports percentiles.
+ * Hybrid search (dense KNN + BM25 in the user's scope, fused, top 10, records read back from
+ * SQLite) on an embedded store pre-filled with {@code memories} synthetic memories over {@code
+ * users} users (100 per user by default), and listing a user's first page. Queries and users cycle
+ * through a fixed, seeded sequence. Sample-time mode, so JMH reports percentiles.
  */
 @State(org.openjdk.jmh.annotations.Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 public class SearchBenchmark {
   private static final int QUERIES = 1024;
 

@@ -26,14 +26,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A {@link LanguageModel} over a LangChain4j {@link ChatModel} (OpenAI and compatible servers, Anthropic, Ollama,
- * Gemini...). Each call sends one system and one user message; a prompt with a JSON schema gets a response format
- * as {@link StructuredOutput} says. Failures come out as {@link LanguageModelException} with a kind, and never
- * contain the secrets given to the builder.
+ * A {@link LanguageModel} over a LangChain4j {@link ChatModel} (OpenAI and compatible servers,
+ * Anthropic, Ollama, Gemini...). Each call sends one system and one user message; a prompt with a
+ * JSON schema gets a response format as {@link StructuredOutput} says. Failures come out as {@link
+ * LanguageModelException} with a kind, and never contain the secrets given to the builder.
  *
- * <p>Retries are the caller's business: build the wrapped model with {@code maxRetries(0)} (as {@link Providers}
- * does), or failures are retried twice, once here and once in the pipeline. Thread-safe if the wrapped model is;
- * {@link #complete} blocks on the network.
+ * <p>Retries are the caller's business: build the wrapped model with {@code maxRetries(0)} (as
+ * {@link Providers} does), or failures are retried twice, once here and once in the pipeline.
+ * Thread-safe if the wrapped model is; {@link #complete} blocks on the network.
  */
 public final class ChatModelLanguageModel implements LanguageModel {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,7 +56,10 @@ public final class ChatModelLanguageModel implements LanguageModel {
     this.maxCompletionTokens = b.maxCompletionTokens;
   }
 
-  /** Wraps a model with the defaults: schema output where supported, the prompt's temperature and token limit. */
+  /**
+   * Wraps a model with the defaults: schema output where supported, the prompt's temperature and
+   * token limit.
+   */
   public static ChatModelLanguageModel of(ChatModel model, String modelId) {
     return builder(model, modelId).build();
   }
@@ -64,8 +67,9 @@ public final class ChatModelLanguageModel implements LanguageModel {
   /**
    * A builder.
    *
-   * @param model   the LangChain4j model, built with no retries
-   * @param modelId provider and model for messages and metrics, for example {@code openai/gpt-4o-mini}
+   * @param model the LangChain4j model, built with no retries
+   * @param modelId provider and model for messages and metrics, for example {@code
+   *     openai/gpt-4o-mini}
    */
   public static Builder builder(ChatModel model, String modelId) {
     return new Builder(model, modelId);
@@ -93,12 +97,19 @@ public final class ChatModelLanguageModel implements LanguageModel {
     AiMessage message = response == null ? null : response.aiMessage();
     String text = message == null ? null : message.text();
     if (text == null) {
-      throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE, modelId
-          + ": the answer has no text (finish reason " + (response == null ? "none" : response.finishReason()) + ")");
+      throw new LanguageModelException(
+          LanguageModelException.Kind.INVALID_RESPONSE,
+          modelId
+              + ": the answer has no text (finish reason "
+              + (response == null ? "none" : response.finishReason())
+              + ")");
     }
     TokenUsage usage = response.tokenUsage();
-    return new Completion(text, count(usage == null ? null : usage.inputTokenCount()),
-        count(usage == null ? null : usage.outputTokenCount()), latency);
+    return new Completion(
+        text,
+        count(usage == null ? null : usage.inputTokenCount()),
+        count(usage == null ? null : usage.outputTokenCount()),
+        latency);
   }
 
   /** The request sent for {@code prompt}; visible for tests. */
@@ -110,11 +121,18 @@ public final class ChatModelLanguageModel implements LanguageModel {
     messages.add(UserMessage.from(prompt.user()));
     int limit = maxOutputTokens != null ? maxOutputTokens : prompt.maxOutputTokens();
     double t = temperature != null ? temperature : prompt.temperature();
-    ChatRequestParameters parameters = maxCompletionTokens
-        ? OpenAiChatRequestParameters.builder().temperature(t).maxCompletionTokens(limit)
-            .responseFormat(responseFormat(prompt)).build()
-        : DefaultChatRequestParameters.builder().temperature(t).maxOutputTokens(limit)
-            .responseFormat(responseFormat(prompt)).build();
+    ChatRequestParameters parameters =
+        maxCompletionTokens
+            ? OpenAiChatRequestParameters.builder()
+                .temperature(t)
+                .maxCompletionTokens(limit)
+                .responseFormat(responseFormat(prompt))
+                .build()
+            : DefaultChatRequestParameters.builder()
+                .temperature(t)
+                .maxOutputTokens(limit)
+                .responseFormat(responseFormat(prompt))
+                .build();
     return ChatRequest.builder().messages(messages).parameters(parameters).build();
   }
 
@@ -128,11 +146,16 @@ public final class ChatModelLanguageModel implements LanguageModel {
       try {
         schema = JSON.writeValueAsString(prompt.jsonSchema());
       } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException("prompt.jsonSchema cannot be written as JSON: " + e.getOriginalMessage(), e);
+        throw new IllegalArgumentException(
+            "prompt.jsonSchema cannot be written as JSON: " + e.getOriginalMessage(), e);
       }
       return ResponseFormat.builder()
           .type(ResponseFormatType.JSON)
-          .jsonSchema(JsonSchema.builder().name(prompt.schemaName()).rootElement(JsonRawSchema.from(schema)).build())
+          .jsonSchema(
+              JsonSchema.builder()
+                  .name(prompt.schemaName())
+                  .rootElement(JsonRawSchema.from(schema))
+                  .build())
           .build();
     }
     return ResponseFormat.JSON;
@@ -180,7 +203,9 @@ public final class ChatModelLanguageModel implements LanguageModel {
       return this;
     }
 
-    /** A string (an API key) that must never appear in an error message; blank values are ignored. */
+    /**
+     * A string (an API key) that must never appear in an error message; blank values are ignored.
+     */
     public Builder redact(String secret) {
       if (secret != null && !secret.isBlank()) {
         secrets.add(secret);
@@ -189,9 +214,9 @@ public final class ChatModelLanguageModel implements LanguageModel {
     }
 
     /**
-     * Sends the token limit as OpenAI's {@code max_completion_tokens} instead of {@code max_tokens}, which OpenAI's
-     * reasoning models reject; for OpenAI's own endpoint only (many compatible servers know only
-     * {@code max_tokens}).
+     * Sends the token limit as OpenAI's {@code max_completion_tokens} instead of {@code
+     * max_tokens}, which OpenAI's reasoning models reject; for OpenAI's own endpoint only (many
+     * compatible servers know only {@code max_tokens}).
      */
     Builder maxCompletionTokens(boolean value) {
       this.maxCompletionTokens = value;

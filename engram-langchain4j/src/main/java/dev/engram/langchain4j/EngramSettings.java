@@ -12,22 +12,29 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder, the add pipeline,
- * the data directory, the graph store and the memory store. Read by {@link SettingsLoader}; everything here can also
- * be built in code. Holds no secret: API keys and the Neo4j and PostgreSQL passwords are named by environment
- * variable or secrets file and read only when a model is built ({@link Providers#languageModel}) or a store is
- * connected ({@link GraphStore#connection}, {@link Store#connection}). docs/CONFIGURATION.md documents every key.
+ * Everything {@code engram.yaml} can say, as immutable records: the language model, the embedder,
+ * the add pipeline, the data directory, the graph store and the memory store. Read by {@link
+ * SettingsLoader}; everything here can also be built in code. Holds no secret: API keys and the
+ * Neo4j and PostgreSQL passwords are named by environment variable or secrets file and read only
+ * when a model is built ({@link Providers#languageModel}) or a store is connected ({@link
+ * GraphStore#connection}, {@link Store#connection}). docs/CONFIGURATION.md documents every key.
  *
- * @param llm        the language model; empty for none (the offline pipeline)
- * @param embedder   the embedder
- * @param pipeline   how adds turn messages into memories
- * @param dataDir    where the stores live
+ * @param llm the language model; empty for none (the offline pipeline)
+ * @param embedder the embedder
+ * @param pipeline how adds turn messages into memories
+ * @param dataDir where the stores live
  * @param graphStore where the graph memory lives: in the data directory, or on a Neo4j server
- * @param store      where the memories live: in the data directory, or in PostgreSQL
- * @param reranker   the reranker of searches that ask for one ({@code rerank}); empty for none
+ * @param store where the memories live: in the data directory, or in PostgreSQL
+ * @param reranker the reranker of searches that ask for one ({@code rerank}); empty for none
  */
-public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
-                             GraphStore graphStore, Store store, Optional<Reranker> reranker) {
+public record EngramSettings(
+    Optional<Llm> llm,
+    Embedder embedder,
+    Pipeline pipeline,
+    Path dataDir,
+    GraphStore graphStore,
+    Store store,
+    Optional<Reranker> reranker) {
   public EngramSettings {
     Objects.requireNonNull(reranker, "reranker");
     Objects.requireNonNull(llm, "llm");
@@ -39,13 +46,22 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   }
 
   /** Settings without a reranker. */
-  public EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
-      GraphStore graphStore, Store store) {
+  public EngramSettings(
+      Optional<Llm> llm,
+      Embedder embedder,
+      Pipeline pipeline,
+      Path dataDir,
+      GraphStore graphStore,
+      Store store) {
     this(llm, embedder, pipeline, dataDir, graphStore, store, Optional.empty());
   }
 
   /** Settings with the embedded memory store. */
-  public EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipeline, Path dataDir,
+  public EngramSettings(
+      Optional<Llm> llm,
+      Embedder embedder,
+      Pipeline pipeline,
+      Path dataDir,
       GraphStore graphStore) {
     this(llm, embedder, pipeline, dataDir, graphStore, Store.embedded());
   }
@@ -56,12 +72,16 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   }
 
   /**
-   * No language model, the default in-process embedder, the offline pipeline, {@link #defaultDataDir()}, the
-   * embedded graph store.
+   * No language model, the default in-process embedder, the offline pipeline, {@link
+   * #defaultDataDir()}, the embedded graph store.
    */
   public static EngramSettings defaults() {
-    return new EngramSettings(Optional.empty(), Embedder.of(EmbedderProvider.ONNX), Pipeline.of(PipelineMode.OFFLINE),
-        defaultDataDir(), GraphStore.embedded());
+    return new EngramSettings(
+        Optional.empty(),
+        Embedder.of(EmbedderProvider.ONNX),
+        Pipeline.of(PipelineMode.OFFLINE),
+        defaultDataDir(),
+        GraphStore.embedded());
   }
 
   /** {@code ./engram-data}, in the working directory (the CLI's default too). */
@@ -71,8 +91,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
   public EngramSettings withLlm(Llm value) {
-    Pipeline p = pipeline.mode() == PipelineMode.OFFLINE ? pipeline.withMode(PipelineMode.CONSOLIDATE) : pipeline;
-    return new EngramSettings(Optional.of(value), embedder, p, dataDir, graphStore, store, reranker);
+    Pipeline p =
+        pipeline.mode() == PipelineMode.OFFLINE
+            ? pipeline.withMode(PipelineMode.CONSOLIDATE)
+            : pipeline;
+    return new EngramSettings(
+        Optional.of(value), embedder, p, dataDir, graphStore, store, reranker);
   }
 
   public EngramSettings withEmbedder(Embedder value) {
@@ -87,7 +111,9 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     return new EngramSettings(llm, embedder, pipeline, value, graphStore, store, reranker);
   }
 
-  /** A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}). */
+  /**
+   * A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}).
+   */
   public EngramSettings withGraphStore(GraphStore value) {
     Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
     return new EngramSettings(llm, embedder, p, dataDir, value, store, reranker);
@@ -100,7 +126,8 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
   /** A copy with this reranker. */
   public EngramSettings withReranker(Reranker value) {
-    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, store, Optional.of(value));
+    return new EngramSettings(
+        llm, embedder, pipeline, dataDir, graphStore, store, Optional.of(value));
   }
 
   /** Reranker providers. */
@@ -134,16 +161,22 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /**
    * The reranker.
    *
-   * @param provider   a rerank API, or {@code llm} for the configured language model
-   * @param model      the provider's model name (unused with {@code llm}, which takes the llm section's)
-   * @param baseUrl    the endpoint, empty for the provider's public one
-   * @param apiKeyEnv  the environment variable holding the key
+   * @param provider a rerank API, or {@code llm} for the configured language model
+   * @param model the provider's model name (unused with {@code llm}, which takes the llm section's)
+   * @param baseUrl the endpoint, empty for the provider's public one
+   * @param apiKeyEnv the environment variable holding the key
    * @param apiKeyFile a file holding the key, read instead of the variable when present
-   * @param timeout    connect and read timeout of one call
+   * @param timeout connect and read timeout of one call
    * @param candidates how many of the best fused hits are reranked per search
    */
-  public record Reranker(RerankerProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
-                         Optional<Path> apiKeyFile, Duration timeout, int candidates) {
+  public record Reranker(
+      RerankerProvider provider,
+      String model,
+      Optional<String> baseUrl,
+      String apiKeyEnv,
+      Optional<Path> apiKeyFile,
+      Duration timeout,
+      int candidates) {
     /** How long a search waits for a reranker by default. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -155,19 +188,26 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       Objects.requireNonNull(apiKeyFile, "apiKeyFile");
       Objects.requireNonNull(timeout, "timeout");
       if (candidates < 1) {
-        throw new IllegalArgumentException("reranker.candidates must be at least 1, got " + candidates);
+        throw new IllegalArgumentException(
+            "reranker.candidates must be at least 1, got " + candidates);
       }
     }
 
     /** The provider's defaults: its model and key variable, a 10 s timeout, 30 candidates. */
     public static Reranker of(RerankerProvider provider) {
-      return new Reranker(provider, provider.api().map(RerankApi::defaultModel).orElse(""), Optional.empty(),
-          provider.api().map(RerankApi::defaultApiKeyEnv).orElse(""), Optional.empty(), DEFAULT_TIMEOUT,
+      return new Reranker(
+          provider,
+          provider.api().map(RerankApi::defaultModel).orElse(""),
+          Optional.empty(),
+          provider.api().map(RerankApi::defaultApiKeyEnv).orElse(""),
+          Optional.empty(),
+          DEFAULT_TIMEOUT,
           dev.engram.spi.Reranker.DEFAULT_CANDIDATES);
     }
 
     public Reranker withBaseUrl(String value) {
-      return new Reranker(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, candidates);
+      return new Reranker(
+          provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, candidates);
     }
 
     public Reranker withApiKeyEnv(String value) {
@@ -255,19 +295,26 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /**
    * The language model.
    *
-   * @param provider         who serves it
-   * @param model            the provider's model name
-   * @param baseUrl          the endpoint, empty for the provider's default
-   * @param apiKeyEnv        the environment variable holding the key
-   * @param apiKeyFile       a file holding the key, read instead of the variable when present
-   * @param timeout          connect and read timeout of one call
-   * @param temperature      replaces the pipeline's temperature when present
-   * @param maxOutputTokens  replaces the pipeline's output token limit when present
+   * @param provider who serves it
+   * @param model the provider's model name
+   * @param baseUrl the endpoint, empty for the provider's default
+   * @param apiKeyEnv the environment variable holding the key
+   * @param apiKeyFile a file holding the key, read instead of the variable when present
+   * @param timeout connect and read timeout of one call
+   * @param temperature replaces the pipeline's temperature when present
+   * @param maxOutputTokens replaces the pipeline's output token limit when present
    * @param structuredOutput how JSON answers are requested
    */
-  public record Llm(LlmProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
-                    Optional<Path> apiKeyFile, Duration timeout, OptionalDouble temperature,
-                    OptionalInt maxOutputTokens, StructuredOutput structuredOutput) {
+  public record Llm(
+      LlmProvider provider,
+      String model,
+      Optional<String> baseUrl,
+      String apiKeyEnv,
+      Optional<Path> apiKeyFile,
+      Duration timeout,
+      OptionalDouble temperature,
+      OptionalInt maxOutputTokens,
+      StructuredOutput structuredOutput) {
     public Llm {
       Objects.requireNonNull(provider, "provider");
       Objects.requireNonNull(model, "model");
@@ -283,30 +330,71 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       }
     }
 
-    /** The provider's defaults: its default model and key variable, a 60 s timeout, schema output. */
+    /**
+     * The provider's defaults: its default model and key variable, a 60 s timeout, schema output.
+     */
     public static Llm of(LlmProvider provider) {
-      return new Llm(provider, provider.defaultModel(), Optional.empty(), provider.defaultApiKeyEnv(),
-          Optional.empty(), ModelSettings.DEFAULT_TIMEOUT, OptionalDouble.empty(), OptionalInt.empty(),
+      return new Llm(
+          provider,
+          provider.defaultModel(),
+          Optional.empty(),
+          provider.defaultApiKeyEnv(),
+          Optional.empty(),
+          ModelSettings.DEFAULT_TIMEOUT,
+          OptionalDouble.empty(),
+          OptionalInt.empty(),
           StructuredOutput.SCHEMA);
     }
 
     public Llm withModel(String value) {
-      return new Llm(provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, temperature, maxOutputTokens,
+      return new Llm(
+          provider,
+          value,
+          baseUrl,
+          apiKeyEnv,
+          apiKeyFile,
+          timeout,
+          temperature,
+          maxOutputTokens,
           structuredOutput);
     }
 
     public Llm withBaseUrl(String value) {
-      return new Llm(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, temperature,
-          maxOutputTokens, structuredOutput);
+      return new Llm(
+          provider,
+          model,
+          Optional.of(value),
+          apiKeyEnv,
+          apiKeyFile,
+          timeout,
+          temperature,
+          maxOutputTokens,
+          structuredOutput);
     }
 
     public Llm withApiKeyEnv(String value) {
-      return new Llm(provider, model, baseUrl, value, apiKeyFile, timeout, temperature, maxOutputTokens,
+      return new Llm(
+          provider,
+          model,
+          baseUrl,
+          value,
+          apiKeyFile,
+          timeout,
+          temperature,
+          maxOutputTokens,
           structuredOutput);
     }
 
     public Llm withTimeout(Duration value) {
-      return new Llm(provider, model, baseUrl, apiKeyEnv, apiKeyFile, value, temperature, maxOutputTokens,
+      return new Llm(
+          provider,
+          model,
+          baseUrl,
+          apiKeyEnv,
+          apiKeyFile,
+          value,
+          temperature,
+          maxOutputTokens,
           structuredOutput);
     }
 
@@ -319,17 +407,24 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /**
    * The embedder.
    *
-   * @param provider    who computes the vectors
-   * @param model       the model name ({@link OnnxEmbedders#names()} for {@code onnx})
-   * @param baseUrl     the endpoint, empty for the provider's default
-   * @param apiKeyEnv   the environment variable holding the key
-   * @param apiKeyFile  a file holding the key, read instead of the variable when present
-   * @param timeout     connect and read timeout of one call
-   * @param dimensions  the vector size to ask for, when the model can shorten its vectors
+   * @param provider who computes the vectors
+   * @param model the model name ({@link OnnxEmbedders#names()} for {@code onnx})
+   * @param baseUrl the endpoint, empty for the provider's default
+   * @param apiKeyEnv the environment variable holding the key
+   * @param apiKeyFile a file holding the key, read instead of the variable when present
+   * @param timeout connect and read timeout of one call
+   * @param dimensions the vector size to ask for, when the model can shorten its vectors
    * @param queryPrefix text put before every query
    */
-  public record Embedder(EmbedderProvider provider, String model, Optional<String> baseUrl, String apiKeyEnv,
-                         Optional<Path> apiKeyFile, Duration timeout, OptionalInt dimensions, String queryPrefix) {
+  public record Embedder(
+      EmbedderProvider provider,
+      String model,
+      Optional<String> baseUrl,
+      String apiKeyEnv,
+      Optional<Path> apiKeyFile,
+      Duration timeout,
+      OptionalInt dimensions,
+      String queryPrefix) {
     public Embedder {
       Objects.requireNonNull(provider, "provider");
       Objects.requireNonNull(model, "model");
@@ -343,16 +438,31 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
     /** The provider's defaults. */
     public static Embedder of(EmbedderProvider provider) {
-      return new Embedder(provider, provider.defaultModel(), Optional.empty(), provider.defaultApiKeyEnv(),
-          Optional.empty(), ModelSettings.DEFAULT_TIMEOUT, OptionalInt.empty(), "");
+      return new Embedder(
+          provider,
+          provider.defaultModel(),
+          Optional.empty(),
+          provider.defaultApiKeyEnv(),
+          Optional.empty(),
+          ModelSettings.DEFAULT_TIMEOUT,
+          OptionalInt.empty(),
+          "");
     }
 
     public Embedder withModel(String value) {
-      return new Embedder(provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, dimensions, queryPrefix);
+      return new Embedder(
+          provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, dimensions, queryPrefix);
     }
 
     public Embedder withBaseUrl(String value) {
-      return new Embedder(provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, dimensions,
+      return new Embedder(
+          provider,
+          model,
+          Optional.of(value),
+          apiKeyEnv,
+          apiKeyFile,
+          timeout,
+          dimensions,
           queryPrefix);
     }
   }
@@ -360,82 +470,176 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   /**
    * The add pipeline.
    *
-   * @param mode                 consolidate, additive or offline
-   * @param recentMessages       messages of the scope shown to extraction (m in the paper)
-   * @param similarMemories      memories shown per fact to consolidation (s in the paper)
-   * @param customInstructions   what to remember and what to ignore, added to the extraction prompt
+   * @param mode consolidate, additive or offline
+   * @param recentMessages messages of the scope shown to extraction (m in the paper)
+   * @param similarMemories memories shown per fact to consolidation (s in the paper)
+   * @param customInstructions what to remember and what to ignore, added to the extraction prompt
    * @param extractionPromptFile a file whose text replaces the built-in extraction prompt
-   * @param maxAttempts          tries per language-model call, retrying rate limits, 5xx and timeouts
-   * @param graph                true to keep the graph memory too (the LLM graph extractor with a language model,
-   *                             the offline one without)
-   * @param graphEntityThreshold name-embedding cosine from which a new entity name merges into an existing entity
-   *                             without any model call (default 0.9)
-   * @param graphAmbiguityFloor  name-embedding cosine from which, below the threshold, the graph extractor's model
-   *                             decides whether a name is an existing entity (default 0.75)
-   * @param sourceContext        whether new memories keep the words of their source messages for the context
-   *                             ranking step ({@code Engram.Builder.sourceContext}; default true)
-   * @param contextEmbeddings    whether new memories' source contexts are embedded too, for the context ranking
-   *                             step ({@code Engram.Builder.contextEmbeddings}; default false)
+   * @param maxAttempts tries per language-model call, retrying rate limits, 5xx and timeouts
+   * @param graph true to keep the graph memory too (the LLM graph extractor with a language model,
+   *     the offline one without)
+   * @param graphEntityThreshold name-embedding cosine from which a new entity name merges into an
+   *     existing entity without any model call (default 0.9)
+   * @param graphAmbiguityFloor name-embedding cosine from which, below the threshold, the graph
+   *     extractor's model decides whether a name is an existing entity (default 0.75)
+   * @param sourceContext whether new memories keep the words of their source messages for the
+   *     context ranking step ({@code Engram.Builder.sourceContext}; default true)
+   * @param contextEmbeddings whether new memories' source contexts are embedded too, for the
+   *     context ranking step ({@code Engram.Builder.contextEmbeddings}; default false)
    */
-  public record Pipeline(PipelineMode mode, int recentMessages, int similarMemories,
-                         Optional<String> customInstructions, Optional<Path> extractionPromptFile, int maxAttempts,
-                         boolean graph, double graphEntityThreshold, double graphAmbiguityFloor,
-                         boolean sourceContext, boolean contextEmbeddings) {
+  public record Pipeline(
+      PipelineMode mode,
+      int recentMessages,
+      int similarMemories,
+      Optional<String> customInstructions,
+      Optional<Path> extractionPromptFile,
+      int maxAttempts,
+      boolean graph,
+      double graphEntityThreshold,
+      double graphAmbiguityFloor,
+      boolean sourceContext,
+      boolean contextEmbeddings) {
     /** Default entity-resolution thresholds, as in {@code Engram.builder()}. */
     public static final double DEFAULT_ENTITY_THRESHOLD = 0.9;
+
     public static final double DEFAULT_AMBIGUITY_FLOOR = 0.75;
 
     public Pipeline {
-      if (!(graphEntityThreshold > 0 && graphEntityThreshold <= 1 && graphAmbiguityFloor > 0
+      if (!(graphEntityThreshold > 0
+          && graphEntityThreshold <= 1
+          && graphAmbiguityFloor > 0
           && graphAmbiguityFloor <= 1)) {
-        throw new IllegalArgumentException("pipeline: graph thresholds must be in (0, 1]; got "
-            + graphEntityThreshold + ", " + graphAmbiguityFloor);
+        throw new IllegalArgumentException(
+            "pipeline: graph thresholds must be in (0, 1]; got "
+                + graphEntityThreshold
+                + ", "
+                + graphAmbiguityFloor);
       }
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(customInstructions, "customInstructions");
       Objects.requireNonNull(extractionPromptFile, "extractionPromptFile");
       if (recentMessages < 0 || similarMemories < 1 || maxAttempts < 1) {
-        throw new IllegalArgumentException("pipeline: recentMessages >= 0, similarMemories >= 1, maxAttempts >= 1;"
-            + " got " + recentMessages + ", " + similarMemories + ", " + maxAttempts);
+        throw new IllegalArgumentException(
+            "pipeline: recentMessages >= 0, similarMemories >= 1, maxAttempts >= 1;"
+                + " got "
+                + recentMessages
+                + ", "
+                + similarMemories
+                + ", "
+                + maxAttempts);
       }
     }
 
     /** Source contexts kept or not, not embedded. */
-    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
-                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph, double graphEntityThreshold,
-                    double graphAmbiguityFloor, boolean sourceContext) {
-      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          graphEntityThreshold, graphAmbiguityFloor, sourceContext, false);
+    public Pipeline(
+        PipelineMode mode,
+        int recentMessages,
+        int similarMemories,
+        Optional<String> customInstructions,
+        Optional<Path> extractionPromptFile,
+        int maxAttempts,
+        boolean graph,
+        double graphEntityThreshold,
+        double graphAmbiguityFloor,
+        boolean sourceContext) {
+      this(
+          mode,
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPromptFile,
+          maxAttempts,
+          graph,
+          graphEntityThreshold,
+          graphAmbiguityFloor,
+          sourceContext,
+          false);
     }
 
     /** Memories keep their source context ({@code Engram.Builder.sourceContext}), not embedded. */
-    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
-                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph, double graphEntityThreshold,
-                    double graphAmbiguityFloor) {
-      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          graphEntityThreshold, graphAmbiguityFloor, true, false);
+    public Pipeline(
+        PipelineMode mode,
+        int recentMessages,
+        int similarMemories,
+        Optional<String> customInstructions,
+        Optional<Path> extractionPromptFile,
+        int maxAttempts,
+        boolean graph,
+        double graphEntityThreshold,
+        double graphAmbiguityFloor) {
+      this(
+          mode,
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPromptFile,
+          maxAttempts,
+          graph,
+          graphEntityThreshold,
+          graphAmbiguityFloor,
+          true,
+          false);
     }
 
     /** With the default entity-resolution thresholds; memories keep their source context. */
-    public Pipeline(PipelineMode mode, int recentMessages, int similarMemories, Optional<String> customInstructions,
-                    Optional<Path> extractionPromptFile, int maxAttempts, boolean graph) {
-      this(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile, maxAttempts, graph,
-          DEFAULT_ENTITY_THRESHOLD, DEFAULT_AMBIGUITY_FLOOR, true, false);
+    public Pipeline(
+        PipelineMode mode,
+        int recentMessages,
+        int similarMemories,
+        Optional<String> customInstructions,
+        Optional<Path> extractionPromptFile,
+        int maxAttempts,
+        boolean graph) {
+      this(
+          mode,
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPromptFile,
+          maxAttempts,
+          graph,
+          DEFAULT_ENTITY_THRESHOLD,
+          DEFAULT_AMBIGUITY_FLOOR,
+          true,
+          false);
     }
 
-    /** 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no graph. */
+    /**
+     * 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no
+     * graph.
+     */
     public static Pipeline of(PipelineMode mode) {
       return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3, false);
     }
 
     public Pipeline withMode(PipelineMode value) {
-      return new Pipeline(value, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, graph, graphEntityThreshold, graphAmbiguityFloor, sourceContext, contextEmbeddings);
+      return new Pipeline(
+          value,
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPromptFile,
+          maxAttempts,
+          graph,
+          graphEntityThreshold,
+          graphAmbiguityFloor,
+          sourceContext,
+          contextEmbeddings);
     }
 
     public Pipeline withGraph(boolean value) {
-      return new Pipeline(mode, recentMessages, similarMemories, customInstructions, extractionPromptFile,
-          maxAttempts, value, graphEntityThreshold, graphAmbiguityFloor, sourceContext, contextEmbeddings);
+      return new Pipeline(
+          mode,
+          recentMessages,
+          similarMemories,
+          customInstructions,
+          extractionPromptFile,
+          maxAttempts,
+          value,
+          graphEntityThreshold,
+          graphAmbiguityFloor,
+          sourceContext,
+          contextEmbeddings);
     }
   }
 
@@ -454,17 +658,20 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
 
   /**
    * The graph store: the data directory's, or a Neo4j server's, described by the Neo4j module's own
-   * {@link Neo4jSettings}. Holds no password: those settings carry an empty one, and the password is read from the
-   * variable {@code passwordEnv} or the file {@code passwordFile} by {@link #connection} when the store is connected.
+   * {@link Neo4jSettings}. Holds no password: those settings carry an empty one, and the password
+   * is read from the variable {@code passwordEnv} or the file {@code passwordFile} by {@link
+   * #connection} when the store is connected.
    *
-   * @param neo4j        the server's URI, user (empty to connect without authentication) and database, without
-   *                     the password; empty for the embedded store
-   * @param passwordEnv  the environment variable holding the password
+   * @param neo4j the server's URI, user (empty to connect without authentication) and database,
+   *     without the password; empty for the embedded store
+   * @param passwordEnv the environment variable holding the password
    * @param passwordFile a file holding the password, read instead of the variable when present
    */
-  public record GraphStore(Optional<Neo4jSettings> neo4j, String passwordEnv, Optional<Path> passwordFile) {
+  public record GraphStore(
+      Optional<Neo4jSettings> neo4j, String passwordEnv, Optional<Path> passwordFile) {
     /** The user name used when a password is set but no user is named. */
     public static final String DEFAULT_USER = "neo4j";
+
     /** The variable holding the password unless {@code password_env} names another. */
     public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_NEO4J_PASSWORD";
 
@@ -473,7 +680,8 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       Objects.requireNonNull(passwordEnv, "passwordEnv");
       Objects.requireNonNull(passwordFile, "passwordFile");
       if (neo4j.map(n -> !n.password().isEmpty()).orElse(false)) {
-        throw new IllegalArgumentException("graph_store holds no password: name it with passwordEnv or passwordFile");
+        throw new IllegalArgumentException(
+            "graph_store holds no password: name it with passwordEnv or passwordFile");
       }
     }
 
@@ -482,12 +690,17 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       return new GraphStore(Optional.empty(), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
 
-    /** Neo4j at {@code uri}, default database, no authentication unless {@link #withUser} is given. */
+    /**
+     * Neo4j at {@code uri}, default database, no authentication unless {@link #withUser} is given.
+     */
     public static GraphStore neo4j(String uri) {
       return neo4j(Neo4jSettings.of(uri, "", ""));
     }
 
-    /** Neo4j as {@code server} says (without its password), the password in {@value #DEFAULT_PASSWORD_ENV}. */
+    /**
+     * Neo4j as {@code server} says (without its password), the password in {@value
+     * #DEFAULT_PASSWORD_ENV}.
+     */
     public static GraphStore neo4j(Neo4jSettings server) {
       return new GraphStore(Optional.of(server), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
@@ -503,9 +716,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
      * @throws IllegalStateException for the embedded store, which has no user
      */
     public GraphStore withUser(String value) {
-      Neo4jSettings server = neo4j.orElseThrow(
-          () -> new IllegalStateException("the embedded graph store has no user"));
-      return new GraphStore(Optional.of(new Neo4jSettings(server.uri(), value, "", server.database())), passwordEnv,
+      Neo4jSettings server =
+          neo4j.orElseThrow(
+              () -> new IllegalStateException("the embedded graph store has no user"));
+      return new GraphStore(
+          Optional.of(new Neo4jSettings(server.uri(), value, "", server.database())),
+          passwordEnv,
           passwordFile);
     }
 
@@ -518,11 +734,12 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
 
     /**
-     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code passwordEnv};
-     * empty if neither is set. Never logged; errors name the variable or the file, never the value.
+     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code
+     * passwordEnv}; empty if neither is set. Never logged; errors name the variable or the file,
+     * never the value.
      *
-     * @throws dev.engram.ValidationException if the file cannot be read or is empty, or if a user is named and no
-     *                                        password is set
+     * @throws dev.engram.ValidationException if the file cannot be read or is empty, or if a user
+     *     is named and no password is set
      */
     public String password(java.util.Map<String, String> env) {
       boolean userNamed = neo4j.map(n -> !n.user().isEmpty()).orElse(false);
@@ -530,8 +747,8 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
 
     /**
-     * What {@code Neo4jGraphStore.connect} takes: the Neo4j settings with the password read now from {@code env}
-     * or the file; empty for the embedded store.
+     * What {@code Neo4jGraphStore.connect} takes: the Neo4j settings with the password read now
+     * from {@code env} or the file; empty for the embedded store.
      *
      * @throws dev.engram.ValidationException as {@link #password}
      */
@@ -554,16 +771,18 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
   }
 
   /**
-   * The memory store: the data directory's, or a PostgreSQL database described by the PostgreSQL module's own
-   * {@link PostgresSettings} (URL, user, schema, pool size, vector path, exact-search limit, vector cache). Holds no
-   * password: those settings carry none, and it is read from the variable {@code passwordEnv} or the file
-   * {@code passwordFile} by {@link #connection} when the store is connected.
+   * The memory store: the data directory's, or a PostgreSQL database described by the PostgreSQL
+   * module's own {@link PostgresSettings} (URL, user, schema, pool size, vector path, exact-search
+   * limit, vector cache). Holds no password: those settings carry none, and it is read from the
+   * variable {@code passwordEnv} or the file {@code passwordFile} by {@link #connection} when the
+   * store is connected.
    *
-   * @param postgres     the database's settings, without the password; empty for the embedded store
-   * @param passwordEnv  the environment variable holding the password
+   * @param postgres the database's settings, without the password; empty for the embedded store
+   * @param passwordEnv the environment variable holding the password
    * @param passwordFile a file holding the password, read instead of the variable when present
    */
-  public record Store(Optional<PostgresSettings> postgres, String passwordEnv, Optional<Path> passwordFile) {
+  public record Store(
+      Optional<PostgresSettings> postgres, String passwordEnv, Optional<Path> passwordFile) {
     /** The variable holding the password unless {@code password_env} names another. */
     public static final String DEFAULT_PASSWORD_ENV = "ENGRAM_POSTGRES_PASSWORD";
 
@@ -572,7 +791,8 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       Objects.requireNonNull(passwordEnv, "passwordEnv");
       Objects.requireNonNull(passwordFile, "passwordFile");
       if (postgres.flatMap(PostgresSettings::password).isPresent()) {
-        throw new IllegalArgumentException("store holds no password: name it with passwordEnv or passwordFile");
+        throw new IllegalArgumentException(
+            "store holds no password: name it with passwordEnv or passwordFile");
       }
     }
 
@@ -586,7 +806,10 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
       return postgres(PostgresSettings.builder(url).build());
     }
 
-    /** PostgreSQL as {@code database} says (without a password), the password in {@value #DEFAULT_PASSWORD_ENV}. */
+    /**
+     * PostgreSQL as {@code database} says (without a password), the password in {@value
+     * #DEFAULT_PASSWORD_ENV}.
+     */
     public static Store postgres(PostgresSettings database) {
       return new Store(Optional.of(database), DEFAULT_PASSWORD_ENV, Optional.empty());
     }
@@ -605,8 +828,9 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
 
     /**
-     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code passwordEnv}; empty
-     * if neither is set (a server that trusts the connection). Never logged; errors name the variable or the file.
+     * The password: the whole {@code passwordFile}, trimmed, if given, else the variable {@code
+     * passwordEnv}; empty if neither is set (a server that trusts the connection). Never logged;
+     * errors name the variable or the file.
      *
      * @throws dev.engram.ValidationException if the file cannot be read or is empty
      */
@@ -615,17 +839,18 @@ public record EngramSettings(Optional<Llm> llm, Embedder embedder, Pipeline pipe
     }
 
     /**
-     * What {@code PostgresStorage.open} takes: the PostgreSQL settings with the password, if any, read now from
-     * {@code env} or the file; empty for the embedded store.
+     * What {@code PostgresStorage.open} takes: the PostgreSQL settings with the password, if any,
+     * read now from {@code env} or the file; empty for the embedded store.
      *
      * @throws dev.engram.ValidationException as {@link #password}
      */
     public Optional<PostgresSettings> connection(java.util.Map<String, String> env) {
-      return postgres.map(p -> {
-        PostgresSettings.Builder withPassword = p.toBuilder();
-        password(env).ifPresent(withPassword::password);
-        return withPassword.build();
-      });
+      return postgres.map(
+          p -> {
+            PostgresSettings.Builder withPassword = p.toBuilder();
+            password(env).ifPresent(withPassword::password);
+            return withPassword.build();
+          });
     }
   }
 }

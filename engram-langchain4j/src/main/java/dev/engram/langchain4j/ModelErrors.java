@@ -20,18 +20,23 @@ import java.nio.channels.UnresolvedAddressException;
 import java.util.List;
 
 /**
- * Turns whatever a LangChain4j model throws into a {@link LanguageModelException} with a {@link Kind}. The HTTP
- * status wins when one is known; then LangChain4j's typed exceptions; then I/O causes (timeouts, refused
- * connections). Every message passes through {@link #redact} so that no secret reaches a log.
+ * Turns whatever a LangChain4j model throws into a {@link LanguageModelException} with a {@link
+ * Kind}. The HTTP status wins when one is known; then LangChain4j's typed exceptions; then I/O
+ * causes (timeouts, refused connections). Every message passes through {@link #redact} so that no
+ * secret reaches a log.
  */
 final class ModelErrors {
   /** Provider text kept in a message, at most. */
   static final int MAX_DETAIL = 300;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ModelErrors() {}
 
-  /** Maps one failure of a call to {@code modelId}; {@code secrets} are blanked out of every message. */
+  /**
+   * Maps one failure of a call to {@code modelId}; {@code secrets} are blanked out of every
+   * message.
+   */
   static LanguageModelException map(RuntimeException e, String modelId, List<String> secrets) {
     Integer status = statusOf(e);
     Kind kind = status != null ? kindOfStatus(status) : kindOfType(e);
@@ -83,9 +88,13 @@ final class ModelErrors {
       if (t instanceof InternalServerException) {
         return Kind.SERVER_ERROR;
       }
-      if (t instanceof TimeoutException || t instanceof HttpTimeoutException || t instanceof InterruptedIOException
-          || t instanceof java.util.concurrent.TimeoutException || t instanceof ConnectException
-          || t instanceof UnresolvedAddressException || t instanceof UnresolvedModelServerException) {
+      if (t instanceof TimeoutException
+          || t instanceof HttpTimeoutException
+          || t instanceof InterruptedIOException
+          || t instanceof java.util.concurrent.TimeoutException
+          || t instanceof ConnectException
+          || t instanceof UnresolvedAddressException
+          || t instanceof UnresolvedModelServerException) {
         return Kind.TIMEOUT;
       }
       if (t instanceof AuthenticationException) {
@@ -119,8 +128,8 @@ final class ModelErrors {
   }
 
   /**
-   * The innermost non-blank message of the chain (a provider's {@code error.message} when the text is a JSON error
-   * body), redacted, on one line, cut to {@link #MAX_DETAIL}.
+   * The innermost non-blank message of the chain (a provider's {@code error.message} when the text
+   * is a JSON error body), redacted, on one line, cut to {@link #MAX_DETAIL}.
    */
   private static String detail(Throwable e, List<String> secrets) {
     String text = "";
@@ -140,8 +149,9 @@ final class ModelErrors {
   }
 
   /**
-   * The message of a JSON error body in the shapes of OpenAI, Anthropic, Gemini ({@code {"error": {"message",
-   * "code"|"type"|"status"}}}) and Ollama ({@code {"error": "..."}}), with its code; else {@code text}.
+   * The message of a JSON error body in the shapes of OpenAI, Anthropic, Gemini ({@code {"error":
+   * {"message", "code"|"type"|"status"}}}) and Ollama ({@code {"error": "..."}}), with its code;
+   * else {@code text}.
    */
   static String providerMessage(String text) {
     if (!text.trim().startsWith("{")) {
@@ -194,8 +204,9 @@ final class ModelErrors {
     if (!leaks) {
       return e;
     }
-    RuntimeException clean = new RuntimeException(e.getClass().getName() + ": "
-        + redact(String.valueOf(e.getMessage()), secrets));
+    RuntimeException clean =
+        new RuntimeException(
+            e.getClass().getName() + ": " + redact(String.valueOf(e.getMessage()), secrets));
     clean.setStackTrace(e.getStackTrace());
     return clean;
   }

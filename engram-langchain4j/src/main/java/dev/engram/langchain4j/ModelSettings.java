@@ -7,9 +7,10 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
- * How to reach one hosted model: name, endpoint, key, timeout and a few request options. Immutable; built with
- * {@link #builder(String)}. {@link #toString()} never shows the API key. Used by the {@link Providers} factories,
- * and filled from {@code engram.yaml} by {@link Providers#languageModel} and {@link Providers#embedder}.
+ * How to reach one hosted model: name, endpoint, key, timeout and a few request options. Immutable;
+ * built with {@link #builder(String)}. {@link #toString()} never shows the API key. Used by the
+ * {@link Providers} factories, and filled from {@code engram.yaml} by {@link
+ * Providers#languageModel} and {@link Providers#embedder}.
  */
 public final class ModelSettings {
   /** The timeout when none is given. */
@@ -82,19 +83,30 @@ public final class ModelSettings {
     return dimensions == null ? OptionalInt.empty() : OptionalInt.of(dimensions);
   }
 
-  /** Embedders only: text put before every query (some models expect an instruction); empty by default. */
+  /**
+   * Embedders only: text put before every query (some models expect an instruction); empty by
+   * default.
+   */
   public String queryPrefix() {
     return queryPrefix;
   }
 
   @Override
   public String toString() {
-    return "ModelSettings[model=" + model + ", baseUrl=" + (baseUrl == null ? "(default)" : baseUrl)
-        + ", apiKey=" + (apiKey == null ? "(none)" : "***") + ", timeout=" + timeout
-        + ", structuredOutput=" + structuredOutput.configName()
+    return "ModelSettings[model="
+        + model
+        + ", baseUrl="
+        + (baseUrl == null ? "(default)" : baseUrl)
+        + ", apiKey="
+        + (apiKey == null ? "(none)" : "***")
+        + ", timeout="
+        + timeout
+        + ", structuredOutput="
+        + structuredOutput.configName()
         + (temperature == null ? "" : ", temperature=" + temperature)
         + (maxOutputTokens == null ? "" : ", maxOutputTokens=" + maxOutputTokens)
-        + (dimensions == null ? "" : ", dimensions=" + dimensions) + "]";
+        + (dimensions == null ? "" : ", dimensions=" + dimensions)
+        + "]";
   }
 
   /** Builds {@link ModelSettings}; every option but the model is optional. */
@@ -117,7 +129,10 @@ public final class ModelSettings {
       this.model = model.trim();
     }
 
-    /** The endpoint, for example {@code http://localhost:11434/v1}; null or blank for the provider's default. */
+    /**
+     * The endpoint, for example {@code http://localhost:11434/v1}; null or blank for the provider's
+     * default.
+     */
     public Builder baseUrl(String value) {
       this.baseUrl = value == null || value.isBlank() ? null : value.trim();
       return this;

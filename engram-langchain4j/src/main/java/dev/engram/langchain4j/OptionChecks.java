@@ -1,8 +1,9 @@
 package dev.engram.langchain4j;
 
 /**
- * The checks of the request options that both {@link ModelSettings} and {@link ChatModelLanguageModel} take, so that
- * a value is accepted or refused, with the same message, wherever it is given.
+ * The checks of the request options that both {@link ModelSettings} and {@link
+ * ChatModelLanguageModel} take, so that a value is accepted or refused, with the same message,
+ * wherever it is given.
  */
 final class OptionChecks {
   private OptionChecks() {}

@@ -23,41 +23,45 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Turns {@link EngramSettings} into the engine's parts: the embedder, the add pipeline ({@code offline},
- * {@code consolidate} or {@code additive}), the graph extractor when {@code pipeline.graph} is on, and, with a
- * language model, the rolling-summary keeper, and the reranker of the {@code reranker} section. Storage is left to
- * the caller.
+ * Turns {@link EngramSettings} into the engine's parts: the embedder, the add pipeline ({@code
+ * offline}, {@code consolidate} or {@code additive}), the graph extractor when {@code
+ * pipeline.graph} is on, and, with a language model, the rolling-summary keeper, and the reranker
+ * of the {@code reranker} section. Storage is left to the caller.
  */
 public final class PipelineAssembly {
   /** Most tokens of a summary refresh answer. */
   static final int SUMMARY_TOKENS = 400;
+
   /** Most tokens of a graph extraction or conflict answer. */
   static final int GRAPH_TOKENS = 1500;
 
   /**
-   * Retries of the LLM reranker, which a search waits for: two attempts a quarter second apart at most, and one more
-   * for an unusable answer.
+   * Retries of the LLM reranker, which a search waits for: two attempts a quarter second apart at
+   * most, and one more for an unusable answer.
    */
-  static final RetryPolicy RERANK_RETRY = new RetryPolicy(2, Duration.ofMillis(250), Duration.ofSeconds(1), 2);
+  static final RetryPolicy RERANK_RETRY =
+      new RetryPolicy(2, Duration.ofMillis(250), Duration.ofSeconds(1), 2);
 
   private PipelineAssembly() {}
 
   /**
-   * Sets the inference and summarizer of {@code builder} from settings (the embedder is the caller's: see
-   * {@link #embedder}, whose dimension the storage needs first).
+   * Sets the inference and summarizer of {@code builder} from settings (the embedder is the
+   * caller's: see {@link #embedder}, whose dimension the storage needs first).
    *
    * @param env the environment (API keys are read from it, never logged)
    * @throws ValidationException if the pipeline needs a language model that is not configured
    */
-  public static Engram.Builder configure(Engram.Builder builder, EngramSettings settings, Map<String, String> env) {
+  public static Engram.Builder configure(
+      Engram.Builder builder, EngramSettings settings, Map<String, String> env) {
     Objects.requireNonNull(builder, "builder");
     PipelineMode mode = settings.pipeline().mode();
     if (settings.reranker().isPresent()) {
-      Optional<ModelCaller> llm = settings.llm().map(l -> new ModelCaller(Providers.languageModel(l, env),
-          RERANK_RETRY));
+      Optional<ModelCaller> llm =
+          settings.llm().map(l -> new ModelCaller(Providers.languageModel(l, env), RERANK_RETRY));
       builder.reranker(Providers.reranker(settings.reranker().get(), llm, env));
     }
-    builder.graphEntityThreshold(settings.pipeline().graphEntityThreshold())
+    builder
+        .graphEntityThreshold(settings.pipeline().graphEntityThreshold())
         .graphAmbiguityFloor(settings.pipeline().graphAmbiguityFloor())
         .sourceContext(settings.pipeline().sourceContext())
         .contextEmbeddings(settings.pipeline().contextEmbeddings());
@@ -72,9 +76,10 @@ public final class PipelineAssembly {
       builder.graph(new LlmGraphExtractor(caller, GRAPH_TOKENS));
     }
     PipelineOptions options = options(settings.pipeline());
-    MemoryInference inference = mode == PipelineMode.CONSOLIDATE
-        ? new ConsolidatingInference(caller, options)
-        : new AdditiveInference(caller, options);
+    MemoryInference inference =
+        mode == PipelineMode.CONSOLIDATE
+            ? new ConsolidatingInference(caller, options)
+            : new AdditiveInference(caller, options);
     return builder.inference(inference).summarizer(new LlmSummarizer(caller, SUMMARY_TOKENS));
   }
 
@@ -85,12 +90,20 @@ public final class PipelineAssembly {
 
   /** The language model with the pipeline's retry policy. */
   public static ModelCaller caller(EngramSettings settings, Map<String, String> env) {
-    EngramSettings.Llm llm = settings.llm().orElseThrow(() -> new ValidationException("pipeline.mode",
-        "'" + settings.pipeline().mode().name().toLowerCase(java.util.Locale.ROOT)
-            + "' needs a language model: add an llm section to engram.yaml or set ENGRAM_LLM_PROVIDER"));
+    EngramSettings.Llm llm =
+        settings
+            .llm()
+            .orElseThrow(
+                () ->
+                    new ValidationException(
+                        "pipeline.mode",
+                        "'"
+                            + settings.pipeline().mode().name().toLowerCase(java.util.Locale.ROOT)
+                            + "' needs a language model: add an llm section to engram.yaml or set ENGRAM_LLM_PROVIDER"));
     LanguageModel model = Providers.languageModel(llm, env);
-    RetryPolicy retry = new RetryPolicy(settings.pipeline().maxAttempts(), Duration.ofMillis(500),
-        Duration.ofSeconds(8), 2);
+    RetryPolicy retry =
+        new RetryPolicy(
+            settings.pipeline().maxAttempts(), Duration.ofMillis(500), Duration.ofSeconds(8), 2);
     return new ModelCaller(model, retry);
   }
 
@@ -100,8 +113,9 @@ public final class PipelineAssembly {
       try {
         prompt = Files.readString(p.extractionPromptFile().get());
       } catch (IOException e) {
-        throw new ValidationException("pipeline.extraction_prompt_file", "cannot read "
-            + p.extractionPromptFile().get() + ": " + e.getMessage());
+        throw new ValidationException(
+            "pipeline.extraction_prompt_file",
+            "cannot read " + p.extractionPromptFile().get() + ": " + e.getMessage());
       }
     }
     return PipelineOptions.builder()

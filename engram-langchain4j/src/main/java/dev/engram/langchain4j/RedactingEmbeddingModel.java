@@ -8,9 +8,10 @@ import dev.langchain4j.model.output.Response;
 import java.util.List;
 
 /**
- * An {@link EmbeddingModel} whose failures carry no secret: a server that echoes the API key in its error body
- * (some do) cannot leak it into logs through {@link dev.engram.onnx.LangChain4jEmbedder}'s messages. Errors are rethrown as
- * {@link EngramException} with the HTTP status and the provider's message, the key replaced by {@code ***}.
+ * An {@link EmbeddingModel} whose failures carry no secret: a server that echoes the API key in its
+ * error body (some do) cannot leak it into logs through {@link
+ * dev.engram.onnx.LangChain4jEmbedder}'s messages. Errors are rethrown as {@link EngramException}
+ * with the HTTP status and the provider's message, the key replaced by {@code ***}.
  */
 final class RedactingEmbeddingModel implements EmbeddingModel {
   private final EmbeddingModel delegate;

@@ -8,20 +8,30 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The rerank endpoints {@link RerankApiScoringModel} speaks: where each lives and its request and reply shapes. All
- * take a query and a list of documents and answer a relevance score in [0, 1] per document index.
+ * The rerank endpoints {@link RerankApiScoringModel} speaks: where each lives and its request and
+ * reply shapes. All take a query and a list of documents and answer a relevance score in [0, 1] per
+ * document index.
  */
 public enum RerankApi {
-  /** Cohere's {@code POST /v2/rerank}: {@code {model, query, documents, top_n}}, reply {@code results}. */
+  /**
+   * Cohere's {@code POST /v2/rerank}: {@code {model, query, documents, top_n}}, reply {@code
+   * results}.
+   */
   COHERE("https://api.cohere.com", "v2", "rerank-v3.5", "COHERE_API_KEY", "top_n", "results"),
   /**
-   * Jina AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_n, return_documents}}, reply
-   * {@code results}.
+   * Jina AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_n, return_documents}},
+   * reply {@code results}.
    */
-  JINA("https://api.jina.ai", "v1", "jina-reranker-v2-base-multilingual", "JINA_API_KEY", "top_n", "results"),
+  JINA(
+      "https://api.jina.ai",
+      "v1",
+      "jina-reranker-v2-base-multilingual",
+      "JINA_API_KEY",
+      "top_n",
+      "results"),
   /**
-   * Voyage AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_k, return_documents}}, reply
-   * {@code data}.
+   * Voyage AI's {@code POST /v1/rerank}: {@code {model, query, documents, top_k,
+   * return_documents}}, reply {@code data}.
    */
   VOYAGE("https://api.voyageai.com", "v1", "rerank-2.5", "VOYAGE_API_KEY", "top_k", "data");
 
@@ -32,8 +42,13 @@ public enum RerankApi {
   private final String countField;
   private final String resultsField;
 
-  RerankApi(String defaultUrl, String version, String defaultModel, String defaultApiKeyEnv, String countField,
-            String resultsField) {
+  RerankApi(
+      String defaultUrl,
+      String version,
+      String defaultModel,
+      String defaultApiKeyEnv,
+      String countField,
+      String resultsField) {
     this.defaultUrl = defaultUrl;
     this.version = version;
     this.defaultModel = defaultModel;
@@ -61,8 +76,9 @@ public enum RerankApi {
   }
 
   /**
-   * The endpoint under {@code baseUrl}: the server root ({@code https://api.cohere.com}) gets {@code /v2/rerank}
-   * (Cohere) or {@code /v1/rerank}; a base URL that already ends with a version ({@code .../v1}) gets {@code /rerank}.
+   * The endpoint under {@code baseUrl}: the server root ({@code https://api.cohere.com}) gets
+   * {@code /v2/rerank} (Cohere) or {@code /v1/rerank}; a base URL that already ends with a version
+   * ({@code .../v1}) gets {@code /rerank}.
    */
   String endpoint(String baseUrl) {
     String base = baseUrl.trim().replaceAll("/+$", "");

@@ -20,12 +20,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A LangChain4j {@link ScoringModel} over a hosted rerank endpoint (Cohere, Jina AI, Voyage AI, or a server that
- * speaks one of their formats, such as a self-hosted reranker behind {@code base_url}), with the JDK HTTP client: one
- * call scores every document. Failures throw {@link LanguageModelException} with the kind of the HTTP status (429
- * rate limited, 401/403 authentication, 5xx server error, other 4xx bad request), or of the I/O failure (timeout);
- * the API key is sent as a bearer token and never appears in a message. No retries: a search waits for one call at
- * most. Thread-safe.
+ * A LangChain4j {@link ScoringModel} over a hosted rerank endpoint (Cohere, Jina AI, Voyage AI, or
+ * a server that speaks one of their formats, such as a self-hosted reranker behind {@code
+ * base_url}), with the JDK HTTP client: one call scores every document. Failures throw {@link
+ * LanguageModelException} with the kind of the HTTP status (429 rate limited, 401/403
+ * authentication, 5xx server error, other 4xx bad request), or of the I/O failure (timeout); the
+ * API key is sent as a bearer token and never appears in a message. No retries: a search waits for
+ * one call at most. Thread-safe.
  */
 public final class RerankApiScoringModel implements ScoringModel {
   private final RerankApi api;
@@ -34,8 +35,9 @@ public final class RerankApiScoringModel implements ScoringModel {
   private final HttpClient http;
 
   /**
-   * @param api      the wire format
-   * @param settings model name, base URL (empty for the provider's public endpoint), API key and timeout
+   * @param api the wire format
+   * @param settings model name, base URL (empty for the provider's public endpoint), API key and
+   *     timeout
    */
   public RerankApiScoringModel(RerankApi api, ModelSettings settings) {
     this.api = Objects.requireNonNull(api, "api");
@@ -61,22 +63,30 @@ public final class RerankApiScoringModel implements ScoringModel {
     }
     List<String> docs = segments.stream().map(TextSegment::text).toList();
     String body = api.request(settings.model(), query, docs).toString();
-    HttpRequest.Builder req = HttpRequest.newBuilder(endpoint).timeout(settings.timeout())
-        .header("Content-Type", "application/json").header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    HttpRequest.Builder req =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(settings.timeout())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     settings.apiKey().ifPresent(k -> req.header("Authorization", "Bearer " + k));
     HttpResponse<String> reply;
     try {
       reply = http.send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw failure(Kind.TIMEOUT, "no answer in time or connection failed (" + e.getClass().getSimpleName() + ")", e);
+      throw failure(
+          Kind.TIMEOUT,
+          "no answer in time or connection failed (" + e.getClass().getSimpleName() + ")",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw failure(Kind.TIMEOUT, "interrupted", e);
     }
     if (reply.statusCode() / 100 != 2) {
-      throw failure(ModelErrors.kindOfStatus(reply.statusCode()), "HTTP " + reply.statusCode() + ": "
-          + detail(reply.body()), null);
+      throw failure(
+          ModelErrors.kindOfStatus(reply.statusCode()),
+          "HTTP " + reply.statusCode() + ": " + detail(reply.body()),
+          null);
     }
     return Response.from(read(reply.body(), docs.size()), usage(reply.body()));
   }
@@ -96,13 +106,18 @@ public final class RerankApiScoringModel implements ScoringModel {
       int i = r.path("index").asInt(-1);
       JsonNode s = r.get("relevance_score");
       if (i < 0 || i >= n || s == null || !s.isNumber()) {
-        throw failure(Kind.INVALID_RESPONSE, "a result without a valid index and relevance_score: " + detail(
-            r.toString()), null);
+        throw failure(
+            Kind.INVALID_RESPONSE,
+            "a result without a valid index and relevance_score: " + detail(r.toString()),
+            null);
       }
       scores[i] = s.asDouble();
     }
     if (Arrays.asList(scores).contains(null)) {
-      throw failure(Kind.INVALID_RESPONSE, "the reply scores " + results.size() + " of " + n + " documents", null);
+      throw failure(
+          Kind.INVALID_RESPONSE,
+          "the reply scores " + results.size() + " of " + n + " documents",
+          null);
     }
     return new ArrayList<>(Arrays.asList(scores));
   }
@@ -117,8 +132,14 @@ public final class RerankApiScoringModel implements ScoringModel {
   }
 
   private LanguageModelException failure(Kind kind, String detail, Throwable cause) {
-    String message = ModelErrors.redact(modelId() + " rerank failed, " + kind.name().toLowerCase(java.util.Locale.ROOT)
-        + ": " + detail, secrets());
+    String message =
+        ModelErrors.redact(
+            modelId()
+                + " rerank failed, "
+                + kind.name().toLowerCase(java.util.Locale.ROOT)
+                + ": "
+                + detail,
+            secrets());
     return new LanguageModelException(kind, message, cause == null || leaks(cause) ? null : cause);
   }
 

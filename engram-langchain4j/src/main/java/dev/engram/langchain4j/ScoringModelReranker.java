@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The engine's {@link Reranker} over any LangChain4j {@link ScoringModel} (the hosted rerank APIs of
- * {@link RerankApiScoringModel}, or any other scoring model an application has, such as an in-process
- * cross-encoder): each candidate memory's text is scored against the query in one {@code scoreAll} call. Whatever
- * the model throws, or a reply with the wrong number of scores, becomes a {@link RerankerException} (the engine then
- * keeps the fused order and logs it). Thread-safe if the model is.
+ * The engine's {@link Reranker} over any LangChain4j {@link ScoringModel} (the hosted rerank APIs
+ * of {@link RerankApiScoringModel}, or any other scoring model an application has, such as an
+ * in-process cross-encoder): each candidate memory's text is scored against the query in one {@code
+ * scoreAll} call. Whatever the model throws, or a reply with the wrong number of scores, becomes a
+ * {@link RerankerException} (the engine then keeps the fused order and logs it). Thread-safe if the
+ * model is.
  */
 public final class ScoringModelReranker implements Reranker {
   private final ScoringModel model;
@@ -22,8 +23,8 @@ public final class ScoringModelReranker implements Reranker {
   private final int candidates;
 
   /**
-   * @param model      the scoring model
-   * @param modelId    its name in errors, for example {@code cohere/rerank-v3.5}
+   * @param model the scoring model
+   * @param modelId its name in errors, for example {@code cohere/rerank-v3.5}
    * @param candidates how many fused hits to score per search (at least 1)
    */
   public ScoringModelReranker(ScoringModel model, String modelId, int candidates) {
@@ -35,7 +36,10 @@ public final class ScoringModelReranker implements Reranker {
     this.candidates = candidates;
   }
 
-  /** A reranker over one of the hosted rerank APIs, scoring {@value Reranker#DEFAULT_CANDIDATES} candidates. */
+  /**
+   * A reranker over one of the hosted rerank APIs, scoring {@value Reranker#DEFAULT_CANDIDATES}
+   * candidates.
+   */
   public static ScoringModelReranker of(RerankApi api, ModelSettings settings) {
     RerankApiScoringModel m = new RerankApiScoringModel(api, settings);
     return new ScoringModelReranker(m, m.modelId(), DEFAULT_CANDIDATES);
@@ -68,8 +72,14 @@ public final class ScoringModelReranker implements Reranker {
     }
     List<Double> scores = r == null ? null : r.content();
     if (scores == null || scores.size() != items.size()) {
-      throw new RerankerException("the reranker " + modelId + " returned " + (scores == null ? 0 : scores.size())
-          + " scores for " + items.size() + " memories");
+      throw new RerankerException(
+          "the reranker "
+              + modelId
+              + " returned "
+              + (scores == null ? 0 : scores.size())
+              + " scores for "
+              + items.size()
+              + " memories");
     }
     return scores;
   }

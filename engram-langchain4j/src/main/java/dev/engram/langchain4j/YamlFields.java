@@ -14,8 +14,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Typed reads from one parsed {@code engram.yaml}. Every error is a {@link ValidationException} whose field is the
- * dotted key ({@code llm.timeout_seconds}) and whose message names the file.
+ * Typed reads from one parsed {@code engram.yaml}. Every error is a {@link ValidationException}
+ * whose field is the dotted key ({@code llm.timeout_seconds}) and whose message names the file.
  */
 final class YamlFields {
   private static final Set<String> KEY_NAMES = Set.of("api_key", "apikey", "api-key");
@@ -34,27 +34,50 @@ final class YamlFields {
   }
 
   /**
-   * Rejects keys outside {@code known}, API keys with a pointer to {@code api_key_env} and passwords with a pointer
-   * to {@code password_env}.
+   * Rejects keys outside {@code known}, API keys with a pointer to {@code api_key_env} and
+   * passwords with a pointer to {@code password_env}.
    */
   void checkKeys(ObjectNode node, String prefix, List<String> known) {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       String field = prefix.isEmpty() ? key : prefix + "." + key;
       if (PASSWORD_NAMES.contains(key.toLowerCase(java.util.Locale.ROOT))) {
-        throw new ValidationException(field, "passwords are never read from " + source + "; put the password in"
-            + " an environment variable (" + EngramSettings.GraphStore.DEFAULT_PASSWORD_ENV + " by default, or the"
-            + " one named by " + prefix + ".password_env), or give " + prefix
-            + ".password_file (a file holding only the password)");
+        throw new ValidationException(
+            field,
+            "passwords are never read from "
+                + source
+                + "; put the password in"
+                + " an environment variable ("
+                + EngramSettings.GraphStore.DEFAULT_PASSWORD_ENV
+                + " by default, or the"
+                + " one named by "
+                + prefix
+                + ".password_env), or give "
+                + prefix
+                + ".password_file (a file holding only the password)");
       }
       if (KEY_NAMES.contains(key.toLowerCase(java.util.Locale.ROOT))) {
-        throw new ValidationException(field, "API keys are never read from " + source + "; put the key in an"
-            + " environment variable and name it with " + prefix + ".api_key_env, or give " + prefix
-            + ".api_key_file (a file holding only the key)");
+        throw new ValidationException(
+            field,
+            "API keys are never read from "
+                + source
+                + "; put the key in an"
+                + " environment variable and name it with "
+                + prefix
+                + ".api_key_env, or give "
+                + prefix
+                + ".api_key_file (a file holding only the key)");
       }
       if (!known.contains(key)) {
-        throw new ValidationException(field, "unknown key in " + source + " (known keys" + (prefix.isEmpty() ? ""
-            : " of " + prefix) + ": " + String.join(", ", known) + ")");
+        throw new ValidationException(
+            field,
+            "unknown key in "
+                + source
+                + " (known keys"
+                + (prefix.isEmpty() ? "" : " of " + prefix)
+                + ": "
+                + String.join(", ", known)
+                + ")");
       }
     }
   }
@@ -66,7 +89,8 @@ final class YamlFields {
       return Optional.empty();
     }
     if (!n.isObject()) {
-      throw new ValidationException(key, "expected a mapping in " + source + ", got '" + n.asText() + "'");
+      throw new ValidationException(
+          key, "expected a mapping in " + source + ", got '" + n.asText() + "'");
     }
     checkKeys((ObjectNode) n, key, known);
     return Optional.of((ObjectNode) n);
@@ -79,7 +103,8 @@ final class YamlFields {
       return Optional.empty();
     }
     if (!n.isValueNode()) {
-      throw new ValidationException(prefix + "." + key, "expected a single value in " + source + ", got " + n);
+      throw new ValidationException(
+          prefix + "." + key, "expected a single value in " + source + ", got " + n);
     }
     String s = n.asText().trim();
     return s.isEmpty() ? Optional.empty() : Optional.of(s);
@@ -92,8 +117,9 @@ final class YamlFields {
       return OptionalInt.empty();
     }
     if (!n.isIntegralNumber() || !n.canConvertToInt() || n.intValue() < min) {
-      throw new ValidationException(prefix + "." + key, "expected a whole number >= " + min + " in " + source
-          + ", got '" + n.asText() + "'");
+      throw new ValidationException(
+          prefix + "." + key,
+          "expected a whole number >= " + min + " in " + source + ", got '" + n.asText() + "'");
     }
     return OptionalInt.of(n.intValue());
   }
@@ -105,8 +131,17 @@ final class YamlFields {
       return OptionalDouble.empty();
     }
     if (!n.isNumber() || n.doubleValue() < min || n.doubleValue() > max) {
-      throw new ValidationException(prefix + "." + key, "expected a number in [" + min + ", " + max + "] in "
-          + source + ", got '" + n.asText() + "'");
+      throw new ValidationException(
+          prefix + "." + key,
+          "expected a number in ["
+              + min
+              + ", "
+              + max
+              + "] in "
+              + source
+              + ", got '"
+              + n.asText()
+              + "'");
     }
     return OptionalDouble.of(n.doubleValue());
   }
@@ -119,13 +154,16 @@ final class YamlFields {
     }
     long millis = Math.round(d.getAsDouble() * 1000);
     if (millis < 1) {
-      throw new ValidationException(prefix + "." + key, "expected a positive number of seconds in " + source
-          + ", got '" + d.getAsDouble() + "'");
+      throw new ValidationException(
+          prefix + "." + key,
+          "expected a positive number of seconds in " + source + ", got '" + d.getAsDouble() + "'");
     }
     return Optional.of(Duration.ofMillis(millis));
   }
 
-  /** A path, {@code ~/} expanded, relative paths resolved against the file's directory; if present. */
+  /**
+   * A path, {@code ~/} expanded, relative paths resolved against the file's directory; if present.
+   */
   Optional<Path> path(ObjectNode node, String prefix, String key) {
     return text(node, prefix, key).map(this::resolve);
   }
@@ -134,16 +172,22 @@ final class YamlFields {
     return expandHome(value, baseDir);
   }
 
-  /** {@code value} with a leading {@code ~/} expanded and resolved against {@code base} if relative. */
+  /**
+   * {@code value} with a leading {@code ~/} expanded and resolved against {@code base} if relative.
+   */
   static Path expandHome(String value, Path base) {
     String v = value.trim();
-    Path p = v.equals("~") || v.startsWith("~/")
-        ? Path.of(System.getProperty("user.home")).resolve(v.equals("~") ? "" : v.substring(2))
-        : Path.of(v);
+    Path p =
+        v.equals("~") || v.startsWith("~/")
+            ? Path.of(System.getProperty("user.home")).resolve(v.equals("~") ? "" : v.substring(2))
+            : Path.of(v);
     return base.resolve(p).normalize();
   }
 
-  /** Parses a choice among {@code names} (case-insensitive); {@code field} and {@code where} go in the error. */
+  /**
+   * Parses a choice among {@code names} (case-insensitive); {@code field} and {@code where} go in
+   * the error.
+   */
   static <E extends Enum<E>> E choice(Class<E> type, String value, String field, String where) {
     List<String> names = new ArrayList<>();
     for (E e : type.getEnumConstants()) {
@@ -153,7 +197,14 @@ final class YamlFields {
       }
       names.add(name);
     }
-    throw new ValidationException(field, "unknown value '" + value + "' in " + where + " (expected one of "
-        + String.join(", ", names) + ")");
+    throw new ValidationException(
+        field,
+        "unknown value '"
+            + value
+            + "' in "
+            + where
+            + " (expected one of "
+            + String.join(", ", names)
+            + ")");
   }
 }

@@ -12,8 +12,12 @@ import org.junit.jupiter.api.Test;
 /** The Anthropic adapter against a stub that checks what goes over the wire. */
 class AnthropicWireTest extends WireTestCase {
   private LanguageModel model(StructuredOutput output) {
-    return Providers.anthropic(ModelSettings.builder("claude-haiku-4-5").baseUrl(stub.url("/v1/"))
-        .apiKey(Fixtures.KEY).structuredOutput(output).build());
+    return Providers.anthropic(
+        ModelSettings.builder("claude-haiku-4-5")
+            .baseUrl(stub.url("/v1/"))
+            .apiKey(Fixtures.KEY)
+            .structuredOutput(output)
+            .build());
   }
 
   @Test
@@ -54,22 +58,35 @@ class AnthropicWireTest extends WireTestCase {
 
   @Test
   void overloadedIsAServerErrorAndABadKeyIsAnAuthenticationErrorWithoutTheKey() {
-    stub.reply(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
-    stub.reply(401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":"
-        + "\"invalid x-api-key " + Fixtures.KEY + "\"}}");
+    stub.reply(
+        529,
+        "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+    stub.reply(
+        401,
+        "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":"
+            + "\"invalid x-api-key "
+            + Fixtures.KEY
+            + "\"}}");
     LanguageModel m = model(StructuredOutput.SCHEMA);
 
     assertThatThrownBy(() -> m.complete(Fixtures.jsonPrompt()))
-        .isInstanceOfSatisfying(LanguageModelException.class, e -> {
-          assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.SERVER_ERROR);
-          assertThat(e.getMessage()).contains("anthropic/claude-haiku-4-5", "HTTP 529", "Overloaded");
-        });
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.SERVER_ERROR);
+              assertThat(e.getMessage())
+                  .contains("anthropic/claude-haiku-4-5", "HTTP 529", "Overloaded");
+            });
     assertThatThrownBy(() -> m.complete(Fixtures.jsonPrompt()))
-        .isInstanceOfSatisfying(LanguageModelException.class, e -> {
-          assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.AUTHENTICATION);
-          assertThat(e.getMessage()).contains("HTTP 401", "invalid x-api-key ***").doesNotContain(Fixtures.KEY);
-          assertThat(ErrorMappingWireTest.chainText(e)).doesNotContain(Fixtures.KEY);
-        });
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.AUTHENTICATION);
+              assertThat(e.getMessage())
+                  .contains("HTTP 401", "invalid x-api-key ***")
+                  .doesNotContain(Fixtures.KEY);
+              assertThat(ErrorMappingWireTest.chainText(e)).doesNotContain(Fixtures.KEY);
+            });
     assertThat(stub.requests()).hasSize(2);
   }
 }

@@ -37,7 +37,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Request building, response reading and error mapping of {@link ChatModelLanguageModel}, without HTTP. */
+/**
+ * Request building, response reading and error mapping of {@link ChatModelLanguageModel}, without
+ * HTTP.
+ */
 class ChatModelLanguageModelTest {
 
   /** A ChatModel that records requests and answers with a function of them. */
@@ -69,8 +72,10 @@ class ChatModelLanguageModelTest {
 
   @Test
   void schemaGoesOutAsRawJsonSchemaWhenTheModelSupportsIt() {
-    FakeModel model = new FakeModel(Set.of(Capability.RESPONSE_FORMAT_JSON_SCHEMA),
-        r -> answer(Fixtures.ANSWER, new TokenUsage(120, 30)));
+    FakeModel model =
+        new FakeModel(
+            Set.of(Capability.RESPONSE_FORMAT_JSON_SCHEMA),
+            r -> answer(Fixtures.ANSWER, new TokenUsage(120, 30)));
 
     var c = ChatModelLanguageModel.of(model, "fake/m").complete(Fixtures.jsonPrompt());
 
@@ -78,7 +83,8 @@ class ChatModelLanguageModelTest {
     assertThat(c.inputTokens()).isEqualTo(120);
     assertThat(c.outputTokens()).isEqualTo(30);
     ChatRequest sent = model.requests.get(0);
-    assertThat(sent.messages()).containsExactly(SystemMessage.from(Fixtures.SYSTEM), UserMessage.from(Fixtures.USER));
+    assertThat(sent.messages())
+        .containsExactly(SystemMessage.from(Fixtures.SYSTEM), UserMessage.from(Fixtures.USER));
     assertThat(sent.maxOutputTokens()).isEqualTo(512);
     assertThat(sent.temperature()).isEqualTo(0.0);
     ResponseFormat format = sent.responseFormat();
@@ -91,7 +97,9 @@ class ChatModelLanguageModelTest {
   void modelWithoutSchemaSupportGetsJsonModeAndNoneGetsNoFormat() {
     FakeModel plain = new FakeModel(Set.of(), r -> answer("{}", null));
     ChatModelLanguageModel.of(plain, "fake/m").complete(Fixtures.jsonPrompt());
-    ChatModelLanguageModel.builder(plain, "fake/m").structuredOutput(StructuredOutput.NONE).build()
+    ChatModelLanguageModel.builder(plain, "fake/m")
+        .structuredOutput(StructuredOutput.NONE)
+        .build()
         .complete(Fixtures.jsonPrompt());
     ChatModelLanguageModel.of(plain, "fake/m").complete(Fixtures.textPrompt());
 
@@ -104,7 +112,9 @@ class ChatModelLanguageModelTest {
   void blankSystemMessageIsLeftOutAndMissingUsageCountsZero() {
     FakeModel model = new FakeModel(Set.of(), r -> answer("ok", null));
 
-    var c = ChatModelLanguageModel.of(model, "fake/m").complete(new Prompt(" ", "hello", null, null, 10, 0.5));
+    var c =
+        ChatModelLanguageModel.of(model, "fake/m")
+            .complete(new Prompt(" ", "hello", null, null, 10, 0.5));
 
     assertThat(model.requests.get(0).messages()).containsExactly(UserMessage.from("hello"));
     assertThat(c.inputTokens()).isZero();
@@ -113,14 +123,22 @@ class ChatModelLanguageModelTest {
 
   @Test
   void answerWithoutTextIsAnInvalidResponse() {
-    FakeModel model = new FakeModel(Set.of(), r -> ChatResponse.builder()
-        .aiMessage(AiMessage.builder().toolExecutionRequests(List.of()).build()).build());
+    FakeModel model =
+        new FakeModel(
+            Set.of(),
+            r ->
+                ChatResponse.builder()
+                    .aiMessage(AiMessage.builder().toolExecutionRequests(List.of()).build())
+                    .build());
 
-    assertThatThrownBy(() -> ChatModelLanguageModel.of(model, "fake/m").complete(Fixtures.textPrompt()))
-        .isInstanceOfSatisfying(LanguageModelException.class, e -> {
-          assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
-          assertThat(e.getMessage()).startsWith("fake/m: the answer has no text");
-        });
+    assertThatThrownBy(
+            () -> ChatModelLanguageModel.of(model, "fake/m").complete(Fixtures.textPrompt()))
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
+              assertThat(e.getMessage()).startsWith("fake/m: the answer has no text");
+            });
   }
 
   static Stream<Arguments> failures() {
@@ -136,7 +154,8 @@ class ChatModelLanguageModelTest {
         Arguments.of(new HttpException(408, "request timeout"), Kind.TIMEOUT),
         Arguments.of(new HttpException(422, "unprocessable"), Kind.BAD_REQUEST),
         Arguments.of(new RateLimitException(new HttpException(429, "quota")), Kind.RATE_LIMITED),
-        Arguments.of(new LangChain4jException(new SocketTimeoutException("Read timed out")), Kind.TIMEOUT),
+        Arguments.of(
+            new LangChain4jException(new SocketTimeoutException("Read timed out")), Kind.TIMEOUT),
         Arguments.of(new UncheckedIOException(new IOException("connection reset")), Kind.TIMEOUT),
         Arguments.of(new IllegalStateException("adapter bug"), Kind.BAD_REQUEST));
   }
@@ -144,36 +163,53 @@ class ChatModelLanguageModelTest {
   @ParameterizedTest(name = "{0} -> {1}")
   @MethodSource("failures")
   void langChain4jFailuresMapToKinds(RuntimeException failure, Kind kind) {
-    FakeModel model = new FakeModel(Set.of(), r -> {
-      throw failure;
-    });
+    FakeModel model =
+        new FakeModel(
+            Set.of(),
+            r -> {
+              throw failure;
+            });
 
-    assertThatThrownBy(() -> ChatModelLanguageModel.of(model, "fake/m").complete(Fixtures.textPrompt()))
-        .isInstanceOfSatisfying(LanguageModelException.class, e -> {
-          assertThat(e.kind()).isEqualTo(kind);
-          assertThat(e.getMessage()).startsWith("fake/m: ");
-        });
+    assertThatThrownBy(
+            () -> ChatModelLanguageModel.of(model, "fake/m").complete(Fixtures.textPrompt()))
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(kind);
+              assertThat(e.getMessage()).startsWith("fake/m: ");
+            });
   }
 
   @Test
   void redactedSecretsNeverReachMessagesOrCauses() {
-    FakeModel model = new FakeModel(Set.of(), r -> {
-      throw new AuthenticationException(new HttpException(401, "bad key " + Fixtures.KEY));
-    });
-    ChatModelLanguageModel lm = ChatModelLanguageModel.builder(model, "fake/m").redact(Fixtures.KEY).build();
+    FakeModel model =
+        new FakeModel(
+            Set.of(),
+            r -> {
+              throw new AuthenticationException(new HttpException(401, "bad key " + Fixtures.KEY));
+            });
+    ChatModelLanguageModel lm =
+        ChatModelLanguageModel.builder(model, "fake/m").redact(Fixtures.KEY).build();
 
     assertThatThrownBy(() -> lm.complete(Fixtures.textPrompt()))
-        .isInstanceOfSatisfying(LanguageModelException.class, e -> {
-          assertThat(e.getMessage()).isEqualTo("fake/m: authentication failed (check the API key variable)"
-              + " (HTTP 401): bad key ***");
-          assertThat(ErrorMappingWireTest.chainText(e)).doesNotContain(Fixtures.KEY);
-        });
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
+            e -> {
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "fake/m: authentication failed (check the API key variable)"
+                          + " (HTTP 401): bad key ***");
+              assertThat(ErrorMappingWireTest.chainText(e)).doesNotContain(Fixtures.KEY);
+            });
   }
 
   @Test
   void overridesReplaceThePromptsTemperatureAndTokenLimit() {
     FakeModel model = new FakeModel(Set.of(), r -> answer("ok", null));
-    ChatModelLanguageModel.builder(model, "fake/m").temperature(1.0).maxOutputTokens(2048).build()
+    ChatModelLanguageModel.builder(model, "fake/m")
+        .temperature(1.0)
+        .maxOutputTokens(2048)
+        .build()
         .complete(Fixtures.textPrompt());
 
     assertThat(model.requests.get(0).temperature()).isEqualTo(1.0);

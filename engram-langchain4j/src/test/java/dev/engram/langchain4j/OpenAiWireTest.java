@@ -49,8 +49,11 @@ class OpenAiWireTest extends WireTestCase {
   @Test
   void jsonModeSendsJsonObjectWithoutSchema() {
     stub.reply(200, Fixtures.openAiCompletion(Fixtures.ANSWER, 100, 10));
-    model(ModelSettings.builder("llama-3.1-8b-instant").apiKey(Fixtures.KEY)
-        .structuredOutput(StructuredOutput.JSON_MODE)).complete(Fixtures.jsonPrompt());
+    model(
+            ModelSettings.builder("llama-3.1-8b-instant")
+                .apiKey(Fixtures.KEY)
+                .structuredOutput(StructuredOutput.JSON_MODE))
+        .complete(Fixtures.jsonPrompt());
 
     JsonNode format = stub.single().json().get("response_format");
     assertThat(format.toString()).isEqualTo("{\"type\":\"json_object\"}");
@@ -60,13 +63,19 @@ class OpenAiWireTest extends WireTestCase {
   void noneAndFreeTextPromptsSendNoResponseFormat() {
     stub.reply(200, Fixtures.openAiCompletion(Fixtures.ANSWER, 100, 10));
     stub.reply(200, Fixtures.openAiCompletion("Caroline has a puppy.", 90, 6));
-    model(ModelSettings.builder("gpt-4o-mini").apiKey(Fixtures.KEY).structuredOutput(StructuredOutput.NONE))
+    model(
+            ModelSettings.builder("gpt-4o-mini")
+                .apiKey(Fixtures.KEY)
+                .structuredOutput(StructuredOutput.NONE))
         .complete(Fixtures.jsonPrompt());
-    Completion text = model(ModelSettings.builder("gpt-4o-mini").apiKey(Fixtures.KEY))
-        .complete(Fixtures.textPrompt());
+    Completion text =
+        model(ModelSettings.builder("gpt-4o-mini").apiKey(Fixtures.KEY))
+            .complete(Fixtures.textPrompt());
 
     assertThat(text.text()).isEqualTo("Caroline has a puppy.");
-    assertThat(stub.requests()).hasSize(2).allSatisfy(r -> assertThat(r.json().has("response_format")).isFalse());
+    assertThat(stub.requests())
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.json().has("response_format")).isFalse());
     assertThat(stub.requests().get(1).json().get("temperature").asDouble()).isEqualTo(0.3);
     assertThat(stub.requests().get(1).json().get("max_tokens").asInt()).isEqualTo(256);
   }
@@ -84,7 +93,11 @@ class OpenAiWireTest extends WireTestCase {
   @Test
   void configuredTemperatureAndTokenLimitReplaceThePromptsOwn() {
     stub.reply(200, Fixtures.openAiCompletion(Fixtures.ANSWER, 50, 9));
-    model(ModelSettings.builder("o4-mini").apiKey(Fixtures.KEY).temperature(1.0).maxOutputTokens(4000))
+    model(
+            ModelSettings.builder("o4-mini")
+                .apiKey(Fixtures.KEY)
+                .temperature(1.0)
+                .maxOutputTokens(4000))
         .complete(Fixtures.jsonPrompt());
 
     JsonNode body = stub.single().json();
@@ -94,9 +107,11 @@ class OpenAiWireTest extends WireTestCase {
 
   @Test
   void missingUsageCountsZeroTokens() {
-    stub.reply(200, "{\"id\":\"cmpl-1\",\"object\":\"chat.completion\",\"created\":1718000000,\"model\":\"local\","
-        + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"{}\"},"
-        + "\"finish_reason\":\"stop\"}]}");
+    stub.reply(
+        200,
+        "{\"id\":\"cmpl-1\",\"object\":\"chat.completion\",\"created\":1718000000,\"model\":\"local\","
+            + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"{}\"},"
+            + "\"finish_reason\":\"stop\"}]}");
     Completion c = model(ModelSettings.builder("local")).complete(Fixtures.jsonPrompt());
 
     assertThat(c.text()).isEqualTo("{}");
@@ -113,9 +128,16 @@ class OpenAiWireTest extends WireTestCase {
     assertThat(Providers.isOpenAiItself("not a url")).isFalse();
 
     stub.reply(200, Fixtures.openAiCompletion(Fixtures.ANSWER, 50, 9));
-    OpenAiChatModel chat = OpenAiChatModel.builder().baseUrl(stub.url("/v1")).apiKey(Fixtures.KEY)
-        .modelName("o4-mini").maxRetries(0).build();
-    ChatModelLanguageModel.builder(chat, "openai/o4-mini").maxCompletionTokens(true).build()
+    OpenAiChatModel chat =
+        OpenAiChatModel.builder()
+            .baseUrl(stub.url("/v1"))
+            .apiKey(Fixtures.KEY)
+            .modelName("o4-mini")
+            .maxRetries(0)
+            .build();
+    ChatModelLanguageModel.builder(chat, "openai/o4-mini")
+        .maxCompletionTokens(true)
+        .build()
         .complete(Fixtures.jsonPrompt());
 
     JsonNode body = stub.single().json();

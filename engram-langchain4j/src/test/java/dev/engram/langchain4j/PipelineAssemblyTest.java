@@ -24,16 +24,19 @@ class PipelineAssemblyTest {
   @Test
   void withoutAModelTheOfflineExtractorIsUsed() {
     var b = assemble("");
-    // config() needs storage and embedder; check the parts through a minimal fake storage-free route
+    // config() needs storage and embedder; check the parts through a minimal fake storage-free
+    // route
     assertThat(inference(b)).isInstanceOf(OfflineExtractor.class);
   }
 
   @Test
   void consolidateAndAdditiveUseTheConfiguredModelWithASummarizer() {
-    var consolidate = assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: consolidate}");
+    var consolidate =
+        assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: consolidate}");
     assertThat(inference(consolidate)).isInstanceOf(ConsolidatingInference.class);
     assertThat(optionalField(consolidate, "summarizer")).containsInstanceOf(LlmSummarizer.class);
-    var additive = assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: additive}");
+    var additive =
+        assemble("llm: {provider: openai, model: gpt-4o-mini}\npipeline: {mode: additive}");
     assertThat(inference(additive)).isInstanceOf(AdditiveInference.class);
   }
 
@@ -42,10 +45,13 @@ class PipelineAssemblyTest {
     assertThat(optionalField(assemble(""), "graphExtractor")).isEmpty();
     assertThat(optionalField(assemble("pipeline: {graph: true}"), "graphExtractor"))
         .containsInstanceOf(dev.engram.extract.OfflineGraphExtractor.class);
-    assertThat(optionalField(assemble("llm: {provider: openai}\npipeline: {graph: true}"), "graphExtractor"))
+    assertThat(
+            optionalField(
+                assemble("llm: {provider: openai}\npipeline: {graph: true}"), "graphExtractor"))
         .containsInstanceOf(dev.engram.pipeline.LlmGraphExtractor.class);
     assertThatThrownBy(() -> assemble("pipeline: {graph: maybe}"))
-        .isInstanceOf(ValidationException.class).hasMessageContaining("pipeline.graph: must be true or false");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("pipeline.graph: must be true or false");
   }
 
   @Test
@@ -53,7 +59,9 @@ class PipelineAssemblyTest {
     var defaults = assemble("pipeline: {graph: true}");
     assertThat(field(defaults, "graphEntityThreshold")).isEqualTo(0.9);
     assertThat(field(defaults, "graphAmbiguityFloor")).isEqualTo(0.75);
-    var tuned = assemble("pipeline: {graph: true, graph_entity_threshold: 0.95, graph_ambiguity_floor: 0.8}");
+    var tuned =
+        assemble(
+            "pipeline: {graph: true, graph_entity_threshold: 0.95, graph_ambiguity_floor: 0.8}");
     assertThat(field(tuned, "graphEntityThreshold")).isEqualTo(0.95);
     assertThat(field(tuned, "graphAmbiguityFloor")).isEqualTo(0.8);
     assertThatThrownBy(() -> assemble("pipeline: {graph_entity_threshold: 1.5}"))
@@ -68,8 +76,10 @@ class PipelineAssemblyTest {
   void sourceContextsAreKeptAndNotEmbeddedByDefaultAndBothComeFromThePipelineSection() {
     assertThat(field(assemble(""), "sourceContext")).isEqualTo(true);
     assertThat(field(assemble(""), "contextEmbeddings")).isEqualTo(false);
-    assertThat(field(assemble("pipeline: {context_embeddings: true}"), "contextEmbeddings")).isEqualTo(true);
-    assertThat(field(assemble("pipeline: {source_context: false}"), "sourceContext")).isEqualTo(false);
+    assertThat(field(assemble("pipeline: {context_embeddings: true}"), "contextEmbeddings"))
+        .isEqualTo(true);
+    assertThat(field(assemble("pipeline: {source_context: false}"), "sourceContext"))
+        .isEqualTo(false);
     assertThatThrownBy(() -> assemble("pipeline: {context_embeddings: sometimes}"))
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("pipeline.context_embeddings: must be true or false");

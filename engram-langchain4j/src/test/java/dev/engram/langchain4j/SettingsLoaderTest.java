@@ -1,6 +1,5 @@
 package dev.engram.langchain4j;
 
-import dev.engram.onnx.OnnxEmbedders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +7,7 @@ import dev.engram.ValidationException;
 import dev.engram.langchain4j.EngramSettings.EmbedderProvider;
 import dev.engram.langchain4j.EngramSettings.LlmProvider;
 import dev.engram.langchain4j.EngramSettings.PipelineMode;
+import dev.engram.onnx.OnnxEmbedders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SettingsLoaderTest {
   private static final Map<String, String> OPENAI_ENV = Map.of("OPENAI_API_KEY", Fixtures.KEY);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path write(String yaml) throws IOException {
     return Files.writeString(dir.resolve("engram.yaml"), yaml);
@@ -42,7 +41,9 @@ class SettingsLoaderTest {
   @Test
   void readsEveryKeyOfTheFile() throws IOException {
     Files.writeString(dir.resolve("extract.txt"), "Extract facts.");
-    Path file = write("""
+    Path file =
+        write(
+            """
         llm:
           provider: openai
           model: gpt-4.1-mini
@@ -68,14 +69,34 @@ class SettingsLoaderTest {
 
     EngramSettings s = SettingsLoader.load(file, Map.of("GROQ_API_KEY", "gsk-1"));
 
-    assertThat(s.llm()).contains(new EngramSettings.Llm(LlmProvider.OPENAI, "gpt-4.1-mini",
-        Optional.of("https://api.groq.com/openai/v1"), "GROQ_API_KEY", Optional.empty(), Duration.ofMillis(12_500),
-        OptionalDouble.of(0.2), OptionalInt.of(1500), StructuredOutput.JSON_MODE));
+    assertThat(s.llm())
+        .contains(
+            new EngramSettings.Llm(
+                LlmProvider.OPENAI,
+                "gpt-4.1-mini",
+                Optional.of("https://api.groq.com/openai/v1"),
+                "GROQ_API_KEY",
+                Optional.empty(),
+                Duration.ofMillis(12_500),
+                OptionalDouble.of(0.2),
+                OptionalInt.of(1500),
+                StructuredOutput.JSON_MODE));
     assertThat(s.embedder())
-        .isEqualTo(EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
-    assertThat(s.pipeline()).isEqualTo(new EngramSettings.Pipeline(PipelineMode.ADDITIVE, 6, 4,
-        Optional.of("Ignore small talk."), Optional.of(dir.resolve("extract.txt")), 5, false,
-        EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD, EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR, false));
+        .isEqualTo(
+            EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
+    assertThat(s.pipeline())
+        .isEqualTo(
+            new EngramSettings.Pipeline(
+                PipelineMode.ADDITIVE,
+                6,
+                4,
+                Optional.of("Ignore small talk."),
+                Optional.of(dir.resolve("extract.txt")),
+                5,
+                false,
+                EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD,
+                EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR,
+                false));
     assertThat(s.dataDir()).isEqualTo(dir.resolve("data"));
   }
 
@@ -91,7 +112,9 @@ class SettingsLoaderTest {
 
   @Test
   void environmentOverridesTheFile() throws IOException {
-    Path file = write("""
+    Path file =
+        write(
+            """
         llm:
           provider: openai
           model: gpt-4o-mini
@@ -100,11 +123,18 @@ class SettingsLoaderTest {
           provider: onnx
         data_dir: data
         """);
-    Map<String, String> env = Map.of("OPENAI_API_KEY", Fixtures.KEY,
-        "ENGRAM_LLM_MODEL", "gpt-4.1-nano",
-        "ENGRAM_LLM_BASE_URL", "http://localhost:8000/v1",
-        "ENGRAM_EMBEDDER", "ollama:nomic-embed-text:latest",
-        "ENGRAM_DATA_DIR", dir.resolve("elsewhere").toString());
+    Map<String, String> env =
+        Map.of(
+            "OPENAI_API_KEY",
+            Fixtures.KEY,
+            "ENGRAM_LLM_MODEL",
+            "gpt-4.1-nano",
+            "ENGRAM_LLM_BASE_URL",
+            "http://localhost:8000/v1",
+            "ENGRAM_EMBEDDER",
+            "ollama:nomic-embed-text:latest",
+            "ENGRAM_DATA_DIR",
+            dir.resolve("elsewhere").toString());
 
     EngramSettings s = SettingsLoader.load(file, env);
 
@@ -121,7 +151,9 @@ class SettingsLoaderTest {
 
   @Test
   void switchingProviderInTheEnvironmentDropsTheFilesProviderKeys() throws IOException {
-    Path file = write("""
+    Path file =
+        write(
+            """
         llm:
           provider: openai
           model: gpt-4o-mini
@@ -129,14 +161,18 @@ class SettingsLoaderTest {
           timeout_seconds: 20
         """);
 
-    EngramSettings.Llm llm = SettingsLoader.load(file, Map.of("ENGRAM_LLM_PROVIDER", "Ollama")).llm().orElseThrow();
+    EngramSettings.Llm llm =
+        SettingsLoader.load(file, Map.of("ENGRAM_LLM_PROVIDER", "Ollama")).llm().orElseThrow();
 
-    assertThat(llm).isEqualTo(EngramSettings.Llm.of(LlmProvider.OLLAMA).withTimeout(Duration.ofSeconds(20)));
+    assertThat(llm)
+        .isEqualTo(EngramSettings.Llm.of(LlmProvider.OLLAMA).withTimeout(Duration.ofSeconds(20)));
   }
 
   @Test
   void providerNoneInTheEnvironmentTurnsTheLanguageModelOff() throws IOException {
-    EngramSettings s = SettingsLoader.load(write("llm:\n  provider: openai\n"), Map.of("ENGRAM_LLM_PROVIDER", "none"));
+    EngramSettings s =
+        SettingsLoader.load(
+            write("llm:\n  provider: openai\n"), Map.of("ENGRAM_LLM_PROVIDER", "none"));
 
     assertThat(s.llm()).isEmpty();
     assertThat(s.pipeline().mode()).isEqualTo(PipelineMode.OFFLINE);
@@ -144,8 +180,9 @@ class SettingsLoaderTest {
 
   @Test
   void environmentAloneConfiguresAProvider() {
-    EngramSettings s = SettingsLoader.fromEnvironment(Map.of("ENGRAM_LLM_PROVIDER", "anthropic",
-        "ANTHROPIC_API_KEY", "sk-ant-1"));
+    EngramSettings s =
+        SettingsLoader.fromEnvironment(
+            Map.of("ENGRAM_LLM_PROVIDER", "anthropic", "ANTHROPIC_API_KEY", "sk-ant-1"));
 
     assertThat(s.llm()).contains(EngramSettings.Llm.of(LlmProvider.ANTHROPIC));
     assertThat(s.llm().orElseThrow().model()).isEqualTo("claude-haiku-4-5");
@@ -156,9 +193,11 @@ class SettingsLoaderTest {
   void missingKeyVariableIsNamed() throws IOException {
     ValidationException e = rejected("llm:\n  provider: openai\n", Map.of());
     assertThat(e.field()).isEqualTo("llm.api_key_env");
-    assertThat(e.getMessage()).contains("environment variable OPENAI_API_KEY is not set", "provider openai");
+    assertThat(e.getMessage())
+        .contains("environment variable OPENAI_API_KEY is not set", "provider openai");
 
-    ValidationException custom = rejected("llm:\n  provider: gemini\n  api_key_env: MY_GEMINI\n", Map.of());
+    ValidationException custom =
+        rejected("llm:\n  provider: gemini\n  api_key_env: MY_GEMINI\n", Map.of());
     assertThat(custom.getMessage()).contains("environment variable MY_GEMINI is not set");
 
     ValidationException embedder = rejected("embedder:\n  provider: openai\n", Map.of());
@@ -168,14 +207,18 @@ class SettingsLoaderTest {
 
   @Test
   void localServersNeedNoKey() throws IOException {
-    EngramSettings s = SettingsLoader.load(write("""
+    EngramSettings s =
+        SettingsLoader.load(
+            write(
+                """
         llm:
           provider: openai
           base_url: http://localhost:11434/v1
           model: qwen2.5:7b
         embedder:
           provider: ollama
-        """), Map.of());
+        """),
+            Map.of());
 
     assertThat(s.llm().orElseThrow().baseUrl()).contains("http://localhost:11434/v1");
     assertThat(s.embedder()).isEqualTo(EngramSettings.Embedder.of(EmbedderProvider.OLLAMA));
@@ -183,18 +226,22 @@ class SettingsLoaderTest {
 
   @Test
   void apiKeyInTheFileIsRejectedWithoutEchoingIt() throws IOException {
-    ValidationException e = rejected("llm:\n  provider: openai\n  api_key: sk-secret-in-yaml\n", OPENAI_ENV);
+    ValidationException e =
+        rejected("llm:\n  provider: openai\n  api_key: sk-secret-in-yaml\n", OPENAI_ENV);
 
     assertThat(e.field()).isEqualTo("llm.api_key");
-    assertThat(e.getMessage()).contains("never read from", "llm.api_key_env", "llm.api_key_file")
+    assertThat(e.getMessage())
+        .contains("never read from", "llm.api_key_env", "llm.api_key_file")
         .doesNotContain("sk-secret-in-yaml");
   }
 
   @Test
   void unknownKeysAreRejectedWithTheirNameAndTheFile() throws IOException {
-    ValidationException nested = rejected("llm:\n  provider: openai\n  tempreature: 0.1\n", OPENAI_ENV);
+    ValidationException nested =
+        rejected("llm:\n  provider: openai\n  tempreature: 0.1\n", OPENAI_ENV);
     assertThat(nested.field()).isEqualTo("llm.tempreature");
-    assertThat(nested.getMessage()).contains("unknown key in " + dir.resolve("engram.yaml"), "temperature");
+    assertThat(nested.getMessage())
+        .contains("unknown key in " + dir.resolve("engram.yaml"), "temperature");
 
     ValidationException root = rejected("vector_store: lucene\n", Map.of());
     assertThat(root.field()).isEqualTo("vector_store");
@@ -211,14 +258,19 @@ class SettingsLoaderTest {
         .contains("'mistral'", "openai, anthropic, ollama, gemini");
     assertThat(rejected("pipeline:\n  mode: consolidate\n", Map.of()).getMessage())
         .contains("needs a language model");
-    assertThat(rejected("embedder:\n  model: e5-large\n", Map.of()).field()).isEqualTo("embedder.model");
-    assertThat(rejected("pipeline:\n  max_attempts: 0\n", Map.of()).field()).isEqualTo("pipeline.max_attempts");
+    assertThat(rejected("embedder:\n  model: e5-large\n", Map.of()).field())
+        .isEqualTo("embedder.model");
+    assertThat(rejected("pipeline:\n  max_attempts: 0\n", Map.of()).field())
+        .isEqualTo("pipeline.max_attempts");
     assertThat(rejected("pipeline:\n  extraction_prompt_file: nope.txt\n", Map.of()).getMessage())
         .contains(dir.resolve("nope.txt").toString());
-    assertThat(rejected("llm:\n  provider: openai\nllm:\n  provider: gemini\n", OPENAI_ENV).getMessage())
+    assertThat(
+            rejected("llm:\n  provider: openai\nllm:\n  provider: gemini\n", OPENAI_ENV)
+                .getMessage())
         .contains("Duplicate field 'llm'");
     assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_LLM_MODEL", "gpt-4o")))
-        .isInstanceOfSatisfying(ValidationException.class,
+        .isInstanceOfSatisfying(
+            ValidationException.class,
             e -> assertThat(e.getMessage()).contains("ENGRAM_LLM_PROVIDER"));
   }
 

@@ -14,12 +14,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code store} section of {@code engram.yaml}, its environment overrides and the PostgreSQL password. */
+/**
+ * The {@code store} section of {@code engram.yaml}, its environment overrides and the PostgreSQL
+ * password.
+ */
 class StoreSettingsTest {
   private static final String SECRET = "pg-s3cret-pw";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path write(String yaml) throws IOException {
     return Files.writeString(dir.resolve("engram.yaml"), yaml);
@@ -44,13 +46,17 @@ class StoreSettingsTest {
 
   @Test
   void postgresWithUrlUserSchemaAndThePasswordFromTheEnvironment() throws IOException {
-    EngramSettings s = SettingsLoader.load(write("""
+    EngramSettings s =
+        SettingsLoader.load(
+            write(
+                """
         store:
           provider: postgres
           url: jdbc:postgresql://db.internal:5432/memories
           user: engram
           schema: team_a
-        """), Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET));
+        """),
+            Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET));
     EngramSettings.Store store = s.store();
     assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
     PostgresSettings database = store.postgres().orElseThrow();
@@ -69,12 +75,17 @@ class StoreSettingsTest {
   @Test
   void thePasswordComesFromASecretsFileWhenOneIsNamed() throws IOException {
     Path secret = Files.writeString(dir.resolve("pg-password"), SECRET + "\n");
-    EngramSettings.Store store = SettingsLoader.load(write("""
+    EngramSettings.Store store =
+        SettingsLoader.load(
+                write(
+                    """
         store:
           provider: postgres
           url: jdbc:postgresql://localhost/engram
           password_file: pg-password
-        """), Map.of()).store();
+        """),
+                Map.of())
+            .store();
     assertThat(store.passwordFile()).contains(secret);
     assertThat(store.password(Map.of("ENGRAM_POSTGRES_PASSWORD", "ignored"))).contains(SECRET);
     assertThat(store.postgres().orElseThrow().user()).isEqualTo("postgres");
@@ -83,16 +94,26 @@ class StoreSettingsTest {
 
   @Test
   void theVectorPathPoolSizeAndExactLimitAreRead() throws IOException {
-    PostgresSettings defaults = SettingsLoader.load(write("""
+    PostgresSettings defaults =
+        SettingsLoader.load(
+                write(
+                    """
         store:
           provider: postgres
           url: jdbc:postgresql://localhost/engram
-        """), Map.of()).store().postgres().orElseThrow();
+        """),
+                Map.of())
+            .store()
+            .postgres()
+            .orElseThrow();
     assertThat(defaults.vectors()).isEqualTo(VectorMode.AUTO);
     assertThat(defaults.poolSize()).isEqualTo(10);
     assertThat(defaults.exactSearchLimit()).isEqualTo(5_000);
     assertThat(defaults.vectorCacheMb()).isEqualTo(256);
-    PostgresSettings store = SettingsLoader.load(write("""
+    PostgresSettings store =
+        SettingsLoader.load(
+                write(
+                    """
         store:
           provider: postgres
           url: jdbc:postgresql://localhost/engram
@@ -100,7 +121,11 @@ class StoreSettingsTest {
           pool_size: 1
           exact_search_limit: 2000
           vector_cache_mb: 0
-        """), Map.of()).store().postgres().orElseThrow();
+        """),
+                Map.of())
+            .store()
+            .postgres()
+            .orElseThrow();
     assertThat(store.vectors()).isEqualTo(VectorMode.PGVECTOR);
     assertThat(store.poolSize()).isEqualTo(1);
     assertThat(store.exactSearchLimit()).isEqualTo(2_000);
@@ -109,32 +134,64 @@ class StoreSettingsTest {
 
   @Test
   void theEnvironmentChoosesPostgresAndItsUrl() {
-    EngramSettings.Store store = SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "postgres",
-        "ENGRAM_POSTGRES_URL", "jdbc:postgresql://10.0.0.5/engram")).store();
+    EngramSettings.Store store =
+        SettingsLoader.fromEnvironment(
+                Map.of(
+                    "ENGRAM_STORE",
+                    "postgres",
+                    "ENGRAM_POSTGRES_URL",
+                    "jdbc:postgresql://10.0.0.5/engram"))
+            .store();
     assertThat(store.provider()).isEqualTo(StoreProvider.POSTGRES);
-    assertThat(store.postgres().map(PostgresSettings::url)).contains("jdbc:postgresql://10.0.0.5/engram");
+    assertThat(store.postgres().map(PostgresSettings::url))
+        .contains("jdbc:postgresql://10.0.0.5/engram");
   }
 
   @Test
   void badStoreSettingsNameTheirField() throws IOException {
     assertThat(rejected("store:\n  provider: postgres\n", Map.of()).field()).isEqualTo("store.url");
-    assertThat(rejected("store:\n  provider: postgres\n  url: postgres://localhost/db\n", Map.of()).field())
+    assertThat(
+            rejected("store:\n  provider: postgres\n  url: postgres://localhost/db\n", Map.of())
+                .field())
         .isEqualTo("store.url");
-    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  schema: Bad-Name\n",
-        Map.of()).field()).isEqualTo("store.schema");
-    assertThat(rejected("store:\n  provider: mysql\n", Map.of()).field()).isEqualTo("store.provider");
-    ValidationException embeddedWithUrl = rejected("store:\n  url: jdbc:postgresql://h/db\n", Map.of());
+    assertThat(
+            rejected(
+                    "store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  schema: Bad-Name\n",
+                    Map.of())
+                .field())
+        .isEqualTo("store.schema");
+    assertThat(rejected("store:\n  provider: mysql\n", Map.of()).field())
+        .isEqualTo("store.provider");
+    ValidationException embeddedWithUrl =
+        rejected("store:\n  url: jdbc:postgresql://h/db\n", Map.of());
     assertThat(embeddedWithUrl.field()).isEqualTo("store.url");
     assertThat(embeddedWithUrl.getMessage()).contains("provider: postgres");
-    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  password_file: missing\n",
-        Map.of()).field()).isEqualTo("store.password_file");
-    assertThat(rejected("store:\n  provider: postgres\n  port: 5432\n", Map.of()).field()).isEqualTo("store.port");
-    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vectors: faiss\n",
-        Map.of()).field()).isEqualTo("store.vectors");
-    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  pool_size: 0\n",
-        Map.of()).field()).isEqualTo("store.pool_size");
-    assertThat(rejected("store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vector_cache_mb: -1\n",
-        Map.of()).field()).isEqualTo("store.vector_cache_mb");
+    assertThat(
+            rejected(
+                    "store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  password_file: missing\n",
+                    Map.of())
+                .field())
+        .isEqualTo("store.password_file");
+    assertThat(rejected("store:\n  provider: postgres\n  port: 5432\n", Map.of()).field())
+        .isEqualTo("store.port");
+    assertThat(
+            rejected(
+                    "store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vectors: faiss\n",
+                    Map.of())
+                .field())
+        .isEqualTo("store.vectors");
+    assertThat(
+            rejected(
+                    "store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  pool_size: 0\n",
+                    Map.of())
+                .field())
+        .isEqualTo("store.pool_size");
+    assertThat(
+            rejected(
+                    "store:\n  provider: postgres\n  url: jdbc:postgresql://h/db\n  vector_cache_mb: -1\n",
+                    Map.of())
+                .field())
+        .isEqualTo("store.vector_cache_mb");
     assertThat(rejected("store:\n  vectors: array\n", Map.of()).field()).isEqualTo("store.vectors");
     assertThatThrownBy(() -> SettingsLoader.fromEnvironment(Map.of("ENGRAM_STORE", "oracle")))
         .isInstanceOf(ValidationException.class);
@@ -142,11 +199,16 @@ class StoreSettingsTest {
 
   @Test
   void theStoreHoldsThePostgresSettingsWithoutAPassword() {
-    PostgresSettings database = PostgresSettings.builder("jdbc:postgresql://h/db").schema("team_b").build();
+    PostgresSettings database =
+        PostgresSettings.builder("jdbc:postgresql://h/db").schema("team_b").build();
     assertThat(EngramSettings.Store.postgres(database).postgres()).contains(database);
-    assertThat(EngramSettings.Store.embedded().connection(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET))).isEmpty();
-    assertThatThrownBy(() -> EngramSettings.Store.postgres(database.toBuilder().password(SECRET).build()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no password")
+    assertThat(
+            EngramSettings.Store.embedded().connection(Map.of("ENGRAM_POSTGRES_PASSWORD", SECRET)))
+        .isEmpty();
+    assertThatThrownBy(
+            () -> EngramSettings.Store.postgres(database.toBuilder().password(SECRET).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no password")
         .hasMessageNotContaining(SECRET);
   }
 }

@@ -24,8 +24,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A provider stand-in on 127.0.0.1 (random port): records every request and answers with the scripted responses in
- * order. A {@link #hang()} response holds the connection open until the stub is closed, to drive client timeouts.
+ * A provider stand-in on 127.0.0.1 (random port): records every request and answers with the
+ * scripted responses in order. A {@link #hang()} response holds the connection open until the stub
+ * is closed, to drive client timeouts.
  */
 final class StubServer implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -92,19 +93,24 @@ final class StubServer implements AutoCloseable {
   /** The only request received. */
   Recorded single() {
     if (requests.size() != 1) {
-      throw new AssertionError("expected exactly one request, got " + requests.size() + ": " + requests);
+      throw new AssertionError(
+          "expected exactly one request, got " + requests.size() + ": " + requests);
     }
     return requests.get(0);
   }
 
   private void handle(HttpExchange ex) throws IOException {
     Map<String, String> headers = new TreeMap<>();
-    ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
+    ex.getRequestHeaders()
+        .forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
     String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
     requests.add(new Recorded(ex.getRequestMethod(), ex.getRequestURI().getPath(), headers, body));
     Reply reply;
     synchronized (this) {
-      reply = replies.isEmpty() ? new Reply(500, "{\"error\":\"no scripted reply\"}", false) : replies.poll();
+      reply =
+          replies.isEmpty()
+              ? new Reply(500, "{\"error\":\"no scripted reply\"}", false)
+              : replies.poll();
     }
     if (reply.hang()) {
       try {

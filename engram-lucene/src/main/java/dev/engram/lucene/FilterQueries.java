@@ -31,15 +31,16 @@ import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Translates an {@link IndexQuery} into the Lucene query that restricts a search, agreeing exactly with
- * {@link dev.engram.filter.FilterEvaluator}: each comparison only looks at the field of its value's kind (strings
- * with strings, numbers with numbers, booleans with booleans, times with times), {@code ne}/{@code nin} are
- * "match all but" the positive query (so a missing field passes), and {@code NOT} likewise.
+ * Translates an {@link IndexQuery} into the Lucene query that restricts a search, agreeing exactly
+ * with {@link dev.engram.filter.FilterEvaluator}: each comparison only looks at the field of its
+ * value's kind (strings with strings, numbers with numbers, booleans with booleans, times with
+ * times), {@code ne}/{@code nin} are "match all but" the positive query (so a missing field
+ * passes), and {@code NOT} likewise.
  */
 final class FilterQueries {
   /**
-   * Longest string bound for a term range: Lucene turns the bounds into an automaton, which fails for bounds of
-   * about a thousand bytes; longer bounds are tested value by value instead.
+   * Longest string bound for a term range: Lucene turns the bounds into an automaton, which fails
+   * for bounds of about a thousand bytes; longer bounds are tested value by value instead.
    */
   static final int MAX_RANGE_BOUND_BYTES = 512;
 
@@ -49,9 +50,15 @@ final class FilterQueries {
   static Query restriction(IndexQuery q) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     b.add(new TermQuery(new Term(IndexFields.TENANT, q.tenant())), Occur.FILTER);
-    q.scope().userId().ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.USER_ID), id), Occur.FILTER));
-    q.scope().agentId().ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.AGENT_ID), id), Occur.FILTER));
-    q.scope().runId().ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.RUN_ID), id), Occur.FILTER));
+    q.scope()
+        .userId()
+        .ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.USER_ID), id), Occur.FILTER));
+    q.scope()
+        .agentId()
+        .ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.AGENT_ID), id), Occur.FILTER));
+    q.scope()
+        .runId()
+        .ifPresent(id -> b.add(eq(IndexFields.logical(BuiltInField.RUN_ID), id), Occur.FILTER));
     if (!(q.filter() instanceof Filter.All)) {
       b.add(translate(q.filter()), Occur.FILTER);
     }
@@ -175,31 +182,37 @@ final class FilterQueries {
         return new StringPredicateQuery(VALUES + name, op, s);
       }
       boolean lower = op == Op.GT || op == Op.GTE;
-      Query terms = new TermRangeQuery(STRING + name, lower ? t : null, lower ? null : t,
-          op == Op.GTE, op == Op.LTE);
+      Query terms =
+          new TermRangeQuery(
+              STRING + name, lower ? t : null, lower ? null : t, op == Op.GTE, op == Op.LTE);
       return any(List.of(terms, overflow(name, op, s)));
     }
     if (value instanceof Double d) {
       String field = NUMBER + name;
       return switch (op) {
-        case GT -> DoublePoint.newRangeQuery(field, DoublePoint.nextUp(d), Double.POSITIVE_INFINITY);
+        case GT ->
+            DoublePoint.newRangeQuery(field, DoublePoint.nextUp(d), Double.POSITIVE_INFINITY);
         case GTE -> DoublePoint.newRangeQuery(field, d, Double.POSITIVE_INFINITY);
-        case LT -> DoublePoint.newRangeQuery(field, Double.NEGATIVE_INFINITY, DoublePoint.nextDown(d));
+        case LT ->
+            DoublePoint.newRangeQuery(field, Double.NEGATIVE_INFINITY, DoublePoint.nextDown(d));
         default -> DoublePoint.newRangeQuery(field, Double.NEGATIVE_INFINITY, d);
       };
     }
     Instant t = (Instant) value;
-    byte[] lower = switch (op) {
-      case GT -> TimePoints.after(t);
-      case GTE -> TimePoints.encode(t);
-      default -> TimePoints.MIN;
-    };
-    byte[] upper = switch (op) {
-      case LT -> TimePoints.before(t);
-      case LTE -> TimePoints.encode(t);
-      default -> TimePoints.MAX;
-    };
-    return lower == null || upper == null ? new MatchNoDocsQuery("empty time range")
+    byte[] lower =
+        switch (op) {
+          case GT -> TimePoints.after(t);
+          case GTE -> TimePoints.encode(t);
+          default -> TimePoints.MIN;
+        };
+    byte[] upper =
+        switch (op) {
+          case LT -> TimePoints.before(t);
+          case LTE -> TimePoints.encode(t);
+          default -> TimePoints.MAX;
+        };
+    return lower == null || upper == null
+        ? new MatchNoDocsQuery("empty time range")
         : BinaryPoint.newRangeQuery(TIME + name, lower, upper);
   }
 

@@ -11,8 +11,9 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.ScoreDoc;
 
 /**
- * Reads the memory ids of search hits from doc values: hits are visited in document order (doc-value iterators
- * only move forward), which avoids decompressing a stored-fields block per hit.
+ * Reads the memory ids of search hits from doc values: hits are visited in document order
+ * (doc-value iterators only move forward), which avoids decompressing a stored-fields block per
+ * hit.
  */
 final class HitIds {
   private HitIds() {}
@@ -37,7 +38,8 @@ final class HitIds {
         values = leaf.reader().getBinaryDocValues(IndexFields.ID);
       }
       if (values == null || !values.advanceExact(doc - leaf.docBase)) {
-        throw new IllegalStateException("search hit " + doc + " has no " + IndexFields.ID + " doc value");
+        throw new IllegalStateException(
+            "search hit " + doc + " has no " + IndexFields.ID + " doc value");
       }
       ids[i] = values.binaryValue().utf8ToString();
     }

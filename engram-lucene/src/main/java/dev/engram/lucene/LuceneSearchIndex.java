@@ -36,67 +36,82 @@ import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.IOUtils;
 
 /**
- * The {@link SearchIndex} on Apache Lucene: one document per memory with an HNSW vector (dot product of unit
- * vectors), the text for BM25, and filter fields (layout in {@link IndexFields}, filter semantics in
- * {@link FilterQueries}).
+ * The {@link SearchIndex} on Apache Lucene: one document per memory with an HNSW vector (dot
+ * product of unit vectors), the text for BM25, and filter fields (layout in {@link IndexFields},
+ * filter semantics in {@link FilterQueries}).
  *
- * <p><b>Text analysis.</b> Memory texts and keyword queries go through Lucene's {@link EnglishAnalyzer}: standard
- * tokenisation, possessive removal, lower-casing, English stop words and Porter stemming, so "likes hiking" finds
- * "liked to hike". Query text is analysed into terms that are OR-ed, never parsed as query syntax, so any
- * characters are safe; text of stop words only finds nothing. A keyword search follows {@link CommonTerms}: it
- * counts each term's documents among the memories it may return (one count per term, on the searcher it then runs
- * on) and, where some terms are common and others not, a match must hold one of the others.
+ * <p><b>Text analysis.</b> Memory texts and keyword queries go through Lucene's {@link
+ * EnglishAnalyzer}: standard tokenisation, possessive removal, lower-casing, English stop words and
+ * Porter stemming, so "likes hiking" finds "liked to hike". Query text is analysed into terms that
+ * are OR-ed, never parsed as query syntax, so any characters are safe; text of stop words only
+ * finds nothing. A keyword search follows {@link CommonTerms}: it counts each term's documents
+ * among the memories it may return (one count per term, on the searcher it then runs on) and, where
+ * some terms are common and others not, a match must hold one of the others.
  *
- * <p><b>State.</b> Each {@link #commit} records the applied generation and sequence number as Lucene commit user
- * data; {@link #state()} reports the last committed pair (0 and 0 for a new index).
+ * <p><b>State.</b> Each {@link #commit} records the applied generation and sequence number as
+ * Lucene commit user data; {@link #state()} reports the last committed pair (0 and 0 for a new
+ * index).
  *
- * <p><b>Damage.</b> The index is derived data: the engine rebuilds it from the store. {@link #open} verifies an
- * existing index (every file's checksum, the vector dimension, an empty {@code write.lock}); an index that fails, or
- * whose writer cannot be opened, is moved aside to the sibling directory {@code <name>.broken} (replacing an older
- * one, so at most one damaged copy is kept, with a warning in the log) and an empty index takes its place.
- * {@link #recreate} does the same at run time, after an index failure.
+ * <p><b>Damage.</b> The index is derived data: the engine rebuilds it from the store. {@link #open}
+ * verifies an existing index (every file's checksum, the vector dimension, an empty {@code
+ * write.lock}); an index that fails, or whose writer cannot be opened, is moved aside to the
+ * sibling directory {@code <name>.broken} (replacing an older one, so at most one damaged copy is
+ * kept, with a warning in the log) and an empty index takes its place. {@link #recreate} does the
+ * same at run time, after an index failure.
  *
- * <p><b>Visibility and threading.</b> Thread-safe. Writes are serialised; searches run concurrently on
- * near-real-time searchers, refreshed at the start of the first search after a change (not on every write, which
- * would cost ingest speed), so a change is visible to every search that starts after {@link #apply} returns.
+ * <p><b>Visibility and threading.</b> Thread-safe. Writes are serialised; searches run concurrently
+ * on near-real-time searchers, refreshed at the start of the first search after a change (not on
+ * every write, which would cost ingest speed), so a change is visible to every search that starts
+ * after {@link #apply} returns.
  */
 public final class LuceneSearchIndex implements SearchIndex {
   static final String GENERATION = "engram.generation";
   static final String SEQ = "engram.seq";
+
   /** Distinct analysed terms of a keyword query beyond this are ignored. */
   static final int MAX_QUERY_TERMS = 256;
 
   private final Path path;
   private final int dimension;
   private final Analyzer analyzer;
+
   /** The open directory, writer and searchers; replaced by {@link #recreate}. */
   private volatile IndexOpening.Handles handles;
+
   private final ReentrantLock writeLock = new ReentrantLock();
+
   /**
-   * Searches and state reads hold the read side, so {@link #recreate} and {@link #close} (write side) never close
-   * the searchers under a running search.
+   * Searches and state reads hold the read side, so {@link #recreate} and {@link #close} (write
+   * side) never close the searchers under a running search.
    */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
   private final AtomicLong changes = new AtomicLong();
   private final AtomicLong refreshed = new AtomicLong();
+
   /** What was written since the searchers' last refresh, for {@link #repeatCandidates}. */
   private final UnrefreshedWrites unrefreshed;
+
   private volatile long generation;
   private volatile long seq;
   private volatile long committedGeneration;
   private volatile long committedSeq;
   private volatile boolean closed;
 
-  private LuceneSearchIndex(Path path, int dimension, Analyzer analyzer, IndexOpening.Handles handles) {
+  private LuceneSearchIndex(
+      Path path, int dimension, Analyzer analyzer, IndexOpening.Handles handles) {
     this.path = path;
     this.dimension = dimension;
     this.analyzer = analyzer;
-    this.unrefreshed = new UnrefreshedWrites(text -> QueryTerms.analyze(analyzer, IndexFields.TEXT, text,
-        Integer.MAX_VALUE));
+    this.unrefreshed =
+        new UnrefreshedWrites(
+            text -> QueryTerms.analyze(analyzer, IndexFields.TEXT, text, Integer.MAX_VALUE));
     useHandles(handles);
   }
 
-  /** Starts using freshly opened handles: reads the generation and sequence of their last commit. */
+  /**
+   * Starts using freshly opened handles: reads the generation and sequence of their last commit.
+   */
   private void useHandles(IndexOpening.Handles handles) {
     this.handles = handles;
     Map<String, String> data = new java.util.HashMap<>();
@@ -111,15 +126,18 @@ public final class LuceneSearchIndex implements SearchIndex {
   /**
    * Opens (or creates) the index in {@code indexDir} for vectors of {@code dimension} dimensions.
    *
-   * @throws IllegalArgumentException if {@code dimension} is not between 1 and
-   *                                  {@value WideHnswVectorsFormat#MAX_DIMENSIONS}
-   * @throws StorageException         if the directory cannot be used, or another writer holds it
+   * @throws IllegalArgumentException if {@code dimension} is not between 1 and {@value
+   *     WideHnswVectorsFormat#MAX_DIMENSIONS}
+   * @throws StorageException if the directory cannot be used, or another writer holds it
    */
   public static LuceneSearchIndex open(Path indexDir, int dimension) {
     Objects.requireNonNull(indexDir, "indexDir");
     if (dimension < 1 || dimension > WideHnswVectorsFormat.MAX_DIMENSIONS) {
-      throw new IllegalArgumentException("dimension: must be between 1 and " + WideHnswVectorsFormat.MAX_DIMENSIONS
-          + ", got " + dimension);
+      throw new IllegalArgumentException(
+          "dimension: must be between 1 and "
+              + WideHnswVectorsFormat.MAX_DIMENSIONS
+              + ", got "
+              + dimension);
     }
     Analyzer analyzer = new EnglishAnalyzer();
     IndexOpening.Handles handles = null;
@@ -128,21 +146,24 @@ public final class LuceneSearchIndex implements SearchIndex {
       return new LuceneSearchIndex(indexDir, dimension, analyzer, handles);
     } catch (LockObtainFailedException e) {
       IOUtils.closeWhileHandlingException(analyzer);
-      throw new StorageException("the search index at " + indexDir + " is locked by another writer", e);
+      throw new StorageException(
+          "the search index at " + indexDir + " is locked by another writer", e);
     } catch (IOException | RuntimeException e) {
       if (handles != null) {
         handles.closeDamaged();
       }
       IOUtils.closeWhileHandlingException(analyzer);
-      throw e instanceof StorageException se ? se
-          : new StorageException("could not open the search index at " + indexDir + ": " + e.getMessage(), e);
+      throw e instanceof StorageException se
+          ? se
+          : new StorageException(
+              "could not open the search index at " + indexDir + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * Sets this index's directory aside as damaged (to the sibling {@code <name>.broken}, replacing an older one) and
-   * continues with an empty index there: generation 0, sequence 0, no documents. The old writer is rolled back and
-   * closed without committing; searches wait for the swap.
+   * Sets this index's directory aside as damaged (to the sibling {@code <name>.broken}, replacing
+   * an older one) and continues with an empty index there: generation 0, sequence 0, no documents.
+   * The old writer is rolled back and closed without committing; searches wait for the swap.
    *
    * @throws StorageException if the directory cannot be moved or the new index cannot be created
    */
@@ -157,14 +178,18 @@ public final class LuceneSearchIndex implements SearchIndex {
       useHandles(IndexOpening.open(path, dimension, analyzer));
       unrefreshed.blocked(changes.incrementAndGet());
     } catch (IOException e) {
-      throw new StorageException("could not recreate the search index at " + path + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "could not recreate the search index at " + path + ": " + e.getMessage(), e);
     } finally {
       lifecycle.writeLock().unlock();
       writeLock.unlock();
     }
   }
 
-  /** How many writes the searchers do not see yet and {@link #repeatCandidates} finds without them. For tests. */
+  /**
+   * How many writes the searchers do not see yet and {@link #repeatCandidates} finds without them.
+   * For tests.
+   */
   int unrefreshedWrites() {
     return unrefreshed.size();
   }
@@ -181,7 +206,8 @@ public final class LuceneSearchIndex implements SearchIndex {
       ensureOpen();
       IndexSearcher searcher = acquire();
       try {
-        return new IndexState(committedGeneration, committedSeq, searcher.getIndexReader().numDocs());
+        return new IndexState(
+            committedGeneration, committedSeq, searcher.getIndexReader().numDocs());
       } finally {
         release(searcher);
       }
@@ -202,13 +228,19 @@ public final class LuceneSearchIndex implements SearchIndex {
           StoredMemory m = up.memory();
           checkDimension("memory " + m.id() + " has an embedding", m.embeddingView().length);
           if (m.contextEmbeddingView().length > 0) {
-            checkDimension("memory " + m.id() + " has a context embedding", m.contextEmbeddingView().length);
+            checkDimension(
+                "memory " + m.id() + " has a context embedding", m.contextEmbeddingView().length);
           }
-          handles.writer().updateDocument(new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
-              MemoryDocuments.build(m));
+          handles
+              .writer()
+              .updateDocument(
+                  new Term(IndexFields.KEY, IndexFields.key(m.tenant(), m.id())),
+                  MemoryDocuments.build(m));
           unrefreshed.written(change, m.tenant(), m.item());
         } else if (op instanceof IndexOp.Remove rm) {
-          handles.writer().deleteDocuments(new Term(IndexFields.KEY, IndexFields.key(rm.tenant(), rm.id())));
+          handles
+              .writer()
+              .deleteDocuments(new Term(IndexFields.KEY, IndexFields.key(rm.tenant(), rm.id())));
           unrefreshed.removed(rm.tenant(), rm.id());
         } else if (op instanceof IndexOp.RemoveTenant rt) {
           handles.writer().deleteDocuments(new Term(IndexFields.TENANT, rt.tenant()));
@@ -248,8 +280,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     try {
       ensureOpen();
       commitLocked();
-      // The commit has just written every buffered document: opening them costs little now, and keeps the
-      // searchers (and the segment merges their refreshes set off) in step with writes that no search asked for.
+      // The commit has just written every buffered document: opening them costs little now, and
+      // keeps the
+      // searchers (and the segment merges their refreshes set off) in step with writes that no
+      // search asked for.
       refresh();
     } catch (IOException e) {
       throw new StorageException("could not commit the search index at " + path, e);
@@ -262,26 +296,34 @@ public final class LuceneSearchIndex implements SearchIndex {
     long g = generation;
     long s = seq;
     IndexWriter writer = handles.writer();
-    writer.setLiveCommitData(Map.of(GENERATION, Long.toString(g), SEQ, Long.toString(s)).entrySet());
+    writer.setLiveCommitData(
+        Map.of(GENERATION, Long.toString(g), SEQ, Long.toString(s)).entrySet());
     writer.commit();
     committedGeneration = g;
     committedSeq = s;
   }
 
   /**
-   * Over {@link IndexFields#VECTOR} or {@link IndexFields#CONTEXT_VECTOR}. Scores are cosine similarities: Lucene's
-   * dot-product score is {@code (1 + dot) / 2}, mapped back.
+   * Over {@link IndexFields#VECTOR} or {@link IndexFields#CONTEXT_VECTOR}. Scores are cosine
+   * similarities: Lucene's dot-product score is {@code (1 + dot) / 2}, mapped back.
    */
   @Override
   public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
     Objects.requireNonNull(field, "field");
-    return nearest(switch (field) {
-      case TEXT -> IndexFields.VECTOR;
-      case CONTEXT -> IndexFields.CONTEXT_VECTOR;
-    }, query, vector, k);
+    return nearest(
+        switch (field) {
+          case TEXT -> IndexFields.VECTOR;
+          case CONTEXT -> IndexFields.CONTEXT_VECTOR;
+        },
+        query,
+        vector,
+        k);
   }
 
-  /** The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored by cosine. */
+  /**
+   * The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored
+   * by cosine.
+   */
   private List<Candidate> nearest(String field, IndexQuery query, float[] vector, int k) {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(vector, "vector");
@@ -291,58 +333,72 @@ public final class LuceneSearchIndex implements SearchIndex {
     return search(knn, k, score -> 2.0 * score - 1.0);
   }
 
-  /** Both: every document holds its memory's vector and, where there is one, its context embedding. */
+  /**
+   * Both: every document holds its memory's vector and, where there is one, its context embedding.
+   */
   @Override
   public Set<IndexField> denseFields() {
     return Set.of(IndexField.TEXT, IndexField.CONTEXT);
   }
 
   /**
-   * BM25 over {@link IndexFields#TEXT} or the memories' source contexts ({@link IndexFields#CONTEXT}, analysed as
-   * their texts).
+   * BM25 over {@link IndexFields#TEXT} or the memories' source contexts ({@link
+   * IndexFields#CONTEXT}, analysed as their texts).
    */
   @Override
   public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
     Objects.requireNonNull(field, "field");
-    return commonTermsSearch(query, switch (field) {
-      case TEXT -> IndexFields.TEXT;
-      case CONTEXT -> IndexFields.CONTEXT;
-    }, keywordTerms(query, text, k), k);
+    return commonTermsSearch(
+        query,
+        switch (field) {
+          case TEXT -> IndexFields.TEXT;
+          case CONTEXT -> IndexFields.CONTEXT;
+        },
+        keywordTerms(query, text, k),
+        k);
   }
 
   /**
-   * BM25 over {@code field} under the rule of {@link CommonTerms}: each term's document frequency and the number of
-   * memories are counted among the memories {@code query} admits, on the searcher the search then runs on.
+   * BM25 over {@code field} under the rule of {@link CommonTerms}: each term's document frequency
+   * and the number of memories are counted among the memories {@code query} admits, on the searcher
+   * the search then runs on.
    */
-  private List<Candidate> commonTermsSearch(IndexQuery query, String field, List<String> terms, int k) {
+  private List<Candidate> commonTermsSearch(
+      IndexQuery query, String field, List<String> terms, int k) {
     if (terms.isEmpty()) {
       return List.of();
     }
     Query restriction = restriction(query);
-    return search(searcher -> {
-      int memories = searcher.count(restriction);
-      Optional<Set<String>> required = Optional.empty();
-      if (CommonTerms.applies(memories)) {
-        Map<String, Integer> frequencies = new LinkedHashMap<>();
-        for (String t : terms) {
-          frequencies.put(t, searcher.count(new BooleanQuery.Builder()
-              .add(new TermQuery(new Term(field, t)), Occur.MUST)
-              .add(restriction, Occur.FILTER)
-              .build()));
-        }
-        required = CommonTerms.required(frequencies, memories);
-      }
-      return keywordQuery(restriction, field, terms, required);
-    }, k);
+    return search(
+        searcher -> {
+          int memories = searcher.count(restriction);
+          Optional<Set<String>> required = Optional.empty();
+          if (CommonTerms.applies(memories)) {
+            Map<String, Integer> frequencies = new LinkedHashMap<>();
+            for (String t : terms) {
+              frequencies.put(
+                  t,
+                  searcher.count(
+                      new BooleanQuery.Builder()
+                          .add(new TermQuery(new Term(field, t)), Occur.MUST)
+                          .add(restriction, Occur.FILTER)
+                          .build()));
+            }
+            required = CommonTerms.required(frequencies, memories);
+          }
+          return keywordQuery(restriction, field, terms, required);
+        },
+        k);
   }
 
   /**
-   * Without a refresh: the best {@code k} BM25 matches the searchers saw at their last refresh, then the {@code k}
-   * memories written since that match {@code query} and hold the largest share of the terms of {@code text}
-   * ({@link UnrefreshedWrites}), each id once. The offline extractor calls this once per fact between writes,
-   * where a refresh (a new segment written and opened) cost more than the rest of the look-up. Falls back to
-   * {@link #keyword} when the writes since the last refresh cannot be told apart (more than
-   * {@value UnrefreshedWrites#CAPACITY}, a cleared index) or the query has a filter.
+   * Without a refresh: the best {@code k} BM25 matches the searchers saw at their last refresh,
+   * then the {@code k} memories written since that match {@code query} and hold the largest share
+   * of the terms of {@code text} ({@link UnrefreshedWrites}), each id once. The offline extractor
+   * calls this once per fact between writes, where a refresh (a new segment written and opened)
+   * cost more than the rest of the look-up. Falls back to {@link #keyword} when the writes since
+   * the last refresh cannot be told apart (more than {@value UnrefreshedWrites#CAPACITY}, a cleared
+   * index) or the query has a filter.
    */
   @Override
   public List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
@@ -355,7 +411,8 @@ public final class LuceneSearchIndex implements SearchIndex {
       return search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, true);
     }
     Map<String, Candidate> out = new LinkedHashMap<>();
-    for (Candidate c : search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, false)) {
+    for (Candidate c :
+        search(keywordQuery(query, IndexFields.TEXT, terms), k, score -> score, false)) {
       out.put(c.id(), c);
     }
     for (Candidate c : recent.get()) {
@@ -364,7 +421,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     return List.copyOf(out.values());
   }
 
-  /** Checks a keyword search's arguments and analyses its text: its terms, none for text of stop words only. */
+  /**
+   * Checks a keyword search's arguments and analyses its text: its terms, none for text of stop
+   * words only.
+   */
   private List<String> keywordTerms(IndexQuery query, String text, int k) {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(text, "text");
@@ -377,11 +437,11 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   /**
-   * Any of {@code terms} in {@code field}, scored by BM25, within {@code restriction}; with {@code required}, a match
-   * must hold one of those terms (the others then only add to its score).
+   * Any of {@code terms} in {@code field}, scored by BM25, within {@code restriction}; with {@code
+   * required}, a match must hold one of those terms (the others then only add to its score).
    */
-  private static Query keywordQuery(Query restriction, String field, List<String> terms,
-                                    Optional<Set<String>> required) {
+  private static Query keywordQuery(
+      Query restriction, String field, List<String> terms, Optional<Set<String>> required) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     BooleanQuery.Builder oneOf = new BooleanQuery.Builder();
     for (String t : terms) {
@@ -421,7 +481,9 @@ public final class LuceneSearchIndex implements SearchIndex {
     Query build(IndexSearcher searcher) throws IOException;
   }
 
-  /** A fresh search whose query is built with the searcher it runs on; scores are kept as they are. */
+  /**
+   * A fresh search whose query is built with the searcher it runs on; scores are kept as they are.
+   */
   private List<Candidate> search(SearcherQuery query, int k) {
     lifecycle.readLock().lock();
     try {
@@ -435,7 +497,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     return searchOpen(searcher -> query, k, score, fresh);
   }
 
-  private List<Candidate> searchOpen(SearcherQuery query, int k, DoubleUnaryOperator score, boolean fresh) {
+  private List<Candidate> searchOpen(
+      SearcherQuery query, int k, DoubleUnaryOperator score, boolean fresh) {
     ensureOpen();
     IndexSearcher searcher = fresh ? acquire() : acquireAsIs();
     try {
@@ -464,8 +527,11 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   private static ValidationException tooManyClauses() {
-    return new ValidationException("filters", "has too many conditions for the search index (the limit is "
-        + IndexSearcher.getMaxClauseCount() + " clauses)");
+    return new ValidationException(
+        "filters",
+        "has too many conditions for the search index (the limit is "
+            + IndexSearcher.getMaxClauseCount()
+            + " clauses)");
   }
 
   /** A searcher that sees every change applied before this call. */
@@ -507,8 +573,15 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   private void checkDimension(String what, int length) {
     if (length != dimension) {
-      throw new DimensionMismatchException(what + " of " + length + " dimensions; the search index at " + path
-          + " holds vectors of " + dimension + " dimensions");
+      throw new DimensionMismatchException(
+          what
+              + " of "
+              + length
+              + " dimensions; the search index at "
+              + path
+              + " holds vectors of "
+              + dimension
+              + " dimensions");
     }
   }
 
@@ -529,14 +602,15 @@ public final class LuceneSearchIndex implements SearchIndex {
     try {
       return v == null ? 0 : Long.parseLong(v);
     } catch (NumberFormatException e) {
-      throw new StorageException("the search index commit data has a malformed " + key + ": '" + v + "'", e);
+      throw new StorageException(
+          "the search index commit data has a malformed " + key + ": '" + v + "'", e);
     }
   }
 
   /**
-   * Commits, then releases the index. Idempotent. If the commit fails (a damaged index), the writer is rolled back
-   * and closed all the same, and the failure is thrown: the next open finds the index behind or damaged and it is
-   * caught up or rebuilt from the record.
+   * Commits, then releases the index. Idempotent. If the commit fails (a damaged index), the writer
+   * is rolled back and closed all the same, and the failure is thrown: the next open finds the
+   * index behind or damaged and it is caught up or rebuilt from the record.
    */
   @Override
   public void close() {
@@ -552,7 +626,8 @@ public final class LuceneSearchIndex implements SearchIndex {
         handles.close();
       } catch (IOException | RuntimeException e) {
         handles.closeDamaged();
-        throw new StorageException("could not close the search index at " + path + " cleanly: " + e, e);
+        throw new StorageException(
+            "could not close the search index at " + path + " cleanly: " + e, e);
       } finally {
         IOUtils.closeWhileHandlingException(analyzer);
       }

@@ -33,11 +33,12 @@ import org.apache.lucene.util.BytesRef;
 /**
  * Turns a {@link StoredMemory} into a Lucene document (field layout in {@link IndexFields}).
  *
- * <p>Metadata: a string, number or boolean value is indexed under its key in the field of its kind; a list indexes
- * each of its scalar elements the same way (so "any element matches" comes for free); lists nested in lists and
- * objects are not indexed, exactly as {@link dev.engram.filter.FilterEvaluator} never matches them. A key whose
- * value is an object (or a list) is still present for {@code exists} and passes {@code ne}/{@code nin}. Nested
- * objects are not flattened: {@code metadata.a.b} names the top-level key {@code "a.b"}, as in the evaluator.
+ * <p>Metadata: a string, number or boolean value is indexed under its key in the field of its kind;
+ * a list indexes each of its scalar elements the same way (so "any element matches" comes for
+ * free); lists nested in lists and objects are not indexed, exactly as {@link
+ * dev.engram.filter.FilterEvaluator} never matches them. A key whose value is an object (or a list)
+ * is still present for {@code exists} and passes {@code ne}/{@code nin}. Nested objects are not
+ * flattened: {@code metadata.a.b} names the top-level key {@code "a.b"}, as in the evaluator.
  */
 final class MemoryDocuments {
   private MemoryDocuments() {}
@@ -52,10 +53,15 @@ final class MemoryDocuments {
     if (!m.context().isEmpty()) {
       doc.add(new TextField(IndexFields.CONTEXT, QueryTerms.wellFormed(m.context()), Store.NO));
     }
-    doc.add(new KnnFloatVectorField(IndexFields.VECTOR, m.embeddingView(), VectorSimilarityFunction.DOT_PRODUCT));
+    doc.add(
+        new KnnFloatVectorField(
+            IndexFields.VECTOR, m.embeddingView(), VectorSimilarityFunction.DOT_PRODUCT));
     if (m.contextEmbeddingView().length > 0) {
-      doc.add(new KnnFloatVectorField(IndexFields.CONTEXT_VECTOR, m.contextEmbeddingView(),
-          VectorSimilarityFunction.DOT_PRODUCT));
+      doc.add(
+          new KnnFloatVectorField(
+              IndexFields.CONTEXT_VECTOR,
+              m.contextEmbeddingView(),
+              VectorSimilarityFunction.DOT_PRODUCT));
     }
 
     string(doc, BuiltInField.USER_ID, item.userId());
@@ -71,8 +77,12 @@ final class MemoryDocuments {
     time(doc, BuiltInField.CREATED_AT, item.createdAt());
     time(doc, BuiltInField.UPDATED_AT, item.updatedAt());
     time(doc, BuiltInField.EVENT_TIME, item.eventTime());
-    time(doc, BuiltInField.EXPIRATION_DATE, item.expirationDate() == null ? null
-        : item.expirationDate().atStartOfDay().toInstant(ZoneOffset.UTC));
+    time(
+        doc,
+        BuiltInField.EXPIRATION_DATE,
+        item.expirationDate() == null
+            ? null
+            : item.expirationDate().atStartOfDay().toInstant(ZoneOffset.UTC));
 
     for (Map.Entry<String, Object> e : item.metadata().entrySet()) {
       metadata(doc, IndexFields.metadata(e.getKey()), e.getValue());

@@ -9,14 +9,16 @@ import org.apache.lucene.util.BytesRef;
  * Byte encodings of strings for the index.
  *
  * <p><b>Terms.</b> Lucene orders terms by their bytes, which for UTF-8 is code point order; Java's
- * {@link String#compareTo} (the reference semantics) orders by UTF-16 code unit, and the two disagree when a
- * character in U+E000..U+FFFF meets a supplementary character. So each UTF-16 unit {@code u} becomes one code point
- * ({@code u} below U+D800, {@code u + 0x800} from there on: no surrogates, order kept), encoded as UTF-8. Byte order
- * of the result equals {@code String.compareTo} order, equality equals {@code String.equals} (even for unpaired
- * surrogates), and the encoding is never needed backwards.
+ * {@link String#compareTo} (the reference semantics) orders by UTF-16 code unit, and the two
+ * disagree when a character in U+E000..U+FFFF meets a supplementary character. So each UTF-16 unit
+ * {@code u} becomes one code point ({@code u} below U+D800, {@code u + 0x800} from there on: no
+ * surrogates, order kept), encoded as UTF-8. Byte order of the result equals {@code
+ * String.compareTo} order, equality equals {@code String.equals} (even for unpaired surrogates),
+ * and the encoding is never needed backwards.
  *
- * <p><b>Value lists.</b> Doc values hold a field's values as raw UTF-16 so that predicates can evaluate them with
- * exactly Java's semantics: a 4-byte count, then per value a 4-byte length and its chars.
+ * <p><b>Value lists.</b> Doc values hold a field's values as raw UTF-16 so that predicates can
+ * evaluate them with exactly Java's semantics: a 4-byte count, then per value a 4-byte length and
+ * its chars.
  */
 final class StringCodec {
   /** The longest encoded term Lucene accepts. */
@@ -122,6 +124,9 @@ final class StringCodec {
   }
 
   private static int getInt(byte[] b, int p) {
-    return ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF);
+    return ((b[p] & 0xFF) << 24)
+        | ((b[p + 1] & 0xFF) << 16)
+        | ((b[p + 2] & 0xFF) << 8)
+        | (b[p + 3] & 0xFF);
   }
 }

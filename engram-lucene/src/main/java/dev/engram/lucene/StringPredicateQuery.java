@@ -21,14 +21,14 @@ import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 
 /**
- * Matches documents where any string value of a field (read from its binary doc values, see
- * {@link StringCodec#encodeList}) satisfies a comparison, evaluated with Java's own {@link String} methods exactly as
- * {@link dev.engram.filter.FilterEvaluator} does. It serves {@code contains}/{@code icontains} (a substring test no
- * term index answers exactly) and values too long to be terms.
+ * Matches documents where any string value of a field (read from its binary doc values, see {@link
+ * StringCodec#encodeList}) satisfies a comparison, evaluated with Java's own {@link String} methods
+ * exactly as {@link dev.engram.filter.FilterEvaluator} does. It serves {@code contains}/{@code
+ * icontains} (a substring test no term index answers exactly) and values too long to be terms.
  *
- * <p>The iterator is two-phase: the doc values only approximate, and a value is decoded and tested only for
- * documents that the other required clauses (tenant, scope) already accept, so its cost follows the size of the
- * scope, not of the index.
+ * <p>The iterator is two-phase: the doc values only approximate, and a value is decoded and tested
+ * only for documents that the other required clauses (tenant, scope) already accept, so its cost
+ * follows the size of the scope, not of the index.
  */
 final class StringPredicateQuery extends Query {
   private static final float MATCH_COST = 50f;
@@ -39,8 +39,8 @@ final class StringPredicateQuery extends Query {
   private final Set<String> set;
 
   /**
-   * @param field   the doc-values field
-   * @param op      any operator but {@code ne}/{@code nin} (negations are built around this query)
+   * @param field the doc-values field
+   * @param op any operator but {@code ne}/{@code nin} (negations are built around this query)
    * @param operand a String, or for {@code in} a list of Strings
    */
   StringPredicateQuery(String field, Op op, Object operand) {
@@ -85,22 +85,23 @@ final class StringPredicateQuery extends Query {
         if (values == null) {
           return null;
         }
-        TwoPhaseIterator twoPhase = new TwoPhaseIterator(values) {
-          @Override
-          public boolean matches() throws IOException {
-            for (String v : StringCodec.decodeList(values.binaryValue())) {
-              if (test(v)) {
-                return true;
+        TwoPhaseIterator twoPhase =
+            new TwoPhaseIterator(values) {
+              @Override
+              public boolean matches() throws IOException {
+                for (String v : StringCodec.decodeList(values.binaryValue())) {
+                  if (test(v)) {
+                    return true;
+                  }
+                }
+                return false;
               }
-            }
-            return false;
-          }
 
-          @Override
-          public float matchCost() {
-            return MATCH_COST;
-          }
-        };
+              @Override
+              public float matchCost() {
+                return MATCH_COST;
+              }
+            };
         return new ConstantScoreScorer(this, score(), scoreMode, twoPhase);
       }
 

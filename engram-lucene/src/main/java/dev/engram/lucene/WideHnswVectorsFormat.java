@@ -9,17 +9,20 @@ import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SegmentWriteState;
 
 /**
- * Lucene's HNSW vectors format with a higher dimension limit: Lucene caps vectors at
- * {@value KnnVectorsFormat#DEFAULT_MAX_DIMENSIONS} dimensions by default, too few for embedding models such as
- * OpenAI's (1536 or 3072). The files are exactly those of {@link Lucene99HnswVectorsFormat}; only the limit
- * differs. Used for vector fields wider than the default limit, and registered as a service so that segments
- * written with it can be read back (the format name is recorded per field).
+ * Lucene's HNSW vectors format with a higher dimension limit: Lucene caps vectors at {@value
+ * KnnVectorsFormat#DEFAULT_MAX_DIMENSIONS} dimensions by default, too few for embedding models such
+ * as OpenAI's (1536 or 3072). The files are exactly those of {@link Lucene99HnswVectorsFormat};
+ * only the limit differs. Used for vector fields wider than the default limit, and registered as a
+ * service so that segments written with it can be read back (the format name is recorded per
+ * field).
  *
- * <p>Public only because Lucene's service loader needs a public class with a public no-argument constructor.
+ * <p>Public only because Lucene's service loader needs a public class with a public no-argument
+ * constructor.
  */
 public final class WideHnswVectorsFormat extends KnnVectorsFormat {
   /** The format name recorded in the index. */
   public static final String NAME = "EngramWideHnsw";
+
   /** The widest vector accepted. */
   public static final int MAX_DIMENSIONS = 4096;
 

@@ -21,19 +21,40 @@ final class Docs {
 
   private Docs() {}
 
-  static MemoryItem item(String id, String text, String userId, String agentId, Map<String, Object> metadata,
+  static MemoryItem item(
+      String id,
+      String text,
+      String userId,
+      String agentId,
+      Map<String, Object> metadata,
       LocalDate expiration) {
-    return new MemoryItem(id, text, Hashes.md5(text), metadata, userId, agentId, null, null, Role.USER, T0, T0,
-        null, List.of(), expiration);
+    return new MemoryItem(
+        id,
+        text,
+        Hashes.md5(text),
+        metadata,
+        userId,
+        agentId,
+        null,
+        null,
+        Role.USER,
+        T0,
+        T0,
+        null,
+        List.of(),
+        expiration);
   }
 
   static StoredMemory stored(String tenant, MemoryItem item, float[] vector) {
     return new StoredMemory(tenant, item, vector);
   }
 
-  /** A memory of user {@code userId} in tenant {@code t} with a unit vector along axis {@code axis}. */
+  /**
+   * A memory of user {@code userId} in tenant {@code t} with a unit vector along axis {@code axis}.
+   */
   static IndexOp upsert(String tenant, String id, String text, String userId, int dim, int axis) {
-    return new IndexOp.Upsert(stored(tenant, item(id, text, userId, null, Map.of(), null), axis(dim, axis)));
+    return new IndexOp.Upsert(
+        stored(tenant, item(id, text, userId, null, Map.of(), null), axis(dim, axis)));
   }
 
   static float[] axis(int dim, int axis) {

@@ -17,16 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A scope's dense search is exact: with more memories in the scope than k, but no more than
- * {@link ScopedKnnQuery#EXACT_LIMIT}, every one of them is scored, so the result is the true nearest k, whatever
- * the HNSW graph would have found (random 256-dimension vectors, where a graph walk for k = 150 among the 2,850
- * memories of the scope misses some: this test fails with the graph walk).
+ * A scope's dense search is exact: with more memories in the scope than k, but no more than {@link
+ * ScopedKnnQuery#EXACT_LIMIT}, every one of them is scored, so the result is the true nearest k,
+ * whatever the HNSW graph would have found (random 256-dimension vectors, where a graph walk for k
+ * = 150 among the 2,850 memories of the scope misses some: this test fails with the graph walk).
  */
 class ExactScopeSearchTest {
   private static final int DIM = 256;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aScopeSmallerThanTheExactLimitGetsItsTrueNearestNeighbours() {
@@ -45,7 +44,9 @@ class ExactScopeSearchTest {
       if (user.equals("alice")) {
         alice.add(i);
       }
-      ops.add(new IndexOp.Upsert(Docs.stored("t", Docs.item("m" + i, "note " + i, user, null, Map.of(), null), v)));
+      ops.add(
+          new IndexOp.Upsert(
+              Docs.stored("t", Docs.item("m" + i, "note " + i, user, null, Map.of(), null), v)));
     }
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, DIM)) {
       index.apply(ops, 1, 1);
@@ -54,11 +55,13 @@ class ExactScopeSearchTest {
         query[0] += 0.5f;
         float[] target = Docs.unit(query);
         List<String> expected = new ArrayList<>();
-        alice.sort(Comparator.comparingDouble((Integer i) -> -VectorMath.cosine(target, vectors.get(i))));
+        alice.sort(
+            Comparator.comparingDouble((Integer i) -> -VectorMath.cosine(target, vectors.get(i))));
         for (int i : alice.subList(0, 150)) {
           expected.add("m" + i);
         }
-        List<Candidate> got = index.dense(Docs.query("t", Scope.user("alice")), IndexField.TEXT, target, 150);
+        List<Candidate> got =
+            index.dense(Docs.query("t", Scope.user("alice")), IndexField.TEXT, target, 150);
         // as a set: near-ties among float scores may swap places
         assertThat(Docs.ids(got)).as("query %d", q).containsExactlyInAnyOrderElementsOf(expected);
       }

@@ -23,13 +23,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Hand-picked edge cases of the filter translation, each checked against the expected ids and the evaluator. */
+/**
+ * Hand-picked edge cases of the filter translation, each checked against the expected ids and the
+ * evaluator.
+ */
 class FilterTranslationTest {
-  private static final String LONG = "，".repeat(11_000) + "tail"; // 33,004 UTF-8 bytes: too long for a term
+  private static final String LONG =
+      "，".repeat(11_000) + "tail"; // 33,004 UTF-8 bytes: too long for a term
   private static final Instant CREATED = Instant.parse("2024-05-01T10:00:00.000000500Z");
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static LuceneSearchIndex index;
   private static final List<MemoryItem> ITEMS = new ArrayList<>();
 
@@ -65,8 +68,22 @@ class FilterTranslationTest {
 
   private static void add(String id, Map<String, Object> metadata, Instant eventTime) {
     String text = "memory " + id;
-    ITEMS.add(new MemoryItem(id, text, Hashes.md5(text), metadata, "alice", null, null, null,
-        id.startsWith("num") ? Role.ASSISTANT : Role.USER, CREATED, CREATED, eventTime, List.of(), null));
+    ITEMS.add(
+        new MemoryItem(
+            id,
+            text,
+            Hashes.md5(text),
+            metadata,
+            "alice",
+            null,
+            null,
+            null,
+            id.startsWith("num") ? Role.ASSISTANT : Role.USER,
+            CREATED,
+            CREATED,
+            eventTime,
+            List.of(),
+            null));
   }
 
   @AfterAll
@@ -76,11 +93,16 @@ class FilterTranslationTest {
 
   /** Asserts that the index and the evaluator both select exactly {@code ids}. */
   private static void expect(Filter filter, String... ids) {
-    List<String> byEvaluator = ITEMS.stream().filter(m -> FilterEvaluator.matches(filter, m)).map(MemoryItem::id)
-        .toList();
+    List<String> byEvaluator =
+        ITEMS.stream().filter(m -> FilterEvaluator.matches(filter, m)).map(MemoryItem::id).toList();
     assertThat(byEvaluator).as("evaluator: " + filter).containsExactlyInAnyOrder(ids);
-    List<String> byIndex = Docs.ids(index.dense(Docs.query("t", Scope.user("alice"), filter), IndexField.TEXT,
-        Docs.axis(4, 0), 50));
+    List<String> byIndex =
+        Docs.ids(
+            index.dense(
+                Docs.query("t", Scope.user("alice"), filter),
+                IndexField.TEXT,
+                Docs.axis(4, 0),
+                50));
     assertThat(byIndex).as("index: " + filter).containsExactlyInAnyOrder(ids);
   }
 
@@ -91,17 +113,50 @@ class FilterTranslationTest {
     expect(Filter.eq("v", true), "bool");
     expect(Filter.compare("v", Op.IN, List.of("1", true)), "str1", "bool");
     expect(Filter.compare("v", Op.GT, 0), "num1", "num1d", "list");
-    expect(Filter.compare("v", Op.GTE, "1"), "str1", "list", "long", "emoji", "fullwidth", "istanbul");
+    expect(
+        Filter.compare("v", Op.GTE, "1"), "str1", "list", "long", "emoji", "fullwidth", "istanbul");
   }
 
   @Test
   void negationsLetMissingFieldsPass() {
-    expect(Filter.compare("v", Op.NE, 1), "str1", "bool", "negzero", "zero", "list", "map", "nullv", "none",
-        "long", "emoji", "fullwidth", "istanbul");
-    expect(Filter.compare("v", Op.NIN, List.of("1", 1, true, "red", 0)), "negzero", "map", "nullv", "none",
-        "long", "emoji", "fullwidth", "istanbul");
-    expect(Filter.not(Filter.compare("v", Op.LT, 1)), "str1", "num1", "num1d", "bool", "list", "map", "nullv",
-        "none", "long", "emoji", "fullwidth", "istanbul");
+    expect(
+        Filter.compare("v", Op.NE, 1),
+        "str1",
+        "bool",
+        "negzero",
+        "zero",
+        "list",
+        "map",
+        "nullv",
+        "none",
+        "long",
+        "emoji",
+        "fullwidth",
+        "istanbul");
+    expect(
+        Filter.compare("v", Op.NIN, List.of("1", 1, true, "red", 0)),
+        "negzero",
+        "map",
+        "nullv",
+        "none",
+        "long",
+        "emoji",
+        "fullwidth",
+        "istanbul");
+    expect(
+        Filter.not(Filter.compare("v", Op.LT, 1)),
+        "str1",
+        "num1",
+        "num1d",
+        "bool",
+        "list",
+        "map",
+        "nullv",
+        "none",
+        "long",
+        "emoji",
+        "fullwidth",
+        "istanbul");
   }
 
   @Test
@@ -118,8 +173,20 @@ class FilterTranslationTest {
     expect(Filter.eq("v", false), "list");
     expect(Filter.eq("v", "nested"));
     expect(new Filter.Exists(dev.engram.filter.Field.of("tags")), "list");
-    expect(new Filter.Exists(dev.engram.filter.Field.of("v")), "str1", "num1", "num1d", "bool", "negzero", "zero",
-        "list", "map", "long", "emoji", "fullwidth", "istanbul");
+    expect(
+        new Filter.Exists(dev.engram.filter.Field.of("v")),
+        "str1",
+        "num1",
+        "num1d",
+        "bool",
+        "negzero",
+        "zero",
+        "list",
+        "map",
+        "long",
+        "emoji",
+        "fullwidth",
+        "istanbul");
     expect(Filter.eq("metadata.a.b", "flat"), "map");
     expect(Filter.eq("metadata.v.a", "b"));
   }
@@ -131,8 +198,21 @@ class FilterTranslationTest {
     expect(Filter.compare("v", Op.CONTAINS, "，tail"), "long");
     expect(Filter.compare("v", Op.GT, "，，"), "long");
     expect(Filter.compare("v", Op.LT, LONG), "str1", "list", "emoji", "fullwidth", "istanbul");
-    expect(Filter.compare("v", Op.NE, LONG), "str1", "num1", "num1d", "bool", "negzero", "zero", "list", "map",
-        "nullv", "none", "emoji", "fullwidth", "istanbul");
+    expect(
+        Filter.compare("v", Op.NE, LONG),
+        "str1",
+        "num1",
+        "num1d",
+        "bool",
+        "negzero",
+        "zero",
+        "list",
+        "map",
+        "nullv",
+        "none",
+        "emoji",
+        "fullwidth",
+        "istanbul");
   }
 
   @Test
@@ -163,14 +243,23 @@ class FilterTranslationTest {
     expect(Filter.compare("created_at", Op.GT, "2024-05-01T10:00:00.0000005Z"));
     expect(Filter.compare("event_time", Op.GT, CREATED), "num1");
     expect(Filter.compare("event_time", Op.LTE, CREATED));
-    expect(Filter.compare("event_time", Op.NE, CREATED.plusNanos(1)), ITEMS.stream().map(MemoryItem::id)
-        .filter(id -> !id.equals("num1")).toArray(String[]::new));
+    expect(
+        Filter.compare("event_time", Op.NE, CREATED.plusNanos(1)),
+        ITEMS.stream().map(MemoryItem::id).filter(id -> !id.equals("num1")).toArray(String[]::new));
     expect(new Filter.Exists(dev.engram.filter.Field.of("event_time")), "num1");
   }
 
   @Test
   void mem0JsonFiltersTranslate() {
-    expect(Mem0Filters.parse("{\"OR\": [{\"v\": {\"gte\": 1, \"lt\": 2}}, {\"v\": \"*\", \"NOT\": [{\"v\": {"
-        + "\"icontains\": \"\"}}]}]}"), "num1", "num1d", "bool", "negzero", "zero", "map");
+    expect(
+        Mem0Filters.parse(
+            "{\"OR\": [{\"v\": {\"gte\": 1, \"lt\": 2}}, {\"v\": \"*\", \"NOT\": [{\"v\": {"
+                + "\"icontains\": \"\"}}]}]}"),
+        "num1",
+        "num1d",
+        "bool",
+        "negzero",
+        "zero",
+        "map");
   }
 }

@@ -21,8 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class IndexOpeningTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void anIndexOfAnotherDimensionIsReplacedByAnEmptyOne() {
@@ -34,7 +33,10 @@ class IndexOpeningTest {
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 8)) {
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
       index.apply(List.of(upsert("t", "m2", "tea", "alice", 8, 5)), 1, 1);
-      assertThat(ids(index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(8, 5), 5)))
+      assertThat(
+              ids(
+                  index.dense(
+                      query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(8, 5), 5)))
           .containsExactly("m2");
     }
   }
@@ -47,7 +49,8 @@ class IndexOpeningTest {
       index.commit();
     }
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+      for (Path f :
+          files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
         Files.write(f, new byte[] {1, 2, 3});
       }
     }
@@ -58,7 +61,8 @@ class IndexOpeningTest {
     }
     assertThat(this.dir.resolve("index.broken")).isDirectory();
     try (Stream<Path> files = Files.list(this.dir.resolve("index.broken"))) {
-      assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("segments_"));
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.startsWith("segments_"));
     }
   }
 
@@ -77,7 +81,8 @@ class IndexOpeningTest {
         Files.write(f, bytes);
       }
     }
-    assertThat(IndexOpening.problem(dir, 4)).hasValueSatisfying(p -> assertThat(p).contains("cannot be read"));
+    assertThat(IndexOpening.problem(dir, 4))
+        .hasValueSatisfying(p -> assertThat(p).contains("cannot be read"));
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
     }
@@ -91,12 +96,16 @@ class IndexOpeningTest {
       index.commit();
       Files.writeString(dir.resolve("write.lock"), "garbage");
       assertThatThrownBy(index::commit).isInstanceOf(RuntimeException.class);
-      assertThat(IndexOpening.problem(dir, 4)).hasValueSatisfying(p -> assertThat(p).contains("write.lock"));
+      assertThat(IndexOpening.problem(dir, 4))
+          .hasValueSatisfying(p -> assertThat(p).contains("write.lock"));
       index.recreate();
       assertThat(index.state()).isEqualTo(new IndexState(0, 0, 0));
       index.apply(List.of(upsert("t", "m2", "tea", "alice", 4, 0)), 4, 2);
       index.commit();
-      assertThat(ids(index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(4, 0), 5)))
+      assertThat(
+              ids(
+                  index.dense(
+                      query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(4, 0), 5)))
           .containsExactly("m2");
     }
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
@@ -108,12 +117,17 @@ class IndexOpeningTest {
   void vectorsWiderThanLucenesDefaultLimitWorkAcrossReopen() {
     int dim = 1536;
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, dim)) {
-      index.apply(List.of(upsert("t", "x", "tea", "alice", dim, 7), upsert("t", "y", "tea", "alice", dim, 1500)),
-          2, 1);
+      index.apply(
+          List.of(
+              upsert("t", "x", "tea", "alice", dim, 7),
+              upsert("t", "y", "tea", "alice", dim, 1500)),
+          2,
+          1);
     }
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, dim)) {
       assertThat(index.state()).isEqualTo(new IndexState(1, 2, 2));
-      List<Candidate> hits = index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(dim, 1500), 1);
+      List<Candidate> hits =
+          index.dense(query("t", Scope.user("alice")), IndexField.TEXT, Docs.axis(dim, 1500), 1);
       assertThat(ids(hits)).containsExactly("y");
       assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-6));
     }
@@ -123,7 +137,9 @@ class IndexOpeningTest {
   void aDirectoryHeldByAnotherWriterIsRefused() {
     try (LuceneSearchIndex index = LuceneSearchIndex.open(dir, 4)) {
       assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 4))
-          .isInstanceOf(StorageException.class).hasMessageContaining("locked").hasMessageContaining(dir.toString());
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining("locked")
+          .hasMessageContaining(dir.toString());
       index.apply(List.of(upsert("t", "m1", "tea", "alice", 4, 0)), 1, 1);
       assertThat(index.state().documents()).isEqualTo(1);
     }
@@ -132,8 +148,11 @@ class IndexOpeningTest {
   @Test
   void dimensionsOutsideTheSupportedRangeAreRejected() {
     assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension").hasMessageContaining("0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dimension")
+        .hasMessageContaining("0");
     assertThatThrownBy(() -> LuceneSearchIndex.open(dir, 5000))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4096");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("4096");
   }
 }

@@ -7,15 +7,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The frame of the tests that work on one index per test: a fresh {@link LuceneSearchIndex} of {@value #DIM}
- * dimensions in a temporary directory, opened before each test and closed after it.
+ * The frame of the tests that work on one index per test: a fresh {@link LuceneSearchIndex} of
+ * {@value #DIM} dimensions in a temporary directory, opened before each test and closed after it.
  */
 abstract class LuceneIndexTestCase {
   static final int DIM = 4;
   static final Scope ALICE = Scope.user("alice");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   LuceneSearchIndex index;
 
   @BeforeEach

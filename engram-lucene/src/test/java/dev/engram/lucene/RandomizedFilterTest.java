@@ -24,11 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The filter translation agrees exactly with {@link FilterEvaluator}: for random memories and random filters, dense
- * search with k at least the number of documents, and keyword search for a word every memory holds, return exactly
- * the memories of the scope that the evaluator accepts (and that are not expired, unless asked). The seed is fixed
- * and printed with each failure; set {@code -Dengram.seed=...} to try others
- * (the same generators run on every backend in {@link dev.engram.testing.RandomFilterContract}).
+ * The filter translation agrees exactly with {@link FilterEvaluator}: for random memories and
+ * random filters, dense search with k at least the number of documents, and keyword search for a
+ * word every memory holds, return exactly the memories of the scope that the evaluator accepts (and
+ * that are not expired, unless asked). The seed is fixed and printed with each failure; set {@code
+ * -Dengram.seed=...} to try others (the same generators run on every backend in {@link
+ * dev.engram.testing.RandomFilterContract}).
  */
 class RandomizedFilterTest {
   private static final long SEED = Long.getLong("engram.seed", 0x5EED_2024L);
@@ -36,8 +37,7 @@ class RandomizedFilterTest {
   private static final int FILTERS = 500;
   private static final int DIM = 8;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void indexResultsAgreeWithTheReferenceEvaluator() {
@@ -52,26 +52,45 @@ class RandomizedFilterTest {
       int partial = 0;
       for (int i = 0; i < FILTERS; i++) {
         Filter filter = filters.filter(0);
-        IndexQuery q = new IndexQuery("t", Scope.user("u"), filter, random.nextInt(4) == 0, Docs.TODAY);
+        IndexQuery q =
+            new IndexQuery("t", Scope.user("u"), filter, random.nextInt(4) == 0, Docs.TODAY);
         Set<String> expected = expected(items, q);
-        String context = "seed=" + SEED + " filter #" + i + " includeExpired=" + q.includeExpired() + ": " + filter;
-        assertThat(Docs.ids(index.dense(q, IndexField.TEXT, gen.vector(DIM), MEMORIES))).as("dense, " + context)
+        String context =
+            "seed="
+                + SEED
+                + " filter #"
+                + i
+                + " includeExpired="
+                + q.includeExpired()
+                + ": "
+                + filter;
+        assertThat(Docs.ids(index.dense(q, IndexField.TEXT, gen.vector(DIM), MEMORIES)))
+            .as("dense, " + context)
             .containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(Docs.ids(index.keyword(q, IndexField.TEXT, "memo", MEMORIES))).as("keyword, " + context)
+        assertThat(Docs.ids(index.keyword(q, IndexField.TEXT, "memo", MEMORIES)))
+            .as("keyword, " + context)
             .containsExactlyInAnyOrderElementsOf(expected);
         nonEmpty += expected.isEmpty() ? 0 : 1;
-        IndexQuery unfiltered = new IndexQuery("t", q.scope(), Filter.all(), q.includeExpired(), q.today());
+        IndexQuery unfiltered =
+            new IndexQuery("t", q.scope(), Filter.all(), q.includeExpired(), q.today());
         partial += expected.isEmpty() || expected.equals(expected(items, unfiltered)) ? 0 : 1;
       }
       // The generator must exercise both outcomes, not trivially match everything or nothing.
-      assertThat(nonEmpty).as("seed=" + SEED + ": filters matching something").isGreaterThan(FILTERS / 4);
-      assertThat(partial).as("seed=" + SEED + ": filters matching a proper subset").isGreaterThan(FILTERS / 5);
+      assertThat(nonEmpty)
+          .as("seed=" + SEED + ": filters matching something")
+          .isGreaterThan(FILTERS / 4);
+      assertThat(partial)
+          .as("seed=" + SEED + ": filters matching a proper subset")
+          .isGreaterThan(FILTERS / 5);
     }
   }
 
-  /** Adds the memories in batches with commits between (several segments), then updates and removes some. */
-  private static void ingest(LuceneSearchIndex index, RandomMemories gen, Random random,
-      Map<String, MemoryItem> live) {
+  /**
+   * Adds the memories in batches with commits between (several segments), then updates and removes
+   * some.
+   */
+  private static void ingest(
+      LuceneSearchIndex index, RandomMemories gen, Random random, Map<String, MemoryItem> live) {
     long seq = 0;
     List<IndexOp> batch = new ArrayList<>();
     for (int i = 0; i < MEMORIES; i++) {

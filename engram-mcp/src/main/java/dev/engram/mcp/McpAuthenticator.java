@@ -4,10 +4,10 @@ import dev.engram.Memory;
 import java.util.Optional;
 
 /**
- * Maps the API key of an HTTP request ({@code Authorization: Bearer <key>}) to the memory of the key's tenant.
- * The MCP endpoint answers 401 when this returns empty, before the request reaches the MCP layer; tool calls of
- * the request then read and write only the returned view. Implementations must be thread-safe, compare keys in
- * constant time and never log them.
+ * Maps the API key of an HTTP request ({@code Authorization: Bearer <key>}) to the memory of the
+ * key's tenant. The MCP endpoint answers 401 when this returns empty, before the request reaches
+ * the MCP layer; tool calls of the request then read and write only the returned view.
+ * Implementations must be thread-safe, compare keys in constant time and never log them.
  */
 @FunctionalInterface
 public interface McpAuthenticator {

@@ -24,11 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Engram's MCP server over streamable HTTP, as a servlet to mount at {@value #PATH} in any Jakarta Servlet 6
- * container (async support on). Every request must carry {@code Authorization: Bearer <key>}: the
- * {@link McpAuthenticator} maps the key to its tenant's {@link Memory}, a missing or unknown key gets 401 before the
- * MCP layer sees the request, and every tool call of the request uses that tenant's memory (never a tenant named in
- * an argument). Browser origins other than localhost are refused (DNS-rebinding protection).
+ * Engram's MCP server over streamable HTTP, as a servlet to mount at {@value #PATH} in any Jakarta
+ * Servlet 6 container (async support on). Every request must carry {@code Authorization: Bearer
+ * <key>}: the {@link McpAuthenticator} maps the key to its tenant's {@link Memory}, a missing or
+ * unknown key gets 401 before the MCP layer sees the request, and every tool call of the request
+ * uses that tenant's memory (never a tenant named in an argument). Browser origins other than
+ * localhost are refused (DNS-rebinding protection).
  *
  * <pre>{@code
  * ServletHolder holder = new ServletHolder(McpHttpEndpoint.servlet(authenticator));
@@ -45,7 +46,10 @@ public final class McpHttpEndpoint {
 
   private McpHttpEndpoint() {}
 
-  /** The servlet with default settings: mounted at {@value #PATH}, no default scope, localhost origins only. */
+  /**
+   * The servlet with default settings: mounted at {@value #PATH}, no default scope, localhost
+   * origins only.
+   */
   public static HttpServlet servlet(McpAuthenticator authenticator) {
     return builder(authenticator).build();
   }
@@ -60,8 +64,12 @@ public final class McpHttpEndpoint {
     private final McpAuthenticator authenticator;
     private String path = PATH;
     private ScopeDefaults defaults = ScopeDefaults.none();
-    private List<String> allowedOrigins = List.of("http://localhost:*", "http://127.0.0.1:*",
-        "https://localhost:*", "https://127.0.0.1:*");
+    private List<String> allowedOrigins =
+        List.of(
+            "http://localhost:*",
+            "http://127.0.0.1:*",
+            "https://localhost:*",
+            "https://127.0.0.1:*");
     private Duration keepAlive = Duration.ofSeconds(30);
 
     private Builder(McpAuthenticator authenticator) {
@@ -84,8 +92,8 @@ public final class McpHttpEndpoint {
     }
 
     /**
-     * Browser origins allowed to call (patterns such as {@code http://localhost:*}); requests without an Origin
-     * header (non-browser clients) are always allowed.
+     * Browser origins allowed to call (patterns such as {@code http://localhost:*}); requests
+     * without an Origin header (non-browser clients) are always allowed.
      */
     public Builder allowedOrigins(List<String> origins) {
       this.allowedOrigins = List.copyOf(origins);
@@ -100,16 +108,22 @@ public final class McpHttpEndpoint {
 
     /** The servlet; its MCP server is closed when the container destroys the servlet. */
     public HttpServlet build() {
-      HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-          .jsonMapper(McpJsonDefaults.getMapper())
-          .mcpEndpoint(path)
-          .keepAliveInterval(keepAlive)
-          .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder().allowedOrigins(allowedOrigins)
-              .build())
-          .contextExtractor(request -> McpTransportContext.create(Map.of(MEMORY_KEY,
-              request.getAttribute(MEMORY_KEY))))
-          .build();
-      McpSyncServer server = McpServers.build(McpServer.sync(transport), McpHttpEndpoint::memoryOf, defaults);
+      HttpServletStreamableServerTransportProvider transport =
+          HttpServletStreamableServerTransportProvider.builder()
+              .jsonMapper(McpJsonDefaults.getMapper())
+              .mcpEndpoint(path)
+              .keepAliveInterval(keepAlive)
+              .httpHeaderValidator(
+                  DefaultServerTransportSecurityValidator.builder()
+                      .allowedOrigins(allowedOrigins)
+                      .build())
+              .contextExtractor(
+                  request ->
+                      McpTransportContext.create(
+                          Map.of(MEMORY_KEY, request.getAttribute(MEMORY_KEY))))
+              .build();
+      McpSyncServer server =
+          McpServers.build(McpServer.sync(transport), McpHttpEndpoint::memoryOf, defaults);
       return new AuthenticatingServlet(authenticator, transport, server);
     }
   }
@@ -119,7 +133,8 @@ public final class McpHttpEndpoint {
     if (memory instanceof Memory m) {
       return m;
     }
-    throw new IllegalStateException("the request reached the MCP layer without an authenticated tenant");
+    throw new IllegalStateException(
+        "the request reached the MCP layer without an authenticated tenant");
   }
 
   /** Authenticates each request, then hands it to the SDK's streamable HTTP servlet. */
@@ -129,8 +144,10 @@ public final class McpHttpEndpoint {
     private final transient HttpServletStreamableServerTransportProvider transport;
     private final transient McpSyncServer server;
 
-    AuthenticatingServlet(McpAuthenticator authenticator, HttpServletStreamableServerTransportProvider transport,
-                          McpSyncServer server) {
+    AuthenticatingServlet(
+        McpAuthenticator authenticator,
+        HttpServletStreamableServerTransportProvider transport,
+        McpSyncServer server) {
       this.authenticator = authenticator;
       this.transport = transport;
       this.server = server;
@@ -147,8 +164,11 @@ public final class McpHttpEndpoint {
         throws ServletException, IOException {
       Optional<Memory> memory = bearerKey(request).flatMap(authenticator::authenticate);
       if (memory.isEmpty()) {
-        unauthorized(response, request.getHeader("Authorization") == null
-            ? "missing Authorization: Bearer <key> header" : "invalid API key");
+        unauthorized(
+            response,
+            request.getHeader("Authorization") == null
+                ? "missing Authorization: Bearer <key> header"
+                : "invalid API key");
         return;
       }
       request.setAttribute(MEMORY_KEY, memory.get());
@@ -179,12 +199,15 @@ public final class McpHttpEndpoint {
       return key.isEmpty() ? Optional.empty() : Optional.of(key);
     }
 
-    private static void unauthorized(HttpServletResponse response, String detail) throws IOException {
+    private static void unauthorized(HttpServletResponse response, String detail)
+        throws IOException {
       response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
       response.setHeader("WWW-Authenticate", "Bearer realm=\"engram\"");
       response.setContentType("application/json");
       response.setCharacterEncoding("UTF-8");
-      byte[] body = ("{\"error\":\"unauthorized\",\"detail\":\"" + detail + "\"}").getBytes(StandardCharsets.UTF_8);
+      byte[] body =
+          ("{\"error\":\"unauthorized\",\"detail\":\"" + detail + "\"}")
+              .getBytes(StandardCharsets.UTF_8);
       response.setContentLength(body.length);
       response.getOutputStream().write(body);
     }

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Progress notifications of one tool call, sent only when the client asked for them with a
- * {@code _meta.progressToken}. A notification that cannot be delivered (the client went away) does not fail the
- * call: the work it reports on still completes or fails on its own.
+ * Progress notifications of one tool call, sent only when the client asked for them with a {@code
+ * _meta.progressToken}. A notification that cannot be delivered (the client went away) does not
+ * fail the call: the work it reports on still completes or fails on its own.
  */
 final class Progress {
   private static final Logger LOG = LoggerFactory.getLogger(Progress.class);
@@ -35,8 +35,8 @@ final class Progress {
       return;
     }
     try {
-      exchange.progressNotification(ProgressNotification.builder(token, done).total(total).message(message)
-          .build());
+      exchange.progressNotification(
+          ProgressNotification.builder(token, done).total(total).message(message).build());
     } catch (RuntimeException e) {
       LOG.debug("a progress notification could not be sent: {}", e.toString());
     }

@@ -17,15 +17,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The stdio protocol streams between the process's stdin/stdout and the SDK's stdio transport.
  *
- * <p>Guards the input: the SDK's stdio server ends the session at the first line that is not a JSON-RPC
- * message, so this stream passes on only lines that parse as one (with the SDK's own parser) and answers every
- * other line itself with a JSON-RPC parse error (code -32700), so a bad frame costs
- * one error and the session stays up. Lines longer than the limit are refused the same way without being held in
- * memory. Signals {@link #ended()} when stdin ends.
+ * <p>Guards the input: the SDK's stdio server ends the session at the first line that is not a
+ * JSON-RPC message, so this stream passes on only lines that parse as one (with the SDK's own
+ * parser) and answers every other line itself with a JSON-RPC parse error (code -32700), so a bad
+ * frame costs one error and the session stays up. Lines longer than the limit are refused the same
+ * way without being held in memory. Signals {@link #ended()} when stdin ends.
  *
- * <p>Counts requests read and responses written, so that after stdin ends the server can wait for every request it
- * read to be answered ({@link #awaitAnswered}) before it closes: a client that pipes its requests and closes stdin
- * still gets its answers, and a call that has started is never cut short by closing the memory under it.
+ * <p>Counts requests read and responses written, so that after stdin ends the server can wait for
+ * every request it read to be answered ({@link #awaitAnswered}) before it closes: a client that
+ * pipes its requests and closes stdin still gets its answers, and a call that has started is never
+ * cut short by closing the memory under it.
  */
 final class StdioFrames extends InputStream {
   static final int PARSE_ERROR = -32700;
@@ -43,7 +44,8 @@ final class StdioFrames extends InputStream {
   private int position;
   private boolean eof;
 
-  StdioFrames(InputStream in, OutputStream out, McpJsonMapper mapper, int maxLineBytes, long drainMillis) {
+  StdioFrames(
+      InputStream in, OutputStream out, McpJsonMapper mapper, int maxLineBytes, long drainMillis) {
     this.drainMillis = drainMillis;
     this.in = in;
     this.out = new LineWriter(out);
@@ -56,7 +58,10 @@ final class StdioFrames extends InputStream {
     return out;
   }
 
-  /** Waits until every request read so far has been answered, up to {@code timeoutMillis}; true if so. */
+  /**
+   * Waits until every request read so far has been answered, up to {@code timeoutMillis}; true if
+   * so.
+   */
   boolean awaitAnswered(long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
     synchronized (answeredLock) {
@@ -120,11 +125,13 @@ final class StdioFrames extends InputStream {
       if (line == null) {
         eof = true;
         ended.countDown();
-        // Hold the SDK's reader here until the requests already read are answered: at end of input the SDK closes
+        // Hold the SDK's reader here until the requests already read are answered: at end of input
+        // the SDK closes
         // the session, which would drop their responses.
         try {
           if (!awaitAnswered(drainMillis)) {
-            LOG.warn("stdin closed; requests still unanswered after {} ms, closing anyway", drainMillis);
+            LOG.warn(
+                "stdin closed; requests still unanswered after {} ms, closing anyway", drainMillis);
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -157,7 +164,8 @@ final class StdioFrames extends InputStream {
 
   private void reject(String message) throws IOException {
     LOG.warn("stdin: {}; answered with a parse error", message);
-    // JSON-RPC 2.0 §5: a parse error has a null id (the SDK's response type refuses one, so a map is written)
+    // JSON-RPC 2.0 §5: a parse error has a null id (the SDK's response type refuses one, so a map
+    // is written)
     Map<String, Object> response = new LinkedHashMap<>();
     response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
     response.put("id", null);
@@ -189,8 +197,8 @@ final class StdioFrames extends InputStream {
   }
 
   /**
-   * The protocol output: whole lines only, one writer at a time, so the SDK's frames and this class's error frames
-   * never interleave. Bytes are buffered until a newline.
+   * The protocol output: whole lines only, one writer at a time, so the SDK's frames and this
+   * class's error frames never interleave. Bytes are buffered until a newline.
    */
   final class LineWriter extends OutputStream {
     private final OutputStream out;
@@ -252,7 +260,8 @@ final class StdioFrames extends InputStream {
 
     private boolean isResponse(byte[] line) {
       try {
-        return McpSchema.deserializeJsonRpcMessage(mapper, new String(line, StandardCharsets.UTF_8).strip())
+        return McpSchema.deserializeJsonRpcMessage(
+                mapper, new String(line, StandardCharsets.UTF_8).strip())
             instanceof JSONRPCResponse;
       } catch (IOException | RuntimeException e) {
         return false;

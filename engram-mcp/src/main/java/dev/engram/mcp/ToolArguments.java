@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Typed access to a tool call's arguments (the JSON object the client sent, as plain Java values). Every accessor
- * throws a {@link ValidationException} naming the argument when a value has the wrong type or range, so that the
- * call ends in a tool error the model can correct. Immutable.
+ * Typed access to a tool call's arguments (the JSON object the client sent, as plain Java values).
+ * Every accessor throws a {@link ValidationException} naming the argument when a value has the
+ * wrong type or range, so that the call ends in a tool error the model can correct. Immutable.
  */
 final class ToolArguments {
   private final Map<String, Object> values;
@@ -23,7 +23,7 @@ final class ToolArguments {
   /**
    * Wraps a call's arguments.
    *
-   * @param values  the arguments (null means none)
+   * @param values the arguments (null means none)
    * @param allowed the argument names the tool declares; any other name is rejected
    */
   static ToolArguments of(Map<String, Object> values, Set<String> allowed) {
@@ -32,7 +32,8 @@ final class ToolArguments {
     unknown.removeAll(allowed);
     if (!unknown.isEmpty()) {
       String name = unknown.iterator().next();
-      throw new ValidationException(name, "unknown argument; this tool takes " + new TreeSet<>(allowed));
+      throw new ValidationException(
+          name, "unknown argument; this tool takes " + new TreeSet<>(allowed));
     }
     return new ToolArguments(v);
   }

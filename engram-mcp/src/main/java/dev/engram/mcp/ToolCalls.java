@@ -11,10 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one tool call and turns its outcome into a {@link CallToolResult}: the text and structured content on
- * success; a tool error ({@code isError: true}) naming the argument for bad input, or stating what failed
- * otherwise. A failure never escapes into the protocol layer, so the session stays up. Unexpected failures are
- * logged with their stack trace (to stderr); arguments are not logged.
+ * Runs one tool call and turns its outcome into a {@link CallToolResult}: the text and structured
+ * content on success; a tool error ({@code isError: true}) naming the argument for bad input, or
+ * stating what failed otherwise. A failure never escapes into the protocol layer, so the session
+ * stays up. Unexpected failures are logged with their stack trace (to stderr); arguments are not
+ * logged.
  */
 final class ToolCalls {
   private static final Logger LOG = LoggerFactory.getLogger(ToolCalls.class);
@@ -30,21 +31,35 @@ final class ToolCalls {
           .isError(false)
           .build();
     } catch (ValidationException e) {
-      String detail = e.getMessage().startsWith(e.field() + ": ")
-          ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
-      return error("invalid_argument", e.field(), "Invalid argument '" + e.field() + "': " + detail
-          + " Nothing was changed.");
+      String detail =
+          e.getMessage().startsWith(e.field() + ": ")
+              ? e.getMessage().substring(e.field().length() + 2)
+              : e.getMessage();
+      return error(
+          "invalid_argument",
+          e.field(),
+          "Invalid argument '" + e.field() + "': " + detail + " Nothing was changed.");
     } catch (LanguageModelException e) {
       LOG.warn("tool {} failed in the language model: {}", tool, e.getMessage());
-      return error("model_failed", null, "The language model failed: " + e.getMessage() + " Nothing was changed;"
-          + " try again later or with infer=false.");
+      return error(
+          "model_failed",
+          null,
+          "The language model failed: "
+              + e.getMessage()
+              + " Nothing was changed;"
+              + " try again later or with infer=false.");
     } catch (EngramException e) {
       LOG.warn("tool {} failed: {}", tool, e.getMessage(), e);
       return error("failed", null, tool + " failed: " + e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("tool {} failed unexpectedly", tool, e);
-      return error("internal_error", null, tool + " failed with an internal error ("
-          + e.getClass().getSimpleName() + "); the server log has the details.");
+      return error(
+          "internal_error",
+          null,
+          tool
+              + " failed with an internal error ("
+              + e.getClass().getSimpleName()
+              + "); the server log has the details.");
     }
   }
 
@@ -55,7 +70,11 @@ final class ToolCalls {
       json.put("argument", argument);
     }
     json.put("detail", text);
-    return CallToolResult.builder().addTextContent(text).structuredContent(toMap(json)).isError(true).build();
+    return CallToolResult.builder()
+        .addTextContent(text)
+        .structuredContent(toMap(json))
+        .isError(true)
+        .build();
   }
 
   @SuppressWarnings("unchecked")

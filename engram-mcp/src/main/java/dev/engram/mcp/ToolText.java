@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The short plain-text renderings of tool results that a model reads beside the structured content: one line per
- * memory with its text, date, score and id, so the model can quote a memory and pass its id to the next call.
- * Stateless.
+ * The short plain-text renderings of tool results that a model reads beside the structured content:
+ * one line per memory with its text, date, score and id, so the model can quote a memory and pass
+ * its id to the next call. Stateless.
  */
 final class ToolText {
   private ToolText() {}
@@ -29,8 +29,15 @@ final class ToolText {
       return "Nothing new to remember in " + scope.key() + " (no facts found in the input).";
     }
     long changed = r.events().stream().filter(e -> e.event() != EventType.NOOP).count();
-    StringBuilder b = new StringBuilder("Stored in " + scope.key() + ": " + changed + " change"
-        + (changed == 1 ? "" : "s") + ".");
+    StringBuilder b =
+        new StringBuilder(
+            "Stored in "
+                + scope.key()
+                + ": "
+                + changed
+                + " change"
+                + (changed == 1 ? "" : "s")
+                + ".");
     for (MemoryEvent e : r.events()) {
       b.append("\n- ").append(e.event().name()).append(": ").append(e.memory());
       if (e.event() == EventType.UPDATE && e.previousMemory() != null) {
@@ -38,12 +45,17 @@ final class ToolText {
       }
       b.append(" [id ").append(e.id()).append(']');
     }
-    r.relations().ifPresent(c -> {
-      if (!c.added().isEmpty() || !c.invalidated().isEmpty()) {
-        b.append("\nGraph: ").append(c.added().size()).append(" relation(s) added, ")
-            .append(c.invalidated().size()).append(" invalidated.");
-      }
-    });
+    r.relations()
+        .ifPresent(
+            c -> {
+              if (!c.added().isEmpty() || !c.invalidated().isEmpty()) {
+                b.append("\nGraph: ")
+                    .append(c.added().size())
+                    .append(" relation(s) added, ")
+                    .append(c.invalidated().size())
+                    .append(" invalidated.");
+              }
+            });
     return b.toString();
   }
 
@@ -51,13 +63,29 @@ final class ToolText {
     if (r.hits().isEmpty() && r.relations().isEmpty()) {
       return "No memories in " + scope.key() + " match \"" + query + "\".";
     }
-    StringBuilder b = new StringBuilder(r.hits().size() + " memor" + (r.hits().size() == 1 ? "y" : "ies")
-        + " in " + scope.key() + " for \"" + query + "\", best first:");
+    StringBuilder b =
+        new StringBuilder(
+            r.hits().size()
+                + " memor"
+                + (r.hits().size() == 1 ? "y" : "ies")
+                + " in "
+                + scope.key()
+                + " for \""
+                + query
+                + "\", best first:");
     int i = 1;
     for (SearchHit h : r.hits()) {
-      b.append('\n').append(i++).append(". ").append(h.memory().text()).append(" (")
-          .append(date(h.memory())).append(", score ").append(String.format(Locale.ROOT, "%.2f", h.score()))
-          .append(", id ").append(h.memory().id()).append(')');
+      b.append('\n')
+          .append(i++)
+          .append(". ")
+          .append(h.memory().text())
+          .append(" (")
+          .append(date(h.memory()))
+          .append(", score ")
+          .append(String.format(Locale.ROOT, "%.2f", h.score()))
+          .append(", id ")
+          .append(h.memory().id())
+          .append(')');
     }
     if (!r.relations().isEmpty()) {
       b.append("\nRelated facts from the graph:");
@@ -68,11 +96,21 @@ final class ToolText {
 
   static String listed(Scope scope, Page<MemoryItem> p) {
     if (p.items().isEmpty()) {
-      return p.total() == 0 ? "No memories in " + scope.key() + "."
+      return p.total() == 0
+          ? "No memories in " + scope.key() + "."
           : "No memories at offset " + p.offset() + "; " + scope.key() + " has " + p.total() + ".";
     }
-    StringBuilder b = new StringBuilder("Memories " + (p.offset() + 1) + "-" + (p.offset() + p.items().size())
-        + " of " + p.total() + " in " + scope.key() + ", newest first:");
+    StringBuilder b =
+        new StringBuilder(
+            "Memories "
+                + (p.offset() + 1)
+                + "-"
+                + (p.offset() + p.items().size())
+                + " of "
+                + p.total()
+                + " in "
+                + scope.key()
+                + ", newest first:");
     for (MemoryItem m : p.items()) {
       b.append("\n- ").append(line(m));
     }
@@ -122,19 +160,36 @@ final class ToolText {
 
   static String relations(Scope scope, String entity, List<GraphRelation> relations) {
     if (relations.isEmpty()) {
-      return "No relations of \"" + entity + "\" in " + scope.key()
+      return "No relations of \""
+          + entity
+          + "\" in "
+          + scope.key()
           + " (unknown entity, or graph memory is off).";
     }
-    StringBuilder b = new StringBuilder(relations.size() + " relation" + (relations.size() == 1 ? "" : "s")
-        + " around \"" + entity + "\" in " + scope.key() + ":");
+    StringBuilder b =
+        new StringBuilder(
+            relations.size()
+                + " relation"
+                + (relations.size() == 1 ? "" : "s")
+                + " around \""
+                + entity
+                + "\" in "
+                + scope.key()
+                + ":");
     relationLines(b, relations);
     return b.toString();
   }
 
   private static void relationLines(StringBuilder b, List<GraphRelation> relations) {
     for (GraphRelation g : relations) {
-      b.append("\n- ").append(g.source()).append(" -[").append(g.relationship()).append("]-> ")
-          .append(g.destination()).append(": ").append(g.fact());
+      b.append("\n- ")
+          .append(g.source())
+          .append(" -[")
+          .append(g.relationship())
+          .append("]-> ")
+          .append(g.destination())
+          .append(": ")
+          .append(g.fact());
       if (g.validAt() != null || g.invalidAt() != null) {
         b.append(" (");
         if (g.validAt() != null) {

@@ -22,12 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad arguments for every tool, over HTTP with the official Java client: each gives a tool error naming the
- * argument, the session stays up, and the store is unchanged.
+ * Bad arguments for every tool, over HTTP with the official Java client: each gives a tool error
+ * naming the argument, the session stays up, and the store is unchanged.
  */
 class BadArgumentsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   record Case(String tool, Map<String, Object> args, String argument) {}
 
@@ -40,12 +39,19 @@ class BadArgumentsTest {
     c.add(new Case("add_memory", Map.of("text", "x", "messages", List.of(msg)), "messages"));
     c.add(new Case("add_memory", Map.of("messages", "hello"), "messages"));
     c.add(new Case("add_memory", Map.of("messages", List.of()), "messages"));
-    c.add(new Case("add_memory", Map.of("messages", List.of(Map.of("role", "robot", "content", "x"))), "role"));
-    c.add(new Case("add_memory", Map.of("messages", List.of(msg, Map.of("role", "user"))), "content"));
+    c.add(
+        new Case(
+            "add_memory",
+            Map.of("messages", List.of(Map.of("role", "robot", "content", "x"))),
+            "role"));
+    c.add(
+        new Case(
+            "add_memory", Map.of("messages", List.of(msg, Map.of("role", "user"))), "content"));
     c.add(new Case("add_memory", Map.of("text", "x", "infer", "yes"), "infer"));
     c.add(new Case("add_memory", Map.of("text", "x", "metadata", "m"), "metadata"));
     c.add(new Case("add_memory", Map.of("text", "x", "timestamp", "the day before"), "timestamp"));
-    c.add(new Case("add_memory", Map.of("text", "x", "expiration_date", "soon"), "expiration_date"));
+    c.add(
+        new Case("add_memory", Map.of("text", "x", "expiration_date", "soon"), "expiration_date"));
     c.add(new Case("add_memory", Map.of("text", "x", "bogus", 1), "bogus"));
     c.add(new Case("add_memory", Map.of("text", "x", "user_id", "has space"), "user_id"));
     c.add(new Case("add_memory", Map.of("text", "x", "user_id", 42), "user_id"));
@@ -57,7 +63,11 @@ class BadArgumentsTest {
     c.add(new Case("search_memories", Map.of("query", "x", "threshold", 2), "threshold"));
     c.add(new Case("search_memories", Map.of("query", "x", "rerank", "yes"), "rerank"));
     c.add(new Case("search_memories", Map.of("query", "x", "max_tokens", 0), "max_tokens"));
-    c.add(new Case("search_memories", Map.of("query", "x", "filters", Map.of("age", Map.of("between", 1))), "age"));
+    c.add(
+        new Case(
+            "search_memories",
+            Map.of("query", "x", "filters", Map.of("age", Map.of("between", 1))),
+            "age"));
     c.add(new Case("search_memories", Map.of("query", "x", "filters", "topic=pets"), "filters"));
     c.add(new Case("search_memories", Map.of("query", "x", "as_of", "now-ish"), "as_of"));
     c.add(new Case("search_memories", Map.of("query", "x", "ranking", "magic"), "ranking"));
@@ -66,10 +76,18 @@ class BadArgumentsTest {
     c.add(new Case("list_memories", Map.of("filters", List.of(1)), "filters"));
     c.add(new Case("get_memory", Map.of(), "memory_id"));
     c.add(new Case("get_memory", Map.of("memory_id", 7), "memory_id"));
-    c.add(new Case("get_memory", Map.of("memory_id", "00000000-0000-0000-0000-000000000000"), "memory_id"));
+    c.add(
+        new Case(
+            "get_memory",
+            Map.of("memory_id", "00000000-0000-0000-0000-000000000000"),
+            "memory_id"));
     c.add(new Case("update_memory", Map.of("memory_id", id), "text"));
     c.add(new Case("update_memory", Map.of("memory_id", id, "text", ""), "text"));
-    c.add(new Case("update_memory", Map.of("memory_id", id, "expiration_date", "soon"), "expiration_date"));
+    c.add(
+        new Case(
+            "update_memory",
+            Map.of("memory_id", id, "expiration_date", "soon"),
+            "expiration_date"));
     c.add(new Case("update_memory", Map.of("memory_id", id, "metadata", List.of(1)), "metadata"));
     c.add(new Case("update_memory", Map.of("text", "new"), "memory_id"));
     c.add(new Case("delete_memory", Map.of(), "memory_id"));
@@ -80,7 +98,11 @@ class BadArgumentsTest {
     c.add(new Case("memory_history", Map.of(), "memory_id"));
     c.add(new Case("memory_history", Map.of("memory_id", List.of(id)), "memory_id"));
     c.add(new Case("entity_relations", Map.of(), "entity"));
-    c.add(new Case("entity_relations", Map.of("entity", "Alice", "include_invalidated", 1), "include_invalidated"));
+    c.add(
+        new Case(
+            "entity_relations",
+            Map.of("entity", "Alice", "include_invalidated", 1),
+            "include_invalidated"));
     c.add(new Case("entity_relations", Map.of("entity", "Alice", "as_of", "x"), "as_of"));
     c.add(new Case("graph_around", Map.of(), "entity"));
     c.add(new Case("graph_around", Map.of("entity", "Alice", "hops", 4), "hops"));
@@ -90,11 +112,22 @@ class BadArgumentsTest {
   @Test
   void everyBadArgumentIsAToolErrorNamingItAndChangesNothing() throws Exception {
     try (Memory root = TestMemories.open(dir.resolve("data"));
-         JettyMcpServer server = new JettyMcpServer(McpHttpEndpoint.servlet(key -> key.equals("k")
-             ? Optional.of(root.forTenant("t")) : Optional.empty()))) {
+        JettyMcpServer server =
+            new JettyMcpServer(
+                McpHttpEndpoint.servlet(
+                    key ->
+                        key.equals("k") ? Optional.of(root.forTenant("t")) : Optional.empty()))) {
       Memory memory = root.forTenant("t");
-      String id = memory.add(AddRequest.builder(Scope.user("alice")).user("Alice likes green tea").infer(false)
-          .build()).events().get(0).id();
+      String id =
+          memory
+              .add(
+                  AddRequest.builder(Scope.user("alice"))
+                      .user("Alice likes green tea")
+                      .infer(false)
+                      .build())
+              .events()
+              .get(0)
+              .id();
       List<MemoryItem> before = memory.list(ListRequest.of(Scope.user("alice"))).items();
       var historyBefore = memory.history(id);
       try (McpSyncClient client = McpClients.http(server.baseUri(), "k")) {
@@ -112,7 +145,9 @@ class BadArgumentsTest {
         }
         assertThat(tools).containsAll(ToolScenario.TOOL_NAMES);
         // the session is still up and serves good calls
-        assertThat(call(client, "get_memory", Map.of("user_id", "alice", "memory_id", id)).isError()).isFalse();
+        assertThat(
+                call(client, "get_memory", Map.of("user_id", "alice", "memory_id", id)).isError())
+            .isFalse();
       }
       assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).isEqualTo(before);
       assertThat(memory.history(id)).isEqualTo(historyBefore);

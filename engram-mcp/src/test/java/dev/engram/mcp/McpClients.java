@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The official MCP Java SDK client, connected over stdio to a child process or over HTTP to a servlet. */
+/**
+ * The official MCP Java SDK client, connected over stdio to a child process or over HTTP to a
+ * servlet.
+ */
 final class McpClients {
   private McpClients() {}
 
@@ -26,14 +29,21 @@ final class McpClients {
 
   /** Parameters that start {@link StdioServerMain} with this JVM's class path. */
   static ServerParameters stdioServer(Path dataDir, String... defaultUser) {
-    List<String> args = new ArrayList<>(List.of("-Dengram.test.graph=" + System.getProperty("engram.test.graph",
-        "true"), "-cp", System.getProperty("java.class.path"), StdioServerMain.class.getName(), dataDir.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-Dengram.test.graph=" + System.getProperty("engram.test.graph", "true"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                StdioServerMain.class.getName(),
+                dataDir.toString()));
     args.addAll(List.of(defaultUser));
     return ServerParameters.builder(javaBinary()).args(args).build();
   }
 
   /** A stdio client; closing it closes the session and waits for the server process to exit. */
-  record StdioClient(McpSyncClient client, StdioClientTransport transport) implements AutoCloseable {
+  record StdioClient(McpSyncClient client, StdioClientTransport transport)
+      implements AutoCloseable {
     @Override
     public void close() {
       client.closeGracefully();
@@ -44,8 +54,12 @@ final class McpClients {
   static StdioClient stdio(ServerParameters server) {
     StdioClientTransport transport = new StdioClientTransport(server, McpJsonDefaults.getMapper());
     transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
-    return new StdioClient(McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-        .initializationTimeout(Duration.ofSeconds(60)).build(), transport);
+    return new StdioClient(
+        McpClient.sync(transport)
+            .requestTimeout(Duration.ofSeconds(60))
+            .initializationTimeout(Duration.ofSeconds(60))
+            .build(),
+        transport);
   }
 
   static McpSyncClient http(URI base, String apiKey) {
@@ -53,10 +67,12 @@ final class McpClients {
   }
 
   static McpSyncClient http(URI base, String apiKey, List<String> protocolVersions) {
-    HttpClientStreamableHttpTransport.Builder b = HttpClientStreamableHttpTransport.builder(base.toString())
-        .endpoint(McpHttpEndpoint.PATH)
-        .httpRequestCustomizer((request, method, uri, body, context) ->
-            request.header("Authorization", "Bearer " + apiKey));
+    HttpClientStreamableHttpTransport.Builder b =
+        HttpClientStreamableHttpTransport.builder(base.toString())
+            .endpoint(McpHttpEndpoint.PATH)
+            .httpRequestCustomizer(
+                (request, method, uri, body, context) ->
+                    request.header("Authorization", "Bearer " + apiKey));
     if (!protocolVersions.isEmpty()) {
       b.supportedProtocolVersions(protocolVersions);
     }

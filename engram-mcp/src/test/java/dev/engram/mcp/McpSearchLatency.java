@@ -18,15 +18,33 @@ import java.util.Random;
 import java.util.function.IntConsumer;
 
 /**
- * A measurement program, not a test: the latency of one {@code search_memories} tool call over stdio and over
- * streamable HTTP, next to the same search in process, on the embedded store with the hash embedder (so the
- * figures are the transport's and the tool layer's cost, not a model's). Run: {@code java -cp <test classpath>
- * dev.engram.mcp.McpSearchLatency [memories] [queries]}. Prints p50/p95 for each path. Graph memory is off
- * (it adds the same cost to every path).
+ * A measurement program, not a test: the latency of one {@code search_memories} tool call over
+ * stdio and over streamable HTTP, next to the same search in process, on the embedded store with
+ * the hash embedder (so the figures are the transport's and the tool layer's cost, not a model's).
+ * Run: {@code java -cp <test classpath> dev.engram.mcp.McpSearchLatency [memories] [queries]}.
+ * Prints p50/p95 for each path. Graph memory is off (it adds the same cost to every path).
  */
 public final class McpSearchLatency {
-  private static final String[] WORDS = {"tea", "coffee", "Lisbon", "Paris", "cello", "guitar", "puppy", "kitten",
-      "rowing", "gliding", "cider", "bees", "kayak", "theremin", "garden", "novel", "marathon", "chess"};
+  private static final String[] WORDS = {
+    "tea",
+    "coffee",
+    "Lisbon",
+    "Paris",
+    "cello",
+    "guitar",
+    "puppy",
+    "kitten",
+    "rowing",
+    "gliding",
+    "cider",
+    "bees",
+    "kayak",
+    "theremin",
+    "garden",
+    "novel",
+    "marathon",
+    "chess"
+  };
 
   private McpSearchLatency() {}
 
@@ -38,8 +56,14 @@ public final class McpSearchLatency {
     Random rnd = new Random(7);
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < memories; i++) {
-      texts.add("Alice likes " + WORDS[rnd.nextInt(WORDS.length)] + " and " + WORDS[rnd.nextInt(WORDS.length)]
-          + " (note " + i + ")");
+      texts.add(
+          "Alice likes "
+              + WORDS[rnd.nextInt(WORDS.length)]
+              + " and "
+              + WORDS[rnd.nextInt(WORDS.length)]
+              + " (note "
+              + i
+              + ")");
     }
     List<String> qs = new ArrayList<>();
     for (int i = 0; i < queries + 50; i++) {
@@ -51,9 +75,13 @@ public final class McpSearchLatency {
         adds.add(AddRequest.builder(alice).user(t).infer(false).build());
       }
       memory.addBatch(adds);
-      report("in process", queries, i -> memory.search(SearchRequest.builder(alice, qs.get(i)).topK(10).build()));
-      try (JettyMcpServer server = new JettyMcpServer(McpHttpEndpoint.servlet(k -> Optional.of(memory)));
-           McpSyncClient http = McpClients.http(server.baseUri(), "any")) {
+      report(
+          "in process",
+          queries,
+          i -> memory.search(SearchRequest.builder(alice, qs.get(i)).topK(10).build()));
+      try (JettyMcpServer server =
+              new JettyMcpServer(McpHttpEndpoint.servlet(k -> Optional.of(memory)));
+          McpSyncClient http = McpClients.http(server.baseUri(), "any")) {
         http.initialize();
         report("MCP over HTTP", queries, i -> call(http, qs.get(i), Map.of("user_id", "alice")));
       }
@@ -69,7 +97,8 @@ public final class McpSearchLatency {
     Map<String, Object> args = new java.util.HashMap<>(scope);
     args.put("query", query);
     args.put("top_k", 10);
-    if (Boolean.TRUE.equals(client.callTool(new CallToolRequest("search_memories", args)).isError())) {
+    if (Boolean.TRUE.equals(
+        client.callTool(new CallToolRequest("search_memories", args)).isError())) {
       throw new IllegalStateException("search failed");
     }
   }
@@ -85,7 +114,12 @@ public final class McpSearchLatency {
       ns[i] = System.nanoTime() - start;
     }
     Arrays.sort(ns);
-    System.out.printf(Locale.ROOT, "%-16s p50 %.2f ms  p95 %.2f ms  (%d searches)%n", label,
-        ns[queries / 2] / 1e6, ns[(int) (queries * 0.95)] / 1e6, queries);
+    System.out.printf(
+        Locale.ROOT,
+        "%-16s p50 %.2f ms  p95 %.2f ms  (%d searches)%n",
+        label,
+        ns[queries / 2] / 1e6,
+        ns[(int) (queries * 0.95)] / 1e6,
+        queries);
   }
 }

@@ -14,9 +14,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A stdio MCP server child process driven with raw JSON-RPC lines, to test what an SDK client never sends
- * (malformed frames, chosen protocol versions, a client that goes away mid-call). Every line the server writes to
- * stdout is kept; lines that are not JSON are collected separately so tests can assert there are none.
+ * A stdio MCP server child process driven with raw JSON-RPC lines, to test what an SDK client never
+ * sends (malformed frames, chosen protocol versions, a client that goes away mid-call). Every line
+ * the server writes to stdout is kept; lines that are not JSON are collected separately so tests
+ * can assert there are none.
  */
 final class RawStdioSession implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,21 +30,25 @@ final class RawStdioSession implements AutoCloseable {
   RawStdioSession(List<String> command) throws IOException {
     process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     stdin = process.getOutputStream();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          try {
-            messages.add(JSON.readTree(line));
-          } catch (IOException e) {
-            nonJsonLines.add(line);
-          }
-        }
-      } catch (IOException e) {
-        nonJsonLines.add("stdout failed: " + e);
-      }
-    }, "raw-stdio-reader");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                  try {
+                    messages.add(JSON.readTree(line));
+                  } catch (IOException e) {
+                    nonJsonLines.add(line);
+                  }
+                }
+              } catch (IOException e) {
+                nonJsonLines.add("stdout failed: " + e);
+              }
+            },
+            "raw-stdio-reader");
     reader.setDaemon(true);
     reader.start();
   }
@@ -57,7 +62,8 @@ final class RawStdioSession implements AutoCloseable {
   JsonNode next() throws InterruptedException {
     JsonNode n = messages.poll(60, TimeUnit.SECONDS);
     if (n == null) {
-      throw new AssertionError("no message from the server within 60 s; non-JSON lines: " + nonJsonLines);
+      throw new AssertionError(
+          "no message from the server within 60 s; non-JSON lines: " + nonJsonLines);
     }
     return n;
   }
@@ -72,10 +78,15 @@ final class RawStdioSession implements AutoCloseable {
     }
   }
 
-  /** Sends initialize with a protocol version and the initialized notification; returns the initialize result. */
+  /**
+   * Sends initialize with a protocol version and the initialized notification; returns the
+   * initialize result.
+   */
   JsonNode initialize(String protocolVersion) throws Exception {
-    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-        + protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+            + protocolVersion
+            + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
     JsonNode result = response(1);
     send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     return result;
@@ -85,7 +96,9 @@ final class RawStdioSession implements AutoCloseable {
     return nonJsonLines;
   }
 
-  /** Closes stdin (the client goes away) and waits for the process to end; returns its exit code. */
+  /**
+   * Closes stdin (the client goes away) and waits for the process to end; returns its exit code.
+   */
   int closeInputAndWait() throws Exception {
     stdin.close();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {

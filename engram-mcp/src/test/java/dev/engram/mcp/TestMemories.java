@@ -7,7 +7,10 @@ import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
 
-/** Real embedded memories for the tests: SQLite and Lucene in a data directory, hash embedder, offline graph on. */
+/**
+ * Real embedded memories for the tests: SQLite and Lucene in a data directory, hash embedder,
+ * offline graph on.
+ */
 final class TestMemories {
   static final int DIMENSION = 64;
 
@@ -18,9 +21,10 @@ final class TestMemories {
   }
 
   static Memory open(Path dataDir, boolean graph) {
-    Engram.Builder b = Engram.builder()
-        .storage(EmbeddedStorage.open(dataDir, DIMENSION))
-        .embedder(new HashEmbedder());
+    Engram.Builder b =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dataDir, DIMENSION))
+            .embedder(new HashEmbedder());
     if (graph) {
       b.graph(OfflineGraphExtractor.create());
     }

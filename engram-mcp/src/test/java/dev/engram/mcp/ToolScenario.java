@@ -14,13 +14,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Calls every tool once through an MCP client and checks the structured results and the text, for one scope
- * (alice). {@code scopeArgs} is merged into every call: empty when the server's default scope is alice.
+ * Calls every tool once through an MCP client and checks the structured results and the text, for
+ * one scope (alice). {@code scopeArgs} is merged into every call: empty when the server's default
+ * scope is alice.
  */
 final class ToolScenario {
-  static final List<String> TOOL_NAMES = List.of("add_memory", "search_memories", "list_memories", "get_memory",
-      "update_memory", "delete_memory", "delete_all_memories", "memory_history", "entity_relations",
-      "graph_around");
+  static final List<String> TOOL_NAMES =
+      List.of(
+          "add_memory",
+          "search_memories",
+          "list_memories",
+          "get_memory",
+          "update_memory",
+          "delete_memory",
+          "delete_all_memories",
+          "memory_history",
+          "entity_relations",
+          "graph_around");
 
   private final McpSyncClient client;
   private final Map<String, Object> scopeArgs;
@@ -58,36 +68,74 @@ final class ToolScenario {
   @SuppressWarnings("unchecked")
   void callsEveryTool() {
     // add_memory: verbatim text with metadata, then a conversation through the offline extractor
-    CallToolResult added = ok("add_memory", Map.of("text", "Alice adopted a puppy called Max", "infer", false,
-        "metadata", Map.of("topic", "pets")));
-    assertThat(results(added)).singleElement().satisfies(e -> {
-      assertThat(e).containsEntry("event", "ADD").containsEntry("memory", "Alice adopted a puppy called Max");
-    });
+    CallToolResult added =
+        ok(
+            "add_memory",
+            Map.of(
+                "text",
+                "Alice adopted a puppy called Max",
+                "infer",
+                false,
+                "metadata",
+                Map.of("topic", "pets")));
+    assertThat(results(added))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e)
+                  .containsEntry("event", "ADD")
+                  .containsEntry("memory", "Alice adopted a puppy called Max");
+            });
     String maxId = (String) results(added).get(0).get("id");
     assertThat(text(added)).contains(maxId).contains("ADD");
 
-    CallToolResult inferred = ok("add_memory", Map.of("messages", List.of(
-        Map.of("role", "user", "content", "I moved to Lisbon last spring.", "name", "Alice",
-            "timestamp", "2024-05-01T10:00:00Z"))));
-    assertThat(results(inferred)).isNotEmpty().allSatisfy(e -> assertThat(e.get("event")).isEqualTo("ADD"));
+    CallToolResult inferred =
+        ok(
+            "add_memory",
+            Map.of(
+                "messages",
+                List.of(
+                    Map.of(
+                        "role",
+                        "user",
+                        "content",
+                        "I moved to Lisbon last spring.",
+                        "name",
+                        "Alice",
+                        "timestamp",
+                        "2024-05-01T10:00:00Z"))));
+    assertThat(results(inferred))
+        .isNotEmpty()
+        .allSatisfy(e -> assertThat(e.get("event")).isEqualTo("ADD"));
     assertThat(results(inferred).get(0).get("memory").toString()).contains("Lisbon");
 
     // search_memories
     CallToolResult found = ok("search_memories", Map.of("query", "puppy called Max", "top_k", 5));
     Map<String, Object> best = results(found).get(0);
-    assertThat(best).containsEntry("id", maxId).containsKey("score").containsEntry("user_id", "alice");
-    assertThat(text(found)).contains("Alice adopted a puppy called Max").contains(maxId).contains("score");
+    assertThat(best)
+        .containsEntry("id", maxId)
+        .containsKey("score")
+        .containsEntry("user_id", "alice");
+    assertThat(text(found))
+        .contains("Alice adopted a puppy called Max")
+        .contains(maxId)
+        .contains("score");
     assertThat((List<Object>) structured(found).get("relations")).isNotEmpty();
 
     // a context budget: "Alice adopted a puppy called Max" is 7 cl100k tokens
-    CallToolResult budgeted = ok("search_memories", Map.of("query", "puppy called Max", "max_tokens", 8,
-        "threshold", 0));
+    CallToolResult budgeted =
+        ok("search_memories", Map.of("query", "puppy called Max", "max_tokens", 8, "threshold", 0));
     assertThat(results(budgeted)).isNotEmpty();
-    assertThat(results(budgeted).stream().mapToInt(m -> dev.engram.TokenCounter.cl100k().count(
-        m.get("memory").toString())).sum()).isLessThanOrEqualTo(8);
+    assertThat(
+            results(budgeted).stream()
+                .mapToInt(m -> dev.engram.TokenCounter.cl100k().count(m.get("memory").toString()))
+                .sum())
+        .isLessThanOrEqualTo(8);
 
-    CallToolResult filtered = ok("search_memories", Map.of("query", "Lisbon puppy",
-        "filters", Map.of("topic", Map.of("eq", "pets"))));
+    CallToolResult filtered =
+        ok(
+            "search_memories",
+            Map.of("query", "Lisbon puppy", "filters", Map.of("topic", Map.of("eq", "pets"))));
     assertThat(results(filtered)).extracting(m -> m.get("id")).containsExactly(maxId);
 
     // list_memories
@@ -97,24 +145,31 @@ final class ToolScenario {
 
     // get_memory
     CallToolResult got = ok("get_memory", Map.of("memory_id", maxId));
-    assertThat(structured(got)).containsEntry("id", maxId).containsEntry("memory", "Alice adopted a puppy called Max")
+    assertThat(structured(got))
+        .containsEntry("id", maxId)
+        .containsEntry("memory", "Alice adopted a puppy called Max")
         .containsEntry("metadata", Map.of("topic", "pets"));
 
     // update_memory
-    CallToolResult updated = ok("update_memory", Map.of("memory_id", maxId, "text",
-        "Alice adopted a beagle called Max"));
+    CallToolResult updated =
+        ok(
+            "update_memory",
+            Map.of("memory_id", maxId, "text", "Alice adopted a beagle called Max"));
     assertThat(structured(updated)).containsEntry("memory", "Alice adopted a beagle called Max");
 
     // memory_history
     CallToolResult history = ok("memory_history", Map.of("memory_id", maxId));
     assertThat(results(history)).extracting(h -> h.get("event")).containsExactly("ADD", "UPDATE");
-    assertThat(results(history).get(1)).containsEntry("old_memory", "Alice adopted a puppy called Max")
+    assertThat(results(history).get(1))
+        .containsEntry("old_memory", "Alice adopted a puppy called Max")
         .containsEntry("new_memory", "Alice adopted a beagle called Max");
 
     // entity_relations and graph_around (offline graph: the names a memory mentions are related)
     CallToolResult relations = ok("entity_relations", Map.of("entity", "Max"));
-    assertThat((List<Map<String, Object>>) structured(relations).get("relations")).isNotEmpty()
-        .allSatisfy(r -> assertThat(r).containsKeys("source", "relationship", "destination", "fact"));
+    assertThat((List<Map<String, Object>>) structured(relations).get("relations"))
+        .isNotEmpty()
+        .allSatisfy(
+            r -> assertThat(r).containsKeys("source", "relationship", "destination", "fact"));
     assertThat(text(relations)).contains("Max");
     CallToolResult around = ok("graph_around", Map.of("entity", "Alice", "hops", 2));
     assertThat((List<Object>) structured(around).get("relations")).isNotEmpty();
@@ -131,7 +186,8 @@ final class ToolScenario {
     assertThat(refused.isError()).isTrue();
     assertThat(text(refused)).contains("confirm");
     CallToolResult all = ok("delete_all_memories", Map.of("confirm", true));
-    assertThat(structured(all)).containsEntry("deleted", results(inferred).size())
+    assertThat(structured(all))
+        .containsEntry("deleted", results(inferred).size())
         .containsEntry("scope", Map.of("user_id", "alice"));
     assertThat(structured(ok("list_memories", Map.of()))).containsEntry("total", 0);
   }

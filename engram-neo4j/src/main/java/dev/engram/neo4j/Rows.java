@@ -13,22 +13,24 @@ import java.util.Map;
 import org.neo4j.driver.Value;
 
 /**
- * Conversion between the graph model and property maps. Instants are stored as Neo4j {@code DATETIME} in UTC
- * (nanosecond precision, so they round-trip exactly); absent scope ids and times as absent properties.
+ * Conversion between the graph model and property maps. Instants are stored as Neo4j {@code
+ * DATETIME} in UTC (nanosecond precision, so they round-trip exactly); absent scope ids and times
+ * as absent properties.
  *
- * <p>An embedding usable for cosine (non-empty, finite, not all zeros) is written as a float32 array through
- * {@code db.create.set*VectorProperty}: it reads back exactly and loads about twice as fast as a list of doubles,
- * which is what a similarity scan spends its time on. Beside it, {@code embedding_dims} (or
- * {@code fact_embedding_dims}) holds its dimension count, or 0 for an unusable vector, which is then stored as a
- * plain list (the procedures reject it) and scores 0 against any query, as in the SQLite store.
+ * <p>An embedding usable for cosine (non-empty, finite, not all zeros) is written as a float32
+ * array through {@code db.create.set*VectorProperty}: it reads back exactly and loads about twice
+ * as fast as a list of doubles, which is what a similarity scan spends its time on. Beside it,
+ * {@code embedding_dims} (or {@code fact_embedding_dims}) holds its dimension count, or 0 for an
+ * unusable vector, which is then stored as a plain list (the procedures reject it) and scores 0
+ * against any query, as in the SQLite store.
  */
 final class Rows {
   private Rows() {}
 
   /**
-   * {@code {props, vector}}: the properties of an entity node, tenant included (absent values are null so
-   * {@code SET e = props} drops them; no aliases is an absent {@code aliases}), and its embedding if usable for cosine (null if not, and then it is among
-   * the properties).
+   * {@code {props, vector}}: the properties of an entity node, tenant included (absent values are
+   * null so {@code SET e = props} drops them; no aliases is an absent {@code aliases}), and its
+   * embedding if usable for cosine (null if not, and then it is among the properties).
    */
   static Map<String, Object> entity(String tenant, Entity e) {
     Map<String, Object> row = new HashMap<>();
@@ -47,8 +49,8 @@ final class Rows {
   }
 
   /**
-   * {@code {source, target, props, vector}}: the endpoints' ids, the properties of the relationship and its fact
-   * embedding if usable (as for entities).
+   * {@code {source, target, props, vector}}: the endpoints' ids, the properties of the relationship
+   * and its fact embedding if usable (as for entities).
    */
   static Map<String, Object> relation(String tenant, Relation r) {
     Map<String, Object> props = new HashMap<>();
@@ -69,7 +71,10 @@ final class Rows {
     return row;
   }
 
-  /** The dimension count of a vector usable for cosine: non-empty, finite, not all zeros; 0 otherwise. */
+  /**
+   * The dimension count of a vector usable for cosine: non-empty, finite, not all zeros; 0
+   * otherwise.
+   */
   static int usableDims(float[] v) {
     double sum = 0;
     for (float x : v) {
@@ -94,17 +99,35 @@ final class Rows {
 
   /** The entity of a node value. */
   static Entity entity(Value n) {
-    return new Entity(n.get("id").asString(), n.get("name").asString(), n.get("normalized_name").asString(),
-        n.get("type").asString(), floats(n.get("embedding")), n.get("mentions").asInt(), instant(n.get("created_at")),
-        instant(n.get("updated_at")), scope(n), strings(n.get("aliases")));
+    return new Entity(
+        n.get("id").asString(),
+        n.get("name").asString(),
+        n.get("normalized_name").asString(),
+        n.get("type").asString(),
+        floats(n.get("embedding")),
+        n.get("mentions").asInt(),
+        instant(n.get("created_at")),
+        instant(n.get("updated_at")),
+        scope(n),
+        strings(n.get("aliases")));
   }
 
   /** The relation of a relationship value and its endpoints' ids. */
   static Relation relation(Value r, String sourceId, String targetId) {
-    return new Relation(r.get("id").asString(), sourceId, r.get("relation").asString(), targetId,
-        r.get("fact").asString(), floats(r.get("fact_embedding")), instant(r.get("valid_at")),
-        instant(r.get("invalid_at")), instant(r.get("created_at")), instant(r.get("expired_at")),
-        strings(r.get("source_message_ids")), strings(r.get("memory_ids")), scope(r));
+    return new Relation(
+        r.get("id").asString(),
+        sourceId,
+        r.get("relation").asString(),
+        targetId,
+        r.get("fact").asString(),
+        floats(r.get("fact_embedding")),
+        instant(r.get("valid_at")),
+        instant(r.get("invalid_at")),
+        instant(r.get("created_at")),
+        instant(r.get("expired_at")),
+        strings(r.get("source_message_ids")),
+        strings(r.get("memory_ids")),
+        scope(r));
   }
 
   /** A UTC datetime for a Cypher parameter, or null. */
@@ -128,7 +151,8 @@ final class Rows {
   }
 
   private static Scope scope(Value v) {
-    return Scope.of(optional(v.get("user_id")), optional(v.get("agent_id")), optional(v.get("run_id")));
+    return Scope.of(
+        optional(v.get("user_id")), optional(v.get("agent_id")), optional(v.get("run_id")));
   }
 
   private static String optional(Value v) {

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.neo4j.driver.Driver;
 
 /**
- * The shared graph store contract on a real Neo4j 5.26 (in-process harness, started once for the class). Each test
- * gets an empty store: the previous test's tenants are reset first.
+ * The shared graph store contract on a real Neo4j 5.26 (in-process harness, started once for the
+ * class). Each test gets an empty store: the previous test's tenants are reset first.
  */
 class Neo4jGraphStoreContractTest extends GraphStoreContractTest {
   private static TestNeo4j neo4j;

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
 /**
- * What the shared contract cannot see on Neo4j: values are parameters and never Cypher text, scope isolation among
- * many scopes sharing names, the data outliving a driver, the schema, atomic rollback of a failed apply, and the
- * server-side facts the store relies on (loopback Bolt, the (1 + cos) / 2 mapping).
+ * What the shared contract cannot see on Neo4j: values are parameters and never Cypher text, scope
+ * isolation among many scopes sharing names, the data outliving a driver, the schema, atomic
+ * rollback of a failed apply, and the server-side facts the store relies on (loopback Bolt, the (1
+ * + cos) / 2 mapping).
  */
 class Neo4jGraphStoreTest {
   private static final Instant T0 = Instant.parse("2024-03-01T08:15:30.000000001Z");
@@ -56,9 +57,22 @@ class Neo4jGraphStoreTest {
     return new Entity(id, name, Names.normalize(name), "person", v, 1, T0, T0, scope);
   }
 
-  private static Relation relation(String id, Entity s, String name, Entity t, List<String> messages, float... v) {
-    return new Relation(id, s.id(), name, t.id(), s.name() + " " + name + " " + t.name(), v, T0, null, T0, null,
-        messages, List.of(), s.scope());
+  private static Relation relation(
+      String id, Entity s, String name, Entity t, List<String> messages, float... v) {
+    return new Relation(
+        id,
+        s.id(),
+        name,
+        t.id(),
+        s.name() + " " + name + " " + t.name(),
+        v,
+        T0,
+        null,
+        T0,
+        null,
+        messages,
+        List.of(),
+        s.scope());
   }
 
   private long count(String cypher) {
@@ -68,9 +82,15 @@ class Neo4jGraphStoreTest {
   @Test
   void boltListensOnLoopbackAndCosineIsMappedToZeroOne() {
     assertThat(neo4j.boltUri()).startsWith("bolt://127.0.0.1:");
-    var row = driver.executableQuery("RETURN vector.similarity.cosine([1.0, 0.0], [0.0, 1.0]) AS ortho,"
-        + " vector.similarity.cosine([1.0, 0.0], [-1.0, 0.0]) AS opposite,"
-        + " vector.similarity.cosine([3.0, 4.0], [3.0, 4.0]) AS same").execute().records().get(0);
+    var row =
+        driver
+            .executableQuery(
+                "RETURN vector.similarity.cosine([1.0, 0.0], [0.0, 1.0]) AS ortho,"
+                    + " vector.similarity.cosine([1.0, 0.0], [-1.0, 0.0]) AS opposite,"
+                    + " vector.similarity.cosine([3.0, 4.0], [3.0, 4.0]) AS same")
+            .execute()
+            .records()
+            .get(0);
     assertThat(row.get("ortho").asDouble()).isEqualTo(0.5);
     assertThat(row.get("opposite").asDouble()).isEqualTo(0.0);
     assertThat(row.get("same").asDouble()).isEqualTo(1.0);
@@ -90,9 +110,14 @@ class Neo4jGraphStoreTest {
     store.apply(tenant, GraphChanges.upserts(List.of(a, b), List.of(r)));
 
     assertThat(store.entities(tenant, List.of(a.id(), b.id()))).containsExactlyInAnyOrder(a, b);
-    assertThat(store.entitiesByName(tenant, scope, List.of(Names.normalize(evil)))).containsExactly(a);
+    assertThat(store.entitiesByName(tenant, scope, List.of(Names.normalize(evil))))
+        .containsExactly(a);
     assertThat(store.relationsOf(tenant, scope, List.of(a.id()), TimeView.ALL)).containsExactly(r);
-    assertThat(store.similarRelations(tenant, scope, new float[] {1, 1}, 3, TimeView.ALL).get(0).relation())
+    assertThat(
+            store
+                .similarRelations(tenant, scope, new float[] {1, 1}, 3, TimeView.ALL)
+                .get(0)
+                .relation())
         .isEqualTo(r);
     assertThat(store.entities(TENANT, List.of("e-1"))).containsExactly(bystander);
     assertThat(count("MATCH (n) RETURN count(n)")).isEqualTo(3);
@@ -115,18 +140,24 @@ class Neo4jGraphStoreTest {
     store.apply(TENANT, GraphChanges.upserts(entities, relations));
 
     Scope user7 = Scope.user("user-7");
-    assertThat(store.entitiesByName(TENANT, user7, List.of("alice", "paris"))).extracting(Entity::id)
+    assertThat(store.entitiesByName(TENANT, user7, List.of("alice", "paris")))
+        .extracting(Entity::id)
         .containsExactlyInAnyOrder("alice-7", "paris-7");
-    // Paris (7, 1) is closer to (1, 0) than Alice (1, 7); the other 39 scopes hold closer vectors still.
-    assertThat(store.similarEntities(TENANT, user7, new float[] {1, 0}, 10)).extracting(s -> s.entity().id())
+    // Paris (7, 1) is closer to (1, 0) than Alice (1, 7); the other 39 scopes hold closer vectors
+    // still.
+    assertThat(store.similarEntities(TENANT, user7, new float[] {1, 0}, 10))
+        .extracting(s -> s.entity().id())
         .containsExactly("paris-7", "alice-7");
     assertThat(store.similarRelations(TENANT, user7, new float[] {1, 1}, 10, TimeView.ALL))
-        .extracting(s -> s.relation().id()).containsExactly("lives-7");
+        .extracting(s -> s.relation().id())
+        .containsExactly("lives-7");
     // An entity id of another scope finds nothing through this scope.
     assertThat(store.relationsOf(TENANT, user7, List.of("alice-8"), TimeView.ALL)).isEmpty();
     // The agent scope spans the 20 even users.
     assertThat(store.entitiesByName(TENANT, Scope.agent("agent"), List.of("alice"))).hasSize(20);
-    assertThat(store.similarRelations(TENANT, Scope.agent("agent"), new float[] {1, 1}, 100, TimeView.ALL))
+    assertThat(
+            store.similarRelations(
+                TENANT, Scope.agent("agent"), new float[] {1, 1}, 100, TimeView.ALL))
         .hasSize(20);
     assertThat(store.deleteScope(TENANT, Scope.of("user-8", "agent", null))).isEqualTo(2);
     assertThat(store.deleteScope(TENANT, Scope.of("user-7", "agent", null))).isZero();
@@ -142,28 +173,52 @@ class Neo4jGraphStoreTest {
     store.apply(TENANT, GraphChanges.upserts(List.of(a, b), List.of(r)));
     store.close();
 
-    try (Neo4jGraphStore again = Neo4jGraphStore.connect(Neo4jSettings.of(neo4j.boltUri(), "", ""))) {
+    try (Neo4jGraphStore again =
+        Neo4jGraphStore.connect(Neo4jSettings.of(neo4j.boltUri(), "", ""))) {
       assertThat(again.entities(TENANT, List.of("a", "b"))).containsExactlyInAnyOrder(a, b);
-      assertThat(again.relationsOf(TENANT, Scope.user("u"), List.of("b"), TimeView.ALL)).containsExactly(r);
+      assertThat(again.relationsOf(TENANT, Scope.user("u"), List.of("b"), TimeView.ALL))
+          .containsExactly(r);
       assertThat(r.sourceMessageIds()).isEmpty();
     }
     // The caller's driver outlives a store opened on it.
-    assertThat(Neo4jGraphStore.open(driver, "neo4j").entities(TENANT, List.of("a"))).containsExactly(a);
+    assertThat(Neo4jGraphStore.open(driver, "neo4j").entities(TENANT, List.of("a")))
+        .containsExactly(a);
   }
 
   @Test
   void openCreatesTheSchemaOnceAndNoVectorIndex() {
     Neo4jGraphStore.open(driver, "neo4j");
-    List<String> names = driver.executableQuery("SHOW INDEXES YIELD name, type WHERE name STARTS WITH 'engram_'"
-        + " RETURN name ORDER BY name").execute().records().stream().map(r -> r.get("name").asString()).toList();
-    assertThat(names).containsExactly("engram_entity_agent", "engram_entity_id", "engram_entity_name",
-        "engram_entity_run", "engram_entity_user", "engram_relates_agent", "engram_relates_id",
-        "engram_relates_run", "engram_relates_user");
+    List<String> names =
+        driver
+            .executableQuery(
+                "SHOW INDEXES YIELD name, type WHERE name STARTS WITH 'engram_'"
+                    + " RETURN name ORDER BY name")
+            .execute()
+            .records()
+            .stream()
+            .map(r -> r.get("name").asString())
+            .toList();
+    assertThat(names)
+        .containsExactly(
+            "engram_entity_agent",
+            "engram_entity_id",
+            "engram_entity_name",
+            "engram_entity_run",
+            "engram_entity_user",
+            "engram_relates_agent",
+            "engram_relates_id",
+            "engram_relates_run",
+            "engram_relates_user");
     assertThat(count("SHOW INDEXES YIELD type WHERE type = 'VECTOR' RETURN count(*)")).isZero();
     Entity a = entity("a", "Alice", Scope.user("u"), 1, 0);
     store.apply(TENANT, GraphChanges.upserts(List.of(a), List.of()));
-    assertThatThrownBy(() -> driver.executableQuery("CREATE (:Entity {tenant: $t, id: 'a'})")
-        .withParameters(Map.of("t", TENANT)).execute()).hasMessageContaining("already exists");
+    assertThatThrownBy(
+            () ->
+                driver
+                    .executableQuery("CREATE (:Entity {tenant: $t, id: 'a'})")
+                    .withParameters(Map.of("t", TENANT))
+                    .execute())
+        .hasMessageContaining("already exists");
   }
 
   @Test
@@ -172,8 +227,10 @@ class Neo4jGraphStoreTest {
     Entity a = entity("a", "Alice", u, 1, 0);
     Entity ghost = entity("ghost", "Ghost", u, 0, 1);
     Relation r = relation("r", a, "knows", ghost, List.of("m"), 1, 1);
-    assertThatThrownBy(() -> store.apply(TENANT, new GraphChanges(List.of(a), List.of(r), Set.of())))
-        .isInstanceOf(StorageException.class).hasMessageContaining("relation r of tenant acme")
+    assertThatThrownBy(
+            () -> store.apply(TENANT, new GraphChanges(List.of(a), List.of(r), Set.of())))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("relation r of tenant acme")
         .hasMessageContaining("a -> ghost");
     assertThat(count("MATCH (n) RETURN count(n)")).isZero();
   }
@@ -188,7 +245,8 @@ class Neo4jGraphStoreTest {
     Relation moved = relation("r", a, "lives_in", c, List.of("m2"), 0, 1);
     store.apply(TENANT, GraphChanges.upserts(List.of(a, b, c), List.of(first)));
     store.apply(TENANT, GraphChanges.upserts(List.of(), List.of(first, moved)));
-    assertThat(store.relationsOf(TENANT, u, List.of("a", "b", "c"), TimeView.ALL)).containsExactly(moved);
+    assertThat(store.relationsOf(TENANT, u, List.of("a", "b", "c"), TimeView.ALL))
+        .containsExactly(moved);
     assertThat(count("MATCH ()-[r:RELATES]->() RETURN count(r)")).isEqualTo(1);
   }
 
@@ -205,13 +263,19 @@ class Neo4jGraphStoreTest {
     assertThat(store.entities(TENANT, List.of("a-good", "b-zero", "c-empty", "d-wide")))
         .containsExactlyInAnyOrder(good, zero, empty, wide);
     var hits = store.similarEntities(TENANT, u, new float[] {0.6f, 0.8f}, 4);
-    assertThat(hits).extracting(h -> h.entity().id()).containsExactly("a-good", "b-zero", "c-empty", "d-wide");
-    assertThat(hits).extracting(h -> Math.round(h.score() * 1e6) / 1e6).containsExactly(1.0, 0.0, 0.0, 0.0);
+    assertThat(hits)
+        .extracting(h -> h.entity().id())
+        .containsExactly("a-good", "b-zero", "c-empty", "d-wide");
+    assertThat(hits)
+        .extracting(h -> Math.round(h.score() * 1e6) / 1e6)
+        .containsExactly(1.0, 0.0, 0.0, 0.0);
     // A zero query scores every row 0: the order is by id.
-    assertThat(store.similarEntities(TENANT, u, new float[] {0, 0}, 2)).extracting(h -> h.score())
+    assertThat(store.similarEntities(TENANT, u, new float[] {0, 0}, 2))
+        .extracting(h -> h.score())
         .containsExactly(0.0, 0.0);
     assertThat(store.similarRelations(TENANT, u, new float[] {1, 0}, 1, TimeView.ALL))
-        .extracting(h -> h.relation(), h -> h.score()).containsExactly(org.assertj.core.groups.Tuple.tuple(flat, 0.0));
+        .extracting(h -> h.relation(), h -> h.score())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(flat, 0.0));
     assertThat(count("MATCH (e:Entity {id: 'a-good'}) RETURN e.embedding_dims")).isEqualTo(2);
     assertThat(count("MATCH (e:Entity {id: 'b-zero'}) RETURN e.embedding_dims")).isZero();
   }

@@ -11,12 +11,24 @@ import java.net.ServerSocket;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Settings from the environment, the password kept out of logs, and an unreachable server reported as such. */
+/**
+ * Settings from the environment, the password kept out of logs, and an unreachable server reported
+ * as such.
+ */
 class Neo4jSettingsTest {
   @Test
   void environmentGivesUriCredentialsAndDatabase() {
-    Neo4jSettings s = Neo4jSettings.fromEnvironment(Map.of("ENGRAM_NEO4J_URI", " neo4j://db:7687 ",
-        "ENGRAM_NEO4J_USER", "engram", "ENGRAM_NEO4J_PASSWORD", "s3cret", "ENGRAM_NEO4J_DATABASE", "memories"));
+    Neo4jSettings s =
+        Neo4jSettings.fromEnvironment(
+            Map.of(
+                "ENGRAM_NEO4J_URI",
+                " neo4j://db:7687 ",
+                "ENGRAM_NEO4J_USER",
+                "engram",
+                "ENGRAM_NEO4J_PASSWORD",
+                "s3cret",
+                "ENGRAM_NEO4J_DATABASE",
+                "memories"));
     assertThat(s).isEqualTo(new Neo4jSettings("neo4j://db:7687", "engram", "s3cret", "memories"));
     assertThat(Neo4jSettings.fromEnvironment(Map.of("ENGRAM_NEO4J_URI", "bolt://h:1")))
         .isEqualTo(new Neo4jSettings("bolt://h:1", "", "", "neo4j"));
@@ -25,9 +37,11 @@ class Neo4jSettingsTest {
   @Test
   void aMissingUriOrDatabaseIsRejectedByName() {
     assertThatThrownBy(() -> Neo4jSettings.fromEnvironment(Map.of("ENGRAM_NEO4J_USER", "u")))
-        .isInstanceOf(ValidationException.class).hasMessageStartingWith("ENGRAM_NEO4J_URI: is not set");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageStartingWith("ENGRAM_NEO4J_URI: is not set");
     assertThatThrownBy(() -> new Neo4jSettings("bolt://h:1", "", "", " "))
-        .isInstanceOf(ValidationException.class).hasMessage("neo4j.database: must not be blank");
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("neo4j.database: must not be blank");
   }
 
   @Test
@@ -45,6 +59,7 @@ class Neo4jSettingsTest {
     }
     String uri = "bolt://127.0.0.1:" + port;
     assertThatThrownBy(() -> Neo4jGraphStore.connect(Neo4jSettings.of(uri, "", "")))
-        .isInstanceOf(StorageException.class).hasMessageStartingWith("neo4j: could not connect to " + uri + ": ");
+        .isInstanceOf(StorageException.class)
+        .hasMessageStartingWith("neo4j: could not connect to " + uri + ": ");
   }
 }

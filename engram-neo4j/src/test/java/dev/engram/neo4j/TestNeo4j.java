@@ -14,10 +14,11 @@ import org.neo4j.harness.Neo4j;
 import org.neo4j.harness.Neo4jBuilders;
 
 /**
- * A real Neo4j 5.26 started in-process by the GPL test harness (test scope only), reachable over Bolt on
- * 127.0.0.1 at a free port, with authentication off and a small page cache. Start one per test class (about 4 s
- * on an idle machine) and close it in {@code @AfterAll}. The Bolt server's Netty quiet period (an internal setting)
- * is set to zero: with the default, every shutdown waits about 10 s for event loops that have nothing to do.
+ * A real Neo4j 5.26 started in-process by the GPL test harness (test scope only), reachable over
+ * Bolt on 127.0.0.1 at a free port, with authentication off and a small page cache. Start one per
+ * test class (about 4 s on an idle machine) and close it in {@code @AfterAll}. The Bolt server's
+ * Netty quiet period (an internal setting) is set to zero: with the default, every shutdown waits
+ * about 10 s for event loops that have nothing to do.
  */
 final class TestNeo4j implements AutoCloseable {
   private final Neo4j server;
@@ -33,13 +34,14 @@ final class TestNeo4j implements AutoCloseable {
 
   /** Starts a fresh, empty server with a page cache of this many bytes. */
   static TestNeo4j start(long pageCacheBytes) {
-    Neo4j server = Neo4jBuilders.newInProcessBuilder()
-        .withDisabledServer()
-        .withConfig(GraphDatabaseSettings.pagecache_memory, pageCacheBytes)
-        .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
-        .withConfig(BoltConnector.enabled, true)
-        .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", 0))
-        .build();
+    Neo4j server =
+        Neo4jBuilders.newInProcessBuilder()
+            .withDisabledServer()
+            .withConfig(GraphDatabaseSettings.pagecache_memory, pageCacheBytes)
+            .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+            .withConfig(BoltConnector.enabled, true)
+            .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", 0))
+            .build();
     return new TestNeo4j(server);
   }
 
@@ -51,7 +53,9 @@ final class TestNeo4j implements AutoCloseable {
   /** A new driver on the server; the caller closes it. */
   Driver newDriver() {
     Logger.getLogger("org.neo4j.driver").setLevel(Level.WARNING);
-    return GraphDatabase.driver(boltUri(), AuthTokens.none(),
+    return GraphDatabase.driver(
+        boltUri(),
+        AuthTokens.none(),
         Config.builder().withoutEncryption().withMaxConnectionPoolSize(8).build());
   }
 

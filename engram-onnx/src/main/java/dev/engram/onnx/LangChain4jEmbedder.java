@@ -11,9 +11,9 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * An {@link Embedder} over any LangChain4j {@link EmbeddingModel} (in-process ONNX, OpenAI, Ollama...). Documents
- * are embedded in batches; queries may get an instruction prefix (bge models expect one). Thread-safe if the model
- * is.
+ * An {@link Embedder} over any LangChain4j {@link EmbeddingModel} (in-process ONNX, OpenAI,
+ * Ollama...). Documents are embedded in batches; queries may get an instruction prefix (bge models
+ * expect one). Thread-safe if the model is.
  */
 public final class LangChain4jEmbedder implements Embedder {
   /** Texts per {@code embedAll} call. */
@@ -24,14 +24,24 @@ public final class LangChain4jEmbedder implements Embedder {
   private final int dimension;
   private final String queryPrefix;
   private final double relevanceFloor;
+
   /** Embeds a prefixed query: the model's {@code embed}, or a faster path of the same model. */
   private final Function<String, float[]> queries;
-  /** Embeds one batch of documents (at most {@link #BATCH_SIZE}): the model's {@code embedAll}, or the model's own. */
+
+  /**
+   * Embeds one batch of documents (at most {@link #BATCH_SIZE}): the model's {@code embedAll}, or
+   * the model's own.
+   */
   private final Function<List<String>, List<float[]>> documents;
 
-  private LangChain4jEmbedder(EmbeddingModel model, String modelId, int dimension, String queryPrefix,
-                              double relevanceFloor, Function<String, float[]> queries,
-                              Function<List<String>, List<float[]>> documents) {
+  private LangChain4jEmbedder(
+      EmbeddingModel model,
+      String modelId,
+      int dimension,
+      String queryPrefix,
+      double relevanceFloor,
+      Function<String, float[]> queries,
+      Function<List<String>, List<float[]>> documents) {
     this.model = model;
     this.modelId = modelId;
     this.dimension = dimension;
@@ -44,27 +54,40 @@ public final class LangChain4jEmbedder implements Embedder {
   /**
    * Wraps a model.
    *
-   * @param model       the LangChain4j model
-   * @param modelId     a stable id recorded in data directories
+   * @param model the LangChain4j model
+   * @param modelId a stable id recorded in data directories
    * @param queryPrefix text put before every query (empty for none)
    */
   public static LangChain4jEmbedder of(EmbeddingModel model, String modelId, String queryPrefix) {
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(queryPrefix, "queryPrefix");
-    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0,
-        text -> model.embed(text).content().vector(), texts -> {
+    return new LangChain4jEmbedder(
+        model,
+        modelId,
+        model.dimension(),
+        queryPrefix,
+        0.0,
+        text -> model.embed(text).content().vector(),
+        texts -> {
           List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
           return model.embedAll(segments).content().stream().map(Embedding::vector).toList();
         });
   }
 
   /**
-   * The in-process models' embedder: queries and documents through the model's single-tokenisation paths
-   * ({@link OnnxBertModel#embedQuery}, {@link OnnxBertModel#embedDocuments}), which give LangChain4j's vectors.
+   * The in-process models' embedder: queries and documents through the model's single-tokenisation
+   * paths ({@link OnnxBertModel#embedQuery}, {@link OnnxBertModel#embedDocuments}), which give
+   * LangChain4j's vectors.
    */
   static LangChain4jEmbedder of(OnnxBertModel model, String modelId, String queryPrefix) {
-    return new LangChain4jEmbedder(model, modelId, model.dimension(), queryPrefix, 0.0, model::embedQuery,
+    return new LangChain4jEmbedder(
+        model,
+        modelId,
+        model.dimension(),
+        queryPrefix,
+        0.0,
+        model::embedQuery,
         model::embedDocuments);
   }
 
@@ -73,7 +96,8 @@ public final class LangChain4jEmbedder implements Embedder {
     if (!(floor >= 0 && floor < 1)) {
       throw new dev.engram.ValidationException("relevanceFloor", "must be in [0, 1), got " + floor);
     }
-    return new LangChain4jEmbedder(model, modelId, dimension, queryPrefix, floor, queries, documents);
+    return new LangChain4jEmbedder(
+        model, modelId, dimension, queryPrefix, floor, queries, documents);
   }
 
   @Override
@@ -96,7 +120,8 @@ public final class LangChain4jEmbedder implements Embedder {
     try {
       return queries.apply(queryPrefix + text);
     } catch (RuntimeException e) {
-      throw new EngramException("embedding model '" + modelId + "' failed on a query: " + e.getMessage(), e);
+      throw new EngramException(
+          "embedding model '" + modelId + "' failed on a query: " + e.getMessage(), e);
     }
   }
 
@@ -108,12 +133,24 @@ public final class LangChain4jEmbedder implements Embedder {
         out.addAll(documents.apply(texts.subList(from, Math.min(texts.size(), from + BATCH_SIZE))));
       }
     } catch (RuntimeException e) {
-      throw new EngramException("embedding model '" + modelId + "' failed on " + texts.size() + " texts: "
-          + e.getMessage(), e);
+      throw new EngramException(
+          "embedding model '"
+              + modelId
+              + "' failed on "
+              + texts.size()
+              + " texts: "
+              + e.getMessage(),
+          e);
     }
     if (out.size() != texts.size()) {
-      throw new EngramException("embedding model '" + modelId + "' returned " + out.size() + " vectors for "
-          + texts.size() + " texts");
+      throw new EngramException(
+          "embedding model '"
+              + modelId
+              + "' returned "
+              + out.size()
+              + " vectors for "
+              + texts.size()
+              + " texts");
     }
     return out;
   }

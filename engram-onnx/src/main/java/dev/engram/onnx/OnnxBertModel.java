@@ -18,33 +18,39 @@ import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Map;
-import java.util.Set;
 
 /**
- * An in-process BERT embedding model shipped in a LangChain4j model jar (the ONNX file and its tokenizer), loaded
- * into one ONNX session. Engram's embedder ({@link LangChain4jEmbedder}) uses its own path for queries
- * ({@link #embedQuery}: on the calling thread) and documents ({@link #embedDocuments}: dealt over the cores): a text
- * is tokenised once (LangChain4j's encoder tokenises it three times: to split it, again to check that the split
- * rebuilds the same tokens, and once more to encode it; about 0.25 ms of CPU, the same ids in the end) and run alone.
- * As a LangChain4j {@code EmbeddingModel} ({@code embed}, {@code embedAll}) it is LangChain4j's own encoder
- * ({@link OnnxBertBiEncoder}) on the same session. The tokenizer keeps a text's first 512 tokens, as LangChain4j's
- * does; the pooling (CLS, or the mean over every token of the text, special ones included) and the L2 normalisation
- * are those of LangChain4j's encoder, so every text gets the same vector either way, to the bit. Thread-safe.
+ * An in-process BERT embedding model shipped in a LangChain4j model jar (the ONNX file and its
+ * tokenizer), loaded into one ONNX session. Engram's embedder ({@link LangChain4jEmbedder}) uses
+ * its own path for queries ({@link #embedQuery}: on the calling thread) and documents ({@link
+ * #embedDocuments}: dealt over the cores): a text is tokenised once (LangChain4j's encoder
+ * tokenises it three times: to split it, again to check that the split rebuilds the same tokens,
+ * and once more to encode it; about 0.25 ms of CPU, the same ids in the end) and run alone. As a
+ * LangChain4j {@code EmbeddingModel} ({@code embed}, {@code embedAll}) it is LangChain4j's own
+ * encoder ({@link OnnxBertBiEncoder}) on the same session. The tokenizer keeps a text's first 512
+ * tokens, as LangChain4j's does; the pooling (CLS, or the mean over every token of the text,
+ * special ones included) and the L2 normalisation are those of LangChain4j's encoder, so every text
+ * gets the same vector either way, to the bit. Thread-safe.
  */
 final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   private static final int CORES = Math.max(1, Runtime.getRuntime().availableProcessors());
+
   /** Runs the documents of every lane but the caller's own. */
-  private static final ExecutorService LANES = Executors.newFixedThreadPool(Math.max(1, CORES - 1), runnable -> {
-    Thread t = new Thread(runnable, "engram-onnx-documents");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService LANES =
+      Executors.newFixedThreadPool(
+          Math.max(1, CORES - 1),
+          runnable -> {
+            Thread t = new Thread(runnable, "engram-onnx-documents");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final OrtEnvironment environment;
   private final OrtSession session;
@@ -54,8 +60,14 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   private final OnnxBertBiEncoder documents;
   private final int knownDimension;
 
-  private OnnxBertModel(OrtEnvironment environment, OrtSession session, HuggingFaceTokenizer tokenizer,
-                        PoolingMode pooling, OnnxBertBiEncoder documents, int dimension) throws OrtException {
+  private OnnxBertModel(
+      OrtEnvironment environment,
+      OrtSession session,
+      HuggingFaceTokenizer tokenizer,
+      PoolingMode pooling,
+      OnnxBertBiEncoder documents,
+      int dimension)
+      throws OrtException {
     super(null); // LangChain4j's default executor for embedAll
     this.environment = environment;
     this.session = session;
@@ -67,23 +79,31 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
   }
 
   /**
-   * Loads a model from resources of the class loader of {@code anchor} (a class of the model's jar): one ONNX session
-   * with the runtime's default options, as LangChain4j's packaged models create it.
+   * Loads a model from resources of the class loader of {@code anchor} (a class of the model's
+   * jar): one ONNX session with the runtime's default options, as LangChain4j's packaged models
+   * create it.
    */
-  static OnnxBertModel load(Class<?> anchor, String modelResource, String tokenizerResource, PoolingMode pooling,
-                            int dimension) {
+  static OnnxBertModel load(
+      Class<?> anchor,
+      String modelResource,
+      String tokenizerResource,
+      PoolingMode pooling,
+      int dimension) {
     try {
       byte[] model = resource(anchor, modelResource);
       byte[] tokenizerJson = resource(anchor, tokenizerResource);
       OrtEnvironment environment = OrtEnvironment.getEnvironment();
       OrtSession session = environment.createSession(model, new OrtSession.SessionOptions());
-      OnnxBertBiEncoder documents = new OnnxBertBiEncoder(environment, session,
-          new ByteArrayInputStream(tokenizerJson), pooling);
-      HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(tokenizerJson),
-          Map.of("padding", "false"));
+      OnnxBertBiEncoder documents =
+          new OnnxBertBiEncoder(
+              environment, session, new ByteArrayInputStream(tokenizerJson), pooling);
+      HuggingFaceTokenizer tokenizer =
+          HuggingFaceTokenizer.newInstance(
+              new ByteArrayInputStream(tokenizerJson), Map.of("padding", "false"));
       return new OnnxBertModel(environment, session, tokenizer, pooling, documents, dimension);
     } catch (OrtException | IOException e) {
-      throw new EngramException("could not load the in-process model " + modelResource + ": " + e.getMessage(), e);
+      throw new EngramException(
+          "could not load the in-process model " + modelResource + ": " + e.getMessage(), e);
     }
   }
 
@@ -106,17 +126,21 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     return knownDimension;
   }
 
-  /** The normalised embedding of a query: one tokenisation and one run of the session on the calling thread. */
+  /**
+   * The normalised embedding of a query: one tokenisation and one run of the session on the calling
+   * thread.
+   */
   float[] embedQuery(String text) {
     return run(tokenizer.encode(text, true, false));
   }
 
   /**
-   * The normalised embeddings of documents, in order: each text tokenised once and run alone, so that its vector is
-   * the one it gets in any call, alone or beside others (padded batches would change it: the quantised model
-   * quantises its activations per batch, docs/BENCHMARKS.md). As many lanes as there are cores (the caller runs one)
-   * take the next text from a shared counter, tokenise it and run it, so a lane that drew short texts takes more of
-   * them and the tokenisation is spread over the cores too; a failing lane stops the others at their next text.
+   * The normalised embeddings of documents, in order: each text tokenised once and run alone, so
+   * that its vector is the one it gets in any call, alone or beside others (padded batches would
+   * change it: the quantised model quantises its activations per batch, docs/BENCHMARKS.md). As
+   * many lanes as there are cores (the caller runs one) take the next text from a shared counter,
+   * tokenise it and run it, so a lane that drew short texts takes more of them and the tokenisation
+   * is spread over the cores too; a failing lane stops the others at their next text.
    */
   List<float[]> embedDocuments(List<String> texts) {
     if (texts.isEmpty()) {
@@ -140,10 +164,15 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
         f.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        failure = failure != null ? failure : new EngramException("interrupted while embedding documents", e);
+        failure =
+            failure != null
+                ? failure
+                : new EngramException("interrupted while embedding documents", e);
       } catch (ExecutionException e) {
-        RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
-            : new EngramException("the in-process model failed: " + e.getCause(), e.getCause());
+        RuntimeException cause =
+            e.getCause() instanceof RuntimeException r
+                ? r
+                : new EngramException("the in-process model failed: " + e.getCause(), e.getCause());
         if (failure == null) {
           failure = cause;
         } else {
@@ -157,7 +186,10 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     return List.of(out);
   }
 
-  /** Embeds the next text not yet taken until none is left; on a failure, leaves none for the other lanes. */
+  /**
+   * Embeds the next text not yet taken until none is left; on a failure, leaves none for the other
+   * lanes.
+   */
   private void runLane(List<String> texts, AtomicInteger next, float[][] out) {
     try {
       for (int i = next.getAndIncrement(); i < texts.size(); i = next.getAndIncrement()) {
@@ -174,8 +206,11 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     long[] ids = encoding.getIds();
     long[] shape = {1, ids.length};
     try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
-         OnnxTensor mask = OnnxTensor.createTensor(environment, LongBuffer.wrap(encoding.getAttentionMask()), shape);
-         OnnxTensor types = OnnxTensor.createTensor(environment, LongBuffer.wrap(encoding.getTypeIds()), shape)) {
+        OnnxTensor mask =
+            OnnxTensor.createTensor(
+                environment, LongBuffer.wrap(encoding.getAttentionMask()), shape);
+        OnnxTensor types =
+            OnnxTensor.createTensor(environment, LongBuffer.wrap(encoding.getTypeIds()), shape)) {
       Map<String, OnnxTensor> feed = new HashMap<>();
       feed.put("input_ids", inputIds);
       feed.put("attention_mask", mask);
@@ -183,7 +218,8 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
         feed.put("token_type_ids", types);
       }
       try (OrtSession.Result result = session.run(feed)) {
-        FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer(); // [1, tokens, width], row-major
+        FloatBuffer hidden =
+            ((OnnxTensor) result.get(0)).getFloatBuffer(); // [1, tokens, width], row-major
         return normalized(pool(hidden, ids.length));
       }
     } catch (OrtException e) {
@@ -211,7 +247,10 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
     return out;
   }
 
-  /** Divided by its L2 norm, computed in float as LangChain4j's encoder does, so the two agree to the bit. */
+  /**
+   * Divided by its L2 norm, computed in float as LangChain4j's encoder does, so the two agree to
+   * the bit.
+   */
   private static float[] normalized(float[] v) {
     float sumSquare = 0;
     for (float x : v) {

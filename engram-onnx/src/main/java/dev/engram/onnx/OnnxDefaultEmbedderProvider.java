@@ -4,8 +4,8 @@ import dev.engram.spi.DefaultEmbedderProvider;
 import dev.engram.spi.Embedder;
 
 /**
- * Registers {@link OnnxEmbedders#defaultEmbedder()} (bge-small-en-v1.5-q) as the embedder {@code Engram.builder()}
- * uses when none is configured (found with {@link java.util.ServiceLoader}).
+ * Registers {@link OnnxEmbedders#defaultEmbedder()} (bge-small-en-v1.5-q) as the embedder {@code
+ * Engram.builder()} uses when none is configured (found with {@link java.util.ServiceLoader}).
  */
 public final class OnnxDefaultEmbedderProvider implements DefaultEmbedderProvider {
   /** For {@link java.util.ServiceLoader}. */

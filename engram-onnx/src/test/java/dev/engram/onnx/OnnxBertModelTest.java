@@ -16,20 +16,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link OnnxBertModel}'s query path (one tokenisation, run on the caller) gives the very vectors of LangChain4j's
- * packaged model classes, for both in-process models, short and long queries (both truncate a text to its first 512
- * tokens), and so do documents, embedded together (on one lane per core) in their order, also when several callers
- * embed at once.
+ * {@link OnnxBertModel}'s query path (one tokenisation, run on the caller) gives the very vectors
+ * of LangChain4j's packaged model classes, for both in-process models, short and long queries (both
+ * truncate a text to its first 512 tokens), and so do documents, embedded together (on one lane per
+ * core) in their order, also when several callers embed at once.
  */
 class OnnxBertModelTest {
   private static List<String> queries() {
-    List<String> out = new ArrayList<>(List.of(
-        "Which dog did Caroline get?",
-        "When did Melanie paint a sunrise?",
-        "What did Caroline research in May 2023, and why?",
-        "naïve café in Zürich: “quotes”, e-mail a.b@c.de, C++ and C#, 3.14 $5 100% #tag 😀",
-        "don't  double  spaces\tand tabs\nand new lines",
-        "x"));
+    List<String> out =
+        new ArrayList<>(
+            List.of(
+                "Which dog did Caroline get?",
+                "When did Melanie paint a sunrise?",
+                "What did Caroline research in May 2023, and why?",
+                "naïve café in Zürich: “quotes”, e-mail a.b@c.de, C++ and C#, 3.14 $5 100% #tag 😀",
+                "don't  double  spaces\tand tabs\nand new lines",
+                "x"));
     StringBuilder longText = new StringBuilder();
     for (int i = 0; i < 120; i++) {
       longText.append("Caroline went to the support group meeting number ").append(i).append(". ");
@@ -40,19 +42,24 @@ class OnnxBertModelTest {
 
   @Test
   void bgeQueriesEqualLangChain4jsVectorsToTheBit() {
-    assertSameQueries(OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL), new BgeSmallEnV15QuantizedEmbeddingModel(),
+    assertSameQueries(
+        OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL),
+        new BgeSmallEnV15QuantizedEmbeddingModel(),
         OnnxEmbedders.BGE_QUERY_PREFIX);
   }
 
   @Test
   void miniLmQueriesEqualLangChain4jsVectorsToTheBit() {
-    assertSameQueries(OnnxEmbedders.byName(OnnxEmbedders.MINILM), new AllMiniLmL6V2QuantizedEmbeddingModel(), "");
+    assertSameQueries(
+        OnnxEmbedders.byName(OnnxEmbedders.MINILM), new AllMiniLmL6V2QuantizedEmbeddingModel(), "");
   }
 
   /** Texts of very different lengths, more than one per core. */
   private static List<String> documents() {
     List<String> out = new ArrayList<>(queries());
-    String[] words = {"garden", "violin", "Paris", "adoption", "marathon", "pottery", "camping", "sunrise"};
+    String[] words = {
+      "garden", "violin", "Paris", "adoption", "marathon", "pottery", "camping", "sunrise"
+    };
     for (int i = 0; i < 33; i++) {
       StringBuilder b = new StringBuilder("Note ").append(i).append(':');
       for (int w = 0; w < 1 + (i * 7) % 60; w++) {
@@ -65,17 +72,19 @@ class OnnxBertModelTest {
 
   @Test
   void bgeDocumentsEqualLangChain4jsVectorsToTheBitInOrder() {
-    assertSameDocuments(OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL), new BgeSmallEnV15QuantizedEmbeddingModel());
+    assertSameDocuments(
+        OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL), new BgeSmallEnV15QuantizedEmbeddingModel());
   }
 
   @Test
   void miniLmDocumentsEqualLangChain4jsVectorsToTheBitInOrder() {
-    assertSameDocuments(OnnxEmbedders.byName(OnnxEmbedders.MINILM), new AllMiniLmL6V2QuantizedEmbeddingModel());
+    assertSameDocuments(
+        OnnxEmbedders.byName(OnnxEmbedders.MINILM), new AllMiniLmL6V2QuantizedEmbeddingModel());
   }
 
   /**
-   * Calls from several threads at once share the lanes' threads; each call still gets its own texts' vectors, in
-   * its order, the vectors they get alone.
+   * Calls from several threads at once share the lanes' threads; each call still gets its own
+   * texts' vectors, in its order, the vectors they get alone.
    */
   @Test
   void concurrentCallsEachGetTheirOwnVectorsInOrder() throws Exception {
@@ -99,7 +108,9 @@ class OnnxBertModelTest {
         assertThat(got).hasSize(texts.size());
         for (int i = 0; i < texts.size(); i++) {
           int original = Math.floorMod(i - c * 7, texts.size());
-          assertThat(got.get(i)).as("caller %d, text %d", c, i).containsExactly(alone.get(original));
+          assertThat(got.get(i))
+              .as("caller %d, text %d", c, i)
+              .containsExactly(alone.get(original));
         }
       }
     } finally {
@@ -107,13 +118,18 @@ class OnnxBertModelTest {
     }
   }
 
-  /** Embedded together (on one lane per core), each text gets the vector it gets alone in LangChain4j's encoder. */
+  /**
+   * Embedded together (on one lane per core), each text gets the vector it gets alone in
+   * LangChain4j's encoder.
+   */
   private static void assertSameDocuments(Embedder engram, EmbeddingModel packaged) {
     List<String> texts = documents();
     List<float[]> vectors = engram.embedDocuments(texts);
     assertThat(vectors).hasSize(texts.size());
     for (int i = 0; i < texts.size(); i++) {
-      assertThat(vectors.get(i)).as(texts.get(i)).containsExactly(packaged.embed(texts.get(i)).content().vector());
+      assertThat(vectors.get(i))
+          .as(texts.get(i))
+          .containsExactly(packaged.embed(texts.get(i)).content().vector());
     }
   }
 

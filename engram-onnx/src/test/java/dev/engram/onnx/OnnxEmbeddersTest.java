@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.engram.ValidationException;
 import dev.engram.spi.Embedder;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class OnnxEmbeddersTest {
 
@@ -18,11 +18,16 @@ class OnnxEmbeddersTest {
     Embedder e = OnnxEmbedders.byName(name);
     assertThat(e.dimension()).isEqualTo(384);
     assertThat(e.modelId()).isEqualTo(name);
-    List<float[]> docs = e.embedDocuments(List.of(
-        "Caroline adopted a puppy named Max last week.",
-        "The quarterly tax report is due in March.",
-        "Melanie painted a sunrise over the lake."));
-    assertThat(docs).hasSize(3).allSatisfy(v -> assertThat(norm(v)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3)));
+    List<float[]> docs =
+        e.embedDocuments(
+            List.of(
+                "Caroline adopted a puppy named Max last week.",
+                "The quarterly tax report is due in March.",
+                "Melanie painted a sunrise over the lake."));
+    assertThat(docs)
+        .hasSize(3)
+        .allSatisfy(
+            v -> assertThat(norm(v)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3)));
     float[] q = e.embedQuery("Which dog did Caroline get?");
     assertThat(dot(q, docs.get(0))).isGreaterThan(dot(q, docs.get(1))).isGreaterThan(0);
     assertThat(dot(q, docs.get(0))).isGreaterThan(dot(q, docs.get(2)));
@@ -30,7 +35,8 @@ class OnnxEmbeddersTest {
 
   @Test
   void sharesOneInstancePerModel() {
-    assertThat(OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL)).isSameAs(OnnxEmbedders.defaultEmbedder());
+    assertThat(OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL))
+        .isSameAs(OnnxEmbedders.defaultEmbedder());
   }
 
   @Test
@@ -42,15 +48,18 @@ class OnnxEmbeddersTest {
     }
     List<float[]> all = e.embedDocuments(texts);
     assertThat(all).hasSize(150);
-    assertThat(all.get(149)).containsExactly(e.embedDocuments(List.of("memory number 149")).get(0),
-        org.assertj.core.data.Offset.offset(1e-5f));
+    assertThat(all.get(149))
+        .containsExactly(
+            e.embedDocuments(List.of("memory number 149")).get(0),
+            org.assertj.core.data.Offset.offset(1e-5f));
   }
 
   @Test
   void rejectsUnknownModelNames() {
     assertThatThrownBy(() -> OnnxEmbedders.byName("gpt-embed"))
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("gpt-embed").hasMessageContaining(OnnxEmbedders.BGE_SMALL);
+        .hasMessageContaining("gpt-embed")
+        .hasMessageContaining(OnnxEmbedders.BGE_SMALL);
   }
 
   private static double dot(float[] a, float[] b) {

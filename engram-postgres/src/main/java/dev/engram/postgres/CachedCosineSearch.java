@@ -18,19 +18,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The plain-array path's dense searches with an {@link EmbeddingCache}: exact cosine in Java instead of in SQL, over
- * the embeddings ({@link #dense}) or the context embeddings ({@link #contextDense}).
+ * The plain-array path's dense searches with an {@link EmbeddingCache}: exact cosine in Java
+ * instead of in SQL, over the embeddings ({@link #dense}) or the context embeddings ({@link
+ * #contextDense}).
  *
- * <p>In one read-only snapshot it reads the id and {@code seq} of every memory that passes the tenant, scope, expiry
- * and filter restriction (the same WHERE clause as every other read, so no other tenant's or scope's row is ever
- * scored), then the embeddings of those rows whose version the cache does not hold ({@code array_send}, decoded from
- * PostgreSQL's binary array format, which the server produces far faster than the text form). It scores every
- * restricted row with {@link VectorMath#cosine}, orders them best first, ties by id in byte order (as
- * {@code ORDER BY score DESC, m.id} with {@code COLLATE "C"} does on the SQL path), and keeps the first {@code k}.
+ * <p>In one read-only snapshot it reads the id and {@code seq} of every memory that passes the
+ * tenant, scope, expiry and filter restriction (the same WHERE clause as every other read, so no
+ * other tenant's or scope's row is ever scored), then the embeddings of those rows whose version
+ * the cache does not hold ({@code array_send}, decoded from PostgreSQL's binary array format, which
+ * the server produces far faster than the text form). It scores every restricted row with {@link
+ * VectorMath#cosine}, orders them best first, ties by id in byte order (as {@code ORDER BY score
+ * DESC, m.id} with {@code COLLATE "C"} does on the SQL path), and keeps the first {@code k}.
  */
 final class CachedCosineSearch {
-  private static final Comparator<Candidate> BEST_FIRST = Comparator.comparingDouble(Candidate::score).reversed()
-      .thenComparing(Candidate::id, CachedCosineSearch::compareCodePoints);
+  private static final Comparator<Candidate> BEST_FIRST =
+      Comparator.comparingDouble(Candidate::score)
+          .reversed()
+          .thenComparing(Candidate::id, CachedCosineSearch::compareCodePoints);
 
   private final EmbeddingCache cache;
 
@@ -38,21 +42,26 @@ final class CachedCosineSearch {
     this.cache = cache;
   }
 
-  /** The {@code k} best rows of {@code query} for {@code vector}; runs on {@code c} inside a snapshot transaction. */
+  /**
+   * The {@code k} best rows of {@code query} for {@code vector}; runs on {@code c} inside a
+   * snapshot transaction.
+   */
   List<Candidate> dense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
     return nearest(c, Column.EMBEDDING, versionsSql(query), query.tenant(), vector, k);
   }
 
   /**
-   * The {@code k} rows of {@code query} whose context embeddings are nearest to {@code vector}, among those that have
-   * one; runs on {@code c} inside a snapshot transaction.
+   * The {@code k} rows of {@code query} whose context embeddings are nearest to {@code vector},
+   * among those that have one; runs on {@code c} inside a snapshot transaction.
    */
-  List<Candidate> contextDense(Connection c, IndexQuery query, float[] vector, int k) throws SQLException {
+  List<Candidate> contextDense(Connection c, IndexQuery query, float[] vector, int k)
+      throws SQLException {
     Sql restricted = versionsSql(query).append(" AND " + PostgresSearchIndex.HAS_CONTEXT_EMBEDDING);
     return nearest(c, Column.CONTEXT_EMBEDDING, restricted, query.tenant(), vector, k);
   }
 
-  private List<Candidate> nearest(Connection c, Column column, Sql restricted, String tenant, float[] vector, int k)
+  private List<Candidate> nearest(
+      Connection c, Column column, Sql restricted, String tenant, float[] vector, int k)
       throws SQLException {
     List<String> idList = new ArrayList<>();
     List<Long> seqList = new ArrayList<>();
@@ -81,17 +90,27 @@ final class CachedCosineSearch {
   }
 
   /**
-   * The {@code (id, seq)} of every restricted row: columns of the scope's covering index (migration V11), so an
-   * index-only scan of the scope's entries when the filter needs no other column.
+   * The {@code (id, seq)} of every restricted row: columns of the scope's covering index (migration
+   * V11), so an index-only scan of the scope's entries when the filter needs no other column.
    */
   static Sql versionsSql(IndexQuery query) {
-    return new Sql().append("SELECT m.id, m.seq FROM memories m")
-        .append(Restriction.where(query.tenant(), query.scope(), query.filter(), query.includeExpired(),
-            query.today()));
+    return new Sql()
+        .append("SELECT m.id, m.seq FROM memories m")
+        .append(
+            Restriction.where(
+                query.tenant(),
+                query.scope(),
+                query.filter(),
+                query.includeExpired(),
+                query.today()));
   }
 
-  /** Reads the vectors the cache lacks (same snapshot, same versions) into {@code vectors}, and keeps them. */
-  private void readMissing(Connection c, Column column, String tenant, String[] ids, long[] seqs, float[][] vectors)
+  /**
+   * Reads the vectors the cache lacks (same snapshot, same versions) into {@code vectors}, and
+   * keeps them.
+   */
+  private void readMissing(
+      Connection c, Column column, String tenant, String[] ids, long[] seqs, float[][] vectors)
       throws SQLException {
     Map<String, Integer> missing = new HashMap<>();
     for (int i = 0; i < ids.length; i++) {
@@ -102,15 +121,19 @@ final class CachedCosineSearch {
     if (missing.isEmpty()) {
       return;
     }
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT id, seq, array_send(" + column.name + ") FROM memories WHERE tenant = ? AND id = ANY (?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT id, seq, array_send("
+                + column.name
+                + ") FROM memories WHERE tenant = ? AND id = ANY (?)")) {
       ps.setString(1, tenant);
       ps.setArray(2, c.createArrayOf("text", missing.keySet().toArray()));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Integer i = missing.remove(rs.getString(1));
           if (i == null || rs.getLong(2) != seqs[i]) {
-            throw new StorageException("memory " + rs.getString(1) + " changed within one snapshot");
+            throw new StorageException(
+                "memory " + rs.getString(1) + " changed within one snapshot");
           }
           vectors[i] = floats(rs.getBytes(3));
           cache.put(column, tenant, ids[i], seqs[i], vectors[i]);
@@ -123,9 +146,10 @@ final class CachedCosineSearch {
   }
 
   /**
-   * Decodes PostgreSQL's binary form of a one-dimensional {@code real[]} ({@code array_send}): the number of
-   * dimensions, a has-nulls flag, the element type, per dimension its length and lower bound, then per element its
-   * byte length (4) and its IEEE 754 value, all big-endian. An empty array has no dimensions.
+   * Decodes PostgreSQL's binary form of a one-dimensional {@code real[]} ({@code array_send}): the
+   * number of dimensions, a has-nulls flag, the element type, per dimension its length and lower
+   * bound, then per element its byte length (4) and its IEEE 754 value, all big-endian. An empty
+   * array has no dimensions.
    */
   static float[] floats(byte[] binary) {
     ByteBuffer b = ByteBuffer.wrap(binary);
@@ -136,7 +160,8 @@ final class CachedCosineSearch {
       return new float[0];
     }
     if (dimensions != 1) {
-      throw new StorageException("a stored embedding has " + dimensions + " dimensions, expected a flat array");
+      throw new StorageException(
+          "a stored embedding has " + dimensions + " dimensions, expected a flat array");
     }
     int length = b.getInt();
     b.getInt(); // lower bound
@@ -150,7 +175,10 @@ final class CachedCosineSearch {
     return out;
   }
 
-  /** Unicode code point order, which is the byte order of UTF-8 ({@code COLLATE "C"} in this schema). */
+  /**
+   * Unicode code point order, which is the byte order of UTF-8 ({@code COLLATE "C"} in this
+   * schema).
+   */
   static int compareCodePoints(String a, String b) {
     int i = 0;
     int j = 0;

@@ -8,12 +8,13 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Runs work in transactions on pooled connections and turns SQL failures into {@link StorageException}s that name
- * the operation. Engram's own exceptions (not found, dimension mismatch) pass through after the rollback.
+ * Runs work in transactions on pooled connections and turns SQL failures into {@link
+ * StorageException}s that name the operation. Engram's own exceptions (not found, dimension
+ * mismatch) pass through after the rollback.
  *
- * <p>With {@code pinSchema} every borrowed connection first sets {@code search_path} to the schema: a server whose
- * connections share one session (PGlite, served with a pool of one per store) may have had it changed by another
- * store's connection since.
+ * <p>With {@code pinSchema} every borrowed connection first sets {@code search_path} to the schema:
+ * a server whose connections share one session (PGlite, served with a pool of one per store) may
+ * have had it changed by another store's connection since.
  */
 final class Database {
   private final DataSource pool;
@@ -24,7 +25,10 @@ final class Database {
     this.pinSchema = pinSchema;
   }
 
-  /** A pooled connection, its {@code search_path} set first if the schema is pinned; the caller closes it. */
+  /**
+   * A pooled connection, its {@code search_path} set first if the schema is pinned; the caller
+   * closes it.
+   */
   Connection connection() throws SQLException {
     Connection c = pool.getConnection();
     if (pinSchema.isPresent()) {
@@ -38,12 +42,18 @@ final class Database {
     return c;
   }
 
-  /** Runs {@code work} in a read-write transaction, committed if it returns, rolled back if it throws. */
+  /**
+   * Runs {@code work} in a read-write transaction, committed if it returns, rolled back if it
+   * throws.
+   */
   <T> T write(String what, SqlWork<T> work) {
     return inTransaction(what, work, false, false);
   }
 
-  /** Runs {@code work} in a read-only transaction; {@code snapshot} makes every statement see one snapshot. */
+  /**
+   * Runs {@code work} in a read-only transaction; {@code snapshot} makes every statement see one
+   * snapshot.
+   */
   <T> T read(String what, boolean snapshot, SqlWork<T> work) {
     return inTransaction(what, work, true, snapshot);
   }

@@ -18,35 +18,39 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The graph tables ({@code graph_entities}, {@code graph_relations}): writing {@link GraphChanges} inside the
- * caller's transaction, SQL fragments for scopes and time views, and reading rows back. Aliases and memory ids are
- * {@code text[]} columns with GIN indexes.
+ * The graph tables ({@code graph_entities}, {@code graph_relations}): writing {@link GraphChanges}
+ * inside the caller's transaction, SQL fragments for scopes and time views, and reading rows back.
+ * Aliases and memory ids are {@code text[]} columns with GIN indexes.
  */
 final class GraphRows {
-  static final String ENTITY_COLUMNS = "e.id, e.name, e.norm_name, e.type, e.embedding, e.mentions, e.created_s,"
-      + " e.created_ns, e.updated_s, e.updated_ns, e.user_id, e.agent_id, e.run_id, e.aliases";
-  static final String RELATION_COLUMNS = "r.id, r.source_id, r.name, r.target_id, r.fact, r.embedding, r.valid_s,"
-      + " r.valid_ns, r.invalid_s, r.invalid_ns, r.created_s, r.created_ns, r.expired_s, r.expired_ns,"
-      + " r.source_ids, r.memory_ids, r.user_id, r.agent_id, r.run_id";
+  static final String ENTITY_COLUMNS =
+      "e.id, e.name, e.norm_name, e.type, e.embedding, e.mentions, e.created_s,"
+          + " e.created_ns, e.updated_s, e.updated_ns, e.user_id, e.agent_id, e.run_id, e.aliases";
+  static final String RELATION_COLUMNS =
+      "r.id, r.source_id, r.name, r.target_id, r.fact, r.embedding, r.valid_s,"
+          + " r.valid_ns, r.invalid_s, r.invalid_ns, r.created_s, r.created_ns, r.expired_s, r.expired_ns,"
+          + " r.source_ids, r.memory_ids, r.user_id, r.agent_id, r.run_id";
 
-  private static final String UPSERT_ENTITY = "INSERT INTO graph_entities (name, norm_name, type, embedding,"
-      + " mentions, created_s, created_ns, updated_s, updated_ns, user_id, agent_id, run_id, aliases, tenant, id)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO UPDATE SET"
-      + " name = EXCLUDED.name, norm_name = EXCLUDED.norm_name, type = EXCLUDED.type,"
-      + " embedding = EXCLUDED.embedding, mentions = EXCLUDED.mentions, created_s = EXCLUDED.created_s,"
-      + " created_ns = EXCLUDED.created_ns, updated_s = EXCLUDED.updated_s, updated_ns = EXCLUDED.updated_ns,"
-      + " user_id = EXCLUDED.user_id, agent_id = EXCLUDED.agent_id, run_id = EXCLUDED.run_id,"
-      + " aliases = EXCLUDED.aliases";
-  private static final String UPSERT_RELATION = "INSERT INTO graph_relations (source_id, name, target_id, fact,"
-      + " embedding, valid_s, valid_ns, invalid_s, invalid_ns, created_s, created_ns, expired_s, expired_ns,"
-      + " source_ids, memory_ids, user_id, agent_id, run_id, tenant, id)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO UPDATE SET"
-      + " source_id = EXCLUDED.source_id, name = EXCLUDED.name, target_id = EXCLUDED.target_id,"
-      + " fact = EXCLUDED.fact, embedding = EXCLUDED.embedding, valid_s = EXCLUDED.valid_s,"
-      + " valid_ns = EXCLUDED.valid_ns, invalid_s = EXCLUDED.invalid_s, invalid_ns = EXCLUDED.invalid_ns,"
-      + " created_s = EXCLUDED.created_s, created_ns = EXCLUDED.created_ns, expired_s = EXCLUDED.expired_s,"
-      + " expired_ns = EXCLUDED.expired_ns, source_ids = EXCLUDED.source_ids, memory_ids = EXCLUDED.memory_ids,"
-      + " user_id = EXCLUDED.user_id, agent_id = EXCLUDED.agent_id, run_id = EXCLUDED.run_id";
+  private static final String UPSERT_ENTITY =
+      "INSERT INTO graph_entities (name, norm_name, type, embedding,"
+          + " mentions, created_s, created_ns, updated_s, updated_ns, user_id, agent_id, run_id, aliases, tenant, id)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO UPDATE SET"
+          + " name = EXCLUDED.name, norm_name = EXCLUDED.norm_name, type = EXCLUDED.type,"
+          + " embedding = EXCLUDED.embedding, mentions = EXCLUDED.mentions, created_s = EXCLUDED.created_s,"
+          + " created_ns = EXCLUDED.created_ns, updated_s = EXCLUDED.updated_s, updated_ns = EXCLUDED.updated_ns,"
+          + " user_id = EXCLUDED.user_id, agent_id = EXCLUDED.agent_id, run_id = EXCLUDED.run_id,"
+          + " aliases = EXCLUDED.aliases";
+  private static final String UPSERT_RELATION =
+      "INSERT INTO graph_relations (source_id, name, target_id, fact,"
+          + " embedding, valid_s, valid_ns, invalid_s, invalid_ns, created_s, created_ns, expired_s, expired_ns,"
+          + " source_ids, memory_ids, user_id, agent_id, run_id, tenant, id)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO UPDATE SET"
+          + " source_id = EXCLUDED.source_id, name = EXCLUDED.name, target_id = EXCLUDED.target_id,"
+          + " fact = EXCLUDED.fact, embedding = EXCLUDED.embedding, valid_s = EXCLUDED.valid_s,"
+          + " valid_ns = EXCLUDED.valid_ns, invalid_s = EXCLUDED.invalid_s, invalid_ns = EXCLUDED.invalid_ns,"
+          + " created_s = EXCLUDED.created_s, created_ns = EXCLUDED.created_ns, expired_s = EXCLUDED.expired_s,"
+          + " expired_ns = EXCLUDED.expired_ns, source_ids = EXCLUDED.source_ids, memory_ids = EXCLUDED.memory_ids,"
+          + " user_id = EXCLUDED.user_id, agent_id = EXCLUDED.agent_id, run_id = EXCLUDED.run_id";
 
   private GraphRows() {}
 
@@ -95,7 +99,8 @@ final class GraphRows {
       ps.executeBatch();
     }
     if (!changes.deletedRelations().isEmpty()) {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM graph_relations WHERE tenant = ? AND id = ANY (?)")) {
+      try (PreparedStatement ps =
+          c.prepareStatement("DELETE FROM graph_relations WHERE tenant = ? AND id = ANY (?)")) {
         ps.setString(1, tenant);
         ps.setArray(2, c.createArrayOf("text", changes.deletedRelations().toArray()));
         ps.executeUpdate();
@@ -103,10 +108,12 @@ final class GraphRows {
     }
     if (!changes.deletedEntities().isEmpty()) {
       Array ids = c.createArrayOf("text", changes.deletedEntities().toArray());
-      try (PreparedStatement edges = c.prepareStatement("DELETE FROM graph_relations WHERE tenant = ?"
-          + " AND (source_id = ANY (?) OR target_id = ANY (?))");
-           PreparedStatement entities = c.prepareStatement(
-               "DELETE FROM graph_entities WHERE tenant = ? AND id = ANY (?)")) {
+      try (PreparedStatement edges =
+              c.prepareStatement(
+                  "DELETE FROM graph_relations WHERE tenant = ?"
+                      + " AND (source_id = ANY (?) OR target_id = ANY (?))");
+          PreparedStatement entities =
+              c.prepareStatement("DELETE FROM graph_entities WHERE tenant = ? AND id = ANY (?)")) {
         edges.setString(1, tenant);
         edges.setArray(2, ids);
         edges.setArray(3, ids);
@@ -121,7 +128,8 @@ final class GraphRows {
   /** Deletes every entity and relation of a tenant in the caller's transaction. */
   static void deleteTenant(Connection c, String tenant) throws SQLException {
     for (String table : List.of("graph_relations", "graph_entities")) {
-      try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE tenant = ?")) {
+      try (PreparedStatement ps =
+          c.prepareStatement("DELETE FROM " + table + " WHERE tenant = ?")) {
         ps.setString(1, tenant);
         ps.executeUpdate();
       }
@@ -148,24 +156,48 @@ final class GraphRows {
       return;
     }
     Instant t = view.resolvedInstant();
-    sql.append(" AND (r.valid_s IS NULL OR (r.valid_s, r.valid_ns) <= (").param(t.getEpochSecond())
-        .append("::bigint, ").param(t.getNano()).append("::integer))")
-        .append(" AND (r.invalid_s IS NULL OR (r.invalid_s, r.invalid_ns) > (").param(t.getEpochSecond())
-        .append("::bigint, ").param(t.getNano()).append("::integer))");
+    sql.append(" AND (r.valid_s IS NULL OR (r.valid_s, r.valid_ns) <= (")
+        .param(t.getEpochSecond())
+        .append("::bigint, ")
+        .param(t.getNano())
+        .append("::integer))")
+        .append(" AND (r.invalid_s IS NULL OR (r.invalid_s, r.invalid_ns) > (")
+        .param(t.getEpochSecond())
+        .append("::bigint, ")
+        .param(t.getNano())
+        .append("::integer))");
   }
 
   /** Reads an entity from {@link #ENTITY_COLUMNS} starting at column 1. */
   static Entity entity(ResultSet rs) throws SQLException {
-    return new Entity(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        MemoryRows.floats(rs.getArray(5)), rs.getInt(6), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
-        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), strings(rs.getArray(14)));
+    return new Entity(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        MemoryRows.floats(rs.getArray(5)),
+        rs.getInt(6),
+        ColumnCodecs.instant(rs, 7),
+        ColumnCodecs.instant(rs, 9),
+        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)),
+        strings(rs.getArray(14)));
   }
 
   /** Reads a relation from {@link #RELATION_COLUMNS} starting at column 1. */
   static Relation relation(ResultSet rs) throws SQLException {
-    return new Relation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        MemoryRows.floats(rs.getArray(6)), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
-        ColumnCodecs.instant(rs, 11), ColumnCodecs.instant(rs, 13), strings(rs.getArray(15)), strings(rs.getArray(16)),
+    return new Relation(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        MemoryRows.floats(rs.getArray(6)),
+        ColumnCodecs.instant(rs, 7),
+        ColumnCodecs.instant(rs, 9),
+        ColumnCodecs.instant(rs, 11),
+        ColumnCodecs.instant(rs, 13),
+        strings(rs.getArray(15)),
+        strings(rs.getArray(16)),
         Scope.of(rs.getString(17), rs.getString(18), rs.getString(19)));
   }
 

@@ -18,47 +18,61 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How a memory is laid out in the {@code memories} table: instants, metadata and source ids as {@link
- * ColumnCodecs} writes them, the expiration as an epoch day, the embedding as {@code real[]}, the source context
- * with its {@code english} tsvector ({@code context}, {@code context_tsv}, migration V12), the context embedding as
- * {@code real[]} ({@code context_embedding}, migration V13; {@code '{}'} for none), and {@code folded}:
- * every string of the memory lower-cased in Java (root locale), so that {@code icontains} agrees with {@link
+ * How a memory is laid out in the {@code memories} table: instants, metadata and source ids as
+ * {@link ColumnCodecs} writes them, the expiration as an epoch day, the embedding as {@code
+ * real[]}, the source context with its {@code english} tsvector ({@code context}, {@code
+ * context_tsv}, migration V12), the context embedding as {@code real[]} ({@code context_embedding},
+ * migration V13; {@code '{}'} for none), and {@code folded}: every string of the memory lower-cased
+ * in Java (root locale), so that {@code icontains} agrees with {@link
  * dev.engram.filter.FilterEvaluator} whatever the database's locale.
  */
 final class MemoryRows {
   /** The columns {@link #item} reads, from alias {@code m}. */
-  static final String ITEM_COLUMNS = "m.tenant, m.id, m.user_id, m.agent_id, m.run_id, m.actor_id, m.role, m.text,"
-      + " m.hash, m.metadata, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns,"
-      + " m.source_ids, m.expiration_day";
-  /** The columns {@link #stored} reads: the item's, the embedding, the source context and its embedding. */
-  static final String STORED_COLUMNS = ITEM_COLUMNS + ", m.embedding, m.context, m.context_embedding";
+  static final String ITEM_COLUMNS =
+      "m.tenant, m.id, m.user_id, m.agent_id, m.run_id, m.actor_id, m.role, m.text,"
+          + " m.hash, m.metadata, m.created_s, m.created_ns, m.updated_s, m.updated_ns, m.event_s, m.event_ns,"
+          + " m.source_ids, m.expiration_day";
+
+  /**
+   * The columns {@link #stored} reads: the item's, the embedding, the source context and its
+   * embedding.
+   */
+  static final String STORED_COLUMNS =
+      ITEM_COLUMNS + ", m.embedding, m.context, m.context_embedding";
+
   /** How many columns {@link #ITEM_COLUMNS} has. */
   static final int ITEM_WIDTH = 18;
+
   /** The list order: newest first, then id. */
   static final String NEWEST_FIRST = " ORDER BY m.created_s DESC, m.created_ns DESC, m.id";
 
   /**
-   * The value of {@code context_tsv}: the tsvector of the context, bound a second time (migration V12 says why it is
-   * written here rather than generated).
+   * The value of {@code context_tsv}: the tsvector of the context, bound a second time (migration
+   * V12 says why it is written here rather than generated).
    */
   private static final String CONTEXT_TSV = "to_tsvector('english'::regconfig, ?)";
 
-  static final String INSERT = "INSERT INTO memories (user_id, agent_id, run_id, actor_id, role, text, hash,"
-      + " metadata, folded, created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids,"
-      + " expiration_day, embedding, seq, context, context_tsv, context_embedding, tenant, id)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::json, ?::json, ?, ?, ?, ?, ?, ?, ?::json, ?, ?, ?, ?, " + CONTEXT_TSV
-      + ", ?, ?, ?)";
-  static final String UPDATE = "UPDATE memories SET user_id = ?, agent_id = ?, run_id = ?, actor_id = ?, role = ?,"
-      + " text = ?, hash = ?, metadata = ?::json, folded = ?::json, created_s = ?, created_ns = ?, updated_s = ?,"
-      + " updated_ns = ?, event_s = ?, event_ns = ?, source_ids = ?::json, expiration_day = ?, embedding = ?,"
-      + " seq = ?, context = ?, context_tsv = " + CONTEXT_TSV + ", context_embedding = ?"
-      + " WHERE tenant = ? AND id = ?";
+  static final String INSERT =
+      "INSERT INTO memories (user_id, agent_id, run_id, actor_id, role, text, hash,"
+          + " metadata, folded, created_s, created_ns, updated_s, updated_ns, event_s, event_ns, source_ids,"
+          + " expiration_day, embedding, seq, context, context_tsv, context_embedding, tenant, id)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::json, ?::json, ?, ?, ?, ?, ?, ?, ?::json, ?, ?, ?, ?, "
+          + CONTEXT_TSV
+          + ", ?, ?, ?)";
+  static final String UPDATE =
+      "UPDATE memories SET user_id = ?, agent_id = ?, run_id = ?, actor_id = ?, role = ?,"
+          + " text = ?, hash = ?, metadata = ?::json, folded = ?::json, created_s = ?, created_ns = ?, updated_s = ?,"
+          + " updated_ns = ?, event_s = ?, event_ns = ?, source_ids = ?::json, expiration_day = ?, embedding = ?,"
+          + " seq = ?, context = ?, context_tsv = "
+          + CONTEXT_TSV
+          + ", context_embedding = ?"
+          + " WHERE tenant = ? AND id = ?";
 
   private MemoryRows() {}
 
   /**
-   * Binds {@link #INSERT} or {@link #UPDATE}: they take the same parameters in the same order; the source context
-   * twice, for {@code context} and for {@code context_tsv}.
+   * Binds {@link #INSERT} or {@link #UPDATE}: they take the same parameters in the same order; the
+   * source context twice, for {@code context} and for {@code context_tsv}.
    */
   static void bind(PreparedStatement ps, StoredMemory stored, long seq) throws SQLException {
     MemoryItem m = stored.item();
@@ -81,12 +95,16 @@ final class MemoryRows {
     } else {
       ps.setInt(i++, Math.toIntExact(m.expirationDate().toEpochDay()));
     }
-    ps.setArray(i++, ps.getConnection().createArrayOf("float4", Float4Arrays.boxed(stored.embeddingView())));
+    ps.setArray(
+        i++,
+        ps.getConnection().createArrayOf("float4", Float4Arrays.boxed(stored.embeddingView())));
     ps.setLong(i++, seq);
     ps.setString(i++, stored.context());
     ps.setString(i++, stored.context());
-    ps.setArray(i++, ps.getConnection().createArrayOf("float4",
-        Float4Arrays.boxed(stored.contextEmbeddingView())));
+    ps.setArray(
+        i++,
+        ps.getConnection()
+            .createArrayOf("float4", Float4Arrays.boxed(stored.contextEmbeddingView())));
     ps.setString(i++, stored.tenant());
     ps.setString(i, m.id());
   }
@@ -146,15 +164,32 @@ final class MemoryRows {
     List<String> sources = ColumnCodecs.strings(rs.getString(c++));
     int day = rs.getInt(c);
     LocalDate expiration = rs.wasNull() ? null : LocalDate.ofEpochDay(day);
-    return new MemoryItem(id, text, hash, metadata, userId, agentId, runId, actorId,
-        role == null ? null : Role.parse(role), created, updated, event, sources, expiration);
+    return new MemoryItem(
+        id,
+        text,
+        hash,
+        metadata,
+        userId,
+        agentId,
+        runId,
+        actorId,
+        role == null ? null : Role.parse(role),
+        created,
+        updated,
+        event,
+        sources,
+        expiration);
   }
 
   /** Reads {@link #STORED_COLUMNS} starting at {@code first}. */
   static StoredMemory stored(ResultSet rs, int first) throws SQLException {
     MemoryItem item = item(rs, first);
-    return new StoredMemory(rs.getString(first), item, floats(rs.getArray(first + ITEM_WIDTH)),
-        rs.getString(first + ITEM_WIDTH + 1), floats(rs.getArray(first + ITEM_WIDTH + 2)));
+    return new StoredMemory(
+        rs.getString(first),
+        item,
+        floats(rs.getArray(first + ITEM_WIDTH)),
+        rs.getString(first + ITEM_WIDTH + 1),
+        floats(rs.getArray(first + ITEM_WIDTH + 2)));
   }
 
   static float[] floats(Array array) throws SQLException {

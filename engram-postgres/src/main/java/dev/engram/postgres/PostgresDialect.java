@@ -5,12 +5,13 @@ import dev.engram.spi.sql.SqlDialect;
 import java.util.function.Consumer;
 
 /**
- * PostgreSQL's fragments of the shared filter translation ({@link dev.engram.spi.sql.FilterSql}): JSON through
- * {@code json_each}, {@code json_array_elements} and {@code json_typeof}; type tests go through {@code CASE}, which
- * keeps casts from seeing values of another kind (PostgreSQL does not promise to evaluate AND left to right);
- * {@code icontains} reads the Java-lowered copy of every string in {@code m.folded} (written by {@link MemoryRows});
- * string ranges compare {@code engram_utf16_key} (Java's UTF-16 order, migration V1) under {@code COLLATE "C"};
- * bound integers are cast to the columns' types.
+ * PostgreSQL's fragments of the shared filter translation ({@link dev.engram.spi.sql.FilterSql}):
+ * JSON through {@code json_each}, {@code json_array_elements} and {@code json_typeof}; type tests
+ * go through {@code CASE}, which keeps casts from seeing values of another kind (PostgreSQL does
+ * not promise to evaluate AND left to right); {@code icontains} reads the Java-lowered copy of
+ * every string in {@code m.folded} (written by {@link MemoryRows}); string ranges compare {@code
+ * engram_utf16_key} (Java's UTF-16 order, migration V1) under {@code COLLATE "C"}; bound integers
+ * are cast to the columns' types.
  */
 final class PostgresDialect implements SqlDialect {
   @Override
@@ -47,7 +48,12 @@ final class PostgresDialect implements SqlDialect {
 
   @Override
   public String jsonBoolean(String row, boolean value) {
-    return "CASE WHEN json_typeof(" + row + ".value) = 'boolean' THEN (" + row + ".value #>> '{}') = '" + value
+    return "CASE WHEN json_typeof("
+        + row
+        + ".value) = 'boolean' THEN ("
+        + row
+        + ".value #>> '{}') = '"
+        + value
         + "' ELSE false END";
   }
 
@@ -90,7 +96,8 @@ final class PostgresDialect implements SqlDialect {
 
   @Override
   public void javaOrderComparison(Sql sql, String text, String comparator, String value) {
-    sql.append("engram_utf16_key(" + text + ") COLLATE \"C\"" + comparator + "engram_utf16_key(").param(value)
+    sql.append("engram_utf16_key(" + text + ") COLLATE \"C\"" + comparator + "engram_utf16_key(")
+        .param(value)
         .append(") COLLATE \"C\"");
   }
 

@@ -9,28 +9,33 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A DataSource that hands out one borrowed connection, whatever is asked for, wrapped so that closing it does not
- * close it (its owner does). Flyway opens a second connection for migrations; given this, all its work runs on the
- * one connection, so a migration needs no more than a pool of one.
+ * A DataSource that hands out one borrowed connection, whatever is asked for, wrapped so that
+ * closing it does not close it (its owner does). Flyway opens a second connection for migrations;
+ * given this, all its work runs on the one connection, so a migration needs no more than a pool of
+ * one.
  */
 final class SharedConnectionDataSource implements DataSource {
   private final Connection shared;
 
   SharedConnectionDataSource(Connection connection) {
-    this.shared = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-          if (method.getName().equals("close") && method.getParameterCount() == 0) {
-            return null;
-          }
-          if (method.getName().equals("isClosed") && method.getParameterCount() == 0) {
-            return connection.isClosed();
-          }
-          try {
-            return method.invoke(connection, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    this.shared =
+        (Connection)
+            Proxy.newProxyInstance(
+                Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                    return null;
+                  }
+                  if (method.getName().equals("isClosed") && method.getParameterCount() == 0) {
+                    return connection.isClosed();
+                  }
+                  try {
+                    return method.invoke(connection, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
   }
 
   @Override
@@ -49,12 +54,10 @@ final class SharedConnectionDataSource implements DataSource {
   }
 
   @Override
-  public void setLogWriter(PrintWriter out) {
-  }
+  public void setLogWriter(PrintWriter out) {}
 
   @Override
-  public void setLoginTimeout(int seconds) {
-  }
+  public void setLoginTimeout(int seconds) {}
 
   @Override
   public int getLoginTimeout() {

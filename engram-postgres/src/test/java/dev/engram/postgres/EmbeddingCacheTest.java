@@ -20,9 +20,15 @@ class EmbeddingCacheTest {
     float[][] found = cache.lookup("t1", new String[] {"m", "m2"}, new long[] {5, 5});
     assertThat(found[0]).containsExactly(1, 0, 0, 0);
     assertThat(found[1]).isNull();
-    assertThat(cache.lookup("t1", new String[] {"m"}, new long[] {6})[0]).as("a newer version").isNull();
-    assertThat(cache.lookup("t1", new String[] {"m"}, new long[] {4})[0]).as("an older version").isNull();
-    assertThat(cache.lookup("t2", new String[] {"m"}, new long[] {5})[0]).as("another tenant").isNull();
+    assertThat(cache.lookup("t1", new String[] {"m"}, new long[] {6})[0])
+        .as("a newer version")
+        .isNull();
+    assertThat(cache.lookup("t1", new String[] {"m"}, new long[] {4})[0])
+        .as("an older version")
+        .isNull();
+    assertThat(cache.lookup("t2", new String[] {"m"}, new long[] {5})[0])
+        .as("another tenant")
+        .isNull();
   }
 
   @Test
@@ -30,9 +36,14 @@ class EmbeddingCacheTest {
     EmbeddingCache cache = new EmbeddingCache(1 << 20);
     cache.put("t", "m", 5, v(1));
     cache.put(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", "m", 5, v(2));
-    assertThat(cache.lookup("t", new String[] {"m"}, new long[] {5})[0]).containsExactly(1, 0, 0, 0);
-    float[][] context = cache.lookup(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", new String[] {"m", "n"},
-        new long[] {5, 5});
+    assertThat(cache.lookup("t", new String[] {"m"}, new long[] {5})[0])
+        .containsExactly(1, 0, 0, 0);
+    float[][] context =
+        cache.lookup(
+            EmbeddingCache.Column.CONTEXT_EMBEDDING,
+            "t",
+            new String[] {"m", "n"},
+            new long[] {5, 5});
     assertThat(context[0]).containsExactly(2, 0, 0, 0);
     assertThat(context[1]).isNull();
     assertThat(cache.size()).isEqualTo(2);
@@ -40,7 +51,13 @@ class EmbeddingCacheTest {
     cache.remove("t", "m");
     assertThat(cache.size()).isZero();
     assertThat(cache.bytes()).isZero();
-    assertThat(cache.lookup(EmbeddingCache.Column.CONTEXT_EMBEDDING, "t", new String[] {"m"}, new long[] {5})[0])
+    assertThat(
+            cache
+                .lookup(
+                    EmbeddingCache.Column.CONTEXT_EMBEDDING,
+                    "t",
+                    new String[] {"m"},
+                    new long[] {5})[0])
         .isNull();
   }
 
@@ -50,7 +67,8 @@ class EmbeddingCacheTest {
     cache.put("t", "m", 5, v(1));
     cache.put("t", "m", 7, v(2));
     cache.put("t", "m", 6, v(3)); // a late write-through of an older commit
-    assertThat(cache.lookup("t", new String[] {"m"}, new long[] {7})[0]).containsExactly(2, 0, 0, 0);
+    assertThat(cache.lookup("t", new String[] {"m"}, new long[] {7})[0])
+        .containsExactly(2, 0, 0, 0);
     assertThat(cache.size()).isEqualTo(1);
     assertThat(cache.bytes()).isEqualTo(ENTRY);
   }
@@ -92,13 +110,22 @@ class EmbeddingCacheTest {
     cache.removeTenant("t1");
     assertThat(cache.size()).isEqualTo(1);
     assertThat(cache.bytes()).isEqualTo(ENTRY);
-    assertThat(cache.lookup("t2", new String[] {"a"}, new long[] {3})[0]).containsExactly(3, 0, 0, 0);
+    assertThat(cache.lookup("t2", new String[] {"a"}, new long[] {3})[0])
+        .containsExactly(3, 0, 0, 0);
   }
 
   @Test
   void theBinaryArrayFormIsDecodedAndCodePointOrderIsUtf8ByteOrder() {
     java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(20 + 2 * 8);
-    b.putInt(1).putInt(0).putInt(700).putInt(2).putInt(1).putInt(4).putFloat(1.5f).putInt(4).putFloat(-2f);
+    b.putInt(1)
+        .putInt(0)
+        .putInt(700)
+        .putInt(2)
+        .putInt(1)
+        .putInt(4)
+        .putFloat(1.5f)
+        .putInt(4)
+        .putFloat(-2f);
     assertThat(CachedCosineSearch.floats(b.array())).containsExactly(1.5f, -2f);
     java.nio.ByteBuffer empty = java.nio.ByteBuffer.allocate(12).putInt(0).putInt(0).putInt(700);
     assertThat(CachedCosineSearch.floats(empty.array())).isEmpty();

@@ -1,6 +1,9 @@
 package dev.engram.postgres;
 
-/** {@link PgvectorIndexOnlyContractTest} on native PostgreSQL 15 with pgvector 0.8.0, pool of several connections. */
+/**
+ * {@link PgvectorIndexOnlyContractTest} on native PostgreSQL 15 with pgvector 0.8.0, pool of
+ * several connections.
+ */
 class NativePgvectorIndexOnlyContractTest extends PgvectorIndexOnlyContractTest {
   @Override
   PgvectorServer server() {

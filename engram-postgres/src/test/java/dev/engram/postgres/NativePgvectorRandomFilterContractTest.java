@@ -1,7 +1,8 @@
 package dev.engram.postgres;
 
 /**
- * {@link PgvectorRandomFilterContractTest} on native PostgreSQL 15 with pgvector 0.8.0, pool of several connections.
+ * {@link PgvectorRandomFilterContractTest} on native PostgreSQL 15 with pgvector 0.8.0, pool of
+ * several connections.
  */
 class NativePgvectorRandomFilterContractTest extends PgvectorRandomFilterContractTest {
   @Override

@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * PGlite (PostgreSQL 18 and pgvector 0.8 compiled to WebAssembly) served on 127.0.0.1 for one test JVM: installs the
- * committed lock file of {@code src/test/node} with {@code npm ci}, starts {@code node server.mjs} (an in-memory
- * database, a free port) and stops it when the JVM ends. Node and npm must be installed (.ci/run installs them).
+ * PGlite (PostgreSQL 18 and pgvector 0.8 compiled to WebAssembly) served on 127.0.0.1 for one test
+ * JVM: installs the committed lock file of {@code src/test/node} with {@code npm ci}, starts {@code
+ * node server.mjs} (an in-memory database, a free port) and stops it when the JVM ends. Node and
+ * npm must be installed (.ci/run installs them).
  *
- * <p>PGlite is one PostgreSQL session serving one connection at a time, so {@link #settingsFor} asks for a pool of
- * one connection; each test gets its own schema, as on {@link PostgresCluster}.
+ * <p>PGlite is one PostgreSQL session serving one connection at a time, so {@link #settingsFor}
+ * asks for a pool of one connection; each test gets its own schema, as on {@link PostgresCluster}.
  */
 public final class PgliteServer {
   private static final Path PROJECT = Path.of("src/test/node").toAbsolutePath();
@@ -39,8 +40,9 @@ public final class PgliteServer {
   }
 
   /**
-   * The JDBC URL: no TLS (PGlite speaks none) and no named server-side statements ({@code prepareThreshold=0}): all
-   * connections share PGlite's one session, where two connections' statements {@code S_1} would clash.
+   * The JDBC URL: no TLS (PGlite speaks none) and no named server-side statements ({@code
+   * prepareThreshold=0}): all connections share PGlite's one session, where two connections'
+   * statements {@code S_1} would clash.
    */
   public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?sslmode=disable&prepareThreshold=0";
@@ -48,21 +50,33 @@ public final class PgliteServer {
 
   /** Settings for {@code dir}'s schema on the pgvector path, pool of one connection. */
   public PostgresSettings settingsFor(Path dir) {
-    return PostgresSettings.builder(url()).user("postgres").schema(PostgresCluster.schemaFor(dir)).poolSize(1)
-        .vectors(VectorMode.PGVECTOR).build();
+    return PostgresSettings.builder(url())
+        .user("postgres")
+        .schema(PostgresCluster.schemaFor(dir))
+        .poolSize(1)
+        .vectors(VectorMode.PGVECTOR)
+        .build();
   }
 
   private static PgliteServer start() {
     try {
-      Process npm = new ProcessBuilder("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts")
-          .directory(PROJECT.toFile()).redirectErrorStream(true).start();
+      Process npm =
+          new ProcessBuilder(
+                  "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts")
+              .directory(PROJECT.toFile())
+              .redirectErrorStream(true)
+              .start();
       String npmOut = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!npm.waitFor(300, TimeUnit.SECONDS) || npm.exitValue() != 0) {
         throw new IllegalStateException("npm ci failed in " + PROJECT + ":\n" + npmOut);
       }
-      Process node = new ProcessBuilder(List.of("node", "server.mjs")).directory(PROJECT.toFile())
-          .redirectErrorStream(true).start();
-      BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
+      Process node =
+          new ProcessBuilder(List.of("node", "server.mjs"))
+              .directory(PROJECT.toFile())
+              .redirectErrorStream(true)
+              .start();
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
       StringBuilder seen = new StringBuilder();
       for (String line = out.readLine(); line != null; line = out.readLine()) {
         if (line.startsWith("LISTENING ")) {
@@ -103,5 +117,4 @@ public final class PgliteServer {
       Thread.currentThread().interrupt();
     }
   }
-
 }

@@ -4,7 +4,10 @@ import dev.engram.spi.Storage;
 import dev.engram.testing.MemoryContractTest;
 import java.nio.file.Path;
 
-/** The whole engine contract ({@link MemoryContractTest}) on the pgvector path, on PGlite (pool of one). */
+/**
+ * The whole engine contract ({@link MemoryContractTest}) on the pgvector path, on PGlite (pool of
+ * one).
+ */
 class PgvectorMemoryContractTest extends MemoryContractTest {
   /** PGlite; {@link NativePgvectorMemoryContractTest} runs these tests on native PostgreSQL 15. */
   PgvectorServer server() {
@@ -18,6 +21,5 @@ class PgvectorMemoryContractTest extends MemoryContractTest {
 
   /** Nothing to damage: the index is the record ({@code SearchIndex.isDerived()} is false). */
   @Override
-  protected void damageIndex(Path dir) {
-  }
+  protected void damageIndex(Path dir) {}
 }

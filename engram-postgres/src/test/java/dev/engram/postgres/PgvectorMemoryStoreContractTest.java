@@ -6,7 +6,9 @@ import java.nio.file.Path;
 
 /** The MemoryStore contract on the pgvector path, on PGlite (pool of one), one schema per test. */
 class PgvectorMemoryStoreContractTest extends MemoryStoreContract {
-  /** PGlite; {@link NativePgvectorMemoryStoreContractTest} runs these tests on native PostgreSQL 15. */
+  /**
+   * PGlite; {@link NativePgvectorMemoryStoreContractTest} runs these tests on native PostgreSQL 15.
+   */
   PgvectorServer server() {
     return PgvectorServer.PGLITE;
   }

@@ -5,11 +5,14 @@ import dev.engram.testing.RandomFilterContract;
 import java.nio.file.Path;
 
 /**
- * The SQL filter translation against FilterEvaluator on random memories and filters (-Dengram.seed), on the pgvector
- * path (PGlite, pool of one).
+ * The SQL filter translation against FilterEvaluator on random memories and filters
+ * (-Dengram.seed), on the pgvector path (PGlite, pool of one).
  */
 class PgvectorRandomFilterContractTest extends RandomFilterContract {
-  /** PGlite; {@link NativePgvectorRandomFilterContractTest} runs these tests on native PostgreSQL 15. */
+  /**
+   * PGlite; {@link NativePgvectorRandomFilterContractTest} runs these tests on native PostgreSQL
+   * 15.
+   */
   PgvectorServer server() {
     return PgvectorServer.PGLITE;
   }

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 
 /** The SearchIndex contract on the pgvector path, on PGlite (pool of one), one schema per test. */
 class PgvectorSearchIndexContractTest extends SearchIndexContract {
-  /** PGlite; {@link NativePgvectorSearchIndexContractTest} runs these tests on native PostgreSQL 15. */
+  /**
+   * PGlite; {@link NativePgvectorSearchIndexContractTest} runs these tests on native PostgreSQL 15.
+   */
   PgvectorServer server() {
     return PgvectorServer.PGLITE;
   }

@@ -7,8 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The graph store contract on PostgreSQL, one schema per test. */
 class PostgresGraphStoreContractTest extends GraphStoreContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private PostgresStorage storage;
 
   @Override

@@ -5,8 +5,8 @@ import dev.engram.testing.MemoryContractTest;
 import java.nio.file.Path;
 
 /**
- * The whole engine contract ({@link MemoryContractTest}) on PostgreSQL, exact vector path. Each test's directory
- * names its own schema, so a reopen finds the same data.
+ * The whole engine contract ({@link MemoryContractTest}) on PostgreSQL, exact vector path. Each
+ * test's directory names its own schema, so a reopen finds the same data.
  */
 class PostgresMemoryContractTest extends MemoryContractTest {
   @Override
@@ -16,6 +16,5 @@ class PostgresMemoryContractTest extends MemoryContractTest {
 
   /** Nothing to damage: the index is the record ({@code SearchIndex.isDerived()} is false). */
   @Override
-  protected void damageIndex(Path dir) {
-  }
+  protected void damageIndex(Path dir) {}
 }

@@ -11,10 +11,10 @@ import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.spi.ScopeLease;
 import dev.engram.testing.HashEmbedder;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -31,17 +31,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two Engram instances on one PostgreSQL schema, each with its own connection pool, as two processes would be:
- * infer adds to one scope are serialised across them (no fact added twice), every acknowledged write is visible
- * through both at once (no per-instance cache), and the scope lock blocks the other instance while it is held.
+ * Two Engram instances on one PostgreSQL schema, each with its own connection pool, as two
+ * processes would be: infer adds to one scope are serialised across them (no fact added twice),
+ * every acknowledged write is visible through both at once (no per-instance cache), and the scope
+ * lock blocks the other instance while it is held.
  */
 class PostgresMultiInstanceTest {
   private static final Scope ALICE = Scope.user("alice");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  /** The plain-array path; {@link NativePgvectorMultiInstanceTest} runs these tests on the pgvector path. */
+  /**
+   * The plain-array path; {@link NativePgvectorMultiInstanceTest} runs these tests on the pgvector
+   * path.
+   */
   PostgresSettings settingsFor(Path dir) {
     return PostgresCluster.get().settingsFor(dir);
   }
@@ -56,7 +59,8 @@ class PostgresMultiInstanceTest {
     PostgresSettings settings = settingsFor(dir);
     storageA = PostgresStorage.open(settings, 64);
     storageB = PostgresStorage.open(settings, 64);
-    assertThat(List.of(storageA.vectors(), storageB.vectors())).as("the vector path")
+    assertThat(List.of(storageA.vectors(), storageB.vectors()))
+        .as("the vector path")
         .containsOnly(settings.vectors());
     a = Engram.builder().storage(storageA).embedder(new HashEmbedder()).build();
     b = Engram.builder().storage(storageB).embedder(new HashEmbedder()).build();
@@ -70,15 +74,21 @@ class PostgresMultiInstanceTest {
 
   @Test
   void inferAddsOfTheSameFactsThroughBothInstancesAddEachOnce() throws Exception {
-    List<String> facts = List.of("I play the cello", "My sister lives in Lisbon", "I am allergic to peanuts",
-        "I work as a nurse", "My cat is called Miso");
+    List<String> facts =
+        List.of(
+            "I play the cello",
+            "My sister lives in Lisbon",
+            "I am allergic to peanuts",
+            "I work as a nurse",
+            "My cat is called Miso");
     ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       List<Future<?>> adds = new ArrayList<>();
       for (int round = 0; round < 3; round++) {
         for (String fact : facts) {
           for (Memory m : List.of(a, b)) {
-            adds.add(pool.submit(() -> m.add(AddRequest.builder(ALICE).user(fact).infer(true).build())));
+            adds.add(
+                pool.submit(() -> m.add(AddRequest.builder(ALICE).user(fact).infer(true).build())));
           }
         }
       }
@@ -88,10 +98,13 @@ class PostgresMultiInstanceTest {
     } finally {
       pool.shutdown();
     }
-    List<String> texts = a.list(ListRequest.of(ALICE).withPage(0, 100)).items().stream().map(MemoryItem::text)
-        .toList();
+    List<String> texts =
+        a.list(ListRequest.of(ALICE).withPage(0, 100)).items().stream()
+            .map(MemoryItem::text)
+            .toList();
     assertThat(texts).hasSize(facts.size()).doesNotHaveDuplicates();
-    assertThat(b.list(ListRequest.of(ALICE).withPage(0, 100)).items()).extracting(MemoryItem::text)
+    assertThat(b.list(ListRequest.of(ALICE).withPage(0, 100)).items())
+        .extracting(MemoryItem::text)
         .containsExactlyInAnyOrderElementsOf(texts);
   }
 
@@ -105,18 +118,36 @@ class PostgresMultiInstanceTest {
         Memory m = w % 2 == 0 ? a : b;
         Scope scope = Scope.user("writer-" + w);
         int writer = w;
-        writers.add(pool.submit(() -> {
-          for (int i = 0; i < 15; i++) {
-            String id = m.add(AddRequest.builder(scope).user("token" + writer + "x" + i + " written concurrently")
-                .infer(false).build()).events().get(0).id();
-            acknowledged.add(id);
-            Memory other = m == a ? b : a;
-            assertThat(other.get(id)).as("written through one instance, read through the other").isPresent();
-            assertThat(other.search(SearchRequest.builder(scope, "token" + writer + "x" + i).build()).hits())
-                .extracting(h -> h.memory().id()).first().isEqualTo(id);
-          }
-          return null;
-        }));
+        writers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 15; i++) {
+                    String id =
+                        m.add(
+                                AddRequest.builder(scope)
+                                    .user("token" + writer + "x" + i + " written concurrently")
+                                    .infer(false)
+                                    .build())
+                            .events()
+                            .get(0)
+                            .id();
+                    acknowledged.add(id);
+                    Memory other = m == a ? b : a;
+                    assertThat(other.get(id))
+                        .as("written through one instance, read through the other")
+                        .isPresent();
+                    assertThat(
+                            other
+                                .search(
+                                    SearchRequest.builder(scope, "token" + writer + "x" + i)
+                                        .build())
+                                .hits())
+                        .extracting(h -> h.memory().id())
+                        .first()
+                        .isEqualTo(id);
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : writers) {
         f.get();
@@ -131,7 +162,8 @@ class PostgresMultiInstanceTest {
       seqs.add(b.history(id).get(0).seq());
     }
     assertThat(seqs).hasSize(60);
-    assertThat(storageA.records().lastSeq()).isEqualTo(storageB.records().lastSeq())
+    assertThat(storageA.records().lastSeq())
+        .isEqualTo(storageB.records().lastSeq())
         .isEqualTo(seqs.stream().mapToLong(Long::longValue).max().orElseThrow());
   }
 
@@ -140,11 +172,13 @@ class PostgresMultiInstanceTest {
     AtomicBoolean acquired = new AtomicBoolean();
     CompletableFuture<Void> second;
     try (ScopeLease held = storageA.lockScope("default", ALICE)) {
-      second = CompletableFuture.runAsync(() -> {
-        try (ScopeLease lease = storageB.lockScope("default", ALICE)) {
-          acquired.set(true);
-        }
-      });
+      second =
+          CompletableFuture.runAsync(
+              () -> {
+                try (ScopeLease lease = storageB.lockScope("default", ALICE)) {
+                  acquired.set(true);
+                }
+              });
       awaitAdvisoryLockWaiter();
       assertThat(acquired).isFalse();
       try (ScopeLease other = storageB.lockScope("default", Scope.user("bob"))) {
@@ -155,11 +189,14 @@ class PostgresMultiInstanceTest {
     assertThat(acquired).isTrue();
   }
 
-  /** Polls pg_locks until some backend waits for an advisory lock (the other instance's lockScope). */
+  /**
+   * Polls pg_locks until some backend waits for an advisory lock (the other instance's lockScope).
+   */
   private static void awaitAdvisoryLockWaiter() throws Exception {
     try (Connection c = PostgresCluster.get().connect();
-         PreparedStatement ps = c.prepareStatement(
-             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) {
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) {
       for (int i = 0; i < 600; i++) {
         try (ResultSet rs = ps.executeQuery()) {
           rs.next();

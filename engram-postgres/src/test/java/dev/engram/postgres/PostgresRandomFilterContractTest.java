@@ -4,7 +4,10 @@ import dev.engram.spi.Storage;
 import dev.engram.testing.RandomFilterContract;
 import java.nio.file.Path;
 
-/** The SQL filter translation against FilterEvaluator on random memories and filters (-Dengram.seed). */
+/**
+ * The SQL filter translation against FilterEvaluator on random memories and filters
+ * (-Dengram.seed).
+ */
 class PostgresRandomFilterContractTest extends RandomFilterContract {
   @Override
   protected Storage openStorage(Path dir, int dimension) {

@@ -2,8 +2,8 @@ package dev.engram.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Memory;
-import dev.engram.SuppressForbidden;
 import dev.engram.MemoryStatus;
+import dev.engram.SuppressForbidden;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.api.ConsoleApi;
@@ -13,9 +13,9 @@ import dev.engram.server.api.OpsApi;
 import dev.engram.server.api.SelfHostedApi;
 import dev.engram.server.api.TransferApi;
 import dev.engram.server.auth.ApiKeyStore;
+import dev.engram.server.auth.CachedApiKeyStore;
 import dev.engram.server.events.AddEventStore;
 import dev.engram.server.events.AddEvents;
-import dev.engram.server.auth.CachedApiKeyStore;
 import dev.engram.server.http.AccessLog;
 import dev.engram.server.http.Authenticator;
 import dev.engram.server.http.JsonErrorHandler;
@@ -35,12 +35,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code engram serve}: a {@link Memory} behind mem0's REST APIs. Build with {@link #builder}, {@link #start()}, and
- * {@link #close()} to stop gracefully (stop accepting, finish in-flight requests and running adds, leave queued adds
- * pending for the next start). The server does not own the memory or the stores: the caller closes them afterwards.
+ * {@code engram serve}: a {@link Memory} behind mem0's REST APIs. Build with {@link #builder},
+ * {@link #start()}, and {@link #close()} to stop gracefully (stop accepting, finish in-flight
+ * requests and running adds, leave queued adds pending for the next start). The server does not own
+ * the memory or the stores: the caller closes them afterwards.
  *
- * <p>Every route runs as the tenant of the caller's API key ({@link Memory#forTenant}); nothing a client sends can
- * name another tenant. Without keys ({@link ServerSettings#insecureNoAuth()}) it serves only on a loopback address.
+ * <p>Every route runs as the tenant of the caller's API key ({@link Memory#forTenant}); nothing a
+ * client sends can name another tenant. Without keys ({@link ServerSettings#insecureNoAuth()}) it
+ * serves only on a loopback address.
  */
 public final class EngramServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
@@ -59,19 +61,41 @@ public final class EngramServer implements AutoCloseable {
     this.settings = b.settings;
     this.root = b.memory;
     if (settings.insecureNoAuth() && !settings.loopbackOnly()) {
-      throw new ValidationException("server.host", "--insecure-no-auth serves only on a loopback address"
-          + " (127.0.0.1, ::1, localhost), not on '" + settings.host() + "'");
+      throw new ValidationException(
+          "server.host",
+          "--insecure-no-auth serves only on a loopback address"
+              + " (127.0.0.1, ::1, localhost), not on '"
+              + settings.host()
+              + "'");
     }
-    if (!settings.insecureNoAuth() && !settings.loopbackOnly() && b.keys.list().stream().noneMatch(k -> k.active())) {
-      throw new ValidationException("server.host", "refusing to listen on '" + settings.host() + "' without API"
-          + " keys; create one first (engram keys create --tenant NAME --admin)");
+    if (!settings.insecureNoAuth()
+        && !settings.loopbackOnly()
+        && b.keys.list().stream().noneMatch(k -> k.active())) {
+      throw new ValidationException(
+          "server.host",
+          "refusing to listen on '"
+              + settings.host()
+              + "' without API"
+              + " keys; create one first (engram keys create --tenant NAME --admin)");
     }
     this.metrics = new ServerMetrics();
     this.model = new ModelHealth(b.clock);
-    this.events = new AddEvents(root, b.eventStore, b.clock, metrics, model, settings.eventWorkers(), settings.eventLease());
-    metrics.gauge("engram.index.uncommitted.changes", "Record changes not yet durable in the search index",
+    this.events =
+        new AddEvents(
+            root,
+            b.eventStore,
+            b.clock,
+            metrics,
+            model,
+            settings.eventWorkers(),
+            settings.eventLease());
+    metrics.gauge(
+        "engram.index.uncommitted.changes",
+        "Record changes not yet durable in the search index",
         () -> root.status().uncommittedIndexChanges());
-    metrics.gauge("engram.index.stale", "1 while the search index waits to be repaired from the record",
+    metrics.gauge(
+        "engram.index.stale",
+        "1 while the search index waits to be repaired from the record",
         () -> root.status().indexStale() ? 1 : 0);
     this.routes = new RouteTable();
     new HostedApi(events, metrics).register(routes);
@@ -79,38 +103,52 @@ public final class EngramServer implements AutoCloseable {
     new GraphApi().register(routes);
     new ConsoleApi().register(routes);
     new TransferApi().register(routes);
-    String version = Objects.requireNonNullElse(EngramServer.class.getPackage().getImplementationVersion(),
-        "development");
+    String version =
+        Objects.requireNonNullElse(
+            EngramServer.class.getPackage().getImplementationVersion(), "development");
     String[] openApi = new String[1];
     String[] page = new String[1];
     new OpsApi(metrics, events, this::readiness, () -> openApi[0], () -> page[0]).register(routes);
     openApi[0] = MemoryJson.write(OpenApiDocument.build(routes.routes(), version));
     page[0] = OpenApiDocument.page(routes.routes());
-    // The cache is the server's view of the keys, not their owner: it is never closed (the caller closes the store).
+    // The cache is the server's view of the keys, not their owner: it is never closed (the caller
+    // closes the store).
     ApiKeyStore keys = new CachedApiKeyStore(b.keys, b.clock, settings.keyCacheTtl());
     this.accessLog = AccessLog.toLogger();
-    RouteTable.RouteEnv env = new RouteTable.RouteEnv(root, new Authenticator(keys, settings.insecureNoAuth()),
-        new RateLimiter(settings.rateLimitPerMinute(), b.clock), metrics, accessLog, settings.maxBodyBytes(),
-        b.clock);
+    RouteTable.RouteEnv env =
+        new RouteTable.RouteEnv(
+            root,
+            new Authenticator(keys, settings.insecureNoAuth()),
+            new RateLimiter(settings.rateLimitPerMinute(), b.clock),
+            metrics,
+            accessLog,
+            settings.maxBodyBytes(),
+            b.clock);
     Map<String, HttpServlet> servlets = Map.copyOf(b.servlets);
-    this.app = Javalin.create(config -> {
-      config.startup.showJavalinBanner = false;
-      config.jetty.host = settings.host();
-      config.jetty.port = settings.port();
-      config.http.maxRequestSize = settings.maxBodyBytes();
-      config.http.prefer405over404 = true;
-      config.router.ignoreTrailingSlashes = false;
-      config.jetty.modifyServer(server -> {
-        server.setStopTimeout(settings.shutdownGrace().toMillis());
-        server.setErrorHandler(new JsonErrorHandler());
-      });
-      config.jetty.modifyServletContextHandler(handler -> servlets.forEach((path, servlet) -> {
-        ServletHolder holder = new ServletHolder(servlet);
-        holder.setAsyncSupported(true);
-        handler.addServlet(holder, path);
-      }));
-      routes.install(config, env);
-    });
+    this.app =
+        Javalin.create(
+            config -> {
+              config.startup.showJavalinBanner = false;
+              config.jetty.host = settings.host();
+              config.jetty.port = settings.port();
+              config.http.maxRequestSize = settings.maxBodyBytes();
+              config.http.prefer405over404 = true;
+              config.router.ignoreTrailingSlashes = false;
+              config.jetty.modifyServer(
+                  server -> {
+                    server.setStopTimeout(settings.shutdownGrace().toMillis());
+                    server.setErrorHandler(new JsonErrorHandler());
+                  });
+              config.jetty.modifyServletContextHandler(
+                  handler ->
+                      servlets.forEach(
+                          (path, servlet) -> {
+                            ServletHolder holder = new ServletHolder(servlet);
+                            holder.setAsyncSupported(true);
+                            handler.addServlet(holder, path);
+                          }));
+              routes.install(config, env);
+            });
   }
 
   public static Builder builder(Memory memory) {
@@ -121,7 +159,11 @@ public final class EngramServer implements AutoCloseable {
   public EngramServer start() {
     int resumed = events.resume();
     app.start();
-    LOG.info("engram serve listening on http://{}:{} ({} add event(s) resumed{})", settings.host(), port(), resumed,
+    LOG.info(
+        "engram serve listening on http://{}:{} ({} add event(s) resumed{})",
+        settings.host(),
+        port(),
+        resumed,
         settings.insecureNoAuth() ? ", NO AUTHENTICATION" : "");
     return this;
   }
@@ -159,7 +201,10 @@ public final class EngramServer implements AutoCloseable {
     return new OpsApi.ReadyCheck(ready && !closed, details);
   }
 
-  /** Stops gracefully: no new connections, in-flight requests and running adds finish, queued adds stay pending. */
+  /**
+   * Stops gracefully: no new connections, in-flight requests and running adds finish, queued adds
+   * stay pending.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -211,7 +256,9 @@ public final class EngramServer implements AutoCloseable {
       return this;
     }
 
-    /** The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it. */
+    /**
+     * The default clock: the system clock in UTC, read nowhere else; {@link #clock} replaces it.
+     */
     @SuppressForbidden(reason = "a builder's default clock")
     private static Clock systemClock() {
       return Clock.systemUTC();
@@ -219,7 +266,8 @@ public final class EngramServer implements AutoCloseable {
 
     /** Serves a servlet beside the REST routes, e.g. MCP at {@code /mcp/*}. */
     public Builder servlet(String pathSpec, HttpServlet servlet) {
-      servlets.put(Objects.requireNonNull(pathSpec, "pathSpec"), Objects.requireNonNull(servlet, "servlet"));
+      servlets.put(
+          Objects.requireNonNull(pathSpec, "pathSpec"), Objects.requireNonNull(servlet, "servlet"));
       return this;
     }
 

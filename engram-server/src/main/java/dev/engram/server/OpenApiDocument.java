@@ -15,9 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The OpenAPI 3.1 document of the server: paths, methods, summaries and security from the {@link RouteTable} (so no
- * route is ever served undocumented), request and response schemas from {@code openapi-operations.json}, where every
- * route must have an entry (a test checks it), and shared schemas from its {@code components}.
+ * The OpenAPI 3.1 document of the server: paths, methods, summaries and security from the {@link
+ * RouteTable} (so no route is ever served undocumented), request and response schemas from {@code
+ * openapi-operations.json}, where every route must have an entry (a test checks it), and shared
+ * schemas from its {@code components}.
  */
 public final class OpenApiDocument {
   private static final Pattern PARAM = Pattern.compile("\\{([a-z_]+)}");
@@ -49,19 +50,28 @@ public final class OpenApiDocument {
     ObjectNode info = doc.putObject("info");
     info.put("title", "Engram");
     info.put("version", version);
-    info.put("description", "Long-term memory for LLM agents: mem0's hosted (/v1, /v2, /v3, trailing slashes) and"
-        + " self-hosted (/memories, /search) REST APIs, Engram's graph and operations routes. Every route but the"
-        + " public ones needs an API key: Authorization: Token <key>, Bearer <key>, or X-API-Key.");
-    ObjectNode components = ops.has("components") ? (ObjectNode) ops.get("components").deepCopy()
-        : MemoryJson.mapper().createObjectNode();
+    info.put(
+        "description",
+        "Long-term memory for LLM agents: mem0's hosted (/v1, /v2, /v3, trailing slashes) and"
+            + " self-hosted (/memories, /search) REST APIs, Engram's graph and operations routes. Every route but the"
+            + " public ones needs an API key: Authorization: Token <key>, Bearer <key>, or X-API-Key.");
+    ObjectNode components =
+        ops.has("components")
+            ? (ObjectNode) ops.get("components").deepCopy()
+            : MemoryJson.mapper().createObjectNode();
     ObjectNode schemes = components.putObject("securitySchemes");
-    schemes.putObject("token").put("type", "apiKey").put("in", "header").put("name", "Authorization")
+    schemes
+        .putObject("token")
+        .put("type", "apiKey")
+        .put("in", "header")
+        .put("name", "Authorization")
         .put("description", "Token <key> or Bearer <key>");
     schemes.putObject("apiKey").put("type", "apiKey").put("in", "header").put("name", "X-API-Key");
     doc.set("components", components);
     ObjectNode paths = doc.putObject("paths");
     for (RouteTable.Route r : routes) {
-      ObjectNode path = paths.has(r.path()) ? (ObjectNode) paths.get(r.path()) : paths.putObject(r.path());
+      ObjectNode path =
+          paths.has(r.path()) ? (ObjectNode) paths.get(r.path()) : paths.putObject(r.path());
       ObjectNode op = path.putObject(r.method().name().toLowerCase(Locale.ROOT));
       op.put("summary", r.summary());
       op.put("operationId", operationId(r));
@@ -89,8 +99,13 @@ public final class OpenApiDocument {
         responses.putObject("200").put("description", "OK");
       }
       if (r.access() != Access.PUBLIC) {
-        responses.putObject("401").put("description", "no, bad or revoked key").putObject("content")
-            .putObject("application/json").putObject("schema").put("$ref", "#/components/schemas/Error");
+        responses
+            .putObject("401")
+            .put("description", "no, bad or revoked key")
+            .putObject("content")
+            .putObject("application/json")
+            .putObject("schema")
+            .put("$ref", "#/components/schemas/Error");
         ArrayNode security = op.putArray("security");
         security.addObject().putArray("token");
         security.addObject().putArray("apiKey");
@@ -103,25 +118,38 @@ public final class OpenApiDocument {
   }
 
   private static String operationId(RouteTable.Route r) {
-    String p = r.path().replaceAll("[{}]", "").replaceAll("[^A-Za-z0-9]+", "_").replaceAll("^_|_$", "");
+    String p =
+        r.path().replaceAll("[{}]", "").replaceAll("[^A-Za-z0-9]+", "_").replaceAll("^_|_$", "");
     return r.method().name().toLowerCase(Locale.ROOT) + "_" + (p.isEmpty() ? "root" : p);
   }
 
   /** A plain HTML page listing the routes, with no external resources. */
   public static String page(List<RouteTable.Route> routes) {
     StringBuilder b = new StringBuilder();
-    b.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Engram API</title>")
-        .append("<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}")
-        .append("table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;")
+    b.append(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Engram API</title>")
+        .append(
+            "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}")
+        .append(
+            "table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;")
         .append("text-align:left;vertical-align:top}code{font-size:.95em}</style></head><body>")
-        .append("<h1>Engram REST API</h1><p>The machine-readable document is <a href=\"/openapi.json\">")
-        .append("/openapi.json</a>. Authenticate with <code>Authorization: Token &lt;key&gt;</code>,")
-        .append(" <code>Bearer &lt;key&gt;</code> or <code>X-API-Key</code>.</p><table><thead><tr><th>method</th>")
+        .append(
+            "<h1>Engram REST API</h1><p>The machine-readable document is <a href=\"/openapi.json\">")
+        .append(
+            "/openapi.json</a>. Authenticate with <code>Authorization: Token &lt;key&gt;</code>,")
+        .append(
+            " <code>Bearer &lt;key&gt;</code> or <code>X-API-Key</code>.</p><table><thead><tr><th>method</th>")
         .append("<th>path</th><th>access</th><th>what it does</th></tr></thead><tbody>");
     for (RouteTable.Route r : routes) {
-      b.append("<tr><td>").append(r.method().name()).append("</td><td><code>").append(escape(r.path()))
-          .append("</code></td><td>").append(r.access().name().toLowerCase(Locale.ROOT)).append("</td><td>")
-          .append(escape(r.summary())).append("</td></tr>");
+      b.append("<tr><td>")
+          .append(r.method().name())
+          .append("</td><td><code>")
+          .append(escape(r.path()))
+          .append("</code></td><td>")
+          .append(r.access().name().toLowerCase(Locale.ROOT))
+          .append("</td><td>")
+          .append(escape(r.summary()))
+          .append("</td></tr>");
     }
     return b.append("</tbody></table></body></html>").toString();
   }

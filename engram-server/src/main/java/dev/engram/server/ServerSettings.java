@@ -9,28 +9,37 @@ import java.util.Objects;
 /**
  * How {@code engram serve} listens and what it allows. Immutable; build with {@link #builder()}.
  *
- * @param host              the address to bind (default {@code 127.0.0.1})
- * @param port              the TCP port; 0 picks a free one (default 8765)
- * @param maxBodyBytes      the largest request body accepted; larger ones get 413 (default 1 MiB)
+ * @param host the address to bind (default {@code 127.0.0.1})
+ * @param port the TCP port; 0 picks a free one (default 8765)
+ * @param maxBodyBytes the largest request body accepted; larger ones get 413 (default 1 MiB)
  * @param rateLimitPerMinute requests per minute allowed per API key, 0 for no limit (default 0)
- * @param insecureNoAuth    serve without API keys: every request acts as an admin of the {@code default} tenant;
- *                          refused on a non-loopback address (default false)
- * @param eventWorkers      threads that run accepted asynchronous adds (default 2)
- * @param shutdownGrace     how long a graceful stop waits for in-flight requests and running adds (default 20 s)
- * @param eventLease        how long an add event this server claimed stays its without a renewal (renewed every
- *                          third of it); when the server dies, another server on the same event store takes the event
- *                          over after this long (default 60 s, at least 3 s)
- * @param keyCacheTtl       how long an authenticated API key is trusted without reading the key store again: a key
- *                          revoked from another process (the CLI, another server) stops working within this long;
- *                          zero reads the store on every request (default 2 s, at most 60 s)
+ * @param insecureNoAuth serve without API keys: every request acts as an admin of the {@code
+ *     default} tenant; refused on a non-loopback address (default false)
+ * @param eventWorkers threads that run accepted asynchronous adds (default 2)
+ * @param shutdownGrace how long a graceful stop waits for in-flight requests and running adds
+ *     (default 20 s)
+ * @param eventLease how long an add event this server claimed stays its without a renewal (renewed
+ *     every third of it); when the server dies, another server on the same event store takes the
+ *     event over after this long (default 60 s, at least 3 s)
+ * @param keyCacheTtl how long an authenticated API key is trusted without reading the key store
+ *     again: a key revoked from another process (the CLI, another server) stops working within this
+ *     long; zero reads the store on every request (default 2 s, at most 60 s)
  */
-public record ServerSettings(String host, int port, long maxBodyBytes, int rateLimitPerMinute, boolean insecureNoAuth,
-                             int eventWorkers, Duration shutdownGrace, Duration eventLease,
-                             Duration keyCacheTtl) {
+public record ServerSettings(
+    String host,
+    int port,
+    long maxBodyBytes,
+    int rateLimitPerMinute,
+    boolean insecureNoAuth,
+    int eventWorkers,
+    Duration shutdownGrace,
+    Duration eventLease,
+    Duration keyCacheTtl) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
   public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20;
   public static final Duration DEFAULT_KEY_CACHE_TTL = Duration.ofSeconds(2);
+
   /** The longest a revoked key may keep working on a server that has seen it. */
   public static final Duration MAX_KEY_CACHE_TTL = Duration.ofSeconds(60);
 
@@ -46,22 +55,28 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
       throw new ValidationException("server.port", "must be between 0 and 65535, got " + port);
     }
     if (maxBodyBytes < 1024) {
-      throw new ValidationException("server.max_body_bytes", "must be at least 1024, got " + maxBodyBytes);
+      throw new ValidationException(
+          "server.max_body_bytes", "must be at least 1024, got " + maxBodyBytes);
     }
     if (rateLimitPerMinute < 0) {
-      throw new ValidationException("server.rate_limit_per_minute", "must be 0 (off) or positive, got "
-          + rateLimitPerMinute);
+      throw new ValidationException(
+          "server.rate_limit_per_minute", "must be 0 (off) or positive, got " + rateLimitPerMinute);
     }
     if (eventWorkers < 1 || eventWorkers > 64) {
-      throw new ValidationException("server.event_workers", "must be between 1 and 64, got " + eventWorkers);
+      throw new ValidationException(
+          "server.event_workers", "must be between 1 and 64, got " + eventWorkers);
     }
     if (eventLease.compareTo(Duration.ofSeconds(3)) < 0) {
-      throw new ValidationException("server.event_lease_seconds", "must be at least 3, got "
-          + eventLease.toSeconds());
+      throw new ValidationException(
+          "server.event_lease_seconds", "must be at least 3, got " + eventLease.toSeconds());
     }
     if (keyCacheTtl.isNegative() || keyCacheTtl.compareTo(MAX_KEY_CACHE_TTL) > 0) {
-      throw new ValidationException("server.key_cache_seconds", "must be between 0 and "
-          + MAX_KEY_CACHE_TTL.toSeconds() + ", got " + keyCacheTtl.toSeconds());
+      throw new ValidationException(
+          "server.key_cache_seconds",
+          "must be between 0 and "
+              + MAX_KEY_CACHE_TTL.toSeconds()
+              + ", got "
+              + keyCacheTtl.toSeconds());
     }
     if (shutdownGrace.isNegative()) {
       throw new ValidationException("server.shutdown_grace", "must not be negative");
@@ -86,8 +101,15 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
 
   /** A builder whose values start at the defaults. */
   public Builder toBuilder() {
-    return new Builder().host(host).port(port).maxBodyBytes(maxBodyBytes).rateLimitPerMinute(rateLimitPerMinute)
-        .insecureNoAuth(insecureNoAuth).eventWorkers(eventWorkers).shutdownGrace(shutdownGrace).eventLease(eventLease)
+    return new Builder()
+        .host(host)
+        .port(port)
+        .maxBodyBytes(maxBodyBytes)
+        .rateLimitPerMinute(rateLimitPerMinute)
+        .insecureNoAuth(insecureNoAuth)
+        .eventWorkers(eventWorkers)
+        .shutdownGrace(shutdownGrace)
+        .eventLease(eventLease)
         .keyCacheTtl(keyCacheTtl);
   }
 
@@ -151,8 +173,16 @@ public record ServerSettings(String host, int port, long maxBodyBytes, int rateL
     }
 
     public ServerSettings build() {
-      return new ServerSettings(host, port, maxBodyBytes, rateLimitPerMinute, insecureNoAuth, eventWorkers,
-          shutdownGrace, eventLease, keyCacheTtl);
+      return new ServerSettings(
+          host,
+          port,
+          maxBodyBytes,
+          rateLimitPerMinute,
+          insecureNoAuth,
+          eventWorkers,
+          shutdownGrace,
+          eventLease,
+          keyCacheTtl);
     }
   }
 }

@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * mem0's asynchronous add on a real server: the PENDING answer, the event's shape while and after it runs, the
- * event listing, a FAILED event with its reason (a scripted language model that refuses every call), and the
- * message-time rule: a message without a time was said when the server received it (the server's clock).
+ * mem0's asynchronous add on a real server: the PENDING answer, the event's shape while and after
+ * it runs, the event listing, a FAILED event with its reason (a scripted language model that
+ * refuses every call), and the message-time rule: a message without a time was said when the server
+ * received it (the server's clock).
  */
 class AddEventContractTest {
   static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
 
   @AfterEach
@@ -38,16 +38,22 @@ class AddEventContractTest {
   }
 
   private ServerFixture verbatimServer() {
-    return new ServerFixture(dir, ServerSettings.builder().port(0).build(), new MutableClock(NOW), b -> b);
+    return new ServerFixture(
+        dir, ServerSettings.builder().port(0).build(), new MutableClock(NOW), b -> b);
   }
 
   @Test
   void acceptedAddIsPendingThenSucceededWithTheClientFields() {
     f = verbatimServer();
     String key = f.key("acme", KeyRole.MEMBER).secret();
-    var accepted = f.call("POST", "/v3/memories/add/", key, "{\"messages\": [{\"role\": \"user\", \"content\":"
-        + " \"I moved to Lisbon\"}], \"user_id\": \"alice\", \"infer\": false, \"version\": \"v2\","
-        + " \"output_format\": \"v1.1\", \"enable_graph\": false, \"custom_categories\": [{\"x\": \"y\"}]}");
+    var accepted =
+        f.call(
+            "POST",
+            "/v3/memories/add/",
+            key,
+            "{\"messages\": [{\"role\": \"user\", \"content\":"
+                + " \"I moved to Lisbon\"}], \"user_id\": \"alice\", \"infer\": false, \"version\": \"v2\","
+                + " \"output_format\": \"v1.1\", \"enable_graph\": false, \"custom_categories\": [{\"x\": \"y\"}]}");
     assertThat(accepted.status()).isEqualTo(200);
     assertThat(accepted.json().path("status").asText()).isEqualTo("PENDING");
     String eventId = accepted.json().path("event_id").asText();
@@ -83,12 +89,21 @@ class AddEventContractTest {
     String key = f.key("acme", KeyRole.MEMBER).secret();
     String[] ids = new String[3];
     for (int i = 0; i < 3; i++) {
-      JsonNode done = f.call("POST", "/v3/memories/add/", key, "{\"messages\": \"fact " + i
-          + "\", \"user_id\": \"alice\", \"infer\": false, \"async_mode\": false}").json();
+      JsonNode done =
+          f.call(
+                  "POST",
+                  "/v3/memories/add/",
+                  key,
+                  "{\"messages\": \"fact "
+                      + i
+                      + "\", \"user_id\": \"alice\", \"infer\": false, \"async_mode\": false}")
+              .json();
       assertThat(done.path("status").asText()).isEqualTo("SUCCEEDED");
-      assertThat(done.path("results").get(0).path("data").path("memory").asText()).isEqualTo("fact " + i);
+      assertThat(done.path("results").get(0).path("data").path("memory").asText())
+          .isEqualTo("fact " + i);
       ids[i] = done.path("id").asText();
-      // The answer is built without reading the event back: it must be the event as stored, field for field.
+      // The answer is built without reading the event back: it must be the event as stored, field
+      // for field.
       assertThat(done).isEqualTo(f.call("GET", "/v1/event/" + ids[i] + "/", key, null).json());
     }
     JsonNode page = f.call("GET", "/v1/events/?page=1&page_size=2", key, null).json();
@@ -112,33 +127,62 @@ class AddEventContractTest {
 
   @Test
   void aFailingModelMarksTheEventFailedWithTheReasonAndWritesNothing() {
-    ScriptedLanguageModel refusing = new ScriptedLanguageModel().otherwise(p -> {
-      throw new LanguageModelException(LanguageModelException.Kind.AUTHENTICATION,
-          "scripted provider refused the credentials (HTTP 401)");
-    });
-    f = new ServerFixture(dir, ServerSettings.builder().port(0).build(), new MutableClock(NOW),
-        b -> b.inference(new AdditiveInference(new ModelCaller(refusing, RetryPolicy.none()),
-            PipelineOptions.defaults())));
+    ScriptedLanguageModel refusing =
+        new ScriptedLanguageModel()
+            .otherwise(
+                p -> {
+                  throw new LanguageModelException(
+                      LanguageModelException.Kind.AUTHENTICATION,
+                      "scripted provider refused the credentials (HTTP 401)");
+                });
+    f =
+        new ServerFixture(
+            dir,
+            ServerSettings.builder().port(0).build(),
+            new MutableClock(NOW),
+            b ->
+                b.inference(
+                    new AdditiveInference(
+                        new ModelCaller(refusing, RetryPolicy.none()),
+                        PipelineOptions.defaults())));
     String key = f.key("acme", KeyRole.MEMBER).secret();
-    String eventId = f.call("POST", "/v3/memories/add/", key,
-        "{\"messages\": \"I am allergic to peanuts\", \"user_id\": \"alice\"}").json().path("event_id").asText();
+    String eventId =
+        f.call(
+                "POST",
+                "/v3/memories/add/",
+                key,
+                "{\"messages\": \"I am allergic to peanuts\", \"user_id\": \"alice\"}")
+            .json()
+            .path("event_id")
+            .asText();
     JsonNode e = f.awaitEvent(key, eventId);
     assertThat(e.path("status").asText()).isEqualTo("FAILED");
     assertThat(e.path("error").asText()).contains("scripted provider refused the credentials");
     assertThat(e.path("results")).isEmpty();
     assertThat(e.path("completed_at").isTextual()).isTrue();
     assertThat(refusing.calls()).isGreaterThanOrEqualTo(1);
-    assertThat(f.memory.forTenant("acme").list(ListRequest.of(Scope.user("alice"))).items()).isEmpty();
+    assertThat(f.memory.forTenant("acme").list(ListRequest.of(Scope.user("alice"))).items())
+        .isEmpty();
 
-    var sync = f.call("POST", "/v3/memories/add/", key,
-        "{\"messages\": \"I am allergic to cats\", \"user_id\": \"alice\", \"async_mode\": false}");
+    var sync =
+        f.call(
+            "POST",
+            "/v3/memories/add/",
+            key,
+            "{\"messages\": \"I am allergic to cats\", \"user_id\": \"alice\", \"async_mode\": false}");
     assertThat(sync.status()).isEqualTo(502);
     assertThat(sync.json().path("detail").asText()).isEqualTo("model");
     assertThat(sync.json().path("error").asText()).contains("authentication");
-    var legacy = f.call("POST", "/v1/memories/", key, "{\"messages\": \"I am allergic to dust\", \"user_id\": \"a\"}");
+    var legacy =
+        f.call(
+            "POST",
+            "/v1/memories/",
+            key,
+            "{\"messages\": \"I am allergic to dust\", \"user_id\": \"a\"}");
     assertThat(legacy.status()).isEqualTo(502);
     JsonNode events = f.call("GET", "/v1/events/", key, null).json();
-    assertThat(events.path("count").asInt()).as("the async add, the add with async_mode false and the legacy add")
+    assertThat(events.path("count").asInt())
+        .as("the async add, the add with async_mode false and the legacy add")
         .isEqualTo(3);
     events.path("results").forEach(x -> assertThat(x.path("status").asText()).isEqualTo("FAILED"));
     assertThat(f.memory.forTenant("acme").entities()).isEmpty();
@@ -149,27 +193,71 @@ class AddEventContractTest {
     f = verbatimServer();
     String key = f.key("acme", KeyRole.MEMBER).secret();
     var acme = f.memory.forTenant("acme");
-    String asyncId = f.awaitEvent(key, f.call("POST", "/v3/memories/add/", key,
-        "{\"messages\": \"Yesterday I adopted a puppy\", \"user_id\": \"alice\", \"infer\": false}").json()
-        .path("event_id").asText()).path("results").get(0).path("id").asText();
+    String asyncId =
+        f.awaitEvent(
+                key,
+                f.call(
+                        "POST",
+                        "/v3/memories/add/",
+                        key,
+                        "{\"messages\": \"Yesterday I adopted a puppy\", \"user_id\": \"alice\", \"infer\": false}")
+                    .json()
+                    .path("event_id")
+                    .asText())
+            .path("results")
+            .get(0)
+            .path("id")
+            .asText();
     assertThat(acme.get(asyncId).orElseThrow().eventTime()).isEqualTo(NOW);
 
-    String legacyId = f.call("POST", "/v1/memories/", key,
-        "{\"messages\": [{\"role\": \"user\", \"content\": \"Today I ran 5 km\"}], \"user_id\": \"alice\","
-            + " \"infer\": false}").json().path("results").get(0).path("id").asText();
+    String legacyId =
+        f.call(
+                "POST",
+                "/v1/memories/",
+                key,
+                "{\"messages\": [{\"role\": \"user\", \"content\": \"Today I ran 5 km\"}], \"user_id\": \"alice\","
+                    + " \"infer\": false}")
+            .json()
+            .path("results")
+            .get(0)
+            .path("id")
+            .asText();
     assertThat(acme.get(legacyId).orElseThrow().eventTime()).isEqualTo(NOW);
 
-    String selfHostedId = f.raw("POST", "/memories", ("{\"messages\": [{\"role\": \"user\", \"content\":"
-        + " \"Tomorrow I fly to Rome\"}], \"user_id\": \"alice\", \"infer\": false}").getBytes(),
-        "X-API-Key", key, "Content-Type", "application/json").json().path("results").get(0).path("id").asText();
+    String selfHostedId =
+        f.raw(
+                "POST",
+                "/memories",
+                ("{\"messages\": [{\"role\": \"user\", \"content\":"
+                        + " \"Tomorrow I fly to Rome\"}], \"user_id\": \"alice\", \"infer\": false}")
+                    .getBytes(),
+                "X-API-Key",
+                key,
+                "Content-Type",
+                "application/json")
+            .json()
+            .path("results")
+            .get(0)
+            .path("id")
+            .asText();
     assertThat(acme.get(selfHostedId).orElseThrow().eventTime()).isEqualTo(NOW);
 
     JsonNode got = f.call("GET", "/v1/memories/" + selfHostedId + "/", key, null).json();
     assertThat(got.path("event_time").asText()).isEqualTo(NOW.toString());
 
-    String stamped = f.call("POST", "/v1/memories/", key, "{\"messages\": \"Last week I met Sam\","
-        + " \"user_id\": \"alice\", \"infer\": false, \"timestamp\": 1700000000}").json().path("results").get(0)
-        .path("id").asText();
-    assertThat(acme.get(stamped).orElseThrow().eventTime()).isEqualTo(Instant.ofEpochSecond(1_700_000_000L));
+    String stamped =
+        f.call(
+                "POST",
+                "/v1/memories/",
+                key,
+                "{\"messages\": \"Last week I met Sam\","
+                    + " \"user_id\": \"alice\", \"infer\": false, \"timestamp\": 1700000000}")
+            .json()
+            .path("results")
+            .get(0)
+            .path("id")
+            .asText();
+    assertThat(acme.get(stamped).orElseThrow().eventTime())
+        .isEqualTo(Instant.ofEpochSecond(1_700_000_000L));
   }
 }

@@ -21,10 +21,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link AddEventStore} does: events round-trip exactly and per tenant, the oldest waiting event is
- * claimed first and by exactly one claimer (also with many threads at once), a RUNNING event is claimed again only
- * once its lease has ended (and then marked as taken over), renewals keep it, and only the current owner can finish
- * an event. Times come from the test, never from a clock of the store. Subclasses open the store.
+ * What every {@link AddEventStore} does: events round-trip exactly and per tenant, the oldest
+ * waiting event is claimed first and by exactly one claimer (also with many threads at once), a
+ * RUNNING event is claimed again only once its lease has ended (and then marked as taken over),
+ * renewals keep it, and only the current owner can finish an event. Times come from the test, never
+ * from a clock of the store. Subclasses open the store.
  */
 public abstract class AddEventStoreContract {
   static final Instant T0 = Instant.parse("2026-05-06T07:08:09.123456789Z");
@@ -32,7 +33,10 @@ public abstract class AddEventStoreContract {
 
   private final List<AddEventStore> opened = new ArrayList<>();
 
-  /** Opens a store on this test's storage (fresh for each test); a second call opens another on the same storage. */
+  /**
+   * Opens a store on this test's storage (fresh for each test); a second call opens another on the
+   * same storage.
+   */
   protected abstract AddEventStore openEvents();
 
   private AddEventStore open() {
@@ -91,7 +95,9 @@ public abstract class AddEventStoreContract {
     assertThat(events.countPending()).isZero();
     assertThat(events.countUnfinished()).isEqualTo(2);
 
-    assertThat(events.markSucceeded("e1", "b", "{\"results\": []}", now)).as("not b's event").isFalse();
+    assertThat(events.markSucceeded("e1", "b", "{\"results\": []}", now))
+        .as("not b's event")
+        .isFalse();
     assertThat(events.markSucceeded("e1", "a", "{\"results\": [1]}", now.plusSeconds(1))).isTrue();
     assertThat(events.markFailed("e2", "b", "the model refused", now.plusSeconds(2))).isTrue();
     AddEvent done = events.get("acme", "e1").orElseThrow();
@@ -102,7 +108,10 @@ public abstract class AddEventStoreContract {
     assertThat(failed.status()).isEqualTo(EventStatus.FAILED);
     assertThat(failed.error()).contains("the model refused");
     assertThat(events.countUnfinished()).isZero();
-    assertThat(events.claimNext(lease("c", now.plus(Duration.ofDays(1))), now.plus(Duration.ofDays(1)))).isEmpty();
+    assertThat(
+            events.claimNext(
+                lease("c", now.plus(Duration.ofDays(1))), now.plus(Duration.ofDays(1))))
+        .isEmpty();
     assertThat(events.markSucceeded("e1", "a", "{}", now)).as("already finished").isFalse();
   }
 
@@ -135,15 +144,22 @@ public abstract class AddEventStoreContract {
     assertThat(events.get("acme", "sync").orElseThrow().startedAt()).contains(T0.plusSeconds(11));
 
     Instant later = now.plus(LEASE).minusSeconds(1);
-    assertThat(events.renewLeases(lease("a", later), List.of("e1", "sync", "unknown"))).isEqualTo(2);
+    assertThat(events.renewLeases(lease("a", later), List.of("e1", "sync", "unknown")))
+        .isEqualTo(2);
     assertThat(events.renewLeases(lease("nobody", later), List.of("e1", "sync"))).isZero();
     assertThat(events.renewLeases(lease("a", later), List.of())).isZero();
     Instant pastFirstLease = now.plus(LEASE).plusSeconds(30);
-    assertThat(events.claimNext(lease("b", pastFirstLease), pastFirstLease)).as("renewed").isEmpty();
+    assertThat(events.claimNext(lease("b", pastFirstLease), pastFirstLease))
+        .as("renewed")
+        .isEmpty();
     Instant pastRenewal = later.plus(LEASE);
     List<String> taken = new ArrayList<>();
-    events.claimNext(lease("b", pastRenewal), pastRenewal).ifPresent(c -> taken.add(c.event().id()));
-    events.claimNext(lease("b", pastRenewal), pastRenewal).ifPresent(c -> taken.add(c.event().id()));
+    events
+        .claimNext(lease("b", pastRenewal), pastRenewal)
+        .ifPresent(c -> taken.add(c.event().id()));
+    events
+        .claimNext(lease("b", pastRenewal), pastRenewal)
+        .ifPresent(c -> taken.add(c.event().id()));
     assertThat(taken).containsExactly("e1", "sync");
   }
 
@@ -157,7 +173,9 @@ public abstract class AddEventStoreContract {
     events.claimNext(lease("a", now), now).orElseThrow();
     assertThat(events.renewLeases(lease("a", now.plusSeconds(30)), List.of("e2"))).isEqualTo(1);
     Instant afterFirst = now.plus(LEASE);
-    assertThat(events.claimNext(lease("b", afterFirst), afterFirst)).map(c -> c.event().id()).contains("e1");
+    assertThat(events.claimNext(lease("b", afterFirst), afterFirst))
+        .map(c -> c.event().id())
+        .contains("e1");
     assertThat(events.claimNext(lease("b", afterFirst), afterFirst)).isEmpty();
   }
 
@@ -188,19 +206,23 @@ public abstract class AddEventStoreContract {
       for (int t = 0; t < 6; t++) {
         AddEventStore store = stores.get(t % 2);
         String owner = "owner-" + t;
-        all.add(pool.submit(() -> {
-          Instant now = T0.plusSeconds(100);
-          for (Optional<Claim> c = store.claimNext(lease(owner, now), now); c.isPresent();
-               c = store.claimNext(lease(owner, now), now)) {
-            if (!claimed.add(c.get().event().id())) {
-              synchronized (twice) {
-                twice.add(c.get().event().id());
-              }
-            }
-            assertThat(store.markSucceeded(c.get().event().id(), owner, "{}", now)).isTrue();
-          }
-          return null;
-        }));
+        all.add(
+            pool.submit(
+                () -> {
+                  Instant now = T0.plusSeconds(100);
+                  for (Optional<Claim> c = store.claimNext(lease(owner, now), now);
+                      c.isPresent();
+                      c = store.claimNext(lease(owner, now), now)) {
+                    if (!claimed.add(c.get().event().id())) {
+                      synchronized (twice) {
+                        twice.add(c.get().event().id());
+                      }
+                    }
+                    assertThat(store.markSucceeded(c.get().event().id(), owner, "{}", now))
+                        .isTrue();
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : all) {
         f.get();

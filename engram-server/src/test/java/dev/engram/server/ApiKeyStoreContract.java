@@ -18,16 +18,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link ApiKeyStore} does: keys authenticate to their tenant and role until revoked, only hashes are kept
- * (a key with the right id and a wrong secret is refused), and two stores opened on the same storage (two servers, or
- * a server and {@code engram keys}) see each other's creations and revocations at once. Subclasses open the store.
+ * What every {@link ApiKeyStore} does: keys authenticate to their tenant and role until revoked,
+ * only hashes are kept (a key with the right id and a wrong secret is refused), and two stores
+ * opened on the same storage (two servers, or a server and {@code engram keys}) see each other's
+ * creations and revocations at once. Subclasses open the store.
  */
 public abstract class ApiKeyStoreContract {
   static final Instant T0 = Instant.parse("2026-05-06T07:08:09.123456789Z");
 
   private final List<ApiKeyStore> opened = new ArrayList<>();
 
-  /** Opens a store on this test's storage; a second call opens another store on the same storage. */
+  /**
+   * Opens a store on this test's storage; a second call opens another store on the same storage.
+   */
   protected abstract ApiKeyStore openKeys(Clock clock);
 
   private ApiKeyStore open(Clock clock) {
@@ -49,7 +52,8 @@ public abstract class ApiKeyStoreContract {
     clock.advance(Duration.ofSeconds(1));
     NewApiKey member = keys.create("globex", KeyRole.MEMBER, null);
 
-    assertThat(keys.authenticate(admin.secret())).contains(new Principal(admin.info().id(), "acme", KeyRole.ADMIN));
+    assertThat(keys.authenticate(admin.secret()))
+        .contains(new Principal(admin.info().id(), "acme", KeyRole.ADMIN));
     assertThat(keys.authenticate(member.secret()))
         .contains(new Principal(member.info().id(), "globex", KeyRole.MEMBER));
     List<ApiKeyInfo> listed = keys.list();
@@ -57,8 +61,9 @@ public abstract class ApiKeyStoreContract {
     assertThat(listed.get(0).label()).isEqualTo("ops");
     assertThat(listed.get(0).createdAt()).isEqualTo(T0);
     assertThat(listed.get(1).label()).isEmpty();
-    assertThat(listed.toString()).doesNotContain(admin.secret().substring(16)).doesNotContain(
-        member.secret().substring(16));
+    assertThat(listed.toString())
+        .doesNotContain(admin.secret().substring(16))
+        .doesNotContain(member.secret().substring(16));
   }
 
   @Test
@@ -72,7 +77,8 @@ public abstract class ApiKeyStoreContract {
     assertThat(keys.authenticate(secret.substring(1))).isEmpty();
     assertThat(keys.authenticate("eng_000000000000_" + secret.substring(17))).isEmpty();
     assertThat(keys.authenticate("")).isEmpty();
-    assertThatThrownBy(() -> keys.create(" ", KeyRole.MEMBER, "x")).isInstanceOf(ValidationException.class);
+    assertThatThrownBy(() -> keys.create(" ", KeyRole.MEMBER, "x"))
+        .isInstanceOf(ValidationException.class);
     assertThat(keys.list()).hasSize(1);
   }
 
@@ -88,7 +94,8 @@ public abstract class ApiKeyStoreContract {
     assertThat(keys.authenticate(other.secret())).isPresent();
     assertThat(keys.revoke(k.info().id())).isFalse();
     assertThat(keys.revoke("000000000000")).isFalse();
-    ApiKeyInfo revoked = keys.list().stream().filter(i -> i.id().equals(k.info().id())).findFirst().orElseThrow();
+    ApiKeyInfo revoked =
+        keys.list().stream().filter(i -> i.id().equals(k.info().id())).findFirst().orElseThrow();
     assertThat(revoked.revokedAt()).contains(T0.plus(Duration.ofMinutes(5)));
     assertThat(revoked.active()).isFalse();
   }

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * mem0's filter language over HTTP, on listings and searches: AND/OR/NOT, the {@code {"metadata": {...}}} form, scope
- * ids at the top level, inside a top-level AND and in camelCase, the operators, and created_at ranges. The engine
- * runs on a {@link TickingClock} so that every memory has its own creation second.
+ * mem0's filter language over HTTP, on listings and searches: AND/OR/NOT, the {@code {"metadata":
+ * {...}}} form, scope ids at the top level, inside a top-level AND and in camelCase, the operators,
+ * and created_at ranges. The engine runs on a {@link TickingClock} so that every memory has its own
+ * creation second.
  */
 class FilterContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String key;
   Memory acme;
@@ -36,13 +36,25 @@ class FilterContractTest {
 
   @BeforeEach
   void start() {
-    f = new ServerFixture(dir, ServerSettings.builder().port(0).build(), Clock.systemUTC(),
-        b -> b.clock(new TickingClock()));
+    f =
+        new ServerFixture(
+            dir,
+            ServerSettings.builder().port(0).build(),
+            Clock.systemUTC(),
+            b -> b.clock(new TickingClock()));
     key = f.key("acme", KeyRole.MEMBER).secret();
     acme = f.memory.forTenant("acme");
-    cat = seed("alice", "Alice has a cat called Tom", Map.of("topic", "pets", "age", 3, "tags", "cat indoor"));
+    cat =
+        seed(
+            "alice",
+            "Alice has a cat called Tom",
+            Map.of("topic", "pets", "age", 3, "tags", "cat indoor"));
     pizza = seed("alice", "Alice likes pizza with olives", Map.of("topic", "food", "age", 10));
-    dog = seed("alice", "Alice walks the neighbour's dog", Map.of("topic", "pets", "age", 12, "tags", "dog"));
+    dog =
+        seed(
+            "alice",
+            "Alice walks the neighbour's dog",
+            Map.of("topic", "pets", "age", 12, "tags", "dog"));
     bobPets = seed("bob", "Bob has a parrot", Map.of("topic", "pets", "age", 3));
   }
 
@@ -52,8 +64,11 @@ class FilterContractTest {
   }
 
   private String seed(String user, String text, Map<String, Object> metadata) {
-    return acme.add(AddRequest.builder(Scope.user(user)).user(text).infer(false).metadata(metadata).build())
-        .events().get(0).id();
+    return acme.add(
+            AddRequest.builder(Scope.user(user)).user(text).infer(false).metadata(metadata).build())
+        .events()
+        .get(0)
+        .id();
   }
 
   private List<String> list(String filters) {
@@ -63,8 +78,15 @@ class FilterContractTest {
   }
 
   private List<String> search(String filters) {
-    var r = f.call("POST", "/v3/memories/search/", key, "{\"query\": \"Alice pets food dog cat\", \"top_k\": 50,"
-        + " \"filters\": " + filters + "}");
+    var r =
+        f.call(
+            "POST",
+            "/v3/memories/search/",
+            key,
+            "{\"query\": \"Alice pets food dog cat\", \"top_k\": 50,"
+                + " \"filters\": "
+                + filters
+                + "}");
     assertThat(r.status()).as(filters + ": " + r.body()).isEqualTo(200);
     return ids(r.json());
   }
@@ -92,10 +114,19 @@ class FilterContractTest {
   void metadataFormAndLogic() {
     both("{\"AND\": [{\"user_id\": \"alice\"}, {\"metadata\": {\"topic\": \"pets\"}}]}", cat, dog);
     both("{\"user_id\": \"alice\", \"metadata\": {\"topic\": \"pets\", \"age\": 12}}", dog);
-    both("{\"user_id\": \"alice\", \"OR\": [{\"topic\": \"food\"}, {\"age\": {\"gte\": 12}}]}", pizza, dog);
-    both("{\"user_id\": \"alice\", \"OR\": [{\"metadata\": {\"topic\": \"food\"}}, {\"tags\": \"dog\"}]}", pizza, dog);
+    both(
+        "{\"user_id\": \"alice\", \"OR\": [{\"topic\": \"food\"}, {\"age\": {\"gte\": 12}}]}",
+        pizza,
+        dog);
+    both(
+        "{\"user_id\": \"alice\", \"OR\": [{\"metadata\": {\"topic\": \"food\"}}, {\"tags\": \"dog\"}]}",
+        pizza,
+        dog);
     both("{\"user_id\": \"alice\", \"NOT\": [{\"topic\": \"pets\"}]}", pizza);
-    both("{\"AND\": [{\"user_id\": \"alice\"}, {\"NOT\": [{\"metadata\": {\"topic\": \"food\"}}]}]}", cat, dog);
+    both(
+        "{\"AND\": [{\"user_id\": \"alice\"}, {\"NOT\": [{\"metadata\": {\"topic\": \"food\"}}]}]}",
+        cat,
+        dog);
   }
 
   @Test
@@ -115,20 +146,26 @@ class FilterContractTest {
     String third = acme.get(dog).orElseThrow().createdAt().toString();
     both("{\"user_id\": \"alice\", \"created_at\": {\"gte\": \"" + second + "\"}}", pizza, dog);
     both("{\"user_id\": \"alice\", \"created_at\": {\"lt\": \"" + second + "\"}}", cat);
-    both("{\"user_id\": \"alice\", \"created_at\": {\"gte\": \"" + second + "\", \"lt\": \"" + third + "\"}}", pizza);
+    both(
+        "{\"user_id\": \"alice\", \"created_at\": {\"gte\": \""
+            + second
+            + "\", \"lt\": \""
+            + third
+            + "\"}}",
+        pizza);
     both("{\"AND\": [{\"user_id\": \"alice\"}, {\"created_at\": {\"gt\": \"" + third + "\"}}]}");
   }
 
   @Test
   void badFiltersAreA400NamingTheField() {
     String[][] cases = {
-        {"{}", "filters"},
-        {"{\"user_id\": \"*\"}", "filters"},
-        {"{\"topic\": \"pets\"}", "filters"},
-        {"[\"user_id\"]", "filters"},
-        {"\"alice\"", "filters"},
-        {"{\"app_id\": \"x\", \"user_id\": \"alice\"}", "filters.app_id"},
-        {"{\"AND\": [{\"user_id\": \"alice\"}, {\"user_id\": \"bob\"}]}", "filters.user_id"},
+      {"{}", "filters"},
+      {"{\"user_id\": \"*\"}", "filters"},
+      {"{\"topic\": \"pets\"}", "filters"},
+      {"[\"user_id\"]", "filters"},
+      {"\"alice\"", "filters"},
+      {"{\"app_id\": \"x\", \"user_id\": \"alice\"}", "filters.app_id"},
+      {"{\"AND\": [{\"user_id\": \"alice\"}, {\"user_id\": \"bob\"}]}", "filters.user_id"},
     };
     for (String[] c : cases) {
       for (String path : new String[] {"/v3/memories/", "/v3/memories/search/"}) {
@@ -137,8 +174,12 @@ class FilterContractTest {
         assertThat(r.json().path("detail").asText()).as(path + " " + c[0]).isEqualTo(c[1]);
       }
     }
-    for (String bad : new String[] {"{\"user_id\": \"alice\", \"age\": {\"between\": 1}}",
-        "{\"user_id\": \"alice\", \"OR\": []}", "{\"user_id\": \"alice\", \"age\": {\"gte\": [1]}}"}) {
+    for (String bad :
+        new String[] {
+          "{\"user_id\": \"alice\", \"age\": {\"between\": 1}}",
+          "{\"user_id\": \"alice\", \"OR\": []}",
+          "{\"user_id\": \"alice\", \"age\": {\"gte\": [1]}}"
+        }) {
       var r = f.call("POST", "/v3/memories/", key, "{\"filters\": " + bad + "}");
       assertThat(r.status()).as(bad).isEqualTo(400);
       assertThat(r.json().path("detail").asText()).as(bad).isNotBlank();

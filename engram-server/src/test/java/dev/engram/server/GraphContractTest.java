@@ -15,21 +15,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Graph memory over HTTP (the offline graph extractor, no LLM): an add's relations, search relations, the
- * relations and neighbourhood routes, and {@code as_of} on both (what held at an instant).
+ * Graph memory over HTTP (the offline graph extractor, no LLM): an add's relations, search
+ * relations, the relations and neighbourhood routes, and {@code as_of} on both (what held at an
+ * instant).
  */
 class GraphContractTest {
   static final String SAID_AT = "2023-05-08T13:56:00Z";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String key;
 
   @BeforeEach
   void start() {
-    f = new ServerFixture(dir, ServerSettings.builder().port(0).build(), Clock.systemUTC(),
-        b -> b.graph(OfflineGraphExtractor.create()));
+    f =
+        new ServerFixture(
+            dir,
+            ServerSettings.builder().port(0).build(),
+            Clock.systemUTC(),
+            b -> b.graph(OfflineGraphExtractor.create()));
     key = f.key("acme", KeyRole.MEMBER).secret();
   }
 
@@ -39,17 +43,30 @@ class GraphContractTest {
   }
 
   private JsonNode addCaroline() {
-    var r = f.call("POST", "/v1/memories/", key, "{\"messages\": [{\"role\": \"user\", \"name\": \"Caroline\","
-        + " \"content\": \"Caroline went to the LGBTQ support group in Boston\"}], \"user_id\": \"caroline\","
-        + " \"infer\": false, \"timestamp\": \"" + SAID_AT + "\"}");
+    var r =
+        f.call(
+            "POST",
+            "/v1/memories/",
+            key,
+            "{\"messages\": [{\"role\": \"user\", \"name\": \"Caroline\","
+                + " \"content\": \"Caroline went to the LGBTQ support group in Boston\"}], \"user_id\": \"caroline\","
+                + " \"infer\": false, \"timestamp\": \""
+                + SAID_AT
+                + "\"}");
     assertThat(r.status()).as(r.body()).isEqualTo(200);
     return r.json();
   }
 
   private static List<String> triples(JsonNode relations) {
     List<String> out = new ArrayList<>();
-    relations.forEach(r -> out.add(r.path("source").asText() + " " + r.path("relationship").asText() + " "
-        + r.path("destination").asText()));
+    relations.forEach(
+        r ->
+            out.add(
+                r.path("source").asText()
+                    + " "
+                    + r.path("relationship").asText()
+                    + " "
+                    + r.path("destination").asText()));
     return out;
   }
 
@@ -67,8 +84,10 @@ class GraphContractTest {
   @Test
   void relationsRouteWithBothTimeAxes() {
     addCaroline();
-    JsonNode now = f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Boston", key, null).json()
-        .path("relations");
+    JsonNode now =
+        f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Boston", key, null)
+            .json()
+            .path("relations");
     assertThat(triples(now)).contains("Caroline related_to Boston");
     JsonNode r = now.get(0);
     assertThat(r.path("fact").isTextual()).isTrue();
@@ -76,33 +95,68 @@ class GraphContractTest {
     assertThat(r.has("invalid_at")).isTrue();
     assertThat(r.path("source_ids").isArray()).isTrue();
     assertThat(r.path("memory_ids").isArray()).isTrue();
-    assertThat(f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=boston", key, null).json()
-        .path("relations")).hasSameSizeAs(now);
+    assertThat(
+            f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=boston", key, null)
+                .json()
+                .path("relations"))
+        .hasSameSizeAs(now);
 
-    JsonNode before = f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Boston&as_of=2020-01-01T00:00:00Z",
-        key, null).json().path("relations");
+    JsonNode before =
+        f.call(
+                "GET",
+                "/v1/graph/relations/?user_id=caroline&entity=Boston&as_of=2020-01-01T00:00:00Z",
+                key,
+                null)
+            .json()
+            .path("relations");
     assertThat(before).isEmpty();
-    JsonNode after = f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Boston&as_of=2024-01-01T00:00:00Z",
-        key, null).json().path("relations");
+    JsonNode after =
+        f.call(
+                "GET",
+                "/v1/graph/relations/?user_id=caroline&entity=Boston&as_of=2024-01-01T00:00:00Z",
+                key,
+                null)
+            .json()
+            .path("relations");
     assertThat(triples(after)).contains("Caroline related_to Boston");
-    JsonNode all = f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Boston&include_invalidated=true",
-        key, null).json().path("relations");
+    JsonNode all =
+        f.call(
+                "GET",
+                "/v1/graph/relations/?user_id=caroline&entity=Boston&include_invalidated=true",
+                key,
+                null)
+            .json()
+            .path("relations");
     assertThat(all.size()).isGreaterThanOrEqualTo(now.size());
 
-    assertThat(f.call("GET", "/v1/graph/relations/?user_id=bob&entity=Boston", key, null).json().path("relations"))
+    assertThat(
+            f.call("GET", "/v1/graph/relations/?user_id=bob&entity=Boston", key, null)
+                .json()
+                .path("relations"))
         .isEmpty();
-    assertThat(f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Paris", key, null).json()
-        .path("relations")).isEmpty();
+    assertThat(
+            f.call("GET", "/v1/graph/relations/?user_id=caroline&entity=Paris", key, null)
+                .json()
+                .path("relations"))
+        .isEmpty();
   }
 
   @Test
   void aroundRouteWalksHops() {
     addCaroline();
-    JsonNode around = f.call("GET", "/v1/graph/around/?user_id=caroline&entity=Caroline&hops=2", key, null).json()
-        .path("relations");
+    JsonNode around =
+        f.call("GET", "/v1/graph/around/?user_id=caroline&entity=Caroline&hops=2", key, null)
+            .json()
+            .path("relations");
     assertThat(triples(around)).contains("Caroline related_to Boston");
-    JsonNode before = f.call("GET", "/v1/graph/around/?user_id=caroline&entity=Caroline&as_of=2020-01-01",
-        key, null).json().path("relations");
+    JsonNode before =
+        f.call(
+                "GET",
+                "/v1/graph/around/?user_id=caroline&entity=Caroline&as_of=2020-01-01",
+                key,
+                null)
+            .json()
+            .path("relations");
     assertThat(before).isEmpty();
     for (String q : new String[] {"hops=0", "hops=4", "hops=x"}) {
       var r = f.call("GET", "/v1/graph/around/?user_id=caroline&entity=Caroline&" + q, key, null);
@@ -114,17 +168,31 @@ class GraphContractTest {
   @Test
   void searchCarriesRelationsAndHonoursAsOf() {
     addCaroline();
-    JsonNode now = f.call("POST", "/v3/memories/search/", key,
-        "{\"query\": \"Where is Caroline's support group?\", \"filters\": {\"user_id\": \"caroline\"}}").json();
+    JsonNode now =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                key,
+                "{\"query\": \"Where is Caroline's support group?\", \"filters\": {\"user_id\": \"caroline\"}}")
+            .json();
     assertThat(now.path("results")).isNotEmpty();
     assertThat(now.path("relations")).isNotEmpty();
-    JsonNode before = f.call("POST", "/v3/memories/search/", key,
-        "{\"query\": \"Where is Caroline's support group?\", \"filters\": {\"user_id\": \"caroline\"},"
-            + " \"as_of\": \"2020-01-01T00:00:00Z\"}").json();
+    JsonNode before =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                key,
+                "{\"query\": \"Where is Caroline's support group?\", \"filters\": {\"user_id\": \"caroline\"},"
+                    + " \"as_of\": \"2020-01-01T00:00:00Z\"}")
+            .json();
     assertThat(before.path("results")).isNotEmpty();
     assertThat(before.path("relations").size()).isZero();
-    var bad = f.call("POST", "/v3/memories/search/", key,
-        "{\"query\": \"q\", \"filters\": {\"user_id\": \"caroline\"}, \"as_of\": \"yesterday\"}");
+    var bad =
+        f.call(
+            "POST",
+            "/v3/memories/search/",
+            key,
+            "{\"query\": \"q\", \"filters\": {\"user_id\": \"caroline\"}, \"as_of\": \"yesterday\"}");
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.json().path("detail").asText()).isEqualTo("as_of");
   }
@@ -132,16 +200,25 @@ class GraphContractTest {
   @Test
   void aMemorysRelationsAndAsOf() {
     String id = addCaroline().path("results").get(0).path("id").asText();
-    JsonNode rel = f.call("GET", "/v1/memories/" + id + "/relations/", key, null).json().path("relations");
+    JsonNode rel =
+        f.call("GET", "/v1/memories/" + id + "/relations/", key, null).json().path("relations");
     assertThat(triples(rel)).contains("Caroline related_to Boston");
     rel.forEach(r -> assertThat(r.path("memory_ids").toString()).contains(id));
-    assertThat(f.call("GET", "/v1/memories/" + id + "/relations/?as_of=2020-01-01T00:00:00Z", key, null).json()
-        .path("relations")).isEmpty();
+    assertThat(
+            f.call(
+                    "GET",
+                    "/v1/memories/" + id + "/relations/?as_of=2020-01-01T00:00:00Z",
+                    key,
+                    null)
+                .json()
+                .path("relations"))
+        .isEmpty();
     var missing = f.call("GET", "/v1/memories/no-such-id/relations/", key, null);
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().path("detail").asText()).isEqualTo("memory_id");
     String other = f.key("globex", KeyRole.ADMIN).secret();
-    assertThat(f.call("GET", "/v1/memories/" + id + "/relations/", other, null).status()).isEqualTo(404);
+    assertThat(f.call("GET", "/v1/memories/" + id + "/relations/", other, null).status())
+        .isEqualTo(404);
   }
 
   @Test
@@ -155,7 +232,9 @@ class GraphContractTest {
     var badTime = f.call("GET", "/v1/graph/relations/?user_id=c&entity=B&as_of=soon", key, null);
     assertThat(badTime.status()).isEqualTo(400);
     assertThat(badTime.json().path("detail").asText()).isEqualTo("as_of");
-    var badBool = f.call("GET", "/v1/graph/around/?user_id=c&entity=B&include_invalidated=perhaps", key, null);
+    var badBool =
+        f.call(
+            "GET", "/v1/graph/around/?user_id=c&entity=B&include_invalidated=perhaps", key, null);
     assertThat(badBool.status()).isEqualTo(400);
     assertThat(badBool.json().path("detail").asText()).isEqualTo("include_invalidated");
   }

@@ -12,8 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The hosted routes end to end on a real server and real embedded storage. */
 class HostedApiTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String key;
 
@@ -37,9 +36,13 @@ class HostedApiTest {
 
   @Test
   void asyncAddThenSearchListGetUpdateHistoryDelete() {
-    var accepted = f.call("POST", "/v3/memories/add/", key,
-        "{\"messages\": [{\"role\": \"user\", \"content\": \"I adopted a puppy called Max\"}],"
-            + " \"user_id\": \"alice\", \"infer\": false, \"metadata\": {\"topic\": \"pets\"}}");
+    var accepted =
+        f.call(
+            "POST",
+            "/v3/memories/add/",
+            key,
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"I adopted a puppy called Max\"}],"
+                + " \"user_id\": \"alice\", \"infer\": false, \"metadata\": {\"topic\": \"pets\"}}");
     assertThat(accepted.status()).isEqualTo(200);
     assertThat(accepted.json().path("status").asText()).isEqualTo("PENDING");
     JsonNode event = f.awaitEvent(key, accepted.json().path("event_id").asText());
@@ -48,21 +51,31 @@ class HostedApiTest {
     assertThat(event.path("results").get(0).path("data").path("memory").asText())
         .isEqualTo("I adopted a puppy called Max");
 
-    JsonNode hits = f.call("POST", "/v3/memories/search/", key,
-        "{\"query\": \"puppy\", \"filters\": {\"AND\": [{\"user_id\": \"alice\"}, {\"metadata\": {\"topic\": \"pets\"}}]}}")
-        .json();
+    JsonNode hits =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                key,
+                "{\"query\": \"puppy\", \"filters\": {\"AND\": [{\"user_id\": \"alice\"}, {\"metadata\": {\"topic\": \"pets\"}}]}}")
+            .json();
     assertThat(hits.path("results").get(0).path("id").asText()).isEqualTo(id);
     assertThat(hits.path("results").get(0).path("event_time").asText()).isNotEmpty();
 
-    JsonNode page = f.call("POST", "/v3/memories/?page=1&page_size=10", key,
-        "{\"filters\": {\"user_id\": \"alice\"}}").json();
+    JsonNode page =
+        f.call(
+                "POST",
+                "/v3/memories/?page=1&page_size=10",
+                key,
+                "{\"filters\": {\"user_id\": \"alice\"}}")
+            .json();
     assertThat(page.path("count").asLong()).isEqualTo(1);
     assertThat(page.path("next").isNull()).isTrue();
 
     assertThat(f.call("GET", "/v1/memories/" + id + "/", key, null).json().path("memory").asText())
         .isEqualTo("I adopted a puppy called Max");
-    JsonNode updated = f.call("PUT", "/v1/memories/" + id + "/", key, "{\"text\": \"Alice has a dog called Max\"}")
-        .json();
+    JsonNode updated =
+        f.call("PUT", "/v1/memories/" + id + "/", key, "{\"text\": \"Alice has a dog called Max\"}")
+            .json();
     assertThat(updated.path("memory").asText()).isEqualTo("Alice has a dog called Max");
     JsonNode history = f.call("GET", "/v1/memories/" + id + "/history/", key, null).json();
     assertThat(history).hasSize(2);
@@ -77,7 +90,8 @@ class HostedApiTest {
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.json().path("detail").asText()).isEqualTo("filters");
     assertThat(f.call("POST", "/v3/memories/search/", null, "{}").status()).isEqualTo(401);
-    assertThat(f.call("GET", "/nope", key, null).json().path("error").asText()).contains("no route");
+    assertThat(f.call("GET", "/nope", key, null).json().path("error").asText())
+        .contains("no route");
     assertThat(f.call("PATCH", "/v1/ping/", key, null).status()).isEqualTo(405);
     var broken = f.call("POST", "/v3/memories/add/", key, "{\"messages\": [");
     assertThat(broken.status()).isEqualTo(400);

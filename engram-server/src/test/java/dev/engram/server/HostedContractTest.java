@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The hosted platform routes (what mem0's {@code MemoryClient} calls) on a real server over real embedded storage:
- * the field names and JSON types the clients read, page-numbered listings, entities, batches and exports.
+ * The hosted platform routes (what mem0's {@code MemoryClient} calls) on a real server over real
+ * embedded storage: the field names and JSON types the clients read, page-numbered listings,
+ * entities, batches and exports.
  */
 class HostedContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String admin;
   String member;
@@ -42,7 +42,9 @@ class HostedContractTest {
   }
 
   private String seed(Scope scope, String text, Map<String, Object> metadata) {
-    return acme.add(AddRequest.builder(scope).user(text).infer(false).metadata(metadata).build()).events().get(0)
+    return acme.add(AddRequest.builder(scope).user(text).infer(false).metadata(metadata).build())
+        .events()
+        .get(0)
         .id();
   }
 
@@ -58,7 +60,8 @@ class HostedContractTest {
 
   @Test
   void memoryObjectsCarryTheFieldsTheClientsRead() {
-    String id = seed(Scope.of("alice", "helper", null), "Alice likes green tea", Map.of("topic", "drinks"));
+    String id =
+        seed(Scope.of("alice", "helper", null), "Alice likes green tea", Map.of("topic", "drinks"));
     JsonNode m = f.call("GET", "/v1/memories/" + id + "/", member, null).json();
     assertThat(m.path("id").asText()).isEqualTo(id);
     assertThat(m.path("memory").asText()).isEqualTo("Alice likes green tea");
@@ -70,9 +73,15 @@ class HostedContractTest {
     assertThat(m.path("updated_at").isTextual()).isTrue();
     java.time.Instant.parse(m.path("created_at").asText());
 
-    JsonNode hit = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"green tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 3, \"output_format\": \"v1.1\"}")
-        .json().path("results").get(0);
+    JsonNode hit =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"green tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 3, \"output_format\": \"v1.1\"}")
+            .json()
+            .path("results")
+            .get(0);
     assertThat(hit.path("id").asText()).isEqualTo(id);
     assertThat(hit.path("memory").asText()).isEqualTo("Alice likes green tea");
     assertThat(hit.path("score").isNumber()).isTrue();
@@ -86,18 +95,34 @@ class HostedContractTest {
     for (int i = 0; i < 5; i++) {
       seed(Scope.user("alice"), "note number " + i + " about tea", Map.of());
     }
-    JsonNode r = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 2, \"explain\": true}").json();
+    JsonNode r =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 2, \"explain\": true}")
+            .json();
     assertThat(r.path("results")).hasSize(2);
-    assertThat(r.path("results").get(0).path("score_details").path("fused_score").isNumber()).isTrue();
-    JsonNode none = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"threshold\": 1.0}").json();
+    assertThat(r.path("results").get(0).path("score_details").path("fused_score").isNumber())
+        .isTrue();
+    JsonNode none =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"threshold\": 1.0}")
+            .json();
     assertThat(none.path("results").size()).isLessThanOrEqualTo(1);
-    var bad = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 0}");
+    var bad =
+        f.call(
+            "POST",
+            "/v3/memories/search/",
+            member,
+            "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 0}");
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.json().path("detail").asText()).isEqualTo("top_k");
-    var noQuery = f.call("POST", "/v3/memories/search/", member, "{\"filters\": {\"user_id\": \"alice\"}}");
+    var noQuery =
+        f.call("POST", "/v3/memories/search/", member, "{\"filters\": {\"user_id\": \"alice\"}}");
     assertThat(noQuery.status()).isEqualTo(400);
     assertThat(noQuery.json().path("detail").asText()).isEqualTo("query");
   }
@@ -107,18 +132,36 @@ class HostedContractTest {
     for (int i = 0; i < 5; i++) {
       seed(Scope.user("alice"), "note number " + i + " about tea", Map.of()); // 6 cl100k tokens
     }
-    JsonNode two = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 13}").json();
+    JsonNode two =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 13}")
+            .json();
     assertThat(two.path("results")).hasSize(2);
-    JsonNode all = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000}").json();
+    JsonNode all =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000}")
+            .json();
     assertThat(all.path("results")).hasSize(5);
-    JsonNode capped = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000, \"top_k\": 3}")
-        .json();
+    JsonNode capped =
+        f.call(
+                "POST",
+                "/v3/memories/search/",
+                member,
+                "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 1000, \"top_k\": 3}")
+            .json();
     assertThat(capped.path("results")).hasSize(3);
-    var bad = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 0}");
+    var bad =
+        f.call(
+            "POST",
+            "/v3/memories/search/",
+            member,
+            "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"max_tokens\": 0}");
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.json().path("detail").asText()).isEqualTo("max_tokens");
   }
@@ -127,13 +170,23 @@ class HostedContractTest {
   void searchTakesEngramsRankingStepsAndRefusesUnknownOnes() {
     seed(Scope.user("alice"), "note about tea", Map.of());
     for (String ranking : List.of("none", "default", "all", "neighbours,diversity")) {
-      var ok = f.call("POST", "/v3/memories/search/", member,
-          "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \"" + ranking + "\"}");
+      var ok =
+          f.call(
+              "POST",
+              "/v3/memories/search/",
+              member,
+              "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \""
+                  + ranking
+                  + "\"}");
       assertThat(ok.status()).as(ranking).isEqualTo(200);
       assertThat(ok.json().path("results")).as(ranking).hasSize(1);
     }
-    var bad = f.call("POST", "/v3/memories/search/", member,
-        "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \"dates,magic\"}");
+    var bad =
+        f.call(
+            "POST",
+            "/v3/memories/search/",
+            member,
+            "{\"query\": \"tea\", \"filters\": {\"user_id\": \"alice\"}, \"ranking\": \"dates,magic\"}");
     assertThat(bad.status()).isEqualTo(400);
     assertThat(bad.json().path("detail").asText()).isEqualTo("ranking");
     assertThat(bad.body()).contains("magic");
@@ -151,7 +204,9 @@ class HostedContractTest {
     assertThat(p1.path("count").asLong()).isEqualTo(5);
     assertThat(p1.path("results")).hasSize(2);
     assertThat(p1.path("previous").isNull()).isTrue();
-    assertThat(p1.path("next").asText()).endsWith("/v3/memories/?page=2&page_size=2").startsWith("http://");
+    assertThat(p1.path("next").asText())
+        .endsWith("/v3/memories/?page=2&page_size=2")
+        .startsWith("http://");
     JsonNode p2 = f.call("POST", "/v3/memories/?page=2&page_size=2", member, body).json();
     assertThat(p2.path("previous").asText()).endsWith("?page=1&page_size=2");
     assertThat(p2.path("next").asText()).endsWith("?page=3&page_size=2");
@@ -170,8 +225,13 @@ class HostedContractTest {
     }
     assertThat(seen).containsExactlyInAnyOrderElementsOf(ids);
 
-    JsonNode bodyPaged = f.call("POST", "/v3/memories/", member,
-        "{\"filters\": {\"user_id\": \"alice\"}, \"page\": 2, \"page_size\": 4}").json();
+    JsonNode bodyPaged =
+        f.call(
+                "POST",
+                "/v3/memories/",
+                member,
+                "{\"filters\": {\"user_id\": \"alice\"}, \"page\": 2, \"page_size\": 4}")
+            .json();
     assertThat(bodyPaged.path("results")).hasSize(1);
     JsonNode defaults = f.call("POST", "/v3/memories/", member, body).json();
     assertThat(defaults.path("results")).hasSize(5);
@@ -188,11 +248,21 @@ class HostedContractTest {
   void theLargestPageNumbersAnswerAnEmptyPageOrA400NeverAnError() {
     seed(Scope.user("alice"), "one", Map.of());
     String body = "{\"filters\": {\"user_id\": \"alice\"}}";
-    String[][] calls = {{"POST", "/v3/memories/", body}, {"POST", "/v2/memories/", body},
-        {"GET", "/v1/memories/?user_id=alice&", null}, {"GET", "/v1/events/", null}, {"GET", "/v1/entities/", null}};
+    String[][] calls = {
+      {"POST", "/v3/memories/", body},
+      {"POST", "/v2/memories/", body},
+      {"GET", "/v1/memories/?user_id=alice&", null},
+      {"GET", "/v1/events/", null},
+      {"GET", "/v1/entities/", null}
+    };
     for (String[] c : calls) {
-      for (String q : new String[] {"page=2147483647", "page=2147483647&page_size=1000", "page=21474837&page_size=100",
-          "page=2147483646&page_size=1"}) {
+      for (String q :
+          new String[] {
+            "page=2147483647",
+            "page=2147483647&page_size=1000",
+            "page=21474837&page_size=100",
+            "page=2147483646&page_size=1"
+          }) {
         String path = c[1] + (c[1].endsWith("&") ? "" : "?") + q;
         var r = f.call(c[0], path, member, c[2]);
         assertThat(r.status()).as(path + ": " + r.body()).isIn(200, 400);
@@ -209,16 +279,27 @@ class HostedContractTest {
   @Test
   void updateReturnsTheMemoryAndRefusesTimestamp() {
     String id = seed(Scope.user("alice"), "Alice lives in Oslo", Map.of());
-    JsonNode u = f.call("PUT", "/v1/memories/" + id + "/", member,
-        "{\"text\": \"Alice lives in Bergen\", \"metadata\": {\"moved\": true}, \"expiration_date\": null}").json();
+    JsonNode u =
+        f.call(
+                "PUT",
+                "/v1/memories/" + id + "/",
+                member,
+                "{\"text\": \"Alice lives in Bergen\", \"metadata\": {\"moved\": true}, \"expiration_date\": null}")
+            .json();
     assertThat(u.path("id").asText()).isEqualTo(id);
     assertThat(u.path("memory").asText()).isEqualTo("Alice lives in Bergen");
     assertThat(u.path("metadata").path("moved").asBoolean()).isTrue();
-    JsonNode expiring = f.call("PUT", "/v1/memories/" + id + "/", member,
-        "{\"expiration_date\": \"2099-01-31\"}").json();
+    JsonNode expiring =
+        f.call("PUT", "/v1/memories/" + id + "/", member, "{\"expiration_date\": \"2099-01-31\"}")
+            .json();
     assertThat(expiring.path("expiration_date").asText()).isEqualTo("2099-01-31");
 
-    var ts = f.call("PUT", "/v1/memories/" + id + "/", member, "{\"text\": \"x\", \"timestamp\": 1700000000}");
+    var ts =
+        f.call(
+            "PUT",
+            "/v1/memories/" + id + "/",
+            member,
+            "{\"text\": \"x\", \"timestamp\": 1700000000}");
     assertThat(ts.status()).isEqualTo(400);
     assertThat(ts.json().path("detail").asText()).isEqualTo("timestamp");
     assertThat(acme.get(id).orElseThrow().text()).isEqualTo("Alice lives in Bergen");
@@ -234,7 +315,8 @@ class HostedContractTest {
   @Test
   void deleteAnswersMessageAndCascadeCountThenTheMemoryIsGoneButItsHistoryStays() {
     String id = seed(Scope.user("alice"), "to be deleted", Map.of());
-    JsonNode d = f.call("DELETE", "/v1/memories/" + id + "/?delete_linked=true", member, null).json();
+    JsonNode d =
+        f.call("DELETE", "/v1/memories/" + id + "/?delete_linked=true", member, null).json();
     assertThat(d.path("message").asText()).isNotBlank();
     assertThat(d.path("cascade_count").isInt()).isTrue();
     assertThat(acme.get(id)).isEmpty();
@@ -274,7 +356,8 @@ class HostedContractTest {
     seed(Scope.user("alice"), "a1", Map.of());
     seed(Scope.user("alice"), "a2", Map.of());
     String bob = seed(Scope.user("bob"), "b1", Map.of());
-    assertThat(f.call("DELETE", "/v1/memories/?user_id=alice", member, null).status()).isEqualTo(403);
+    assertThat(f.call("DELETE", "/v1/memories/?user_id=alice", member, null).status())
+        .isEqualTo(403);
     JsonNode d = f.call("DELETE", "/v1/memories/?user_id=alice", admin, null).json();
     assertThat(d.path("count").asInt()).isEqualTo(2);
     assertThat(d.path("message").asText()).isNotBlank();
@@ -282,7 +365,8 @@ class HostedContractTest {
     var none = f.call("DELETE", "/v1/memories/", admin, null);
     assertThat(none.status()).isEqualTo(400);
     assertThat(none.json().path("detail").asText()).isEqualTo("user_id");
-    var metadata = f.call("DELETE", "/v1/memories/?user_id=bob&metadata=%7B%22k%22%3A1%7D", admin, null);
+    var metadata =
+        f.call("DELETE", "/v1/memories/?user_id=bob&metadata=%7B%22k%22%3A1%7D", admin, null);
     assertThat(metadata.status()).isEqualTo(400);
     assertThat(metadata.json().path("detail").asText()).isEqualTo("metadata");
     assertThat(acme.get(bob)).isPresent();
@@ -347,14 +431,29 @@ class HostedContractTest {
   void batchUpdateAndDeleteApplyAllOrNothing() {
     String a = seed(Scope.user("alice"), "one", Map.of());
     String b = seed(Scope.user("alice"), "two", Map.of());
-    JsonNode u = f.call("PUT", "/v1/batch/", member, "{\"memories\": [{\"memory_id\": \"" + a
-        + "\", \"text\": \"uno\"}, {\"memory_id\": \"" + b + "\", \"metadata\": {\"n\": 2}}]}").json();
+    JsonNode u =
+        f.call(
+                "PUT",
+                "/v1/batch/",
+                member,
+                "{\"memories\": [{\"memory_id\": \""
+                    + a
+                    + "\", \"text\": \"uno\"}, {\"memory_id\": \""
+                    + b
+                    + "\", \"metadata\": {\"n\": 2}}]}")
+            .json();
     assertThat(u.path("message").asText()).contains("2");
     assertThat(acme.get(a).orElseThrow().text()).isEqualTo("uno");
     assertThat(acme.get(b).orElseThrow().metadata()).containsEntry("n", 2);
 
-    var partial = f.call("PUT", "/v1/batch/", member, "{\"memories\": [{\"memory_id\": \"" + a
-        + "\", \"text\": \"changed\"}, {\"memory_id\": \"missing\", \"text\": \"y\"}]}");
+    var partial =
+        f.call(
+            "PUT",
+            "/v1/batch/",
+            member,
+            "{\"memories\": [{\"memory_id\": \""
+                + a
+                + "\", \"text\": \"changed\"}, {\"memory_id\": \"missing\", \"text\": \"y\"}]}");
     assertThat(partial.status()).isEqualTo(404);
     assertThat(acme.get(a).orElseThrow().text()).isEqualTo("uno");
     var noId = f.call("PUT", "/v1/batch/", member, "{\"memories\": [{\"text\": \"y\"}]}");
@@ -371,12 +470,21 @@ class HostedContractTest {
     assertThat(tooMany.status()).isEqualTo(400);
     assertThat(tooMany.json().path("detail").asText()).isEqualTo("memories");
 
-    var missingDelete = f.call("DELETE", "/v1/batch/", member, "{\"memories\": [{\"memory_id\": \"" + a
-        + "\"}, {\"memory_id\": \"missing\"}]}");
+    var missingDelete =
+        f.call(
+            "DELETE",
+            "/v1/batch/",
+            member,
+            "{\"memories\": [{\"memory_id\": \"" + a + "\"}, {\"memory_id\": \"missing\"}]}");
     assertThat(missingDelete.status()).isEqualTo(404);
     assertThat(acme.get(a)).isPresent();
-    JsonNode d = f.call("DELETE", "/v1/batch/", member, "{\"memories\": [{\"memory_id\": \"" + a
-        + "\"}, {\"memory_id\": \"" + b + "\"}]}").json();
+    JsonNode d =
+        f.call(
+                "DELETE",
+                "/v1/batch/",
+                member,
+                "{\"memories\": [{\"memory_id\": \"" + a + "\"}, {\"memory_id\": \"" + b + "\"}]}")
+            .json();
     assertThat(d.path("message").asText()).contains("2");
     assertThat(acme.get(a)).isEmpty();
     assertThat(acme.get(b)).isEmpty();
@@ -387,20 +495,34 @@ class HostedContractTest {
     String a = seed(Scope.user("alice"), "exported one", Map.of("k", "v"));
     String a2 = seed(Scope.user("alice"), "exported two", Map.of("k", "w"));
     seed(Scope.user("bob"), "not exported", Map.of());
-    assertThat(f.call("POST", "/v1/exports/", member, "{\"filters\": {\"user_id\": \"alice\"}}").status())
+    assertThat(
+            f.call("POST", "/v1/exports/", member, "{\"filters\": {\"user_id\": \"alice\"}}")
+                .status())
         .isEqualTo(403);
-    JsonNode created = f.call("POST", "/v1/exports/", admin,
-        "{\"schema\": {}, \"filters\": {\"user_id\": \"alice\"}}").json();
+    JsonNode created =
+        f.call(
+                "POST",
+                "/v1/exports/",
+                admin,
+                "{\"schema\": {}, \"filters\": {\"user_id\": \"alice\"}}")
+            .json();
     String exportId = created.path("id").asText();
     assertThat(exportId).isNotBlank();
     assertThat(created.path("message").asText()).isNotBlank();
-    JsonNode got = f.call("POST", "/v1/exports/get/", admin, "{\"memory_export_id\": \"" + exportId + "\"}").json();
+    JsonNode got =
+        f.call("POST", "/v1/exports/get/", admin, "{\"memory_export_id\": \"" + exportId + "\"}")
+            .json();
     assertThat(got.path("count").asInt()).isEqualTo(2);
     List<String> ids = new ArrayList<>();
     got.path("results").forEach(m -> ids.add(m.path("id").asText()));
     assertThat(ids).containsExactlyInAnyOrder(a, a2);
-    JsonNode byFilter = f.call("POST", "/v1/exports/get/", admin,
-        "{\"filters\": {\"user_id\": \"alice\", \"k\": \"w\"}}").json();
+    JsonNode byFilter =
+        f.call(
+                "POST",
+                "/v1/exports/get/",
+                admin,
+                "{\"filters\": {\"user_id\": \"alice\", \"k\": \"w\"}}")
+            .json();
     assertThat(byFilter.path("results")).hasSize(1);
     assertThat(byFilter.path("results").get(0).path("id").asText()).isEqualTo(a2);
     var unknown = f.call("POST", "/v1/exports/get/", admin, "{\"memory_export_id\": \"%%%\"}");

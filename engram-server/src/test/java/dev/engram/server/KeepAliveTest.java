@@ -20,16 +20,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A kept-alive connection stays usable after a request whose body the route does not read (a GET with a body, a
- * request refused before its body is read, a path with no route or no such method), even when the body arrives after the headers: the server reads such a
- * body before answering, so the next request on the connection gets its answer instead of a closed socket. Written
- * against a raw socket, so the timing of the body is the test's, not an HTTP client's.
+ * A kept-alive connection stays usable after a request whose body the route does not read (a GET
+ * with a body, a request refused before its body is read, a path with no route or no such method),
+ * even when the body arrives after the headers: the server reads such a body before answering, so
+ * the next request on the connection gets its answer instead of a closed socket. Written against a
+ * raw socket, so the timing of the body is the test's, not an HTTP client's.
  */
 class KeepAliveTest {
   /** A status line; an answer follows the previous one's body without a line break. */
   private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 \\d{3}[^\r\n]*");
-  @TempDir
-  Path dir;
+
+  @TempDir Path dir;
   ServerFixture f;
 
   @BeforeEach
@@ -44,31 +45,46 @@ class KeepAliveTest {
 
   @Test
   void aLateBodyOfARouteThatDoesNotReadItLeavesTheConnectionUsable() throws Exception {
-    for (String first : List.of("GET /openapi.json", "POST /v1/memories/", "POST /no/such/route", "DELETE /openapi.json")) {
+    for (String first :
+        List.of(
+            "GET /openapi.json",
+            "POST /v1/memories/",
+            "POST /no/such/route",
+            "DELETE /openapi.json")) {
       try (Socket socket = new Socket("127.0.0.1", f.server.port())) {
         socket.setSoTimeout(10_000);
         OutputStream out = socket.getOutputStream();
         byte[] body = "{\"query\": \"late\"}".getBytes(StandardCharsets.UTF_8);
-        out.write((first + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            + "Authorization: Token eng_nope_nope\r\nContent-Length: " + body.length + "\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            (first
+                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Token eng_nope_nope\r\nContent-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         Thread.sleep(500);
         out.write(body);
-        out.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
 
         StringBuilder raw = new StringBuilder();
         List<String> statusLines = statusLines(socket.getInputStream(), 2, raw);
-        assertThat(statusLines).as("answers on one connection after %s with a late body: %s", first, raw)
+        assertThat(statusLines)
+            .as("answers on one connection after %s with a late body: %s", first, raw)
             .hasSize(2);
         assertThat(statusLines.get(1)).as("the second request's answer").startsWith("HTTP/1.1 200");
       }
     }
   }
 
-  /** Up to {@code n} response status lines read from {@code in}, until it closes or stays silent; all it read to {@code raw}. */
-  private static List<String> statusLines(InputStream in, int n, StringBuilder raw) throws IOException {
+  /**
+   * Up to {@code n} response status lines read from {@code in}, until it closes or stays silent;
+   * all it read to {@code raw}.
+   */
+  private static List<String> statusLines(InputStream in, int n, StringBuilder raw)
+      throws IOException {
     ByteArrayOutputStream all = new ByteArrayOutputStream();
     List<String> lines = new ArrayList<>();
     byte[] buf = new byte[8192];

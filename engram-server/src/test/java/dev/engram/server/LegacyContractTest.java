@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The legacy v1/v2 platform routes that older mem0 clients (Python 1.0 and before) still call. */
 class LegacyContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String key;
   Memory acme;
@@ -35,15 +34,23 @@ class LegacyContractTest {
   }
 
   private String seed(String user, String text, Map<String, Object> metadata) {
-    return acme.add(AddRequest.builder(Scope.user(user)).user(text).infer(false).metadata(metadata).build())
-        .events().get(0).id();
+    return acme.add(
+            AddRequest.builder(Scope.user(user)).user(text).infer(false).metadata(metadata).build())
+        .events()
+        .get(0)
+        .id();
   }
 
   @Test
   void v1AddIsSynchronousAndAnswersTheAddResult() {
-    JsonNode r = f.call("POST", "/v1/memories/", key, "{\"messages\": [{\"role\": \"user\", \"content\":"
-        + " \"I play chess on Sundays\"}], \"user_id\": \"alice\", \"metadata\": {\"k\": 1}, \"infer\": false}")
-        .json();
+    JsonNode r =
+        f.call(
+                "POST",
+                "/v1/memories/",
+                key,
+                "{\"messages\": [{\"role\": \"user\", \"content\":"
+                    + " \"I play chess on Sundays\"}], \"user_id\": \"alice\", \"metadata\": {\"k\": 1}, \"infer\": false}")
+            .json();
     JsonNode ev = r.path("results").get(0);
     assertThat(ev.path("event").asText()).isEqualTo("ADD");
     assertThat(ev.path("memory").asText()).isEqualTo("I play chess on Sundays");
@@ -51,7 +58,12 @@ class LegacyContractTest {
     var noScope = f.call("POST", "/v1/memories/", key, "{\"messages\": \"x\"}");
     assertThat(noScope.status()).isEqualTo(400);
     assertThat(noScope.json().path("detail").asText()).isEqualTo("user_id");
-    var app = f.call("POST", "/v1/memories/", key, "{\"messages\": \"x\", \"user_id\": \"a\", \"app_id\": \"y\"}");
+    var app =
+        f.call(
+            "POST",
+            "/v1/memories/",
+            key,
+            "{\"messages\": \"x\", \"user_id\": \"a\", \"app_id\": \"y\"}");
     assertThat(app.status()).isEqualTo(400);
     assertThat(app.json().path("detail").asText()).isEqualTo("app_id");
     var noMessages = f.call("POST", "/v1/memories/", key, "{\"user_id\": \"a\"}");
@@ -80,14 +92,24 @@ class LegacyContractTest {
   void v1SearchTakesTopLevelIdsAndAnswersABareList() {
     String tea = seed("alice", "Alice drinks green tea", Map.of("k", "v"));
     seed("bob", "Bob drinks green tea too", Map.of());
-    JsonNode r = f.call("POST", "/v1/memories/search/", key,
-        "{\"query\": \"green tea\", \"user_id\": \"alice\", \"limit\": 5}").json();
+    JsonNode r =
+        f.call(
+                "POST",
+                "/v1/memories/search/",
+                key,
+                "{\"query\": \"green tea\", \"user_id\": \"alice\", \"limit\": 5}")
+            .json();
     assertThat(r.isArray()).isTrue();
     assertThat(r).hasSize(1);
     assertThat(r.get(0).path("id").asText()).isEqualTo(tea);
     assertThat(r.get(0).path("score").isNumber()).isTrue();
-    JsonNode filtered = f.call("POST", "/v1/memories/search/", key,
-        "{\"query\": \"green tea\", \"user_id\": \"alice\", \"filters\": {\"k\": \"other\"}}").json();
+    JsonNode filtered =
+        f.call(
+                "POST",
+                "/v1/memories/search/",
+                key,
+                "{\"query\": \"green tea\", \"user_id\": \"alice\", \"filters\": {\"k\": \"other\"}}")
+            .json();
     assertThat(filtered).isEmpty();
     var bad = f.call("POST", "/v1/memories/search/", key, "{\"query\": \"tea\", \"user_id\": 7}");
     assertThat(bad.status()).isEqualTo(400);
@@ -98,13 +120,23 @@ class LegacyContractTest {
   void v2SearchAndListingTakeFilters() {
     String tea = seed("alice", "Alice drinks green tea", Map.of());
     seed("bob", "Bob drinks green tea too", Map.of());
-    JsonNode r = f.call("POST", "/v2/memories/search/", key,
-        "{\"query\": \"green tea\", \"filters\": {\"AND\": [{\"user_id\": \"alice\"}]}}").json();
+    JsonNode r =
+        f.call(
+                "POST",
+                "/v2/memories/search/",
+                key,
+                "{\"query\": \"green tea\", \"filters\": {\"AND\": [{\"user_id\": \"alice\"}]}}")
+            .json();
     assertThat(r.isArray()).isTrue();
     assertThat(r).hasSize(1);
     assertThat(r.get(0).path("id").asText()).isEqualTo(tea);
-    JsonNode page = f.call("POST", "/v2/memories/?page=1&page_size=10", key,
-        "{\"filters\": {\"user_id\": \"alice\"}}").json();
+    JsonNode page =
+        f.call(
+                "POST",
+                "/v2/memories/?page=1&page_size=10",
+                key,
+                "{\"filters\": {\"user_id\": \"alice\"}}")
+            .json();
     assertThat(page.path("count").asInt()).isEqualTo(1);
     assertThat(page.path("results").get(0).path("id").asText()).isEqualTo(tea);
     var noFilters = f.call("POST", "/v2/memories/search/", key, "{\"query\": \"tea\"}");

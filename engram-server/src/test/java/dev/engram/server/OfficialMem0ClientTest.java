@@ -13,22 +13,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The official {@code mem0ai} npm client (3.3.1, {@code MemoryClient}) against a freshly started server: installs the
- * committed lock file with {@code npm ci}, then runs {@code src/test/node/client.test.mjs} with node's test runner,
- * which calls every client method and checks its results. Node and npm must be installed (.ci/run installs them).
+ * The official {@code mem0ai} npm client (3.3.1, {@code MemoryClient}) against a freshly started
+ * server: installs the committed lock file with {@code npm ci}, then runs {@code
+ * src/test/node/client.test.mjs} with node's test runner, which calls every client method and
+ * checks its results. Node and npm must be installed (.ci/run installs them).
  */
 class OfficialMem0ClientTest {
   private static final Path PROJECT = Path.of("src/test/node").toAbsolutePath();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void everyClientMethodWorksAgainstEngramServe() throws Exception {
-    run(List.of("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"), 300, null, null);
+    run(
+        List.of("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"),
+        300,
+        null,
+        null);
     try (ServerFixture f = new ServerFixture(dir)) {
       String key = f.key("acme", KeyRole.ADMIN).secret();
-      String output = run(List.of("node", "--test", "--test-reporter=spec", "client.test.mjs"), 300, f.base(), key);
+      String output =
+          run(
+              List.of("node", "--test", "--test-reporter=spec", "client.test.mjs"),
+              300,
+              f.base(),
+              key);
       assertThat(output).contains("the official mem0ai client works against engram serve");
       assertThat(output).contains("ℹ pass 14");
       assertThat(output).contains("ℹ fail 0");
@@ -38,8 +47,11 @@ class OfficialMem0ClientTest {
   private static String run(List<String> command, int timeoutSeconds, String url, String key)
       throws IOException, InterruptedException {
     Path log = Files.createTempFile("node", ".log");
-    ProcessBuilder pb = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(PROJECT.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     pb.environment().put("MEM0_TELEMETRY", "false");
     if (url != null) {
       pb.environment().put("ENGRAM_URL", url);

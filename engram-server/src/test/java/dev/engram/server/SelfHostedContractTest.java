@@ -9,19 +9,17 @@ import dev.engram.Scope;
 import dev.engram.server.auth.KeyRole;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * mem0's self-hosted REST server surface ({@code server/main.py}): exact paths without trailing slashes,
- * {@code X-API-Key} and {@code Bearer} keys, synchronous adds and its reply messages.
+ * mem0's self-hosted REST server surface ({@code server/main.py}): exact paths without trailing
+ * slashes, {@code X-API-Key} and {@code Bearer} keys, synchronous adds and its reply messages.
  */
 class SelfHostedContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String member;
   String admin;
@@ -41,22 +39,38 @@ class SelfHostedContractTest {
   }
 
   private ServerFixture.Response call(String method, String path, String key, String body) {
-    return f.raw(method, path, body == null ? null : body.getBytes(StandardCharsets.UTF_8), "X-API-Key", key,
-        "Content-Type", "application/json");
+    return f.raw(
+        method,
+        path,
+        body == null ? null : body.getBytes(StandardCharsets.UTF_8),
+        "X-API-Key",
+        key,
+        "Content-Type",
+        "application/json");
   }
 
   private String seed(String user, String text) {
-    return acme.add(AddRequest.builder(Scope.user(user)).user(text).infer(false).build()).events().get(0).id();
+    return acme.add(AddRequest.builder(Scope.user(user)).user(text).infer(false).build())
+        .events()
+        .get(0)
+        .id();
   }
 
   @Test
   void addListGetUpdateHistoryDeleteWithMem0sMessages() {
-    JsonNode added = call("POST", "/memories", member, "{\"messages\": [{\"role\": \"user\", \"content\":"
-        + " \"I collect vinyl records\"}], \"user_id\": \"alice\", \"metadata\": {\"src\": \"chat\"},"
-        + " \"infer\": false, \"memory_type\": null, \"prompt\": null}").json();
+    JsonNode added =
+        call(
+                "POST",
+                "/memories",
+                member,
+                "{\"messages\": [{\"role\": \"user\", \"content\":"
+                    + " \"I collect vinyl records\"}], \"user_id\": \"alice\", \"metadata\": {\"src\": \"chat\"},"
+                    + " \"infer\": false, \"memory_type\": null, \"prompt\": null}")
+            .json();
     String id = added.path("results").get(0).path("id").asText();
     assertThat(added.path("results").get(0).path("event").asText()).isEqualTo("ADD");
-    assertThat(added.path("results").get(0).path("memory").asText()).isEqualTo("I collect vinyl records");
+    assertThat(added.path("results").get(0).path("memory").asText())
+        .isEqualTo("I collect vinyl records");
 
     JsonNode list = call("GET", "/memories?user_id=alice&top_k=10", member, null).json();
     assertThat(list.path("results")).hasSize(1);
@@ -69,7 +83,8 @@ class SelfHostedContractTest {
     assertThat(absent.status()).isEqualTo(200);
     assertThat(absent.json().isNull()).isTrue();
 
-    JsonNode updated = call("PUT", "/memories/" + id, member, "{\"text\": \"I collect jazz records\"}").json();
+    JsonNode updated =
+        call("PUT", "/memories/" + id, member, "{\"text\": \"I collect jazz records\"}").json();
     assertThat(updated.path("message").asText()).isEqualTo("Memory updated successfully!");
     assertThat(acme.get(id).orElseThrow().text()).isEqualTo("I collect jazz records");
 
@@ -77,7 +92,9 @@ class SelfHostedContractTest {
     assertThat(history).hasSize(2);
     assertThat(history.get(1).path("event").asText()).isEqualTo("UPDATE");
     assertThat(history.get(1).path("old_memory").asText()).isEqualTo("I collect vinyl records");
-    assertThat(history).extracting(h -> h.path("pipeline").asText()).containsExactly("raw", "update");
+    assertThat(history)
+        .extracting(h -> h.path("pipeline").asText())
+        .containsExactly("raw", "update");
 
     JsonNode deleted = call("DELETE", "/memories/" + id, member, null).json();
     assertThat(deleted.path("message").asText()).isEqualTo("Memory deleted successfully");
@@ -89,12 +106,19 @@ class SelfHostedContractTest {
   void searchTakesFiltersOrDeprecatedTopLevelIds() {
     String tea = seed("alice", "Alice drinks green tea");
     seed("bob", "Bob drinks green tea");
-    JsonNode r = call("POST", "/search", member,
-        "{\"query\": \"green tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 5}").json();
+    JsonNode r =
+        call(
+                "POST",
+                "/search",
+                member,
+                "{\"query\": \"green tea\", \"filters\": {\"user_id\": \"alice\"}, \"top_k\": 5}")
+            .json();
     assertThat(r.path("results")).hasSize(1);
     assertThat(r.path("results").get(0).path("id").asText()).isEqualTo(tea);
     assertThat(r.path("results").get(0).path("score").isNumber()).isTrue();
-    JsonNode legacy = call("POST", "/search", member, "{\"query\": \"green tea\", \"user_id\": \"alice\"}").json();
+    JsonNode legacy =
+        call("POST", "/search", member, "{\"query\": \"green tea\", \"user_id\": \"alice\"}")
+            .json();
     assertThat(legacy.path("results").get(0).path("id").asText()).isEqualTo(tea);
     var none = call("POST", "/search", member, "{\"query\": \"green tea\"}");
     assertThat(none.status()).isEqualTo(400);
@@ -108,7 +132,8 @@ class SelfHostedContractTest {
     assertThat(bearer.status()).isEqualTo(200);
     assertThat(bearer.json().path("results")).hasSize(1);
     assertThat(f.raw("GET", "/memories?user_id=alice", null).status()).isEqualTo(401);
-    assertThat(f.raw("GET", "/memories?user_id=alice", null, "Authorization", "Basic abc").status()).isEqualTo(401);
+    assertThat(f.raw("GET", "/memories?user_id=alice", null, "Authorization", "Basic abc").status())
+        .isEqualTo(401);
   }
 
   @Test
@@ -144,7 +169,8 @@ class SelfHostedContractTest {
     assertThat(alice.path("total_memories").asInt()).isEqualTo(2);
     assertThat(alice.path("created_at").isTextual()).isTrue();
 
-    assertThat(call("DELETE", "/memories?user_id=alice", admin, null).json().path("message").asText())
+    assertThat(
+            call("DELETE", "/memories?user_id=alice", admin, null).json().path("message").asText())
         .isEqualTo("All relevant memories deleted");
     assertThat(call("DELETE", "/entities/user/carol", admin, null).json().path("message").asText())
         .isEqualTo("Entity deleted");
@@ -152,7 +178,8 @@ class SelfHostedContractTest {
     assertThat(call("DELETE", "/entities/team/x", admin, null).json().path("detail").asText())
         .isEqualTo("entity_type");
 
-    assertThat(call("POST", "/reset", admin, null).json().path("message").asText()).isEqualTo("All memories reset");
+    assertThat(call("POST", "/reset", admin, null).json().path("message").asText())
+        .isEqualTo("All memories reset");
     assertThat(acme.get(bob)).isEmpty();
     assertThat(acme.entities()).isEmpty();
   }

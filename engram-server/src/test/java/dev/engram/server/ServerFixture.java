@@ -24,8 +24,8 @@ import java.time.Duration;
 import java.util.function.UnaryOperator;
 
 /**
- * A real server for tests: embedded storage (SQLite + Lucene) in a directory, the hash embedder, server.db keys and
- * events, Javalin on 127.0.0.1 at a free port; plus a small JDK HTTP client.
+ * A real server for tests: embedded storage (SQLite + Lucene) in a directory, the hash embedder,
+ * server.db keys and events, Javalin on 127.0.0.1 at a free port; plus a small JDK HTTP client.
  */
 public final class ServerFixture implements AutoCloseable {
   public final Path dir;
@@ -34,7 +34,8 @@ public final class ServerFixture implements AutoCloseable {
   public final SqliteApiKeyStore keys;
   public final SqliteAddEventStore events;
   public final EngramServer server;
-  public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  public final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   public ServerFixture(Path dir) {
     this(dir, ServerSettings.builder().port(0).build());
@@ -45,20 +46,32 @@ public final class ServerFixture implements AutoCloseable {
   }
 
   /**
-   * A server whose clock is {@code serverClock} (request times, rate-limit windows, event times) over an engine
-   * built on embedded storage and the hash embedder, then changed by {@code engine} (e.g. graph memory on, another
-   * inference, the engine's clock).
+   * A server whose clock is {@code serverClock} (request times, rate-limit windows, event times)
+   * over an engine built on embedded storage and the hash embedder, then changed by {@code engine}
+   * (e.g. graph memory on, another inference, the engine's clock).
    */
-  public ServerFixture(Path dir, ServerSettings settings, Clock serverClock, UnaryOperator<Engram.Builder> engine) {
+  public ServerFixture(
+      Path dir, ServerSettings settings, Clock serverClock, UnaryOperator<Engram.Builder> engine) {
     this.dir = dir;
     HashEmbedder embedder = new HashEmbedder();
-    this.memory = engine.apply(Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension()))
-        .embedder(embedder)).build();
+    this.memory =
+        engine
+            .apply(
+                Engram.builder()
+                    .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+                    .embedder(embedder))
+            .build();
     this.db = ServerDatabase.open(dir);
     this.keys = new SqliteApiKeyStore(db, Clock.systemUTC(), false);
     this.events = new SqliteAddEventStore(db, false);
-    this.server = EngramServer.builder(memory).settings(settings).keys(keys).events(events).clock(serverClock)
-        .build().start();
+    this.server =
+        EngramServer.builder(memory)
+            .settings(settings)
+            .keys(keys)
+            .events(events)
+            .clock(serverClock)
+            .build()
+            .start();
   }
 
   public String base() {
@@ -81,7 +94,8 @@ public final class ServerFixture implements AutoCloseable {
   }
 
   public Response call(String method, String path, String key, String jsonBody) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
     if (key != null) {
       b.header("Authorization", "Token " + key);
     }
@@ -95,21 +109,27 @@ public final class ServerFixture implements AutoCloseable {
   }
 
   /**
-   * A request with raw bytes and chosen headers (name, value pairs); no Content-Type unless given; a null body
-   * sends none.
+   * A request with raw bytes and chosen headers (name, value pairs); no Content-Type unless given;
+   * a null body sends none.
    */
   public Response raw(String method, String path, byte[] body, String... headers) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
     for (int i = 0; i + 1 < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     return send(b.build());
   }
 
   public Response send(HttpRequest request) {
     try {
-      HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      HttpResponse<String> r =
+          http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       return new Response(r.statusCode(), r.body(), r);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -40,58 +40,76 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, proof 5: 32 concurrent HTTP clients (one JDK {@link HttpClient} each) against a real server on 127.0.0.1
- * for {@value #DEFAULT_SECONDS} s (system property {@code engram.load.seconds} shortens it for local runs), doing a
- * mix of asynchronous adds with event polling, synchronous adds on the hosted and self-hosted routes (infer on and
- * off), searches, listings, reads, updates and deletes over three users of two tenants.
+ * Issue 9, proof 5: 32 concurrent HTTP clients (one JDK {@link HttpClient} each) against a real
+ * server on 127.0.0.1 for {@value #DEFAULT_SECONDS} s (system property {@code engram.load.seconds}
+ * shortens it for local runs), doing a mix of asynchronous adds with event polling, synchronous
+ * adds on the hosted and self-hosted routes (infer on and off), searches, listings, reads, updates
+ * and deletes over three users of two tenants.
  *
- * <p>Each client updates and deletes only memories it added itself, so the expected final state of every memory is
- * known: afterwards, checked on the store through the {@link Memory} API, every acknowledged add's memories exist
- * with the text of their last acknowledged update, every acknowledged delete is gone, each scope holds exactly the
- * memories the clients were told about, and a search for each surviving memory's text finds it. Every response must
- * be the expected 2xx (404 only for a memory the client deleted). Racing infer adds of the same facts to one scope
- * (a burst of all 32 clients at once, then throughout the run) must leave exactly one memory per distinct fact.
+ * <p>Each client updates and deletes only memories it added itself, so the expected final state of
+ * every memory is known: afterwards, checked on the store through the {@link Memory} API, every
+ * acknowledged add's memories exist with the text of their last acknowledged update, every
+ * acknowledged delete is gone, each scope holds exactly the memories the clients were told about,
+ * and a search for each surviving memory's text finds it. Every response must be the expected 2xx
+ * (404 only for a memory the client deleted). Racing infer adds of the same facts to one scope (a
+ * burst of all 32 clients at once, then throughout the run) must leave exactly one memory per
+ * distinct fact.
  */
 class ServerLoadTest {
   static final long DEFAULT_SECONDS = 60;
   private static final int CLIENTS = 32;
   private static final String[] TENANTS = {"acme", "globex"};
   private static final String[] USERS = {"ann", "bob", "cai"};
+
   /** The scope every client adds the shared facts to (in each tenant). */
   private static final String SHARED_USER = "shared";
-  /** Most live memories one client keeps; beyond it, it deletes instead of adding (bounds the store). */
-  private static final int MAX_LIVE_PER_CLIENT = 25;
-  private static final List<String> SHARED_FACTS = List.of(
-      "The office espresso machine is descaled every Friday morning",
-      "Quarterly planning happens in the glass meeting room upstairs",
-      "Our staging cluster runs in the Frankfurt data centre",
-      "The team mascot is a knitted octopus named Gustav",
-      "Badge access to the roof terrace needs facilities approval",
-      "Invoices above ten thousand euros require two signatures",
-      "The legacy billing service is written in COBOL and Perl",
-      "Winter holiday party tickets are handed out by Priya",
-      "Visitors must park behind the red brick warehouse",
-      "The printer on floor three jams with recycled paper");
-  private static final String[] WORDS = {"amber", "basil", "cobalt", "delta", "ember", "fjord", "granite",
-      "harbor", "indigo", "juniper", "kestrel", "lantern", "meadow", "nimbus", "orchid", "pepper", "quartz",
-      "raven", "saffron", "thistle", "umber", "velvet", "walnut", "xenon", "yarrow", "zephyr", "anchor", "bramble",
-      "cedar", "dune", "falcon", "glacier", "heron", "iris", "jasper", "kiln", "lagoon", "maple", "nectar", "olive"};
 
-  @TempDir
-  Path dir;
+  /**
+   * Most live memories one client keeps; beyond it, it deletes instead of adding (bounds the
+   * store).
+   */
+  private static final int MAX_LIVE_PER_CLIENT = 25;
+
+  private static final List<String> SHARED_FACTS =
+      List.of(
+          "The office espresso machine is descaled every Friday morning",
+          "Quarterly planning happens in the glass meeting room upstairs",
+          "Our staging cluster runs in the Frankfurt data centre",
+          "The team mascot is a knitted octopus named Gustav",
+          "Badge access to the roof terrace needs facilities approval",
+          "Invoices above ten thousand euros require two signatures",
+          "The legacy billing service is written in COBOL and Perl",
+          "Winter holiday party tickets are handed out by Priya",
+          "Visitors must park behind the red brick warehouse",
+          "The printer on floor three jams with recycled paper");
+  private static final String[] WORDS = {
+    "amber", "basil", "cobalt", "delta", "ember", "fjord", "granite", "harbor", "indigo", "juniper",
+    "kestrel", "lantern", "meadow", "nimbus", "orchid", "pepper", "quartz", "raven", "saffron",
+    "thistle", "umber", "velvet", "walnut", "xenon", "yarrow", "zephyr", "anchor", "bramble",
+    "cedar", "dune", "falcon", "glacier", "heron", "iris", "jasper", "kiln", "lagoon", "maple",
+    "nectar", "olive"
+  };
+
+  @TempDir Path dir;
   ServerFixture f;
   final Map<String, String> keys = new HashMap<>();
 
   final Queue<String> errors = new ConcurrentLinkedQueue<>();
   final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+
   /** Every memory a client was told was added outside the shared scope, by id. */
   final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+
   /** Ids of memories the shared-fact adds reported as ADD, per tenant, with their text. */
   final Map<String, Map<String, String>> sharedAdded = new ConcurrentHashMap<>();
+
   /** The shared facts acknowledged at least once, per tenant. */
   final Map<String, Set<String>> sharedSent = new ConcurrentHashMap<>();
 
-  /** A memory added by one client: its tenant, user, last acknowledged text and whether the client deleted it. */
+  /**
+   * A memory added by one client: its tenant, user, last acknowledged text and whether the client
+   * deleted it.
+   */
   static final class Tracked {
     final String tenant;
     final String user;
@@ -136,11 +154,26 @@ class ServerLoadTest {
       t.join(TimeUnit.SECONDS.toMillis(run.getSeconds() + 60));
       assertThat(t.isAlive()).as(t.getName() + " finished").isFalse();
     }
-    System.out.println("load test (" + run.getSeconds() + " s, " + CLIENTS + " clients): " + new java.util.TreeMap<>(
-        counts));
+    System.out.println(
+        "load test ("
+            + run.getSeconds()
+            + " s, "
+            + CLIENTS
+            + " clients): "
+            + new java.util.TreeMap<>(counts));
     assertThat(errors).as("unexpected responses (" + errors.size() + ")").isEmpty();
-    for (String op : new String[] {"add.async", "add.async.infer", "add.sync", "add.shared", "search", "list",
-        "get", "update", "delete"}) {
+    for (String op :
+        new String[] {
+          "add.async",
+          "add.async.infer",
+          "add.sync",
+          "add.shared",
+          "search",
+          "list",
+          "get",
+          "update",
+          "delete"
+        }) {
       assertThat(count(op)).as("operations of kind " + op).isPositive();
     }
 
@@ -148,7 +181,10 @@ class ServerLoadTest {
     verifySharedFacts();
   }
 
-  /** Every acknowledged write is in the store, every acknowledged delete gone, and nothing else is there. */
+  /**
+   * Every acknowledged write is in the store, every acknowledged delete gone, and nothing else is
+   * there.
+   */
   private void verifyTrackedMemories() {
     Map<String, Integer> livePerScope = new HashMap<>();
     for (Map.Entry<String, Tracked> e : tracked.entrySet()) {
@@ -163,38 +199,56 @@ class ServerLoadTest {
       assertThat(stored.get().text()).as("text of %s", e.getKey()).isEqualTo(t.text);
       assertThat(stored.get().userId()).isEqualTo(t.user);
       livePerScope.merge(t.tenant + "/" + t.user, 1, Integer::sum);
-      List<String> found = m.search(SearchRequest.builder(Scope.user(t.user), t.text).topK(10).build())
-          .hits().stream().map(h -> h.memory().id()).toList();
+      List<String> found =
+          m
+              .search(SearchRequest.builder(Scope.user(t.user), t.text).topK(10).build())
+              .hits()
+              .stream()
+              .map(h -> h.memory().id())
+              .toList();
       assertThat(found).as("a search for the text of %s", e.getKey()).contains(e.getKey());
     }
     assertThat(livePerScope).as("memories left").isNotEmpty();
     for (String tenant : TENANTS) {
       for (String user : USERS) {
-        Page<MemoryItem> page = f.memory.forTenant(tenant).list(ListRequest.of(Scope.user(user))
-            .withPage(0, ListRequest.MAX_LIMIT));
-        assertThat(page.total()).as("memories of %s/%s", tenant, user)
+        Page<MemoryItem> page =
+            f.memory
+                .forTenant(tenant)
+                .list(ListRequest.of(Scope.user(user)).withPage(0, ListRequest.MAX_LIMIT));
+        assertThat(page.total())
+            .as("memories of %s/%s", tenant, user)
             .isEqualTo((long) livePerScope.getOrDefault(tenant + "/" + user, 0));
       }
     }
   }
 
-  /** One memory per distinct shared fact, and it is the one memory every racing add was told about. */
+  /**
+   * One memory per distinct shared fact, and it is the one memory every racing add was told about.
+   */
   private void verifySharedFacts() {
     for (String tenant : TENANTS) {
-      Page<MemoryItem> page = f.memory.forTenant(tenant).list(ListRequest.of(Scope.user(SHARED_USER))
-          .withPage(0, ListRequest.MAX_LIMIT));
+      Page<MemoryItem> page =
+          f.memory
+              .forTenant(tenant)
+              .list(ListRequest.of(Scope.user(SHARED_USER)).withPage(0, ListRequest.MAX_LIMIT));
       Map<String, Integer> perText = new HashMap<>();
       Set<String> ids = new HashSet<>();
       for (MemoryItem m : page.items()) {
         perText.merge(m.text(), 1, Integer::sum);
         ids.add(m.id());
       }
-      assertThat(perText.values()).as("memories per shared fact in " + tenant).allMatch(n -> n == 1);
-      assertThat(perText.keySet()).as("shared facts in " + tenant).containsExactlyInAnyOrderElementsOf(
-          sharedSent.get(tenant));
-      assertThat(sharedAdded.get(tenant).keySet()).as("ids reported as ADD in " + tenant)
+      assertThat(perText.values())
+          .as("memories per shared fact in " + tenant)
+          .allMatch(n -> n == 1);
+      assertThat(perText.keySet())
+          .as("shared facts in " + tenant)
+          .containsExactlyInAnyOrderElementsOf(sharedSent.get(tenant));
+      assertThat(sharedAdded.get(tenant).keySet())
+          .as("ids reported as ADD in " + tenant)
           .containsExactlyInAnyOrderElementsOf(ids);
-      assertThat(sharedSent.get(tenant)).as("the burst's fact was sent in " + tenant).contains(SHARED_FACTS.get(0));
+      assertThat(sharedSent.get(tenant))
+          .as("the burst's fact was sent in " + tenant)
+          .contains(SHARED_FACTS.get(0));
     }
   }
 
@@ -211,8 +265,11 @@ class ServerLoadTest {
     private final Random random;
     private final CyclicBarrier burst;
     private final long deadline;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     private final List<String> live = new ArrayList<>();
     private final List<String> deleted = new ArrayList<>();
     private int serial;
@@ -267,11 +324,25 @@ class ServerLoadTest {
       return USERS[random.nextInt(USERS.length)];
     }
 
-    /** A sentence no other client writes (distinct words, so the offline extractor keeps it as a new fact). */
+    /**
+     * A sentence no other client writes (distinct words, so the offline extractor keeps it as a new
+     * fact).
+     */
     private String uniqueText() {
       serial++;
-      return "Client " + index + " logged item " + serial + " about the " + word() + " " + word() + " near the "
-          + word() + " " + word() + ".";
+      return "Client "
+          + index
+          + " logged item "
+          + serial
+          + " about the "
+          + word()
+          + " "
+          + word()
+          + " near the "
+          + word()
+          + " "
+          + word()
+          + ".";
     }
 
     private String word() {
@@ -289,7 +360,8 @@ class ServerLoadTest {
     private void addAsync(boolean infer) {
       String user = user();
       ObjectNode body = addBody(user, uniqueText(), infer);
-      JsonNode accepted = expect(infer ? "add.async.infer" : "add.async", "POST", "/v3/memories/add/", body, 200);
+      JsonNode accepted =
+          expect(infer ? "add.async.infer" : "add.async", "POST", "/v3/memories/add/", body, 200);
       if (accepted == null) {
         return;
       }
@@ -326,7 +398,13 @@ class ServerLoadTest {
         added++;
       }
       if (added != 1) {
-        errors.add("an add of one unique sentence (infer=" + infer + ") gave " + added + " ADD events: " + results);
+        errors.add(
+            "an add of one unique sentence (infer="
+                + infer
+                + ") gave "
+                + added
+                + " ADD events: "
+                + results);
       }
     }
 
@@ -338,8 +416,13 @@ class ServerLoadTest {
         JsonNode event = accepted == null ? null : awaitEvent(accepted.path("event_id").asText());
         results = event == null ? null : event.path("results");
       } else {
-        JsonNode reply = expect("add.shared", "POST", random.nextBoolean() ? "/v1/memories/" : "/memories", body,
-            200);
+        JsonNode reply =
+            expect(
+                "add.shared",
+                "POST",
+                random.nextBoolean() ? "/v1/memories/" : "/memories",
+                body,
+                200);
         results = reply == null ? null : reply.path("results");
       }
       if (results == null) {
@@ -349,7 +432,8 @@ class ServerLoadTest {
       for (JsonNode r : results) {
         String event = r.path("event").asText();
         if (event.equals("ADD")) {
-          String previous = sharedAdded.get(tenant).putIfAbsent(r.path("id").asText(), r.path("memory").asText());
+          String previous =
+              sharedAdded.get(tenant).putIfAbsent(r.path("id").asText(), r.path("memory").asText());
           if (previous != null) {
             errors.add("memory " + r.path("id").asText() + " reported as ADD twice");
           }
@@ -393,7 +477,8 @@ class ServerLoadTest {
         body.remove("filters");
         body.put("user_id", user);
       }
-      JsonNode reply = expect("search", "POST", selfHosted ? "/search" : "/v3/memories/search/", body, 200);
+      JsonNode reply =
+          expect("search", "POST", selfHosted ? "/search" : "/v3/memories/search/", body, 200);
       if (reply != null) {
         for (JsonNode hit : reply.path("results")) {
           if (!user.equals(hit.path("user_id").asText())) {
@@ -413,7 +498,12 @@ class ServerLoadTest {
           errors.add("listing without a count: " + page);
         }
       } else {
-        expect("list", "GET", "/memories?user_id=" + URLEncoder.encode(user, StandardCharsets.UTF_8), null, 200);
+        expect(
+            "list",
+            "GET",
+            "/memories?user_id=" + URLEncoder.encode(user, StandardCharsets.UTF_8),
+            null,
+            200);
       }
     }
 
@@ -429,8 +519,14 @@ class ServerLoadTest {
       String id = live.get(random.nextInt(live.size()));
       JsonNode item = expect("get", "GET", "/v1/memories/" + id + "/", null, 200);
       if (item != null && !item.path("memory").asText().equals(tracked.get(id).text)) {
-        errors.add("memory " + id + " reads '" + item.path("memory").asText() + "', expected '"
-            + tracked.get(id).text + "'");
+        errors.add(
+            "memory "
+                + id
+                + " reads '"
+                + item.path("memory").asText()
+                + "', expected '"
+                + tracked.get(id).text
+                + "'");
       }
     }
 
@@ -439,12 +535,22 @@ class ServerLoadTest {
         return;
       }
       String id = live.get(random.nextInt(live.size()));
-      String text = "Revised by client " + index + " as the " + word() + " " + word() + " " + word() + " entry "
-          + (++serial);
+      String text =
+          "Revised by client "
+              + index
+              + " as the "
+              + word()
+              + " "
+              + word()
+              + " "
+              + word()
+              + " entry "
+              + (++serial);
       ObjectNode body = MemoryJson.mapper().createObjectNode().put("text", text);
       boolean hosted = random.nextBoolean();
-      JsonNode reply = expect("update", "PUT", hosted ? "/v1/memories/" + id + "/" : "/memories/" + id, body,
-          200);
+      JsonNode reply =
+          expect(
+              "update", "PUT", hosted ? "/v1/memories/" + id + "/" : "/memories/" + id, body, 200);
       if (reply == null) {
         return;
       }
@@ -460,8 +566,13 @@ class ServerLoadTest {
       }
       String id = live.remove(random.nextInt(live.size()));
       boolean hosted = random.nextBoolean();
-      JsonNode reply = expect("delete", "DELETE", hosted ? "/v1/memories/" + id + "/" : "/memories/" + id, null,
-          200);
+      JsonNode reply =
+          expect(
+              "delete",
+              "DELETE",
+              hosted ? "/v1/memories/" + id + "/" : "/memories/" + id,
+              null,
+              200);
       if (reply == null) {
         live.add(id);
         return;
@@ -471,14 +582,22 @@ class ServerLoadTest {
       expect("get.deleted", "GET", "/v1/memories/" + id + "/", null, 404);
     }
 
-    /** Sends a request; returns the JSON reply if the status is the expected one, else records an error. */
+    /**
+     * Sends a request; returns the JSON reply if the status is the expected one, else records an
+     * error.
+     */
     private JsonNode expect(String op, String method, String path, JsonNode body, int status) {
       counts.computeIfAbsent(op, k -> new AtomicLong()).incrementAndGet();
-      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.base() + path))
-          .timeout(Duration.ofSeconds(60)).header("Authorization", "Token " + key);
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create(f.base() + path))
+              .timeout(Duration.ofSeconds(60))
+              .header("Authorization", "Token " + key);
       if (body != null) {
         b.header("Content-Type", "application/json")
-            .method(method, HttpRequest.BodyPublishers.ofString(MemoryJson.write(body), StandardCharsets.UTF_8));
+            .method(
+                method,
+                HttpRequest.BodyPublishers.ofString(
+                    MemoryJson.write(body), StandardCharsets.UTF_8));
       } else {
         b.method(method, HttpRequest.BodyPublishers.noBody());
       }
@@ -495,8 +614,18 @@ class ServerLoadTest {
       }
       if (r.statusCode() != status) {
         String text = r.body();
-        errors.add(op + " " + method + " " + path + " -> " + r.statusCode() + " (expected " + status + "): "
-            + (text.length() > 300 ? text.substring(0, 300) : text));
+        errors.add(
+            op
+                + " "
+                + method
+                + " "
+                + path
+                + " -> "
+                + r.statusCode()
+                + " (expected "
+                + status
+                + "): "
+                + (text.length() > 300 ? text.substring(0, 300) : text));
         return null;
       }
       try {

@@ -10,12 +10,14 @@ import java.time.Clock;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The key and event store contracts on {@code server.db} (each store opens its own connection to the file). */
+/**
+ * The key and event store contracts on {@code server.db} (each store opens its own connection to
+ * the file).
+ */
 class SqliteKeyAndEventStoreContractTest {
   @Nested
   class Keys extends ApiKeyStoreContract {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Override
     protected ApiKeyStore openKeys(Clock clock) {
@@ -25,8 +27,7 @@ class SqliteKeyAndEventStoreContractTest {
 
   @Nested
   class Events extends AddEventStoreContract {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Override
     protected AddEventStore openEvents() {

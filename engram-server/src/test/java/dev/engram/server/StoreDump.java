@@ -12,9 +12,9 @@ import java.util.Collection;
 import java.util.TreeMap;
 
 /**
- * A canonical text of what tenants hold, read through the Memory API only: per tenant its entities (ids, types,
- * counts, times) and every memory of every entity (expired ones too) with its full history, ordered by id. Two
- * dumps are equal exactly when nothing a client could read has changed.
+ * A canonical text of what tenants hold, read through the Memory API only: per tenant its entities
+ * (ids, types, counts, times) and every memory of every entity (expired ones too) with its full
+ * history, ordered by id. Two dumps are equal exactly when nothing a client could read has changed.
  */
 final class StoreDump {
   private StoreDump() {}
@@ -23,7 +23,10 @@ final class StoreDump {
     return of(root, tenants, java.util.List.of());
   }
 
-  /** Also the history of each of {@code knownIds} (deleted memories keep theirs) as each tenant sees it. */
+  /**
+   * Also the history of each of {@code knownIds} (deleted memories keep theirs) as each tenant sees
+   * it.
+   */
   static String of(Memory root, Collection<String> tenants, Collection<String> knownIds) {
     ObjectNode out = MemoryJson.mapper().createObjectNode();
     for (String tenant : new java.util.TreeSet<>(tenants)) {
@@ -43,12 +46,23 @@ final class StoreDump {
     ArrayNode entities = t.putArray("entities");
     TreeMap<String, ObjectNode> memories = new TreeMap<>();
     for (EntitySummary e : m.entities()) {
-      entities.addObject().put("type", e.type().wireName()).put("id", e.id()).put("memories", e.memories())
-          .put("created_at", e.createdAt().toString()).put("updated_at", e.updatedAt().toString());
+      entities
+          .addObject()
+          .put("type", e.type().wireName())
+          .put("id", e.id())
+          .put("memories", e.memories())
+          .put("created_at", e.createdAt().toString())
+          .put("updated_at", e.updatedAt().toString());
       int offset = 0;
       while (true) {
-        Page<MemoryItem> p = m.list(new ListRequest(e.scope(), dev.engram.filter.Filter.all(), offset,
-            ListRequest.MAX_LIMIT, true));
+        Page<MemoryItem> p =
+            m.list(
+                new ListRequest(
+                    e.scope(),
+                    dev.engram.filter.Filter.all(),
+                    offset,
+                    ListRequest.MAX_LIMIT,
+                    true));
         for (MemoryItem item : p.items()) {
           ObjectNode o = MemoryJson.item(item);
           o.set("history", MemoryJson.history(m.history(item.id())));

@@ -21,17 +21,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every route of {@link EngramServer#routes()} against tenant {@code acme}'s data, called with no key, a bad key, a
- * revoked key, another tenant's admin and member keys, and an acme member key on the admin routes: 401, 401, 401,
- * 404-or-nothing-of-acme, 403. Each call aims at acme's resources (its memory, event, export and entity ids, its
- * user id). Afterwards the store, read through the Memory API, holds exactly what it held before for acme, and
- * nothing of acme's appeared in any answer or in the other tenant's data.
+ * Every route of {@link EngramServer#routes()} against tenant {@code acme}'s data, called with no
+ * key, a bad key, a revoked key, another tenant's admin and member keys, and an acme member key on
+ * the admin routes: 401, 401, 401, 404-or-nothing-of-acme, 403. Each call aims at acme's resources
+ * (its memory, event, export and entity ids, its user id). Afterwards the store, read through the
+ * Memory API, holds exactly what it held before for acme, and nothing of acme's appeared in any
+ * answer or in the other tenant's data.
  */
 class TenantMatrixTest {
   static final String MARK = "ACMESECRET";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   ServerFixture f;
   String acmeAdmin;
   String acmeMember;
@@ -46,29 +46,65 @@ class TenantMatrixTest {
 
   @BeforeEach
   void start() {
-    f = new ServerFixture(dir, ServerSettings.builder().port(0).build(), Clock.systemUTC(),
-        b -> b.graph(OfflineGraphExtractor.create()));
+    f =
+        new ServerFixture(
+            dir,
+            ServerSettings.builder().port(0).build(),
+            Clock.systemUTC(),
+            b -> b.graph(OfflineGraphExtractor.create()));
     acmeAdmin = f.key("acme", KeyRole.ADMIN).secret();
     acmeMember = f.key("acme", KeyRole.MEMBER).secret();
     revoked = f.key("acme", KeyRole.ADMIN);
     globexAdmin = f.key("globex", KeyRole.ADMIN).secret();
     globexMember = f.key("globex", KeyRole.MEMBER).secret();
 
-    memoryId = f.call("POST", "/v1/memories/", acmeMember, "{\"messages\": [{\"role\": \"user\", \"content\":"
-        + " \"Alice joined the " + MARK + " chess club in Boston\"}], \"user_id\": \"alice\", \"infer\": false}")
-        .json().path("results").get(0).path("id").asText();
-    eventId = f.call("POST", "/v3/memories/add/", acmeMember, "{\"messages\": \"Alice keeps " + MARK
-        + " notes in Oslo\", \"user_id\": \"alice\", \"agent_id\": \"helper\", \"infer\": false}").json()
-        .path("event_id").asText();
+    memoryId =
+        f.call(
+                "POST",
+                "/v1/memories/",
+                acmeMember,
+                "{\"messages\": [{\"role\": \"user\", \"content\":"
+                    + " \"Alice joined the "
+                    + MARK
+                    + " chess club in Boston\"}], \"user_id\": \"alice\", \"infer\": false}")
+            .json()
+            .path("results")
+            .get(0)
+            .path("id")
+            .asText();
+    eventId =
+        f.call(
+                "POST",
+                "/v3/memories/add/",
+                acmeMember,
+                "{\"messages\": \"Alice keeps "
+                    + MARK
+                    + " notes in Oslo\", \"user_id\": \"alice\", \"agent_id\": \"helper\", \"infer\": false}")
+            .json()
+            .path("event_id")
+            .asText();
     otherMemoryId = f.awaitEvent(acmeMember, eventId).path("results").get(0).path("id").asText();
-    assertThat(f.call("PUT", "/v1/memories/" + memoryId + "/", acmeMember, "{\"text\": \"Alice leads the " + MARK
-        + " chess club in Boston\"}").status()).isEqualTo(200);
-    exportId = f.call("POST", "/v1/exports/", acmeAdmin, "{\"filters\": {\"user_id\": \"alice\"}}").json()
-        .path("id").asText();
+    assertThat(
+            f.call(
+                    "PUT",
+                    "/v1/memories/" + memoryId + "/",
+                    acmeMember,
+                    "{\"text\": \"Alice leads the " + MARK + " chess club in Boston\"}")
+                .status())
+        .isEqualTo(200);
+    exportId =
+        f.call("POST", "/v1/exports/", acmeAdmin, "{\"filters\": {\"user_id\": \"alice\"}}")
+            .json()
+            .path("id")
+            .asText();
     assertThat(f.keys.revoke(revoked.info().id())).isTrue();
     acmeSecrets.addAll(List.of(MARK, memoryId, otherMemoryId, eventId));
-    assertThat(f.memory.forTenant("acme").entityRelations(dev.engram.Scope.user("alice"), "Boston",
-        dev.engram.graph.TimeView.CURRENT)).isNotEmpty();
+    assertThat(
+            f.memory
+                .forTenant("acme")
+                .entityRelations(
+                    dev.engram.Scope.user("alice"), "Boston", dev.engram.graph.TimeView.CURRENT))
+        .isNotEmpty();
   }
 
   @AfterEach
@@ -82,41 +118,80 @@ class TenantMatrixTest {
   private Aimed aim(RouteTable.Route r) {
     String p = r.path();
     String key = r.method().name() + " " + p;
-    String path = p.replace("{file}", "app.js").replace("{memory_id}", memoryId).replace("{event_id}", eventId)
-        .replace("{entity_type}", "user").replace("{entity_id}", "alice");
+    String path =
+        p.replace("{file}", "app.js")
+            .replace("{memory_id}", memoryId)
+            .replace("{event_id}", eventId)
+            .replace("{entity_type}", "user")
+            .replace("{entity_id}", "alice");
     String search = "{\"query\": \"chess club Boston\", \"filters\": {\"user_id\": \"alice\"}}";
     String filters = "{\"filters\": {\"user_id\": \"alice\"}}";
-    String add = "{\"messages\": \"hello from the caller\", \"user_id\": \"alice\", \"infer\": false}";
+    String add =
+        "{\"messages\": \"hello from the caller\", \"user_id\": \"alice\", \"infer\": false}";
     return switch (key) {
-      case "GET /v1/ping/", "GET /v1/events/", "GET /v1/entities/", "GET /entities", "GET /metrics",
-           "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /docs", "POST /reset", "GET /",
-           "GET /console/{file}" ->
+      case "GET /v1/ping/",
+          "GET /v1/events/",
+          "GET /v1/entities/",
+          "GET /entities",
+          "GET /metrics",
+          "GET /healthz",
+          "GET /readyz",
+          "GET /openapi.json",
+          "GET /docs",
+          "POST /reset",
+          "GET /",
+          "GET /console/{file}" ->
           new Aimed(r.method().name(), path, null);
-      case "POST /v3/memories/add/", "POST /v1/memories/", "POST /memories" -> new Aimed("POST", path, add);
-      case "GET /v1/event/{event_id}/", "GET /v1/memories/{memory_id}/", "DELETE /v1/memories/{memory_id}/",
-           "GET /v1/memories/{memory_id}/history/", "DELETE /v2/entities/{entity_type}/{entity_id}/",
-           "DELETE /v1/entities/{entity_type}/{entity_id}/", "GET /memories/{memory_id}",
-           "DELETE /memories/{memory_id}", "GET /memories/{memory_id}/history",
-           "DELETE /entities/{entity_type}/{entity_id}", "GET /v1/memories/{memory_id}/relations/" ->
+      case "POST /v3/memories/add/", "POST /v1/memories/", "POST /memories" ->
+          new Aimed("POST", path, add);
+      case "GET /v1/event/{event_id}/",
+          "GET /v1/memories/{memory_id}/",
+          "DELETE /v1/memories/{memory_id}/",
+          "GET /v1/memories/{memory_id}/history/",
+          "DELETE /v2/entities/{entity_type}/{entity_id}/",
+          "DELETE /v1/entities/{entity_type}/{entity_id}/",
+          "GET /memories/{memory_id}",
+          "DELETE /memories/{memory_id}",
+          "GET /memories/{memory_id}/history",
+          "DELETE /entities/{entity_type}/{entity_id}",
+          "GET /v1/memories/{memory_id}/relations/" ->
           new Aimed(r.method().name(), path, null);
-      case "POST /v3/memories/search/", "POST /v2/memories/search/", "POST /search" -> new Aimed("POST", path, search);
-      case "POST /v1/memories/search/" -> new Aimed("POST", path,
-          "{\"query\": \"chess club Boston\", \"user_id\": \"alice\"}");
-      case "POST /v3/memories/", "POST /v2/memories/", "POST /v1/exports/" -> new Aimed("POST", path, filters);
+      case "POST /v3/memories/search/", "POST /v2/memories/search/", "POST /search" ->
+          new Aimed("POST", path, search);
+      case "POST /v1/memories/search/" ->
+          new Aimed("POST", path, "{\"query\": \"chess club Boston\", \"user_id\": \"alice\"}");
+      case "POST /v3/memories/", "POST /v2/memories/", "POST /v1/exports/" ->
+          new Aimed("POST", path, filters);
       case "POST /v1/engram/export/" -> new Aimed("POST", path, "{\"user_id\": \"alice\"}");
       case "POST /v1/engram/import/" -> new Aimed("POST", path, "{\"records\": []}");
-      case "PUT /v1/memories/{memory_id}/", "PUT /memories/{memory_id}" -> new Aimed("PUT", path,
-          "{\"text\": \"overwritten by the caller\"}");
+      case "PUT /v1/memories/{memory_id}/", "PUT /memories/{memory_id}" ->
+          new Aimed("PUT", path, "{\"text\": \"overwritten by the caller\"}");
       case "DELETE /v1/memories/", "DELETE /memories", "GET /v1/memories/", "GET /memories" ->
           new Aimed(r.method().name(), path + "?user_id=alice", null);
-      case "PUT /v1/batch/" -> new Aimed("PUT", path, "{\"memories\": [{\"memory_id\": \"" + memoryId
-          + "\", \"text\": \"overwritten\"}, {\"memory_id\": \"" + otherMemoryId + "\", \"text\": \"too\"}]}");
-      case "DELETE /v1/batch/" -> new Aimed("DELETE", path, "{\"memories\": [{\"memory_id\": \"" + memoryId
-          + "\"}, {\"memory_id\": \"" + otherMemoryId + "\"}]}");
-      case "POST /v1/exports/get/" -> new Aimed("POST", path, "{\"memory_export_id\": \"" + exportId + "\"}");
-      case "GET /v1/graph/relations/", "GET /v1/graph/around/" -> new Aimed("GET",
-          path + "?user_id=alice&entity=Boston&include_invalidated=true", null);
-      case "DELETE /v1/graph/entities/" -> new Aimed("DELETE", path + "?user_id=alice&entity=Boston", null);
+      case "PUT /v1/batch/" ->
+          new Aimed(
+              "PUT",
+              path,
+              "{\"memories\": [{\"memory_id\": \""
+                  + memoryId
+                  + "\", \"text\": \"overwritten\"}, {\"memory_id\": \""
+                  + otherMemoryId
+                  + "\", \"text\": \"too\"}]}");
+      case "DELETE /v1/batch/" ->
+          new Aimed(
+              "DELETE",
+              path,
+              "{\"memories\": [{\"memory_id\": \""
+                  + memoryId
+                  + "\"}, {\"memory_id\": \""
+                  + otherMemoryId
+                  + "\"}]}");
+      case "POST /v1/exports/get/" ->
+          new Aimed("POST", path, "{\"memory_export_id\": \"" + exportId + "\"}");
+      case "GET /v1/graph/relations/", "GET /v1/graph/around/" ->
+          new Aimed("GET", path + "?user_id=alice&entity=Boston&include_invalidated=true", null);
+      case "DELETE /v1/graph/entities/" ->
+          new Aimed("DELETE", path + "?user_id=alice&entity=Boston", null);
       case "POST /v1/memories/batch/" -> new Aimed("POST", path, "{\"requests\": [" + add + "]}");
       case "POST /v1/memories/purge-expired/" -> new Aimed("POST", path, null);
       default -> {
@@ -132,13 +207,17 @@ class TenantMatrixTest {
     if (a.body() != null) {
       headers.addAll(List.of("Content-Type", "application/json"));
     }
-    return f.raw(a.method(), a.path(), a.body() == null ? null : a.body().getBytes(StandardCharsets.UTF_8),
+    return f.raw(
+        a.method(),
+        a.path(),
+        a.body() == null ? null : a.body().getBytes(StandardCharsets.UTF_8),
         headers.toArray(String[]::new));
   }
 
   /** Self-hosted routes get their key as X-API-Key, the others as mem0's Token header. */
   private static String[] credential(RouteTable.Route r, String key) {
-    return r.path().startsWith("/v") || r.path().equals("/metrics") ? new String[] {"Authorization", "Token " + key}
+    return r.path().startsWith("/v") || r.path().equals("/metrics")
+        ? new String[] {"Authorization", "Token " + key}
         : new String[] {"X-API-Key", key};
   }
 
@@ -160,14 +239,21 @@ class TenantMatrixTest {
         soft.assertThat(send(r).status()).as("public " + r.path()).isEqualTo(200);
         continue;
       }
-      Map<String, String[]> cases = Map.of(
-          "no key", new String[0],
-          "bad key", credential(r, "m0sk_" + "x".repeat(40)),
-          "malformed header", new String[] {"Authorization", "Token"},
-          "revoked key", credential(r, revoked.secret()));
+      Map<String, String[]> cases =
+          Map.of(
+              "no key",
+              new String[0],
+              "bad key",
+              credential(r, "m0sk_" + "x".repeat(40)),
+              "malformed header",
+              new String[] {"Authorization", "Token"},
+              "revoked key",
+              credential(r, revoked.secret()));
       for (var c : cases.entrySet()) {
         var resp = send(r, c.getValue());
-        soft.assertThat(resp.status()).as(c.getKey() + " on " + r.method() + " " + r.path()).isEqualTo(401);
+        soft.assertThat(resp.status())
+            .as(c.getKey() + " on " + r.method() + " " + r.path())
+            .isEqualTo(401);
         soft.assertThat(resp.body()).as(c.getKey() + " on " + r.path()).doesNotContain(MARK);
         checked++;
       }
@@ -205,7 +291,8 @@ class TenantMatrixTest {
           continue;
         }
         var resp = send(r, credential(r, key));
-        String what = (key.equals(globexAdmin) ? "admin " : "member ") + r.method() + " " + r.path();
+        String what =
+            (key.equals(globexAdmin) ? "admin " : "member ") + r.method() + " " + r.path();
         if (r.access() == Access.ADMIN && key.equals(globexMember)) {
           soft.assertThat(resp.status()).as(what).isEqualTo(403);
           continue;
@@ -215,8 +302,12 @@ class TenantMatrixTest {
         for (String secret : resp.status() == 200 ? acmeSecrets : List.of(MARK)) {
           soft.assertThat(resp.body()).as(what).doesNotContain(secret);
         }
-        boolean namesAcmeIds = r.path().contains("{memory_id}") || r.path().contains("{event_id}")
-            || r.path().equals("/v1/batch/"); // (the batch add, /v1/memories/batch/, names no ids: its adds are globex's)
+        boolean namesAcmeIds =
+            r.path().contains("{memory_id}")
+                || r.path().contains("{event_id}")
+                || r.path()
+                    .equals("/v1/batch/"); // (the batch add, /v1/memories/batch/, names no ids: its
+        // adds are globex's)
         if (namesAcmeIds) {
           if (r.method().name().equals("GET") && r.path().equals("/memories/{memory_id}")) {
             soft.assertThat(resp.body()).as(what).isEqualTo("null");
@@ -225,11 +316,15 @@ class TenantMatrixTest {
           }
         }
       }
-      // After the member's pass globex holds what its adds wrote (the admin's pass ends with a reset of globex).
+      // After the member's pass globex holds what its adds wrote (the admin's pass ends with a
+      // reset of globex).
       String globex = StoreDump.of(f.memory, List.of("globex"));
       for (String secret : acmeSecrets) {
-        soft.assertThat(globex).as("globex's data after the pass of its " + (key.equals(globexAdmin) ? "admin"
-            : "member")).doesNotContain(secret);
+        soft.assertThat(globex)
+            .as(
+                "globex's data after the pass of its "
+                    + (key.equals(globexAdmin) ? "admin" : "member"))
+            .doesNotContain(secret);
       }
     }
     soft.assertAll();

@@ -6,8 +6,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Actuator health of the memory: UP when the stores answer and the index has caught up with the record,
- * OUT_OF_SERVICE while the index is being repaired, DOWN when the storage (or the server) does not answer.
+ * Actuator health of the memory: UP when the stores answer and the index has caught up with the
+ * record, OUT_OF_SERVICE while the index is being repaired, DOWN when the storage (or the server)
+ * does not answer.
  */
 public final class EngramHealthIndicator extends AbstractHealthIndicator {
   private final Memory memory;

@@ -18,17 +18,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 
-/** The advisor in a real Spring AI {@link ChatClient} with a scripted chat model over a real embedded memory. */
+/**
+ * The advisor in a real Spring AI {@link ChatClient} with a scripted chat model over a real
+ * embedded memory.
+ */
 class EngramMemoryAdvisorTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   Memory memory;
   EngramMemoryAdvisor advisor;
 
   @BeforeEach
   void open() {
     HashEmbedder embedder = new HashEmbedder();
-    memory = Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder).build();
+    memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+            .embedder(embedder)
+            .build();
     advisor = new EngramMemoryAdvisor(memory, 5, 200, false);
   }
 
@@ -39,49 +45,68 @@ class EngramMemoryAdvisorTest {
   }
 
   private static String ask(ChatClient chat, String user, String text) {
-    return chat.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, user)).call().content();
+    return chat.prompt()
+        .user(text)
+        .advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, user))
+        .call()
+        .content();
   }
 
   @Test
   void aLaterConversationsSystemPromptHoldsWhatAnEarlierOneTaught() {
-    ScriptedChatModel model = new ScriptedChatModel("What a lovely dog!", "Your beagle is Max.", "No idea.");
-    ChatClient chat = ChatClient.builder(model).defaultSystem("You are a helpful assistant.")
-        .defaultAdvisors(advisor).build();
+    ScriptedChatModel model =
+        new ScriptedChatModel("What a lovely dog!", "Your beagle is Max.", "No idea.");
+    ChatClient chat =
+        ChatClient.builder(model)
+            .defaultSystem("You are a helpful assistant.")
+            .defaultAdvisors(advisor)
+            .build();
 
     assertThat(ask(chat, "alice", "My dog is a beagle called Max")).isEqualTo("What a lovely dog!");
     assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
-    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items())
+        .extracting(MemoryItem::text)
         .containsExactlyInAnyOrder("My dog is a beagle called Max", "What a lovely dog!");
 
     assertThat(ask(chat, "alice", "What is my dog called?")).isEqualTo("Your beagle is Max.");
     String system = model.prompts.get(1).getSystemMessage().getText();
-    assertThat(system).startsWith("You are a helpful assistant.")
+    assertThat(system)
+        .startsWith("You are a helpful assistant.")
         .contains("What you remember about the user from earlier conversations:")
         .contains("- My dog is a beagle called Max");
     assertThat(model.prompts.get(1).getUserMessage().getText()).isEqualTo("What is my dog called?");
 
     assertThat(ask(chat, "bob", "What is my dog called?")).isEqualTo("No idea.");
-    assertThat(model.prompts.get(2).getSystemMessage().getText()).isEqualTo("You are a helpful assistant.");
+    assertThat(model.prompts.get(2).getSystemMessage().getText())
+        .isEqualTo("You are a helpful assistant.");
     assertThat(advisor.failures()).isZero();
   }
 
   @Test
   void aStreamedConversationIsRememberedAndAStreamedAnswerSeesEarlierMemories() {
     ScriptedChatModel model = new ScriptedChatModel("What a lovely dog!", "Your beagle is Max.");
-    ChatClient chat = ChatClient.builder(model).defaultSystem("You are a helpful assistant.")
-        .defaultAdvisors(advisor).build();
+    ChatClient chat =
+        ChatClient.builder(model)
+            .defaultSystem("You are a helpful assistant.")
+            .defaultAdvisors(advisor)
+            .build();
 
     List<String> chunks = stream(chat, "alice", "My dog is a beagle called Max");
     assertThat(chunks).containsExactly("What", " a", " lovely", " dog!");
     assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
-    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items())
+        .extracting(MemoryItem::text)
         .containsExactlyInAnyOrder("My dog is a beagle called Max", "What a lovely dog!");
 
-    assertThat(String.join("", stream(chat, "alice", "What is my dog called?"))).isEqualTo("Your beagle is Max.");
-    assertThat(model.prompts.get(1).getSystemMessage().getText()).startsWith("You are a helpful assistant.")
-        .contains("- My dog is a beagle called Max").contains("- What a lovely dog!");
+    assertThat(String.join("", stream(chat, "alice", "What is my dog called?")))
+        .isEqualTo("Your beagle is Max.");
+    assertThat(model.prompts.get(1).getSystemMessage().getText())
+        .startsWith("You are a helpful assistant.")
+        .contains("- My dog is a beagle called Max")
+        .contains("- What a lovely dog!");
     assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
-    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).extracting(MemoryItem::text)
+    assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items())
+        .extracting(MemoryItem::text)
         .contains("What is my dog called?", "Your beagle is Max.");
     assertThat(advisor.failures()).isZero();
   }
@@ -89,9 +114,11 @@ class EngramMemoryAdvisorTest {
   @Test
   void aStreamWithoutAScopePassesThroughUntouched() {
     ScriptedChatModel model = new ScriptedChatModel("Hello there");
-    ChatClient chat = ChatClient.builder(model).defaultSystem("Be brief.").defaultAdvisors(advisor).build();
+    ChatClient chat =
+        ChatClient.builder(model).defaultSystem("Be brief.").defaultAdvisors(advisor).build();
 
-    assertThat(chat.prompt().user("Hi").stream().content().collectList().block()).containsExactly("Hello", " there");
+    assertThat(chat.prompt().user("Hi").stream().content().collectList().block())
+        .containsExactly("Hello", " there");
     assertThat(advisor.awaitIdle(Duration.ofSeconds(30))).isTrue();
     assertThat(model.prompts.get(0).getSystemMessage().getText()).isEqualTo("Be brief.");
     assertThat(memory.list(ListRequest.of(Scope.user("alice"))).items()).isEmpty();
@@ -99,8 +126,14 @@ class EngramMemoryAdvisorTest {
   }
 
   private static List<String> stream(ChatClient chat, String user, String text) {
-    return chat.prompt().user(text).advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, user)).stream().content()
-        .collectList().block(Duration.ofSeconds(30));
+    return chat
+        .prompt()
+        .user(text)
+        .advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, user))
+        .stream()
+        .content()
+        .collectList()
+        .block(Duration.ofSeconds(30));
   }
 
   @Test

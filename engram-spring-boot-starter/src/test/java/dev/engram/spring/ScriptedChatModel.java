@@ -12,8 +12,9 @@ import org.springframework.ai.chat.prompt.Prompt;
 import reactor.core.publisher.Flux;
 
 /**
- * A scripted stand-in for an LLM (none can run here): answers in order and keeps every prompt it received. A
- * streamed answer arrives word by word, one chunk per word (with its leading space), as a provider streams tokens.
+ * A scripted stand-in for an LLM (none can run here): answers in order and keeps every prompt it
+ * received. A streamed answer arrives word by word, one chunk per word (with its leading space), as
+ * a provider streams tokens.
  */
 final class ScriptedChatModel implements ChatModel {
   final List<Prompt> prompts = new ArrayList<>();

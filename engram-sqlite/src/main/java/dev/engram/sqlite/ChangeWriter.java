@@ -17,24 +17,32 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * Writes one {@link ChangeSet} inside the caller's write transaction, with cached prepared statements: per memory
- * change its memory row and one history row, then the window messages with their trims, then the graph changes (into
- * the graph tables, or as one outbox entry if the set asks for {@link ChangeSet#graphToOutbox()}).
+ * Writes one {@link ChangeSet} inside the caller's write transaction, with cached prepared
+ * statements: per memory change its memory row and one history row, then the window messages with
+ * their trims, then the graph changes (into the graph tables, or as one outbox entry if the set
+ * asks for {@link ChangeSet#graphToOutbox()}).
  *
- * <p>Sequence numbers are assigned here: the write lock and the {@code BEGIN IMMEDIATE} transaction make this the
- * only writer, so the next numbers follow the AUTOINCREMENT counter, which the explicit inserts advance.
+ * <p>Sequence numbers are assigned here: the write lock and the {@code BEGIN IMMEDIATE} transaction
+ * make this the only writer, so the next numbers follow the AUTOINCREMENT counter, which the
+ * explicit inserts advance.
  */
 final class ChangeWriter {
-  private static final String INSERT_HISTORY = "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
-      + " new_text, actor_id, role, created_s, created_ns, pipeline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String INSERT_MESSAGE = "INSERT INTO messages (tenant, scope_key, role, name, content,"
-      + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String TRIM_WINDOW = "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
-      + " (SELECT id FROM messages WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
+  private static final String INSERT_HISTORY =
+      "INSERT INTO history (seq, tenant, memory_id, event, old_text,"
+          + " new_text, actor_id, role, created_s, created_ns, pipeline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String INSERT_MESSAGE =
+      "INSERT INTO messages (tenant, scope_key, role, name, content,"
+          + " ts_s, ts_ns, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String TRIM_WINDOW =
+      "DELETE FROM messages WHERE tenant = ? AND scope_key = ? AND id <="
+          + " (SELECT id FROM messages WHERE tenant = ? AND scope_key = ? ORDER BY id DESC LIMIT 1 OFFSET ?)";
 
   private ChangeWriter() {}
 
-  /** Writes the change set; returns the sequence number of its last memory change, or the last one before it. */
+  /**
+   * Writes the change set; returns the sequence number of its last memory change, or the last one
+   * before it.
+   */
   static long write(Handle db, ChangeSet set) throws SQLException {
     long seq = Schema.lastSeq(db);
     for (MemoryChange change : set.changes()) {
@@ -82,17 +90,29 @@ final class ChangeWriter {
         default -> throw new IllegalArgumentException("a store cannot apply " + change.event());
       }
     } catch (SQLiteException e) {
-      String why = e.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
-          ? "a memory with this id already exists in tenant '" + m.tenant() + "'" : e.getMessage();
+      String why =
+          e.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+              ? "a memory with this id already exists in tenant '" + m.tenant() + "'"
+              : e.getMessage();
       throw new SQLException(change.event() + " of memory " + m.id() + ": " + why, e);
     }
   }
 
   private static void writeHistory(Handle db, MemoryChange change, long seq) throws SQLException {
     StoredMemory m = change.memory();
-    insertHistory(db, new HistoryEntry(seq, m.id(), change.event(), change.previousText(),
-        change.event() == EventType.DELETE ? null : m.item().text(), change.actorId(), change.role(), change.at(),
-        change.pipeline()), m.tenant());
+    insertHistory(
+        db,
+        new HistoryEntry(
+            seq,
+            m.id(),
+            change.event(),
+            change.previousText(),
+            change.event() == EventType.DELETE ? null : m.item().text(),
+            change.actorId(),
+            change.role(),
+            change.at(),
+            change.pipeline()),
+        m.tenant());
   }
 
   /** Inserts one history row as given (its {@code seq} included). */
@@ -112,8 +132,9 @@ final class ChangeWriter {
   }
 
   /**
-   * Writes restored memories inside the caller's write transaction: per memory its history rows as given, each with
-   * the next sequence number, then its memory row (if any) with the sequence number of its last history row.
+   * Writes restored memories inside the caller's write transaction: per memory its history rows as
+   * given, each with the next sequence number, then its memory row (if any) with the sequence
+   * number of its last history row.
    *
    * @return the last sequence number written, or the last one before the call if none
    */
@@ -122,17 +143,30 @@ final class ChangeWriter {
     for (RestoredMemory r : memories) {
       for (HistoryEntry h : r.history()) {
         seq++;
-        insertHistory(db, new HistoryEntry(seq, r.id(), h.event(), h.oldText(), h.newText(), h.actorId(), h.role(),
-            h.at(), h.pipeline()), tenant);
+        insertHistory(
+            db,
+            new HistoryEntry(
+                seq,
+                r.id(),
+                h.event(),
+                h.oldText(),
+                h.newText(),
+                h.actorId(),
+                h.role(),
+                h.at(),
+                h.pipeline()),
+            tenant);
       }
       if (r.current().isPresent()) {
-        writeMemory(db, MemoryChange.add(r.current().get(), null, null, ChangePipelines.IMPORT), seq);
+        writeMemory(
+            db, MemoryChange.add(r.current().get(), null, null, ChangePipelines.IMPORT), seq);
       }
     }
     return seq;
   }
 
-  private static void appendWindow(Handle db, String tenant, ChangeSet.WindowAppend window) throws SQLException {
+  private static void appendWindow(Handle db, String tenant, ChangeSet.WindowAppend window)
+      throws SQLException {
     String key = window.scope().key();
     PreparedStatement insert = db.cached(INSERT_MESSAGE);
     for (Message msg : window.messages()) {

@@ -9,16 +9,18 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The connections of one store: a single writer connection, used under a lock so that writes are serialised, and a
- * pool of read-only connections that read concurrently (WAL readers never wait for the writer). A reader is borrowed
- * for one call; when the pool is empty a new one is opened, so nested reads (a visitor that reads) cannot deadlock.
- * Every connection has a busy timeout, so a checkpoint or another process's lock delays a call instead of failing it.
+ * The connections of one store: a single writer connection, used under a lock so that writes are
+ * serialised, and a pool of read-only connections that read concurrently (WAL readers never wait
+ * for the writer). A reader is borrowed for one call; when the pool is empty a new one is opened,
+ * so nested reads (a visitor that reads) cannot deadlock. Every connection has a busy timeout, so a
+ * checkpoint or another process's lock delays a call instead of failing it.
  *
  * <p>Thread-safe.
  */
 final class Connections implements AutoCloseable {
   /** Milliseconds a statement waits for a lock before SQLite reports SQLITE_BUSY. */
   static final int BUSY_TIMEOUT_MS = 60_000;
+
   private static final int MAX_IDLE_READERS = 8;
 
   private final Path file;
@@ -73,21 +75,26 @@ final class Connections implements AutoCloseable {
     }
   }
 
-  /** Runs {@code work} on a reader inside one read transaction, so that all its statements see one snapshot. */
+  /**
+   * Runs {@code work} on a reader inside one read transaction, so that all its statements see one
+   * snapshot.
+   */
   <T> T readSnapshot(String what, SqlWork<T> work) {
-    return read(what, h -> {
-      h.exec("BEGIN");
-      try {
-        return work.run(h);
-      } finally {
-        h.exec("COMMIT");
-      }
-    });
+    return read(
+        what,
+        h -> {
+          h.exec("BEGIN");
+          try {
+            return work.run(h);
+          } finally {
+            h.exec("COMMIT");
+          }
+        });
   }
 
   /**
-   * Runs {@code work} on the writer inside one {@code BEGIN IMMEDIATE} transaction, holding the write lock; commits
-   * if it returns and rolls back if it throws anything.
+   * Runs {@code work} on the writer inside one {@code BEGIN IMMEDIATE} transaction, holding the
+   * write lock; commits if it returns and rolls back if it throws anything.
    */
   <T> T write(String what, SqlWork<T> work) {
     writeLock.lock();
@@ -112,7 +119,9 @@ final class Connections implements AutoCloseable {
     }
   }
 
-  /** Runs {@code work} on the writer without a transaction (schema setup), holding the write lock. */
+  /**
+   * Runs {@code work} on the writer without a transaction (schema setup), holding the write lock.
+   */
   <T> T writeRaw(String what, SqlWork<T> work) {
     writeLock.lock();
     try {
@@ -134,7 +143,8 @@ final class Connections implements AutoCloseable {
   }
 
   StorageException failure(String what, SQLException e) {
-    return new StorageException("SQLite store " + file + ": could not " + what + ": " + e.getMessage(), e);
+    return new StorageException(
+        "SQLite store " + file + ": could not " + what + ": " + e.getMessage(), e);
   }
 
   private Handle borrow(String what) {

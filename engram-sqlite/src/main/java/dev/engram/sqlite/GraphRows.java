@@ -15,31 +15,40 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The graph tables ({@code graph_entities} with its aliases, {@code graph_relations}): SQL fragments, writing {@link GraphChanges}
- * inside the caller's transaction, and reading rows back. Scope ids are columns, matched as {@link Scope#contains}
- * does; times are (second, nano) pairs compared as row values.
+ * The graph tables ({@code graph_entities} with its aliases, {@code graph_relations}): SQL
+ * fragments, writing {@link GraphChanges} inside the caller's transaction, and reading rows back.
+ * Scope ids are columns, matched as {@link Scope#contains} does; times are (second, nano) pairs
+ * compared as row values.
  */
 final class GraphRows {
-  static final String ENTITY_COLUMNS = "id, name, norm_name, type, embedding, mentions, created_s, created_ns,"
-      + " updated_s, updated_ns, user_id, agent_id, run_id, aliases";
-  static final String RELATION_COLUMNS = "id, source_id, name, target_id, fact, embedding, valid_s, valid_ns,"
-      + " invalid_s, invalid_ns, created_s, created_ns, expired_s, expired_ns, source_ids, memory_ids,"
-      + " user_id, agent_id, run_id";
+  static final String ENTITY_COLUMNS =
+      "id, name, norm_name, type, embedding, mentions, created_s, created_ns,"
+          + " updated_s, updated_ns, user_id, agent_id, run_id, aliases";
+  static final String RELATION_COLUMNS =
+      "id, source_id, name, target_id, fact, embedding, valid_s, valid_ns,"
+          + " invalid_s, invalid_ns, created_s, created_ns, expired_s, expired_ns, source_ids, memory_ids,"
+          + " user_id, agent_id, run_id";
 
-  private static final String UPSERT_ENTITY = "INSERT OR REPLACE INTO graph_entities (tenant, " + ENTITY_COLUMNS
-      + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String UPSERT_RELATION = "INSERT OR REPLACE INTO graph_relations (tenant, "
-      + RELATION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String DELETE_EDGES = "DELETE FROM graph_relations WHERE tenant = ?"
-      + " AND (source_id = ? OR target_id = ?)";
-  private static final String DELETE_ENTITY = "DELETE FROM graph_entities WHERE tenant = ? AND id = ?";
-  private static final String DELETE_RELATION = "DELETE FROM graph_relations WHERE tenant = ? AND id = ?";
+  private static final String UPSERT_ENTITY =
+      "INSERT OR REPLACE INTO graph_entities (tenant, "
+          + ENTITY_COLUMNS
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String UPSERT_RELATION =
+      "INSERT OR REPLACE INTO graph_relations (tenant, "
+          + RELATION_COLUMNS
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String DELETE_EDGES =
+      "DELETE FROM graph_relations WHERE tenant = ?" + " AND (source_id = ? OR target_id = ?)";
+  private static final String DELETE_ENTITY =
+      "DELETE FROM graph_entities WHERE tenant = ? AND id = ?";
+  private static final String DELETE_RELATION =
+      "DELETE FROM graph_relations WHERE tenant = ? AND id = ?";
 
   private GraphRows() {}
 
   /**
-   * Writes the changes in the caller's transaction: entity upserts, relation upserts, relation deletions, entity
-   * deletions.
+   * Writes the changes in the caller's transaction: entity upserts, relation upserts, relation
+   * deletions, entity deletions.
    */
   static void write(Handle db, String tenant, GraphChanges changes) throws SQLException {
     for (Entity e : changes.entities()) {
@@ -54,7 +63,8 @@ final class GraphRows {
       ColumnCodecs.bindInstant(ps, 8, e.createdAt());
       ColumnCodecs.bindInstant(ps, 10, e.updatedAt());
       bindScope(ps, 12, e.scope());
-      // The triggers on graph_entities replace the entity's rows of graph_entity_aliases (see Schema).
+      // The triggers on graph_entities replace the entity's rows of graph_entity_aliases (see
+      // Schema).
       ps.setString(15, ColumnCodecs.json(e.aliases()));
       ps.executeUpdate();
     }
@@ -101,7 +111,10 @@ final class GraphRows {
     ps.setString(index + 2, s.runId().orElse(null));
   }
 
-  /** {@code AND} conditions matching a scope, for table alias {@code alias}; bind with {@link #bindScopeMatch}. */
+  /**
+   * {@code AND} conditions matching a scope, for table alias {@code alias}; bind with {@link
+   * #bindScopeMatch}.
+   */
   static String scopeMatch(String alias, Scope s) {
     StringBuilder sql = new StringBuilder();
     s.userId().ifPresent(x -> sql.append(" AND ").append(alias).append(".user_id = ?"));
@@ -120,7 +133,9 @@ final class GraphRows {
     return index;
   }
 
-  /** {@code AND} conditions of a resolved time view on alias {@code r}; bind with {@link #bindView}. */
+  /**
+   * {@code AND} conditions of a resolved time view on alias {@code r}; bind with {@link #bindView}.
+   */
   static String viewMatch(TimeView view) {
     if (view.includeInvalidated()) {
       return "";
@@ -144,7 +159,8 @@ final class GraphRows {
     return String.join(", ", java.util.Collections.nCopies(n, "?"));
   }
 
-  static int bindAll(PreparedStatement ps, int index, Collection<String> values) throws SQLException {
+  static int bindAll(PreparedStatement ps, int index, Collection<String> values)
+      throws SQLException {
     for (String v : values) {
       ps.setString(index++, v);
     }
@@ -153,16 +169,33 @@ final class GraphRows {
 
   /** Reads an entity from {@link #ENTITY_COLUMNS} starting at column 1. */
   static Entity entity(ResultSet rs) throws SQLException {
-    return new Entity(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-        Codecs.embedding(rs.getBytes(5)), rs.getInt(6), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
-        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)), ColumnCodecs.strings(rs.getString(14)));
+    return new Entity(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        Codecs.embedding(rs.getBytes(5)),
+        rs.getInt(6),
+        ColumnCodecs.instant(rs, 7),
+        ColumnCodecs.instant(rs, 9),
+        Scope.of(rs.getString(11), rs.getString(12), rs.getString(13)),
+        ColumnCodecs.strings(rs.getString(14)));
   }
 
   /** Reads a relation from {@link #RELATION_COLUMNS} starting at column 1. */
   static Relation relation(ResultSet rs) throws SQLException {
-    return new Relation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        Codecs.embedding(rs.getBytes(6)), ColumnCodecs.instant(rs, 7), ColumnCodecs.instant(rs, 9),
-        ColumnCodecs.instant(rs, 11), ColumnCodecs.instant(rs, 13), ColumnCodecs.strings(rs.getString(15)),
+    return new Relation(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        Codecs.embedding(rs.getBytes(6)),
+        ColumnCodecs.instant(rs, 7),
+        ColumnCodecs.instant(rs, 9),
+        ColumnCodecs.instant(rs, 11),
+        ColumnCodecs.instant(rs, 13),
+        ColumnCodecs.strings(rs.getString(15)),
         ColumnCodecs.strings(rs.getString(16)),
         Scope.of(rs.getString(17), rs.getString(18), rs.getString(19)));
   }

@@ -7,14 +7,15 @@ import org.sqlite.Collation;
 import org.sqlite.Function;
 
 /**
- * Java functions registered on every connection so that SQL comparisons agree exactly with
- * {@link dev.engram.filter.FilterEvaluator}, which runs on Java strings:
+ * Java functions registered on every connection so that SQL comparisons agree exactly with {@link
+ * dev.engram.filter.FilterEvaluator}, which runs on Java strings:
  *
  * <ul>
- *   <li>{@value #LOWER}{@code (text)}: {@link String#toLowerCase(Locale)} with {@link Locale#ROOT}, full Unicode
- *       (SQLite's own {@code lower()} folds ASCII only), for {@code icontains}.
- *   <li>collation {@value #UTF16}: {@link String#compareTo}, which orders UTF-16 code units (SQLite's BINARY
- *       collation orders UTF-8 bytes, which differs for supplementary characters), for string range comparisons.
+ *   <li>{@value #LOWER}{@code (text)}: {@link String#toLowerCase(Locale)} with {@link Locale#ROOT},
+ *       full Unicode (SQLite's own {@code lower()} folds ASCII only), for {@code icontains}.
+ *   <li>collation {@value #UTF16}: {@link String#compareTo}, which orders UTF-16 code units
+ *       (SQLite's BINARY collation orders UTF-8 bytes, which differs for supplementary characters),
+ *       for string range comparisons.
  * </ul>
  *
  * sqlite-jdbc's function objects keep per-call state, so each connection gets its own instances.
@@ -22,6 +23,7 @@ import org.sqlite.Function;
 final class SqlFunctions {
   /** Name of the Unicode lower-case function. */
   static final String LOWER = "engram_lower";
+
   /** Name of the Java string-order collation. */
   static final String UTF16 = "ENGRAM_UTF16";
 

@@ -5,11 +5,12 @@ import dev.engram.spi.sql.SqlDialect;
 import java.util.function.Consumer;
 
 /**
- * SQLite's fragments of the shared filter translation ({@link dev.engram.spi.sql.FilterSql}): JSON through
- * {@code json_each}, whose {@code type} column names the kind ({@code text}, {@code integer}, {@code real},
- * {@code true}, {@code false}, {@code array}, {@code null}); conditions are 0 or 1; {@code icontains} lowers with
- * the Java function {@value SqlFunctions#LOWER} and string ranges use the collation {@value SqlFunctions#UTF16}
- * (see {@link SqlFunctions}); integers need no casts.
+ * SQLite's fragments of the shared filter translation ({@link dev.engram.spi.sql.FilterSql}): JSON
+ * through {@code json_each}, whose {@code type} column names the kind ({@code text}, {@code
+ * integer}, {@code real}, {@code true}, {@code false}, {@code array}, {@code null}); conditions are
+ * 0 or 1; {@code icontains} lowers with the Java function {@value SqlFunctions#LOWER} and string
+ * ranges use the collation {@value SqlFunctions#UTF16} (see {@link SqlFunctions}); integers need no
+ * casts.
  */
 final class SqliteDialect implements SqlDialect {
   @Override

@@ -11,14 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The graph outbox of a {@link SqliteMemoryStore}: the {@code graph_outbox} table, one row per change set written
- * with {@link dev.engram.spi.ChangeSet#graphToOutbox()}, in the same transaction as its memory changes. The graph
- * changes are kept as {@link GraphChangesJson} text; {@code seq} is an AUTOINCREMENT key, so entries are read back
- * in the order they were written. Thread-safe.
+ * The graph outbox of a {@link SqliteMemoryStore}: the {@code graph_outbox} table, one row per
+ * change set written with {@link dev.engram.spi.ChangeSet#graphToOutbox()}, in the same transaction
+ * as its memory changes. The graph changes are kept as {@link GraphChangesJson} text; {@code seq}
+ * is an AUTOINCREMENT key, so entries are read back in the order they were written. Thread-safe.
  */
 final class SqliteGraphOutbox implements GraphOutbox {
-  private static final String INSERT = "INSERT INTO " + Schema.GRAPH_OUTBOX + " (tenant, changes) VALUES (?, ?)";
-  private static final String PENDING = "SELECT seq, tenant, changes FROM " + Schema.GRAPH_OUTBOX + " ORDER BY seq";
+  private static final String INSERT =
+      "INSERT INTO " + Schema.GRAPH_OUTBOX + " (tenant, changes) VALUES (?, ?)";
+  private static final String PENDING =
+      "SELECT seq, tenant, changes FROM " + Schema.GRAPH_OUTBOX + " ORDER BY seq";
   private static final String DONE = "DELETE FROM " + Schema.GRAPH_OUTBOX + " WHERE seq = ?";
 
   private final Connections db;
@@ -42,33 +44,43 @@ final class SqliteGraphOutbox implements GraphOutbox {
    */
   @Override
   public List<Pending> pending() {
-    return db.read("read the graph outbox", h -> {
-      List<Pending> out = new ArrayList<>();
-      try (ResultSet rs = h.cached(PENDING).executeQuery()) {
-        while (rs.next()) {
-          long seq = rs.getLong(1);
-          GraphChanges changes;
-          try {
-            changes = GraphChangesJson.decode(rs.getString(3));
-          } catch (IllegalArgumentException e) {
-            throw new StorageException("graph outbox entry " + seq + " of SQLite store " + db.file()
-                + " cannot be decoded: " + e.getMessage(), e);
+    return db.read(
+        "read the graph outbox",
+        h -> {
+          List<Pending> out = new ArrayList<>();
+          try (ResultSet rs = h.cached(PENDING).executeQuery()) {
+            while (rs.next()) {
+              long seq = rs.getLong(1);
+              GraphChanges changes;
+              try {
+                changes = GraphChangesJson.decode(rs.getString(3));
+              } catch (IllegalArgumentException e) {
+                throw new StorageException(
+                    "graph outbox entry "
+                        + seq
+                        + " of SQLite store "
+                        + db.file()
+                        + " cannot be decoded: "
+                        + e.getMessage(),
+                    e);
+              }
+              out.add(new Pending(seq, rs.getString(2), changes));
+            }
           }
-          out.add(new Pending(seq, rs.getString(2), changes));
-        }
-      }
-      return out;
-    });
+          return out;
+        });
   }
 
   @Override
   public void done(long seq) {
-    db.write("remove graph outbox entry " + seq, h -> {
-      PreparedStatement ps = h.cached(DONE);
-      ps.setLong(1, seq);
-      ps.executeUpdate();
-      return null;
-    });
+    db.write(
+        "remove graph outbox entry " + seq,
+        h -> {
+          PreparedStatement ps = h.cached(DONE);
+          ps.setLong(1, seq);
+          ps.executeUpdate();
+          return null;
+        });
   }
 
   @Override

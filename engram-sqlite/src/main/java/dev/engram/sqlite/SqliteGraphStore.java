@@ -24,20 +24,22 @@ import java.util.Objects;
 import java.util.PriorityQueue;
 
 /**
- * The graph memory in the SQLite record: tables {@code graph_entities} and {@code graph_relations} of the same
- * database as the memories, so that {@link SqliteMemoryStore#apply} writes an add's graph changes in the same
- * transaction as its memory changes. Obtain it with {@link SqliteMemoryStore#graph()}.
+ * The graph memory in the SQLite record: tables {@code graph_entities} and {@code graph_relations}
+ * of the same database as the memories, so that {@link SqliteMemoryStore#apply} writes an add's
+ * graph changes in the same transaction as its memory changes. Obtain it with {@link
+ * SqliteMemoryStore#graph()}.
  *
- * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and compared with the
- * query in Java (a scan; see docs/ARCHITECTURE.md "Graph memory" for its cost), so small scopes never lose results
- * to other scopes' rows. The decoded vectors of recently searched scopes are kept in a {@link VectorCache} until the
- * tenant's graph is written again. The relations of a memory are found through the trigger-maintained table
- * {@code graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code memory_ids}.
- * An entity's {@link Entity#aliases() aliases} are the JSON column {@code graph_entities.aliases}, which triggers
- * mirror into {@code graph_entity_aliases} (one row per alias with the entity's scope ids, indexed by tenant, alias
- * and scope ids), so {@link #entitiesByName} finds an entity by name or by alias with index seeks only; an upsert
- * replaces the alias rows and a delete removes them in the same statement.
- * Thread-safe.
+ * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and
+ * compared with the query in Java (a scan; see docs/ARCHITECTURE.md "Graph memory" for its cost),
+ * so small scopes never lose results to other scopes' rows. The decoded vectors of recently
+ * searched scopes are kept in a {@link VectorCache} until the tenant's graph is written again. The
+ * relations of a memory are found through the trigger-maintained table {@code
+ * graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code
+ * memory_ids}. An entity's {@link Entity#aliases() aliases} are the JSON column {@code
+ * graph_entities.aliases}, which triggers mirror into {@code graph_entity_aliases} (one row per
+ * alias with the entity's scope ids, indexed by tenant, alias and scope ids), so {@link
+ * #entitiesByName} finds an entity by name or by alias with index seeks only; an upsert replaces
+ * the alias rows and a delete removes them in the same statement. Thread-safe.
  */
 public final class SqliteGraphStore implements GraphStore {
   /** Most values bound in one {@code IN (...)} list. */
@@ -68,10 +70,12 @@ public final class SqliteGraphStore implements GraphStore {
       return;
     }
     try {
-      db.write("apply graph changes to tenant '" + tenant + "'", h -> {
-        GraphRows.write(h, tenant, changes);
-        return null;
-      });
+      db.write(
+          "apply graph changes to tenant '" + tenant + "'",
+          h -> {
+            GraphRows.write(h, tenant, changes);
+            return null;
+          });
     } finally {
       invalidate(tenant, changes);
     }
@@ -80,54 +84,81 @@ public final class SqliteGraphStore implements GraphStore {
   @Override
   public List<Entity> entities(String tenant, Collection<String> ids) {
     Objects.requireNonNull(tenant, "tenant");
-    return db.read("read " + ids.size() + " entities of tenant '" + tenant + "'", h -> {
-      List<Entity> out = new ArrayList<>();
-      for (List<String> chunk : chunks(ids)) {
-        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
-            + " FROM graph_entities e WHERE tenant = ? AND id IN (" + GraphRows.marks(chunk.size()) + ")")) {
-          ps.setString(1, tenant);
-          GraphRows.bindAll(ps, 2, chunk);
-          try (ResultSet rs = ps.executeQuery()) {
-            out.addAll(GraphRows.entities(rs));
+    return db.read(
+        "read " + ids.size() + " entities of tenant '" + tenant + "'",
+        h -> {
+          List<Entity> out = new ArrayList<>();
+          for (List<String> chunk : chunks(ids)) {
+            try (PreparedStatement ps =
+                h.connection()
+                    .prepareStatement(
+                        "SELECT "
+                            + GraphRows.ENTITY_COLUMNS
+                            + " FROM graph_entities e WHERE tenant = ? AND id IN ("
+                            + GraphRows.marks(chunk.size())
+                            + ")")) {
+              ps.setString(1, tenant);
+              GraphRows.bindAll(ps, 2, chunk);
+              try (ResultSet rs = ps.executeQuery()) {
+                out.addAll(GraphRows.entities(rs));
+              }
+            }
           }
-        }
-      }
-      return out;
-    });
+          return out;
+        });
   }
 
   @Override
-  public List<Entity> entitiesByName(String tenant, Scope scope, Collection<String> normalizedNames) {
+  public List<Entity> entitiesByName(
+      String tenant, Scope scope, Collection<String> normalizedNames) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
-    return db.read("find entities by name in " + scope + " of tenant '" + tenant + "'", h -> {
-      Map<String, Entity> out = new java.util.LinkedHashMap<>();
-      for (List<String> chunk : chunks(normalizedNames)) {
-        String in = GraphRows.marks(chunk.size());
-        // By name through graph_entities_name, by alias through graph_entity_aliases' index: two seeks, no OR.
-        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.ENTITY_COLUMNS
-            + " FROM graph_entities e INDEXED BY graph_entities_name WHERE tenant = ?"
-            + GraphRows.scopeMatch("e", scope) + " AND norm_name IN (" + in + ")"
-            + " UNION ALL SELECT " + GraphRows.ENTITY_COLUMNS + " FROM graph_entities e WHERE e.tenant = ?"
-            + " AND e.id IN (SELECT a.entity_id FROM " + Schema.ENTITY_ALIASES + " a INDEXED BY "
-            + Schema.ENTITY_ALIASES_INDEX + " WHERE a.tenant = ? AND a.alias IN (" + in + ")"
-            + GraphRows.scopeMatch("a", scope) + ")")) {
-          ps.setString(1, tenant);
-          int i = GraphRows.bindScopeMatch(ps, 2, scope);
-          i = GraphRows.bindAll(ps, i, chunk);
-          ps.setString(i++, tenant);
-          ps.setString(i++, tenant);
-          i = GraphRows.bindAll(ps, i, chunk);
-          GraphRows.bindScopeMatch(ps, i, scope);
-          try (ResultSet rs = ps.executeQuery()) {
-            for (Entity e : GraphRows.entities(rs)) {
-              out.putIfAbsent(e.id(), e);
+    return db.read(
+        "find entities by name in " + scope + " of tenant '" + tenant + "'",
+        h -> {
+          Map<String, Entity> out = new java.util.LinkedHashMap<>();
+          for (List<String> chunk : chunks(normalizedNames)) {
+            String in = GraphRows.marks(chunk.size());
+            // By name through graph_entities_name, by alias through graph_entity_aliases' index:
+            // two seeks, no OR.
+            try (PreparedStatement ps =
+                h.connection()
+                    .prepareStatement(
+                        "SELECT "
+                            + GraphRows.ENTITY_COLUMNS
+                            + " FROM graph_entities e INDEXED BY graph_entities_name WHERE tenant = ?"
+                            + GraphRows.scopeMatch("e", scope)
+                            + " AND norm_name IN ("
+                            + in
+                            + ")"
+                            + " UNION ALL SELECT "
+                            + GraphRows.ENTITY_COLUMNS
+                            + " FROM graph_entities e WHERE e.tenant = ?"
+                            + " AND e.id IN (SELECT a.entity_id FROM "
+                            + Schema.ENTITY_ALIASES
+                            + " a INDEXED BY "
+                            + Schema.ENTITY_ALIASES_INDEX
+                            + " WHERE a.tenant = ? AND a.alias IN ("
+                            + in
+                            + ")"
+                            + GraphRows.scopeMatch("a", scope)
+                            + ")")) {
+              ps.setString(1, tenant);
+              int i = GraphRows.bindScopeMatch(ps, 2, scope);
+              i = GraphRows.bindAll(ps, i, chunk);
+              ps.setString(i++, tenant);
+              ps.setString(i++, tenant);
+              i = GraphRows.bindAll(ps, i, chunk);
+              GraphRows.bindScopeMatch(ps, i, scope);
+              try (ResultSet rs = ps.executeQuery()) {
+                for (Entity e : GraphRows.entities(rs)) {
+                  out.putIfAbsent(e.id(), e);
+                }
+              }
             }
           }
-        }
-      }
-      return List.copyOf(out.values());
-    });
+          return List.copyOf(out.values());
+        });
   }
 
   @Override
@@ -153,43 +184,60 @@ public final class SqliteGraphStore implements GraphStore {
   }
 
   @Override
-  public List<Relation> relationsOf(String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
+  public List<Relation> relationsOf(
+      String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(view, "view");
     if (entityIds.isEmpty()) {
       return List.of();
     }
-    return db.read("read relations in " + scope + " of tenant '" + tenant + "'", h -> {
-      Map<String, Relation> out = new java.util.TreeMap<>();
-      for (List<String> chunk : chunks(entityIds)) {
-        String in = GraphRows.marks(chunk.size());
-        String filters = GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
-        // Two indexed lookups (by source, by target) instead of an OR the planner would answer with a scan.
-        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
-            + " FROM graph_relations r INDEXED BY graph_relations_source WHERE r.tenant = ? AND r.source_id IN ("
-            + in + ")" + filters + " UNION ALL SELECT " + GraphRows.RELATION_COLUMNS
-            + " FROM graph_relations r INDEXED BY graph_relations_target WHERE r.tenant = ? AND r.target_id IN ("
-            + in + ")" + filters)) {
-          int i = 1;
-          for (int branch = 0; branch < 2; branch++) {
-            ps.setString(i++, tenant);
-            i = GraphRows.bindAll(ps, i, chunk);
-            i = GraphRows.bindScopeMatch(ps, i, scope);
-            i = GraphRows.bindView(ps, i, view);
-          }
-          try (ResultSet rs = ps.executeQuery()) {
-            for (Relation r : GraphRows.relations(rs)) {
-              out.put(r.id(), r);
+    return db.read(
+        "read relations in " + scope + " of tenant '" + tenant + "'",
+        h -> {
+          Map<String, Relation> out = new java.util.TreeMap<>();
+          for (List<String> chunk : chunks(entityIds)) {
+            String in = GraphRows.marks(chunk.size());
+            String filters = GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
+            // Two indexed lookups (by source, by target) instead of an OR the planner would answer
+            // with a scan.
+            try (PreparedStatement ps =
+                h.connection()
+                    .prepareStatement(
+                        "SELECT "
+                            + GraphRows.RELATION_COLUMNS
+                            + " FROM graph_relations r INDEXED BY graph_relations_source WHERE r.tenant = ? AND r.source_id IN ("
+                            + in
+                            + ")"
+                            + filters
+                            + " UNION ALL SELECT "
+                            + GraphRows.RELATION_COLUMNS
+                            + " FROM graph_relations r INDEXED BY graph_relations_target WHERE r.tenant = ? AND r.target_id IN ("
+                            + in
+                            + ")"
+                            + filters)) {
+              int i = 1;
+              for (int branch = 0; branch < 2; branch++) {
+                ps.setString(i++, tenant);
+                i = GraphRows.bindAll(ps, i, chunk);
+                i = GraphRows.bindScopeMatch(ps, i, scope);
+                i = GraphRows.bindView(ps, i, view);
+              }
+              try (ResultSet rs = ps.executeQuery()) {
+                for (Relation r : GraphRows.relations(rs)) {
+                  out.put(r.id(), r);
+                }
+              }
             }
           }
-        }
-      }
-      return List.copyOf(out.values());
-    });
+          return List.copyOf(out.values());
+        });
   }
 
-  /** Finds the relations through {@code graph_relation_memories} (see {@link Schema}), an index seek per id. */
+  /**
+   * Finds the relations through {@code graph_relation_memories} (see {@link Schema}), an index seek
+   * per id.
+   */
   @Override
   public List<Relation> relationsFromMemories(String tenant, Collection<String> memoryIds) {
     Objects.requireNonNull(tenant, "tenant");
@@ -197,29 +245,38 @@ public final class SqliteGraphStore implements GraphStore {
     if (memoryIds.isEmpty()) {
       return List.of();
     }
-    return db.read("read the relations of " + memoryIds.size() + " memories of tenant '" + tenant + "'", h -> {
-      Map<String, Relation> out = new java.util.TreeMap<>();
-      for (List<String> chunk : chunks(memoryIds)) {
-        try (PreparedStatement ps = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
-            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN (SELECT m.relation_id FROM "
-            + Schema.RELATION_MEMORIES + " m WHERE m.tenant = ? AND m.memory_id IN ("
-            + GraphRows.marks(chunk.size()) + "))")) {
-          ps.setString(1, tenant);
-          ps.setString(2, tenant);
-          GraphRows.bindAll(ps, 3, chunk);
-          try (ResultSet rs = ps.executeQuery()) {
-            for (Relation r : GraphRows.relations(rs)) {
-              out.put(r.id(), r);
+    return db.read(
+        "read the relations of " + memoryIds.size() + " memories of tenant '" + tenant + "'",
+        h -> {
+          Map<String, Relation> out = new java.util.TreeMap<>();
+          for (List<String> chunk : chunks(memoryIds)) {
+            try (PreparedStatement ps =
+                h.connection()
+                    .prepareStatement(
+                        "SELECT "
+                            + GraphRows.RELATION_COLUMNS
+                            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN (SELECT m.relation_id FROM "
+                            + Schema.RELATION_MEMORIES
+                            + " m WHERE m.tenant = ? AND m.memory_id IN ("
+                            + GraphRows.marks(chunk.size())
+                            + "))")) {
+              ps.setString(1, tenant);
+              ps.setString(2, tenant);
+              GraphRows.bindAll(ps, 3, chunk);
+              try (ResultSet rs = ps.executeQuery()) {
+                for (Relation r : GraphRows.relations(rs)) {
+                  out.put(r.id(), r);
+                }
+              }
             }
           }
-        }
-      }
-      return List.copyOf(out.values());
-    });
+          return List.copyOf(out.values());
+        });
   }
 
   @Override
-  public List<ScoredRelation> similarRelations(String tenant, Scope scope, float[] vector, int k, TimeView view) {
+  public List<ScoredRelation> similarRelations(
+      String tenant, Scope scope, float[] vector, int k, TimeView view) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(view, "view");
@@ -227,29 +284,37 @@ public final class SqliteGraphStore implements GraphStore {
       return List.of();
     }
     List<Scored> top = topK(snapshot(tenant, scope, "r"), vector, k, view);
-    return db.read("read similar relations in " + scope + " of tenant '" + tenant + "'", h -> {
-      Map<String, Relation> byId = new HashMap<>();
-      for (List<String> chunk : chunks(top.stream().map(s -> s.id).toList())) {
-        try (PreparedStatement rows = h.connection().prepareStatement("SELECT " + GraphRows.RELATION_COLUMNS
-            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN (" + GraphRows.marks(chunk.size()) + ")")) {
-          rows.setString(1, tenant);
-          GraphRows.bindAll(rows, 2, chunk);
-          try (ResultSet rs = rows.executeQuery()) {
-            for (Relation r : GraphRows.relations(rs)) {
-              byId.put(r.id(), r);
+    return db.read(
+        "read similar relations in " + scope + " of tenant '" + tenant + "'",
+        h -> {
+          Map<String, Relation> byId = new HashMap<>();
+          for (List<String> chunk : chunks(top.stream().map(s -> s.id).toList())) {
+            try (PreparedStatement rows =
+                h.connection()
+                    .prepareStatement(
+                        "SELECT "
+                            + GraphRows.RELATION_COLUMNS
+                            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN ("
+                            + GraphRows.marks(chunk.size())
+                            + ")")) {
+              rows.setString(1, tenant);
+              GraphRows.bindAll(rows, 2, chunk);
+              try (ResultSet rs = rows.executeQuery()) {
+                for (Relation r : GraphRows.relations(rs)) {
+                  byId.put(r.id(), r);
+                }
+              }
             }
           }
-        }
-      }
-      List<ScoredRelation> out = new ArrayList<>(top.size());
-      for (Scored s : top) {
-        Relation r = byId.get(s.id);
-        if (r != null && view.admits(r)) {
-          out.add(new ScoredRelation(r, s.score));
-        }
-      }
-      return out;
-    });
+          List<ScoredRelation> out = new ArrayList<>(top.size());
+          for (Scored s : top) {
+            Relation r = byId.get(s.id);
+            if (r != null && view.admits(r)) {
+              out.add(new ScoredRelation(r, s.score));
+            }
+          }
+          return out;
+        });
   }
 
   @Override
@@ -259,36 +324,49 @@ public final class SqliteGraphStore implements GraphStore {
     try {
       return deleteScopeRows(tenant, scope);
     } finally {
-      // Rows of scopes inside the deleted one go; so drop every cached scope that overlaps it: simply all of them.
+      // Rows of scopes inside the deleted one go; so drop every cached scope that overlaps it:
+      // simply all of them.
       cache.invalidate(tenant);
     }
   }
 
   private int deleteScopeRows(String tenant, Scope scope) {
-    return db.write("delete the graph of " + scope + " in tenant '" + tenant + "'", h -> {
-      try (PreparedStatement ps = h.connection().prepareStatement("DELETE FROM graph_relations AS r WHERE"
-          + " r.tenant = ?" + GraphRows.scopeMatch("r", scope))) {
-        ps.setString(1, tenant);
-        GraphRows.bindScopeMatch(ps, 2, scope);
-        ps.executeUpdate();
-      }
-      try (PreparedStatement ps = h.connection().prepareStatement("DELETE FROM graph_entities AS e WHERE"
-          + " e.tenant = ?" + GraphRows.scopeMatch("e", scope))) {
-        ps.setString(1, tenant);
-        GraphRows.bindScopeMatch(ps, 2, scope);
-        return ps.executeUpdate();
-      }
-    });
+    return db.write(
+        "delete the graph of " + scope + " in tenant '" + tenant + "'",
+        h -> {
+          try (PreparedStatement ps =
+              h.connection()
+                  .prepareStatement(
+                      "DELETE FROM graph_relations AS r WHERE"
+                          + " r.tenant = ?"
+                          + GraphRows.scopeMatch("r", scope))) {
+            ps.setString(1, tenant);
+            GraphRows.bindScopeMatch(ps, 2, scope);
+            ps.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              h.connection()
+                  .prepareStatement(
+                      "DELETE FROM graph_entities AS e WHERE"
+                          + " e.tenant = ?"
+                          + GraphRows.scopeMatch("e", scope))) {
+            ps.setString(1, tenant);
+            GraphRows.bindScopeMatch(ps, 2, scope);
+            return ps.executeUpdate();
+          }
+        });
   }
 
   @Override
   public void reset(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
     try {
-      db.write("reset the graph of tenant '" + tenant + "'", h -> {
-        deleteTenant(h, tenant);
-        return null;
-      });
+      db.write(
+          "reset the graph of tenant '" + tenant + "'",
+          h -> {
+            deleteTenant(h, tenant);
+            return null;
+          });
     } finally {
       cache.invalidate(tenant);
     }
@@ -310,8 +388,8 @@ public final class SqliteGraphStore implements GraphStore {
       Comparator.comparingDouble((Scored s) -> -s.score).thenComparing(Scored::id);
 
   /**
-   * The decoded vectors of a scope's entities ("e") or relations ("r"), from the cache or read through the scope
-   * index.
+   * The decoded vectors of a scope's entities ("e") or relations ("r"), from the cache or read
+   * through the scope index.
    */
   private VectorCache.Snapshot snapshot(String tenant, Scope scope, String kind) {
     String key = VectorCache.key(tenant, kind, scope.key());
@@ -320,48 +398,62 @@ public final class SqliteGraphStore implements GraphStore {
       return cached;
     }
     long version = cache.version(tenant);
-    String sql = kind.equals("e")
-        ? "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?" + GraphRows.scopeMatch("e", scope)
-        : "SELECT r.id, r.embedding, r.valid_s, r.valid_ns, r.invalid_s, r.invalid_ns FROM graph_relations r"
-            + " WHERE r.tenant = ?" + GraphRows.scopeMatch("r", scope);
-    VectorCache.Snapshot loaded = db.read("read the vectors of " + scope + " in tenant '" + tenant + "'", h -> {
-      PreparedStatement ps = h.cached(sql);
-      ps.setString(1, tenant);
-      GraphRows.bindScopeMatch(ps, 2, scope);
-      List<String> ids = new ArrayList<>();
-      List<float[]> vectors = new ArrayList<>();
-      List<Instant> valid = new ArrayList<>();
-      List<Instant> invalid = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getString(1));
-          vectors.add(Codecs.embedding(rs.getBytes(2)));
-          if (kind.equals("r")) {
-            valid.add(ColumnCodecs.instant(rs, 3));
-            invalid.add(ColumnCodecs.instant(rs, 5));
-          }
-        }
-      }
-      double[] norms = new double[vectors.size()];
-      for (int i = 0; i < norms.length; i++) {
-        norms[i] = norm(vectors.get(i));
-      }
-      return new VectorCache.Snapshot(scope, ids.toArray(String[]::new), vectors.toArray(float[][]::new), norms,
-          kind.equals("r") ? valid.toArray(Instant[]::new) : null,
-          kind.equals("r") ? invalid.toArray(Instant[]::new) : null);
-    });
+    String sql =
+        kind.equals("e")
+            ? "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?"
+                + GraphRows.scopeMatch("e", scope)
+            : "SELECT r.id, r.embedding, r.valid_s, r.valid_ns, r.invalid_s, r.invalid_ns FROM graph_relations r"
+                + " WHERE r.tenant = ?"
+                + GraphRows.scopeMatch("r", scope);
+    VectorCache.Snapshot loaded =
+        db.read(
+            "read the vectors of " + scope + " in tenant '" + tenant + "'",
+            h -> {
+              PreparedStatement ps = h.cached(sql);
+              ps.setString(1, tenant);
+              GraphRows.bindScopeMatch(ps, 2, scope);
+              List<String> ids = new ArrayList<>();
+              List<float[]> vectors = new ArrayList<>();
+              List<Instant> valid = new ArrayList<>();
+              List<Instant> invalid = new ArrayList<>();
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  ids.add(rs.getString(1));
+                  vectors.add(Codecs.embedding(rs.getBytes(2)));
+                  if (kind.equals("r")) {
+                    valid.add(ColumnCodecs.instant(rs, 3));
+                    invalid.add(ColumnCodecs.instant(rs, 5));
+                  }
+                }
+              }
+              double[] norms = new double[vectors.size()];
+              for (int i = 0; i < norms.length; i++) {
+                norms[i] = norm(vectors.get(i));
+              }
+              return new VectorCache.Snapshot(
+                  scope,
+                  ids.toArray(String[]::new),
+                  vectors.toArray(float[][]::new),
+                  norms,
+                  kind.equals("r") ? valid.toArray(Instant[]::new) : null,
+                  kind.equals("r") ? invalid.toArray(Instant[]::new) : null);
+            });
     cache.put(tenant, key, version, loaded);
     return loaded;
   }
 
-  /** The k rows of a snapshot (admitted by the view, if any) most similar by cosine, best first, ties by id. */
+  /**
+   * The k rows of a snapshot (admitted by the view, if any) most similar by cosine, best first,
+   * ties by id.
+   */
   private static List<Scored> topK(VectorCache.Snapshot s, float[] query, int k, TimeView view) {
     double qn = norm(query);
     Instant t = view == null || view.includeInvalidated() ? null : view.resolvedInstant();
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
     for (int r = 0; r < s.ids().length; r++) {
-      if (t != null && ((s.validAt()[r] != null && s.validAt()[r].isAfter(t))
-          || (s.invalidAt()[r] != null && !s.invalidAt()[r].isAfter(t)))) {
+      if (t != null
+          && ((s.validAt()[r] != null && s.validAt()[r].isAfter(t))
+              || (s.invalidAt()[r] != null && !s.invalidAt()[r].isAfter(t)))) {
         continue;
       }
       float[] v = s.vectors()[r];

@@ -1,8 +1,8 @@
 package dev.engram.sqlite;
 
 import dev.engram.DimensionMismatchException;
-import dev.engram.EventType;
 import dev.engram.EntitySummary;
+import dev.engram.EventType;
 import dev.engram.HistoryEntry;
 import dev.engram.ListRequest;
 import dev.engram.MemoryItem;
@@ -31,23 +31,27 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The system of record on SQLite: memories with their embeddings, their history (which is also the change feed) and
- * each scope's message window, in one database file run in WAL mode. See {@link Schema} for the tables.
+ * The system of record on SQLite: memories with their embeddings, their history (which is also the
+ * change feed) and each scope's message window, in one database file run in WAL mode. See {@link
+ * Schema} for the tables.
  *
- * <p><b>Durability.</b> {@link #apply} writes a whole change set in one transaction: when it returns the set is
- * committed with the guarantee the chosen {@link Durability} gives ({@link Durability#NORMAL} survives a process
- * crash or {@code kill -9}, {@link Durability#FULL} also power loss); when it throws, nothing of it was written.
+ * <p><b>Durability.</b> {@link #apply} writes a whole change set in one transaction: when it
+ * returns the set is committed with the guarantee the chosen {@link Durability} gives ({@link
+ * Durability#NORMAL} survives a process crash or {@code kill -9}, {@link Durability#FULL} also
+ * power loss); when it throws, nothing of it was written.
  *
- * <p><b>Threading.</b> Thread-safe. Writes are serialised on one connection; reads run concurrently on a small pool
- * of read-only connections and never wait for a write (WAL). A busy timeout on every connection keeps
- * {@code SQLITE_BUSY} from reaching callers. SQL failures surface as {@link StorageException}s naming the operation.
+ * <p><b>Threading.</b> Thread-safe. Writes are serialised on one connection; reads run concurrently
+ * on a small pool of read-only connections and never wait for a write (WAL). A busy timeout on
+ * every connection keeps {@code SQLITE_BUSY} from reaching callers. SQL failures surface as {@link
+ * StorageException}s naming the operation.
  *
  * <p><b>Filters</b> are translated to SQL and applied inside SQLite, with the exact semantics of
- * {@link dev.engram.filter.FilterEvaluator} (see {@code dev.engram.spi.sql.FilterSql}); {@code icontains} lower-cases with Java's
- * Unicode rules, not SQLite's ASCII-only {@code lower()}.
+ * {@link dev.engram.filter.FilterEvaluator} (see {@code dev.engram.spi.sql.FilterSql}); {@code
+ * icontains} lower-cases with Java's Unicode rules, not SQLite's ASCII-only {@code lower()}.
  *
- * <p><b>Values.</b> Times round-trip exactly (nanosecond precision). Metadata is stored as JSON: integral numbers
- * come back as Integer, Long or BigInteger (the smallest that fits), other numbers as Double.
+ * <p><b>Values.</b> Times round-trip exactly (nanosecond precision). Metadata is stored as JSON:
+ * integral numbers come back as Integer, Long or BigInteger (the smallest that fits), other numbers
+ * as Double.
  */
 public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
@@ -63,21 +67,22 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   /**
-   * The graph memory kept in the same database. {@link #apply} writes a change set's graph changes in the same
-   * transaction as its memory changes; {@link #reset} also clears the tenant's graph. Closed with this store.
+   * The graph memory kept in the same database. {@link #apply} writes a change set's graph changes
+   * in the same transaction as its memory changes; {@link #reset} also clears the tenant's graph.
+   * Closed with this store.
    */
   public SqliteGraphStore graph() {
     return graph;
   }
 
   /**
-   * Opens a store, creating the file and its schema if needed. History rows take their times from the changes
-   * ({@link MemoryChange#at()}, the engine's clock): the store reads no clock.
+   * Opens a store, creating the file and its schema if needed. History rows take their times from
+   * the changes ({@link MemoryChange#at()}, the engine's clock): the store reads no clock.
    *
-   * @param dbFile     the database file; its directory is created if missing
+   * @param dbFile the database file; its directory is created if missing
    * @param durability how commits are synced
-   * @throws StorageException if the file cannot be opened, is not an Engram database of this schema version, or
-   *                          cannot run in WAL mode
+   * @throws StorageException if the file cannot be opened, is not an Engram database of this schema
+   *     version, or cannot run in WAL mode
    */
   public static SqliteMemoryStore open(Path dbFile, Durability durability) {
     Objects.requireNonNull(dbFile, "dbFile");
@@ -88,8 +93,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         Files.createDirectories(file.getParent());
       }
     } catch (IOException e) {
-      throw new StorageException("could not create the directory of SQLite store " + file + ": " + e.getMessage(),
-          e);
+      throw new StorageException(
+          "could not create the directory of SQLite store " + file + ": " + e.getMessage(), e);
     }
     Connections connections;
     try {
@@ -99,10 +104,13 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
     try {
       connections.writeRaw("check the journal mode", SqliteMemoryStore::checkWal);
-      EmbeddingSpec spec = connections.write("create the schema", h -> {
-        Schema.create(h, file.toString());
-        return readSpec(h);
-      });
+      EmbeddingSpec spec =
+          connections.write(
+              "create the schema",
+              h -> {
+                Schema.create(h, file.toString());
+                return readSpec(h);
+              });
       return new SqliteMemoryStore(connections, spec);
     } catch (RuntimeException e) {
       try {
@@ -115,11 +123,15 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   private static Void checkWal(Handle h) throws SQLException {
-    try (Statement st = h.connection().createStatement(); ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {
+    try (Statement st = h.connection().createStatement();
+        ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {
       String mode = rs.next() ? rs.getString(1) : "unknown";
       if (!"wal".equalsIgnoreCase(mode)) {
-        throw new SQLException("the database runs in journal mode '" + mode + "', not WAL (is it on a network "
-            + "file system, or open in another program?)");
+        throw new SQLException(
+            "the database runs in journal mode '"
+                + mode
+                + "', not WAL (is it on a network "
+                + "file system, or open in another program?)");
       }
     }
     return null;
@@ -152,32 +164,41 @@ public final class SqliteMemoryStore implements MemoryStore {
   @Override
   public void recordEmbeddingSpec(EmbeddingSpec newSpec) {
     Objects.requireNonNull(newSpec, "spec");
-    spec = db.write("record the embedding spec " + newSpec, h -> {
-      EmbeddingSpec existing = readSpec(h);
-      if (existing != null) {
-        if (!existing.equals(newSpec)) {
-          throw new IllegalStateException("SQLite store " + db.file() + " already records embedding model "
-              + existing + "; cannot record " + newSpec);
-        }
-        return existing;
-      }
-      Schema.put(h, Schema.EMBEDDING_MODEL, newSpec.modelId());
-      Schema.put(h, Schema.EMBEDDING_DIMENSION, Integer.toString(newSpec.dimension()));
-      return newSpec;
-    });
+    spec =
+        db.write(
+            "record the embedding spec " + newSpec,
+            h -> {
+              EmbeddingSpec existing = readSpec(h);
+              if (existing != null) {
+                if (!existing.equals(newSpec)) {
+                  throw new IllegalStateException(
+                      "SQLite store "
+                          + db.file()
+                          + " already records embedding model "
+                          + existing
+                          + "; cannot record "
+                          + newSpec);
+                }
+                return existing;
+              }
+              Schema.put(h, Schema.EMBEDDING_MODEL, newSpec.modelId());
+              Schema.put(h, Schema.EMBEDDING_DIMENSION, Integer.toString(newSpec.dimension()));
+              return newSpec;
+            });
   }
 
   /**
-   * Writes the memory rows, one history row per change, the window messages and the graph changes in one
-   * transaction; the graph changes go into {@link #graph()}, or into {@link #graphOutbox()} as one entry if the set
-   * asks for {@link ChangeSet#graphToOutbox()}.
+   * Writes the memory rows, one history row per change, the window messages and the graph changes
+   * in one transaction; the graph changes go into {@link #graph()}, or into {@link #graphOutbox()}
+   * as one entry if the set asks for {@link ChangeSet#graphToOutbox()}.
    *
-   * @return the sequence number of the set's last memory change, or {@link #lastSeq()} if it has none
-   * @throws dev.engram.MemoryNotFoundException if an UPDATE or DELETE names a memory the tenant does not have
-   *                                            (nothing is written)
-   * @throws DimensionMismatchException         if an embedding's length differs from the recorded spec
-   * @throws StorageException                   if SQLite fails, for example on an ADD of an existing id (nothing
-   *                                            is written)
+   * @return the sequence number of the set's last memory change, or {@link #lastSeq()} if it has
+   *     none
+   * @throws dev.engram.MemoryNotFoundException if an UPDATE or DELETE names a memory the tenant
+   *     does not have (nothing is written)
+   * @throws DimensionMismatchException if an embedding's length differs from the recorded spec
+   * @throws StorageException if SQLite fails, for example on an ADD of an existing id (nothing is
+   *     written)
    */
   @Override
   public long apply(ChangeSet changes) {
@@ -187,8 +208,15 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
     checkDimensions(changes);
     try {
-      return db.write("apply " + changes.changes().size() + " memory changes and " + changes.windows().size()
-          + " window appends to tenant '" + changes.tenant() + "'", h -> ChangeWriter.write(h, changes));
+      return db.write(
+          "apply "
+              + changes.changes().size()
+              + " memory changes and "
+              + changes.windows().size()
+              + " window appends to tenant '"
+              + changes.tenant()
+              + "'",
+          h -> ChangeWriter.write(h, changes));
     } finally {
       if (!changes.graph().isEmpty() && !changes.graphToOutbox()) {
         graph.invalidate(changes.tenant(), changes.graph());
@@ -200,8 +228,8 @@ public final class SqliteMemoryStore implements MemoryStore {
    * {@inheritDoc}
    *
    * @throws DimensionMismatchException if an embedding's length differs from the recorded spec
-   * @throws StorageException           if SQLite fails, for example on a memory id the tenant already has (nothing
-   *                                    is written)
+   * @throws StorageException if SQLite fails, for example on a memory id the tenant already has
+   *     (nothing is written)
    */
   @Override
   public long restore(String tenant, List<RestoredMemory> memories) {
@@ -214,17 +242,21 @@ public final class SqliteMemoryStore implements MemoryStore {
       if (r.current().isPresent()) {
         StoredMemory m = r.current().get();
         if (!m.tenant().equals(tenant)) {
-          throw new IllegalArgumentException("memory " + m.id() + " of tenant " + m.tenant()
-              + " restored into tenant " + tenant);
+          throw new IllegalArgumentException(
+              "memory " + m.id() + " of tenant " + m.tenant() + " restored into tenant " + tenant);
         }
         checkDimension(m);
       }
     }
-    return db.write("restore " + memories.size() + " memories into tenant '" + tenant + "'",
+    return db.write(
+        "restore " + memories.size() + " memories into tenant '" + tenant + "'",
         h -> ChangeWriter.restore(h, tenant, memories));
   }
 
-  /** Ids by the memories table (scope) or the history table's tenant index (whole tenant), in id order. */
+  /**
+   * Ids by the memories table (scope) or the history table's tenant index (whole tenant), in id
+   * order.
+   */
   @Override
   public List<String> memoryIds(String tenant, Optional<Scope> scope, String afterId, int limit) {
     Objects.requireNonNull(tenant, "tenant");
@@ -233,8 +265,13 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive, got " + limit);
     }
-    return db.read("list memory ids of " + scope.map(Scope::toString).orElse("the whole tenant") + " in tenant '"
-        + tenant + "'", h -> Reads.memoryIds(h, tenant, scope, afterId, limit));
+    return db.read(
+        "list memory ids of "
+            + scope.map(Scope::toString).orElse("the whole tenant")
+            + " in tenant '"
+            + tenant
+            + "'",
+        h -> Reads.memoryIds(h, tenant, scope, afterId, limit));
   }
 
   /**
@@ -263,9 +300,18 @@ public final class SqliteMemoryStore implements MemoryStore {
     EmbeddingSpec s = spec;
     int length = m.embeddingView().length;
     if (s != null && length != s.dimension()) {
-      throw new DimensionMismatchException("memory " + m.id() + " has a " + length
-          + "-dimensional embedding, but SQLite store " + db.file() + " holds " + s.dimension()
-          + "-dimensional ones from model '" + s.modelId() + "'");
+      throw new DimensionMismatchException(
+          "memory "
+              + m.id()
+              + " has a "
+              + length
+              + "-dimensional embedding, but SQLite store "
+              + db.file()
+              + " holds "
+              + s.dimension()
+              + "-dimensional ones from model '"
+              + s.modelId()
+              + "'");
     }
   }
 
@@ -273,7 +319,8 @@ public final class SqliteMemoryStore implements MemoryStore {
   public Optional<StoredMemory> get(String tenant, String id) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(id, "id");
-    return db.read("get memory " + id + " of tenant '" + tenant + "'", h -> Reads.get(h, tenant, id));
+    return db.read(
+        "get memory " + id + " of tenant '" + tenant + "'", h -> Reads.get(h, tenant, id));
   }
 
   @Override
@@ -283,7 +330,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return db.read("get " + ids.size() + " memories of tenant '" + tenant + "'", h -> Reads.getAll(h, tenant, ids));
+    return db.read(
+        "get " + ids.size() + " memories of tenant '" + tenant + "'",
+        h -> Reads.getAll(h, tenant, ids));
   }
 
   @Override
@@ -291,7 +340,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(hash, "hash");
-    return db.read("find memories with hash " + hash + " in " + scope + " of tenant '" + tenant + "'",
+    return db.read(
+        "find memories with hash " + hash + " in " + scope + " of tenant '" + tenant + "'",
         h -> Reads.findByHash(h, tenant, scope, hash));
   }
 
@@ -300,7 +350,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(today, "today");
-    return db.readSnapshot("list memories of " + request.scope() + " in tenant '" + tenant + "'",
+    return db.readSnapshot(
+        "list memories of " + request.scope() + " in tenant '" + tenant + "'",
         h -> Reads.list(h, tenant, request, today));
   }
 
@@ -311,7 +362,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (limit < 1) {
       return List.of();
     }
-    return db.read("find expired memories of tenant '" + tenant + "'",
+    return db.read(
+        "find expired memories of tenant '" + tenant + "'",
         h -> Reads.expiredIds(h, tenant, today, limit));
   }
 
@@ -319,7 +371,8 @@ public final class SqliteMemoryStore implements MemoryStore {
   public List<HistoryEntry> history(String tenant, String memoryId) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(memoryId, "memoryId");
-    return db.read("read the history of memory " + memoryId + " of tenant '" + tenant + "'",
+    return db.read(
+        "read the history of memory " + memoryId + " of tenant '" + tenant + "'",
         h -> Reads.history(h, tenant, memoryId));
   }
 
@@ -330,7 +383,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (limit < 1) {
       return List.of();
     }
-    return db.read("read the message window of " + scope + " in tenant '" + tenant + "'",
+    return db.read(
+        "read the message window of " + scope + " in tenant '" + tenant + "'",
         h -> Reads.recentMessages(h, tenant, scope, limit));
   }
 
@@ -338,14 +392,16 @@ public final class SqliteMemoryStore implements MemoryStore {
   public Optional<String> summary(String tenant, Scope scope) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
-    return db.read("read the summary of " + scope + " in tenant '" + tenant + "'", h -> {
-      var ps = h.cached("SELECT text FROM summaries WHERE tenant = ? AND scope_key = ?");
-      ps.setString(1, tenant);
-      ps.setString(2, scope.key());
-      try (var rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
-      }
-    });
+    return db.read(
+        "read the summary of " + scope + " in tenant '" + tenant + "'",
+        h -> {
+          var ps = h.cached("SELECT text FROM summaries WHERE tenant = ? AND scope_key = ?");
+          ps.setString(1, tenant);
+          ps.setString(2, scope.key());
+          try (var rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+          }
+        });
   }
 
   @Override
@@ -353,15 +409,19 @@ public final class SqliteMemoryStore implements MemoryStore {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(summary, "summary");
-    db.write("save the summary of " + scope + " in tenant '" + tenant + "'", h -> {
-      var ps = h.cached("INSERT INTO summaries (tenant, scope_key, text) VALUES (?, ?, ?)"
-          + " ON CONFLICT (tenant, scope_key) DO UPDATE SET text = excluded.text");
-      ps.setString(1, tenant);
-      ps.setString(2, scope.key());
-      ps.setString(3, summary);
-      ps.executeUpdate();
-      return null;
-    });
+    db.write(
+        "save the summary of " + scope + " in tenant '" + tenant + "'",
+        h -> {
+          var ps =
+              h.cached(
+                  "INSERT INTO summaries (tenant, scope_key, text) VALUES (?, ?, ?)"
+                      + " ON CONFLICT (tenant, scope_key) DO UPDATE SET text = excluded.text");
+          ps.setString(1, tenant);
+          ps.setString(2, scope.key());
+          ps.setString(3, summary);
+          ps.executeUpdate();
+          return null;
+        });
   }
 
   @Override
@@ -371,33 +431,44 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   @Override
   public long generation() {
-    return db.read("read the generation", h -> Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0")));
-  }
-
-  /** Streams the feed from one read snapshot; {@code visitor} may call this store (it gets other connections). */
-  @Override
-  public void changesSince(long seq, Consumer<Change> visitor) {
-    Objects.requireNonNull(visitor, "visitor");
-    db.read("read the changes after seq " + seq, h -> {
-      Reads.changesSince(h, seq, visitor);
-      return null;
-    });
-  }
-
-  /** Streams every memory from one read snapshot without loading them all; {@code visitor} may call this store. */
-  @Override
-  public void forEach(Consumer<StoredMemory> visitor) {
-    Objects.requireNonNull(visitor, "visitor");
-    db.read("read all memories", h -> {
-      Reads.forEach(h, visitor);
-      return null;
-    });
+    return db.read(
+        "read the generation", h -> Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0")));
   }
 
   /**
-   * Deletes the tenant's memories, history rows, window messages, summaries, graph and graph outbox entries and
-   * increases the generation, in one transaction. Sequence numbers are never reused: {@link #lastSeq()} does not go
-   * back.
+   * Streams the feed from one read snapshot; {@code visitor} may call this store (it gets other
+   * connections).
+   */
+  @Override
+  public void changesSince(long seq, Consumer<Change> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read(
+        "read the changes after seq " + seq,
+        h -> {
+          Reads.changesSince(h, seq, visitor);
+          return null;
+        });
+  }
+
+  /**
+   * Streams every memory from one read snapshot without loading them all; {@code visitor} may call
+   * this store.
+   */
+  @Override
+  public void forEach(Consumer<StoredMemory> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    db.read(
+        "read all memories",
+        h -> {
+          Reads.forEach(h, visitor);
+          return null;
+        });
+  }
+
+  /**
+   * Deletes the tenant's memories, history rows, window messages, summaries, graph and graph outbox
+   * entries and increases the generation, in one transaction. Sequence numbers are never reused:
+   * {@link #lastSeq()} does not go back.
    */
   @Override
   public void reset(String tenant) {
@@ -410,17 +481,20 @@ public final class SqliteMemoryStore implements MemoryStore {
   }
 
   private void resetRows(String tenant) {
-    db.write("reset tenant '" + tenant + "'", h -> {
-      for (String table : List.of("memories", "history", "messages", "summaries", Schema.GRAPH_OUTBOX)) {
-        var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
-        ps.setString(1, tenant);
-        ps.executeUpdate();
-      }
-      SqliteGraphStore.deleteTenant(h, tenant);
-      long generation = Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0"));
-      Schema.put(h, Schema.GENERATION, Long.toString(generation + 1));
-      return null;
-    });
+    db.write(
+        "reset tenant '" + tenant + "'",
+        h -> {
+          for (String table :
+              List.of("memories", "history", "messages", "summaries", Schema.GRAPH_OUTBOX)) {
+            var ps = h.cached("DELETE FROM " + table + " WHERE tenant = ?");
+            ps.setString(1, tenant);
+            ps.executeUpdate();
+          }
+          SqliteGraphStore.deleteTenant(h, tenant);
+          long generation = Long.parseLong(Schema.get(h, Schema.GENERATION).orElse("0"));
+          Schema.put(h, Schema.GENERATION, Long.toString(generation + 1));
+          return null;
+        });
   }
 
   @Override
@@ -434,7 +508,10 @@ public final class SqliteMemoryStore implements MemoryStore {
     return db.read("list the entities of tenant '" + tenant + "'", h -> Reads.entities(h, tenant));
   }
 
-  /** Closes every connection. Calls made afterwards fail with a {@link StorageException}. Idempotent. */
+  /**
+   * Closes every connection. Calls made afterwards fail with a {@link StorageException}.
+   * Idempotent.
+   */
   @Override
   public void close() {
     db.close();

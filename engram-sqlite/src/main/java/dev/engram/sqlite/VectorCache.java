@@ -6,39 +6,47 @@ import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Decoded graph vectors of recently searched scopes, so that repeated similarity searches of a scope do not read
- * and decode its rows again. Least recently used snapshots are dropped beyond a budget of floats. Every graph write
- * of a tenant bumps the tenant's version after the commit and drops the snapshots it may have changed: those of the
- * query scopes that contain a written row's scope (all of the tenant's when the write does not say, as for entity
- * deletions). A snapshot loaded under an older version is not kept, so a reader racing a writer never caches stale
- * rows. Thread-safe.
+ * Decoded graph vectors of recently searched scopes, so that repeated similarity searches of a
+ * scope do not read and decode its rows again. Least recently used snapshots are dropped beyond a
+ * budget of floats. Every graph write of a tenant bumps the tenant's version after the commit and
+ * drops the snapshots it may have changed: those of the query scopes that contain a written row's
+ * scope (all of the tenant's when the write does not say, as for entity deletions). A snapshot
+ * loaded under an older version is not kept, so a reader racing a writer never caches stale rows.
+ * Thread-safe.
  */
 final class VectorCache {
   /** Most floats kept in all snapshots together (128 MiB). */
   static final long BUDGET_FLOATS = 32L << 20;
 
   /**
-   * The vectors of one scope's entities or relations, with the relations' event times (null for entities).
+   * The vectors of one scope's entities or relations, with the relations' event times (null for
+   * entities).
    *
-   * @param scope     the query scope it was loaded for
-   * @param ids       row ids
-   * @param vectors   row vectors
-   * @param norms     their L2 norms
-   * @param validAt   relations' valid_at (entries may be null), or null for entities
+   * @param scope the query scope it was loaded for
+   * @param ids row ids
+   * @param vectors row vectors
+   * @param norms their L2 norms
+   * @param validAt relations' valid_at (entries may be null), or null for entities
    * @param invalidAt relations' invalid_at (entries may be null), or null for entities
    */
-  // Columns of primitive arrays, scanned by the brute-force search without boxing; never compared by equals.
+  // Columns of primitive arrays, scanned by the brute-force search without boxing; never compared
+  // by equals.
   @SuppressWarnings("ArrayRecordComponent")
-  record Snapshot(Scope scope, String[] ids, float[][] vectors, double[] norms, Instant[] validAt,
-                  Instant[] invalidAt) {
+  record Snapshot(
+      Scope scope,
+      String[] ids,
+      float[][] vectors,
+      double[] norms,
+      Instant[] validAt,
+      Instant[] invalidAt) {
     long floats() {
       long n = 0;
       for (float[] v : vectors) {
@@ -77,14 +85,16 @@ final class VectorCache {
     }
   }
 
-  /** Drops all the tenant's snapshots; called after a graph write of the tenant (committed or not). */
+  /**
+   * Drops all the tenant's snapshots; called after a graph write of the tenant (committed or not).
+   */
   synchronized void invalidate(String tenant) {
     invalidate(tenant, null);
   }
 
   /**
-   * Drops the tenant's snapshots whose scope contains one of {@code written} (all of them if null); called after a
-   * graph write of rows of these scopes (committed or not).
+   * Drops the tenant's snapshots whose scope contains one of {@code written} (all of them if null);
+   * called after a graph write of rows of these scopes (committed or not).
    */
   synchronized void invalidate(String tenant, Collection<Scope> written) {
     versions.merge(tenant, 1L, Long::sum);
@@ -92,8 +102,17 @@ final class VectorCache {
     Iterator<Map.Entry<String, Snapshot>> it = entries.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<String, Snapshot> e = it.next();
-      if (e.getKey().startsWith(prefix) && (written == null || written.stream().anyMatch(w -> e.getValue().scope()
-          .contains(w.userId().orElse(null), w.agentId().orElse(null), w.runId().orElse(null))))) {
+      if (e.getKey().startsWith(prefix)
+          && (written == null
+              || written.stream()
+                  .anyMatch(
+                      w ->
+                          e.getValue()
+                              .scope()
+                              .contains(
+                                  w.userId().orElse(null),
+                                  w.agentId().orElse(null),
+                                  w.runId().orElse(null))))) {
         floats -= e.getValue().floats();
         it.remove();
       }
@@ -105,7 +124,10 @@ final class VectorCache {
     return tenant + "\u0000" + kind + "\u0000" + scopeKey;
   }
 
-  /** The scopes a change writes, or null if it deletes entities or relations (whose scopes it does not carry). */
+  /**
+   * The scopes a change writes, or null if it deletes entities or relations (whose scopes it does
+   * not carry).
+   */
   static Set<Scope> scopes(GraphChanges changes) {
     if (!changes.deletedEntities().isEmpty() || !changes.deletedRelations().isEmpty()) {
       return null;

@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A change set that fails part-way writes nothing: no memory, history or window row, no sequence number. */
+/**
+ * A change set that fails part-way writes nothing: no memory, history or window row, no sequence
+ * number.
+ */
 class AtomicityTest extends SqliteStoreTestCase {
   StoredMemory existing;
 
@@ -29,12 +32,19 @@ class AtomicityTest extends SqliteStoreTestCase {
   }
 
   private ChangeSet failingAfter(MemoryChange bad, StoredMemory fresh) {
-    StoredMemory updated = new StoredMemory("t1",
-        existing.item().withContent("new text", Map.of(), null, Memories.T0.plusSeconds(1)), existing.embedding());
-    return new ChangeSet("t1",
-        List.of(MemoryChange.add(fresh, "Caroline", Role.USER, ChangePipelines.RAW), MemoryChange.update(updated,
-            "old text", ChangePipelines.UPDATE), bad),
-        List.of(new ChangeSet.WindowAppend(Scope.user("alice"), List.of(Message.user("hello")), 1)));
+    StoredMemory updated =
+        new StoredMemory(
+            "t1",
+            existing.item().withContent("new text", Map.of(), null, Memories.T0.plusSeconds(1)),
+            existing.embedding());
+    return new ChangeSet(
+        "t1",
+        List.of(
+            MemoryChange.add(fresh, "Caroline", Role.USER, ChangePipelines.RAW),
+            MemoryChange.update(updated, "old text", ChangePipelines.UPDATE),
+            bad),
+        List.of(
+            new ChangeSet.WindowAppend(Scope.user("alice"), List.of(Message.user("hello")), 1)));
   }
 
   private void assertNothingWritten(StoredMemory fresh) {
@@ -61,8 +71,11 @@ class AtomicityTest extends SqliteStoreTestCase {
     StoredMemory fresh = memory().id("fresh").stored();
     StoredMemory duplicate = memory().id("existing").text("duplicate").stored();
 
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(duplicate, null, null, ChangePipelines.RAW),
-        fresh)))
+    assertThatThrownBy(
+            () ->
+                store.apply(
+                    failingAfter(
+                        MemoryChange.add(duplicate, null, null, ChangePipelines.RAW), fresh)))
         .isInstanceOf(StorageException.class)
         .hasMessageContaining("ADD of memory existing")
         .hasMessageContaining("already exists in tenant 't1'")
@@ -74,8 +87,12 @@ class AtomicityTest extends SqliteStoreTestCase {
   @Test
   void theSameIdAddedTwiceInOneSetWritesNothing() {
     StoredMemory fresh = memory().id("fresh").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.add(fresh, null, null, ChangePipelines.RAW), fresh)))
-        .isInstanceOf(StorageException.class).hasMessageContaining("ADD of memory fresh");
+    assertThatThrownBy(
+            () ->
+                store.apply(
+                    failingAfter(MemoryChange.add(fresh, null, null, ChangePipelines.RAW), fresh)))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("ADD of memory fresh");
     assertNothingWritten(fresh);
     assertStillWritable();
   }
@@ -84,8 +101,12 @@ class AtomicityTest extends SqliteStoreTestCase {
   void anUpdateOfAMissingMemoryWritesNothing() {
     StoredMemory fresh = memory().id("fresh").stored();
     StoredMemory ghost = memory().id("ghost").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.update(ghost, "x", ChangePipelines.UPDATE), fresh)))
-        .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("ghost");
+    assertThatThrownBy(
+            () ->
+                store.apply(
+                    failingAfter(MemoryChange.update(ghost, "x", ChangePipelines.UPDATE), fresh)))
+        .isInstanceOf(MemoryNotFoundException.class)
+        .hasMessageContaining("ghost");
     assertNothingWritten(fresh);
     assertStillWritable();
   }
@@ -95,10 +116,15 @@ class AtomicityTest extends SqliteStoreTestCase {
     StoredMemory fresh = memory().id("fresh").stored();
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("theirs").stored());
     StoredMemory theirsAsMine = memory().id("theirs").stored();
-    assertThatThrownBy(() -> store.apply(failingAfter(MemoryChange.delete(theirsAsMine, ChangePipelines.DELETE,
-        SqliteMemoryStoreTest.DELETED_AT),
-        fresh)))
-        .isInstanceOf(MemoryNotFoundException.class).hasMessageContaining("theirs");
+    assertThatThrownBy(
+            () ->
+                store.apply(
+                    failingAfter(
+                        MemoryChange.delete(
+                            theirsAsMine, ChangePipelines.DELETE, SqliteMemoryStoreTest.DELETED_AT),
+                        fresh)))
+        .isInstanceOf(MemoryNotFoundException.class)
+        .hasMessageContaining("theirs");
     assertThat(store.get("t2", "theirs")).isPresent();
     assertThat(store.count()).isEqualTo(2);
     assertThat(store.get("t1", "fresh")).isEmpty();

@@ -30,25 +30,39 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
   }
 
   private static String describe(Change c) {
-    return c.seq() + " " + c.tenant() + "/" + c.memoryId() + " " + (c.current() == null ? "gone"
-        : c.current().item().text());
+    return c.seq()
+        + " "
+        + c.tenant()
+        + "/"
+        + c.memoryId()
+        + " "
+        + (c.current() == null ? "gone" : c.current().item().text());
   }
 
   @Test
   void theFeedListsEachChangedMemoryOnceInOrderOfItsLatestChange() {
     StoredMemory a = memory().id("a").text("a1").stored();
     StoredMemory b = memory().id("b").text("b1").stored();
-    SqliteMemoryStoreTest.add(store, a, b);                                           // seq 1, 2
-    StoredMemory a2 = new StoredMemory("t1", a.item().withContent("a2", Map.of(), null, T0.plusSeconds(5)),
-        a.embedding());
-    store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(a2, "a1", ChangePipelines.UPDATE))));         // seq 3
-    store.apply(ChangeSet.of("t1", List.of(MemoryChange.delete(b, ChangePipelines.DELETE,
-        SqliteMemoryStoreTest.DELETED_AT))));                // seq 4
+    SqliteMemoryStoreTest.add(store, a, b); // seq 1, 2
+    StoredMemory a2 =
+        new StoredMemory(
+            "t1", a.item().withContent("a2", Map.of(), null, T0.plusSeconds(5)), a.embedding());
+    store.apply(
+        ChangeSet.of(
+            "t1", List.of(MemoryChange.update(a2, "a1", ChangePipelines.UPDATE)))); // seq 3
+    store.apply(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.delete(
+                    b, ChangePipelines.DELETE, SqliteMemoryStoreTest.DELETED_AT)))); // seq 4
     SqliteMemoryStoreTest.add(store, memory().tenant("t2").id("c").text("c1").stored()); // seq 5
 
-    assertThat(changesSince(0)).extracting(ChangeFeedAndTenantTest::describe)
+    assertThat(changesSince(0))
+        .extracting(ChangeFeedAndTenantTest::describe)
         .containsExactly("3 t1/a a2", "4 t1/b gone", "5 t2/c c1");
-    assertThat(changesSince(3)).extracting(ChangeFeedAndTenantTest::describe)
+    assertThat(changesSince(3))
+        .extracting(ChangeFeedAndTenantTest::describe)
         .containsExactly("4 t1/b gone", "5 t2/c c1");
     assertThat(changesSince(5)).isEmpty();
     Change first = changesSince(2).get(0);
@@ -62,7 +76,8 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
       SqliteMemoryStoreTest.add(store, memory().id("m" + i).stored());
     }
     List<Long> counts = new ArrayList<>();
-    store.changesSince(0, c -> counts.add(store.count() + store.getAll("t1", List.of(c.memoryId())).size()));
+    store.changesSince(
+        0, c -> counts.add(store.count() + store.getAll("t1", List.of(c.memoryId())).size()));
     List<Integer> sizes = new ArrayList<>();
     store.forEach(m -> sizes.add(store.history("t1", m.id()).size()));
     assertThat(counts).hasSize(30).containsOnly(31L);
@@ -89,9 +104,12 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
     assertThat(store.recentMessages("t1", Scope.user("alice"), 10)).isEmpty();
     assertThat(store.get("t2", "same-id").orElseThrow().item().text()).isEqualTo("theirs");
     assertThat(store.history("t2", "same-id")).hasSize(1);
-    assertThat(store.recentMessages("t2", Scope.user("alice"), 10)).extracting(Message::content)
+    assertThat(store.recentMessages("t2", Scope.user("alice"), 10))
+        .extracting(Message::content)
         .containsExactly("hello from t2");
-    assertThat(changesSince(0)).extracting(ChangeFeedAndTenantTest::describe).containsExactly("2 t2/same-id theirs");
+    assertThat(changesSince(0))
+        .extracting(ChangeFeedAndTenantTest::describe)
+        .containsExactly("2 t2/same-id theirs");
     assertThat(store.count()).isEqualTo(1);
 
     SqliteMemoryStoreTest.add(store, memory().id("new").stored());
@@ -103,7 +121,8 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
   @Test
   void noReadShowsAnotherTenantsMemories() {
     StoredMemory mine = memory().id("shared").text("mine").expires(TODAY.minusDays(1)).stored();
-    StoredMemory theirs = memory().tenant("t2").id("shared").text("theirs").expires(TODAY.minusDays(1)).stored();
+    StoredMemory theirs =
+        memory().tenant("t2").id("shared").text("theirs").expires(TODAY.minusDays(1)).stored();
     StoredMemory onlyTheirs = memory().tenant("t2").id("only-t2").text("mine").stored();
     SqliteMemoryStoreTest.add(store, mine);
     SqliteMemoryStoreTest.add(store, theirs, onlyTheirs);
@@ -111,13 +130,19 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
 
     assertThat(store.get("t1", "shared").orElseThrow().item().text()).isEqualTo("mine");
     assertThat(store.get("t1", "only-t2")).isEmpty();
-    assertThat(store.getAll("t1", List.of("shared", "only-t2"))).extracting(m -> m.item().text())
+    assertThat(store.getAll("t1", List.of("shared", "only-t2")))
+        .extracting(m -> m.item().text())
         .containsExactly("mine");
-    assertThat(store.findByHash("t1", Scope.user("alice"), mine.item().hash())).extracting(MemoryItem::id)
+    assertThat(store.findByHash("t1", Scope.user("alice"), mine.item().hash()))
+        .extracting(MemoryItem::id)
         .containsExactly("shared");
-    ListRequest all = ListRequest.of(Scope.user("alice")).withIncludeExpired(true)
-        .withFilter(Filter.eq("memory", "mine"));
-    assertThat(store.list("t1", all, TODAY).items()).extracting(MemoryItem::id).containsExactly("shared");
+    ListRequest all =
+        ListRequest.of(Scope.user("alice"))
+            .withIncludeExpired(true)
+            .withFilter(Filter.eq("memory", "mine"));
+    assertThat(store.list("t1", all, TODAY).items())
+        .extracting(MemoryItem::id)
+        .containsExactly("shared");
     assertThat(store.list("t3", all, TODAY).total()).isZero();
     assertThat(store.history("t1", "only-t2")).isEmpty();
     assertThat(store.history("t1", "shared")).hasSize(1);
@@ -126,7 +151,14 @@ class ChangeFeedAndTenantTest extends SqliteStoreTestCase {
   }
 
   private void appendWindow(String tenant, String content) {
-    store.apply(new ChangeSet(tenant, List.of(), List.of(new ChangeSet.WindowAppend(Scope.user("alice"),
-        List.of(new Message(Role.USER, content, null, null, null)), 10))));
+    store.apply(
+        new ChangeSet(
+            tenant,
+            List.of(),
+            List.of(
+                new ChangeSet.WindowAppend(
+                    Scope.user("alice"),
+                    List.of(new Message(Role.USER, content, null, null, null)),
+                    10))));
   }
 }

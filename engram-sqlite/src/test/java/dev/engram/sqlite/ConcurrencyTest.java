@@ -26,15 +26,17 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Many threads writing and reading one store: no error, no lost write, every sequence number used once. */
+/**
+ * Many threads writing and reading one store: no error, no lost write, every sequence number used
+ * once.
+ */
 class ConcurrencyTest {
   static final int WRITERS = 4;
   static final int READERS = 4;
   static final int SETS_PER_WRITER = 40;
   static final int MEMORIES_PER_SET = 5;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void concurrentWritersAndReadersNeitherFailNorLoseWrites() throws Exception {
@@ -67,14 +69,19 @@ class ConcurrencyTest {
       long total = (long) WRITERS * SETS_PER_WRITER * MEMORIES_PER_SET;
       assertThat(store.count()).isEqualTo(total);
       assertThat(store.lastSeq()).isEqualTo(total);
-      assertThat(seqs).hasSize(WRITERS * SETS_PER_WRITER)
+      assertThat(seqs)
+          .hasSize(WRITERS * SETS_PER_WRITER)
           .allMatch(s -> s % MEMORIES_PER_SET == 0 && s >= MEMORIES_PER_SET && s <= total);
       List<Long> feed = new ArrayList<>();
       store.changesSince(0, c -> feed.add(c.seq()));
       assertThat(feed).containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
       for (int w = 0; w < WRITERS; w++) {
         Scope scope = Scope.user("user" + w);
-        assertThat(store.list("t1", ListRequest.of(scope).withPage(0, 1000), SqliteMemoryStoreTest.TODAY).total())
+        assertThat(
+                store
+                    .list(
+                        "t1", ListRequest.of(scope).withPage(0, 1000), SqliteMemoryStoreTest.TODAY)
+                    .total())
             .isEqualTo((long) SETS_PER_WRITER * MEMORIES_PER_SET);
         assertThat(store.recentMessages("t1", scope, 100)).hasSize(10);
       }
@@ -83,25 +90,36 @@ class ConcurrencyTest {
     }
   }
 
-  private static List<Long> write(SqliteMemoryStore store, CountDownLatch start, String user) throws Exception {
+  private static List<Long> write(SqliteMemoryStore store, CountDownLatch start, String user)
+      throws Exception {
     start.await();
     List<Long> seqs = new ArrayList<>();
     for (int s = 0; s < SETS_PER_WRITER; s++) {
       List<MemoryChange> changes = new ArrayList<>();
       for (int i = 0; i < MEMORIES_PER_SET; i++) {
-        StoredMemory m = memory().scope(user, null, null).text(user + " fact " + s + "." + i)
-            .created(T0.plusSeconds(s)).stored();
+        StoredMemory m =
+            memory()
+                .scope(user, null, null)
+                .text(user + " fact " + s + "." + i)
+                .created(T0.plusSeconds(s))
+                .stored();
         changes.add(MemoryChange.add(m, null, null, ChangePipelines.RAW));
       }
-      ChangeSet set = new ChangeSet("t1", changes, List.of(new ChangeSet.WindowAppend(Scope.user(user),
-          List.of(Message.user("turn " + s)), 10)));
+      ChangeSet set =
+          new ChangeSet(
+              "t1",
+              changes,
+              List.of(
+                  new ChangeSet.WindowAppend(
+                      Scope.user(user), List.of(Message.user("turn " + s)), 10)));
       seqs.add(store.apply(set));
     }
     return seqs;
   }
 
   /** Reads until the writers finish; counts must never go down. Returns how many rounds it made. */
-  private static int read(SqliteMemoryStore store, CountDownLatch start, AtomicBoolean writing, String user)
+  private static int read(
+      SqliteMemoryStore store, CountDownLatch start, AtomicBoolean writing, String user)
       throws Exception {
     start.await();
     long lastCount = 0;
@@ -112,7 +130,9 @@ class ConcurrencyTest {
       long seq = store.lastSeq();
       assertThat(count).isGreaterThanOrEqualTo(lastCount);
       assertThat(seq).isGreaterThanOrEqualTo(lastSeq);
-      var page = store.list("t1", ListRequest.of(Scope.user(user)).withPage(0, 20), SqliteMemoryStoreTest.TODAY);
+      var page =
+          store.list(
+              "t1", ListRequest.of(Scope.user(user)).withPage(0, 20), SqliteMemoryStoreTest.TODAY);
       List<String> ids = page.items().stream().map(dev.engram.MemoryItem::id).toList();
       assertThat(store.getAll("t1", ids)).hasSameSizeAs(ids);
       assertThat(page.total() % MEMORIES_PER_SET).isZero();

@@ -15,15 +15,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link Durability#NORMAL} keeps every acknowledged change set when the process is killed with SIGKILL at a random
- * moment, and a change set is never half there: memory pairs and their history rows come and go together.
+ * {@link Durability#NORMAL} keeps every acknowledged change set when the process is killed with
+ * SIGKILL at a random moment, and a change set is never half there: memory pairs and their history
+ * rows come and go together.
  */
 class CrashRecoveryTest {
   static final long SEED = Long.getLong("engram.seed", 7L);
   static final int KILLS = 5;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void acknowledgedChangeSetsSurviveKillMinusNine() throws Exception {
@@ -33,8 +33,9 @@ class CrashRecoveryTest {
     for (int round = 0; round < KILLS; round++) {
       int acksBeforeKill = 5 + rnd.nextInt(60);
       Process child = start(db);
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         for (int seen = 0; seen < acksBeforeKill; ) {
           String line = out.readLine();
           assertThat(line).as("seed %d round %d: the child stopped early", SEED, round).isNotNull();
@@ -58,7 +59,9 @@ class CrashRecoveryTest {
         }
         assertThat(missing).as("seed %d round %d: acknowledged but lost", SEED, round).isEmpty();
         long count = store.count();
-        assertThat(count % 2).as("seed %d round %d: a change set was half written", SEED, round).isZero();
+        assertThat(count % 2)
+            .as("seed %d round %d: a change set was half written", SEED, round)
+            .isZero();
         assertThat(store.lastSeq()).isEqualTo(count);
         assertThat(store.recentMessages("t1", dev.engram.Scope.user("alice"), 10)).hasSize(5);
       }
@@ -66,10 +69,16 @@ class CrashRecoveryTest {
   }
 
   private static Process start(Path db) throws Exception {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    return new ProcessBuilder(java.toString(), "-cp", classpath, CrashChild.class.getName(), db.toString(),
-        Durability.NORMAL.name())
+    return new ProcessBuilder(
+            java.toString(),
+            "-cp",
+            classpath,
+            CrashChild.class.getName(),
+            db.toString(),
+            Durability.NORMAL.name())
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
   }

@@ -19,13 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code history.pipeline}: added to a file written before history rows recorded their pipeline (without a schema
- * version change), its old rows read as {@code unknown}, new rows keep theirs, and a row an older Engram writes
- * without the column reads as {@code unknown} too.
+ * {@code history.pipeline}: added to a file written before history rows recorded their pipeline
+ * (without a schema version change), its old rows read as {@code unknown}, new rows keep theirs,
+ * and a row an older Engram writes without the column reads as {@code unknown} too.
  */
 class HistoryPipelineUpgradeTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aFileWithoutThePipelineColumnGetsItWhenOpenedAndOldRowsReadUnknown() throws Exception {
@@ -34,21 +33,34 @@ class HistoryPipelineUpgradeTest {
     // The file as an Engram without history pipelines left it.
     writeWithoutColumn(db, m, "history", "pipeline");
 
-    StoredMemory updated = new StoredMemory("t1", m.item().withContent("likes green tea", Map.of(), null,
-        Memories.T0.plusSeconds(60)), m.embedding());
+    StoredMemory updated =
+        new StoredMemory(
+            "t1",
+            m.item().withContent("likes green tea", Map.of(), null, Memories.T0.plusSeconds(60)),
+            m.embedding());
     try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
-      assertThat(store.history("t1", "m1")).extracting(HistoryEntry::event, HistoryEntry::pipeline)
-          .containsExactly(org.assertj.core.groups.Tuple.tuple(EventType.ADD, ChangePipelines.UNKNOWN));
-      store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(updated, "likes tea", ChangePipelines.CONSOLIDATE))));
+      assertThat(store.history("t1", "m1"))
+          .extracting(HistoryEntry::event, HistoryEntry::pipeline)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(EventType.ADD, ChangePipelines.UNKNOWN));
+      store.apply(
+          ChangeSet.of(
+              "t1",
+              List.of(MemoryChange.update(updated, "likes tea", ChangePipelines.CONSOLIDATE))));
     }
     // An older Engram writes a row without the column.
-    exec(db, "INSERT INTO history (tenant, memory_id, event, old_text, new_text, created_s, created_ns)"
-        + " VALUES ('t1', 'm1', 'DELETE', 'likes green tea', NULL, 1714550500, 0)");
+    exec(
+        db,
+        "INSERT INTO history (tenant, memory_id, event, old_text, new_text, created_s, created_ns)"
+            + " VALUES ('t1', 'm1', 'DELETE', 'likes green tea', NULL, 1714550500, 0)");
 
     try (SqliteMemoryStore store = SqliteMemoryStore.open(db, Durability.NORMAL)) {
-      assertThat(store.history("t1", "m1")).extracting(HistoryEntry::pipeline).containsExactly(
-          ChangePipelines.UNKNOWN, ChangePipelines.CONSOLIDATE, ChangePipelines.UNKNOWN);
+      assertThat(store.history("t1", "m1"))
+          .extracting(HistoryEntry::pipeline)
+          .containsExactly(
+              ChangePipelines.UNKNOWN, ChangePipelines.CONSOLIDATE, ChangePipelines.UNKNOWN);
     }
-    assertThat(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'")).containsExactly("1");
+    assertThat(rows(db, "SELECT value FROM meta WHERE key = 'schema_version'"))
+        .containsExactly("1");
   }
 }

@@ -27,13 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hand-written filter cases with their expected ids, each also checked against {@link FilterEvaluator}: list-valued
- * metadata, kinds that never compare, negations that missing keys pass, odd keys, Unicode case folding, Java string
- * order, and time fields.
+ * Hand-written filter cases with their expected ids, each also checked against {@link
+ * FilterEvaluator}: list-valued metadata, kinds that never compare, negations that missing keys
+ * pass, odd keys, Unicode case folding, Java string order, and time fields.
  */
 class ListFilterTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static SqliteMemoryStore store;
   static List<MemoryItem> items;
 
@@ -54,19 +53,62 @@ class ListFilterTest {
     m3.put("tags", List.of());
     m3.put("nothing", null);
     StoredMemory[] all = {
-        memory().id("m1").text("Caroline likes Green Tea").metadata(m1).actor("Caroline", Role.USER)
-            .sources(List.of("D1:1", "D1:2")).eventTime(Instant.parse("2023-05-08T10:00:00Z")).created(T0).stored(),
-        memory().id("m2").text("Melanie went to Paris").actor("Melanie", Role.ASSISTANT)
-            .metadata(Map.of("topic", "travel", "rating", 3, "vegan", false, "tags", List.of("paris"),
-                "nested", Map.of("topic", "food")))
-            .sources(List.of("D2:1")).expires(LocalDate.of(2030, 1, 1)).created(T0.plusSeconds(1)).stored(),
-        memory().id("m3").text("ÄRGER über Straße").metadata(m3).eventTime(Instant.parse("2023-05-09T00:00:00Z"))
-            .created(T0.plusSeconds(2)).stored(),
-        memory().id("m4").text("supplementary 😀 char")
-            .metadata(Map.of("rating", 10, "mixed", Arrays.asList(1, "1", true, null, List.of(1), Map.of("x", 1)),
-                "glyph", "😀"))
-            .created(T0.plusSeconds(3)).stored(),
-        memory().id("m5").text("plain").metadata(Map.of("glyph", "～")).created(T0.plusSeconds(4)).stored()};
+      memory()
+          .id("m1")
+          .text("Caroline likes Green Tea")
+          .metadata(m1)
+          .actor("Caroline", Role.USER)
+          .sources(List.of("D1:1", "D1:2"))
+          .eventTime(Instant.parse("2023-05-08T10:00:00Z"))
+          .created(T0)
+          .stored(),
+      memory()
+          .id("m2")
+          .text("Melanie went to Paris")
+          .actor("Melanie", Role.ASSISTANT)
+          .metadata(
+              Map.of(
+                  "topic",
+                  "travel",
+                  "rating",
+                  3,
+                  "vegan",
+                  false,
+                  "tags",
+                  List.of("paris"),
+                  "nested",
+                  Map.of("topic", "food")))
+          .sources(List.of("D2:1"))
+          .expires(LocalDate.of(2030, 1, 1))
+          .created(T0.plusSeconds(1))
+          .stored(),
+      memory()
+          .id("m3")
+          .text("ÄRGER über Straße")
+          .metadata(m3)
+          .eventTime(Instant.parse("2023-05-09T00:00:00Z"))
+          .created(T0.plusSeconds(2))
+          .stored(),
+      memory()
+          .id("m4")
+          .text("supplementary 😀 char")
+          .metadata(
+              Map.of(
+                  "rating",
+                  10,
+                  "mixed",
+                  Arrays.asList(1, "1", true, null, List.of(1), Map.of("x", 1)),
+                  "glyph",
+                  "😀"))
+          .created(T0.plusSeconds(3))
+          .stored(),
+      memory()
+          .id("m5")
+          .text("plain")
+          .metadata(Map.of("glyph", "～"))
+          .created(T0.plusSeconds(4))
+          .stored()
+    };
     SqliteMemoryStoreTest.add(store, all);
     items = Arrays.stream(all).map(StoredMemory::item).toList();
   }
@@ -77,10 +119,23 @@ class ListFilterTest {
   }
 
   private static void assertSelects(Filter filter, String... ids) {
-    List<String> listed = store.list("t1", ListRequest.of(Scope.user("alice")).withFilter(filter)
-        .withIncludeExpired(true), TODAY).items().stream().map(MemoryItem::id).sorted().toList();
-    List<String> reference = items.stream().filter(m -> FilterEvaluator.matches(filter, m)).map(MemoryItem::id)
-        .sorted().toList();
+    List<String> listed =
+        store
+            .list(
+                "t1",
+                ListRequest.of(Scope.user("alice")).withFilter(filter).withIncludeExpired(true),
+                TODAY)
+            .items()
+            .stream()
+            .map(MemoryItem::id)
+            .sorted()
+            .toList();
+    List<String> reference =
+        items.stream()
+            .filter(m -> FilterEvaluator.matches(filter, m))
+            .map(MemoryItem::id)
+            .sorted()
+            .toList();
     assertThat(reference).as("reference semantics of %s", filter).containsExactly(ids);
     assertThat(listed).as("SQLite list of %s", filter).containsExactly(ids);
   }
@@ -154,7 +209,8 @@ class ListFilterTest {
 
   @Test
   void stringRangesFollowJavaOrder() {
-    // UTF-16 puts U+FF5E above U+E000 and the surrogate pair of U+1F600 below it; UTF-8 bytes put both above.
+    // UTF-16 puts U+FF5E above U+E000 and the surrogate pair of U+1F600 below it; UTF-8 bytes put
+    // both above.
     assertSelects(Filter.compare("glyph", Op.GT, "\uE000"), "m5");
     assertSelects(Filter.compare("glyph", Op.LT, "\uE000"), "m4");
     assertSelects(Filter.compare("actor_id", Op.GTE, "Melanie"), "m2");
@@ -171,7 +227,13 @@ class ListFilterTest {
     assertSelects(json("{\"source_id\": {\"nin\": [\"D1:2\", \"D2:1\"]}}"), "m3", "m4", "m5");
     assertSelects(json("{\"source_id\": {\"contains\": \"D1\"}}"), "m1");
     assertSelects(Filter.eq("hash", items.get(4).hash()), "m5");
-    assertSelects(json("{\"user_id\": \"alice\", \"agent_id\": {\"ne\": \"bot\"}}"), "m1", "m2", "m3", "m4", "m5");
+    assertSelects(
+        json("{\"user_id\": \"alice\", \"agent_id\": {\"ne\": \"bot\"}}"),
+        "m1",
+        "m2",
+        "m3",
+        "m4",
+        "m5");
   }
 
   @Test
@@ -179,22 +241,34 @@ class ListFilterTest {
     assertSelects(json("{\"event_time\": {\"gte\": \"2023-05-08\"}}"), "m1", "m3");
     assertSelects(json("{\"event_time\": {\"lt\": \"2023-05-09\"}}"), "m1");
     assertSelects(json("{\"event_time\": {\"lte\": \"2023-05-09T00:00:00Z\"}}"), "m1", "m3");
-    assertSelects(json("{\"event_time\": {\"ne\": \"2023-05-08T10:00:00Z\"}}"), "m2", "m3", "m4", "m5");
+    assertSelects(
+        json("{\"event_time\": {\"ne\": \"2023-05-08T10:00:00Z\"}}"), "m2", "m3", "m4", "m5");
     assertSelects(json("{\"event_time\": \"2023-05-08T12:00:00+02:00\"}"), "m1");
     assertSelects(json("{\"expiration_date\": \"2030-01-01\"}"), "m2");
     assertSelects(json("{\"expiration_date\": \"2030-01-01T00:00:01Z\"}"));
-    assertSelects(json("{\"expiration_date\": {\"gt\": \"2029-12-31T23:59:59.999999999Z\"}}"), "m2");
+    assertSelects(
+        json("{\"expiration_date\": {\"gt\": \"2029-12-31T23:59:59.999999999Z\"}}"), "m2");
     assertSelects(Filter.compare("created_at", Op.GT, T0.plusSeconds(1)), "m3", "m4", "m5");
-    assertSelects(Filter.compare("created_at", Op.GT, T0.plusSeconds(1).minusNanos(1)), "m2", "m3", "m4", "m5");
+    assertSelects(
+        Filter.compare("created_at", Op.GT, T0.plusSeconds(1).minusNanos(1)),
+        "m2",
+        "m3",
+        "m4",
+        "m5");
     assertSelects(Filter.compare("updated_at", Op.IN, List.of(T0, T0.plusSeconds(4))), "m1", "m5");
     assertSelects(Filter.compare("created_at", Op.LT, T0.toEpochMilli() + 1), "m1");
   }
 
   @Test
   void andOrNotNest() {
-    assertSelects(json("{\"OR\": [{\"topic\": \"travel\"}, {\"rating\": {\"gt\": 6}}], \"NOT\": [{\"vegan\": false}]}"),
-        "m3", "m4");
-    assertSelects(json("{\"AND\": [{\"NOT\": [{\"topic\": \"food\"}, {\"glyph\": \"*\"}]}, {\"memory\": \"*\"}]}"),
+    assertSelects(
+        json(
+            "{\"OR\": [{\"topic\": \"travel\"}, {\"rating\": {\"gt\": 6}}], \"NOT\": [{\"vegan\": false}]}"),
+        "m3",
+        "m4");
+    assertSelects(
+        json(
+            "{\"AND\": [{\"NOT\": [{\"topic\": \"food\"}, {\"glyph\": \"*\"}]}, {\"memory\": \"*\"}]}"),
         "m2");
     assertSelects(Filter.not(Filter.all()));
   }

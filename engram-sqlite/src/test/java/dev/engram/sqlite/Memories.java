@@ -99,8 +99,21 @@ final class Memories {
   }
 
   MemoryItem item() {
-    return new MemoryItem(id, text, Hashes.md5(text), metadata, userId, agentId, runId, actorId, role, createdAt,
-        updatedAt == null ? createdAt : updatedAt, eventTime, sourceIds, expirationDate);
+    return new MemoryItem(
+        id,
+        text,
+        Hashes.md5(text),
+        metadata,
+        userId,
+        agentId,
+        runId,
+        actorId,
+        role,
+        createdAt,
+        updatedAt == null ? createdAt : updatedAt,
+        eventTime,
+        sourceIds,
+        expirationDate);
   }
 
   StoredMemory stored() {

@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The per-scope message window: appended in order, trimmed to the newest {@code keep}, read oldest first. */
+/**
+ * The per-scope message window: appended in order, trimmed to the newest {@code keep}, read oldest
+ * first.
+ */
 class MessageWindowTest extends SqliteStoreTestCase {
   static final Scope ALICE = Scope.user("alice");
   static final Scope ALICE_BOT = Scope.of("alice", "bot", null);
@@ -21,7 +24,9 @@ class MessageWindowTest extends SqliteStoreTestCase {
     for (String c : contents) {
       messages.add(Message.user(c));
     }
-    store.apply(new ChangeSet(tenant, List.of(), List.of(new ChangeSet.WindowAppend(scope, messages, keep))));
+    store.apply(
+        new ChangeSet(
+            tenant, List.of(), List.of(new ChangeSet.WindowAppend(scope, messages, keep))));
   }
 
   private List<String> window(String tenant, Scope scope, int limit) {
@@ -30,10 +35,17 @@ class MessageWindowTest extends SqliteStoreTestCase {
 
   @Test
   void messagesRoundTripWithEveryField() {
-    Message full = new Message(Role.ASSISTANT, "Sure, \"tea\" it is.", "Melanie",
-        Instant.parse("2023-05-08T13:56:00.000000123Z"), "D1:2");
+    Message full =
+        new Message(
+            Role.ASSISTANT,
+            "Sure, \"tea\" it is.",
+            "Melanie",
+            Instant.parse("2023-05-08T13:56:00.000000123Z"),
+            "D1:2");
     Message bare = new Message(Role.SYSTEM, "be brief", null, null, null);
-    store.apply(new ChangeSet("t1", List.of(), List.of(new ChangeSet.WindowAppend(ALICE, List.of(full, bare), 5))));
+    store.apply(
+        new ChangeSet(
+            "t1", List.of(), List.of(new ChangeSet.WindowAppend(ALICE, List.of(full, bare), 5))));
 
     assertThat(store.recentMessages("t1", ALICE, 5)).containsExactly(full, bare);
   }
@@ -59,9 +71,14 @@ class MessageWindowTest extends SqliteStoreTestCase {
     append("t1", ALICE, 2, "a1", "a2", "a3");
     append("t1", ALICE_BOT, 2, "b1");
     append("t2", ALICE, 2, "other");
-    store.apply(new ChangeSet("t1", List.of(), List.of(
-        new ChangeSet.WindowAppend(ALICE, List.of(Message.user("a4")), 2),
-        new ChangeSet.WindowAppend(ALICE_BOT, List.of(Message.user("b2"), Message.user("b3")), 10))));
+    store.apply(
+        new ChangeSet(
+            "t1",
+            List.of(),
+            List.of(
+                new ChangeSet.WindowAppend(ALICE, List.of(Message.user("a4")), 2),
+                new ChangeSet.WindowAppend(
+                    ALICE_BOT, List.of(Message.user("b2"), Message.user("b3")), 10))));
 
     assertThat(window("t1", ALICE, 10)).containsExactly("a3", "a4");
     assertThat(window("t1", ALICE_BOT, 10)).containsExactly("b1", "b2", "b3");

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Random memories and random filters over every operator, field kind and AND/OR/NOT nesting: {@code list} must
- * return exactly the memories, in exactly the order and count, that {@link FilterEvaluator} selects. The seed is
- * fixed and printed on failure; set {@code -Dengram.seed=N} to try another.
+ * Random memories and random filters over every operator, field kind and AND/OR/NOT nesting: {@code
+ * list} must return exactly the memories, in exactly the order and count, that {@link
+ * FilterEvaluator} selects. The seed is fixed and printed on failure; set {@code -Dengram.seed=N}
+ * to try another.
  */
 class RandomFilterTest {
   static final long SEED = Long.getLong("engram.seed", 20240501L);
@@ -39,14 +40,15 @@ class RandomFilterTest {
   static final Instant BASE = Instant.parse("2024-05-01T00:00:00Z");
 
   static final String[] KEYS = {"k0", "k1", "k2", "k3", "tags", "we\"ird.key $[0]"};
-  static final String[] STRINGS = {"a", "b", "ab", "Ab", "B", "abc", "", "ä", "Äb", "😀", "～", "x y", "10", "true"};
+  static final String[] STRINGS = {
+    "a", "b", "ab", "Ab", "B", "abc", "", "ä", "Äb", "😀", "～", "x y", "10", "true"
+  };
   static final Object[] NUMBERS = {-2, 0, 1, 2, 2.0, 1.5, 3, 100, 12_345_678_901L, -0.5};
   static final String[] WORDS = {"tea", "Tea", "likes", "Paris", "ÄRGER", "coffee", "😀", "a", "b"};
   static final String[] ACTORS = {"Caroline", "Melanie", "Bob"};
   static final String[] SOURCES = {"D1:1", "D1:2", "D2:1", "D3:7"};
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void listAgreesWithTheReferenceSemantics() {
@@ -69,29 +71,55 @@ class RandomFilterTest {
         boolean includeExpired = rnd.nextBoolean();
         int offset = rnd.nextInt(3) == 0 ? rnd.nextInt(40) : 0;
         int limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(30) : ListRequest.MAX_LIMIT;
-        List<String> expected = items.stream()
-            .filter(m -> scope.contains(m.userId(), m.agentId(), m.runId()))
-            .filter(m -> includeExpired || !m.isExpired(TODAY))
-            .filter(m -> FilterEvaluator.matches(filter, m))
-            .sorted(Comparator.comparing(MemoryItem::createdAt).reversed().thenComparing(MemoryItem::id))
-            .map(MemoryItem::id).toList();
+        List<String> expected =
+            items.stream()
+                .filter(m -> scope.contains(m.userId(), m.agentId(), m.runId()))
+                .filter(m -> includeExpired || !m.isExpired(TODAY))
+                .filter(m -> FilterEvaluator.matches(filter, m))
+                .sorted(
+                    Comparator.comparing(MemoryItem::createdAt)
+                        .reversed()
+                        .thenComparing(MemoryItem::id))
+                .map(MemoryItem::id)
+                .toList();
 
-        long inScope = items.stream().filter(m -> scope.contains(m.userId(), m.agentId(), m.runId()))
-            .filter(m -> includeExpired || !m.isExpired(TODAY)).count();
+        long inScope =
+            items.stream()
+                .filter(m -> scope.contains(m.userId(), m.agentId(), m.runId()))
+                .filter(m -> includeExpired || !m.isExpired(TODAY))
+                .count();
         if (!expected.isEmpty() && expected.size() < inScope) {
           selective++;
         }
-        Page<MemoryItem> page = store.list("t1", new ListRequest(scope, filter, offset, limit, includeExpired), TODAY);
+        Page<MemoryItem> page =
+            store.list("t1", new ListRequest(scope, filter, offset, limit, includeExpired), TODAY);
 
-        String context = "seed " + SEED + ", filter #" + f + " " + filter + ", " + scope + ", includeExpired "
-            + includeExpired + ", offset " + offset + ", limit " + limit;
+        String context =
+            "seed "
+                + SEED
+                + ", filter #"
+                + f
+                + " "
+                + filter
+                + ", "
+                + scope
+                + ", includeExpired "
+                + includeExpired
+                + ", offset "
+                + offset
+                + ", limit "
+                + limit;
         assertThat(page.total()).as(context).isEqualTo(expected.size());
-        assertThat(page.items()).extracting(MemoryItem::id).as(context)
-            .containsExactlyElementsOf(expected.subList(Math.min(offset, expected.size()),
-                Math.min(offset + limit, expected.size())));
+        assertThat(page.items())
+            .extracting(MemoryItem::id)
+            .as(context)
+            .containsExactlyElementsOf(
+                expected.subList(
+                    Math.min(offset, expected.size()), Math.min(offset + limit, expected.size())));
       }
       // Guards the test itself: most filters must keep some memories and drop others.
-      assertThat(selective).as("seed " + SEED + ": filters that select a proper, non-empty subset")
+      assertThat(selective)
+          .as("seed " + SEED + ": filters that select a proper, non-empty subset")
           .isGreaterThan(FILTERS / 3);
     }
   }
@@ -100,7 +128,7 @@ class RandomFilterTest {
     Map<String, Object> metadata = new LinkedHashMap<>();
     for (String key : KEYS) {
       switch (rnd.nextInt(8)) {
-        case 0, 1 -> { } // missing
+        case 0, 1 -> {} // missing
         case 2 -> metadata.put(key, pick(rnd, STRINGS));
         case 3 -> metadata.put(key, pick(rnd, NUMBERS));
         case 4 -> metadata.put(key, rnd.nextBoolean());
@@ -109,7 +137,11 @@ class RandomFilterTest {
         default -> metadata.put(key, rnd.nextBoolean() ? pick(rnd, STRINGS) : pick(rnd, NUMBERS));
       }
     }
-    String text = pick(rnd, WORDS) + " " + pick(rnd, WORDS) + (rnd.nextBoolean() ? " " + pick(rnd, WORDS) : "");
+    String text =
+        pick(rnd, WORDS)
+            + " "
+            + pick(rnd, WORDS)
+            + (rnd.nextBoolean() ? " " + pick(rnd, WORDS) : "");
     Instant created = BASE.plusSeconds(rnd.nextInt(50)).plusNanos(rnd.nextInt(3) * 1_000L);
     List<String> sources = new ArrayList<>();
     for (String s : SOURCES) {
@@ -117,12 +149,21 @@ class RandomFilterTest {
         sources.add(s);
       }
     }
-    return new MemoryItem(UUID.randomUUID().toString(), text, Hashes.md5(text), metadata,
-        rnd.nextInt(6) == 0 ? "bob" : "alice", rnd.nextBoolean() ? "bot1" : null, rnd.nextBoolean() ? "r1" : null,
+    return new MemoryItem(
+        UUID.randomUUID().toString(),
+        text,
+        Hashes.md5(text),
+        metadata,
+        rnd.nextInt(6) == 0 ? "bob" : "alice",
+        rnd.nextBoolean() ? "bot1" : null,
+        rnd.nextBoolean() ? "r1" : null,
         rnd.nextInt(4) == 0 ? null : pick(rnd, ACTORS),
         rnd.nextInt(4) == 0 ? null : Role.values()[rnd.nextInt(Role.values().length)],
-        created, created.plusSeconds(rnd.nextInt(3)), rnd.nextBoolean() ? null : BASE.minusSeconds(rnd.nextInt(5)),
-        sources, rnd.nextInt(3) == 0 ? TODAY.plusDays(rnd.nextInt(5) - 2) : null);
+        created,
+        created.plusSeconds(rnd.nextInt(3)),
+        rnd.nextBoolean() ? null : BASE.minusSeconds(rnd.nextInt(5)),
+        sources,
+        rnd.nextInt(3) == 0 ? TODAY.plusDays(rnd.nextInt(5) - 2) : null);
   }
 
   private static List<Object> randomList(Random rnd) {
@@ -195,16 +236,25 @@ class RandomFilterTest {
       case USER_ID -> rnd.nextBoolean() ? "alice" : "bob";
       case AGENT_ID -> "bot1";
       case RUN_ID -> rnd.nextBoolean() ? "r1" : "r";
-      case ACTOR_ID -> textOnly ? pick(rnd, new String[] {"ar", "MEL", "o", ""}) : pick(rnd, ACTORS);
+      case ACTOR_ID ->
+          textOnly ? pick(rnd, new String[] {"ar", "MEL", "o", ""}) : pick(rnd, ACTORS);
       case ROLE -> pick(rnd, new String[] {"user", "assistant", "tool", "system", "USER", "s"});
       case HASH -> textOnly ? "a" : Hashes.md5(pick(rnd, WORDS));
-      case MEMORY -> textOnly ? pick(rnd, new String[] {"tea", "TEA", "ärger", "😀", " ", "ik"}) : pick(rnd, WORDS);
+      case MEMORY ->
+          textOnly
+              ? pick(rnd, new String[] {"tea", "TEA", "ärger", "😀", " ", "ik"})
+              : pick(rnd, WORDS);
       case SOURCE_ID -> textOnly ? pick(rnd, new String[] {"D1", "d1", ":7"}) : pick(rnd, SOURCES);
-      case CREATED_AT, UPDATED_AT -> rnd.nextBoolean() ? BASE.plusSeconds(rnd.nextInt(52)).plusNanos(
-          rnd.nextInt(3) * 1_000L) : BASE.plusSeconds(rnd.nextInt(52)).toString();
+      case CREATED_AT, UPDATED_AT ->
+          rnd.nextBoolean()
+              ? BASE.plusSeconds(rnd.nextInt(52)).plusNanos(rnd.nextInt(3) * 1_000L)
+              : BASE.plusSeconds(rnd.nextInt(52)).toString();
       case EVENT_TIME -> BASE.minusSeconds(rnd.nextInt(6));
-      case EXPIRATION_DATE -> rnd.nextBoolean() ? TODAY.plusDays(rnd.nextInt(7) - 3).toString()
-          : TODAY.plusDays(rnd.nextInt(7) - 3).atStartOfDay().plusSeconds(rnd.nextInt(3) - 1) + "Z";
+      case EXPIRATION_DATE ->
+          rnd.nextBoolean()
+              ? TODAY.plusDays(rnd.nextInt(7) - 3).toString()
+              : TODAY.plusDays(rnd.nextInt(7) - 3).atStartOfDay().plusSeconds(rnd.nextInt(3) - 1)
+                  + "Z";
     };
   }
 

@@ -7,8 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The graph store contract on the SQLite record. */
 class SqliteGraphStoreContractTest extends GraphStoreContractTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private SqliteMemoryStore sqlite;
 
   @Override

@@ -56,11 +56,18 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     metadata.put("nested", Map.of("x", List.of(1, 2.5, false)));
     metadata.put("nothing", null);
     metadata.put("key \"with\" 'quotes' $.[]", "ünïcödé 😀");
-    StoredMemory m = memory().text("Caroline likes \"green\" tea").metadata(metadata).scope("alice", "bot", "r1")
-        .actor("Caroline", Role.USER).created(Instant.parse("2024-05-01T08:00:00.123456789Z"))
-        .updated(Instant.parse("2024-05-02T09:30:00.000000001Z"))
-        .eventTime(Instant.parse("1999-12-31T23:59:59.999Z")).sources(List.of("D1:3", "D1:4"))
-        .expires(LocalDate.of(2030, 1, 2)).stored();
+    StoredMemory m =
+        memory()
+            .text("Caroline likes \"green\" tea")
+            .metadata(metadata)
+            .scope("alice", "bot", "r1")
+            .actor("Caroline", Role.USER)
+            .created(Instant.parse("2024-05-01T08:00:00.123456789Z"))
+            .updated(Instant.parse("2024-05-02T09:30:00.000000001Z"))
+            .eventTime(Instant.parse("1999-12-31T23:59:59.999Z"))
+            .sources(List.of("D1:3", "D1:4"))
+            .expires(LocalDate.of(2030, 1, 2))
+            .stored();
 
     long seq = add(store, m);
 
@@ -103,7 +110,8 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
 
     List<StoredMemory> got = store.getAll("t1", wanted);
 
-    assertThat(got).extracting(StoredMemory::id)
+    assertThat(got)
+        .extracting(StoredMemory::id)
         .containsExactlyInAnyOrderElementsOf(wanted.subList(0, 25));
     assertThat(store.getAll("t1", List.of())).isEmpty();
     assertThat(store.getAll("t2", wanted)).isEmpty();
@@ -115,12 +123,16 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     StoredMemory b = memory().id("b").created(T0.plusSeconds(10)).stored();
     StoredMemory c = memory().id("c").created(T0.plusSeconds(10).plusNanos(1)).stored();
     StoredMemory d = memory().id("d").created(T0).stored();
-    StoredMemory other = memory().id("e").scope("bob", null, null).created(T0.plusSeconds(99)).stored();
+    StoredMemory other =
+        memory().id("e").scope("bob", null, null).created(T0.plusSeconds(99)).stored();
     add(store, d, b, other, a, c);
 
-    Page<MemoryItem> first = store.list("t1", ListRequest.of(Scope.user("alice")).withPage(0, 3), TODAY);
-    Page<MemoryItem> second = store.list("t1", ListRequest.of(Scope.user("alice")).withPage(3, 3), TODAY);
-    Page<MemoryItem> beyond = store.list("t1", ListRequest.of(Scope.user("alice")).withPage(10, 3), TODAY);
+    Page<MemoryItem> first =
+        store.list("t1", ListRequest.of(Scope.user("alice")).withPage(0, 3), TODAY);
+    Page<MemoryItem> second =
+        store.list("t1", ListRequest.of(Scope.user("alice")).withPage(3, 3), TODAY);
+    Page<MemoryItem> beyond =
+        store.list("t1", ListRequest.of(Scope.user("alice")).withPage(10, 3), TODAY);
 
     assertThat(first.items()).extracting(MemoryItem::id).containsExactly("c", "a", "b");
     assertThat(first.total()).isEqualTo(4);
@@ -146,9 +158,11 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     assertThat(ids(Scope.run("r1"))).containsExactly("uar");
     assertThat(ids(Scope.user("bob"))).isEmpty();
     String hash = userOnly.item().hash();
-    assertThat(store.findByHash("t1", Scope.agent("bot"), hash)).extracting(MemoryItem::id)
+    assertThat(store.findByHash("t1", Scope.agent("bot"), hash))
+        .extracting(MemoryItem::id)
         .containsExactlyInAnyOrder("ua", "uar", "a");
-    assertThat(store.findByHash("t1", Scope.of("alice", null, "r1"), hash)).extracting(MemoryItem::id)
+    assertThat(store.findByHash("t1", Scope.of("alice", null, "r1"), hash))
+        .extracting(MemoryItem::id)
         .containsExactly("uar");
     assertThat(store.findByHash("t1", Scope.user("alice"), "0".repeat(32))).isEmpty();
   }
@@ -157,16 +171,27 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   void aLookupByHashReadsTheHashIndexNotTheScopesRows() throws Exception {
     List<StoredMemory> rows = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
-      rows.add(memory().id("m" + i).text("fact number " + i).scope("alice", i % 2 == 0 ? "bot" : null,
-          i % 3 == 0 ? "r1" : null).created(T0.plusSeconds(i)).stored());
+      rows.add(
+          memory()
+              .id("m" + i)
+              .text("fact number " + i)
+              .scope("alice", i % 2 == 0 ? "bot" : null, i % 3 == 0 ? "r1" : null)
+              .created(T0.plusSeconds(i))
+              .stored());
     }
     add(store, rows.toArray(StoredMemory[]::new));
     String hash = rows.get(150).item().hash();
-    for (Scope scope : List.of(Scope.user("alice"), Scope.agent("bot"), Scope.run("r1"),
-        Scope.of("alice", "bot", "r1"))) {
+    for (Scope scope :
+        List.of(
+            Scope.user("alice"),
+            Scope.agent("bot"),
+            Scope.run("r1"),
+            Scope.of("alice", "bot", "r1"))) {
       dev.engram.spi.sql.Sql query = Reads.findByHashQuery("t1", scope, hash);
-      try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
-           java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + query.text())) {
+      try (java.sql.Connection c =
+              java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
+          java.sql.PreparedStatement ps =
+              c.prepareStatement("EXPLAIN QUERY PLAN " + query.text())) {
         query.bind(ps, 1);
         List<String> plan = new ArrayList<>();
         try (java.sql.ResultSet rs = ps.executeQuery()) {
@@ -174,13 +199,21 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
             plan.add(rs.getString("detail"));
           }
         }
-        assertThat(plan).as("plan for %s", scope).anyMatch(d -> d.contains("USING INDEX memories_hash"))
+        assertThat(plan)
+            .as("plan for %s", scope)
+            .anyMatch(d -> d.contains("USING INDEX memories_hash"))
             .noneMatch(d -> d.contains("memories_listing") || d.contains("memories_scope"));
       }
     }
-    assertThat(store.findByHash("t1", Scope.user("alice"), hash)).extracting(MemoryItem::id).containsExactly("m150");
-    assertThat(store.findByHash("t1", Scope.agent("bot"), hash)).extracting(MemoryItem::id).containsExactly("m150");
-    assertThat(store.findByHash("t1", Scope.run("r1"), hash)).extracting(MemoryItem::id).containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.user("alice"), hash))
+        .extracting(MemoryItem::id)
+        .containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.agent("bot"), hash))
+        .extracting(MemoryItem::id)
+        .containsExactly("m150");
+    assertThat(store.findByHash("t1", Scope.run("r1"), hash))
+        .extracting(MemoryItem::id)
+        .containsExactly("m150");
     assertThat(store.findByHash("t1", Scope.run("r2"), hash)).isEmpty();
     assertThat(store.findByHash("t2", Scope.user("alice"), hash)).isEmpty();
   }
@@ -192,8 +225,9 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
       rows.add(memory().id("c" + i).text("change " + i).stored());
     }
     add(store, rows.toArray(StoredMemory[]::new));
-    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
-         java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + Reads.CHANGES)) {
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + store.file());
+        java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + Reads.CHANGES)) {
       ps.setLong(1, 40);
       List<String> plan = new ArrayList<>();
       try (java.sql.ResultSet rs = ps.executeQuery()) {
@@ -201,7 +235,8 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
           plan.add(rs.getString("detail"));
         }
       }
-      assertThat(plan).anyMatch(d -> d.contains("SEARCH history USING INTEGER PRIMARY KEY"))
+      assertThat(plan)
+          .anyMatch(d -> d.contains("SEARCH history USING INTEGER PRIMARY KEY"))
           .noneMatch(d -> d.contains("SCAN history"));
     }
     List<String> changed = new ArrayList<>();
@@ -210,7 +245,9 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   }
 
   private List<String> ids(Scope scope) {
-    return store.list("t1", ListRequest.of(scope), TODAY).items().stream().map(MemoryItem::id).toList();
+    return store.list("t1", ListRequest.of(scope), TODAY).items().stream()
+        .map(MemoryItem::id)
+        .toList();
   }
 
   @Test
@@ -222,7 +259,8 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     add(store, past, today, tomorrow, never);
 
     ListRequest request = ListRequest.of(Scope.user("alice"));
-    assertThat(store.list("t1", request, TODAY).items()).extracting(MemoryItem::id)
+    assertThat(store.list("t1", request, TODAY).items())
+        .extracting(MemoryItem::id)
         .containsExactly("never", "tomorrow");
     assertThat(store.list("t1", request.withIncludeExpired(true), TODAY).total()).isEqualTo(4);
     assertThat(store.expiredIds("t1", TODAY, 10)).containsExactly("past", "today");
@@ -234,28 +272,64 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   @Test
   void updateAndDeleteWriteHistoryAndDeleteKeepsIt() {
     StoredMemory m = memory().text("likes tea").actor("Caroline", Role.USER).stored();
-    long s1 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.add(m, "Caroline", Role.USER, ChangePipelines.RAW))));
+    long s1 =
+        store.apply(
+            ChangeSet.of(
+                "t1", List.of(MemoryChange.add(m, "Caroline", Role.USER, ChangePipelines.RAW))));
     Instant later = T0.plusSeconds(60).plusNanos(7);
-    StoredMemory updated = new StoredMemory("t1",
-        m.item().withContent("likes green tea", Map.of("v", 2), null, later), new float[] {1, 2, 3, 4});
-    long s2 = store.apply(ChangeSet.of("t1", List.of(MemoryChange.update(updated, "likes tea",
-        ChangePipelines.UPDATE))));
+    StoredMemory updated =
+        new StoredMemory(
+            "t1",
+            m.item().withContent("likes green tea", Map.of("v", 2), null, later),
+            new float[] {1, 2, 3, 4});
+    long s2 =
+        store.apply(
+            ChangeSet.of(
+                "t1", List.of(MemoryChange.update(updated, "likes tea", ChangePipelines.UPDATE))));
 
     assertThat(store.get("t1", m.id()).orElseThrow().item()).isEqualTo(updated.item());
     assertThat(store.get("t1", m.id()).orElseThrow().embedding()).containsExactly(1, 2, 3, 4);
 
-    long s3 = store.apply(ChangeSet.of("t1",
-        List.of(MemoryChange.delete(updated, ChangePipelines.DELETE, DELETED_AT))));
+    long s3 =
+        store.apply(
+            ChangeSet.of(
+                "t1", List.of(MemoryChange.delete(updated, ChangePipelines.DELETE, DELETED_AT))));
 
     assertThat(List.of(s1, s2, s3)).containsExactly(1L, 2L, 3L);
     assertThat(store.get("t1", m.id())).isEmpty();
     assertThat(store.count()).isZero();
-    assertThat(store.history("t1", m.id())).containsExactly(
-        new HistoryEntry(1, m.id(), EventType.ADD, null, "likes tea", "Caroline", Role.USER, T0, ChangePipelines.RAW),
-        new HistoryEntry(2, m.id(), EventType.UPDATE, "likes tea", "likes green tea", null, null, later,
-            ChangePipelines.UPDATE),
-        new HistoryEntry(3, m.id(), EventType.DELETE, "likes green tea", null, null, null, DELETED_AT,
-            ChangePipelines.DELETE));
+    assertThat(store.history("t1", m.id()))
+        .containsExactly(
+            new HistoryEntry(
+                1,
+                m.id(),
+                EventType.ADD,
+                null,
+                "likes tea",
+                "Caroline",
+                Role.USER,
+                T0,
+                ChangePipelines.RAW),
+            new HistoryEntry(
+                2,
+                m.id(),
+                EventType.UPDATE,
+                "likes tea",
+                "likes green tea",
+                null,
+                null,
+                later,
+                ChangePipelines.UPDATE),
+            new HistoryEntry(
+                3,
+                m.id(),
+                EventType.DELETE,
+                "likes green tea",
+                null,
+                null,
+                null,
+                DELETED_AT,
+                ChangePipelines.DELETE));
     assertThat(store.history("t1", "unknown")).isEmpty();
     assertThat(store.lastSeq()).isEqualTo(3);
   }
@@ -266,8 +340,13 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     long seq = add(store, memory().stored(), memory().stored(), memory().stored());
     assertThat(seq).isEqualTo(3);
     assertThat(store.apply(ChangeSet.of("t1", List.of()))).isEqualTo(3);
-    ChangeSet windowOnly = new ChangeSet("t1", List.of(), List.of(new ChangeSet.WindowAppend(Scope.user("alice"),
-        List.of(dev.engram.Message.user("hi")), 5)));
+    ChangeSet windowOnly =
+        new ChangeSet(
+            "t1",
+            List.of(),
+            List.of(
+                new ChangeSet.WindowAppend(
+                    Scope.user("alice"), List.of(dev.engram.Message.user("hi")), 5)));
     assertThat(store.apply(windowOnly)).isEqualTo(3);
     assertThat(store.recentMessages("t1", Scope.user("alice"), 5)).hasSize(1);
   }
@@ -281,7 +360,8 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     store.forEach(m -> seen.add(m.tenant() + "/" + m.id() + "/" + m.item().text()));
 
     assertThat(store.count()).isEqualTo(3);
-    assertThat(seen).containsExactlyInAnyOrder("t1/x/likes tea", "t1/y/likes tea", "t2/x/other tenant");
+    assertThat(seen)
+        .containsExactlyInAnyOrder("t1/x/likes tea", "t1/y/likes tea", "t2/x/other tenant");
   }
 
   @Test
@@ -308,10 +388,15 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
     store.recordEmbeddingSpec(new EmbeddingSpec("hash-4", 4));
 
     assertThatThrownBy(() -> store.recordEmbeddingSpec(new EmbeddingSpec("other", 8)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("hash-4").hasMessageContaining("other");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("hash-4")
+        .hasMessageContaining("other");
     StoredMemory wrong = memory().embedding(new float[] {1, 2, 3}).stored();
-    assertThatThrownBy(() -> add(store, wrong)).isInstanceOf(DimensionMismatchException.class)
-        .hasMessageContaining(wrong.id()).hasMessageContaining("3-dimensional").hasMessageContaining("hash-4");
+    assertThatThrownBy(() -> add(store, wrong))
+        .isInstanceOf(DimensionMismatchException.class)
+        .hasMessageContaining(wrong.id())
+        .hasMessageContaining("3-dimensional")
+        .hasMessageContaining("hash-4");
     assertThat(store.count()).isZero();
   }
 
@@ -319,16 +404,21 @@ class SqliteMemoryStoreTest extends SqliteStoreTestCase {
   void aClosedStoreFailsClearly() {
     store.close();
     store.close();
-    assertThatThrownBy(() -> store.count()).isInstanceOf(StorageException.class).hasMessageContaining("closed");
-    assertThatThrownBy(() -> add(store, memory().stored())).isInstanceOf(StorageException.class)
+    assertThatThrownBy(() -> store.count())
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> add(store, memory().stored()))
+        .isInstanceOf(StorageException.class)
         .hasMessageContaining("closed");
   }
 
   @Test
   void aFileThatIsNotADatabaseIsRejectedWithItsPath() throws Exception {
     Path bogus = dir.resolve("bogus.db");
-    java.nio.file.Files.writeString(bogus, "this is not a database, just some text that is long enough. ".repeat(20));
+    java.nio.file.Files.writeString(
+        bogus, "this is not a database, just some text that is long enough. ".repeat(20));
     assertThatThrownBy(() -> SqliteMemoryStore.open(bogus, Durability.FULL))
-        .isInstanceOf(StorageException.class).hasMessageContaining(bogus.toString());
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining(bogus.toString());
   }
 }

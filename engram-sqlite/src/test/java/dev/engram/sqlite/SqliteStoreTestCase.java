@@ -6,13 +6,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The frame of the tests that work on one store per test: a fresh {@link SqliteMemoryStore} in a temporary
- * directory ({@link SqliteMemoryStoreTest#open(Path)}: normal durability, a fixed clock), opened before each test
- * and closed after it. A subclass's own {@code @BeforeEach} methods run after the store is open.
+ * The frame of the tests that work on one store per test: a fresh {@link SqliteMemoryStore} in a
+ * temporary directory ({@link SqliteMemoryStoreTest#open(Path)}: normal durability, a fixed clock),
+ * opened before each test and closed after it. A subclass's own {@code @BeforeEach} methods run
+ * after the store is open.
  */
 abstract class SqliteStoreTestCase {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   SqliteMemoryStore store;
 
   @BeforeEach

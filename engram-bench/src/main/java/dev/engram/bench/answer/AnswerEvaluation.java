@@ -22,11 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
- * Answers and judges a list of questions and scores them as the Mem0 paper did: J (LLM judge, mean and standard
- * deviation over R judge runs), token F1 and BLEU-1, per LoCoMo category and overall. Each question is answered once
- * and judged R times (runs 0 to R-1, each cached separately); questions run on a fixed pool of N threads.
- * Results do not depend on N: scores are added up in input order. The first failure stops the run and surfaces as
- * a {@link LanguageModelException} naming the item and its question. Thread-safe; {@link #run} blocks.
+ * Answers and judges a list of questions and scores them as the Mem0 paper did: J (LLM judge, mean
+ * and standard deviation over R judge runs), token F1 and BLEU-1, per LoCoMo category and overall.
+ * Each question is answered once and judged R times (runs 0 to R-1, each cached separately);
+ * questions run on a fixed pool of N threads. Results do not depend on N: scores are added up in
+ * input order. The first failure stops the run and surfaces as a {@link LanguageModelException}
+ * naming the item and its question. Thread-safe; {@link #run} blocks.
  */
 public final class AnswerEvaluation {
   private final Answerer answerer;
@@ -42,10 +43,11 @@ public final class AnswerEvaluation {
   }
 
   /**
-   * An evaluation with {@code threads} concurrent questions and {@code judgeRuns} judge runs per answer (the paper
-   * used 10).
+   * An evaluation with {@code threads} concurrent questions and {@code judgeRuns} judge runs per
+   * answer (the paper used 10).
    */
-  public static AnswerEvaluation create(Answerer answerer, Judge judge, int threads, int judgeRuns) {
+  public static AnswerEvaluation create(
+      Answerer answerer, Judge judge, int threads, int judgeRuns) {
     Objects.requireNonNull(answerer, "answerer");
     Objects.requireNonNull(judge, "judge");
     if (threads < 1) {
@@ -60,9 +62,10 @@ public final class AnswerEvaluation {
   /**
    * Answers, judges and scores {@code items}.
    *
-   * @param progress called with the number of questions finished so far (1, 2, ... n, in that order, one call at a
-   *                 time, from worker threads)
-   * @throws LanguageModelException if a model call fails for good; the message names the item id and question
+   * @param progress called with the number of questions finished so far (1, 2, ... n, in that
+   *     order, one call at a time, from worker threads)
+   * @throws LanguageModelException if a model call fails for good; the message names the item id
+   *     and question
    */
   public EvaluationResult run(List<EvaluationItem> items, IntConsumer progress) {
     Objects.requireNonNull(items, "items");
@@ -78,23 +81,24 @@ public final class AnswerEvaluation {
       AtomicBoolean stopped = new AtomicBoolean();
       for (int i = 0; i < items.size(); i++) {
         int index = i;
-        done.submit(() -> {
-          if (stopped.get()) {
-            return index; // an earlier question failed: the run is over
-          }
-          try {
-            results[index] = evaluate(items.get(index));
-          } catch (RuntimeException | Error e) {
-            stopped.set(true);
-            throw e;
-          }
-          synchronized (progressLock) {
-            if (!stopped.get()) {
-              progress.accept(++finished[0]);
-            }
-          }
-          return index;
-        });
+        done.submit(
+            () -> {
+              if (stopped.get()) {
+                return index; // an earlier question failed: the run is over
+              }
+              try {
+                results[index] = evaluate(items.get(index));
+              } catch (RuntimeException | Error e) {
+                stopped.set(true);
+                throw e;
+              }
+              synchronized (progressLock) {
+                if (!stopped.get()) {
+                  progress.accept(++finished[0]);
+                }
+              }
+              return index;
+            });
       }
       for (int i = 0; i < items.size(); i++) {
         await(done.take(), items);
@@ -106,8 +110,13 @@ public final class AnswerEvaluation {
       pool.shutdownNow();
     }
     List<ItemResult> list = List.of(results);
-    return new EvaluationResult(score(list, judgeRuns), byCategory(list), list, judgeRuns,
-        minus(answerer.usage(), answerBefore), minus(judge.usage(), judgeBefore));
+    return new EvaluationResult(
+        score(list, judgeRuns),
+        byCategory(list),
+        list,
+        judgeRuns,
+        minus(answerer.usage(), answerBefore),
+        minus(judge.usage(), judgeBefore));
   }
 
   private ItemResult evaluate(EvaluationItem item) {
@@ -117,15 +126,27 @@ public final class AnswerEvaluation {
       for (int r = 0; r < judgeRuns; r++) {
         labels.add(judge.judge(item.question(), item.goldAnswer(), answer, r).correct());
       }
-      return new ItemResult(item, answer, labels, AnswerMetrics.f1(answer, item.goldAnswer()),
+      return new ItemResult(
+          item,
+          answer,
+          labels,
+          AnswerMetrics.f1(answer, item.goldAnswer()),
           AnswerMetrics.bleu1(answer, item.goldAnswer()));
     } catch (LanguageModelException e) {
-      throw new LanguageModelException(e.kind(), "item " + item.id() + " (question " + Texts.quote(item.question())
-          + "): " + e.getMessage(), e);
+      throw new LanguageModelException(
+          e.kind(),
+          "item "
+              + item.id()
+              + " (question "
+              + Texts.quote(item.question())
+              + "): "
+              + e.getMessage(),
+          e);
     }
   }
 
-  private static void await(Future<Integer> future, List<EvaluationItem> items) throws InterruptedException {
+  private static void await(Future<Integer> future, List<EvaluationItem> items)
+      throws InterruptedException {
     try {
       future.get();
     } catch (ExecutionException e) {
@@ -136,7 +157,8 @@ public final class AnswerEvaluation {
       if (cause instanceof Error err) {
         throw err;
       }
-      throw new EngramException("answer evaluation of " + items.size() + " items failed: " + cause, cause);
+      throw new EngramException(
+          "answer evaluation of " + items.size() + " items failed: " + cause, cause);
     }
   }
 
@@ -150,7 +172,10 @@ public final class AnswerEvaluation {
     return out;
   }
 
-  /** Scores a group: J per run, then mean and population standard deviation over runs; F1 and BLEU-1 means. */
+  /**
+   * Scores a group: J per run, then mean and population standard deviation over runs; F1 and BLEU-1
+   * means.
+   */
   static Scores score(List<ItemResult> results, int runs) {
     int n = results.size();
     if (n == 0) {
@@ -183,8 +208,11 @@ public final class AnswerEvaluation {
   }
 
   private static Usage minus(Usage after, Usage before) {
-    return new Usage(after.llmCalls() - before.llmCalls(), after.inputTokens() - before.inputTokens(),
-        after.outputTokens() - before.outputTokens(), after.llmTime().minus(before.llmTime()));
+    return new Usage(
+        after.llmCalls() - before.llmCalls(),
+        after.inputTokens() - before.inputTokens(),
+        after.outputTokens() - before.outputTokens(),
+        after.llmTime().minus(before.llmTime()));
   }
 
   private static ThreadFactory daemonThreads() {

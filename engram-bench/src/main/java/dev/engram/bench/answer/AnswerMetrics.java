@@ -10,21 +10,25 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Token F1 and BLEU-1 of a generated answer against the gold answer, computed as the Mem0 paper's harness computes
- * them (mem0ai/mem0 {@code evaluation/metrics/utils.py}), so that Engram's figures can be compared with its tables.
- * Both are in [0, 1]; either is 0 when the prediction or the gold answer is empty. Thread-safe (stateless).
+ * Token F1 and BLEU-1 of a generated answer against the gold answer, computed as the Mem0 paper's
+ * harness computes them (mem0ai/mem0 {@code evaluation/metrics/utils.py}), so that Engram's figures
+ * can be compared with its tables. Both are in [0, 1]; either is 0 when the prediction or the gold
+ * answer is empty. Thread-safe (stateless).
  *
  * <ul>
- *   <li>{@link #f1}: lower-case, replace {@code . , ! ?} by spaces, split on whitespace, take the <em>sets</em> of
- *   tokens; precision = |common| / |predicted set|, recall = |common| / |gold set|, F1 = 2PR / (P + R).</li>
+ *   <li>{@link #f1}: lower-case, replace {@code . , ! ?} by spaces, split on whitespace, take the
+ *       <em>sets</em> of tokens; precision = |common| / |predicted set|, recall = |common| / |gold
+ *       set|, F1 = 2PR / (P + R).
  *   <li>{@link #bleu1}: NLTK {@code sentence_bleu([gold], pred, weights=(1, 0, 0, 0),
- *   smoothing_function=SmoothingFunction().method1)} over {@code word_tokenize} of the lower-cased strings:
- *   clipped unigram precision times the brevity penalty {@code exp(1 - r/c)} when the prediction (c tokens) is not
- *   longer than the gold answer (r tokens). Tokenisation approximates NLTK's, see {@link WordTokenizer}.</li>
+ *       smoothing_function=SmoothingFunction().method1)} over {@code word_tokenize} of the
+ *       lower-cased strings: clipped unigram precision times the brevity penalty {@code exp(1 -
+ *       r/c)} when the prediction (c tokens) is not longer than the gold answer (r tokens).
+ *       Tokenisation approximates NLTK's, see {@link WordTokenizer}.
  * </ul>
  */
 public final class AnswerMetrics {
-  private static final Pattern WHITESPACE = Pattern.compile("\\s+", Pattern.UNICODE_CHARACTER_CLASS);
+  private static final Pattern WHITESPACE =
+      Pattern.compile("\\s+", Pattern.UNICODE_CHARACTER_CLASS);
 
   private AnswerMetrics() {}
 
@@ -54,7 +58,8 @@ public final class AnswerMetrics {
     if (prediction.isEmpty() || gold.isEmpty()) {
       return 0.0;
     }
-    return bleu1(WordTokenizer.tokenizeLowercased(prediction.strip()),
+    return bleu1(
+        WordTokenizer.tokenizeLowercased(prediction.strip()),
         WordTokenizer.tokenizeLowercased(gold.strip()));
   }
 
@@ -69,18 +74,23 @@ public final class AnswerMetrics {
     for (String t : hypothesis) {
       int n = used.merge(t, 1, Integer::sum);
       if (n <= available.getOrDefault(t, 0)) {
-        matched++; // clipped count: a gold token is used at most as often as it occurs in the gold answer
+        matched++; // clipped count: a gold token is used at most as often as it occurs in the gold
+        // answer
       }
     }
     if (matched == 0) {
       return 0.0; // NLTK returns 0 when no unigram matches, before smoothing
     }
     double precision = (double) matched / hypothesis.size();
-    // Smoothing method 1 only changes the zero-count higher orders, whose weight is 0: they drop out.
+    // Smoothing method 1 only changes the zero-count higher orders, whose weight is 0: they drop
+    // out.
     return brevityPenalty(reference.size(), hypothesis.size()) * Math.exp(Math.log(precision));
   }
 
-  /** NLTK's brevity penalty for a reference of {@code r} tokens and a hypothesis of {@code c} tokens. */
+  /**
+   * NLTK's brevity penalty for a reference of {@code r} tokens and a hypothesis of {@code c}
+   * tokens.
+   */
   static double brevityPenalty(int r, int c) {
     if (c > r) {
       return 1.0;
@@ -92,8 +102,13 @@ public final class AnswerMetrics {
   }
 
   private static Set<String> simpleTokens(String text) {
-    String t = text.toLowerCase(Locale.ROOT).replace('.', ' ').replace(',', ' ').replace('!', ' ').replace('?', ' ')
-        .strip();
+    String t =
+        text.toLowerCase(Locale.ROOT)
+            .replace('.', ' ')
+            .replace(',', ' ')
+            .replace('!', ' ')
+            .replace('?', ' ')
+            .strip();
     Set<String> tokens = new HashSet<>();
     if (!t.isEmpty()) {
       tokens.addAll(List.of(WHITESPACE.split(t)));

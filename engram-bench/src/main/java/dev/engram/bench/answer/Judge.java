@@ -11,23 +11,26 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The LLM-as-a-judge of the Mem0 paper (evaluation reference §3.1): labels a generated answer CORRECT or WRONG
- * against the gold answer, generously (same topic counts; for time questions the same date or period in any format
- * counts). The prompt is {@code judge.txt}; the model answers {@code {"reasoning": ..., "label": ...}} at
- * temperature 0; chatty text, code fences and think blocks around the JSON are tolerated, the label is read
- * case-insensitively, anything else is an unusable answer (retried, then an error). Each judge run {@code r} is cached
- * under its own key, so R runs make R calls once and none on a rerun. Thread-safe; {@link #judge} blocks.
+ * The LLM-as-a-judge of the Mem0 paper (evaluation reference §3.1): labels a generated answer
+ * CORRECT or WRONG against the gold answer, generously (same topic counts; for time questions the
+ * same date or period in any format counts). The prompt is {@code judge.txt}; the model answers
+ * {@code {"reasoning": ..., "label": ...}} at temperature 0; chatty text, code fences and think
+ * blocks around the JSON are tolerated, the label is read case-insensitively, anything else is an
+ * unusable answer (retried, then an error). Each judge run {@code r} is cached under its own key,
+ * so R runs make R calls once and none on a rerun. Thread-safe; {@link #judge} blocks.
  */
 public final class Judge {
   static final String SYSTEM = Texts.load("judge.txt");
-  static final Map<String, Object> SCHEMA = Texts.stringObject(List.of("reasoning", "label"),
-      Map.of("label", Map.of("type", "string", "enum", List.of("CORRECT", "WRONG"))));
+  static final Map<String, Object> SCHEMA =
+      Texts.stringObject(
+          List.of("reasoning", "label"),
+          Map.of("label", Map.of("type", "string", "enum", List.of("CORRECT", "WRONG"))));
   private static final int MAX_OUTPUT_TOKENS = 256;
 
   /**
    * One judgement.
    *
-   * @param correct   true for CORRECT
+   * @param correct true for CORRECT
    * @param reasoning the judge's one-sentence reasoning (may be empty)
    */
   public record Verdict(boolean correct, String reasoning) {
@@ -52,8 +55,8 @@ public final class Judge {
    * Judges {@code generated} against {@code gold} for {@code question}.
    *
    * @param run the judge run, from 0; each run is cached separately
-   * @throws LanguageModelException if the model fails or keeps giving unusable answers; the message names the
-   *                                question and the run
+   * @throws LanguageModelException if the model fails or keeps giving unusable answers; the message
+   *     names the question and the run
    */
   public Verdict judge(String question, String gold, String generated, int run) {
     Objects.requireNonNull(question, "question");
@@ -78,20 +81,30 @@ public final class Judge {
   }
 
   static LanguageModel.Prompt prompt(String question, String gold, String generated) {
-    String user = "Question: " + question.strip() + "\nGold answer: " + gold.strip() + "\nGenerated answer: "
-        + generated.strip();
+    String user =
+        "Question: "
+            + question.strip()
+            + "\nGold answer: "
+            + gold.strip()
+            + "\nGenerated answer: "
+            + generated.strip();
     return new LanguageModel.Prompt(SYSTEM, user, "judgement", SCHEMA, MAX_OUTPUT_TOKENS, 0.0);
   }
 
   /** Reads a judge's JSON object; a label other than CORRECT or WRONG is an unusable answer. */
   static Verdict read(JsonNode node, String step) {
     JsonNode label = node.get("label");
-    String value = label != null && label.isTextual() ? label.asText().strip().toUpperCase(Locale.ROOT) : "";
+    String value =
+        label != null && label.isTextual() ? label.asText().strip().toUpperCase(Locale.ROOT) : "";
     if (!value.equals("CORRECT") && !value.equals("WRONG")) {
-      throw new LanguageModelException(LanguageModelException.Kind.INVALID_RESPONSE,
-          step + ": \"label\" must be CORRECT or WRONG, got " + (label == null ? "nothing" : label.toString()));
+      throw new LanguageModelException(
+          LanguageModelException.Kind.INVALID_RESPONSE,
+          step
+              + ": \"label\" must be CORRECT or WRONG, got "
+              + (label == null ? "nothing" : label.toString()));
     }
     JsonNode reasoning = node.path("reasoning");
-    return new Verdict(value.equals("CORRECT"), reasoning.isValueNode() ? reasoning.asText().strip() : "");
+    return new Verdict(
+        value.equals("CORRECT"), reasoning.isValueNode() ? reasoning.asText().strip() : "");
   }
 }

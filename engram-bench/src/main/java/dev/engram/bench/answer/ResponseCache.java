@@ -34,14 +34,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Model responses cached on disk so that reruns of an evaluation cost nothing. Keyed by the SHA-256 of the model
- * id, the system prompt, the user prompt and a run number (so that a judge asked R times keeps R answers); a hit
- * returns exactly the stored text and calls nothing.
+ * Model responses cached on disk so that reruns of an evaluation cost nothing. Keyed by the SHA-256
+ * of the model id, the system prompt, the user prompt and a run number (so that a judge asked R
+ * times keeps R answers); a hit returns exactly the stored text and calls nothing.
  *
- * <p>Storage: one JSON Lines file, one object {@code {"key", "model", "run", "text"}} per response, appended and
- * flushed as each response arrives (a crash loses at most the line being written; a torn last line is skipped on
- * the next open). Only usable responses are stored: callers pass what their parser accepted. The file is locked
- * while open: one process at a time. Thread-safe; concurrent requests for the same key wait for one computation.
+ * <p>Storage: one JSON Lines file, one object {@code {"key", "model", "run", "text"}} per response,
+ * appended and flushed as each response arrives (a crash loses at most the line being written; a
+ * torn last line is skipped on the next open). Only usable responses are stored: callers pass what
+ * their parser accepted. The file is locked while open: one process at a time. Thread-safe;
+ * concurrent requests for the same key wait for one computation.
  */
 public final class ResponseCache implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ResponseCache.class);
@@ -70,7 +71,8 @@ public final class ResponseCache implements Closeable {
   }
 
   /**
-   * Opens (or creates, with its parent directories) the cache file {@code file} and loads its entries.
+   * Opens (or creates, with its parent directories) the cache file {@code file} and loads its
+   * entries.
    *
    * @throws StorageException if the file cannot be read or written, or another process holds it
    */
@@ -82,7 +84,9 @@ public final class ResponseCache implements Closeable {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      channel =
+          FileChannel.open(
+              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock;
       try {
         lock = channel.tryLock();
@@ -90,8 +94,11 @@ public final class ResponseCache implements Closeable {
         lock = null;
       }
       if (lock == null) {
-        throw new StorageException("response cache " + file.toAbsolutePath() + " is in use by another process or"
-            + " another open cache; close it first or choose another path");
+        throw new StorageException(
+            "response cache "
+                + file.toAbsolutePath()
+                + " is in use by another process or"
+                + " another open cache; close it first or choose another path");
       }
       byte[] content = readAll(channel);
       channel.position(channel.size());
@@ -104,14 +111,18 @@ public final class ResponseCache implements Closeable {
       return cache;
     } catch (IOException e) {
       closeQuietly(channel);
-      throw new StorageException("cannot open response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot open response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       closeQuietly(channel);
       throw e;
     }
   }
 
-  /** The cache key: hex SHA-256 of model id, system prompt, user prompt and run, separated by NUL characters. */
+  /**
+   * The cache key: hex SHA-256 of model id, system prompt, user prompt and run, separated by NUL
+   * characters.
+   */
   public static String key(String modelId, LanguageModel.Prompt prompt, int run) {
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(prompt, "prompt");
@@ -130,10 +141,12 @@ public final class ResponseCache implements Closeable {
   }
 
   /**
-   * The stored response for this request, or else the result of {@code compute} (a model call returning text its
-   * caller could use), which is stored. Failures of {@code compute} propagate and store nothing.
+   * The stored response for this request, or else the result of {@code compute} (a model call
+   * returning text its caller could use), which is stored. Failures of {@code compute} propagate
+   * and store nothing.
    */
-  public String getOrCompute(String modelId, LanguageModel.Prompt prompt, int run, Supplier<String> compute) {
+  public String getOrCompute(
+      String modelId, LanguageModel.Prompt prompt, int run, Supplier<String> compute) {
     Objects.requireNonNull(compute, "compute");
     String key = key(modelId, prompt, run);
     String hit = entries.get(key);
@@ -152,7 +165,8 @@ public final class ResponseCache implements Closeable {
       }
     }
     try {
-      String stored = entries.get(key); // stored between our first look and taking the in-flight slot
+      String stored =
+          entries.get(key); // stored between our first look and taking the in-flight slot
       if (stored != null) {
         hits.incrementAndGet();
         mine.complete(stored);
@@ -204,7 +218,8 @@ public final class ResponseCache implements Closeable {
       lock.release();
       channel.close();
     } catch (IOException e) {
-      throw new StorageException("cannot close response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot close response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
     }
   }
 
@@ -225,7 +240,8 @@ public final class ResponseCache implements Closeable {
       writer.write('\n');
       writer.flush();
     } catch (IOException e) {
-      throw new StorageException("cannot write response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot write response cache " + file.toAbsolutePath() + ": " + e.getMessage(), e);
     }
   }
 
@@ -259,7 +275,8 @@ public final class ResponseCache implements Closeable {
     }
     ByteBuffer buffer = ByteBuffer.allocate((int) size);
     while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) >= 0) {
-      // read through the locked channel (some platforms forbid reading a locked file through another handle)
+      // read through the locked channel (some platforms forbid reading a locked file through
+      // another handle)
     }
     return Arrays.copyOf(buffer.array(), buffer.position());
   }

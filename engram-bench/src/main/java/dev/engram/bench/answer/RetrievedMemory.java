@@ -8,17 +8,18 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One retrieved memory (or chunk) as the answer model sees it: its text, who it is about or who said it, and when
- * it happened. Immutable.
+ * One retrieved memory (or chunk) as the answer model sees it: its text, who it is about or who
+ * said it, and when it happened. Immutable.
  *
- * @param text    the memory text
- * @param speaker the speaker or owner, or {@code ""} when unknown (null becomes {@code ""}); leave it empty when the
- *                text already starts with the speaker's name
- * @param time    when the memory happened (the session time for LoCoMo), or null when unknown
+ * @param text the memory text
+ * @param speaker the speaker or owner, or {@code ""} when unknown (null becomes {@code ""}); leave
+ *     it empty when the text already starts with the speaker's name
+ * @param time when the memory happened (the session time for LoCoMo), or null when unknown
  */
 public record RetrievedMemory(String text, String speaker, Instant time) {
   private static final DateTimeFormatter WHEN =
-      DateTimeFormatter.ofPattern("d MMMM yyyy (EEEE), HH:mm", Locale.ENGLISH).withZone(ZoneOffset.UTC);
+      DateTimeFormatter.ofPattern("d MMMM yyyy (EEEE), HH:mm", Locale.ENGLISH)
+          .withZone(ZoneOffset.UTC);
 
   public RetrievedMemory {
     Objects.requireNonNull(text, "text");

@@ -37,7 +37,14 @@ final class Texts {
     for (String p : properties) {
       props.put(p, overrides.getOrDefault(p, Map.of("type", "string")));
     }
-    return Map.of("type", "object", "properties", Collections.unmodifiableMap(props), "required", List.copyOf(properties),
-        "additionalProperties", false);
+    return Map.of(
+        "type",
+        "object",
+        "properties",
+        Collections.unmodifiableMap(props),
+        "required",
+        List.copyOf(properties),
+        "additionalProperties",
+        false);
   }
 }

@@ -13,13 +13,18 @@ import java.util.Set;
 final class Baselines {
   private Baselines() {}
 
-  static void measure(Conversation c, Embedder embedder, LocomoBench.Hooks hooks, ReportBuilder report) {
+  static void measure(
+      Conversation c, Embedder embedder, LocomoBench.Hooks hooks, ReportBuilder report) {
     measure(c, embedder, RagBaseline.CHUNK_TOKENS, hooks, report);
   }
 
   /** Measures RAG with the given chunk sizes (and {@link RagBaseline#KS}), then full context. */
-  static void measure(Conversation c, Embedder embedder, List<Integer> chunkSizes, LocomoBench.Hooks hooks,
-                      ReportBuilder report) {
+  static void measure(
+      Conversation c,
+      Embedder embedder,
+      List<Integer> chunkSizes,
+      LocomoBench.Hooks hooks,
+      ReportBuilder report) {
     List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
     List<float[]> queries = questions.stream().map(q -> embedder.embedQuery(q.question())).toList();
     for (int size : chunkSizes) {
@@ -33,7 +38,10 @@ final class Baselines {
           List<String> texts = top.stream().map(Chunk::text).toList();
           Set<String> sources = new LinkedHashSet<>();
           top.forEach(ch -> sources.addAll(ch.diaIds()));
-          report.baseline(name, q, LocomoReport.QuestionScore.of(q, texts, sources),
+          report.baseline(
+              name,
+              q,
+              LocomoReport.QuestionScore.of(q, texts, sources),
               hooks.observer().onBaseline(name, c, q, texts));
         }
       }
@@ -41,7 +49,10 @@ final class Baselines {
     List<String> full = List.of(RagBaseline.fullText(c));
     Set<String> all = new LinkedHashSet<>(RagBaseline.diaIds(c));
     for (Question q : questions) {
-      report.baseline(RagBaseline.FULL_CONTEXT, q, LocomoReport.QuestionScore.of(q, full, all),
+      report.baseline(
+          RagBaseline.FULL_CONTEXT,
+          q,
+          LocomoReport.QuestionScore.of(q, full, all),
           hooks.observer().onBaseline(RagBaseline.FULL_CONTEXT, c, q, new ArrayList<>(full)));
     }
   }

@@ -17,10 +17,10 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.TokenCounter;
 import dev.engram.bench.locomo.Locomo.Conversation;
-import dev.engram.bench.scale.DataDirectories;
 import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
+import dev.engram.bench.scale.DataDirectories;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryInference;
@@ -39,48 +39,65 @@ import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
 /**
- * One conversation's memory in a fresh embedded data directory, laid out as {@link ScopeLayout} says:
+ * One conversation's memory in a fresh embedded data directory, laid out as {@link ScopeLayout}
+ * says:
+ *
  * <ul>
- *   <li>{@code CONVERSATION}: one scope, {@code user_id = <sample_id>}; every turn a user message named after its
- *       speaker (the actor);</li>
- *   <li>{@code SPEAKER}: the Mem0 paper's harness; two scopes {@code user_id = <speaker>_<sample_id>}
- *       (whitespace in a name becomes {@code -}); every turn is added to both, as a user message in its speaker's
- *       scope and an assistant message in the other's. With an inference wrapped by {@link #ownFactsOnly}, a
- *       scope keeps only the added facts whose actor is its owner (as the paper's custom instructions extract from
- *       user messages only). A search asks both scopes for the top-k, merges the hits by score (the first
- *       speaker's first on ties), drops a hit whose text and source ids repeat a better one (a verbatim turn stored
- *       in both scopes), and keeps the top-k.</li>
+ *   <li>{@code CONVERSATION}: one scope, {@code user_id = <sample_id>}; every turn a user message
+ *       named after its speaker (the actor);
+ *   <li>{@code SPEAKER}: the Mem0 paper's harness; two scopes {@code user_id =
+ *       <speaker>_<sample_id>} (whitespace in a name becomes {@code -}); every turn is added to
+ *       both, as a user message in its speaker's scope and an assistant message in the other's.
+ *       With an inference wrapped by {@link #ownFactsOnly}, a scope keeps only the added facts
+ *       whose actor is its owner (as the paper's custom instructions extract from user messages
+ *       only). A search asks both scopes for the top-k, merges the hits by score (the first
+ *       speaker's first on ties), drops a hit whose text and source ids repeat a better one (a
+ *       verbatim turn stored in both scopes), and keeps the top-k.
  * </ul>
- * Each turn's message has its dia_id as source id and its session's time as timestamp. Not thread-safe.
+ *
+ * Each turn's message has its dia_id as source id and its session's time as timestamp. Not
+ * thread-safe.
  */
 final class ConversationStore implements AutoCloseable {
   private static final String IMAGE_ONLY = "(shared an image)";
+
   /**
-   * Longer than any run, so that the index is never committed on a timer: its segments then depend only on the
-   * sequence of adds and searches (each search after a change refreshes), and a run's results are reproducible.
-   * With the default 2 s, how many segments the raw mode's 400 quick adds fall into depends on timing, and so do
-   * the approximate (HNSW) dense candidates: evidence recall varied by up to 0.01 from run to run.
+   * Longer than any run, so that the index is never committed on a timer: its segments then depend
+   * only on the sequence of adds and searches (each search after a change refreshes), and a run's
+   * results are reproducible. With the default 2 s, how many segments the raw mode's 400 quick adds
+   * fall into depends on timing, and so do the approximate (HNSW) dense candidates: evidence recall
+   * varied by up to 0.01 from run to run.
    */
   static final Duration INDEX_COMMIT_INTERVAL = Duration.ofHours(24);
+
   /**
-   * The least text limit ({@code Engram.Builder#maxTextLength}) a store is opened with: 1 MiB characters, far above
-   * the library's default (16,384), which BEAM's conversations exceed (turns of 18,385, 53,108 and 348,853
-   * characters), so that a long turn is measured instead of aborting the run.
+   * The least text limit ({@code Engram.Builder#maxTextLength}) a store is opened with: 1 MiB
+   * characters, far above the library's default (16,384), which BEAM's conversations exceed (turns
+   * of 18,385, 53,108 and 348,853 characters), so that a long turn is measured instead of aborting
+   * the run.
    */
   static final int TEXT_LIMIT_FLOOR = 1 << 20;
-  /** Room above the longest turn for what a stored text adds to it: the {@code <speaker>: } prefix. */
+
+  /**
+   * Room above the longest turn for what a stored text adds to it: the {@code <speaker>: } prefix.
+   */
   private static final int TEXT_LIMIT_MARGIN = 1024;
 
   private final Path dir;
   private final Memory memory;
   private final Conversation conversation;
-  /** The scope of each owner: the speaker name in the speaker layout, "" in the conversation layout. */
+
+  /**
+   * The scope of each owner: the speaker name in the speaker layout, "" in the conversation layout.
+   */
   private final Map<String, Scope> scopes;
+
   private int budgetTokens;
   private double threshold = SearchRequest.DEFAULT_THRESHOLD;
   private Ranking ranking = Ranking.DEFAULT;
 
-  private ConversationStore(Path dir, Memory memory, Conversation conversation, Map<String, Scope> scopes) {
+  private ConversationStore(
+      Path dir, Memory memory, Conversation conversation, Map<String, Scope> scopes) {
     this.dir = dir;
     this.memory = memory;
     this.conversation = conversation;
@@ -88,19 +105,24 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * The text limit a store of this conversation is opened with: {@link #TEXT_LIMIT_FLOOR}, or more if a turn (with
-   * its speaker prefix) is longer, so that no turn of the data is refused.
+   * The text limit a store of this conversation is opened with: {@link #TEXT_LIMIT_FLOOR}, or more
+   * if a turn (with its speaker prefix) is longer, so that no turn of the data is refused.
    */
   static int textLimit(Conversation c) {
     return Math.max(TEXT_LIMIT_FLOOR, c.longestTurnChars() + TEXT_LIMIT_MARGIN);
   }
 
   /**
-   * Opens a fresh store in {@code dir}; {@code setup} sets the engine's inference (and whatever else it needs)
-   * after the storage, embedder, fusion and the text limit ({@link #textLimit}).
+   * Opens a fresh store in {@code dir}; {@code setup} sets the engine's inference (and whatever
+   * else it needs) after the storage, embedder, fusion and the text limit ({@link #textLimit}).
    */
-  static ConversationStore open(Path dir, Conversation c, ScopeLayout layout, Embedder embedder, Fusion fusion,
-                                UnaryOperator<Engram.Builder> setup) {
+  static ConversationStore open(
+      Path dir,
+      Conversation c,
+      ScopeLayout layout,
+      Embedder embedder,
+      Fusion fusion,
+      UnaryOperator<Engram.Builder> setup) {
     Map<String, Scope> scopes = new LinkedHashMap<>();
     if (layout == ScopeLayout.CONVERSATION) {
       scopes.put("", Scope.user(c.sampleId()));
@@ -109,8 +131,13 @@ final class ConversationStore implements AutoCloseable {
       scopes.put(c.speakerB(), Scope.user(speakerUserId(c.speakerB(), c.sampleId())));
     }
     EmbeddedStorage storage = EmbeddedStorage.open(dir, embedder.dimension());
-    Engram.Builder builder = Engram.builder().storage(storage).embedder(embedder).fusion(fusion)
-        .indexCommitInterval(INDEX_COMMIT_INTERVAL).maxTextLength(textLimit(c));
+    Engram.Builder builder =
+        Engram.builder()
+            .storage(storage)
+            .embedder(embedder)
+            .fusion(fusion)
+            .indexCommitInterval(INDEX_COMMIT_INTERVAL)
+            .maxTextLength(textLimit(c));
     try {
       builder = setup.apply(builder);
     } catch (RuntimeException e) {
@@ -126,18 +153,27 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * In the speaker layout, wraps an inference so that each speaker's scope keeps only the facts whose actor is the
-   * speaker ({@link OwnFacts}); in the conversation layout, returns it as it is.
+   * In the speaker layout, wraps an inference so that each speaker's scope keeps only the facts
+   * whose actor is the speaker ({@link OwnFacts}); in the conversation layout, returns it as it is.
    */
-  static MemoryInference ownFactsOnly(MemoryInference inference, Conversation c, ScopeLayout layout) {
+  static MemoryInference ownFactsOnly(
+      MemoryInference inference, Conversation c, ScopeLayout layout) {
     if (layout == ScopeLayout.CONVERSATION) {
       return inference;
     }
-    return new OwnFacts(inference, Map.of(speakerUserId(c.speakerA(), c.sampleId()), c.speakerA(),
-        speakerUserId(c.speakerB(), c.sampleId()), c.speakerB()));
+    return new OwnFacts(
+        inference,
+        Map.of(
+            speakerUserId(c.speakerA(), c.sampleId()),
+            c.speakerA(),
+            speakerUserId(c.speakerB(), c.sampleId()),
+            c.speakerB()));
   }
 
-  /** The user id of a speaker's scope: {@code <speaker>_<sampleId>}, whitespace replaced by {@code -}. */
+  /**
+   * The user id of a speaker's scope: {@code <speaker>_<sampleId>}, whitespace replaced by {@code
+   * -}.
+   */
   static String speakerUserId(String speaker, String sampleId) {
     return (speaker.strip() + "_" + sampleId.strip()).replaceAll("\\s+", "-");
   }
@@ -148,9 +184,9 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * Adds the conversation, session by session, {@code turnsPerAdd} consecutive turns of a session per add (0 for
-   * the whole session), each turn's text prefixed with {@code <speaker>: } if {@code speakerPrefix};
-   * {@code progress} receives the number of turns added after each group.
+   * Adds the conversation, session by session, {@code turnsPerAdd} consecutive turns of a session
+   * per add (0 for the whole session), each turn's text prefixed with {@code <speaker>: } if {@code
+   * speakerPrefix}; {@code progress} receives the number of turns added after each group.
    */
   void ingest(int turnsPerAdd, boolean infer, boolean speakerPrefix, IntConsumer progress) {
     for (Session s : conversation.sessions()) {
@@ -163,8 +199,12 @@ final class ConversationStore implements AutoCloseable {
           for (Turn t : group) {
             messages.add(message(t, s, owner.getKey(), speakerPrefix));
           }
-          memory.add(AddRequest.builder(owner.getValue()).messages(messages).timestamp(s.dateTime())
-              .infer(infer).build());
+          memory.add(
+              AddRequest.builder(owner.getValue())
+                  .messages(messages)
+                  .timestamp(s.dateTime())
+                  .infer(infer)
+                  .build());
         }
         progress.accept(group.size());
       }
@@ -172,8 +212,9 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * A turn as the message its owner's scope gets: a user message if the owner said it (or the layout has one scope,
-   * owner ""), else an assistant message; named after its speaker, at its session's time, its dia_id as source id.
+   * A turn as the message its owner's scope gets: a user message if the owner said it (or the
+   * layout has one scope, owner ""), else an assistant message; named after its speaker, at its
+   * session's time, its dia_id as source id.
    */
   static Message message(Turn t, Session s, String owner, boolean speakerPrefix) {
     String text = t.text().isBlank() ? IMAGE_ONLY : t.text();
@@ -187,25 +228,30 @@ final class ConversationStore implements AutoCloseable {
     return retrieve(query, topK).hits();
   }
 
-  /** How many times {@code topK} results a graph run asks for, to have {@code topK} distinct relations left. */
+  /**
+   * How many times {@code topK} results a graph run asks for, to have {@code topK} distinct
+   * relations left.
+   */
   static final int RELATION_OVERFETCH = 3;
 
   /**
-   * The top-k hits and, with the graph memory on, up to k relations for a question, as the context an answer model
-   * would get. In the speaker layout both scopes are asked and each list is merged by score (the first speaker's
-   * first on ties), an entry whose text (fact) and source ids repeat a better one dropped, and cut to the top-k.
-   * With {@code graph}, the search asks for {@link #RELATION_OVERFETCH} times k results, keeps the first k memories
-   * and then the best relations whose fact is neither the text of a kept memory nor the fact of a better relation
-   * (the offline graph's facts are memory texts, and a memory naming n entities states n(n-1)/2 relations), up to k:
-   * a context line is never repeated.
+   * The top-k hits and, with the graph memory on, up to k relations for a question, as the context
+   * an answer model would get. In the speaker layout both scopes are asked and each list is merged
+   * by score (the first speaker's first on ties), an entry whose text (fact) and source ids repeat
+   * a better one dropped, and cut to the top-k. With {@code graph}, the search asks for {@link
+   * #RELATION_OVERFETCH} times k results, keeps the first k memories and then the best relations
+   * whose fact is neither the text of a kept memory nor the fact of a better relation (the offline
+   * graph's facts are memory texts, and a memory naming n entities states n(n-1)/2 relations), up
+   * to k: a context line is never repeated.
    */
   SearchResult retrieve(String query, int topK, boolean graph) {
     if (!graph) {
       return retrieve(query, topK);
     }
     SearchResult wide = retrieve(query, topK * RELATION_OVERFETCH);
-    List<SearchHit> hits = wide.hits().subList(0, budgetTokens > 0 ? wide.hits().size()
-        : Math.min(topK, wide.hits().size()));
+    List<SearchHit> hits =
+        wide.hits()
+            .subList(0, budgetTokens > 0 ? wide.hits().size() : Math.min(topK, wide.hits().size()));
     Set<String> shown = new HashSet<>();
     hits.forEach(h -> shown.add(h.memory().text().strip()));
     List<GraphRelation> relations = new ArrayList<>();
@@ -221,9 +267,10 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * The top-k hits and, with the graph memory on, the top-k relations for a question. In the speaker layout both
-   * scopes are asked and each list is merged by score (the first speaker's first on ties), an entry whose text
-   * (fact) and source ids repeat a better one dropped, and cut to the top-k.
+   * The top-k hits and, with the graph memory on, the top-k relations for a question. In the
+   * speaker layout both scopes are asked and each list is merged by score (the first speaker's
+   * first on ties), an entry whose text (fact) and source ids repeat a better one dropped, and cut
+   * to the top-k.
    */
   SearchResult retrieve(String query, int topK) {
     if (scopes.size() == 1) {
@@ -238,13 +285,17 @@ final class ConversationStore implements AutoCloseable {
     }
     hits.sort(Comparator.comparingDouble(SearchHit::score).reversed());
     relations.sort(Comparator.comparingDouble(GraphRelation::score).reversed());
-    List<SearchHit> merged = top(hits, budgetTokens > 0 ? SearchRequest.MAX_TOP_K : topK,
-        h -> List.of(h.memory().text(), h.memory().sourceIds()));
+    List<SearchHit> merged =
+        top(
+            hits,
+            budgetTokens > 0 ? SearchRequest.MAX_TOP_K : topK,
+            h -> List.of(h.memory().text(), h.memory().sourceIds()));
     if (budgetTokens > 0) {
       List<SearchHit> fitted = new ArrayList<>();
       int used = 0;
       for (SearchHit h : merged) {
-        int cost = TokenCounter.cl100k().count(h.memory().text()); // as the engine counts its budget
+        int cost =
+            TokenCounter.cl100k().count(h.memory().text()); // as the engine counts its budget
         if (used + cost <= budgetTokens) {
           used += cost;
           fitted.add(h);
@@ -255,7 +306,8 @@ final class ConversationStore implements AutoCloseable {
     return new SearchResult(merged, top(relations, topK, r -> List.of(r.fact(), r.sourceIds())));
   }
 
-  private static <T> List<T> top(List<T> sorted, int topK, java.util.function.Function<T, List<Object>> key) {
+  private static <T> List<T> top(
+      List<T> sorted, int topK, java.util.function.Function<T, List<Object>> key) {
     List<T> out = new ArrayList<>();
     Set<List<Object>> seen = new HashSet<>();
     for (T t : sorted) {
@@ -270,10 +322,11 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * The source ids of the memories a relation was extracted with (its {@code memoryIds}, each looked up in the
-   * record), in order; a memory that no longer exists contributes nothing. Since relations carry the provenance of
-   * the message or memory they came from, the same as the relation's own {@code sourceIds} for the offline graph;
-   * it differs where an extractor could not tell and the relation names every message of its add.
+   * The source ids of the memories a relation was extracted with (its {@code memoryIds}, each
+   * looked up in the record), in order; a memory that no longer exists contributes nothing. Since
+   * relations carry the provenance of the message or memory they came from, the same as the
+   * relation's own {@code sourceIds} for the offline graph; it differs where an extractor could not
+   * tell and the relation names every message of its add.
    */
   Set<String> memorySourceIds(GraphRelation r) {
     Set<String> out = new LinkedHashSet<>();
@@ -284,8 +337,9 @@ final class ConversationStore implements AutoCloseable {
   }
 
   /**
-   * Sets how the following searches run: with a token budget ({@code budgetTokens > 0}: the best memories that fit,
-   * top-k no longer applies; in the speaker layout the merged list is cut to the budget again) and a threshold.
+   * Sets how the following searches run: with a token budget ({@code budgetTokens > 0}: the best
+   * memories that fit, top-k no longer applies; in the speaker layout the merged list is cut to the
+   * budget again) and a threshold.
    */
   void searchWith(int budgetTokens, double threshold) {
     this.budgetTokens = budgetTokens;
@@ -303,15 +357,16 @@ final class ConversationStore implements AutoCloseable {
   }
 
   private SearchRequest request(Scope scope, String query, int topK) {
-    SearchRequest.Builder b = SearchRequest.builder(scope, query).threshold(threshold).ranking(ranking);
+    SearchRequest.Builder b =
+        SearchRequest.builder(scope, query).threshold(threshold).ranking(ranking);
     return (budgetTokens > 0 ? b.maxTokens(budgetTokens) : b.topK(topK)).build();
   }
 
   /**
-   * Searches every query once with the current settings, so that timings leave out class loading, cold caches and
-   * the compilation of the search code (which the ingest no longer runs: the offline extractor's repeat check reads
-   * the index without a search's ranking); 20 searches left a cold first round's p95 at two to three times a warm
-   * one's.
+   * Searches every query once with the current settings, so that timings leave out class loading,
+   * cold caches and the compilation of the search code (which the ingest no longer runs: the
+   * offline extractor's repeat check reads the index without a search's ranking); 20 searches left
+   * a cold first round's p95 at two to three times a warm one's.
    */
   void warmUp(List<String> queries) {
     for (String q : queries) {
@@ -323,8 +378,9 @@ final class ConversationStore implements AutoCloseable {
    * What the ingest kept, over all scopes, read in one pass over the memories.
    *
    * @param memoryTokens the cl100k tokens of every stored memory text
-   * @param sourceIds    the source ids of every stored memory: the turns something was kept of. A question's evidence
-   *                     recall against them is what no search can exceed ({@code evidence_recall_store})
+   * @param sourceIds the source ids of every stored memory: the turns something was kept of. A
+   *     question's evidence recall against them is what no search can exceed ({@code
+   *     evidence_recall_store})
    */
   record Stored(long memoryTokens, Set<String> sourceIds) {
     Stored {
@@ -350,7 +406,8 @@ final class ConversationStore implements AutoCloseable {
     List<MemoryItem> out = new ArrayList<>();
     int offset = 0;
     while (true) {
-      Page<MemoryItem> page = memory.list(ListRequest.of(scope).withPage(offset, ListRequest.MAX_LIMIT));
+      Page<MemoryItem> page =
+          memory.list(ListRequest.of(scope).withPage(offset, ListRequest.MAX_LIMIT));
       out.addAll(page.items());
       if (!page.hasMore()) {
         return out;
@@ -369,7 +426,10 @@ final class ConversationStore implements AutoCloseable {
     }
   }
 
-  /** Keeps, of a plan's additions, those whose actor owns the scope; updates, deletes and no-ops pass. */
+  /**
+   * Keeps, of a plan's additions, those whose actor owns the scope; updates, deletes and no-ops
+   * pass.
+   */
   static final class OwnFacts implements MemoryInference {
     private final MemoryInference delegate;
     private final Map<String, String> ownerByUserId;

@@ -14,12 +14,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Document embedding alone, as the engine asks for it: the LoCoMo turns of a file embedded by the default in-process
- * embedder in calls of N texts (an add of N turns, an import batch), several rounds. Each round prints texts per
- * second of wall time, process CPU milliseconds per text (every thread), and the cosine of each text's vector to the
- * vector of the same text embedded alone (mean and minimum: what embedding texts together changes).
- * {@code java -cp engram.jar dev.engram.bench.locomo.EmbeddingThroughput FILE [TEXTS_PER_CALL] [ROUNDS]}
- * (defaults 20 and 4).
+ * Document embedding alone, as the engine asks for it: the LoCoMo turns of a file embedded by the
+ * default in-process embedder in calls of N texts (an add of N turns, an import batch), several
+ * rounds. Each round prints texts per second of wall time, process CPU milliseconds per text (every
+ * thread), and the cosine of each text's vector to the vector of the same text embedded alone (mean
+ * and minimum: what embedding texts together changes). {@code java -cp engram.jar
+ * dev.engram.bench.locomo.EmbeddingThroughput FILE [TEXTS_PER_CALL] [ROUNDS]} (defaults 20 and 4).
  */
 public final class EmbeddingThroughput {
   private EmbeddingThroughput() {}
@@ -40,7 +40,8 @@ public final class EmbeddingThroughput {
     int perCall = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     Embedder embedder = OnnxEmbedders.defaultEmbedder();
-    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    var os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     List<float[]> alone = new ArrayList<>(texts.size());
     for (String t : texts) {
       alone.add(embedder.embedDocuments(List.of(t)).get(0));
@@ -50,7 +51,8 @@ public final class EmbeddingThroughput {
       long start = System.nanoTime();
       List<float[]> vectors = new ArrayList<>(texts.size());
       for (int from = 0; from < texts.size(); from += perCall) {
-        vectors.addAll(embedder.embedDocuments(texts.subList(from, Math.min(texts.size(), from + perCall))));
+        vectors.addAll(
+            embedder.embedDocuments(texts.subList(from, Math.min(texts.size(), from + perCall))));
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpuMs = (os.getProcessCpuTime() - cpu) / 1e6;
@@ -61,9 +63,17 @@ public final class EmbeddingThroughput {
         sum += cosine;
         min = Math.min(min, cosine);
       }
-      System.out.printf(Locale.ROOT, "round %d: %d texts, %d per call: %.0f texts/s, %.2f CPU ms per text, cosine"
-              + " to the text embedded alone mean %.5f min %.5f%n", round, texts.size(), perCall,
-          texts.size() / seconds, cpuMs / texts.size(), sum / texts.size(), min);
+      System.out.printf(
+          Locale.ROOT,
+          "round %d: %d texts, %d per call: %.0f texts/s, %.2f CPU ms per text, cosine"
+              + " to the text embedded alone mean %.5f min %.5f%n",
+          round,
+          texts.size(),
+          perCall,
+          texts.size() / seconds,
+          cpuMs / texts.size(),
+          sum / texts.size(),
+          min);
     }
   }
 }

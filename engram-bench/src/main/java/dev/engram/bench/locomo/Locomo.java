@@ -6,7 +6,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The LoCoMo benchmark's data model (Maharana et al., ACL 2024), as read by {@link LocomoReader}. Immutable.
+ * The LoCoMo benchmark's data model (Maharana et al., ACL 2024), as read by {@link LocomoReader}.
+ * Immutable.
  */
 public final class Locomo {
   private Locomo() {}
@@ -28,12 +29,16 @@ public final class Locomo {
   }
 
   /**
-   * A question with its gold answer, the dia_ids that support it, its category id (1..5), and, in a BEAM file
-   * converted to LoCoMo's format, BEAM's own ability ({@code beam_type}, for example {@code temporal_reasoning}),
-   * which the reports tally beside the category.
+   * A question with its gold answer, the dia_ids that support it, its category id (1..5), and, in a
+   * BEAM file converted to LoCoMo's format, BEAM's own ability ({@code beam_type}, for example
+   * {@code temporal_reasoning}), which the reports tally beside the category.
    */
-  public record Question(String question, String answer, List<String> evidence, int category,
-                         Optional<String> beamType) {
+  public record Question(
+      String question,
+      String answer,
+      List<String> evidence,
+      int category,
+      Optional<String> beamType) {
     public Question {
       evidence = List.copyOf(evidence);
       Objects.requireNonNull(beamType, "beamType");
@@ -53,8 +58,13 @@ public final class Locomo {
   }
 
   /** One conversation sample. */
-  public record Conversation(String sampleId, String speakerA, String speakerB, List<Session> sessions,
-                             List<Question> questions, List<Observation> observations) {
+  public record Conversation(
+      String sampleId,
+      String speakerA,
+      String speakerB,
+      List<Session> sessions,
+      List<Question> questions,
+      List<Observation> observations) {
     public Conversation {
       sessions = List.copyOf(sessions);
       questions = List.copyOf(questions);
@@ -67,11 +77,18 @@ public final class Locomo {
 
     /** The length in characters of the longest turn text (0 without turns). */
     public int longestTurnChars() {
-      return sessions.stream().flatMap(s -> s.turns().stream()).mapToInt(t -> t.text().length()).max().orElse(0);
+      return sessions.stream()
+          .flatMap(s -> s.turns().stream())
+          .mapToInt(t -> t.text().length())
+          .max()
+          .orElse(0);
     }
   }
 
-  /** LoCoMo's category ids with their meaning in the original evaluation (Mem0's paper labels them differently). */
+  /**
+   * LoCoMo's category ids with their meaning in the original evaluation (Mem0's paper labels them
+   * differently).
+   */
   public static String categoryLabel(int category) {
     return switch (category) {
       case 1 -> "multi-hop";

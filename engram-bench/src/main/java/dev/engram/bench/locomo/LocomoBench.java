@@ -6,9 +6,9 @@ import dev.engram.GraphRelation;
 import dev.engram.Ranking;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.TokenCounter;
 import dev.engram.TokenEstimator;
-import dev.engram.SearchResult;
 import dev.engram.ValidationException;
 import dev.engram.bench.Percentiles;
 import dev.engram.bench.RetrievalMetrics;
@@ -34,22 +34,23 @@ import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 
 /**
- * Runs the LoCoMo retrieval benchmark: ingests each conversation into a fresh embedded data directory (laid out as
- * {@link ScopeLayout} says, see {@link ConversationStore}), asks every question of categories 1 to 4, and scores
- * what search returns against the gold evidence; then measures the RAG and full-context baselines
- * ({@link RagBaseline}) on the same questions with the same embedder, tokenizer and metrics. Each question with
- * evidence also reports {@code evidence_recall_store}: its evidence recall against the source ids of every memory
- * the store holds, which no search can exceed (what the ingest kept, before ranking).
+ * Runs the LoCoMo retrieval benchmark: ingests each conversation into a fresh embedded data
+ * directory (laid out as {@link ScopeLayout} says, see {@link ConversationStore}), asks every
+ * question of categories 1 to 4, and scores what search returns against the gold evidence; then
+ * measures the RAG and full-context baselines ({@link RagBaseline}) on the same questions with the
+ * same embedder, tokenizer and metrics. Each question with evidence also reports {@code
+ * evidence_recall_store}: its evidence recall against the source ids of every memory the store
+ * holds, which no search can exceed (what the ingest kept, before ranking).
  *
- * <p>With {@link Options#graph()} the stores have the graph memory on (the offline graph extractor, unless the llm
- * mode's setup sets another, such as the LLM one), every add writes the graph, and each question is scored on the
- * top-k memories plus the top-k relations the search returns: their source ids count as retrieved evidence and
- * their facts as context, as memories count their texts (what the engine's token budget counts; the prompt's lines,
- * with dates and speakers, are {@code context_tokens_prompt}). Each question also reports
- * {@code relations_per_query} and, if it
- * has evidence, {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}: the same metrics with
- * each relation's evidence taken from the memories it was extracted with ({@link GraphRelation#memoryIds()})
- * instead of from every message of its add.
+ * <p>With {@link Options#graph()} the stores have the graph memory on (the offline graph extractor,
+ * unless the llm mode's setup sets another, such as the LLM one), every add writes the graph, and
+ * each question is scored on the top-k memories plus the top-k relations the search returns: their
+ * source ids count as retrieved evidence and their facts as context, as memories count their texts
+ * (what the engine's token budget counts; the prompt's lines, with dates and speakers, are {@code
+ * context_tokens_prompt}). Each question also reports {@code relations_per_query} and, if it has
+ * evidence, {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}: the same
+ * metrics with each relation's evidence taken from the memories it was extracted with ({@link
+ * GraphRelation#memoryIds()}) instead of from every message of its add.
  */
 public final class LocomoBench {
 
@@ -57,11 +58,20 @@ public final class LocomoBench {
   public enum Mode {
     /** Every turn verbatim (infer=false), by default one add per turn. */
     RAW,
-    /** LoCoMo's observations replayed as facts ({@link ObservationReplay}), by default one add per session. */
+    /**
+     * LoCoMo's observations replayed as facts ({@link ObservationReplay}), by default one add per
+     * session.
+     */
     OBSERVATIONS,
-    /** The offline extractor ({@link OfflineExtractor#create()}), adds with infer=true, by default two turns each. */
+    /**
+     * The offline extractor ({@link OfflineExtractor#create()}), adds with infer=true, by default
+     * two turns each.
+     */
     EXTRACT,
-    /** A caller-given inference, for example the LLM pipeline, adds with infer=true, by default two turns each. */
+    /**
+     * A caller-given inference, for example the LLM pipeline, adds with infer=true, by default two
+     * turns each.
+     */
     LLM;
 
     /** The lower-case name used in reports and on the command line. */
@@ -69,7 +79,10 @@ public final class LocomoBench {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Turns per add when none is chosen: 1 for raw, a whole session (0) for observations, 2 otherwise. */
+    /**
+     * Turns per add when none is chosen: 1 for raw, a whole session (0) for observations, 2
+     * otherwise.
+     */
     public int defaultTurnsPerAdd() {
       return switch (this) {
         case RAW -> 1;
@@ -95,43 +108,58 @@ public final class LocomoBench {
   /**
    * Settings of one run.
    *
-   * @param data          a LoCoMo-format file
-   * @param mode          what to store
-   * @param scopes        how a conversation maps to scopes
-   * @param topK          results per question (1..1000)
-   * @param fusion        how dense and keyword hits are fused
+   * @param data a LoCoMo-format file
+   * @param mode what to store
+   * @param scopes how a conversation maps to scopes
+   * @param topK results per question (1..1000)
+   * @param fusion how dense and keyword hits are fused
    * @param conversations how many conversations to use, from the first (0 for all)
-   * @param turnsPerAdd   consecutive turns of a session per add; 0 for the mode's default
-   *                      ({@link Mode#defaultTurnsPerAdd()})
-   * @param speakerPrefix raw mode only: store each turn as {@code <speaker>: <text>} instead of its text (the
-   *                      speaker is the memory's actor either way; the prefix puts the name into the indexed text,
-   *                      as the measurement of mem0 in the evaluation reference did)
-   * @param baselines     true to measure the RAG and full-context baselines too
-   * @param graph         true to turn the graph memory on: the offline graph extractor in the raw, observations
-   *                      and extract modes; in the llm mode the offline one unless the llm setup sets another
-   *                      (the command line sets the LLM graph extractor)
-   * @param workDir       where the temporary data directories go (each is deleted after its conversation)
-   * @param budgetTokens  a context budget per question in tokens ({@code SearchRequest.Builder#maxTokens}); 0 for
-   *                      none (top-k instead)
-   * @param threshold     the search threshold (relevance in [0, 1])
-   * @param offTopic      true to also ask each conversation's store the questions of the next conversation (the
-   *                      last asks the first's) and report, per question, {@code offtopic_empty} (1 if that
-   *                      off-topic search returned nothing at the run's settings) and {@code offtopic_empty@T} for a
-   *                      grid of thresholds T (from the best relevance among the off-topic query's first 100
-   *                      candidates)
-   * @param ranking       the ranking steps of every search ({@link Ranking}; default {@link Ranking#DEFAULT})
+   * @param turnsPerAdd consecutive turns of a session per add; 0 for the mode's default ({@link
+   *     Mode#defaultTurnsPerAdd()})
+   * @param speakerPrefix raw mode only: store each turn as {@code <speaker>: <text>} instead of its
+   *     text (the speaker is the memory's actor either way; the prefix puts the name into the
+   *     indexed text, as the measurement of mem0 in the evaluation reference did)
+   * @param baselines true to measure the RAG and full-context baselines too
+   * @param graph true to turn the graph memory on: the offline graph extractor in the raw,
+   *     observations and extract modes; in the llm mode the offline one unless the llm setup sets
+   *     another (the command line sets the LLM graph extractor)
+   * @param workDir where the temporary data directories go (each is deleted after its conversation)
+   * @param budgetTokens a context budget per question in tokens ({@code
+   *     SearchRequest.Builder#maxTokens}); 0 for none (top-k instead)
+   * @param threshold the search threshold (relevance in [0, 1])
+   * @param offTopic true to also ask each conversation's store the questions of the next
+   *     conversation (the last asks the first's) and report, per question, {@code offtopic_empty}
+   *     (1 if that off-topic search returned nothing at the run's settings) and {@code
+   *     offtopic_empty@T} for a grid of thresholds T (from the best relevance among the off-topic
+   *     query's first 100 candidates)
+   * @param ranking the ranking steps of every search ({@link Ranking}; default {@link
+   *     Ranking#DEFAULT})
    * @param contextEmbeddings true to embed each memory's source context too ({@code Engram.Builder
-   *                      #contextEmbeddings}), which the ranking's context step then searches
+   *     #contextEmbeddings}), which the ranking's context step then searches
    */
-  public record Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                        int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
-                        int budgetTokens, double threshold, boolean offTopic, Ranking ranking,
-                        boolean contextEmbeddings) {
+  public record Options(
+      Path data,
+      Mode mode,
+      ScopeLayout scopes,
+      int topK,
+      Fusion fusion,
+      int conversations,
+      int turnsPerAdd,
+      boolean speakerPrefix,
+      boolean baselines,
+      boolean graph,
+      Path workDir,
+      int budgetTokens,
+      double threshold,
+      boolean offTopic,
+      Ranking ranking,
+      boolean contextEmbeddings) {
     public Options {
       Objects.requireNonNull(ranking, "ranking");
       if (budgetTokens < 0 || budgetTokens > SearchRequest.MAX_TOKENS) {
-        throw new ValidationException("budget_tokens", "must be 0 (none) to " + SearchRequest.MAX_TOKENS + ", got "
-            + budgetTokens);
+        throw new ValidationException(
+            "budget_tokens",
+            "must be 0 (none) to " + SearchRequest.MAX_TOKENS + ", got " + budgetTokens);
       }
       if (!(threshold >= 0 && threshold <= 1)) {
         throw new ValidationException("threshold", "must be in [0, 1], got " + threshold);
@@ -142,100 +170,353 @@ public final class LocomoBench {
       Objects.requireNonNull(fusion, "fusion");
       Objects.requireNonNull(workDir, "workDir");
       if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
-        throw new ValidationException("top_k", "must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + topK);
+        throw new ValidationException(
+            "top_k", "must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + topK);
       }
       if (conversations < 0) {
-        throw new ValidationException("conversations", "must be 0 (all) or more, got " + conversations);
+        throw new ValidationException(
+            "conversations", "must be 0 (all) or more, got " + conversations);
       }
       if (turnsPerAdd < 0) {
-        throw new ValidationException("turns_per_add", "must be 0 (the mode's default) or more, got "
-            + turnsPerAdd);
+        throw new ValidationException(
+            "turns_per_add", "must be 0 (the mode's default) or more, got " + turnsPerAdd);
       }
       if (speakerPrefix && mode != Mode.RAW) {
-        throw new ValidationException("speaker_prefix", "applies to the raw mode only, not to " + mode.label());
+        throw new ValidationException(
+            "speaker_prefix", "applies to the raw mode only, not to " + mode.label());
       }
     }
 
     /** With the default ranking steps. */
-    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir,
-                   int budgetTokens, double threshold, boolean offTopic) {
-      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph, workDir,
-          budgetTokens, threshold, offTopic, Ranking.DEFAULT, false);
+    public Options(
+        Path data,
+        Mode mode,
+        ScopeLayout scopes,
+        int topK,
+        Fusion fusion,
+        int conversations,
+        int turnsPerAdd,
+        boolean speakerPrefix,
+        boolean baselines,
+        boolean graph,
+        Path workDir,
+        int budgetTokens,
+        double threshold,
+        boolean offTopic) {
+      this(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          Ranking.DEFAULT,
+          false);
     }
 
     public Options withRanking(Ranking value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, offTopic, value, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          value,
+          contextEmbeddings);
     }
 
     public Options withContextEmbeddings(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, offTopic, ranking, value);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          value);
     }
 
     /** Without a budget or off-topic queries, at the default threshold. */
-    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, boolean graph, Path workDir) {
-      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph, workDir, 0,
-          SearchRequest.DEFAULT_THRESHOLD, false);
+    public Options(
+        Path data,
+        Mode mode,
+        ScopeLayout scopes,
+        int topK,
+        Fusion fusion,
+        int conversations,
+        int turnsPerAdd,
+        boolean speakerPrefix,
+        boolean baselines,
+        boolean graph,
+        Path workDir) {
+      this(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          0,
+          SearchRequest.DEFAULT_THRESHOLD,
+          false);
     }
 
     /** Without the graph memory. */
-    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                   int turnsPerAdd, boolean speakerPrefix, boolean baselines, Path workDir) {
-      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, false, workDir);
+    public Options(
+        Path data,
+        Mode mode,
+        ScopeLayout scopes,
+        int topK,
+        Fusion fusion,
+        int conversations,
+        int turnsPerAdd,
+        boolean speakerPrefix,
+        boolean baselines,
+        Path workDir) {
+      this(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          false,
+          workDir);
     }
 
     /** Without the speaker prefix and the graph memory. */
-    public Options(Path data, Mode mode, ScopeLayout scopes, int topK, Fusion fusion, int conversations,
-                   int turnsPerAdd, boolean baselines, Path workDir) {
-      this(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, false, baselines, false, workDir);
+    public Options(
+        Path data,
+        Mode mode,
+        ScopeLayout scopes,
+        int topK,
+        Fusion fusion,
+        int conversations,
+        int turnsPerAdd,
+        boolean baselines,
+        Path workDir) {
+      this(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          false,
+          baselines,
+          false,
+          workDir);
     }
 
     /** The conversation layout, the mode's turns per add, baselines on. */
     public Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
-      this(data, mode, ScopeLayout.CONVERSATION, topK, fusion, conversations, 0, false, true, false, workDir);
+      this(
+          data,
+          mode,
+          ScopeLayout.CONVERSATION,
+          topK,
+          fusion,
+          conversations,
+          0,
+          false,
+          true,
+          false,
+          workDir);
     }
 
     public Options withScopes(ScopeLayout value) {
-      return new Options(data, mode, value, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          value,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withTurnsPerAdd(int value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, value, speakerPrefix, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          value,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withSpeakerPrefix(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, value, baselines, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          value,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withBaselines(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, value, graph,
-          workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          value,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withGraph(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          value, workDir, budgetTokens, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          value,
+          workDir,
+          budgetTokens,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withBudgetTokens(int value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, value, threshold, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          value,
+          threshold,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withThreshold(double value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, value, offTopic, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          value,
+          offTopic,
+          ranking,
+          contextEmbeddings);
     }
 
     public Options withOffTopic(boolean value) {
-      return new Options(data, mode, scopes, topK, fusion, conversations, turnsPerAdd, speakerPrefix, baselines,
-          graph, workDir, budgetTokens, threshold, value, ranking, contextEmbeddings);
+      return new Options(
+          data,
+          mode,
+          scopes,
+          topK,
+          fusion,
+          conversations,
+          turnsPerAdd,
+          speakerPrefix,
+          baselines,
+          graph,
+          workDir,
+          budgetTokens,
+          threshold,
+          value,
+          ranking,
+          contextEmbeddings);
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */
@@ -247,9 +528,9 @@ public final class LocomoBench {
   /**
    * Callbacks of a run.
    *
-   * @param progress receives units of work as they are done: one per turn ingested, one per question asked, and
-   *                 per conversation and chunk size the conversation's turn count once its chunks are embedded
-   *                 (the sum is {@link #progressTotal(Options)})
+   * @param progress receives units of work as they are done: one per turn ingested, one per
+   *     question asked, and per conversation and chunk size the conversation's turn count once its
+   *     chunks are embedded (the sum is {@link #progressTotal(Options)})
    * @param observer receives every question with its hits, for answer metrics
    */
   public record Hooks(IntConsumer progress, QuestionObserver observer) {
@@ -259,7 +540,7 @@ public final class LocomoBench {
     }
 
     public static Hooks none() {
-      return new Hooks(n -> { }, QuestionObserver.none());
+      return new Hooks(n -> {}, QuestionObserver.none());
     }
 
     public static Hooks progress(IntConsumer progress) {
@@ -289,7 +570,10 @@ public final class LocomoBench {
     return total;
   }
 
-  /** Runs a raw, observations or extract benchmark; {@code progress} receives units of work as they are done. */
+  /**
+   * Runs a raw, observations or extract benchmark; {@code progress} receives units of work as they
+   * are done.
+   */
   public static LocomoReport run(Options o, Embedder embedder, IntConsumer progress) {
     return run(o, embedder, Hooks.progress(progress));
   }
@@ -297,56 +581,74 @@ public final class LocomoBench {
   /** Runs a raw, observations or extract benchmark. */
   public static LocomoReport run(Options o, Embedder embedder, Hooks hooks) {
     if (o.mode() == Mode.LLM) {
-      throw new ValidationException("mode", "llm needs the pipeline: pass it to LocomoBench.run(Options, Embedder,"
-          + " MemoryInference, Hooks) or LocomoBench.runConfigured");
+      throw new ValidationException(
+          "mode",
+          "llm needs the pipeline: pass it to LocomoBench.run(Options, Embedder,"
+              + " MemoryInference, Hooks) or LocomoBench.runConfigured");
     }
     return execute(o, embedder, OfflineExtractor.create(), UnaryOperator.identity(), hooks);
   }
 
   /**
-   * Runs the benchmark with a given inference: the llm mode's (any {@link MemoryInference}, for example the LLM
-   * pipeline), which in the extract mode replaces the offline extractor. The raw mode stores turns verbatim and
-   * the observations mode replays LoCoMo's observations, whatever is given.
+   * Runs the benchmark with a given inference: the llm mode's (any {@link MemoryInference}, for
+   * example the LLM pipeline), which in the extract mode replaces the offline extractor. The raw
+   * mode stores turns verbatim and the observations mode replays LoCoMo's observations, whatever is
+   * given.
    */
-  public static LocomoReport run(Options o, Embedder embedder, MemoryInference inference, Hooks hooks) {
+  public static LocomoReport run(
+      Options o, Embedder embedder, MemoryInference inference, Hooks hooks) {
     Objects.requireNonNull(inference, "inference");
     return execute(o, embedder, inference, b -> b.inference(inference), hooks);
   }
 
   /**
-   * Runs the benchmark; in the llm mode {@code llmSetup} configures each conversation's engine (its inference and,
-   * for example, its conversation summarizer: the command line passes {@code PipelineAssembly.configure}); the
-   * other modes ignore it and use their own inference. With {@link Options#graph()} the offline graph extractor is
-   * set before {@code llmSetup} runs, so {@code llmSetup} may replace it (the command line sets an
-   * {@code LlmGraphExtractor}).
+   * Runs the benchmark; in the llm mode {@code llmSetup} configures each conversation's engine (its
+   * inference and, for example, its conversation summarizer: the command line passes {@code
+   * PipelineAssembly.configure}); the other modes ignore it and use their own inference. With
+   * {@link Options#graph()} the offline graph extractor is set before {@code llmSetup} runs, so
+   * {@code llmSetup} may replace it (the command line sets an {@code LlmGraphExtractor}).
    */
-  public static LocomoReport runConfigured(Options o, Embedder embedder, UnaryOperator<Engram.Builder> llmSetup,
-                                           Hooks hooks) {
+  public static LocomoReport runConfigured(
+      Options o, Embedder embedder, UnaryOperator<Engram.Builder> llmSetup, Hooks hooks) {
     Objects.requireNonNull(llmSetup, "llmSetup");
     return execute(o, embedder, OfflineExtractor.create(), llmSetup, hooks);
   }
 
-  private static LocomoReport execute(Options o, Embedder embedder, MemoryInference extractor,
-                                      UnaryOperator<Engram.Builder> llmSetup, Hooks hooks) {
+  private static LocomoReport execute(
+      Options o,
+      Embedder embedder,
+      MemoryInference extractor,
+      UnaryOperator<Engram.Builder> llmSetup,
+      Hooks hooks) {
     Objects.requireNonNull(embedder, "embedder");
     Objects.requireNonNull(hooks, "hooks");
-    ReportBuilder report = new ReportBuilder(o.data().getFileName().toString(), o.mode().label(),
-        o.scopes().label(), o.effectiveTurnsPerAdd(), o.speakerPrefix(), o.graph(), o.topK(), embedder.modelId(),
-        o.fusion().name().toLowerCase(Locale.ROOT));
+    ReportBuilder report =
+        new ReportBuilder(
+            o.data().getFileName().toString(),
+            o.mode().label(),
+            o.scopes().label(),
+            o.effectiveTurnsPerAdd(),
+            o.speakerPrefix(),
+            o.graph(),
+            o.topK(),
+            embedder.modelId(),
+            o.fusion().name().toLowerCase(Locale.ROOT));
     List<Conversation> all = conversations(o);
     if (o.offTopic() && all.size() < 2) {
-      throw new ValidationException("off_topic", "needs at least two conversations, the file has " + all.size());
+      throw new ValidationException(
+          "off_topic", "needs at least two conversations, the file has " + all.size());
     }
     for (int i = 0; i < all.size(); i++) {
       Conversation c = all.get(i);
       Conversation other = all.get((i + 1) % all.size());
       report.longestMessage(c.longestTurnChars());
-      UnaryOperator<Engram.Builder> setup = switch (o.mode()) {
-        case RAW -> b -> b.inference(new VerbatimInference());
-        case OBSERVATIONS -> own(new ObservationReplay(c.observations()), c, o.scopes());
-        case EXTRACT -> own(extractor, c, o.scopes());
-        case LLM -> llmSetup;
-      };
+      UnaryOperator<Engram.Builder> setup =
+          switch (o.mode()) {
+            case RAW -> b -> b.inference(new VerbatimInference());
+            case OBSERVATIONS -> own(new ObservationReplay(c.observations()), c, o.scopes());
+            case EXTRACT -> own(extractor, c, o.scopes());
+            case LLM -> llmSetup;
+          };
       if (o.graph()) {
         UnaryOperator<Engram.Builder> modeSetup = setup;
         setup = b -> modeSetup.apply(b.graph(OfflineGraphExtractor.create()));
@@ -359,22 +661,36 @@ public final class LocomoBench {
     return report.build();
   }
 
-  private static UnaryOperator<Engram.Builder> own(MemoryInference inference, Conversation c, ScopeLayout layout) {
+  private static UnaryOperator<Engram.Builder> own(
+      MemoryInference inference, Conversation c, ScopeLayout layout) {
     MemoryInference used = ConversationStore.ownFactsOnly(inference, c, layout);
     return b -> b.inference(used);
   }
 
   /** Thresholds at which {@code offtopic_empty@T} is reported. */
-  static final List<Double> OFF_TOPIC_GRID = java.util.stream.IntStream.rangeClosed(1, 19)
-      .mapToObj(i -> i * 0.05).toList();
+  static final List<Double> OFF_TOPIC_GRID =
+      java.util.stream.IntStream.rangeClosed(1, 19).mapToObj(i -> i * 0.05).toList();
 
-  private static void runEngram(Options o, Conversation c, Conversation other, Embedder embedder,
-                                UnaryOperator<Engram.Builder> setup, Hooks hooks, ReportBuilder report) {
+  private static void runEngram(
+      Options o,
+      Conversation c,
+      Conversation other,
+      Embedder embedder,
+      UnaryOperator<Engram.Builder> setup,
+      Hooks hooks,
+      ReportBuilder report) {
     Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
-    try (ConversationStore store = ConversationStore.open(dir, c, o.scopes(), embedder, o.fusion(),
-        b -> setup.apply(b).contextEmbeddings(o.contextEmbeddings()))) {
+    try (ConversationStore store =
+        ConversationStore.open(
+            dir,
+            c,
+            o.scopes(),
+            embedder,
+            o.fusion(),
+            b -> setup.apply(b).contextEmbeddings(o.contextEmbeddings()))) {
       long start = System.nanoTime();
-      store.ingest(o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
+      store.ingest(
+          o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
       report.ingest(c.turnCount(), System.nanoTime() - start);
       ConversationStore.Stored kept = store.stored();
       report.memoryTokens(kept.memoryTokens());
@@ -390,22 +706,37 @@ public final class LocomoBench {
         long t0 = System.nanoTime();
         SearchResult result = store.retrieve(q.question(), o.topK(), o.graph());
         long elapsed = System.nanoTime() - t0;
-        LocomoReport.QuestionScore score = LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
+        LocomoReport.QuestionScore score =
+            LocomoReport.QuestionScore.ofSearch(q, result.hits(), result.relations());
         if (!q.evidence().isEmpty()) { // what no search of this store can exceed
-          score = score.plusExtra(Map.of("evidence_recall_store",
-              RetrievalMetrics.evidenceRecall(q.evidence(), kept.sourceIds())));
+          score =
+              score.plusExtra(
+                  Map.of(
+                      "evidence_recall_store",
+                      RetrievalMetrics.evidenceRecall(q.evidence(), kept.sourceIds())));
         }
         score = score.plusExtra(Map.of("context_tokens_prompt", (double) promptTokens(result)));
         if (o.graph()) {
           score = score.plusExtra(graphMetrics(q, result, store));
         }
-        if (o.budgetTokens() > 0) { // the no-tokenizer estimate, beside the cl100k count (context_tokens_mean)
-          score = score.plusExtra(Map.of("context_tokens_estimate", (double) result.hits().stream()
-              .mapToInt(h -> TokenEstimator.estimate(h.memory().text())).sum()
-              + result.relations().stream().mapToInt(r -> TokenEstimator.estimate(r.fact())).sum()));
+        if (o.budgetTokens()
+            > 0) { // the no-tokenizer estimate, beside the cl100k count (context_tokens_mean)
+          score =
+              score.plusExtra(
+                  Map.of(
+                      "context_tokens_estimate",
+                      (double)
+                              result.hits().stream()
+                                  .mapToInt(h -> TokenEstimator.estimate(h.memory().text()))
+                                  .sum()
+                          + result.relations().stream()
+                              .mapToInt(r -> TokenEstimator.estimate(r.fact()))
+                              .sum()));
         }
         if (o.offTopic() && !offTopic.isEmpty()) {
-          score = score.plusExtra(offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
+          score =
+              score.plusExtra(
+                  offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
           if (!q.evidence().isEmpty()) {
             score = score.plusExtra(recallAtThresholds(q, result.hits()));
           }
@@ -418,9 +749,10 @@ public final class LocomoBench {
   }
 
   /**
-   * The cl100k tokens of the context lines an answer model gets for the result ({@link Answerer}): each memory with
-   * its date and speaker ({@link RetrievedMemory#render()}), each relation with its dates ({@link RelationLine}).
-   * {@code context_tokens} counts only the texts, as the engine's token budget does.
+   * The cl100k tokens of the context lines an answer model gets for the result ({@link Answerer}):
+   * each memory with its date and speaker ({@link RetrievedMemory#render()}), each relation with
+   * its dates ({@link RelationLine}). {@code context_tokens} counts only the texts, as the engine's
+   * token budget does.
    */
   static int promptTokens(SearchResult result) {
     List<String> lines = new ArrayList<>();
@@ -430,11 +762,13 @@ public final class LocomoBench {
   }
 
   /**
-   * The graph run's own metrics of a question: {@code relations_per_query}, and for a question with evidence
-   * {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}, whose retrieved source ids are the
-   * hits' plus, per relation, those of the memories it was extracted with.
+   * The graph run's own metrics of a question: {@code relations_per_query}, and for a question with
+   * evidence {@code evidence_recall_memory_provenance} and {@code hit_memory_provenance}, whose
+   * retrieved source ids are the hits' plus, per relation, those of the memories it was extracted
+   * with.
    */
-  static Map<String, Double> graphMetrics(Question q, SearchResult result, ConversationStore store) {
+  static Map<String, Double> graphMetrics(
+      Question q, SearchResult result, ConversationStore store) {
     Map<String, Double> out = new LinkedHashMap<>();
     out.put("relations_per_query", (double) result.relations().size());
     if (!q.evidence().isEmpty()) {
@@ -445,21 +779,25 @@ public final class LocomoBench {
       for (GraphRelation r : result.relations()) {
         sources.addAll(store.memorySourceIds(r));
       }
-      out.put("evidence_recall_memory_provenance", RetrievalMetrics.evidenceRecall(q.evidence(), sources));
+      out.put(
+          "evidence_recall_memory_provenance",
+          RetrievalMetrics.evidenceRecall(q.evidence(), sources));
       out.put("hit_memory_provenance", RetrievalMetrics.hit(q.evidence(), sources));
     }
     return out;
   }
 
   /**
-   * An off-topic question's metrics: {@code offtopic_empty} at the run's settings, and {@code offtopic_empty@T} for
-   * each threshold of {@link #OFF_TOPIC_GRID}, from the best relevance of its first 100 candidates at threshold 0.
+   * An off-topic question's metrics: {@code offtopic_empty} at the run's settings, and {@code
+   * offtopic_empty@T} for each threshold of {@link #OFF_TOPIC_GRID}, from the best relevance of its
+   * first 100 candidates at threshold 0.
    */
   static Map<String, Double> offTopicMetrics(ConversationStore store, String question, Options o) {
     Map<String, Double> out = new LinkedHashMap<>();
     out.put("offtopic_empty", store.retrieve(question, o.topK()).hits().isEmpty() ? 1.0 : 0.0);
     store.searchWith(0, 0.0);
-    double best = store.retrieve(question, 100).hits().stream().mapToDouble(SearchHit::score).max().orElse(0);
+    double best =
+        store.retrieve(question, 100).hits().stream().mapToDouble(SearchHit::score).max().orElse(0);
     store.searchWith(o.budgetTokens(), o.threshold());
     for (double t : OFF_TOPIC_GRID) {
       out.put(String.format(Locale.ROOT, "offtopic_empty@%.2f", t), best < t ? 1.0 : 0.0);
@@ -468,15 +806,19 @@ public final class LocomoBench {
   }
 
   /**
-   * {@code evidence_recall@T} for each threshold of {@link #OFF_TOPIC_GRID}: the evidence recall of the hits whose
-   * score reaches T, a lower bound of the recall a search at threshold T gets (which may fill the freed places).
+   * {@code evidence_recall@T} for each threshold of {@link #OFF_TOPIC_GRID}: the evidence recall of
+   * the hits whose score reaches T, a lower bound of the recall a search at threshold T gets (which
+   * may fill the freed places).
    */
   static Map<String, Double> recallAtThresholds(Question q, List<SearchHit> hits) {
     Map<String, Double> out = new LinkedHashMap<>();
     for (double t : OFF_TOPIC_GRID) {
       Set<String> sources = new HashSet<>();
-      hits.stream().filter(h -> h.score() >= t).forEach(h -> sources.addAll(h.memory().sourceIds()));
-      out.put(String.format(Locale.ROOT, "evidence_recall@%.2f", t),
+      hits.stream()
+          .filter(h -> h.score() >= t)
+          .forEach(h -> sources.addAll(h.memory().sourceIds()));
+      out.put(
+          String.format(Locale.ROOT, "evidence_recall@%.2f", t),
           RetrievalMetrics.evidenceRecall(q.evidence(), sources));
     }
     return out;

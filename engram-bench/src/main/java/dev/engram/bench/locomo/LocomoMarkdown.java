@@ -7,41 +7,71 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Renders a {@link LocomoReport} as Markdown: a table per category id, one per BEAM type when the questions carry
- * one, the latencies and the longest message, and the baselines.
+ * Renders a {@link LocomoReport} as Markdown: a table per category id, one per BEAM type when the
+ * questions carry one, the latencies and the longest message, and the baselines.
  */
 final class LocomoMarkdown {
   private LocomoMarkdown() {}
 
   static String render(LocomoReport r) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "LoCoMo `%s`, mode `%s`%s, scopes `%s`, turns per add %s, top-k %d,"
-            + " embedder `%s`, fusion `%s`%n%n", r.dataset(), r.mode(), r.speakerPrefix() ? " (speaker prefix)" : "",
-        r.scopes(),
-        r.turnsPerAdd() == 0 ? "session" : String.valueOf(r.turnsPerAdd()), r.topK(), r.embedder(), r.fusion()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "LoCoMo `%s`, mode `%s`%s, scopes `%s`, turns per add %s, top-k %d,"
+                + " embedder `%s`, fusion `%s`%n%n",
+            r.dataset(),
+            r.mode(),
+            r.speakerPrefix() ? " (speaker prefix)" : "",
+            r.scopes(),
+            r.turnsPerAdd() == 0 ? "session" : String.valueOf(r.turnsPerAdd()),
+            r.topK(),
+            r.embedder(),
+            r.fusion()));
     Set<String> extra = new TreeSet<>(r.overall().extra().keySet());
-    sb.append("| category | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
+    sb.append(
+        "| category | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
     extra.forEach(k -> sb.append(' ').append(k).append(" |"));
     sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
-    r.byCategory().forEach((k, s) -> row(sb, k + " (" + Locomo.categoryLabel(Integer.parseInt(k)) + ")", s, extra));
+    r.byCategory()
+        .forEach(
+            (k, s) ->
+                row(sb, k + " (" + Locomo.categoryLabel(Integer.parseInt(k)) + ")", s, extra));
     row(sb, "**overall**", r.overall(), extra);
     if (!r.byBeamType().isEmpty()) {
-      sb.append("\n| BEAM type | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
+      sb.append(
+          "\n| BEAM type | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
       extra.forEach(k -> sb.append(' ').append(k).append(" |"));
       sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
       r.byBeamType().forEach((k, s) -> row(sb, k, s, extra));
     }
-    sb.append(String.format(Locale.ROOT, "%nsearch p50 %.2f ms, p95 %.2f ms, p99 %.2f ms; ingest %.1f turns/s"
-            + " (%.2f ms/turn); memory tokens per conversation %.0f; longest message %d characters%n",
-        r.latencyMs().searchP50(), r.latencyMs().searchP95(), r.latencyMs().searchP99(), r.ingestTurnsPerSecond(),
-        r.latencyMs().ingestPerTurnMean(), r.memoryTokensPerConversation(), r.longestMessageChars()));
-    sb.append(String.format(Locale.ROOT, "%nEvidence recall and hit average over the %d questions with gold"
-        + " evidence; the other columns over all %d. Category ids as in LoCoMo's evaluation (1 multi-hop,"
-        + " 2 temporal, 3 open-domain, 4 single-hop); the Mem0 paper's columns single-hop, multi-hop, open-domain,"
-        + " temporal are ids 1, 3, 4, 2.%n", r.overall().evidenceQuestions(), r.overall().questions()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nsearch p50 %.2f ms, p95 %.2f ms, p99 %.2f ms; ingest %.1f turns/s"
+                + " (%.2f ms/turn); memory tokens per conversation %.0f; longest message %d characters%n",
+            r.latencyMs().searchP50(),
+            r.latencyMs().searchP95(),
+            r.latencyMs().searchP99(),
+            r.ingestTurnsPerSecond(),
+            r.latencyMs().ingestPerTurnMean(),
+            r.memoryTokensPerConversation(),
+            r.longestMessageChars()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nEvidence recall and hit average over the %d questions with gold"
+                + " evidence; the other columns over all %d. Category ids as in LoCoMo's evaluation (1 multi-hop,"
+                + " 2 temporal, 3 open-domain, 4 single-hop); the Mem0 paper's columns single-hop, multi-hop, open-domain,"
+                + " temporal are ids 1, 3, 4, 2.%n",
+            r.overall().evidenceQuestions(),
+            r.overall().questions()));
     if (!r.byBeamType().isEmpty()) {
-      sb.append(String.format(Locale.ROOT, "BEAM types are BEAM's own abilities, each mapped onto a category id by the"
-          + " file; abstention questions (category 5) are left out like LoCoMo's adversarial ones.%n"));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "BEAM types are BEAM's own abilities, each mapped onto a category id by the"
+                  + " file; abstention questions (category 5) are left out like LoCoMo's adversarial ones.%n"));
     }
     if (!r.baselines().isEmpty()) {
       Set<String> baseExtra = new TreeSet<>();
@@ -50,8 +80,15 @@ final class LocomoMarkdown {
       baseExtra.forEach(k -> sb.append(' ').append(k).append(" |"));
       sb.append("\n|---|---|---|---|---|").append("---|".repeat(baseExtra.size())).append('\n');
       for (Baseline b : r.baselines()) {
-        sb.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.0f |", b.name(), b.evidenceRecall(),
-            b.hit(), b.answerTokenRecall(), b.contextTokensMean()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %.3f | %.3f | %.3f | %.0f |",
+                b.name(),
+                b.evidenceRecall(),
+                b.hit(),
+                b.answerTokenRecall(),
+                b.contextTokensMean()));
         baseExtra.forEach(k -> sb.append(cell(b.extra().get(k))));
         sb.append('\n');
       }
@@ -60,8 +97,16 @@ final class LocomoMarkdown {
   }
 
   private static void row(StringBuilder sb, String label, Scores s, Set<String> extra) {
-    sb.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %.0f |", label, s.questions(),
-        s.evidenceRecall(), s.hit(), s.answerTokenRecall(), s.contextTokensMean()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %d | %.3f | %.3f | %.3f | %.0f |",
+            label,
+            s.questions(),
+            s.evidenceRecall(),
+            s.hit(),
+            s.answerTokenRecall(),
+            s.contextTokensMean()));
     extra.forEach(k -> sb.append(cell(s.extra().get(k))));
     sb.append('\n');
   }

@@ -29,18 +29,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads files in LoCoMo's format ({@code data/locomo10.json}: a JSON array of samples). Sessions are taken from the
- * session lists present (some samples list dates of sessions that have no turns), in number order. Reads BEAM
- * conversations converted to this format as they are: each question's {@code beam_type}, if present, becomes
- * {@link Question#beamType()}; BEAM's other fields ({@code beam_id}, {@code rubric}, ...) are ignored.
+ * Reads files in LoCoMo's format ({@code data/locomo10.json}: a JSON array of samples). Sessions
+ * are taken from the session lists present (some samples list dates of sessions that have no
+ * turns), in number order. Reads BEAM conversations converted to this format as they are: each
+ * question's {@code beam_type}, if present, becomes {@link Question#beamType()}; BEAM's other
+ * fields ({@code beam_id}, {@code rubric}, ...) are ignored.
  */
 public final class LocomoReader {
   private static final Pattern SESSION_KEY = Pattern.compile("session_(\\d+)");
   private static final Pattern OBSERVATION_KEY = Pattern.compile("session_(\\d+)_observation");
-  private static final DateTimeFormatter SESSION_TIME = new DateTimeFormatterBuilder()
-      .parseCaseInsensitive()
-      .appendPattern("h:mm a 'on' d MMMM, yyyy")
-      .toFormatter(Locale.ENGLISH);
+  private static final DateTimeFormatter SESSION_TIME =
+      new DateTimeFormatterBuilder()
+          .parseCaseInsensitive()
+          .appendPattern("h:mm a 'on' d MMMM, yyyy")
+          .toFormatter(Locale.ENGLISH);
 
   private LocomoReader() {}
 
@@ -51,19 +53,22 @@ public final class LocomoReader {
    */
   public static List<Conversation> read(Path file) {
     if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-      throw new ValidationException("data", "'" + file + "' " + (Files.exists(file) ? "is not a readable file"
-          : "does not exist"));
+      throw new ValidationException(
+          "data",
+          "'" + file + "' " + (Files.exists(file) ? "is not a readable file" : "does not exist"));
     }
     JsonNode root;
     try {
       root = new ObjectMapper().readTree(Files.readAllBytes(file));
     } catch (JsonProcessingException e) {
-      throw new ValidationException("data", "malformed JSON in '" + file + "': " + e.getOriginalMessage());
+      throw new ValidationException(
+          "data", "malformed JSON in '" + file + "': " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read LoCoMo file " + file, e);
     }
     if (root == null || !root.isArray()) {
-      throw new ValidationException("data", file + " is not a LoCoMo file: expected a JSON array of samples");
+      throw new ValidationException(
+          "data", file + " is not a LoCoMo file: expected a JSON array of samples");
     }
     List<Conversation> out = new ArrayList<>();
     for (JsonNode sample : root) {
@@ -77,8 +82,9 @@ public final class LocomoReader {
     try {
       return LocalDateTime.parse(text.trim(), SESSION_TIME).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException e) {
-      throw new ValidationException("session_date_time", "'" + text
-          + "' is not a LoCoMo session time such as '1:56 pm on 8 May, 2023'");
+      throw new ValidationException(
+          "session_date_time",
+          "'" + text + "' is not a LoCoMo session time such as '1:56 pm on 8 May, 2023'");
     }
   }
 
@@ -86,7 +92,8 @@ public final class LocomoReader {
     String id = sample.path("sample_id").asText();
     JsonNode conv = sample.path("conversation");
     if (!conv.isObject()) {
-      throw new ValidationException("conversation", "sample '" + id + "' has no conversation object");
+      throw new ValidationException(
+          "conversation", "sample '" + id + "' has no conversation object");
     }
     List<Session> sessions = new ArrayList<>();
     Iterator<Map.Entry<String, JsonNode>> fields = conv.properties().iterator();
@@ -99,17 +106,25 @@ public final class LocomoReader {
       int n = Integer.parseInt(m.group(1));
       JsonNode date = conv.get("session_" + n + "_date_time");
       if (date == null || !date.isTextual()) {
-        throw new ValidationException("session_" + n + "_date_time", "missing in sample '" + id + "'");
+        throw new ValidationException(
+            "session_" + n + "_date_time", "missing in sample '" + id + "'");
       }
       List<Turn> turns = new ArrayList<>();
       for (JsonNode t : e.getValue()) {
-        turns.add(new Turn(t.path("speaker").asText(), t.path("dia_id").asText(), t.path("text").asText()));
+        turns.add(
+            new Turn(
+                t.path("speaker").asText(), t.path("dia_id").asText(), t.path("text").asText()));
       }
       sessions.add(new Session(n, parseSessionTime(date.asText()), turns));
     }
     sessions.sort((a, b) -> Integer.compare(a.number(), b.number()));
-    return new Conversation(id, conv.path("speaker_a").asText(), conv.path("speaker_b").asText(), sessions,
-        questions(sample.path("qa")), observations(sample.path("observation")));
+    return new Conversation(
+        id,
+        conv.path("speaker_a").asText(),
+        conv.path("speaker_b").asText(),
+        sessions,
+        questions(sample.path("qa")),
+        observations(sample.path("observation")));
   }
 
   private static List<Question> questions(JsonNode qa) {
@@ -121,9 +136,15 @@ public final class LocomoReader {
         evidence.addAll(diaIds(ev.asText()));
       }
       JsonNode beamType = q.path("beam_type");
-      out.add(new Question(q.path("question").asText(), answer.isMissingNode() ? "" : answer.asText(), evidence,
-          q.path("category").asInt(), beamType.isTextual() && !beamType.asText().isBlank()
-              ? Optional.of(beamType.asText().strip()) : Optional.empty()));
+      out.add(
+          new Question(
+              q.path("question").asText(),
+              answer.isMissingNode() ? "" : answer.asText(),
+              evidence,
+              q.path("category").asInt(),
+              beamType.isTextual() && !beamType.asText().isBlank()
+                  ? Optional.of(beamType.asText().strip())
+                  : Optional.empty()));
     }
     return out;
   }

@@ -30,19 +30,37 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The result of a LoCoMo run, in the JSON shape the harness issue fixes (snake_case keys; {@code scopes},
- * {@code turns_per_add}, {@code speaker_prefix}, {@code embedder}, {@code fusion}, {@code evidence_questions} and
- * {@code answer_token_recall} of baselines added), with a Markdown rendering ({@link LocomoMarkdown}) and a chart
- * ({@link LocomoChart}). Evidence recall and hit are averaged over the questions that have gold evidence
- * ({@code evidence_questions}); the other metrics over all scored questions. Metrics from a
- * {@link QuestionObserver} appear beside the built-in ones, at both levels. Questions that carry a BEAM type
- * ({@link Question#beamType()}) are also scored per type ({@code by_beam_type}, left out of the JSON when no
- * question has one); {@code longest_message_chars} is the longest turn of the conversations read, which the stores
+ * The result of a LoCoMo run, in the JSON shape the harness issue fixes (snake_case keys; {@code
+ * scopes}, {@code turns_per_add}, {@code speaker_prefix}, {@code embedder}, {@code fusion}, {@code
+ * evidence_questions} and {@code answer_token_recall} of baselines added), with a Markdown
+ * rendering ({@link LocomoMarkdown}) and a chart ({@link LocomoChart}). Evidence recall and hit are
+ * averaged over the questions that have gold evidence ({@code evidence_questions}); the other
+ * metrics over all scored questions. Metrics from a {@link QuestionObserver} appear beside the
+ * built-in ones, at both levels. Questions that carry a BEAM type ({@link Question#beamType()}) are
+ * also scored per type ({@code by_beam_type}, left out of the JSON when no question has one);
+ * {@code longest_message_chars} is the longest turn of the conversations read, which the stores
  * were opened to accept ({@code ConversationStore#textLimit}).
  */
-@JsonPropertyOrder({"dataset", "mode", "scopes", "turns_per_add", "speaker_prefix", "graph", "top_k", "embedder",
-    "fusion", "questions", "overall", "by_category", "by_beam_type", "latency_ms", "ingest_turns_per_second",
-    "memory_tokens_per_conversation", "longest_message_chars", "baselines"})
+@JsonPropertyOrder({
+  "dataset",
+  "mode",
+  "scopes",
+  "turns_per_add",
+  "speaker_prefix",
+  "graph",
+  "top_k",
+  "embedder",
+  "fusion",
+  "questions",
+  "overall",
+  "by_category",
+  "by_beam_type",
+  "latency_ms",
+  "ingest_turns_per_second",
+  "memory_tokens_per_conversation",
+  "longest_message_chars",
+  "baselines"
+})
 public record LocomoReport(
     String dataset,
     String mode,
@@ -56,7 +74,8 @@ public record LocomoReport(
     int questions,
     Scores overall,
     @JsonProperty("by_category") Map<String, Scores> byCategory,
-    @JsonProperty("by_beam_type") @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Scores> byBeamType,
+    @JsonProperty("by_beam_type") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        Map<String, Scores> byBeamType,
     @JsonProperty("latency_ms") Latency latencyMs,
     @JsonProperty("ingest_turns_per_second") double ingestTurnsPerSecond,
     @JsonProperty("memory_tokens_per_conversation") double memoryTokensPerConversation,
@@ -64,17 +83,30 @@ public record LocomoReport(
     List<Baseline> baselines) {
 
   public LocomoReport {
-    byBeamType = byBeamType == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(byBeamType));
+    byBeamType =
+        byBeamType == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(byBeamType));
   }
 
-  /** Mean scores over a set of questions, plus the observer's metrics ({@code extra}, flattened in JSON). */
-  @JsonPropertyOrder({"questions", "evidence_questions", "evidence_recall", "hit", "answer_token_recall",
-      "context_tokens_mean"})
-  public record Scores(int questions, @JsonProperty("evidence_questions") int evidenceQuestions,
-                       @JsonProperty("evidence_recall") double evidenceRecall, double hit,
-                       @JsonProperty("answer_token_recall") double answerTokenRecall,
-                       @JsonProperty("context_tokens_mean") double contextTokensMean,
-                       @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
+  /**
+   * Mean scores over a set of questions, plus the observer's metrics ({@code extra}, flattened in
+   * JSON).
+   */
+  @JsonPropertyOrder({
+    "questions",
+    "evidence_questions",
+    "evidence_recall",
+    "hit",
+    "answer_token_recall",
+    "context_tokens_mean"
+  })
+  public record Scores(
+      int questions,
+      @JsonProperty("evidence_questions") int evidenceQuestions,
+      @JsonProperty("evidence_recall") double evidenceRecall,
+      double hit,
+      @JsonProperty("answer_token_recall") double answerTokenRecall,
+      @JsonProperty("context_tokens_mean") double contextTokensMean,
+      @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
     public Scores {
       extra = extra == null ? Map.of() : Map.copyOf(extra);
     }
@@ -86,23 +118,40 @@ public record LocomoReport(
 
     /** A copy with these metrics added to (or replacing) {@link #extra()}. */
     public Scores plus(Map<String, Double> metrics) {
-      return new Scores(questions, evidenceQuestions, evidenceRecall, hit, answerTokenRecall, contextTokensMean,
+      return new Scores(
+          questions,
+          evidenceQuestions,
+          evidenceRecall,
+          hit,
+          answerTokenRecall,
+          contextTokensMean,
           merge(extra, metrics));
     }
   }
 
   /** Search latency percentiles and the mean ingest time per turn, in milliseconds. */
   @JsonPropertyOrder({"search_p50", "search_p95", "search_p99", "ingest_per_turn_mean"})
-  public record Latency(@JsonProperty("search_p50") double searchP50, @JsonProperty("search_p95") double searchP95,
-                        @JsonProperty("search_p99") double searchP99,
-                        @JsonProperty("ingest_per_turn_mean") double ingestPerTurnMean) {}
+  public record Latency(
+      @JsonProperty("search_p50") double searchP50,
+      @JsonProperty("search_p95") double searchP95,
+      @JsonProperty("search_p99") double searchP99,
+      @JsonProperty("ingest_per_turn_mean") double ingestPerTurnMean) {}
 
   /** A baseline evaluated with the same metrics, on the same questions. */
-  @JsonPropertyOrder({"name", "evidence_recall", "hit", "answer_token_recall", "context_tokens_mean"})
-  public record Baseline(String name, @JsonProperty("evidence_recall") double evidenceRecall, double hit,
-                         @JsonProperty("answer_token_recall") double answerTokenRecall,
-                         @JsonProperty("context_tokens_mean") double contextTokensMean,
-                         @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
+  @JsonPropertyOrder({
+    "name",
+    "evidence_recall",
+    "hit",
+    "answer_token_recall",
+    "context_tokens_mean"
+  })
+  public record Baseline(
+      String name,
+      @JsonProperty("evidence_recall") double evidenceRecall,
+      double hit,
+      @JsonProperty("answer_token_recall") double answerTokenRecall,
+      @JsonProperty("context_tokens_mean") double contextTokensMean,
+      @JsonIgnore @JsonAnySetter Map<String, Double> extra) {
     public Baseline {
       Objects.requireNonNull(name, "name");
       extra = extra == null ? Map.of() : Map.copyOf(extra);
@@ -115,21 +164,27 @@ public record LocomoReport(
   }
 
   /**
-   * One question's scores. With the graph memory on, the retrieved source ids are those of the hits and those of
-   * the relations ({@link GraphRelation#sourceIds()}), and the retrieved texts are the hits' texts followed by the
-   * relations' facts: what the engine's token budget counts for each (a memory's text, a relation's fact), without
-   * what a prompt adds around either (dates, speakers; {@code context_tokens_prompt} counts those lines, see
-   * {@link LocomoBench}).
+   * One question's scores. With the graph memory on, the retrieved source ids are those of the hits
+   * and those of the relations ({@link GraphRelation#sourceIds()}), and the retrieved texts are the
+   * hits' texts followed by the relations' facts: what the engine's token budget counts for each (a
+   * memory's text, a relation's fact), without what a prompt adds around either (dates, speakers;
+   * {@code context_tokens_prompt} counts those lines, see {@link LocomoBench}).
    *
-   * @param hasEvidence       whether the question has gold evidence (evidence recall and hit count only then)
-   * @param evidenceRecall    share of the gold dia_ids among the retrieved source ids
-   * @param hit               1 if any gold dia_id was retrieved
+   * @param hasEvidence whether the question has gold evidence (evidence recall and hit count only
+   *     then)
+   * @param evidenceRecall share of the gold dia_ids among the retrieved source ids
+   * @param hit 1 if any gold dia_id was retrieved
    * @param answerTokenRecall share of the answer's content tokens in the retrieved texts
-   * @param contextTokens     cl100k tokens of the retrieved texts joined by newlines
-   * @param extra             further metrics: the graph's and the observer's
+   * @param contextTokens cl100k tokens of the retrieved texts joined by newlines
+   * @param extra further metrics: the graph's and the observer's
    */
-  record QuestionScore(boolean hasEvidence, double evidenceRecall, double hit, double answerTokenRecall,
-                       int contextTokens, Map<String, Double> extra) {
+  record QuestionScore(
+      boolean hasEvidence,
+      double evidenceRecall,
+      double hit,
+      double answerTokenRecall,
+      int contextTokens,
+      Map<String, Double> extra) {
     static QuestionScore of(Question q, List<SearchHit> hits) {
       return ofSearch(q, hits, List.of());
     }
@@ -149,15 +204,18 @@ public record LocomoReport(
     }
 
     static QuestionScore of(Question q, List<String> texts, Collection<String> sources) {
-      return new QuestionScore(!q.evidence().isEmpty(),
+      return new QuestionScore(
+          !q.evidence().isEmpty(),
           RetrievalMetrics.evidenceRecall(q.evidence(), sources),
           RetrievalMetrics.hit(q.evidence(), sources),
           RetrievalMetrics.answerTokenRecall(q.answer(), texts),
-          TokenCounter.cl100k().count(String.join("\n", texts)), Map.of());
+          TokenCounter.cl100k().count(String.join("\n", texts)),
+          Map.of());
     }
 
     QuestionScore withExtra(Map<String, Double> metrics) {
-      return new QuestionScore(hasEvidence, evidenceRecall, hit, answerTokenRecall, contextTokens, metrics);
+      return new QuestionScore(
+          hasEvidence, evidenceRecall, hit, answerTokenRecall, contextTokens, metrics);
     }
 
     /** A copy with these metrics added to (or replacing) {@link #extra()}. */
@@ -167,32 +225,74 @@ public record LocomoReport(
   }
 
   /**
-   * A copy with more metrics, merged into the observer's ({@link Scores#extra()}): for metrics computed after the
-   * retrieval run, for example {@code j}, {@code j_std}, {@code f1}, {@code bleu1} of an answer evaluation over the
-   * hits a {@link QuestionObserver} collected.
+   * A copy with more metrics, merged into the observer's ({@link Scores#extra()}): for metrics
+   * computed after the retrieval run, for example {@code j}, {@code j_std}, {@code f1}, {@code
+   * bleu1} of an answer evaluation over the hits a {@link QuestionObserver} collected.
    *
-   * @param overall    metrics of all questions
-   * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks are ignored.
-   *                   The per-type scores ({@link #byBeamType()}) keep the retrieval metrics only
+   * @param overall metrics of all questions
+   * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks
+   *     are ignored. The per-type scores ({@link #byBeamType()}) keep the retrieval metrics only
    */
-  public LocomoReport withMetrics(Map<String, Double> overall, Map<String, Map<String, Double>> byCategory) {
+  public LocomoReport withMetrics(
+      Map<String, Double> overall, Map<String, Map<String, Double>> byCategory) {
     Map<String, Scores> categories = new TreeMap<>();
-    this.byCategory.forEach((k, v) -> categories.put(k, v.plus(byCategory.getOrDefault(k, Map.of()))));
-    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        questions, this.overall.plus(overall), categories, byBeamType, latencyMs, ingestTurnsPerSecond,
-        memoryTokensPerConversation, longestMessageChars, baselines);
+    this.byCategory.forEach(
+        (k, v) -> categories.put(k, v.plus(byCategory.getOrDefault(k, Map.of()))));
+    return new LocomoReport(
+        dataset,
+        mode,
+        scopes,
+        turnsPerAdd,
+        speakerPrefix,
+        graph,
+        topK,
+        embedder,
+        fusion,
+        questions,
+        this.overall.plus(overall),
+        categories,
+        byBeamType,
+        latencyMs,
+        ingestTurnsPerSecond,
+        memoryTokensPerConversation,
+        longestMessageChars,
+        baselines);
   }
 
   /** A copy with more metrics for the baseline of this name (see {@link #withMetrics}). */
   public LocomoReport withBaselineMetrics(String name, Map<String, Double> metrics) {
     List<Baseline> out = new ArrayList<>();
     for (Baseline b : baselines) {
-      out.add(b.name().equals(name) ? new Baseline(b.name(), b.evidenceRecall(), b.hit(), b.answerTokenRecall(),
-          b.contextTokensMean(), merge(b.extra(), metrics)) : b);
+      out.add(
+          b.name().equals(name)
+              ? new Baseline(
+                  b.name(),
+                  b.evidenceRecall(),
+                  b.hit(),
+                  b.answerTokenRecall(),
+                  b.contextTokensMean(),
+                  merge(b.extra(), metrics))
+              : b);
     }
-    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        questions, overall, byCategory, byBeamType, latencyMs, ingestTurnsPerSecond, memoryTokensPerConversation,
-        longestMessageChars, out);
+    return new LocomoReport(
+        dataset,
+        mode,
+        scopes,
+        turnsPerAdd,
+        speakerPrefix,
+        graph,
+        topK,
+        embedder,
+        fusion,
+        questions,
+        overall,
+        byCategory,
+        byBeamType,
+        latencyMs,
+        ingestTurnsPerSecond,
+        memoryTokensPerConversation,
+        longestMessageChars,
+        out);
   }
 
   private static Map<String, Double> merge(Map<String, Double> a, Map<String, Double> b) {
@@ -212,24 +312,27 @@ public record LocomoReport(
   }
 
   /**
-   * Reads a report written by {@link #writeJson}, for comparing runs, with the graph's and the observer's metrics.
+   * Reads a report written by {@link #writeJson}, for comparing runs, with the graph's and the
+   * observer's metrics.
    *
    * @throws ValidationException if the file is missing or is not such a report
    */
   public static LocomoReport readJson(Path file) {
     try {
-      return new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+      return new ObjectMapper()
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
           .readValue(file.toFile(), LocomoReport.class);
     } catch (NoSuchFileException | FileNotFoundException e) {
       throw new ValidationException("report", "'" + file + "' does not exist");
     } catch (IOException e) {
-      throw new ValidationException("report", "'" + file + "' is not a LoCoMo report: " + e.getMessage());
+      throw new ValidationException(
+          "report", "'" + file + "' is not a LoCoMo report: " + e.getMessage());
     }
   }
 
   /**
-   * A Markdown table: one row per category id and one overall, then one row per BEAM type (if any), then the
-   * baselines.
+   * A Markdown table: one row per category id and one overall, then one row per BEAM type (if any),
+   * then the baselines.
    */
   public String toMarkdown() {
     return LocomoMarkdown.render(this);
@@ -242,10 +345,17 @@ public record LocomoReport(
 
   /**
    * The label of this run in tables and charts, for example {@code engram extract/speaker k=10},
-   * {@code engram raw+prefix/conversation k=10} or {@code engram observations+graph/conversation k=10}.
+   * {@code engram raw+prefix/conversation k=10} or {@code engram observations+graph/conversation
+   * k=10}.
    */
   public String runLabel() {
-    return "engram " + mode + (speakerPrefix ? "+prefix" : "") + (graph ? "+graph" : "") + "/" + scopes + " k="
+    return "engram "
+        + mode
+        + (speakerPrefix ? "+prefix" : "")
+        + (graph ? "+graph" : "")
+        + "/"
+        + scopes
+        + " k="
         + topK;
   }
 }

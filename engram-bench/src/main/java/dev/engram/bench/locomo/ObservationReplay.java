@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A {@link MemoryInference} that replays LoCoMo's LLM-written observations as the extracted facts: when an add
- * contains the turn an observation cites first, the observation is added, with all its dia_ids as provenance. It
- * gives retrieval over LLM-grade facts without an LLM. Thread-safe (read-only after construction).
+ * A {@link MemoryInference} that replays LoCoMo's LLM-written observations as the extracted facts:
+ * when an add contains the turn an observation cites first, the observation is added, with all its
+ * dia_ids as provenance. It gives retrieval over LLM-grade facts without an LLM. Thread-safe
+ * (read-only after construction).
  */
 public final class ObservationReplay implements MemoryInference {
   private final Map<String, List<Observation>> byFirstDiaId = new HashMap<>();

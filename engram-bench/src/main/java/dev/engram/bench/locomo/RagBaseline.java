@@ -10,23 +10,26 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The baselines of the Mem0 paper, measured with Engram's tokenizer and metrics: RAG over the raw conversation in
- * fixed-token chunks, and the full conversation as context.
+ * The baselines of the Mem0 paper, measured with Engram's tokenizer and metrics: RAG over the raw
+ * conversation in fixed-token chunks, and the full conversation as context.
  *
- * <p>A conversation is rendered as one line per turn, {@code <speaker>: <text>}, in session and turn order, lines
- * joined by a newline (no dates: Engram's context tokens count memory texts only, so both sides are counted
- * alike). Chunks are built greedily from consecutive lines, across session boundaries as the paper's harness did:
- * a line joins the current chunk while the chunk's text stays within the size in cl100k tokens, else it starts a
- * new chunk. A single line longer than the size is a chunk of its own (never split), so that every chunk holds
- * whole turns and knows their dia_ids. Chunks are retrieved by the cosine of the same embedder's vectors (brute
- * force, in memory): the query embedded with {@link Embedder#embedQuery}, chunks with
- * {@link Embedder#embedDocuments}; ties go to the earlier chunk.
+ * <p>A conversation is rendered as one line per turn, {@code <speaker>: <text>}, in session and
+ * turn order, lines joined by a newline (no dates: Engram's context tokens count memory texts only,
+ * so both sides are counted alike). Chunks are built greedily from consecutive lines, across
+ * session boundaries as the paper's harness did: a line joins the current chunk while the chunk's
+ * text stays within the size in cl100k tokens, else it starts a new chunk. A single line longer
+ * than the size is a chunk of its own (never split), so that every chunk holds whole turns and
+ * knows their dia_ids. Chunks are retrieved by the cosine of the same embedder's vectors (brute
+ * force, in memory): the query embedded with {@link Embedder#embedQuery}, chunks with {@link
+ * Embedder#embedDocuments}; ties go to the earlier chunk.
  */
 public final class RagBaseline {
   /** The chunk sizes of the paper, in tokens. */
   public static final List<Integer> CHUNK_TOKENS = List.of(128, 256, 512, 1024, 2048, 4096, 8192);
+
   /** The numbers of chunks retrieved per question in the paper. */
   public static final List<Integer> KS = List.of(1, 2);
+
   /** The name of the full-context baseline. */
   public static final String FULL_CONTEXT = "full-context";
 
@@ -35,7 +38,7 @@ public final class RagBaseline {
   /**
    * A run of consecutive turns.
    *
-   * @param text   the lines of the turns joined by newlines
+   * @param text the lines of the turns joined by newlines
    * @param diaIds the dia_ids of the turns, in order
    * @param tokens the cl100k token count of {@code text}
    */
@@ -80,7 +83,9 @@ public final class RagBaseline {
     return ids;
   }
 
-  /** Cuts a conversation into chunks of at most {@code maxTokens} tokens (see the class comment). */
+  /**
+   * Cuts a conversation into chunks of at most {@code maxTokens} tokens (see the class comment).
+   */
   public static List<Chunk> chunks(Conversation c, int maxTokens) {
     if (maxTokens < 1) {
       throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
@@ -125,8 +130,10 @@ public final class RagBaseline {
     List<Chunk> chunks = chunks(c, maxTokens);
     List<float[]> vectors = new ArrayList<>(chunks.size());
     for (int from = 0; from < chunks.size(); from += EMBED_BATCH) {
-      List<String> texts = chunks.subList(from, Math.min(chunks.size(), from + EMBED_BATCH)).stream()
-          .map(Chunk::text).toList();
+      List<String> texts =
+          chunks.subList(from, Math.min(chunks.size(), from + EMBED_BATCH)).stream()
+              .map(Chunk::text)
+              .toList();
       vectors.addAll(embedder.embedDocuments(texts));
     }
     return new RagBaseline(chunks, vectors);
@@ -137,7 +144,10 @@ public final class RagBaseline {
     return chunks;
   }
 
-  /** The {@code k} chunks most similar to an embedded query, best first; ties go to the earlier chunk. */
+  /**
+   * The {@code k} chunks most similar to an embedded query, best first; ties go to the earlier
+   * chunk.
+   */
   public List<Chunk> top(float[] query, int k) {
     List<Integer> order = new ArrayList<>();
     double[] scores = new double[chunks.size()];
@@ -145,7 +155,9 @@ public final class RagBaseline {
       scores[i] = dot(query, vectors.get(i));
       order.add(i);
     }
-    order.sort((a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
+    order.sort(
+        (a, b) ->
+            scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
     return order.subList(0, Math.min(k, order.size())).stream().map(chunks::get).toList();
   }
 

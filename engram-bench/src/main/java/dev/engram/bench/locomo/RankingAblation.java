@@ -27,29 +27,31 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline extractor, one
- * scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0): each conversation is ingested
- * once, then every question is asked with each ranking at a 1,500-token budget, a 500-token budget and top-k 10.
- * Prints first the evidence recall of the whole store (the share of each question's evidence turns that some stored
- * memory came from: what no ranking can exceed), then one markdown row per ranking: evidence recall at each setting,
- * multi-hop (category 1) evidence recall at each, answer-token recall at each (over all scored questions), and the
- * search latency p50 / p95 at 1,500 tokens (in process, query embedding included, after a warm-up round: every
- * question of the conversation asked once at 1,500 tokens with the first ranking, not counted, so that the first
- * ranking measured does not pay for the compilation of the search code).
+ * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline
+ * extractor, one scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0):
+ * each conversation is ingested once, then every question is asked with each ranking at a
+ * 1,500-token budget, a 500-token budget and top-k 10. Prints first the evidence recall of the
+ * whole store (the share of each question's evidence turns that some stored memory came from: what
+ * no ranking can exceed), then one markdown row per ranking: evidence recall at each setting,
+ * multi-hop (category 1) evidence recall at each, answer-token recall at each (over all scored
+ * questions), and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
+ * included, after a warm-up round: every question of the conversation asked once at 1,500 tokens
+ * with the first ranking, not counted, so that the first ranking measured does not pay for the
+ * compilation of the search code).
  *
- * When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's format), a second
- * table gives each ranking's evidence recall at 1,500 tokens per type. Stores accept the longest turn of the data
- * ({@link ConversationStore#textLimit}), which is printed.
+ * <p>When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's
+ * format), a second table gives each ranking's evidence recall at 1,500 tokens per type. Stores
+ * accept the longest turn of the data ({@link ConversationStore#textLimit}), which is printed.
  *
- * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE... [RANKING...]}: one or more files
- * (each ending in {@code .json}, for example the LoCoMo sample and the BEAM sample; each gets its own tables; a
- * single file may have any name), then
- * the rankings, each as {@link Ranking#parse} reads it (default: none, each step alone, the default, the default
- * with each opt-in step and with both). {@code --context-embeddings} before the files embeds each memory's source
- * context too
- * ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or {@code 10}
- * also prints, for each question whose evidence that setting's search misses (a 1,500- or 500-token budget, or the
- * top-10), what the search returned and where the missed turns' memories stand in the fusion's order.
+ * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE... [RANKING...]}: one
+ * or more files (each ending in {@code .json}, for example the LoCoMo sample and the BEAM sample;
+ * each gets its own tables; a single file may have any name), then the rankings, each as {@link
+ * Ranking#parse} reads it (default: none, each step alone, the default, the default with each
+ * opt-in step and with both). {@code --context-embeddings} before the files embeds each memory's
+ * source context too ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1500} (or
+ * {@code 1}), {@code 500} or {@code 10} also prints, for each question whose evidence that
+ * setting's search misses (a 1,500- or 500-token budget, or the top-10), what the search returned
+ * and where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
   private static final int[] BUDGETS = {1500, 500, 0};
@@ -58,10 +60,12 @@ public final class RankingAblation {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
-      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
+      System.err.println(
+          "usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
       System.exit(2);
     }
-    int dumped = dumped(System.getenv("ABLATION_DUMP")); // the setting whose misses to print, -1 for none
+    int dumped =
+        dumped(System.getenv("ABLATION_DUMP")); // the setting whose misses to print, -1 for none
     if (dumped == -2) {
       System.err.println("ABLATION_DUMP must be 1500 (or 1), 500 or 10");
       System.exit(2);
@@ -75,16 +79,28 @@ public final class RankingAblation {
     while (firstSpec < args.length && args[firstSpec].toLowerCase(Locale.ROOT).endsWith(".json")) {
       files.add(Path.of(args[firstSpec++]));
     }
-    if (files.isEmpty() && args.length > 0) { // one file of another name, as before several were accepted
+    if (files.isEmpty()
+        && args.length > 0) { // one file of another name, as before several were accepted
       files.add(Path.of(args[firstSpec++]));
     }
     if (files.isEmpty()) {
-      System.err.println("usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
+      System.err.println(
+          "usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
       System.exit(2);
     }
-    List<String> specs = args.length > firstSpec ? List.of(args).subList(firstSpec, args.length)
-        : List.of("none", "neighbours", "dates", "diversity", "feedback", "default", "default,diversity",
-            "default,feedback", "default,diversity,feedback");
+    List<String> specs =
+        args.length > firstSpec
+            ? List.of(args).subList(firstSpec, args.length)
+            : List.of(
+                "none",
+                "neighbours",
+                "dates",
+                "diversity",
+                "feedback",
+                "default",
+                "default,diversity",
+                "default,feedback",
+                "default,diversity,feedback");
     Map<String, Ranking> rankings = new LinkedHashMap<>();
     for (String s : specs) {
       rankings.put(s, Ranking.parse(s, "ranking"));
@@ -99,22 +115,35 @@ public final class RankingAblation {
   }
 
   /** Runs every ranking on one file's conversations and prints its tables. */
-  private static void ablate(Path data, Map<String, Ranking> rankings, Embedder embedder, boolean contextEmbeddings,
-                             int dumped) throws IOException {
+  private static void ablate(
+      Path data,
+      Map<String, Ranking> rankings,
+      Embedder embedder,
+      boolean contextEmbeddings,
+      int dumped)
+      throws IOException {
     List<Conversation> conversations = LocomoReader.read(data);
     Map<String, Tally> tallies = new LinkedHashMap<>();
-    List<Double> inStore = new ArrayList<>(); // per question with evidence: the recall of the whole store
+    List<Double> inStore =
+        new ArrayList<>(); // per question with evidence: the recall of the whole store
     rankings.keySet().forEach(k -> tallies.put(k, new Tally()));
     Path work = Files.createTempDirectory("engram-ranking-ablation");
     try {
       for (Conversation c : conversations) {
         Path dir = work.resolve(c.sampleId());
-        try (ConversationStore store = ConversationStore.open(dir, c, ScopeLayout.CONVERSATION, embedder, Fusion.RRF,
-            b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
-          store.ingest(2, true, false, n -> { });
+        try (ConversationStore store =
+            ConversationStore.open(
+                dir,
+                c,
+                ScopeLayout.CONVERSATION,
+                embedder,
+                Fusion.RRF,
+                b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
+          store.ingest(2, true, false, n -> {});
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
           Set<String> stored = store.stored().sourceIds();
-          questions.stream().filter(q -> !q.evidence().isEmpty())
+          questions.stream()
+              .filter(q -> !q.evidence().isEmpty())
               .forEach(q -> inStore.add(RetrievalMetrics.evidenceRecall(q.evidence(), stored)));
           store.rankWith(rankings.values().iterator().next());
           store.searchWith(BUDGETS[0], 0.0);
@@ -128,8 +157,10 @@ public final class RankingAblation {
                 long t0 = System.nanoTime();
                 List<SearchHit> hits = store.search(q.question(), SearchRequest.DEFAULT_TOP_K);
                 long elapsed = System.nanoTime() - t0;
-                t.answer(b, RetrievalMetrics.answerTokenRecall(q.answer(),
-                    hits.stream().map(h -> h.memory().text()).toList()));
+                t.answer(
+                    b,
+                    RetrievalMetrics.answerTokenRecall(
+                        q.answer(), hits.stream().map(h -> h.memory().text()).toList()));
                 if (q.evidence().isEmpty()) {
                   continue;
                 }
@@ -147,18 +178,36 @@ public final class RankingAblation {
     } finally {
       DataDirectories.deleteTree(work);
     }
-    System.out.printf(Locale.ROOT, "evidence recall of the whole store: %.3f (%d questions); longest message %d"
-            + " characters%n", inStore.stream().mapToDouble(Double::doubleValue).average().orElse(0), inStore.size(),
+    System.out.printf(
+        Locale.ROOT,
+        "evidence recall of the whole store: %.3f (%d questions); longest message %d"
+            + " characters%n",
+        inStore.stream().mapToDouble(Double::doubleValue).average().orElse(0),
+        inStore.size(),
         conversations.stream().mapToInt(Conversation::longestTurnChars).max().orElse(0));
-    System.out.println("| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
-        + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
+    System.out.println(
+        "| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
+            + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Map.Entry<String, Tally> e : tallies.entrySet()) {
       Tally t = e.getValue();
-      Percentiles p = new Percentiles(t.latencies.stream().mapToDouble(Double::doubleValue).toArray());
-      System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f | %.1f / %.1f |%n",
-          e.getKey(), t.mean(0, 0), t.mean(1, 0), t.mean(2, 0), t.mean(0, 1), t.mean(1, 1), t.mean(2, 1),
-          t.answerMean(0), t.answerMean(1), t.answerMean(2), p.at(50), p.at(95));
+      Percentiles p =
+          new Percentiles(t.latencies.stream().mapToDouble(Double::doubleValue).toArray());
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f | %.1f / %.1f |%n",
+          e.getKey(),
+          t.mean(0, 0),
+          t.mean(1, 0),
+          t.mean(2, 0),
+          t.mean(0, 1),
+          t.mean(1, 1),
+          t.mean(2, 1),
+          t.answerMean(0),
+          t.answerMean(1),
+          t.answerMean(2),
+          p.at(50),
+          p.at(95));
     }
     Set<String> types = new TreeSet<>();
     tallies.values().forEach(t -> types.addAll(t.typeSum.keySet()));
@@ -168,15 +217,16 @@ public final class RankingAblation {
       System.out.println("|---|" + "---|".repeat(types.size()));
       for (Map.Entry<String, Tally> e : tallies.entrySet()) {
         StringBuilder row = new StringBuilder("| " + e.getKey() + " |");
-        types.forEach(type -> row.append(String.format(Locale.ROOT, " %.3f |", e.getValue().typeMean(type))));
+        types.forEach(
+            type -> row.append(String.format(Locale.ROOT, " %.3f |", e.getValue().typeMean(type))));
         System.out.println(row);
       }
     }
   }
 
   /**
-   * The index into {@link #BUDGETS} of the setting {@code ABLATION_DUMP} names (1500 or 1, 500, 10); -1 when it is
-   * unset, -2 for any other value.
+   * The index into {@link #BUDGETS} of the setting {@code ABLATION_DUMP} names (1500 or 1, 500,
+   * 10); -1 when it is unset, -2 for any other value.
    */
   private static int dumped(String value) {
     if (value == null || value.isBlank()) {
@@ -190,16 +240,32 @@ public final class RankingAblation {
     };
   }
 
-  private static void dump(ConversationStore store, Question q, List<SearchHit> hits, Set<String> sources,
-                           int budget) {
-    System.err.println("Q[" + q.category() + "] " + q.question() + " -> " + q.answer() + "  evidence "
-        + q.evidence());
+  private static void dump(
+      ConversationStore store, Question q, List<SearchHit> hits, Set<String> sources, int budget) {
+    System.err.println(
+        "Q["
+            + q.category()
+            + "] "
+            + q.question()
+            + " -> "
+            + q.answer()
+            + "  evidence "
+            + q.evidence());
     for (SearchHit h : hits) {
       System.err.println("   hit " + h.memory().sourceIds() + " " + h.memory().text());
     }
     store.searchWith(0, 0.0);
-    List<SearchHit> all = new ArrayList<>(store.memory().search(SearchRequest.builder(store.scopes().get(0),
-        q.question()).topK(1000).explain(true).ranking(Ranking.NONE).build()).hits());
+    List<SearchHit> all =
+        new ArrayList<>(
+            store
+                .memory()
+                .search(
+                    SearchRequest.builder(store.scopes().get(0), q.question())
+                        .topK(1000)
+                        .explain(true)
+                        .ranking(Ranking.NONE)
+                        .build())
+                .hits());
     all.sort(java.util.Comparator.comparingDouble(h -> -h.details().fused()));
     for (String e : q.evidence()) {
       if (sources.contains(e)) {
@@ -215,8 +281,8 @@ public final class RankingAblation {
   }
 
   /**
-   * Evidence recall sums per setting, overall (category 0) and per category, per BEAM type at 1,500 tokens, and the
-   * 1,500-token latencies.
+   * Evidence recall sums per setting, overall (category 0) and per category, per BEAM type at 1,500
+   * tokens, and the 1,500-token latencies.
    */
   private static final class Tally {
     final double[][] sum = new double[BUDGETS.length][5];
@@ -224,6 +290,7 @@ public final class RankingAblation {
     final List<Double> latencies = new ArrayList<>();
     final double[] answerSum = new double[BUDGETS.length];
     final int[] answerCount = new int[BUDGETS.length];
+
     /** Per BEAM type at 1,500 tokens: the sum of evidence recall and the number of questions. */
     final Map<String, double[]> typeSum = new TreeMap<>();
 
@@ -244,11 +311,13 @@ public final class RankingAblation {
       count[setting][category]++;
       if (setting == 0) {
         latencies.add(nanos / 1e6);
-        q.beamType().ifPresent(type -> {
-          double[] s = typeSum.computeIfAbsent(type, k -> new double[2]);
-          s[0] += recall;
-          s[1]++;
-        });
+        q.beamType()
+            .ifPresent(
+                type -> {
+                  double[] s = typeSum.computeIfAbsent(type, k -> new double[2]);
+                  s[0] += recall;
+                  s[1]++;
+                });
       }
     }
 

@@ -15,8 +15,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Accumulates a run into a {@link LocomoReport}. The observer's stages are awaited in {@link #build()}. Not
- * thread-safe.
+ * Accumulates a run into a {@link LocomoReport}. The observer's stages are awaited in {@link
+ * #build()}. Not thread-safe.
  */
 final class ReportBuilder {
   private final String dataset;
@@ -36,16 +36,30 @@ final class ReportBuilder {
   private int longestMessageChars;
   private long ingestNanos;
 
-  /** A question's score and the observer's pending metrics; {@code beamType} "" for a question without one. */
-  private record Pending(int category, String beamType, QuestionScore score,
-                         CompletionStage<Map<String, Double>> extra) {
+  /**
+   * A question's score and the observer's pending metrics; {@code beamType} "" for a question
+   * without one.
+   */
+  private record Pending(
+      int category,
+      String beamType,
+      QuestionScore score,
+      CompletionStage<Map<String, Double>> extra) {
     QuestionScore await() {
       return score.plusExtra(extra.toCompletableFuture().join());
     }
   }
 
-  ReportBuilder(String dataset, String mode, String scopes, int turnsPerAdd, boolean speakerPrefix, boolean graph,
-                int topK, String embedder, String fusion) {
+  ReportBuilder(
+      String dataset,
+      String mode,
+      String scopes,
+      int turnsPerAdd,
+      boolean speakerPrefix,
+      boolean graph,
+      int topK,
+      String embedder,
+      String fusion) {
     this.dataset = dataset;
     this.mode = mode;
     this.scopes = scopes;
@@ -62,7 +76,10 @@ final class ReportBuilder {
     ingestNanos += nanos;
   }
 
-  /** Records the length of the longest turn of a conversation read; the report keeps the longest of all. */
+  /**
+   * Records the length of the longest turn of a conversation read; the report keeps the longest of
+   * all.
+   */
   void longestMessage(int chars) {
     longestMessageChars = Math.max(longestMessageChars, chars);
   }
@@ -71,13 +88,16 @@ final class ReportBuilder {
     memoryTokens.add(tokens);
   }
 
-  void question(Question q, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
+  void question(
+      Question q, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
     questions.add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
     searchMillis.add(searchNanos / 1e6);
   }
 
-  void baseline(String name, Question q, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
-    baselines.computeIfAbsent(name, k -> new ArrayList<>())
+  void baseline(
+      String name, Question q, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
+    baselines
+        .computeIfAbsent(name, k -> new ArrayList<>())
         .add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
   }
 
@@ -98,17 +118,39 @@ final class ReportBuilder {
     Map<String, Scores> types = new TreeMap<>();
     byBeamType.forEach((k, v) -> types.put(k, scores(v)));
     List<Baseline> base = new ArrayList<>();
-    baselines.forEach((name, pending) -> {
-      Scores s = scores(pending.stream().map(Pending::await).toList());
-      base.add(new Baseline(name, s.evidenceRecall(), s.hit(), s.answerTokenRecall(), s.contextTokensMean(),
-          s.extra()));
-    });
+    baselines.forEach(
+        (name, pending) -> {
+          Scores s = scores(pending.stream().map(Pending::await).toList());
+          base.add(
+              new Baseline(
+                  name,
+                  s.evidenceRecall(),
+                  s.hit(),
+                  s.answerTokenRecall(),
+                  s.contextTokensMean(),
+                  s.extra()));
+        });
     Percentiles p = LocomoBench.percentiles(searchMillis);
     double perTurnMs = turns == 0 ? 0 : ingestNanos / 1e6 / turns;
-    return new LocomoReport(dataset, mode, scopes, turnsPerAdd, speakerPrefix, graph, topK, embedder, fusion,
-        all.size(), scores(all), categories, types, new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
+    return new LocomoReport(
+        dataset,
+        mode,
+        scopes,
+        turnsPerAdd,
+        speakerPrefix,
+        graph,
+        topK,
+        embedder,
+        fusion,
+        all.size(),
+        scores(all),
+        categories,
+        types,
+        new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
         ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
-        memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0), longestMessageChars, base);
+        memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0),
+        longestMessageChars,
+        base);
   }
 
   static Scores scores(List<QuestionScore> v) {
@@ -118,8 +160,12 @@ final class ReportBuilder {
       s.extra().forEach((k, x) -> extra.computeIfAbsent(k, key -> new ArrayList<>()).add(x));
     }
     Map<String, Double> extraMeans = new TreeMap<>();
-    extra.forEach((k, xs) -> extraMeans.put(k, xs.stream().mapToDouble(Double::doubleValue).average().orElse(0)));
-    return new Scores(v.size(), withEvidence.size(),
+    extra.forEach(
+        (k, xs) ->
+            extraMeans.put(k, xs.stream().mapToDouble(Double::doubleValue).average().orElse(0)));
+    return new Scores(
+        v.size(),
+        withEvidence.size(),
         mean(withEvidence, QuestionScore::evidenceRecall),
         mean(withEvidence, QuestionScore::hit),
         mean(v, QuestionScore::answerTokenRecall),

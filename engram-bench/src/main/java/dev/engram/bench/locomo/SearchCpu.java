@@ -23,40 +23,46 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * The CPU time of a search, less sensitive to a shared machine's load than its wall time: the LoCoMo questions are
- * asked of the extract-mode stores (one scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, as
- * {@link RankingAblation} builds them) at a 1,500-token budget, threshold 0. Each round prints, per search:
- * <ul>
- *   <li>{@code embedding}: the query embedding alone ({@link Embedder#embedQuery}), process CPU time (every thread:
- *       the caller's and the ONNX runtime's, GC and JIT) over all questions;</li>
- *   <li>{@code engine none / default}: the search with each question's vector already computed (the embedder
- *       answers from a map filled before), without ranking steps ({@link Ranking#NONE}) and with the default:
- *       the calling thread's CPU time, which is all the engine's work (Lucene, SQLite, fusion, ranking steps,
- *       budget);</li>
- *   <li>{@code end to end}: the search as a caller runs it, embedding included, process CPU time, and its wall
- *       time p50 / p95.</li>
- * </ul>
- * After the rounds the stores are reopened and asked every question twice, query vectors given: the first round's
- * wall times are a process's first searches of a scope, which compute the memories' densities for the ranking step
- * hubs; the second's are the same searches with the densities held.
+ * The CPU time of a search, less sensitive to a shared machine's load than its wall time: the
+ * LoCoMo questions are asked of the extract-mode stores (one scope per conversation, two turns per
+ * add, RRF, bge-small-en-v1.5-q, as {@link RankingAblation} builds them) at a 1,500-token budget,
+ * threshold 0. Each round prints, per search:
  *
- * <p>The stores are written once into {@code STORE_DIR} (one data directory per conversation) and reopened by later
- * runs, so that runs of different code search the same index and their hits can be compared:
- * {@code java -cp engram.jar dev.engram.bench.locomo.SearchCpu FILE STORE_DIR [ROUNDS] [HITS_OUT] [default-only]}
- * writes each search's hits (ids and scores, in order) to {@code HITS_OUT} when given ({@code -} for none);
- * {@code default-only} measures only the default-ranking searches (for a profiler's samples). A leading
- * {@code --context-embeddings} writes (and searches) the stores with context embeddings on
- * ({@code Engram.Builder#contextEmbeddings}); give it a store directory of its own.
+ * <ul>
+ *   <li>{@code embedding}: the query embedding alone ({@link Embedder#embedQuery}), process CPU
+ *       time (every thread: the caller's and the ONNX runtime's, GC and JIT) over all questions;
+ *   <li>{@code engine none / default}: the search with each question's vector already computed (the
+ *       embedder answers from a map filled before), without ranking steps ({@link Ranking#NONE})
+ *       and with the default: the calling thread's CPU time, which is all the engine's work
+ *       (Lucene, SQLite, fusion, ranking steps, budget);
+ *   <li>{@code end to end}: the search as a caller runs it, embedding included, process CPU time,
+ *       and its wall time p50 / p95.
+ * </ul>
+ *
+ * After the rounds the stores are reopened and asked every question twice, query vectors given: the
+ * first round's wall times are a process's first searches of a scope, which compute the memories'
+ * densities for the ranking step hubs; the second's are the same searches with the densities held.
+ *
+ * <p>The stores are written once into {@code STORE_DIR} (one data directory per conversation) and
+ * reopened by later runs, so that runs of different code search the same index and their hits can
+ * be compared: {@code java -cp engram.jar dev.engram.bench.locomo.SearchCpu FILE STORE_DIR [ROUNDS]
+ * [HITS_OUT] [default-only]} writes each search's hits (ids and scores, in order) to {@code
+ * HITS_OUT} when given ({@code -} for none); {@code default-only} measures only the default-ranking
+ * searches (for a profiler's samples). A leading {@code --context-embeddings} writes (and searches)
+ * the stores with context embeddings on ({@code Engram.Builder#contextEmbeddings}); give it a store
+ * directory of its own.
  */
 public final class SearchCpu {
   private static final int BUDGET_TOKENS = 1500;
+
   /**
-   * Rounds of every question (once with the embedder, once with the vectors precomputed) before the measured ones:
-   * with two, the JIT compiler still took a third of the process's CPU time during the first measured rounds.
+   * Rounds of every question (once with the embedder, once with the vectors precomputed) before the
+   * measured ones: with two, the JIT compiler still took a third of the process's CPU time during
+   * the first measured rounds.
    */
   private static final int WARM_UP_ROUNDS = 5;
 
@@ -68,7 +74,8 @@ public final class SearchCpu {
       args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
     if (args.length < 2) {
-      System.err.println("usage: SearchCpu [--context-embeddings] LOCOMO_FILE STORE_DIR [ROUNDS] [HITS_OUT]");
+      System.err.println(
+          "usage: SearchCpu [--context-embeddings] LOCOMO_FILE STORE_DIR [ROUNDS] [HITS_OUT]");
       System.exit(2);
     }
     List<Conversation> conversations = LocomoReader.read(Path.of(args[0]));
@@ -89,7 +96,8 @@ public final class SearchCpu {
         }
         memories.add(open(dir, embedder, contextEmbeddings));
         scopes.add(Scope.user(c.sampleId()));
-        questions.add(c.questions().stream().filter(LocomoBench::scored).map(Question::question).toList());
+        questions.add(
+            c.questions().stream().filter(LocomoBench::scored).map(Question::question).toList());
       }
       int perRound = questions.stream().mapToInt(List::size).sum();
       for (List<String> qs : questions) {
@@ -101,27 +109,49 @@ public final class SearchCpu {
         run(memories, scopes, questions, Ranking.DEFAULT, null, true);
         embedder.cached = false;
       }
-      System.out.printf(Locale.ROOT, "%d searches per round, %d rounds, load average %.2f%n", perRound, rounds,
+      System.out.printf(
+          Locale.ROOT,
+          "%d searches per round, %d rounds, load average %.2f%n",
+          perRound,
+          rounds,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       for (int round = 0; round < rounds; round++) {
         double embed = defaultOnly ? Double.NaN : embedOnly(onnx, questions);
         embedder.cached = true;
-        double none = defaultOnly ? Double.NaN : run(memories, scopes, questions, Ranking.NONE, null, true);
+        double none =
+            defaultOnly ? Double.NaN : run(memories, scopes, questions, Ranking.NONE, null, true);
         double engine = run(memories, scopes, questions, Ranking.DEFAULT, null, true);
         embedder.cached = false;
         List<Double> wall = new ArrayList<>();
-        double full = defaultOnly ? Double.NaN : run(memories, scopes, questions, Ranking.DEFAULT, wall, false);
-        Percentiles p = new Percentiles(wall.isEmpty() ? new double[] {Double.NaN}
-            : wall.stream().mapToDouble(Double::doubleValue).toArray());
-        System.out.printf(Locale.ROOT, "CPU ms per search: embedding %.2f | engine none %.2f, default %.2f | end to "
-                + "end %.2f (wall p50 %.1f / p95 %.1f ms) | load %.2f%n", embed, none, engine, full, p.at(50),
-            p.at(95), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        double full =
+            defaultOnly
+                ? Double.NaN
+                : run(memories, scopes, questions, Ranking.DEFAULT, wall, false);
+        Percentiles p =
+            new Percentiles(
+                wall.isEmpty()
+                    ? new double[] {Double.NaN}
+                    : wall.stream().mapToDouble(Double::doubleValue).toArray());
+        System.out.printf(
+            Locale.ROOT,
+            "CPU ms per search: embedding %.2f | engine none %.2f, default %.2f | end to "
+                + "end %.2f (wall p50 %.1f / p95 %.1f ms) | load %.2f%n",
+            embed,
+            none,
+            engine,
+            full,
+            p.at(50),
+            p.at(95),
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       }
-      // The hubs step's densities are held per process and computed as memories first appear in a search: the
-      // stores reopened (the JIT warm, the densities gone), one round measures a process's first searches.
+      // The hubs step's densities are held per process and computed as memories first appear in a
+      // search: the
+      // stores reopened (the JIT warm, the densities gone), one round measures a process's first
+      // searches.
       for (int c = 0; c < memories.size(); c++) {
         memories.get(c).close();
-        memories.set(c, open(stores.resolve(conversations.get(c).sampleId()), embedder, contextEmbeddings));
+        memories.set(
+            c, open(stores.resolve(conversations.get(c).sampleId()), embedder, contextEmbeddings));
       }
       embedder.cached = true;
       List<Double> first = new ArrayList<>();
@@ -131,16 +161,23 @@ public final class SearchCpu {
       embedder.cached = false;
       Percentiles p1 = new Percentiles(first.stream().mapToDouble(Double::doubleValue).toArray());
       Percentiles p2 = new Percentiles(again.stream().mapToDouble(Double::doubleValue).toArray());
-      System.out.printf(Locale.ROOT, "reopened stores, default ranking, query vectors given: first round wall p50 %.1f"
-              + " / p95 %.1f / max %.1f ms (%.0f ms in all), second round p50 %.1f / p95 %.1f ms%n", p1.at(50),
-          p1.at(95), first.stream().mapToDouble(Double::doubleValue).max().orElse(0),
-          first.stream().mapToDouble(Double::doubleValue).sum(), p2.at(50), p2.at(95));
+      System.out.printf(
+          Locale.ROOT,
+          "reopened stores, default ranking, query vectors given: first round wall p50 %.1f"
+              + " / p95 %.1f / max %.1f ms (%.0f ms in all), second round p50 %.1f / p95 %.1f ms%n",
+          p1.at(50),
+          p1.at(95),
+          first.stream().mapToDouble(Double::doubleValue).max().orElse(0),
+          first.stream().mapToDouble(Double::doubleValue).sum(),
+          p2.at(50),
+          p2.at(95));
       if (hitsOut != null) {
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(hitsOut))) {
           for (int c = 0; c < memories.size(); c++) {
             for (String q : questions.get(c)) {
               StringBuilder line = new StringBuilder(q);
-              for (SearchHit h : memories.get(c).search(request(scopes.get(c), q, Ranking.DEFAULT)).hits()) {
+              for (SearchHit h :
+                  memories.get(c).search(request(scopes.get(c), q, Ranking.DEFAULT)).hits()) {
                 line.append('\t').append(h.memory().id()).append(' ').append(h.score());
               }
               out.println(line);
@@ -156,28 +193,48 @@ public final class SearchCpu {
   }
 
   private static Memory open(Path dir, Embedder embedder, boolean contextEmbeddings) {
-    return Engram.builder().storage(EmbeddedStorage.open(dir, embedder.dimension())).embedder(embedder)
-        .fusion(Fusion.RRF).indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
-        .contextEmbeddings(contextEmbeddings).build();
+    return Engram.builder()
+        .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+        .embedder(embedder)
+        .fusion(Fusion.RRF)
+        .indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
+        .contextEmbeddings(contextEmbeddings)
+        .build();
   }
 
-  private static void ingest(Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings) {
-    ConversationStore store = ConversationStore.open(dir, c, ScopeLayout.CONVERSATION, embedder, Fusion.RRF,
-        b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings));
-    store.ingest(2, true, false, n -> { });
+  private static void ingest(
+      Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings) {
+    ConversationStore store =
+        ConversationStore.open(
+            dir,
+            c,
+            ScopeLayout.CONVERSATION,
+            embedder,
+            Fusion.RRF,
+            b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings));
+    store.ingest(2, true, false, n -> {});
     store.memory().close(); // keeps the directory (ConversationStore.close would delete it)
   }
 
   private static SearchRequest request(Scope scope, String query, Ranking ranking) {
-    return SearchRequest.builder(scope, query).threshold(0.0).ranking(ranking).maxTokens(BUDGET_TOKENS).build();
+    return SearchRequest.builder(scope, query)
+        .threshold(0.0)
+        .ranking(ranking)
+        .maxTokens(BUDGET_TOKENS)
+        .build();
   }
 
   /**
-   * Every question searched once; the CPU ms per search (of this thread if {@code threadOnly}, else of the
-   * process); each search's wall ms into {@code wall} if not null.
+   * Every question searched once; the CPU ms per search (of this thread if {@code threadOnly}, else
+   * of the process); each search's wall ms into {@code wall} if not null.
    */
-  private static double run(List<Memory> memories, List<Scope> scopes, List<List<String>> questions, Ranking ranking,
-                            List<Double> wall, boolean threadOnly) {
+  private static double run(
+      List<Memory> memories,
+      List<Scope> scopes,
+      List<List<String>> questions,
+      Ranking ranking,
+      List<Double> wall,
+      boolean threadOnly) {
     long cpu0 = threadOnly ? threadCpuNanos() : processCpuNanos();
     int n = 0;
     for (int c = 0; c < memories.size(); c++) {

@@ -16,14 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A scripted language model for cost measurements (a fake: no LLM runs): it answers the pipeline's prompts with
- * LoCoMo's own observations for the turns in the prompt, so that prompts grow as they would with a real model,
- * and it counts calls and cl100k tokens. Extraction returns the observations cited by the new messages'; the
- * decision step adds every fact unless an existing memory shows the same text (NOOP); the additive step returns the
- * facts as memories. Thread-safe.
+ * A scripted language model for cost measurements (a fake: no LLM runs): it answers the pipeline's
+ * prompts with LoCoMo's own observations for the turns in the prompt, so that prompts grow as they
+ * would with a real model, and it counts calls and cl100k tokens. Extraction returns the
+ * observations cited by the new messages'; the decision step adds every fact unless an existing
+ * memory shows the same text (NOOP); the additive step returns the facts as memories. Thread-safe.
  */
 public final class ObservationScriptedModel implements LanguageModel {
-  private static final Pattern LINE = Pattern.compile("(?m)^(?:\\[[^\\]]*\\] )?[^:\\n]*\\((?:user|assistant)\\): (.*)$");
+  private static final Pattern LINE =
+      Pattern.compile("(?m)^(?:\\[[^\\]]*\\] )?[^:\\n]*\\((?:user|assistant)\\): (.*)$");
   private static final Pattern NEW_FACT = Pattern.compile("(?m)^(\\d+): (.*)$");
 
   private final Map<String, List<String>> factsByDiaId = new HashMap<>();
@@ -52,12 +53,13 @@ public final class ObservationScriptedModel implements LanguageModel {
 
   @Override
   public Completion complete(Prompt p) {
-    String answer = switch (p.schemaName() == null ? "" : p.schemaName()) {
-      case "facts" -> json("facts", facts(p.user()));
-      case "memories" -> memories(facts(p.user()));
-      case "decisions" -> decisions(p.user());
-      default -> "A short running summary.";
-    };
+    String answer =
+        switch (p.schemaName() == null ? "" : p.schemaName()) {
+          case "facts" -> json("facts", facts(p.user()));
+          case "memories" -> memories(facts(p.user()));
+          case "decisions" -> decisions(p.user());
+          default -> "A short running summary.";
+        };
     int in = TokenCounter.cl100k().count(p.system()) + TokenCounter.cl100k().count(p.user());
     int out = TokenCounter.cl100k().count(answer);
     calls.incrementAndGet();
@@ -109,9 +111,16 @@ public final class ObservationScriptedModel implements LanguageModel {
     boolean first = true;
     while (f.find()) {
       Integer id = shown.get(f.group(2));
-      sb.append(first ? "" : ", ").append("{\"fact\": ").append(f.group(1)).append(", \"event\": \"")
-          .append(id == null ? "ADD" : "NOOP").append("\", \"id\": ").append(id).append(", \"text\": ")
-          .append(id == null ? quote(f.group(2)) : "null").append('}');
+      sb.append(first ? "" : ", ")
+          .append("{\"fact\": ")
+          .append(f.group(1))
+          .append(", \"event\": \"")
+          .append(id == null ? "ADD" : "NOOP")
+          .append("\", \"id\": ")
+          .append(id)
+          .append(", \"text\": ")
+          .append(id == null ? quote(f.group(2)) : "null")
+          .append('}');
       first = false;
     }
     return sb.append("]}").toString();
@@ -120,7 +129,10 @@ public final class ObservationScriptedModel implements LanguageModel {
   private static String memories(List<String> facts) {
     StringBuilder sb = new StringBuilder("{\"memories\": [");
     for (int i = 0; i < facts.size(); i++) {
-      sb.append(i == 0 ? "" : ", ").append("{\"text\": ").append(quote(facts.get(i))).append(", \"links\": []}");
+      sb.append(i == 0 ? "" : ", ")
+          .append("{\"text\": ")
+          .append(quote(facts.get(i)))
+          .append(", \"links\": []}");
     }
     return sb.append("]}").toString();
   }

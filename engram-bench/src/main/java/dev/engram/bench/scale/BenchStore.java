@@ -3,8 +3,8 @@ package dev.engram.bench.scale;
 import dev.engram.spi.Storage;
 
 /**
- * Where a scale run keeps its memories: the embedded store in a data directory, or a PostgreSQL schema. The run
- * opens it empty, fills it, closes it, measures it, and opens it again.
+ * Where a scale run keeps its memories: the embedded store in a data directory, or a PostgreSQL
+ * schema. The run opens it empty, fills it, closes it, measures it, and opens it again.
  */
 public interface BenchStore {
   /** A short name for reports, such as {@code embedded} or {@code postgres (pgvector)}. */

@@ -13,7 +13,8 @@ public final class DataDirectories {
   private DataDirectories() {}
 
   /**
-   * Checks that {@code dir} does not exist or is an empty directory, so that a run never mixes with existing data.
+   * Checks that {@code dir} does not exist or is an empty directory, so that a run never mixes with
+   * existing data.
    *
    * @throws IllegalArgumentException if it is a file or a non-empty directory
    */
@@ -26,29 +27,37 @@ public final class DataDirectories {
     }
     try (Stream<Path> entries = Files.list(dir)) {
       if (entries.findAny().isPresent()) {
-        throw new IllegalArgumentException("dataDir: '" + dir + "' is not empty; the scale benchmark needs an empty"
-            + " or new directory");
+        throw new IllegalArgumentException(
+            "dataDir: '"
+                + dir
+                + "' is not empty; the scale benchmark needs an empty"
+                + " or new directory");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
     }
   }
 
-  /** The sizes of a closed data directory: the SQLite files ({@code engram.db*}), the index, and the total. */
+  /**
+   * The sizes of a closed data directory: the SQLite files ({@code engram.db*}), the index, and the
+   * total.
+   */
   static ScaleReport.Disk size(Path dir, long memories) {
     long total = bytes(dir);
     long index = bytes(dir.resolve(EmbeddedStorage.INDEX_DIRECTORY));
     long database = 0;
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path p : entries.toList()) {
-        if (p.getFileName().toString().startsWith(EmbeddedStorage.DATABASE_FILE) && Files.isRegularFile(p)) {
+        if (p.getFileName().toString().startsWith(EmbeddedStorage.DATABASE_FILE)
+            && Files.isRegularFile(p)) {
           database += Files.size(p);
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot measure " + dir, e);
     }
-    return new ScaleReport.Disk(total, database, index, ScaleReport.round((double) total / memories));
+    return new ScaleReport.Disk(
+        total, database, index, ScaleReport.round((double) total / memories));
   }
 
   /** The total size of the regular files under {@code path} (0 if it does not exist). */

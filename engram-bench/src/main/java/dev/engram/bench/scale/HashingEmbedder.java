@@ -6,27 +6,31 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A cheap, deterministic <b>benchmark</b> embedder: signed feature hashing of a text's lower-cased word unigrams and
- * bigrams into a fixed number of dimensions, L2-normalised. It runs no model and needs no files, embedding over a
- * hundred thousand short texts per second on one core, so scale runs and microbenchmarks measure the engine and the
- * stores rather than the embedding model (an in-process ONNX model embeds a few hundred texts per second on two
- * cores).
+ * A cheap, deterministic <b>benchmark</b> embedder: signed feature hashing of a text's lower-cased
+ * word unigrams and bigrams into a fixed number of dimensions, L2-normalised. It runs no model and
+ * needs no files, embedding over a hundred thousand short texts per second on one core, so scale
+ * runs and microbenchmarks measure the engine and the stores rather than the embedding model (an
+ * in-process ONNX model embeds a few hundred texts per second on two cores).
  *
- * <p><b>Not for retrieval quality.</b> Two texts are similar only when they share words or word pairs: there is no
- * notion of synonyms or meaning. Use it to load and time the engine, never to judge what search returns; the
- * vectors it writes are recorded under the model id {@code hashing-<dimension>}, so a data directory filled with it
- * cannot later be opened with a real model by mistake.
+ * <p><b>Not for retrieval quality.</b> Two texts are similar only when they share words or word
+ * pairs: there is no notion of synonyms or meaning. Use it to load and time the engine, never to
+ * judge what search returns; the vectors it writes are recorded under the model id {@code
+ * hashing-<dimension>}, so a data directory filled with it cannot later be opened with a real model
+ * by mistake.
  *
- * <p><b>Method.</b> Words are maximal runs of letters and digits, lower-cased. Each unigram adds weight 1 and each
- * pair of adjacent words adds weight 0.5 to one dimension chosen by a 64-bit FNV-1a hash of the feature, with a sign
- * taken from another bit of the same hash (so that collisions cancel out on average instead of piling up). The
- * result is divided by its length. A text without words maps to the first unit vector. The output depends only on
- * the text and the dimension: it is the same on every JVM and platform.
+ * <p><b>Method.</b> Words are maximal runs of letters and digits, lower-cased. Each unigram adds
+ * weight 1 and each pair of adjacent words adds weight 0.5 to one dimension chosen by a 64-bit
+ * FNV-1a hash of the feature, with a sign taken from another bit of the same hash (so that
+ * collisions cancel out on average instead of piling up). The result is divided by its length. A
+ * text without words maps to the first unit vector. The output depends only on the text and the
+ * dimension: it is the same on every JVM and platform.
  *
  * <p><b>Threading.</b> Immutable and thread-safe.
  */
 public final class HashingEmbedder implements Embedder {
-  /** The dimension of the default instance: that of the default ONNX model (bge-small-en-v1.5), 384. */
+  /**
+   * The dimension of the default instance: that of the default ONNX model (bge-small-en-v1.5), 384.
+   */
   public static final int DEFAULT_DIMENSION = 384;
 
   private static final long FNV_OFFSET = 0xcbf29ce484222325L;

@@ -14,8 +14,9 @@ import java.sql.Statement;
 import java.util.Objects;
 
 /**
- * A PostgreSQL schema ({@link PostgresStorage}): absent or empty at the start. Its size is what PostgreSQL reports
- * for the schema's tables: heap and TOAST as the record, indexes (B-tree, GIN, HNSW) as the index.
+ * A PostgreSQL schema ({@link PostgresStorage}): absent or empty at the start. Its size is what
+ * PostgreSQL reports for the schema's tables: heap and TOAST as the record, indexes (B-tree, GIN,
+ * HNSW) as the index.
  */
 public final class PostgresBenchStore implements BenchStore {
   private final PostgresSettings settings;
@@ -33,25 +34,32 @@ public final class PostgresBenchStore implements BenchStore {
 
   @Override
   public void requireEmpty() {
-    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
-        "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ?"
-            + " AND c.relname = 'memories'")) {
+    try (Connection c = connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ?"
+                    + " AND c.relname = 'memories'")) {
       ps.setString(1, settings.schema());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getLong(1) > 0 && memories(c) > 0) {
-          throw new IllegalArgumentException("pg-schema: schema '" + settings.schema() + "' already holds memories;"
-              + " the scale benchmark needs an empty or new schema");
+          throw new IllegalArgumentException(
+              "pg-schema: schema '"
+                  + settings.schema()
+                  + "' already holds memories;"
+                  + " the scale benchmark needs an empty or new schema");
         }
       }
     } catch (SQLException e) {
-      throw new StorageException("cannot inspect schema '" + settings.schema() + "': " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot inspect schema '" + settings.schema() + "': " + e.getMessage(), e);
     }
   }
 
   private long memories(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
-         ResultSet rs = s.executeQuery("SELECT count(*) FROM \"" + settings.schema() + "\".memories")) {
+        ResultSet rs =
+            s.executeQuery("SELECT count(*) FROM \"" + settings.schema() + "\".memories")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -66,32 +74,41 @@ public final class PostgresBenchStore implements BenchStore {
 
   @Override
   public ScaleReport.Disk size(long memories) {
-    String sql = "SELECT coalesce(sum(pg_table_size(c.oid)), 0), coalesce(sum(pg_indexes_size(c.oid)), 0)"
-        + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'";
-    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+    String sql =
+        "SELECT coalesce(sum(pg_table_size(c.oid)), 0), coalesce(sum(pg_indexes_size(c.oid)), 0)"
+            + " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'";
+    try (Connection c = connect();
+        PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setString(1, settings.schema());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         long tables = rs.getLong(1);
         long indexes = rs.getLong(2);
-        return new ScaleReport.Disk(tables + indexes, tables, indexes,
+        return new ScaleReport.Disk(
+            tables + indexes,
+            tables,
+            indexes,
             ScaleReport.round((double) (tables + indexes) / memories));
       }
     } catch (SQLException e) {
-      throw new StorageException("cannot measure schema '" + settings.schema() + "': " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot measure schema '" + settings.schema() + "': " + e.getMessage(), e);
     }
   }
 
   /** Drops the schema and everything in it. */
   public void drop() {
-    try (Connection c = connect(); Statement s = c.createStatement()) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA IF EXISTS \"" + settings.schema() + "\" CASCADE");
     } catch (SQLException e) {
-      throw new StorageException("cannot drop schema '" + settings.schema() + "': " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot drop schema '" + settings.schema() + "': " + e.getMessage(), e);
     }
   }
 
   private Connection connect() throws SQLException {
-    return DriverManager.getConnection(settings.url(), settings.user(), settings.password().orElse(null));
+    return DriverManager.getConnection(
+        settings.url(), settings.user(), settings.password().orElse(null));
   }
 }

@@ -10,9 +10,10 @@ import java.util.regex.Pattern;
 
 /**
  * Generates synthetic long-term memories for scale runs: natural-language facts about a user of
- * {@value #MIN_WORDS} to {@value #MAX_WORDS} words, built from fact templates and word lists (see {@link WordLists}),
- * each with metadata (a category, an importance from 1 to 5, and {@code "source": "synthetic"}) and an event time in
- * 2022-2024; and short search queries drawn from the same vocabulary.
+ * {@value #MIN_WORDS} to {@value #MAX_WORDS} words, built from fact templates and word lists (see
+ * {@link WordLists}), each with metadata (a category, an importance from 1 to 5, and {@code
+ * "source": "synthetic"}) and an event time in 2022-2024; and short search queries drawn from the
+ * same vocabulary.
  *
  * <p>Deterministic: the same seed gives the same sequence of facts and queries, on every JVM.
  *
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
 public final class SyntheticMemories {
   /** The fewest words in a generated fact. */
   public static final int MIN_WORDS = 10;
+
   /** The most words in a generated fact. */
   public static final int MAX_WORDS = 40;
 
@@ -32,8 +34,9 @@ public final class SyntheticMemories {
   /**
    * One generated memory.
    *
-   * @param text      the fact, one sentence
-   * @param metadata  {@code category} (string), {@code importance} (1 to 5) and {@code source} ("synthetic")
+   * @param text the fact, one sentence
+   * @param metadata {@code category} (string), {@code importance} (1 to 5) and {@code source}
+   *     ("synthetic")
    * @param eventTime when the fact was said
    */
   public record Fact(String text, Map<String, Object> metadata, Instant eventTime) {
@@ -67,15 +70,21 @@ public final class SyntheticMemories {
     }
     text.setCharAt(0, Character.toUpperCase(text.charAt(0)));
     text.append('.');
-    Map<String, Object> metadata = Map.of(
-        "category", template.category(),
-        "importance", 1 + random.nextInt(5),
-        "source", "synthetic");
+    Map<String, Object> metadata =
+        Map.of(
+            "category",
+            template.category(),
+            "importance",
+            1 + random.nextInt(5),
+            "source",
+            "synthetic");
     Instant eventTime = EPOCH.plusSeconds((long) (random.nextDouble() * SPAN_SECONDS));
     return new Fact(text.toString(), metadata, eventTime);
   }
 
-  /** The next search query: a short question or phrase of 3 to 12 words over the facts' vocabulary. */
+  /**
+   * The next search query: a short question or phrase of 3 to 12 words over the facts' vocabulary.
+   */
   public String query() {
     String q = fill(pick(WordLists.QUERIES));
     return Character.toUpperCase(q.charAt(0)) + q.substring(1);
@@ -101,7 +110,8 @@ public final class SyntheticMemories {
     while (m.find()) {
       List<String> words = WordLists.SLOTS.get(m.group(1));
       if (words == null) {
-        throw new IllegalStateException("template slot {" + m.group(1) + "} has no word list: " + template);
+        throw new IllegalStateException(
+            "template slot {" + m.group(1) + "} has no word list: " + template);
       }
       m.appendReplacement(out, Matcher.quoteReplacement(pick(words)));
     }

@@ -14,11 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The HTTP side of {@code engram bench server}, run in a JVM of its own ({@link HttpLoadProcess} starts it) so that
- * the client's threads, allocations and JIT do not share the server's JVM. It reads a {@link Setup} line, then one
- * {@link Job} per line on stdin, runs each with {@link KeepAliveHttpClient}s, and answers each with a {@link Result}
- * line on stdout. The connections are kept between jobs (one per client slot), so that a job times requests, not
- * TCP handshakes.
+ * The HTTP side of {@code engram bench server}, run in a JVM of its own ({@link HttpLoadProcess}
+ * starts it) so that the client's threads, allocations and JIT do not share the server's JVM. It
+ * reads a {@link Setup} line, then one {@link Job} per line on stdin, runs each with {@link
+ * KeepAliveHttpClient}s, and answers each with a {@link Result} line on stdout. The connections are
+ * kept between jobs (one per client slot), so that a job times requests, not TCP handshakes.
  */
 public final class HttpLoadClient {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -26,31 +26,38 @@ public final class HttpLoadClient {
   /**
    * What every job needs.
    *
-   * @param host    the server's address
-   * @param port    its port
-   * @param key     an API key of the tenant
+   * @param host the server's address
+   * @param port its port
+   * @param key an API key of the tenant
    * @param queries the search queries, by index
-   * @param texts   the texts to add, by index
+   * @param texts the texts to add, by index
    */
-  public record Setup(String host, int port, String key, List<String> queries, List<String> texts) {}
+  public record Setup(
+      String host, int port, String key, List<String> queries, List<String> texts) {}
 
   /**
    * Operations {@code from} to {@code to - 1} on {@code clients} concurrent connections.
    *
-   * @param op      {@code search} ({@code POST /v3/memories/search/}, query {@code i % queries}) or {@code add}
-   *                ({@code POST /v1/memories/}, infer=false, text {@code i % texts})
-   * @param userId  the scope's user id
-   * @param topK    results per search
+   * @param op {@code search} ({@code POST /v3/memories/search/}, query {@code i % queries}) or
+   *     {@code add} ({@code POST /v1/memories/}, infer=false, text {@code i % texts})
+   * @param userId the scope's user id
+   * @param topK results per search
    */
-  public record Job(String op, @JsonProperty("user_id") String userId, @JsonProperty("top_k") int topK, int from,
-                    int to, int clients) {}
+  public record Job(
+      String op,
+      @JsonProperty("user_id") String userId,
+      @JsonProperty("top_k") int topK,
+      int from,
+      int to,
+      int clients) {}
 
   /**
    * What a job took.
    *
    * @param seconds wall time of the whole job
-   * @param millis  each request's latency, request written to answer read, in the order they finished
-   * @param error   the first failure, or null
+   * @param millis each request's latency, request written to answer read, in the order they
+   *     finished
+   * @param error the first failure, or null
    */
   @SuppressWarnings("ArrayRecordComponent") // a bench result read once, never compared or hashed
   public record Result(double seconds, double[] millis, String error) {}
@@ -64,7 +71,8 @@ public final class HttpLoadClient {
 
   /** Reads the setup and the jobs on stdin until it closes. */
   public static void main(String[] args) throws IOException {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     String first = in.readLine();
     if (first == null) {
@@ -91,18 +99,24 @@ public final class HttpLoadClient {
     long t0 = System.nanoTime();
     for (int c = 0; c < job.clients(); c++) {
       KeepAliveHttpClient http = connections.get(c);
-      Thread t = new Thread(() -> {
-        try {
-          for (int i = next.getAndIncrement(); i < job.to() && failure.get() == null; i = next.getAndIncrement()) {
-            byte[] body = body(job, i);
-            long start = System.nanoTime();
-            http.post(job.op().equals("add") ? "/v1/memories/" : "/v3/memories/search/", body);
-            millis[done.getAndIncrement()] = (System.nanoTime() - start) / 1e6;
-          }
-        } catch (IOException | RuntimeException e) {
-          failure.compareAndSet(null, e.toString());
-        }
-      }, "http-load-" + c);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = next.getAndIncrement();
+                      i < job.to() && failure.get() == null;
+                      i = next.getAndIncrement()) {
+                    byte[] body = body(job, i);
+                    long start = System.nanoTime();
+                    http.post(
+                        job.op().equals("add") ? "/v1/memories/" : "/v3/memories/search/", body);
+                    millis[done.getAndIncrement()] = (System.nanoTime() - start) / 1e6;
+                  }
+                } catch (IOException | RuntimeException e) {
+                  failure.compareAndSet(null, e.toString());
+                }
+              },
+              "http-load-" + c);
       threads.add(t);
       t.start();
     }
@@ -120,7 +134,9 @@ public final class HttpLoadClient {
   private byte[] body(Job job, int i) throws IOException {
     ObjectNode body = JSON.createObjectNode();
     if (job.op().equals("add")) {
-      body.putArray("messages").addObject().put("role", "user")
+      body.putArray("messages")
+          .addObject()
+          .put("role", "user")
           .put("content", setup.texts().get(i % setup.texts().size()));
       body.put("user_id", job.userId());
       body.put("infer", false);

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running {@link HttpLoadClient}: a child JVM on this JVM's class path (the CLI's jar, or a test's class path),
- * given jobs one at a time. Its stderr goes to ours. {@link #close} ends it.
+ * A running {@link HttpLoadClient}: a child JVM on this JVM's class path (the CLI's jar, or a
+ * test's class path), given jobs one at a time. Its stderr goes to ours. {@link #close} ends it.
  */
 final class HttpLoadProcess implements AutoCloseable {
   /** The client's heap: it holds a few connections and the latencies of one job. */
@@ -28,15 +28,26 @@ final class HttpLoadProcess implements AutoCloseable {
   private HttpLoadProcess(Process process) {
     this.process = process;
     this.jobs = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-    this.results = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.results =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
   /** Starts the client process and hands it the setup. */
   static HttpLoadProcess start(Setup setup) {
-    String java = ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    ProcessBuilder pb = new ProcessBuilder(List.of(java, HEAP, "-cp", System.getProperty("java.class.path"),
-        HttpLoadClient.class.getName())).redirectError(ProcessBuilder.Redirect.INHERIT);
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    HEAP,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    HttpLoadClient.class.getName()))
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
     try {
       HttpLoadProcess p = new HttpLoadProcess(pb.start());
       p.jobs.println(HttpLoadClient.JSON.writeValueAsString(setup));
@@ -46,14 +57,19 @@ final class HttpLoadProcess implements AutoCloseable {
     }
   }
 
-  /** Runs a job in the client process and waits for its result; an {@link IllegalStateException} if it failed. */
+  /**
+   * Runs a job in the client process and waits for its result; an {@link IllegalStateException} if
+   * it failed.
+   */
   Result run(Job job) {
     try {
       jobs.println(HttpLoadClient.JSON.writeValueAsString(job));
       String line = results.readLine();
       if (line == null) {
-        throw new IllegalStateException("the HTTP load client process ended (exit "
-            + (process.waitFor(5, TimeUnit.SECONDS) ? process.exitValue() : "unknown") + ")");
+        throw new IllegalStateException(
+            "the HTTP load client process ended (exit "
+                + (process.waitFor(5, TimeUnit.SECONDS) ? process.exitValue() : "unknown")
+                + ")");
       }
       Result r = HttpLoadClient.JSON.readValue(line, Result.class);
       if (r.error() != null) {

@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * The least an HTTP/1.1 client can do, so that a benchmark times the server and not its client: one kept-alive
- * connection, {@code TCP_NODELAY}, each request written in one piece (headers and body together), and the answer read
- * whole (by {@code Content-Length} or chunked) but not parsed. A new connection is opened when the server closed
- * the last one. Not thread-safe: one per client thread.
+ * The least an HTTP/1.1 client can do, so that a benchmark times the server and not its client: one
+ * kept-alive connection, {@code TCP_NODELAY}, each request written in one piece (headers and body
+ * together), and the answer read whole (by {@code Content-Length} or chunked) but not parsed. A new
+ * connection is opened when the server closed the last one. Not thread-safe: one per client thread.
  */
 final class KeepAliveHttpClient implements Closeable {
   private static final int TIMEOUT_MILLIS = 120_000;
@@ -28,15 +28,22 @@ final class KeepAliveHttpClient implements Closeable {
   private OutputStream out;
 
   /**
-   * @param host  the server's address
-   * @param port  its port
+   * @param host the server's address
+   * @param port its port
    * @param token the API key, sent as {@code Authorization: Token <key>}
    */
   KeepAliveHttpClient(String host, int port, String token) {
     this.host = host;
     this.port = port;
-    this.fixedHeaders = ("Host: " + host + ":" + port + "\r\nAuthorization: Token " + token
-        + "\r\nContent-Type: application/json\r\n").getBytes(StandardCharsets.US_ASCII);
+    this.fixedHeaders =
+        ("Host: "
+                + host
+                + ":"
+                + port
+                + "\r\nAuthorization: Token "
+                + token
+                + "\r\nContent-Type: application/json\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Posts a JSON body; the answer's body, or an {@link IOException} if the status is not 200. */
@@ -45,7 +52,8 @@ final class KeepAliveHttpClient implements Closeable {
     ByteArrayOutputStream request = new ByteArrayOutputStream(256 + body.length);
     request.writeBytes(("POST " + path + " HTTP/1.1\r\n").getBytes(StandardCharsets.US_ASCII));
     request.writeBytes(fixedHeaders);
-    request.writeBytes(("Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    request.writeBytes(
+        ("Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
     request.writeBytes(body);
     out.write(request.toByteArray());
     out.flush();
@@ -61,7 +69,7 @@ final class KeepAliveHttpClient implements Closeable {
         case "content-length" -> length = Long.parseLong(value);
         case "transfer-encoding" -> chunked = value.equalsIgnoreCase("chunked");
         case "connection" -> close = value.equalsIgnoreCase("close");
-        default -> { }
+        default -> {}
       }
     }
     byte[] answer = chunked ? chunked() : in.readNBytes((int) Math.max(0, length));
@@ -69,8 +77,13 @@ final class KeepAliveHttpClient implements Closeable {
       close();
     }
     if (!status.startsWith("HTTP/1.1 200")) {
-      throw new IOException("POST " + path + " answered " + status + ": "
-          + new String(answer, StandardCharsets.UTF_8));
+      throw new IOException(
+          "POST "
+              + path
+              + " answered "
+              + status
+              + ": "
+              + new String(answer, StandardCharsets.UTF_8));
     }
     return answer;
   }

@@ -3,10 +3,10 @@ package dev.engram.bench.server;
 import dev.engram.AddRequest;
 import dev.engram.Engram;
 import dev.engram.Memory;
-import dev.engram.SuppressForbidden;
 import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
+import dev.engram.SuppressForbidden;
 import dev.engram.ValidationException;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Session;
@@ -31,25 +31,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code engram bench server}: what the REST server costs over the engine. One LoCoMo conversation's turns are
- * imported (infer=false) into a fresh embedded memory, an {@link EngramServer} serves it on 127.0.0.1 with an API
- * key, and the same work is timed directly on the {@link Memory} and through the server. The HTTP clients run in a
- * JVM of their own ({@link HttpLoadClient}: kept-alive connections, each request written in one piece, answers read
- * but not parsed), so that the figures are the server's cost and not a client's sharing the server's JVM:
+ * {@code engram bench server}: what the REST server costs over the engine. One LoCoMo
+ * conversation's turns are imported (infer=false) into a fresh embedded memory, an {@link
+ * EngramServer} serves it on 127.0.0.1 with an API key, and the same work is timed directly on the
+ * {@link Memory} and through the server. The HTTP clients run in a JVM of their own ({@link
+ * HttpLoadClient}: kept-alive connections, each request written in one piece, answers read but not
+ * parsed), so that the figures are the server's cost and not a client's sharing the server's JVM:
+ *
  * <ol>
- *   <li>one client: the conversation's questions as searches, in process and over HTTP interleaved query by query,
- *       after a warm-up; latency percentiles of each and the difference;</li>
- *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches} are done, each
- *       way;</li>
- *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients} clients, each
- *       way (into scopes of their own).</li>
+ *   <li>one client: the conversation's questions as searches, in process and over HTTP interleaved
+ *       query by query, after a warm-up; latency percentiles of each and the difference;
+ *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches}
+ *       are done, each way;
+ *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients}
+ *       clients, each way (into scopes of their own).
  * </ol>
- * The rates are measured in alternating blocks (in process, then HTTP, four times), so that a change in the
- * machine's load falls on both ways alike.
- * Single-threaded setup; not thread-safe.
+ *
+ * The rates are measured in alternating blocks (in process, then HTTP, four times), so that a
+ * change in the machine's load falls on both ways alike. Single-threaded setup; not thread-safe.
  */
 public final class ServerBench {
   private static final int IMPORT_BATCH = 100;
+
   /** Blocks each way of the throughput and add measurements. */
   private static final int BLOCKS = 4;
 
@@ -58,19 +61,28 @@ public final class ServerBench {
   /**
    * What to run.
    *
-   * @param data               a file in LoCoMo's format
-   * @param conversation       which conversation, from 1
-   * @param turns              turns to import, 0 for all
-   * @param queries            questions to time, 0 for all
-   * @param topK               results per search
-   * @param warmUp             searches each way before timing
-   * @param clients            concurrent clients for the throughput figures
+   * @param data a file in LoCoMo's format
+   * @param conversation which conversation, from 1
+   * @param turns turns to import, 0 for all
+   * @param queries questions to time, 0 for all
+   * @param topK results per search
+   * @param warmUp searches each way before timing
+   * @param clients concurrent clients for the throughput figures
    * @param throughputSearches searches timed each way with {@code clients} clients
-   * @param adds               adds timed each way and per client count
-   * @param dataDir            an empty or new directory for the memory
+   * @param adds adds timed each way and per client count
+   * @param dataDir an empty or new directory for the memory
    */
-  public record Options(Path data, int conversation, int turns, int queries, int topK, int warmUp, int clients,
-                        int throughputSearches, int adds, Path dataDir) {
+  public record Options(
+      Path data,
+      int conversation,
+      int turns,
+      int queries,
+      int topK,
+      int warmUp,
+      int clients,
+      int throughputSearches,
+      int adds,
+      Path dataDir) {
     public Options {
       Objects.requireNonNull(data, "data");
       Objects.requireNonNull(dataDir, "dataDir");
@@ -83,7 +95,8 @@ public final class ServerBench {
       positive("searches", throughputSearches);
       positive("adds", adds);
       if (topK > SearchRequest.MAX_TOP_K) {
-        throw new ValidationException("top-k", "must be at most " + SearchRequest.MAX_TOP_K + ", got " + topK);
+        throw new ValidationException(
+            "top-k", "must be at most " + SearchRequest.MAX_TOP_K + ", got " + topK);
       }
     }
 
@@ -103,47 +116,78 @@ public final class ServerBench {
     Objects.requireNonNull(embedder, "embedder");
     List<Conversation> all = LocomoReader.read(o.data());
     if (o.conversation() > all.size()) {
-      throw new ValidationException("conversation", "the file has " + all.size() + " conversation(s), not "
-          + o.conversation());
+      throw new ValidationException(
+          "conversation",
+          "the file has " + all.size() + " conversation(s), not " + o.conversation());
     }
     Conversation c = all.get(o.conversation() - 1);
     List<AddRequest> turns = turns(c, o.turns());
-    List<String> queries = c.questions().stream().map(q -> q.question()).filter(q -> !q.isBlank())
-        .limit(o.queries() == 0 ? Long.MAX_VALUE : o.queries()).toList();
+    List<String> queries =
+        c.questions().stream()
+            .map(q -> q.question())
+            .filter(q -> !q.isBlank())
+            .limit(o.queries() == 0 ? Long.MAX_VALUE : o.queries())
+            .toList();
     if (turns.isEmpty() || queries.isEmpty()) {
-      throw new ValidationException("data", "conversation " + c.sampleId() + " has no turns or no questions");
+      throw new ValidationException(
+          "data", "conversation " + c.sampleId() + " has no turns or no questions");
     }
     DataDirectories.requireEmpty(o.dataDir());
     Scope scope = Scope.user(c.sampleId());
     Clock clock = systemClock();
-    try (Memory memory = Engram.builder().clock(clock).storage(EmbeddedStorage.at(o.dataDir()))
-        .embedder(embedder).build();
-         ServerDatabase db = ServerDatabase.open(o.dataDir());
-         SqliteApiKeyStore keys = new SqliteApiKeyStore(db, clock, false);
-         SqliteAddEventStore events = new SqliteAddEventStore(db, false)) {
+    try (Memory memory =
+            Engram.builder()
+                .clock(clock)
+                .storage(EmbeddedStorage.at(o.dataDir()))
+                .embedder(embedder)
+                .build();
+        ServerDatabase db = ServerDatabase.open(o.dataDir());
+        SqliteApiKeyStore keys = new SqliteApiKeyStore(db, clock, false);
+        SqliteAddEventStore events = new SqliteAddEventStore(db, false)) {
       long t0 = System.nanoTime();
       for (int i = 0; i < turns.size(); i += IMPORT_BATCH) {
         memory.addBatch(turns.subList(i, Math.min(turns.size(), i + IMPORT_BATCH)));
       }
       double importSeconds = (System.nanoTime() - t0) / 1e9;
       String key = keys.create(memory.tenant(), KeyRole.MEMBER, "bench").secret();
-      EngramServer server = EngramServer.builder(memory).settings(ServerSettings.builder().port(0).build())
-          .keys(keys).events(events).build().start();
-      try (HttpLoadProcess http = HttpLoadProcess.start(new HttpLoadClient.Setup("127.0.0.1", server.port(), key,
-          queries, turns.stream().map(t -> t.messages().get(0).content()).toList()))) {
+      EngramServer server =
+          EngramServer.builder(memory)
+              .settings(ServerSettings.builder().port(0).build())
+              .keys(keys)
+              .events(events)
+              .build()
+              .start();
+      try (HttpLoadProcess http =
+          HttpLoadProcess.start(
+              new HttpLoadClient.Setup(
+                  "127.0.0.1",
+                  server.port(),
+                  key,
+                  queries,
+                  turns.stream().map(t -> t.messages().get(0).content()).toList()))) {
         ServerBenchReport.Latencies latency = searchLatency(memory, http, scope, queries, o);
         ServerBenchReport.Rates throughput = searchThroughput(memory, http, scope, queries, o);
         Timed[] one = addRuns(memory, http, turns, 1, o.adds());
         Timed[] many = addRuns(memory, http, turns, o.clients(), o.adds());
-        ServerBenchReport.Adds adds = new ServerBenchReport.Adds(
-            ServerBenchReport.Rates.of(1, o.adds(), one[0].seconds(), one[1].seconds()),
-            ServerBenchReport.Rates.of(o.clients(), o.adds(), many[0].seconds(), many[1].seconds()),
-            ServerBenchReport.Latencies.of(one[0].millis(), one[1].millis()));
+        ServerBenchReport.Adds adds =
+            new ServerBenchReport.Adds(
+                ServerBenchReport.Rates.of(1, o.adds(), one[0].seconds(), one[1].seconds()),
+                ServerBenchReport.Rates.of(
+                    o.clients(), o.adds(), many[0].seconds(), many[1].seconds()),
+                ServerBenchReport.Latencies.of(one[0].millis(), one[1].millis()));
         Runtime rt = Runtime.getRuntime();
-        return new ServerBenchReport(c.sampleId(), turns.size(), ServerBenchReport.round(importSeconds),
-            embedder.modelId(), o.topK(), queries.size(),
-            new ServerBenchReport.Machine(rt.availableProcessors(), System.getProperty("java.version")), latency,
-            throughput, adds);
+        return new ServerBenchReport(
+            c.sampleId(),
+            turns.size(),
+            ServerBenchReport.round(importSeconds),
+            embedder.modelId(),
+            o.topK(),
+            queries.size(),
+            new ServerBenchReport.Machine(
+                rt.availableProcessors(), System.getProperty("java.version")),
+            latency,
+            throughput,
+            adds);
       } finally {
         server.close();
       }
@@ -159,15 +203,20 @@ public final class ServerBench {
         if (t.text().isBlank() || (limit > 0 && out.size() >= limit)) {
           continue;
         }
-        out.add(AddRequest.builder(scope).messages(List.of(Message.user(t.text()).withName(t.speaker())
-            .withSourceId(t.diaId()))).timestamp(s.dateTime()).infer(false).build());
+        out.add(
+            AddRequest.builder(scope)
+                .messages(
+                    List.of(Message.user(t.text()).withName(t.speaker()).withSourceId(t.diaId())))
+                .timestamp(s.dateTime())
+                .infer(false)
+                .build());
       }
     }
     return out;
   }
 
-  private static ServerBenchReport.Latencies searchLatency(Memory memory, HttpLoadProcess http, Scope scope,
-                                                           List<String> queries, Options o) {
+  private static ServerBenchReport.Latencies searchLatency(
+      Memory memory, HttpLoadProcess http, Scope scope, List<String> queries, Options o) {
     String user = scope.userId().orElseThrow();
     for (int i = 0; i < o.warmUp(); i++) {
       memory.search(request(scope, queries.get(i % queries.size()), o.topK()));
@@ -192,25 +241,45 @@ public final class ServerBench {
     return ServerBenchReport.Latencies.of(in, over);
   }
 
-  private static ServerBenchReport.Rates searchThroughput(Memory memory, HttpLoadProcess http, Scope scope,
-                                                          List<String> queries, Options o) {
+  private static ServerBenchReport.Rates searchThroughput(
+      Memory memory, HttpLoadProcess http, Scope scope, List<String> queries, Options o) {
     String user = scope.userId().orElseThrow();
-    Timed[] timed = alternating(o.throughputSearches(),
-        (from, to) -> concurrently(o.clients(), from, to,
-            i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
-        (from, to) -> Timed.of(http.run(new Job("search", user, o.topK(), from, to, o.clients()))));
-    return ServerBenchReport.Rates.of(o.clients(), o.throughputSearches(), timed[0].seconds(), timed[1].seconds());
+    Timed[] timed =
+        alternating(
+            o.throughputSearches(),
+            (from, to) ->
+                concurrently(
+                    o.clients(),
+                    from,
+                    to,
+                    i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
+            (from, to) ->
+                Timed.of(http.run(new Job("search", user, o.topK(), from, to, o.clients()))));
+    return ServerBenchReport.Rates.of(
+        o.clients(), o.throughputSearches(), timed[0].seconds(), timed[1].seconds());
   }
 
-  /** Adds with infer=false, each way into a scope of its own; the rates and (one client) the latencies. */
-  private static Timed[] addRuns(Memory memory, HttpLoadProcess http, List<AddRequest> turns, int clients,
-                                 int adds) {
+  /**
+   * Adds with infer=false, each way into a scope of its own; the rates and (one client) the
+   * latencies.
+   */
+  private static Timed[] addRuns(
+      Memory memory, HttpLoadProcess http, List<AddRequest> turns, int clients, int adds) {
     Scope inScope = Scope.user("bench-adds-in-process-" + clients);
     String httpUser = "bench-adds-http-" + clients;
-    return alternating(adds,
-        (from, to) -> concurrently(clients, from, to,
-            i -> memory.add(AddRequest.builder(inScope).messages(List.of(Message.user(text(turns, i))))
-                .infer(false).build())),
+    return alternating(
+        adds,
+        (from, to) ->
+            concurrently(
+                clients,
+                from,
+                to,
+                i ->
+                    memory.add(
+                        AddRequest.builder(inScope)
+                            .messages(List.of(Message.user(text(turns, i))))
+                            .infer(false)
+                            .build())),
         (from, to) -> Timed.of(http.run(new Job("add", httpUser, 0, from, to, clients))));
   }
 
@@ -255,8 +324,9 @@ public final class ServerBench {
   }
 
   /**
-   * Runs {@code n} operations each way in {@value #BLOCKS} alternating blocks (in process, HTTP, in process, ...), so
-   * that a change in the machine's load during the run falls on both ways alike; returns what each way took.
+   * Runs {@code n} operations each way in {@value #BLOCKS} alternating blocks (in process, HTTP, in
+   * process, ...), so that a change in the machine's load during the run falls on both ways alike;
+   * returns what each way took.
    */
   private static Timed[] alternating(int n, Block inProcess, Block http) {
     Timed[] timed = {new Timed(0, new double[0]), new Timed(0, new double[0])};
@@ -271,7 +341,10 @@ public final class ServerBench {
     return timed;
   }
 
-  /** Runs operations from..to-1 on {@code clients} threads; the wall seconds and each operation's milliseconds. */
+  /**
+   * Runs operations from..to-1 on {@code clients} threads; the wall seconds and each operation's
+   * milliseconds.
+   */
   private static Timed concurrently(int clients, int from, int to, Operation op) {
     AtomicInteger next = new AtomicInteger(from);
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -279,17 +352,22 @@ public final class ServerBench {
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int c = 0; c < clients; c++) {
-      Thread t = new Thread(() -> {
-        try {
-          for (int i = next.getAndIncrement(); i < to && failure.get() == null; i = next.getAndIncrement()) {
-            long start = System.nanoTime();
-            op.run(i);
-            millis[i - from] = (System.nanoTime() - start) / 1e6;
-          }
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-        }
-      }, "bench-client-" + c);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = next.getAndIncrement();
+                      i < to && failure.get() == null;
+                      i = next.getAndIncrement()) {
+                    long start = System.nanoTime();
+                    op.run(i);
+                    millis[i - from] = (System.nanoTime() - start) / 1e6;
+                  }
+                } catch (RuntimeException e) {
+                  failure.compareAndSet(null, e);
+                }
+              },
+              "bench-client-" + c);
       threads.add(t);
       t.start();
     }
@@ -308,7 +386,10 @@ public final class ServerBench {
     return new Timed(seconds, millis);
   }
 
-  /** The clock of the benchmark's memory and keys: the system clock in UTC, chosen where the run is put together. */
+  /**
+   * The clock of the benchmark's memory and keys: the system clock in UTC, chosen where the run is
+   * put together.
+   */
   @SuppressForbidden(reason = "the benchmark's composition root chooses the system clock once")
   private static Clock systemClock() {
     return Clock.systemUTC();

@@ -1,4 +1,2 @@
-/**
- * <b>Internal.</b> The server benchmark. Not part of the public API.
- */
+/** <b>Internal.</b> The server benchmark. Not part of the public API. */
 package dev.engram.bench.server;

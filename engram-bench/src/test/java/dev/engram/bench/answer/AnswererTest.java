@@ -14,27 +14,35 @@ import org.junit.jupiter.api.Test;
 
 /** Answer generation against a scripted (fake) model. */
 class AnswererTest {
-  private static final RetryPolicy RETRY = new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(10), 2);
-  private static final List<RetrievedMemory> MEMORIES = List.of(
-      new RetrievedMemory("went to the LGBTQ support group yesterday", "Caroline",
-          Instant.parse("2023-05-08T13:56:00Z")),
-      RetrievedMemory.of("Melanie: painted a sunrise", null));
+  private static final RetryPolicy RETRY =
+      new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(10), 2);
+  private static final List<RetrievedMemory> MEMORIES =
+      List.of(
+          new RetrievedMemory(
+              "went to the LGBTQ support group yesterday",
+              "Caroline",
+              Instant.parse("2023-05-08T13:56:00Z")),
+          RetrievedMemory.of("Melanie: painted a sunrise", null));
 
   private static Answerer answerer(ScriptedLanguageModel model, ResponseCache cache) {
-    return new Answerer(CachedJsonModel.create(model, cache, RETRY, d -> { }));
+    return new Answerer(CachedJsonModel.create(model, cache, RETRY, d -> {}));
   }
 
   @Test
   void scriptedModelSeesMemoriesWithDatesAndSpeakersAndTheQuestion() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"reasoning\": \"yesterday of 8 May 2023\", \"answer\": \"7 May 2023\"}");
-    Answerer.Answer answer = answerer(model, ResponseCache.inMemory())
-        .answer("When did Caroline go to the LGBTQ support group?", MEMORIES);
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"reasoning\": \"yesterday of 8 May 2023\", \"answer\": \"7 May 2023\"}");
+    Answerer.Answer answer =
+        answerer(model, ResponseCache.inMemory())
+            .answer("When did Caroline go to the LGBTQ support group?", MEMORIES);
 
     assertThat(answer).isEqualTo(new Answerer.Answer("7 May 2023", "yesterday of 8 May 2023"));
     LanguageModel.Prompt prompt = model.prompts().get(0);
     assertThat(prompt.system()).isEqualTo(Answerer.SYSTEM).contains("Relative times");
-    assertThat(prompt.user()).isEqualTo("""
+    assertThat(prompt.user())
+        .isEqualTo(
+            """
         Memories (most relevant first):
         - [8 May 2023 (Monday), 13:56] Caroline: went to the LGBTQ support group yesterday
         - Melanie: painted a sunrise
@@ -46,13 +54,23 @@ class AnswererTest {
 
   @Test
   void scriptedModelSeesGraphRelationsAfterTheMemoriesOnlyWhenThereAreAny() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"reasoning\": \"the relation is dated\", \"answer\": \"8 May 2023\"}");
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"reasoning\": \"the relation is dated\", \"answer\": \"8 May 2023\"}");
     Answerer answerer = answerer(model, ResponseCache.inMemory());
-    assertThat(answerer.answer("When did Caroline go to the support group?", MEMORIES,
-        List.of("Caroline went to the LGBTQ support group. [valid from 2023-05-08]", "Caroline knows\nMelanie"))
-        .text()).isEqualTo("8 May 2023");
-    assertThat(model.prompts().get(0).user()).isEqualTo("""
+    assertThat(
+            answerer
+                .answer(
+                    "When did Caroline go to the support group?",
+                    MEMORIES,
+                    List.of(
+                        "Caroline went to the LGBTQ support group. [valid from 2023-05-08]",
+                        "Caroline knows\nMelanie"))
+                .text())
+        .isEqualTo("8 May 2023");
+    assertThat(model.prompts().get(0).user())
+        .isEqualTo(
+            """
         Memories (most relevant first):
         - [8 May 2023 (Monday), 13:56] Caroline: went to the LGBTQ support group yesterday
         - Melanie: painted a sunrise
@@ -62,22 +80,29 @@ class AnswererTest {
         - Caroline knows Melanie
 
         Question: When did Caroline go to the support group?""");
-    // Without relations the prompt is the memories-only one (so cached answers of runs without the graph hold).
-    assertThat(Answerer.prompt("Q?", MEMORIES, List.of())).isEqualTo(Answerer.prompt("Q?", MEMORIES));
+    // Without relations the prompt is the memories-only one (so cached answers of runs without the
+    // graph hold).
+    assertThat(Answerer.prompt("Q?", MEMORIES, List.of()))
+        .isEqualTo(Answerer.prompt("Q?", MEMORIES));
   }
 
   @Test
   void scriptedChattyFencedAnswerIsRead() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("Sure! Here it is:\n```json\n{\"reasoning\": \"r\", \"answer\": \" Paris \"}\n```\nHope it helps.");
-    assertThat(answerer(model, ResponseCache.inMemory()).answer("Where?", List.of()).text()).isEqualTo("Paris");
-    assertThat(model.prompts().get(0).user()).startsWith("Memories (most relevant first):\n(none)\n");
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer(
+                "Sure! Here it is:\n```json\n{\"reasoning\": \"r\", \"answer\": \" Paris \"}\n```\nHope it helps.");
+    assertThat(answerer(model, ResponseCache.inMemory()).answer("Where?", List.of()).text())
+        .isEqualTo("Paris");
+    assertThat(model.prompts().get(0).user())
+        .startsWith("Memories (most relevant first):\n(none)\n");
   }
 
   @Test
   void scriptedCacheHitAvoidsTheCallAndReturnsIdenticalText() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"reasoning\": \"r\", \"answer\": \"7 May 2023\"}");
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"reasoning\": \"r\", \"answer\": \"7 May 2023\"}");
     ResponseCache cache = ResponseCache.inMemory();
     Answerer answerer = answerer(model, cache);
     Answerer.Answer first = answerer.answer("When?", MEMORIES);
@@ -91,20 +116,24 @@ class AnswererTest {
 
   @Test
   void scriptedUnusableAnswerIsRetriedThenAccepted() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"reasoning\": \"no answer key\"}")
-        .thenFail(LanguageModelException.Kind.RATE_LIMITED)
-        .thenAnswer("{\"reasoning\": \"r\", \"answer\": 2022}");
-    assertThat(answerer(model, ResponseCache.inMemory()).answer("Which year?", MEMORIES).text()).isEqualTo("2022");
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"reasoning\": \"no answer key\"}")
+            .thenFail(LanguageModelException.Kind.RATE_LIMITED)
+            .thenAnswer("{\"reasoning\": \"r\", \"answer\": 2022}");
+    assertThat(answerer(model, ResponseCache.inMemory()).answer("Which year?", MEMORIES).text())
+        .isEqualTo("2022");
     assertThat(model.calls()).isEqualTo(3);
   }
 
   @Test
   void scriptedFailureIsTypedAndNamesTheQuestion() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel().thenFail(LanguageModelException.Kind.AUTHENTICATION);
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel().thenFail(LanguageModelException.Kind.AUTHENTICATION);
     ResponseCache cache = ResponseCache.inMemory();
     assertThatThrownBy(() -> answerer(model, cache).answer("What did Melanie paint?", MEMORIES))
-        .isInstanceOfSatisfying(LanguageModelException.class,
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
             e -> assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.AUTHENTICATION))
         .hasMessageContaining("'What did Melanie paint?'")
         .hasMessageContaining("answer generation");

@@ -16,18 +16,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JudgeTest {
 
   private static Judge judge(ScriptedLanguageModel model, ResponseCache cache) {
-    return new Judge(CachedJsonModel.create(model, cache, RetryPolicy.defaults(), d -> { }));
+    return new Judge(CachedJsonModel.create(model, cache, RetryPolicy.defaults(), d -> {}));
   }
 
   static Stream<Arguments> answers() {
     return Stream.of(
         Arguments.of("{\"reasoning\": \"same date\", \"label\": \"CORRECT\"}", true, "same date"),
         Arguments.of("{\"label\": \"WRONG\"}", false, ""),
-        Arguments.of("The generated answer names another city.\n{\"reasoning\": \"different city\", \"label\":"
-            + " \"WRONG\"}\nThat is my verdict.", false, "different city"),
-        Arguments.of("```json\n{\"reasoning\": \"same topic\", \"label\": \"correct\"}\n```", true, "same topic"),
-        Arguments.of("<think>maybe {\"label\": \"WRONG\"}</think>{\"reasoning\": \"ok\", \"label\": \" Correct \"}",
-            true, "ok"));
+        Arguments.of(
+            "The generated answer names another city.\n{\"reasoning\": \"different city\", \"label\":"
+                + " \"WRONG\"}\nThat is my verdict.",
+            false,
+            "different city"),
+        Arguments.of(
+            "```json\n{\"reasoning\": \"same topic\", \"label\": \"correct\"}\n```",
+            true,
+            "same topic"),
+        Arguments.of(
+            "<think>maybe {\"label\": \"WRONG\"}</think>{\"reasoning\": \"ok\", \"label\": \" Correct \"}",
+            true,
+            "ok"));
   }
 
   @ParameterizedTest
@@ -40,21 +48,29 @@ class JudgeTest {
 
   @Test
   void scriptedJudgeSeesQuestionGoldAndGeneratedAnswer() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel().thenAnswer("{\"label\": \"CORRECT\"}");
-    judge(model, ResponseCache.inMemory()).judge(" When did she move? ", "7 May 2023", "the 7th of May 2023", 0);
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel().thenAnswer("{\"label\": \"CORRECT\"}");
+    judge(model, ResponseCache.inMemory())
+        .judge(" When did she move? ", "7 May 2023", "the 7th of May 2023", 0);
     assertThat(model.prompts().get(0).user())
-        .isEqualTo("Question: When did she move?\nGold answer: 7 May 2023\nGenerated answer: the 7th of May 2023");
+        .isEqualTo(
+            "Question: When did she move?\nGold answer: 7 May 2023\nGenerated answer: the 7th of May 2023");
     assertThat(model.prompts().get(0).system()).isEqualTo(Judge.SYSTEM).contains("generous");
     assertThat(model.prompts().get(0).temperature()).isZero();
   }
 
   @Test
   void scriptedLabelOtherThanCorrectOrWrongIsRetriedThenFailsNamingTheQuestion() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"label\": \"MAYBE\"}")
-        .thenAnswer("CORRECT, no JSON here");
-    assertThatThrownBy(() -> judge(model, ResponseCache.inMemory()).judge("Where did she go?", "Paris", "Rome", 3))
-        .isInstanceOfSatisfying(LanguageModelException.class,
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"label\": \"MAYBE\"}")
+            .thenAnswer("CORRECT, no JSON here");
+    assertThatThrownBy(
+            () ->
+                judge(model, ResponseCache.inMemory())
+                    .judge("Where did she go?", "Paris", "Rome", 3))
+        .isInstanceOfSatisfying(
+            LanguageModelException.class,
             e -> assertThat(e.kind()).isEqualTo(LanguageModelException.Kind.INVALID_RESPONSE))
         .hasMessageContaining("judge run 3 for question 'Where did she go?'");
     assertThat(model.calls()).isEqualTo(2);
@@ -62,9 +78,10 @@ class JudgeTest {
 
   @Test
   void scriptedRunsAreCachedSeparatelyAndRerunsCallNothing() {
-    ScriptedLanguageModel model = new ScriptedLanguageModel()
-        .thenAnswer("{\"label\": \"CORRECT\"}")
-        .thenAnswer("{\"label\": \"WRONG\"}");
+    ScriptedLanguageModel model =
+        new ScriptedLanguageModel()
+            .thenAnswer("{\"label\": \"CORRECT\"}")
+            .thenAnswer("{\"label\": \"WRONG\"}");
     ResponseCache cache = ResponseCache.inMemory();
     Judge judge = judge(model, cache);
     assertThat(judge.judge("Q?", "gold", "answer", 0).correct()).isTrue();
@@ -81,6 +98,7 @@ class JudgeTest {
   void negativeRunIsRejected() {
     Judge judge = judge(new ScriptedLanguageModel(), ResponseCache.inMemory());
     assertThatThrownBy(() -> judge.judge("Q?", "g", "a", -1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("run must be at least 0, got -1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("run must be at least 0, got -1");
   }
 }

@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ResponseCacheTest {
   private static final LanguageModel.Prompt PROMPT = prompt("system text", "user text");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static LanguageModel.Prompt prompt(String system, String user) {
     return new LanguageModel.Prompt(system, user, null, null, 64, 0.0);
@@ -41,7 +40,8 @@ class ResponseCacheTest {
     AtomicInteger computed = new AtomicInteger();
     try (ResponseCache cache = ResponseCache.open(file)) {
       assertThat(cache.size()).isEqualTo(1);
-      assertThat(cache.getOrCompute("m", PROMPT, 0, () -> "other " + computed.incrementAndGet())).isEqualTo(text);
+      assertThat(cache.getOrCompute("m", PROMPT, 0, () -> "other " + computed.incrementAndGet()))
+          .isEqualTo(text);
       assertThat(cache.get("m", PROMPT, 0)).contains(text);
       assertThat(computed).hasValue(0);
       assertThat(cache.hits()).isEqualTo(1);
@@ -54,20 +54,32 @@ class ResponseCacheTest {
     ResponseCache cache = ResponseCache.inMemory();
     cache.getOrCompute("m", PROMPT, 0, () -> "base");
     assertThat(cache.getOrCompute("other-model", PROMPT, 0, () -> "model")).isEqualTo("model");
-    assertThat(cache.getOrCompute("m", prompt("other system", "user text"), 0, () -> "system")).isEqualTo("system");
-    assertThat(cache.getOrCompute("m", prompt("system text", "other user"), 0, () -> "user")).isEqualTo("user");
+    assertThat(cache.getOrCompute("m", prompt("other system", "user text"), 0, () -> "system"))
+        .isEqualTo("system");
+    assertThat(cache.getOrCompute("m", prompt("system text", "other user"), 0, () -> "user"))
+        .isEqualTo("user");
     assertThat(cache.getOrCompute("m", PROMPT, 1, () -> "run 1")).isEqualTo("run 1");
     assertThat(cache.getOrCompute("m", PROMPT, 0, () -> "again")).isEqualTo("base");
     assertThat(cache.size()).isEqualTo(5);
-    assertThat(ResponseCache.key("m", PROMPT, 0)).hasSize(64).isEqualTo(ResponseCache.key("m", PROMPT, 0));
+    assertThat(ResponseCache.key("m", PROMPT, 0))
+        .hasSize(64)
+        .isEqualTo(ResponseCache.key("m", PROMPT, 0));
   }
 
   @Test
   void failedComputationStoresNothing() {
     ResponseCache cache = ResponseCache.inMemory();
-    assertThatThrownBy(() -> cache.getOrCompute("m", PROMPT, 0, () -> {
-      throw new LanguageModelException(LanguageModelException.Kind.TIMEOUT, "scripted timeout");
-    })).isInstanceOf(LanguageModelException.class);
+    assertThatThrownBy(
+            () ->
+                cache.getOrCompute(
+                    "m",
+                    PROMPT,
+                    0,
+                    () -> {
+                      throw new LanguageModelException(
+                          LanguageModelException.Kind.TIMEOUT, "scripted timeout");
+                    }))
+        .isInstanceOf(LanguageModelException.class);
     assertThat(cache.size()).isZero();
     assertThat(cache.getOrCompute("m", PROMPT, 0, () -> "later")).isEqualTo("later");
   }
@@ -78,7 +90,8 @@ class ResponseCacheTest {
     try (ResponseCache cache = ResponseCache.open(file)) {
       cache.getOrCompute("m", PROMPT, 0, () -> "kept");
     }
-    Files.writeString(file, "{\"key\":\"abc", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(
+        file, "{\"key\":\"abc", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
     try (ResponseCache cache = ResponseCache.open(file)) {
       assertThat(cache.size()).isEqualTo(1);
       cache.getOrCompute("m", PROMPT, 1, () -> "new");
@@ -114,7 +127,10 @@ class ResponseCacheTest {
       List<Callable<String>> tasks = new ArrayList<>();
       for (int i = 0; i < 32; i++) {
         int key = i % 4;
-        tasks.add(() -> cache.getOrCompute("m", PROMPT, key, () -> "value " + key + " #" + computed.incrementAndGet()));
+        tasks.add(
+            () ->
+                cache.getOrCompute(
+                    "m", PROMPT, key, () -> "value " + key + " #" + computed.incrementAndGet()));
       }
       List<String> results = new ArrayList<>();
       for (Future<String> f : pool.invokeAll(tasks)) {

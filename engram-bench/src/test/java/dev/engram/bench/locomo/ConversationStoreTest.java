@@ -25,21 +25,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What each mode stores in each scope layout, on the mini fixture. The offline extractor keeps, of the seven turns
- * (run once and checked against its rules): D1:1 "Hi Ben!" dropped as a greeting, the rest rewritten to Ada;
- * D1:2 "Congrats Ada!" dropped, "I started" rewritten to Ben; D1:3 dropped (an exclamation of two words and a
- * question); D1:4 "Yes," dropped as filler, no first person to rewrite; D2:1 "my" rewritten to "Ada's" and
- * "yesterday" resolved against the session date 12 April 2024; D2:2 dropped (reaction and question); D2:3 "Only
- * a string." kept (two content words, the default minimum), "I play" rewritten to "Ada plays".
+ * What each mode stores in each scope layout, on the mini fixture. The offline extractor keeps, of
+ * the seven turns (run once and checked against its rules): D1:1 "Hi Ben!" dropped as a greeting,
+ * the rest rewritten to Ada; D1:2 "Congrats Ada!" dropped, "I started" rewritten to Ben; D1:3
+ * dropped (an exclamation of two words and a question); D1:4 "Yes," dropped as filler, no first
+ * person to rewrite; D2:1 "my" rewritten to "Ada's" and "yesterday" resolved against the session
+ * date 12 April 2024; D2:2 dropped (reaction and question); D2:3 "Only a string." kept (two content
+ * words, the default minimum), "I play" rewritten to "Ada plays".
  */
 class ConversationStoreTest {
-  static final List<List<Object>> EXTRACTED = List.of(
-      List.of("Ada finally adopted a grey cat called Pixel.", "D1:1", "Ada"),
-      List.of("Ben started a new job as a baker in Porto.", "D1:2", "Ben"),
-      List.of("Sourdough and croissants, from five o'clock.", "D1:4", "Ben"),
-      List.of("Pixel knocked Ada's violin off the shelf yesterday (11 April 2024).", "D2:1", "Ada"),
-      List.of("Only a string.", "D2:3", "Ada"),
-      List.of("Ada plays in a quartet on Fridays.", "D2:3", "Ada"));
+  static final List<List<Object>> EXTRACTED =
+      List.of(
+          List.of("Ada finally adopted a grey cat called Pixel.", "D1:1", "Ada"),
+          List.of("Ben started a new job as a baker in Porto.", "D1:2", "Ben"),
+          List.of("Sourdough and croissants, from five o'clock.", "D1:4", "Ben"),
+          List.of(
+              "Pixel knocked Ada's violin off the shelf yesterday (11 April 2024).", "D2:1", "Ada"),
+          List.of("Only a string.", "D2:3", "Ada"),
+          List.of("Ada plays in a quartet on Fridays.", "D2:3", "Ada"));
 
   private static final Conversation MINI = LocomoReader.read(LocomoReaderTest.fixture()).get(0);
 
@@ -47,7 +50,12 @@ class ConversationStoreTest {
 
   private ConversationStore open(ScopeLayout layout, MemoryInference inference) {
     MemoryInference used = ConversationStore.ownFactsOnly(inference, MINI, layout);
-    return ConversationStore.open(work.resolve(layout.label()), MINI, layout, new HashEmbedder(), Fusion.RRF,
+    return ConversationStore.open(
+        work.resolve(layout.label()),
+        MINI,
+        layout,
+        new HashEmbedder(),
+        Fusion.RRF,
         b -> b.inference(used));
   }
 
@@ -59,15 +67,24 @@ class ConversationStoreTest {
         store.ingest(turnsPerAdd, true, false, turns::addAndGet);
         assertThat(turns.get()).isEqualTo(7);
         List<MemoryItem> all = store.memories(Scope.user("mini-1"));
-        assertThat(all).extracting(MemoryItem::text, m -> m.sourceIds().get(0), MemoryItem::actorId)
+        assertThat(all)
+            .extracting(MemoryItem::text, m -> m.sourceIds().get(0), MemoryItem::actorId)
             .as("turns per add %d", turnsPerAdd)
-            .containsExactlyInAnyOrderElementsOf(EXTRACTED.stream().map(l -> tuple(l.toArray())).toList());
-        assertThat(all).filteredOn(m -> m.sourceIds().get(0).equals("D2:1")).singleElement()
+            .containsExactlyInAnyOrderElementsOf(
+                EXTRACTED.stream().map(l -> tuple(l.toArray())).toList());
+        assertThat(all)
+            .filteredOn(m -> m.sourceIds().get(0).equals("D2:1"))
+            .singleElement()
             .satisfies(m -> assertThat(m.eventTime()).hasToString("2024-04-12T18:40:00Z"));
-        // D1:3 and D2:2 left nothing, so no search can find them (the benchmark's evidence_recall_store)
-        assertThat(store.stored().sourceIds()).containsExactlyInAnyOrder("D1:1", "D1:2", "D1:4", "D2:1", "D2:3");
-        assertThat(store.stored().memoryTokens()).isEqualTo(EXTRACTED.stream()
-            .mapToLong(l -> TokenCounter.cl100k().count((String) l.get(0))).sum());
+        // D1:3 and D2:2 left nothing, so no search can find them (the benchmark's
+        // evidence_recall_store)
+        assertThat(store.stored().sourceIds())
+            .containsExactlyInAnyOrder("D1:1", "D1:2", "D1:4", "D2:1", "D2:3");
+        assertThat(store.stored().memoryTokens())
+            .isEqualTo(
+                EXTRACTED.stream()
+                    .mapToLong(l -> TokenCounter.cl100k().count((String) l.get(0)))
+                    .sum());
       }
     }
   }
@@ -75,16 +92,21 @@ class ConversationStoreTest {
   @Test
   void speakerLayoutAddsEveryTurnToBothScopesWithSwappedRoles() {
     try (ConversationStore store = open(ScopeLayout.SPEAKER, new VerbatimInference())) {
-      assertThat(store.scopes()).containsExactly(Scope.user("Ada_mini-1"), Scope.user("Ben_mini-1"));
-      store.ingest(1, false, false, n -> { });
+      assertThat(store.scopes())
+          .containsExactly(Scope.user("Ada_mini-1"), Scope.user("Ben_mini-1"));
+      store.ingest(1, false, false, n -> {});
       List<MemoryItem> ada = store.memories(Scope.user("Ada_mini-1"));
       List<MemoryItem> ben = store.memories(Scope.user("Ben_mini-1"));
       assertThat(ada).hasSize(7);
       assertThat(ben).hasSize(7);
-      assertThat(ada).filteredOn(m -> m.sourceIds().equals(List.of("D1:2"))).singleElement()
+      assertThat(ada)
+          .filteredOn(m -> m.sourceIds().equals(List.of("D1:2")))
+          .singleElement()
           .satisfies(m -> assertThat(m.role()).isEqualTo(Role.ASSISTANT))
           .satisfies(m -> assertThat(m.actorId()).isEqualTo("Ben"));
-      assertThat(ben).filteredOn(m -> m.sourceIds().equals(List.of("D1:2"))).singleElement()
+      assertThat(ben)
+          .filteredOn(m -> m.sourceIds().equals(List.of("D1:2")))
+          .singleElement()
           .satisfies(m -> assertThat(m.role()).isEqualTo(Role.USER));
       // Both scopes hold the same seven turns; the merged top-k keeps one copy of each.
       List<SearchHit> hits = store.search("Pixel the cat", 10);
@@ -98,11 +120,14 @@ class ConversationStoreTest {
   @Test
   void speakerLayoutKeepsEachSpeakersOwnExtractedFactsInTheirScope() {
     try (ConversationStore store = open(ScopeLayout.SPEAKER, OfflineExtractor.create())) {
-      store.ingest(2, true, false, n -> { });
-      assertThat(store.memories(Scope.user("Ada_mini-1"))).extracting(m -> m.sourceIds().get(0))
+      store.ingest(2, true, false, n -> {});
+      assertThat(store.memories(Scope.user("Ada_mini-1")))
+          .extracting(m -> m.sourceIds().get(0))
           .containsExactlyInAnyOrder("D1:1", "D2:1", "D2:3", "D2:3");
-      assertThat(store.memories(Scope.user("Ben_mini-1"))).extracting(MemoryItem::text)
-          .containsExactlyInAnyOrder("Ben started a new job as a baker in Porto.",
+      assertThat(store.memories(Scope.user("Ben_mini-1")))
+          .extracting(MemoryItem::text)
+          .containsExactlyInAnyOrder(
+              "Ben started a new job as a baker in Porto.",
               "Sourdough and croissants, from five o'clock.");
       assertThat(store.search("cat", 10)).hasSize(6);
     }
@@ -110,12 +135,17 @@ class ConversationStoreTest {
 
   @Test
   void speakerLayoutReplaysEachSpeakersObservationsInTheirScope() {
-    try (ConversationStore store = open(ScopeLayout.SPEAKER, new ObservationReplay(MINI.observations()))) {
-      store.ingest(0, true, false, n -> { });
-      assertThat(store.memories(Scope.user("Ada_mini-1"))).extracting(MemoryItem::text).containsExactlyInAnyOrder(
-          "Ada adopted a grey cat named Pixel.", "Ada's cat Pixel knocked her violin off the shelf; one string broke.",
-          "Ada plays in a quartet on Fridays.");
-      assertThat(store.memories(Scope.user("Ben_mini-1"))).singleElement()
+    try (ConversationStore store =
+        open(ScopeLayout.SPEAKER, new ObservationReplay(MINI.observations()))) {
+      store.ingest(0, true, false, n -> {});
+      assertThat(store.memories(Scope.user("Ada_mini-1")))
+          .extracting(MemoryItem::text)
+          .containsExactlyInAnyOrder(
+              "Ada adopted a grey cat named Pixel.",
+              "Ada's cat Pixel knocked her violin off the shelf; one string broke.",
+              "Ada plays in a quartet on Fridays.");
+      assertThat(store.memories(Scope.user("Ben_mini-1")))
+          .singleElement()
           .satisfies(m -> assertThat(m.sourceIds()).containsExactly("D1:2", "D1:4"));
     }
   }
@@ -123,10 +153,19 @@ class ConversationStoreTest {
   @Test
   void aFailingSetupClosesTheStorageAndDeletesItsDirectory() {
     Path dir = work.resolve("failing");
-    assertThatThrownBy(() -> ConversationStore.open(dir, MINI, ScopeLayout.CONVERSATION, new HashEmbedder(),
-        Fusion.RRF, b -> {
-          throw new ValidationException("llm", "no key");
-        })).isInstanceOf(ValidationException.class).hasMessageContaining("no key");
+    assertThatThrownBy(
+            () ->
+                ConversationStore.open(
+                    dir,
+                    MINI,
+                    ScopeLayout.CONVERSATION,
+                    new HashEmbedder(),
+                    Fusion.RRF,
+                    b -> {
+                      throw new ValidationException("llm", "no key");
+                    }))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("no key");
     assertThat(Files.exists(dir)).isFalse();
   }
 

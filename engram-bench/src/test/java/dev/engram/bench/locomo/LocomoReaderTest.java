@@ -42,7 +42,8 @@ class LocomoReaderTest {
     assertThat(c.questions().get(4).answer()).isEqualTo("2024");
     assertThat(c.questions().get(5).answer()).isEqualTo("violin");
     assertThat(c.questions().get(5).category()).isEqualTo(5);
-    // The fixture writes this evidence as one string "D1:1; D2:1", as conv-26 does once ("D8:6; D9:17").
+    // The fixture writes this evidence as one string "D1:1; D2:1", as conv-26 does once ("D8:6;
+    // D9:17").
     assertThat(c.questions().get(3).evidence()).containsExactly("D1:1", "D2:1");
   }
 
@@ -50,18 +51,24 @@ class LocomoReaderTest {
   void readsObservationsWithEveryFormOfDiaIdReference() {
     Conversation c = LocomoReader.read(fixture()).get(0);
     assertThat(c.observations()).hasSize(4);
-    assertThat(c.observations()).filteredOn(o -> o.speaker().equals("Ben")).singleElement()
+    assertThat(c.observations())
+        .filteredOn(o -> o.speaker().equals("Ben"))
+        .singleElement()
         .satisfies(o -> assertThat(o.diaIds()).containsExactly("D1:2", "D1:4"));
-    assertThat(c.observations()).filteredOn(o -> o.text().startsWith("Ada's cat")).singleElement()
+    assertThat(c.observations())
+        .filteredOn(o -> o.text().startsWith("Ada's cat"))
+        .singleElement()
         .satisfies(o -> assertThat(o.diaIds()).containsExactly("D2:1", "D2:3"));
   }
 
   @Test
   void parsesSessionTimesAndRejectsOthers() {
-    assertThat(LocomoReader.parseSessionTime("1:56 pm on 8 May, 2023")).isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
+    assertThat(LocomoReader.parseSessionTime("1:56 pm on 8 May, 2023"))
+        .isEqualTo(Instant.parse("2023-05-08T13:56:00Z"));
     assertThat(LocomoReader.parseSessionTime("12:09 am on 13 September, 2023"))
         .isEqualTo(Instant.parse("2023-09-13T00:09:00Z"));
     assertThatThrownBy(() -> LocomoReader.parseSessionTime("yesterday"))
-        .isInstanceOf(ValidationException.class).hasMessageContaining("'yesterday'");
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("'yesterday'");
   }
 }

@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A test embedder whose cosines can be worked out by hand (a fake: no model): component i is 1 if the text contains
- * the i-th vocabulary word (lower-cased, split on non-letters), else 0; the vector is L2-normalised, and a text
- * without any vocabulary word gets the zero vector.
+ * A test embedder whose cosines can be worked out by hand (a fake: no model): component i is 1 if
+ * the text contains the i-th vocabulary word (lower-cased, split on non-letters), else 0; the
+ * vector is L2-normalised, and a text without any vocabulary word gets the zero vector.
  */
 final class WordEmbedder implements Embedder {
   private final List<String> vocabulary;
@@ -43,7 +43,8 @@ final class WordEmbedder implements Embedder {
   }
 
   private float[] embed(String text) {
-    Set<String> words = new HashSet<>(Arrays.asList(text.toLowerCase(Locale.ROOT).split("[^\\p{L}]+")));
+    Set<String> words =
+        new HashSet<>(Arrays.asList(text.toLowerCase(Locale.ROOT).split("[^\\p{L}]+")));
     float[] v = new float[vocabulary.size()];
     int n = 0;
     for (int i = 0; i < v.length; i++) {

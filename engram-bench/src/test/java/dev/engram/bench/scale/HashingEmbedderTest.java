@@ -16,7 +16,8 @@ class HashingEmbedderTest {
     assertThat(embedder.modelId()).isEqualTo("hashing-384");
     assertThat(HashingEmbedder.withDimension(64).modelId()).isEqualTo("hashing-64");
     assertThatThrownBy(() -> HashingEmbedder.withDimension(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("dimension must be positive, got 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("dimension must be positive, got 0");
   }
 
   @Test
@@ -30,8 +31,12 @@ class HashingEmbedderTest {
 
   @Test
   void returnsUnitVectors() {
-    for (String text : List.of("a", "Likes green tea", "Has a friendly beagle named Biscuit who loves the park",
-        "Ünïcödé wörds ånd 123 numbers")) {
+    for (String text :
+        List.of(
+            "a",
+            "Likes green tea",
+            "Has a friendly beagle named Biscuit who loves the park",
+            "Ünïcödé wörds ånd 123 numbers")) {
       float[] v = embedder.embedQuery(text);
       assertThat(v).hasSize(384);
       assertThat(norm(v)).isCloseTo(1.0, within(1e-5));
@@ -47,16 +52,20 @@ class HashingEmbedderTest {
 
   @Test
   void ignoresCaseAndPunctuation() {
-    assertThat(embedder.embedQuery("Green TEA, please!")).containsExactly(embedder.embedQuery("green tea please"));
+    assertThat(embedder.embedQuery("Green TEA, please!"))
+        .containsExactly(embedder.embedQuery("green tea please"));
   }
 
   @Test
   void sharedWordsGiveHigherCosine() {
     float[] query = embedder.embedQuery("which instrument does the user play in the band");
-    float[] related = embedder.embedQuery("plays the guitar in a small band that rehearses every Friday");
-    float[] unrelated = embedder.embedQuery("is allergic to peanuts and avoids sushi when eating out");
+    float[] related =
+        embedder.embedQuery("plays the guitar in a small band that rehearses every Friday");
+    float[] unrelated =
+        embedder.embedQuery("is allergic to peanuts and avoids sushi when eating out");
     assertThat(dot(query, related)).isGreaterThan(dot(query, unrelated));
-    float[] same = embedder.embedQuery("plays the guitar in a small band that rehearses every Friday");
+    float[] same =
+        embedder.embedQuery("plays the guitar in a small band that rehearses every Friday");
     assertThat(dot(related, same)).isCloseTo(1.0, within(1e-5));
   }
 
@@ -64,7 +73,8 @@ class HashingEmbedderTest {
   void wordOrderMattersThroughBigrams() {
     float[] a = embedder.embedQuery("green tea");
     float[] b = embedder.embedQuery("tea green");
-    // Same unigrams (weight 1 each), different bigram (weight 0.5): cosine is (1 + 1) / (1 + 1 + 0.25) = 0.889,
+    // Same unigrams (weight 1 each), different bigram (weight 0.5): cosine is (1 + 1) / (1 + 1 +
+    // 0.25) = 0.889,
     // unless hashes collide.
     assertThat(dot(a, b)).isCloseTo(2.0 / 2.25, within(1e-5));
   }

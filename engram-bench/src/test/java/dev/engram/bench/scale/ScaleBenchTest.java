@@ -15,15 +15,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ScaleBenchTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void tinyRunReportsExactCounts() throws IOException {
     Path dir = tmp.resolve("data");
     List<Long> progress = new ArrayList<>();
-    ScaleReport r = ScaleBench.run(new ScaleBench.Options(2_000, 10, dir, 300, 50, 10, 42),
-        HashingEmbedder.create(), progress::add);
+    ScaleReport r =
+        ScaleBench.run(
+            new ScaleBench.Options(2_000, 10, dir, 300, 50, 10, 42),
+            HashingEmbedder.create(),
+            progress::add);
 
     assertThat(r.memories()).isEqualTo(2_000);
     assertThat(r.users()).isEqualTo(10);
@@ -44,7 +46,8 @@ class ScaleBenchTest {
 
     assertThat(r.disk().databaseBytes()).isPositive();
     assertThat(r.disk().indexBytes()).isPositive();
-    assertThat(r.disk().totalBytes()).isEqualTo(DataDirectories.bytes(dir))
+    assertThat(r.disk().totalBytes())
+        .isEqualTo(DataDirectories.bytes(dir))
         .isGreaterThanOrEqualTo(r.disk().databaseBytes() + r.disk().indexBytes());
     assertThat(Files.exists(dir.resolve(EmbeddedStorage.DATABASE_FILE))).isTrue();
     assertThat(Files.list(dir.resolve(EmbeddedStorage.INDEX_DIRECTORY)).count()).isPositive();
@@ -58,8 +61,11 @@ class ScaleBenchTest {
 
   @Test
   void unevenSplitCountsEveryMemory() {
-    ScaleReport r = ScaleBench.run(new ScaleBench.Options(1_003, 4, tmp.resolve("d"), 1_000, 5, 3, 1),
-        HashingEmbedder.create(), n -> { });
+    ScaleReport r =
+        ScaleBench.run(
+            new ScaleBench.Options(1_003, 4, tmp.resolve("d"), 1_000, 5, 3, 1),
+            HashingEmbedder.create(),
+            n -> {});
     assertThat(r.memoriesPerUser()).isEqualTo(250);
     assertThat(r.perUser()).isEqualTo(new ScaleReport.PerUser(4, 250, 251, 1_003));
     assertThat(r.reopen().memories()).isEqualTo(1_003);
@@ -68,28 +74,56 @@ class ScaleBenchTest {
 
   @Test
   void reportIsJsonWithSnakeCaseKeys() throws IOException {
-    ScaleReport r = ScaleBench.run(new ScaleBench.Options(100, 2, tmp.resolve("j"), 50, 3, 5, 9),
-        HashingEmbedder.create(), n -> { });
+    ScaleReport r =
+        ScaleBench.run(
+            new ScaleBench.Options(100, 2, tmp.resolve("j"), 50, 3, 5, 9),
+            HashingEmbedder.create(),
+            n -> {});
     Path out = tmp.resolve("report.json");
     r.writeJson(out);
-    assertThat(out).content().contains("\"memories\" : 100", "\"memories_per_user\" : 50", "\"ingest\"",
-        "\"memories_per_second\"", "\"search_ms\"", "\"p95\"", "\"list_ms\"", "\"heap_used_mib_after_gc\"",
-        "\"disk\"", "\"database_bytes\"", "\"reopen\"", "\"index_documents\" : 100", "\"per_user\"");
+    assertThat(out)
+        .content()
+        .contains(
+            "\"memories\" : 100",
+            "\"memories_per_user\" : 50",
+            "\"ingest\"",
+            "\"memories_per_second\"",
+            "\"search_ms\"",
+            "\"p95\"",
+            "\"list_ms\"",
+            "\"heap_used_mib_after_gc\"",
+            "\"disk\"",
+            "\"database_bytes\"",
+            "\"reopen\"",
+            "\"index_documents\" : 100",
+            "\"per_user\"");
     JsonNode json = new ObjectMapper().readTree(out.toFile());
-    for (String path : List.of("/search_ms/p99", "/reopen/search_ms/p95", "/ingest/batch_ms/p50", "/list_ms/p95",
-        "/disk/index_bytes", "/reopen/ms", "/machine/processors")) {
+    for (String path :
+        List.of(
+            "/search_ms/p99",
+            "/reopen/search_ms/p95",
+            "/ingest/batch_ms/p50",
+            "/list_ms/p95",
+            "/disk/index_bytes",
+            "/reopen/ms",
+            "/machine/processors")) {
       assertThat(json.at(path).isNumber()).as(path).isTrue();
     }
     assertThat(json.at("/per_user/total").asLong()).isEqualTo(100);
-    assertThat(r.summary()).contains("memories 100 over 2 users (50 per user), embedder hashing-384");
+    assertThat(r.summary())
+        .contains("memories 100 over 2 users (50 per user), embedder hashing-384");
   }
 
   @Test
   void refusesANonEmptyDirectory() throws IOException {
     Path dir = Files.createDirectories(tmp.resolve("busy"));
     Files.writeString(dir.resolve("x"), "x");
-    assertThatThrownBy(() -> ScaleBench.run(ScaleBench.Options.of(10, 1, dir), HashingEmbedder.create(), n -> { }))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not empty");
+    assertThatThrownBy(
+            () ->
+                ScaleBench.run(
+                    ScaleBench.Options.of(10, 1, dir), HashingEmbedder.create(), n -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is not empty");
   }
 
   @Test

@@ -23,16 +23,28 @@ class SyntheticMemoriesTest {
       longest = Math.max(longest, words);
       assertThat(f.text()).endsWith(".").doesNotContain("{").doesNotContain("}");
       assertThat(Character.isUpperCase(f.text().charAt(0))).as(f.text()).isTrue();
-      assertThat(f.metadata()).containsEntry("source", "synthetic").containsKeys("category", "importance");
+      assertThat(f.metadata())
+          .containsEntry("source", "synthetic")
+          .containsKeys("category", "importance");
       assertThat((Integer) f.metadata().get("importance")).isBetween(1, 5);
-      assertThat(f.eventTime()).isBetween(Instant.parse("2022-01-01T00:00:00Z"), Instant.parse("2025-01-01T00:00:00Z"));
+      assertThat(f.eventTime())
+          .isBetween(Instant.parse("2022-01-01T00:00:00Z"), Instant.parse("2025-01-01T00:00:00Z"));
       categories.add((String) f.metadata().get("category"));
       texts.add(f.text());
     }
     assertThat(shortest).isGreaterThanOrEqualTo(SyntheticMemories.MIN_WORDS);
     assertThat(longest).isLessThanOrEqualTo(SyntheticMemories.MAX_WORDS).isGreaterThanOrEqualTo(30);
-    assertThat(categories).containsExactlyInAnyOrder("work", "food", "health", "pets", "family", "travel",
-        "hobbies", "plans", "preferences");
+    assertThat(categories)
+        .containsExactlyInAnyOrder(
+            "work",
+            "food",
+            "health",
+            "pets",
+            "family",
+            "travel",
+            "hobbies",
+            "plans",
+            "preferences");
     assertThat(texts.size()).as("distinct texts").isGreaterThan(17_000);
   }
 

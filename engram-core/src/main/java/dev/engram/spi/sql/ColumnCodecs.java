@@ -13,18 +13,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How the SQL backends lay out the values they share in columns: an instant takes two integer columns, epoch second
- * and nano of second, so that it round-trips exactly and compares as a row value {@code (s, ns)}; metadata and
- * string lists are JSON text exactly as Jackson writes them. (Embeddings and dates are each database's own.)
+ * How the SQL backends lay out the values they share in columns: an instant takes two integer
+ * columns, epoch second and nano of second, so that it round-trips exactly and compares as a row
+ * value {@code (s, ns)}; metadata and string lists are JSON text exactly as Jackson writes them.
+ * (Embeddings and dates are each database's own.)
  */
 public final class ColumnCodecs {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ObjectReader MAP = JSON.readerFor(new TypeReference<Map<String, Object>>() {});
+  private static final ObjectReader MAP =
+      JSON.readerFor(new TypeReference<Map<String, Object>>() {});
   private static final ObjectReader STRINGS = JSON.readerFor(new TypeReference<List<String>>() {});
 
   private ColumnCodecs() {}
 
-  /** Binds an instant (null binds two NULLs) to two consecutive parameters; returns the next free index. */
+  /**
+   * Binds an instant (null binds two NULLs) to two consecutive parameters; returns the next free
+   * index.
+   */
   public static int bindInstant(PreparedStatement ps, int index, Instant t) throws SQLException {
     if (t == null) {
       ps.setNull(index, Types.BIGINT);
@@ -62,7 +67,8 @@ public final class ColumnCodecs {
     try {
       return MAP.readValue(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored metadata is not a JSON object: " + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "stored metadata is not a JSON object: " + e.getOriginalMessage(), e);
     }
   }
 
@@ -74,7 +80,8 @@ public final class ColumnCodecs {
     try {
       return STRINGS.readValue(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored list is not a JSON array of strings: " + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "stored list is not a JSON array of strings: " + e.getOriginalMessage(), e);
     }
   }
 }

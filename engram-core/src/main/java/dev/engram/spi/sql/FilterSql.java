@@ -12,35 +12,38 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Translates a {@link Filter} into a SQL condition on the {@code memories} table (alias {@code m}) that agrees
- * exactly with {@link dev.engram.filter.FilterEvaluator} (the contract kit's random filters test every backend
- * against it). Every condition is true or false, never NULL, so NOT, AND and OR behave as in two-valued logic;
- * {@code ne} and {@code nin} are {@code NOT} of {@code eq} and {@code in}, so a missing field passes them. What
- * differs between databases comes from the {@link SqlDialect}.
+ * Translates a {@link Filter} into a SQL condition on the {@code memories} table (alias {@code m})
+ * that agrees exactly with {@link dev.engram.filter.FilterEvaluator} (the contract kit's random
+ * filters test every backend against it). Every condition is true or false, never NULL, so NOT, AND
+ * and OR behave as in two-valued logic; {@code ne} and {@code nin} are {@code NOT} of {@code eq}
+ * and {@code in}, so a missing field passes them. What differs between databases comes from the
+ * {@link SqlDialect}.
  *
  * <ul>
- *   <li>Metadata: the object's entries with a bound key (so any character is safe); an array value matches if any
- *       element does; an object or null value matches nothing. JSON types keep kinds apart: strings compare only
- *       with strings, numbers (as doubles) only with numbers, booleans only with booleans.
- *   <li>Strings (the id, role, hash and text columns and source ids): equality is exact; {@code contains} is a
- *       substring test; {@code icontains} a substring test of the Unicode lower case; ranges compare in Java's
- *       UTF-16 order.
- *   <li>Times: instants compare as (epoch second, nano) row values; an expiration date as the start of its day
- *       (UTC).
+ *   <li>Metadata: the object's entries with a bound key (so any character is safe); an array value
+ *       matches if any element does; an object or null value matches nothing. JSON types keep kinds
+ *       apart: strings compare only with strings, numbers (as doubles) only with numbers, booleans
+ *       only with booleans.
+ *   <li>Strings (the id, role, hash and text columns and source ids): equality is exact; {@code
+ *       contains} is a substring test; {@code icontains} a substring test of the Unicode lower
+ *       case; ranges compare in Java's UTF-16 order.
+ *   <li>Times: instants compare as (epoch second, nano) row values; an expiration date as the start
+ *       of its day (UTC).
  * </ul>
  *
- * <p>The columns it reads: {@code user_id, agent_id, run_id, actor_id, role, hash, text} (text, nullable),
- * {@code metadata} (a JSON object), {@code source_ids} (a JSON array of strings), {@code created_s/_ns},
- * {@code updated_s/_ns}, {@code event_s/_ns} (epoch second and nano, nullable) and {@code expiration_day} (epoch
- * day, nullable). One known difference: SQL databases treat {@code -0.0} and {@code 0.0} as equal numbers, where
- * {@link Double#compare} orders {@code -0.0} below {@code 0.0}.
+ * <p>The columns it reads: {@code user_id, agent_id, run_id, actor_id, role, hash, text} (text,
+ * nullable), {@code metadata} (a JSON object), {@code source_ids} (a JSON array of strings), {@code
+ * created_s/_ns}, {@code updated_s/_ns}, {@code event_s/_ns} (epoch second and nano, nullable) and
+ * {@code expiration_day} (epoch day, nullable). One known difference: SQL databases treat {@code
+ * -0.0} and {@code 0.0} as equal numbers, where {@link Double#compare} orders {@code -0.0} below
+ * {@code 0.0}.
  */
 public final class FilterSql {
   private final SqlDialect dialect;
 
   /**
-   * A value to compare: its SQL text and, for a JSON value, the alias of its JSON row and its JSON type expression
-   * (both null for a text column).
+   * A value to compare: its SQL text and, for a JSON value, the alias of its JSON row and its JSON
+   * type expression (both null for a text column).
    */
   private record Value(String row, String type, String text) {
     static Value column(String text) {
@@ -105,7 +108,8 @@ public final class FilterSql {
     BuiltInField b = field.builtIn();
     if (b == null) {
       sql.append("EXISTS (SELECT 1 FROM " + dialect.jsonEntries("m.metadata") + " k WHERE k.key = ")
-          .param(field.name()).append(" AND NOT (" + dialect.jsonTypeIs(dialect.jsonType("k"), JsonKind.NULL) + "))");
+          .param(field.name())
+          .append(" AND NOT (" + dialect.jsonTypeIs(dialect.jsonType("k"), JsonKind.NULL) + "))");
     } else if (b == BuiltInField.SOURCE_ID) {
       sql.append("(json_array_length(m.source_ids) > 0)");
     } else if (b.kind() == BuiltInField.Kind.TIME) {
@@ -115,22 +119,31 @@ public final class FilterSql {
     }
   }
 
-  /** The positive match of {@code field op value}: true if the field's value (or any list element) satisfies it. */
+  /**
+   * The positive match of {@code field op value}: true if the field's value (or any list element)
+   * satisfies it.
+   */
   private void match(Sql sql, Field field, Op op, Object value) {
     BuiltInField b = field.builtIn();
     boolean folded = op == Op.ICONTAINS;
     if (b == null) {
       String object = folded ? dialect.foldedSource("metadata", "m.metadata", true) : "m.metadata";
       String type = dialect.jsonType("k");
-      sql.append("EXISTS (SELECT 1 FROM " + dialect.jsonEntries(object) + " k WHERE k.key = ").param(field.name())
-          .append(" AND CASE WHEN " + dialect.jsonTypeIs(type, JsonKind.ARRAY) + " THEN EXISTS (SELECT 1 FROM "
-              + dialect.jsonElements("k.value") + " e WHERE ");
+      sql.append("EXISTS (SELECT 1 FROM " + dialect.jsonEntries(object) + " k WHERE k.key = ")
+          .param(field.name())
+          .append(
+              " AND CASE WHEN "
+                  + dialect.jsonTypeIs(type, JsonKind.ARRAY)
+                  + " THEN EXISTS (SELECT 1 FROM "
+                  + dialect.jsonElements("k.value")
+                  + " e WHERE ");
       scalar(sql, json("e"), op, value);
       sql.append(") ELSE ");
       scalar(sql, json("k"), op, value);
       sql.append(" END)");
     } else if (b == BuiltInField.SOURCE_ID) {
-      String list = folded ? dialect.foldedSource(b.wireName(), "m.source_ids", true) : "m.source_ids";
+      String list =
+          folded ? dialect.foldedSource(b.wireName(), "m.source_ids", true) : "m.source_ids";
       sql.append("EXISTS (SELECT 1 FROM " + dialect.textElements(list, "s") + " WHERE ");
       scalar(sql, Value.column("s.value"), op, value);
       sql.append(")");
@@ -165,11 +178,24 @@ public final class FilterSql {
         }
         sql.append(")");
       }
-      case CONTAINS -> kind(sql, v, JsonKind.STRING, s -> s.append(dialect.positionFunction() + "(" + v.text()
-          + ", ").param(expected).append(") > 0"));
-      case ICONTAINS -> kind(sql, v, JsonKind.STRING, s -> s.append(dialect.positionFunction() + "("
-          + dialect.lowerCase(v.text()) + ", ").param(((String) expected).toLowerCase(Locale.ROOT))
-          .append(") > 0"));
+      case CONTAINS ->
+          kind(
+              sql,
+              v,
+              JsonKind.STRING,
+              s ->
+                  s.append(dialect.positionFunction() + "(" + v.text() + ", ")
+                      .param(expected)
+                      .append(") > 0"));
+      case ICONTAINS ->
+          kind(
+              sql,
+              v,
+              JsonKind.STRING,
+              s ->
+                  s.append(dialect.positionFunction() + "(" + dialect.lowerCase(v.text()) + ", ")
+                      .param(((String) expected).toLowerCase(Locale.ROOT))
+                      .append(") > 0"));
       case GT, GTE, LT, LTE -> range(sql, v, comparator(op), expected);
       default -> throw new IllegalStateException("unexpected operator " + op);
     }
@@ -198,8 +224,8 @@ public final class FilterSql {
   }
 
   /**
-   * {@code condition} if the value is of JSON kind {@code kind}, else false; a text column holds strings only, so
-   * there it is the condition for a string and false for any other kind.
+   * {@code condition} if the value is of JSON kind {@code kind}, else false; a text column holds
+   * strings only, so there it is the condition for a string and false for any other kind.
    */
   private void kind(Sql sql, Value v, JsonKind kind, Consumer<Sql> condition) {
     if (v.type() != null) {
@@ -216,37 +242,55 @@ public final class FilterSql {
   private void time(Sql sql, String[] columns, Op op, Object value) {
     String seconds = columns[1];
     String nanos = columns[2];
-    dialect.when(sql, columns[0] + " IS NOT NULL", s -> {
-      switch (op) {
-        case EQ -> sameInstant(s, seconds, nanos, (Instant) value);
-        case IN -> {
-          s.append("(");
-          List<?> values = (List<?>) value;
-          for (int i = 0; i < values.size(); i++) {
-            if (i > 0) {
-              s.append(" OR ");
+    dialect.when(
+        sql,
+        columns[0] + " IS NOT NULL",
+        s -> {
+          switch (op) {
+            case EQ -> sameInstant(s, seconds, nanos, (Instant) value);
+            case IN -> {
+              s.append("(");
+              List<?> values = (List<?>) value;
+              for (int i = 0; i < values.size(); i++) {
+                if (i > 0) {
+                  s.append(" OR ");
+                }
+                sameInstant(s, seconds, nanos, (Instant) values.get(i));
+              }
+              if (values.isEmpty()) {
+                s.append(dialect.literal(false));
+              }
+              s.append(")");
             }
-            sameInstant(s, seconds, nanos, (Instant) values.get(i));
+            case GT, GTE, LT, LTE -> {
+              Instant t = (Instant) value;
+              s.append("(")
+                  .append(seconds)
+                  .append(", ")
+                  .append(nanos)
+                  .append(")")
+                  .append(comparator(op))
+                  .append("(")
+                  .param(t.getEpochSecond())
+                  .append(dialect.bigintCast() + ", ")
+                  .param(t.getNano())
+                  .append(dialect.integerCast() + ")");
+            }
+            default -> throw new IllegalStateException(op + " does not apply to a time field");
           }
-          if (values.isEmpty()) {
-            s.append(dialect.literal(false));
-          }
-          s.append(")");
-        }
-        case GT, GTE, LT, LTE -> {
-          Instant t = (Instant) value;
-          s.append("(").append(seconds).append(", ").append(nanos).append(")").append(comparator(op))
-              .append("(").param(t.getEpochSecond()).append(dialect.bigintCast() + ", ").param(t.getNano())
-              .append(dialect.integerCast() + ")");
-        }
-        default -> throw new IllegalStateException(op + " does not apply to a time field");
-      }
-    });
+        });
   }
 
   private void sameInstant(Sql sql, String seconds, String nanos, Instant t) {
-    sql.append("(").append(seconds).append(" = ").param(t.getEpochSecond()).append(dialect.bigintCast() + " AND ")
-        .append(nanos).append(" = ").param(t.getNano()).append(dialect.integerCast() + ")");
+    sql.append("(")
+        .append(seconds)
+        .append(" = ")
+        .param(t.getEpochSecond())
+        .append(dialect.bigintCast() + " AND ")
+        .append(nanos)
+        .append(" = ")
+        .param(t.getNano())
+        .append(dialect.integerCast() + ")");
   }
 
   private static String comparator(Op op) {
@@ -265,8 +309,10 @@ public final class FilterSql {
       case CREATED_AT -> new String[] {"m.created_s", "m.created_s", "m.created_ns"};
       case UPDATED_AT -> new String[] {"m.updated_s", "m.updated_s", "m.updated_ns"};
       case EVENT_TIME -> new String[] {"m.event_s", "m.event_s", "m.event_ns"};
-      case EXPIRATION_DATE -> new String[] {"m.expiration_day",
-          "m.expiration_day" + dialect.bigintCast() + " * 86400", "0"};
+      case EXPIRATION_DATE ->
+          new String[] {
+            "m.expiration_day", "m.expiration_day" + dialect.bigintCast() + " * 86400", "0"
+          };
       default -> throw new IllegalStateException(b + " is not a time field");
     };
   }

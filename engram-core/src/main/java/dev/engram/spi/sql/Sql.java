@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A piece of SQL text with its parameters, built together so that every user value is bound, never concatenated.
- * Not thread-safe; build one per query. {@link #toString()} shows the text and the number of parameters, never
- * their values.
+ * A piece of SQL text with its parameters, built together so that every user value is bound, never
+ * concatenated. Not thread-safe; build one per query. {@link #toString()} shows the text and the
+ * number of parameters, never their values.
  */
 public final class Sql {
-  /** A parameter that binds itself, for values of a type only one database knows (a PostgreSQL array, say). */
+  /**
+   * A parameter that binds itself, for values of a type only one database knows (a PostgreSQL
+   * array, say).
+   */
   @FunctionalInterface
   public interface Parameter {
     /** Binds this value at JDBC parameter {@code index} of {@code ps}. */
@@ -36,8 +39,8 @@ public final class Sql {
   }
 
   /**
-   * Appends a {@code ?} placeholder bound to {@code value}: a String, Long, Integer, Double, byte[], {@link
-   * Parameter}, or null for SQL NULL.
+   * Appends a {@code ?} placeholder bound to {@code value}: a String, Long, Integer, Double,
+   * byte[], {@link Parameter}, or null for SQL NULL.
    */
   public Sql param(Object value) {
     text.append('?');
@@ -50,7 +53,10 @@ public final class Sql {
     return text.toString();
   }
 
-  /** Binds this piece's parameters starting at JDBC index {@code first}; returns the next free index. */
+  /**
+   * Binds this piece's parameters starting at JDBC index {@code first}; returns the next free
+   * index.
+   */
   public int bind(PreparedStatement ps, int first) throws SQLException {
     int i = first;
     for (Object p : params) {
@@ -76,7 +82,8 @@ public final class Sql {
     } else if (value instanceof Parameter p) {
       p.bind(ps, index);
     } else {
-      throw new IllegalArgumentException("cannot bind a " + value.getClass().getName() + " at parameter " + index);
+      throw new IllegalArgumentException(
+          "cannot bind a " + value.getClass().getName() + " at parameter " + index);
     }
   }
 

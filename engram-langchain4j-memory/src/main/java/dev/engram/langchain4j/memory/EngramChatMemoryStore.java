@@ -20,24 +20,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A LangChain4j {@link ChatMemoryStore} that keeps the short-term window in a delegate store (in memory by default,
- * or the application's persistent one) and feeds every finished exchange (a user message and the assistant's final
- * answer) to Engram's long-term pipeline, in the background. Use it as the store of a {@code MessageWindowChatMemory}.
+ * A LangChain4j {@link ChatMemoryStore} that keeps the short-term window in a delegate store (in
+ * memory by default, or the application's persistent one) and feeds every finished exchange (a user
+ * message and the assistant's final answer) to Engram's long-term pipeline, in the background. Use
+ * it as the store of a {@code MessageWindowChatMemory}.
  *
- * <p>Feeding never fails or slows the chat: it runs on the store's own thread, in order; a failed add (or a full
- * queue) is logged and counted ({@link #failedAdds()}), and the window is kept regardless. An exchange is fed once,
- * even when the window is saved again. {@link #awaitIdle} waits for the adds queued so far (for tests and shutdown).
+ * <p>Feeding never fails or slows the chat: it runs on the store's own thread, in order; a failed
+ * add (or a full queue) is logged and counted ({@link #failedAdds()}), and the window is kept
+ * regardless. An exchange is fed once, even when the window is saved again. {@link #awaitIdle}
+ * waits for the adds queued so far (for tests and shutdown).
  *
- * <p>Engram is given the user's own words: when a retrieval augmentor has appended retrieved contents to the user
- * message (LangChain4j keeps the augmented message in chat memory unless the AI service is built with
- * {@code storeRetrievedContentInChatMemory(false)}), the text from {@link Builder#injectedContentHeader the
- * injector's header} on is cut off, so memories are not fed back into memory as if the user had said them.
+ * <p>Engram is given the user's own words: when a retrieval augmentor has appended retrieved
+ * contents to the user message (LangChain4j keeps the augmented message in chat memory unless the
+ * AI service is built with {@code storeRetrievedContentInChatMemory(false)}), the text from {@link
+ * Builder#injectedContentHeader the injector's header} on is cut off, so memories are not fed back
+ * into memory as if the user had said them.
  */
 public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngramChatMemoryStore.class);
 
-  /** What LangChain4j's {@code DefaultContentInjector} puts between the user's words and the retrieved contents. */
-  public static final String DEFAULT_INJECTED_CONTENT_HEADER = "\n\nAnswer using the following information:\n";
+  /**
+   * What LangChain4j's {@code DefaultContentInjector} puts between the user's words and the
+   * retrieved contents.
+   */
+  public static final String DEFAULT_INJECTED_CONTENT_HEADER =
+      "\n\nAnswer using the following information:\n";
 
   private final Memory memory;
   private final ChatMemoryStore window;
@@ -69,11 +76,12 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
   public void updateMessages(Object memoryId, List<ChatMessage> messages) {
     window.updateMessages(memoryId, messages);
     try {
-      exchange(memoryId, messages).ifPresent(request -> feeder.submit(request, "an exchange of chat memory "
-          + memoryId));
+      exchange(memoryId, messages)
+          .ifPresent(request -> feeder.submit(request, "an exchange of chat memory " + memoryId));
     } catch (RuntimeException e) {
       feeder.countFailure();
-      LOG.warn("an exchange of chat memory {} could not be given to Engram: {}", memoryId, e.toString());
+      LOG.warn(
+          "an exchange of chat memory {} could not be given to Engram: {}", memoryId, e.toString());
     }
   }
 
@@ -100,12 +108,16 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
   }
 
   /** The latest finished exchange of the window, if it was not fed yet. */
-  // Identity on purpose: the window hands back the same message object it was fed; an equal answer given again in a
+  // Identity on purpose: the window hands back the same message object it was fed; an equal answer
+  // given again in a
   // later turn is a new exchange.
   @SuppressWarnings("ReferenceEquality")
   private Optional<AddRequest> exchange(Object memoryId, List<ChatMessage> messages) {
-    if (messages.isEmpty() || !(messages.get(messages.size() - 1) instanceof AiMessage answer)
-        || answer.hasToolExecutionRequests() || answer.text() == null || answer.text().isBlank()
+    if (messages.isEmpty()
+        || !(messages.get(messages.size() - 1) instanceof AiMessage answer)
+        || answer.hasToolExecutionRequests()
+        || answer.text() == null
+        || answer.text().isBlank()
         || lastFed.get(memoryId) == answer) {
       return Optional.empty();
     }
@@ -128,8 +140,12 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
     if (question.name() != null && !question.name().isBlank()) {
       user = user.withName(question.name());
     }
-    return Optional.of(AddRequest.builder(scope.get()).message(user).message(Message.assistant(answer.text()))
-        .infer(infer).build());
+    return Optional.of(
+        AddRequest.builder(scope.get())
+            .message(user)
+            .message(Message.assistant(answer.text()))
+            .infer(infer)
+            .build());
   }
 
   /** The user's own words of a message: the text before the injected contents' header, if any. */
@@ -138,7 +154,10 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
     return header < 0 ? text : text.substring(0, header).strip();
   }
 
-  /** Settings: an in-memory window, the chat memory id as the user id, the inference pipeline on, 1000 queued adds. */
+  /**
+   * Settings: an in-memory window, the chat memory id as the user id, the inference pipeline on,
+   * 1000 queued adds.
+   */
   public static final class Builder {
     private final Memory memory;
     private ChatMemoryStore window = new InMemoryChatMemoryStore();
@@ -163,13 +182,18 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
       return this;
     }
 
-    /** True (default) to run Engram's extraction on each exchange; false to store the two messages verbatim. */
+    /**
+     * True (default) to run Engram's extraction on each exchange; false to store the two messages
+     * verbatim.
+     */
     public Builder infer(boolean value) {
       this.infer = value;
       return this;
     }
 
-    /** How many exchanges may wait to be added before new ones are dropped (and counted as failed). */
+    /**
+     * How many exchanges may wait to be added before new ones are dropped (and counted as failed).
+     */
     public Builder queueSize(int n) {
       if (n < 1) {
         throw new dev.engram.ValidationException("queue_size", "must be positive, got " + n);
@@ -179,8 +203,9 @@ public final class EngramChatMemoryStore implements ChatMemoryStore, AutoCloseab
     }
 
     /**
-     * The text a custom content injector puts between the user's words and the retrieved contents (default
-     * {@link #DEFAULT_INJECTED_CONTENT_HEADER}, LangChain4j's default injector's); what follows it is not fed.
+     * The text a custom content injector puts between the user's words and the retrieved contents
+     * (default {@link #DEFAULT_INJECTED_CONTENT_HEADER}, LangChain4j's default injector's); what
+     * follows it is not fed.
      */
     public Builder injectedContentHeader(String header) {
       Objects.requireNonNull(header, "injectedContentHeader");

@@ -21,13 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A LangChain4j {@link ContentRetriever} over Engram search: the user's query is searched in the scope of the call
- * ({@link ScopeResolver}), and the best memories are returned as contents (text = the memory, with its score and id)
- * until the token budget is spent. Give it to an AI service's {@code contentRetriever}, or combine it with the
- * application's own retriever with {@link EngramRetrieval#augmentor}.
+ * A LangChain4j {@link ContentRetriever} over Engram search: the user's query is searched in the
+ * scope of the call ({@link ScopeResolver}), and the best memories are returned as contents (text =
+ * the memory, with its score and id) until the token budget is spent. Give it to an AI service's
+ * {@code contentRetriever}, or combine it with the application's own retriever with {@link
+ * EngramRetrieval#augmentor}.
  *
- * <p>By default a failed search (server down, storage error) is logged and yields no memories, so that the chat
- * goes on without them; {@link Builder#failOnError(boolean)} makes it throw instead.
+ * <p>By default a failed search (server down, storage error) is logged and yields no memories, so
+ * that the chat goes on without them; {@link Builder#failOnError(boolean)} makes it throw instead.
  */
 public final class EngramContentRetriever implements ContentRetriever {
   private static final Logger LOG = LoggerFactory.getLogger(EngramContentRetriever.class);
@@ -57,31 +58,51 @@ public final class EngramContentRetriever implements ContentRetriever {
   @Override
   public List<Content> retrieve(Query query) {
     Metadata md = query.metadata();
-    Optional<Scope> scope = scopes.resolve(Optional.ofNullable(md).map(Metadata::chatMemoryId),
-        Optional.ofNullable(md).map(Metadata::invocationParameters));
+    Optional<Scope> scope =
+        scopes.resolve(
+            Optional.ofNullable(md).map(Metadata::chatMemoryId),
+            Optional.ofNullable(md).map(Metadata::invocationParameters));
     if (scope.isEmpty() || query.text() == null || query.text().isBlank()) {
       return List.of();
     }
     List<SearchHit> hits;
     try {
-      hits = memory.search(SearchRequest.builder(scope.get(), query.text()).topK(topK).maxTokens(maxTokens)
-          .threshold(minScore).filter(filter).build()).hits();
+      hits =
+          memory
+              .search(
+                  SearchRequest.builder(scope.get(), query.text())
+                      .topK(topK)
+                      .maxTokens(maxTokens)
+                      .threshold(minScore)
+                      .filter(filter)
+                      .build())
+              .hits();
     } catch (RuntimeException e) {
       if (failOnError) {
         throw e;
       }
-      LOG.warn("Engram search failed; the call goes on without long-term memories: {}", e.toString());
+      LOG.warn(
+          "Engram search failed; the call goes on without long-term memories: {}", e.toString());
       return List.of();
     }
     List<Content> out = new ArrayList<>();
     for (SearchHit h : hits) {
-      out.add(Content.from(TextSegment.from(h.memory().text()), Map.of(ContentMetadata.SCORE, h.score(),
-          ContentMetadata.EMBEDDING_ID, h.memory().id())));
+      out.add(
+          Content.from(
+              TextSegment.from(h.memory().text()),
+              Map.of(
+                  ContentMetadata.SCORE,
+                  h.score(),
+                  ContentMetadata.EMBEDDING_ID,
+                  h.memory().id())));
     }
     return out;
   }
 
-  /** Settings: the standard scope resolver, 5 memories, 400 tokens, no minimum score, no filter, fail open. */
+  /**
+   * Settings: the standard scope resolver, 5 memories, 400 tokens, no minimum score, no filter,
+   * fail open.
+   */
   public static final class Builder {
     private final Memory memory;
     private ScopeResolver scopes = ScopeResolver.standard();
@@ -103,14 +124,17 @@ public final class EngramContentRetriever implements ContentRetriever {
     /** How many memories to search for (1..1000). */
     public Builder topK(int k) {
       if (k < 1 || k > SearchRequest.MAX_TOP_K) {
-        throw new ValidationException("top_k", "must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + k);
+        throw new ValidationException(
+            "top_k", "must be between 1 and " + SearchRequest.MAX_TOP_K + ", got " + k);
       }
       this.topK = k;
       return this;
     }
 
-    /** The most tokens the returned memories may take (the search's budget, {@code SearchRequest.Builder#maxTokens},
-     * counted by the engine's {@code dev.engram.TokenCounter}). */
+    /**
+     * The most tokens the returned memories may take (the search's budget, {@code
+     * SearchRequest.Builder#maxTokens}, counted by the engine's {@code dev.engram.TokenCounter}).
+     */
     public Builder maxTokens(int n) {
       if (n < 1) {
         throw new ValidationException("max_tokens", "must be positive, got " + n);

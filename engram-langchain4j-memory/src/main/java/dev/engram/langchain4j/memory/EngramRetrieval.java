@@ -8,15 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** Puts Engram's memories beside an application's own retrievers (an AI service takes one augmentor). */
+/**
+ * Puts Engram's memories beside an application's own retrievers (an AI service takes one
+ * augmentor).
+ */
 public final class EngramRetrieval {
   private EngramRetrieval() {}
 
   /**
-   * One {@link RetrievalAugmentor} that asks Engram and every other retriever for each query and injects all their
-   * contents into the user message.
+   * One {@link RetrievalAugmentor} that asks Engram and every other retriever for each query and
+   * injects all their contents into the user message.
    */
-  public static RetrievalAugmentor augmentor(EngramContentRetriever engram, ContentRetriever... others) {
+  public static RetrievalAugmentor augmentor(
+      EngramContentRetriever engram, ContentRetriever... others) {
     List<ContentRetriever> all = new ArrayList<>();
     all.add(Objects.requireNonNull(engram, "engram"));
     for (ContentRetriever r : others) {

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A scripted stand-in for an LLM (none can run here): answers each request with the next scripted step and keeps
- * every request it was sent, so that tests can read the prompts the application built.
+ * A scripted stand-in for an LLM (none can run here): answers each request with the next scripted
+ * step and keeps every request it was sent, so that tests can read the prompts the application
+ * built.
  */
 final class ScriptedChatModel implements ChatModel {
   final List<ChatRequest> requests = new ArrayList<>();

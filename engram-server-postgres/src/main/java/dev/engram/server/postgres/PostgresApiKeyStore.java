@@ -6,13 +6,13 @@ import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
- * API keys in PostgreSQL ({@code server_api_keys}): the key's SHA-256 hash, never the key. Every check reads the
- * table (no cache), so a key created or revoked through any server or {@code engram keys} holds on every server from
- * its next request. Does not own the pool.
+ * API keys in PostgreSQL ({@code server_api_keys}): the key's SHA-256 hash, never the key. Every
+ * check reads the table (no cache), so a key created or revoked through any server or {@code engram
+ * keys} holds on every server from its next request. Does not own the pool.
  */
 public final class PostgresApiKeyStore extends JdbcApiKeyStore {
   /**
-   * @param pool  connections to the migrated schema ({@link dev.engram.postgres.PostgresPools})
+   * @param pool connections to the migrated schema ({@link dev.engram.postgres.PostgresPools})
    * @param clock the clock for creation and revocation times
    */
   public PostgresApiKeyStore(DataSource pool, Clock clock) {

@@ -8,12 +8,16 @@ import java.util.Objects;
 
 /**
  * The API keys and add events of {@code engram serve} in the PostgreSQL schema of the memory store
- * ({@code store.provider: postgres}), on a small pool of their own: any number of servers and {@code engram keys}
- * commands on the schema share them. Opening migrates the schema like {@link dev.engram.postgres.PostgresStorage}
- * (one migration history, {@code V10__server_keys_events}). Closing closes the pool.
+ * ({@code store.provider: postgres}), on a small pool of their own: any number of servers and
+ * {@code engram keys} commands on the schema share them. Opening migrates the schema like {@link
+ * dev.engram.postgres.PostgresStorage} (one migration history, {@code V10__server_keys_events}).
+ * Closing closes the pool.
  */
 public final class PostgresServerStores implements AutoCloseable {
-  /** The most connections the server's stores open (authentication, event claims and lease renewals). */
+  /**
+   * The most connections the server's stores open (authentication, event claims and lease
+   * renewals).
+   */
   public static final int POOL_SIZE = 4;
 
   private final HikariDataSource pool;
@@ -27,15 +31,18 @@ public final class PostgresServerStores implements AutoCloseable {
   }
 
   /**
-   * Connects to the schema of {@code settings} (migrating it); key times come from {@code clock}, the server's.
+   * Connects to the schema of {@code settings} (migrating it); key times come from {@code clock},
+   * the server's.
    *
-   * @throws dev.engram.StorageException if PostgreSQL cannot be reached or refuses; the message never shows the
-   *                                     password
+   * @throws dev.engram.StorageException if PostgreSQL cannot be reached or refuses; the message
+   *     never shows the password
    */
   public static PostgresServerStores open(PostgresSettings settings, Clock clock) {
     Objects.requireNonNull(clock, "clock");
-    return new PostgresServerStores(PostgresPools.open(settings, "engram-server-postgres",
-        Math.min(POOL_SIZE, settings.poolSize())), clock);
+    return new PostgresServerStores(
+        PostgresPools.open(
+            settings, "engram-server-postgres", Math.min(POOL_SIZE, settings.poolSize())),
+        clock);
   }
 
   /** The API keys. */

@@ -6,7 +6,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 
-/** Runs work in one transaction on a pooled connection; SQL failures become {@link StorageException}s. */
+/**
+ * Runs work in one transaction on a pooled connection; SQL failures become {@link
+ * StorageException}s.
+ */
 final class Transactions implements SqlTransactions {
 
   private final DataSource pool;

@@ -30,18 +30,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Add events of a server that died, taken over by another server on the same PostgreSQL schema once the lease ends
- * (time from the test's clock): an event claimed but never run is run once by the other server; an event whose add
- * had committed before the death is marked SUCCEEDED from the record without adding again; nothing is taken over
- * while the lease lasts. Real PostgreSQL memory and stores; the dead server is a claim made under its owner id.
+ * Add events of a server that died, taken over by another server on the same PostgreSQL schema once
+ * the lease ends (time from the test's clock): an event claimed but never run is run once by the
+ * other server; an event whose add had committed before the death is marked SUCCEEDED from the
+ * record without adding again; nothing is taken over while the lease lasts. Real PostgreSQL memory
+ * and stores; the dead server is a claim made under its owner id.
  */
 class PostgresAddEventTakeoverTest {
   private static final Instant T0 = Instant.parse("2026-05-06T07:08:09Z");
   private static final Duration LEASE = Duration.ofSeconds(30);
   private static final Scope ALICE = Scope.user("alice");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private PostgresStorage storage;
   private Memory memory;
   private PostgresServerStores stores;
@@ -65,19 +65,22 @@ class PostgresAddEventTakeoverTest {
   }
 
   private AddEvents events(PostgresServerStores on) {
-    return new AddEvents(memory, on.events(), clock, new ServerMetrics(), new ModelHealth(clock), 1, LEASE);
+    return new AddEvents(
+        memory, on.events(), clock, new ServerMetrics(), new ModelHealth(clock), 1, LEASE);
   }
 
   private List<MemoryItem> withSource(String sourceId) {
     return memory.forTenant("acme").list(ListRequest.of(ALICE).withPage(0, 1000)).items().stream()
-        .filter(m -> m.sourceIds().contains(sourceId)).toList();
+        .filter(m -> m.sourceIds().contains(sourceId))
+        .toList();
   }
 
   @Test
   void anEventClaimedByADeadServerIsRunOnceByAnotherAfterTheLease() {
     AddEvents dead = events(stores);
     AddEvents survivor = events(otherStores);
-    AddEvent accepted = dead.accept("acme", AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
+    AddEvent accepted =
+        dead.accept("acme", AddRequest.builder(ALICE).user("I keep bees").infer(false).build());
     stores.events().claimNext(new Lease("dead-server", T0.plus(LEASE)), T0).orElseThrow();
 
     clock.advance(LEASE.minusSeconds(1));
@@ -88,7 +91,9 @@ class PostgresAddEventTakeoverTest {
     assertThat(survivor.runWaiting()).isEqualTo(1);
     AddEvent done = survivor.get("acme", accepted.id()).orElseThrow();
     assertThat(done.status()).isEqualTo(EventStatus.SUCCEEDED);
-    assertThat(withSource(accepted.id() + ":0")).extracting(MemoryItem::text).containsExactly("I keep bees");
+    assertThat(withSource(accepted.id() + ":0"))
+        .extracting(MemoryItem::text)
+        .containsExactly("I keep bees");
     assertThat(survivor.runWaiting()).isZero();
     dead.close(Duration.ZERO);
     survivor.close(Duration.ZERO);
@@ -98,8 +103,10 @@ class PostgresAddEventTakeoverTest {
   void anEventWhoseAddCommittedBeforeTheDeathIsFinishedFromTheRecordWithoutAddingAgain() {
     AddEvents dead = events(stores);
     AddEvents survivor = events(otherStores);
-    AddEvent accepted = dead.accept("acme", AddRequest.builder(ALICE).user("My sister lives in Lisbon")
-        .infer(false).build());
+    AddEvent accepted =
+        dead.accept(
+            "acme",
+            AddRequest.builder(ALICE).user("My sister lives in Lisbon").infer(false).build());
     stores.events().claimNext(new Lease("dead-server", T0.plus(LEASE)), T0).orElseThrow();
     // The dead server's add committed; it died before recording the event's outcome.
     memory.forTenant("acme").add(AddBody.fromJson(accepted.payload()));
@@ -119,15 +126,22 @@ class PostgresAddEventTakeoverTest {
   void aRunningServerRenewsItsLeaseSoNoOtherServerTakesItsEventOver() {
     AddEvents running = events(stores);
     AddEvents other = events(otherStores);
-    AddEvent accepted = running.accept("acme", AddRequest.builder(ALICE).user("I work nights").infer(false)
-        .build());
+    AddEvent accepted =
+        running.accept(
+            "acme", AddRequest.builder(ALICE).user("I work nights").infer(false).build());
     otherStores.events().claimNext(new Lease(running.owner(), T0.plus(LEASE)), T0).orElseThrow();
     clock.advance(LEASE.minusSeconds(5));
-    assertThat(stores.events().renewLeases(new Lease(running.owner(), clock.instant().plus(LEASE)),
-        List.of(accepted.id()))).isEqualTo(1);
+    assertThat(
+            stores
+                .events()
+                .renewLeases(
+                    new Lease(running.owner(), clock.instant().plus(LEASE)),
+                    List.of(accepted.id())))
+        .isEqualTo(1);
     clock.advance(Duration.ofSeconds(10));
     assertThat(other.runWaiting()).as("renewed lease").isZero();
-    assertThat(other.get("acme", accepted.id()).orElseThrow().status()).isEqualTo(EventStatus.RUNNING);
+    assertThat(other.get("acme", accepted.id()).orElseThrow().status())
+        .isEqualTo(EventStatus.RUNNING);
     running.close(Duration.ZERO);
     other.close(Duration.ZERO);
   }

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The key and event store contracts on PostgreSQL 15 (a throwaway cluster; a schema per test): each store a test
- * opens is another {@link PostgresServerStores} with its own pool, as another server would be.
+ * The key and event store contracts on PostgreSQL 15 (a throwaway cluster; a schema per test): each
+ * store a test opens is another {@link PostgresServerStores} with its own pool, as another server
+ * would be.
  */
 class PostgresKeyAndEventStoreContractTest {
   final List<PostgresServerStores> pools = new ArrayList<>();
@@ -26,15 +27,15 @@ class PostgresKeyAndEventStoreContractTest {
   }
 
   PostgresServerStores open(Path dir, Clock clock) {
-    PostgresServerStores stores = PostgresServerStores.open(PostgresCluster.get().settingsFor(dir), clock);
+    PostgresServerStores stores =
+        PostgresServerStores.open(PostgresCluster.get().settingsFor(dir), clock);
     pools.add(stores);
     return stores;
   }
 
   @Nested
   class Keys extends ApiKeyStoreContract {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Override
     protected ApiKeyStore openKeys(Clock clock) {
@@ -44,8 +45,7 @@ class PostgresKeyAndEventStoreContractTest {
 
   @Nested
   class Events extends AddEventStoreContract {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Override
     protected AddEventStore openEvents() {

@@ -15,14 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An add request body, as mem0's clients send it ({@code messages} as a string, one message object or a list;
- * {@code user_id}/{@code agent_id}/{@code run_id} at the top level; {@code metadata}, {@code infer},
- * {@code expiration_date}, {@code timestamp}), turned into an {@link AddRequest}. A message without a time was said
- * when the request was received. mem0's platform-only options ({@code custom_instructions}, {@code custom_categories},
- * {@code includes}, {@code output_format}, ...) are accepted and ignored.
+ * An add request body, as mem0's clients send it ({@code messages} as a string, one message object
+ * or a list; {@code user_id}/{@code agent_id}/{@code run_id} at the top level; {@code metadata},
+ * {@code infer}, {@code expiration_date}, {@code timestamp}), turned into an {@link AddRequest}. A
+ * message without a time was said when the request was received. mem0's platform-only options
+ * ({@code custom_instructions}, {@code custom_categories}, {@code includes}, {@code output_format},
+ * ...) are accepted and ignored.
  *
- * <p>{@link #toJson} and {@link #fromJson} store a validated request (with its source ids) as an add event's
- * payload, so that a restart runs exactly what was accepted.
+ * <p>{@link #toJson} and {@link #fromJson} store a validated request (with its source ids) as an
+ * add event's payload, so that a restart runs exactly what was accepted.
  */
 public final class AddBody {
   private AddBody() {}
@@ -32,7 +33,8 @@ public final class AddBody {
     ObjectNode o = Fields.object(body);
     for (String refused : new String[] {"app_id", "appId"}) {
       if (o.hasNonNull(refused)) {
-        throw new ValidationException("app_id", "is not supported: Engram scopes are user_id, agent_id and run_id");
+        throw new ValidationException(
+            "app_id", "is not supported: Engram scopes are user_id, agent_id and run_id");
       }
     }
     Scope scope = scope(o);
@@ -40,9 +42,10 @@ public final class AddBody {
     if (messages == null || messages.isNull()) {
       throw new ValidationException("messages", "is required");
     }
-    List<Message> parsed = messages.isTextual()
-        ? List.of(textMessage(messages.asText()))
-        : MessageJson.parseList("messages", messages);
+    List<Message> parsed =
+        messages.isTextual()
+            ? List.of(textMessage(messages.asText()))
+            : MessageJson.parseList("messages", messages);
     Instant conversationTime = Fields.instant(o, "timestamp").orElse(receivedAt);
     AddRequest.Builder b = AddRequest.builder(scope).messages(parsed).timestamp(conversationTime);
     Fields.map(o, "metadata").ifPresent(b::metadata);
@@ -79,7 +82,8 @@ public final class AddBody {
       Message m = r.messages().get(i);
       out.add(m.sourceId() == null ? m.withSourceId(eventId + ":" + i) : m);
     }
-    AddRequest.Builder b = AddRequest.builder(r.scope()).messages(out).metadata(r.metadata()).infer(r.infer());
+    AddRequest.Builder b =
+        AddRequest.builder(r.scope()).messages(out).metadata(r.metadata()).infer(r.infer());
     if (r.timestamp() != null) {
       b.timestamp(r.timestamp());
     }
@@ -115,7 +119,8 @@ public final class AddBody {
     try {
       return parse(MemoryJson.mapper().readTree(json), Instant.EPOCH);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new ValidationException("payload", "stored add payload is not JSON: " + e.getOriginalMessage());
+      throw new ValidationException(
+          "payload", "stored add payload is not JSON: " + e.getOriginalMessage());
     }
   }
 }

@@ -17,20 +17,30 @@ import dev.engram.server.http.RouteTable;
 import java.util.List;
 
 /**
- * Engram's graph memory over HTTP: an entity's relations and the graph around it, with both time axes
- * ({@code as_of}, {@code include_invalidated}). Empty when graph memory is off.
+ * Engram's graph memory over HTTP: an entity's relations and the graph around it, with both time
+ * axes ({@code as_of}, {@code include_invalidated}). Empty when graph memory is off.
  */
 public final class GraphApi {
 
   public void register(RouteTable t) {
-    t.get("/v1/graph/relations/", Access.MEMBER,
-        "An entity's relations (query user_id/agent_id/run_id, entity, as_of, include_invalidated)", this::relations);
-    t.get("/v1/graph/around/", Access.MEMBER,
+    t.get(
+        "/v1/graph/relations/",
+        Access.MEMBER,
+        "An entity's relations (query user_id/agent_id/run_id, entity, as_of, include_invalidated)",
+        this::relations);
+    t.get(
+        "/v1/graph/around/",
+        Access.MEMBER,
         "The relations within hops of an entity (query ..., entity, hops 1-3, as_of, include_invalidated)",
         this::around);
-    t.get("/v1/memories/{memory_id}/relations/", Access.MEMBER,
-        "The graph relations learned from one memory (query as_of, include_invalidated)", this::ofMemory);
-    t.delete("/v1/graph/entities/", Access.ADMIN,
+    t.get(
+        "/v1/memories/{memory_id}/relations/",
+        Access.MEMBER,
+        "The graph relations learned from one memory (query as_of, include_invalidated)",
+        this::ofMemory);
+    t.delete(
+        "/v1/graph/entities/",
+        Access.ADMIN,
         "Deletes a scope's entities with this name and their relations (query user_id/agent_id/run_id, entity)",
         this::deleteEntity);
   }
@@ -68,14 +78,17 @@ public final class GraphApi {
   }
 
   private static String entity(Call c) {
-    return c.query("entity").filter(s -> !s.isBlank())
+    return c.query("entity")
+        .filter(s -> !s.isBlank())
         .orElseThrow(() -> new ValidationException("entity", "is required"));
   }
 
   private static TimeView view(Call c) {
-    boolean all = Fields.queryBool("include_invalidated", c.query("include_invalidated").orElse(null))
-        .orElse(false);
-    return c.query("as_of").filter(s -> !s.isBlank())
+    boolean all =
+        Fields.queryBool("include_invalidated", c.query("include_invalidated").orElse(null))
+            .orElse(false);
+    return c.query("as_of")
+        .filter(s -> !s.isBlank())
         .map(s -> new TimeView(JsonInput.instant("as_of", s), all))
         .orElse(all ? TimeView.ALL : TimeView.CURRENT);
   }

@@ -30,14 +30,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * mem0's hosted platform API, the one {@code MemoryClient} (npm and PyPI) calls: trailing slashes, {@code Token}
- * keys, asynchronous adds with events, page-numbered listings, entities, batches, exports, and the legacy v1/v2
- * routes of older clients. See docs/SERVER.md for the compatibility table.
+ * mem0's hosted platform API, the one {@code MemoryClient} (npm and PyPI) calls: trailing slashes,
+ * {@code Token} keys, asynchronous adds with events, page-numbered listings, entities, batches,
+ * exports, and the legacy v1/v2 routes of older clients. See docs/SERVER.md for the compatibility
+ * table.
  */
 public final class HostedApi {
   /** Default and largest page size of listings. */
   static final int DEFAULT_PAGE_SIZE = 100;
+
   static final int MAX_PAGE_SIZE = 1000;
+
   /** Most memories in one batch request. */
   static final int MAX_BATCH = 1000;
 
@@ -50,40 +53,104 @@ public final class HostedApi {
   }
 
   public void register(RouteTable t) {
-    t.get("/v1/ping/", Access.MEMBER, "Checks the key; returns the tenant as org and project", this::ping);
-    t.post("/v3/memories/add/", Access.MEMBER, "Adds messages asynchronously; returns an event id", this::addAsync);
-    t.get("/v1/event/{event_id}/", Access.MEMBER, "The status and results of an asynchronous add", this::event);
+    t.get(
+        "/v1/ping/",
+        Access.MEMBER,
+        "Checks the key; returns the tenant as org and project",
+        this::ping);
+    t.post(
+        "/v3/memories/add/",
+        Access.MEMBER,
+        "Adds messages asynchronously; returns an event id",
+        this::addAsync);
+    t.get(
+        "/v1/event/{event_id}/",
+        Access.MEMBER,
+        "The status and results of an asynchronous add",
+        this::event);
     t.get("/v1/events/", Access.MEMBER, "The tenant's add events, newest first", this::eventList);
-    t.post("/v3/memories/search/", Access.MEMBER, "Hybrid search in the scope named by filters", this::search);
-    t.post("/v3/memories/", Access.MEMBER, "A page of the memories of the scope named by filters", this::listV3);
+    t.post(
+        "/v3/memories/search/",
+        Access.MEMBER,
+        "Hybrid search in the scope named by filters",
+        this::search);
+    t.post(
+        "/v3/memories/",
+        Access.MEMBER,
+        "A page of the memories of the scope named by filters",
+        this::listV3);
     t.get("/v1/memories/{memory_id}/", Access.MEMBER, "One memory", this::get);
-    t.put("/v1/memories/{memory_id}/", Access.MEMBER, "Changes a memory's text, metadata or expiration", this::update);
-    t.delete("/v1/memories/{memory_id}/", Access.MEMBER, "Deletes a memory (its history stays)", this::delete);
-    t.get("/v1/memories/{memory_id}/history/", Access.MEMBER, "A memory's audit trail, oldest first", this::history);
-    t.delete("/v1/memories/", Access.ADMIN, "Deletes every memory of a scope (query user_id, agent_id, run_id)",
+    t.put(
+        "/v1/memories/{memory_id}/",
+        Access.MEMBER,
+        "Changes a memory's text, metadata or expiration",
+        this::update);
+    t.delete(
+        "/v1/memories/{memory_id}/",
+        Access.MEMBER,
+        "Deletes a memory (its history stays)",
+        this::delete);
+    t.get(
+        "/v1/memories/{memory_id}/history/",
+        Access.MEMBER,
+        "A memory's audit trail, oldest first",
+        this::history);
+    t.delete(
+        "/v1/memories/",
+        Access.ADMIN,
+        "Deletes every memory of a scope (query user_id, agent_id, run_id)",
         this::deleteAll);
-    t.get("/v1/entities/", Access.MEMBER, "The users, agents and runs that own memories, with counts",
+    t.get(
+        "/v1/entities/",
+        Access.MEMBER,
+        "The users, agents and runs that own memories, with counts",
         this::entities);
-    t.delete("/v2/entities/{entity_type}/{entity_id}/", Access.ADMIN, "Deletes an entity's memories",
+    t.delete(
+        "/v2/entities/{entity_type}/{entity_id}/",
+        Access.ADMIN,
+        "Deletes an entity's memories",
         this::deleteEntity);
-    t.delete("/v1/entities/{entity_type}/{entity_id}/", Access.ADMIN, "Deletes an entity's memories (deprecated)",
+    t.delete(
+        "/v1/entities/{entity_type}/{entity_id}/",
+        Access.ADMIN,
+        "Deletes an entity's memories (deprecated)",
         this::deleteEntity);
     t.put("/v1/batch/", Access.MEMBER, "Updates up to 1000 memories", this::batchUpdate);
     t.delete("/v1/batch/", Access.MEMBER, "Deletes up to 1000 memories", this::batchDelete);
-    t.post("/v1/exports/", Access.ADMIN, "Starts an export of the memories named by filters", this::createExport);
+    t.post(
+        "/v1/exports/",
+        Access.ADMIN,
+        "Starts an export of the memories named by filters",
+        this::createExport);
     t.post("/v1/exports/get/", Access.ADMIN, "The memories of an export", this::getExport);
     // Legacy routes of older clients.
     t.post("/v1/memories/", Access.MEMBER, "Legacy add (synchronous)", this::addSync);
-    t.get("/v1/memories/", Access.MEMBER, "Legacy listing (query user_id, agent_id, run_id, page, page_size)",
+    t.get(
+        "/v1/memories/",
+        Access.MEMBER,
+        "Legacy listing (query user_id, agent_id, run_id, page, page_size)",
         this::listV1);
-    t.post("/v1/memories/search/", Access.MEMBER, "Legacy search with top-level scope ids; a bare list",
+    t.post(
+        "/v1/memories/search/",
+        Access.MEMBER,
+        "Legacy search with top-level scope ids; a bare list",
         this::searchV1);
-    t.post("/v2/memories/search/", Access.MEMBER, "Legacy search with filters; a bare list", this::searchV2);
+    t.post(
+        "/v2/memories/search/",
+        Access.MEMBER,
+        "Legacy search with filters; a bare list",
+        this::searchV2);
     t.post("/v2/memories/", Access.MEMBER, "Legacy listing with filters", this::listV3);
     // Engram's extensions, for the Java client (engram-client): the rest of the Memory API.
-    t.post("/v1/memories/batch/", Access.MEMBER, "Adds several requests in one transaction: all or none",
+    t.post(
+        "/v1/memories/batch/",
+        Access.MEMBER,
+        "Adds several requests in one transaction: all or none",
         this::addBatch);
-    t.post("/v1/memories/purge-expired/", Access.ADMIN, "Deletes the tenant's memories that are expired today",
+    t.post(
+        "/v1/memories/purge-expired/",
+        Access.ADMIN,
+        "Deletes the tenant's memories that are expired today",
         this::purgeExpired);
   }
 
@@ -119,7 +186,8 @@ public final class HostedApi {
       throw new ValidationException("requests", "must be a list of add request objects");
     }
     if (list.size() > MAX_BATCH) {
-      throw new ValidationException("requests", "at most " + MAX_BATCH + " per request, got " + list.size());
+      throw new ValidationException(
+          "requests", "at most " + MAX_BATCH + " per request, got " + list.size());
     }
     List<AddRequest> requests = new ArrayList<>();
     for (JsonNode item : list) {
@@ -149,15 +217,19 @@ public final class HostedApi {
   }
 
   private Reply event(Call c) {
-    AddEvent e = events.get(c.principal().tenant(), c.path("event_id"))
-        .orElseThrow(() -> ApiException.notFound("event"));
+    AddEvent e =
+        events
+            .get(c.principal().tenant(), c.path("event_id"))
+            .orElseThrow(() -> ApiException.notFound("event"));
     return Reply.json(PlatformJson.event(e));
   }
 
   private Reply eventList(Call c) {
-    int page = Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
-    int size = Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
-        .orElse(DEFAULT_PAGE_SIZE);
+    int page =
+        Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
+    int size =
+        Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
+            .orElse(DEFAULT_PAGE_SIZE);
     String tenant = c.principal().tenant();
     long total = events.count(tenant);
     ObjectNode o = MemoryJson.mapper().createObjectNode();
@@ -173,60 +245,80 @@ public final class HostedApi {
   }
 
   private Reply search(Call c) {
-    return Reply.json(PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 10).run(c, metrics)));
+    return Reply.json(
+        PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 10).run(c, metrics)));
   }
 
   private Reply searchV1(Call c) {
-    return Reply.json(PlatformJson.searchResult(SearchBody.parseWithTopLevelScope(c.bodyObject(), 100)
-        .run(c, metrics)).get("results"));
+    return Reply.json(
+        PlatformJson.searchResult(
+                SearchBody.parseWithTopLevelScope(c.bodyObject(), 100).run(c, metrics))
+            .get("results"));
   }
 
   private Reply searchV2(Call c) {
-    return Reply.json(PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 100).run(c, metrics))
-        .get("results"));
+    return Reply.json(
+        PlatformJson.searchResult(SearchBody.parse(c.bodyObject(), 100).run(c, metrics))
+            .get("results"));
   }
 
   private Reply listV3(Call c) {
     ObjectNode body = c.bodyObject();
     ScopedFilter scoped = ScopedFilter.parse("filters", body.get("filters"));
-    int page = Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE)
-        .or(() -> Fields.integer(body, "page", 1, Integer.MAX_VALUE)).orElse(1);
-    int size = Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
-        .or(() -> Fields.integer(body, "page_size", 1, MAX_PAGE_SIZE)).orElse(DEFAULT_PAGE_SIZE);
+    int page =
+        Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE)
+            .or(() -> Fields.integer(body, "page", 1, Integer.MAX_VALUE))
+            .orElse(1);
+    int size =
+        Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
+            .or(() -> Fields.integer(body, "page_size", 1, MAX_PAGE_SIZE))
+            .orElse(DEFAULT_PAGE_SIZE);
     boolean expired = Fields.bool(body, "show_expired").orElse(false);
     Optional<Integer> offset = Fields.integer(body, "offset", 0, Integer.MAX_VALUE);
     if (offset.isPresent()) {
-      // Engram's extension: any offset and limit, answered in Engram's {results, total, offset} shape.
+      // Engram's extension: any offset and limit, answered in Engram's {results, total, offset}
+      // shape.
       int limit = Fields.integer(body, "limit", 1, MAX_PAGE_SIZE).orElse(DEFAULT_PAGE_SIZE);
-      return Reply.json(MemoryJson.page(c.memory().list(new ListRequest(scoped.scope(), scoped.filter(),
-          offset.get(), limit, expired))));
+      return Reply.json(
+          MemoryJson.page(
+              c.memory()
+                  .list(
+                      new ListRequest(
+                          scoped.scope(), scoped.filter(), offset.get(), limit, expired))));
     }
     return Reply.json(listPage(c, scoped.scope(), scoped.filter(), page, size, expired));
   }
 
   private Reply listV1(Call c) {
     Scope scope = queryScope(c);
-    int page = Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
-    int size = Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
-        .or(() -> Fields.queryInt("limit", c.query("limit").orElse(null), 1, MAX_PAGE_SIZE))
-        .orElse(DEFAULT_PAGE_SIZE);
+    int page =
+        Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
+    int size =
+        Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
+            .or(() -> Fields.queryInt("limit", c.query("limit").orElse(null), 1, MAX_PAGE_SIZE))
+            .orElse(DEFAULT_PAGE_SIZE);
     return Reply.json(listPage(c, scope, dev.engram.filter.Filter.all(), page, size, false));
   }
 
-  private ObjectNode listPage(Call c, Scope scope, dev.engram.filter.Filter filter, int page, int size,
-                              boolean expired) {
+  private ObjectNode listPage(
+      Call c, Scope scope, dev.engram.filter.Filter filter, int page, int size, boolean expired) {
     long offset = (long) (page - 1) * size;
     if (offset > Integer.MAX_VALUE) {
       throw new ValidationException("page", "is too large");
     }
-    Page<MemoryItem> p = c.memory().list(new ListRequest(scope, filter, (int) offset, size, expired));
+    Page<MemoryItem> p =
+        c.memory().list(new ListRequest(scope, filter, (int) offset, size, expired));
     return PlatformJson.page(p, page, size, n -> pageUrl(c, n, size));
   }
 
   private static String pageUrl(Call c, int page, int size) {
     String host = c.ctx().header("Host");
-    return (host == null ? "" : c.ctx().scheme() + "://" + host) + c.ctx().path() + "?page=" + page
-        + "&page_size=" + size;
+    return (host == null ? "" : c.ctx().scheme() + "://" + host)
+        + c.ctx().path()
+        + "?page="
+        + page
+        + "&page_size="
+        + size;
   }
 
   private Reply get(Call c) {
@@ -262,8 +354,10 @@ public final class HostedApi {
   private Reply deleteAll(Call c) {
     if (c.query("metadata").isPresent()) {
       // mem0 narrows a delete-all by metadata; ignoring it would delete the whole scope.
-      throw new ValidationException("metadata", "is not supported on delete-all: delete a scope, or delete the"
-          + " memories a filtered listing returns with DELETE /v1/batch/");
+      throw new ValidationException(
+          "metadata",
+          "is not supported on delete-all: delete a scope, or delete the"
+              + " memories a filtered listing returns with DELETE /v1/batch/");
     }
     Scope scope = queryScope(c);
     int n = c.memory().deleteAll(scope);
@@ -274,7 +368,8 @@ public final class HostedApi {
 
   static Scope queryScope(Call c) {
     if (c.query("app_id").isPresent()) {
-      throw new ValidationException("app_id", "is not supported: Engram scopes are user_id, agent_id and run_id");
+      throw new ValidationException(
+          "app_id", "is not supported: Engram scopes are user_id, agent_id and run_id");
     }
     String user = c.query("user_id").filter(s -> !s.isEmpty()).orElse(null);
     String agent = c.query("agent_id").filter(s -> !s.isEmpty()).orElse(null);
@@ -286,15 +381,18 @@ public final class HostedApi {
   }
 
   private Reply entities(Call c) {
-    int page = Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
-    int size = Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
-        .orElse(DEFAULT_PAGE_SIZE);
+    int page =
+        Fields.queryInt("page", c.query("page").orElse(null), 1, Integer.MAX_VALUE).orElse(1);
+    int size =
+        Fields.queryInt("page_size", c.query("page_size").orElse(null), 1, MAX_PAGE_SIZE)
+            .orElse(DEFAULT_PAGE_SIZE);
     List<EntitySummary> all = c.memory().entities();
     return Reply.json(PlatformJson.entities(all, page, size, n -> pageUrl(c, n, size)));
   }
 
   private Reply deleteEntity(Call c) {
-    EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
+    EntitySummary.EntityType type =
+        EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
     int n = c.memory().deleteAll(type.scope(c.path("entity_id")));
     ObjectNode o = PlatformJson.message("Entity deleted successfully.");
     o.put("count", n);
@@ -331,10 +429,12 @@ public final class HostedApi {
   private static List<JsonNode> batch(ObjectNode body) {
     JsonNode list = body.get("memories");
     if (list == null || !list.isArray() || list.isEmpty()) {
-      throw new ValidationException("memories", "must be a non-empty list of {memory_id, ...} objects");
+      throw new ValidationException(
+          "memories", "must be a non-empty list of {memory_id, ...} objects");
     }
     if (list.size() > MAX_BATCH) {
-      throw new ValidationException("memories", "at most " + MAX_BATCH + " per request, got " + list.size());
+      throw new ValidationException(
+          "memories", "at most " + MAX_BATCH + " per request, got " + list.size());
     }
     List<JsonNode> out = new ArrayList<>();
     list.forEach(out::add);
@@ -345,7 +445,8 @@ public final class HostedApi {
     if (!item.isObject()) {
       throw new ValidationException("memories[" + i + "]", "must be an object with memory_id");
     }
-    return Fields.text(item, "memory_id").filter(s -> !s.isBlank())
+    return Fields.text(item, "memory_id")
+        .filter(s -> !s.isBlank())
         .orElseThrow(() -> new ValidationException("memories[" + i + "].memory_id", "is required"));
   }
 
@@ -361,9 +462,13 @@ public final class HostedApi {
   private Reply createExport(Call c) {
     ObjectNode body = c.bodyObject();
     ScopedFilter.parse("filters", body.get("filters"));
-    String id = Base64.getUrlEncoder().withoutPadding().encodeToString(
-        MemoryJson.write(body.get("filters")).getBytes(StandardCharsets.UTF_8));
-    ObjectNode o = PlatformJson.message("Memory export request received. The export will be ready in a few seconds.");
+    String id =
+        Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(MemoryJson.write(body.get("filters")).getBytes(StandardCharsets.UTF_8));
+    ObjectNode o =
+        PlatformJson.message(
+            "Memory export request received. The export will be ready in a few seconds.");
     o.put("id", id);
     return Reply.json(o);
   }
@@ -374,8 +479,11 @@ public final class HostedApi {
     Optional<String> exportId = Fields.text(body, "memory_export_id");
     if (exportId.isPresent()) {
       try {
-        filters = MemoryJson.mapper().readTree(new String(Base64.getUrlDecoder().decode(exportId.get()),
-            StandardCharsets.UTF_8));
+        filters =
+            MemoryJson.mapper()
+                .readTree(
+                    new String(
+                        Base64.getUrlDecoder().decode(exportId.get()), StandardCharsets.UTF_8));
       } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
         throw ApiException.notFound("export");
       }
@@ -385,7 +493,8 @@ public final class HostedApi {
     ArrayNode results = o.putArray("results");
     int offset = 0;
     while (true) {
-      Page<MemoryItem> p = c.memory().list(new ListRequest(scoped.scope(), scoped.filter(), offset, 1000, true));
+      Page<MemoryItem> p =
+          c.memory().list(new ListRequest(scoped.scope(), scoped.filter(), offset, 1000, true));
       p.items().forEach(m -> results.add(MemoryJson.item(m)));
       offset += p.items().size();
       if (!p.hasMore() || p.items().isEmpty()) {

@@ -6,17 +6,18 @@ import dev.engram.ValidationException;
 import dev.engram.server.http.Fields;
 
 /**
- * An update body: {@code text} (or mem0's deprecated {@code data}), {@code metadata}, {@code expiration_date}
- * ({@code null} clears it); at least one. mem0's {@code timestamp} is refused: Engram does not rewrite when a
- * memory was stored.
+ * An update body: {@code text} (or mem0's deprecated {@code data}), {@code metadata}, {@code
+ * expiration_date} ({@code null} clears it); at least one. mem0's {@code timestamp} is refused:
+ * Engram does not rewrite when a memory was stored.
  */
 final class MemoryUpdateBody {
   private MemoryUpdateBody() {}
 
   static MemoryUpdate parse(JsonNode body) {
     if (body.hasNonNull("timestamp")) {
-      throw new ValidationException("timestamp", "is not supported on update: Engram does not rewrite when a memory"
-          + " was stated");
+      throw new ValidationException(
+          "timestamp",
+          "is not supported on update: Engram does not rewrite when a memory" + " was stated");
     }
     MemoryUpdate u = null;
     var text = Fields.text(body, "text").or(() -> Fields.text(body, "data"));

@@ -21,8 +21,12 @@ public final class OpsApi {
   /** What readiness found. */
   public record ReadyCheck(boolean ready, ObjectNode details) {}
 
-  public OpsApi(ServerMetrics metrics, AddEvents events, Supplier<ReadyCheck> readiness, Supplier<String> openApi,
-                Supplier<String> docsPage) {
+  public OpsApi(
+      ServerMetrics metrics,
+      AddEvents events,
+      Supplier<ReadyCheck> readiness,
+      Supplier<String> openApi,
+      Supplier<String> docsPage) {
     this.metrics = metrics;
     this.events = events;
     this.readiness = readiness;
@@ -31,16 +35,31 @@ public final class OpsApi {
   }
 
   public void register(RouteTable t) {
-    t.get("/healthz", Access.PUBLIC, "Liveness: the process answers", c -> Reply.json(
-        MemoryJson.mapper().createObjectNode().put("status", "ok")));
-    t.get("/readyz", Access.PUBLIC, "Readiness: storage open, index caught up, model reachable if configured",
+    t.get(
+        "/healthz",
+        Access.PUBLIC,
+        "Liveness: the process answers",
+        c -> Reply.json(MemoryJson.mapper().createObjectNode().put("status", "ok")));
+    t.get(
+        "/readyz",
+        Access.PUBLIC,
+        "Readiness: storage open, index caught up, model reachable if configured",
         this::ready);
-    t.get("/metrics", Access.ADMIN, "Prometheus metrics", c -> Reply.text("text/plain; version=0.0.4; charset=utf-8",
-        metrics.scrape()));
-    t.get("/openapi.json", Access.PUBLIC, "This API as an OpenAPI 3.1 document", c -> new Reply(200,
-        "application/json", openApi.get()));
-    t.get("/docs", Access.PUBLIC, "A readable page of this API", c -> Reply.text("text/html; charset=utf-8",
-        docsPage.get()));
+    t.get(
+        "/metrics",
+        Access.ADMIN,
+        "Prometheus metrics",
+        c -> Reply.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape()));
+    t.get(
+        "/openapi.json",
+        Access.PUBLIC,
+        "This API as an OpenAPI 3.1 document",
+        c -> new Reply(200, "application/json", openApi.get()));
+    t.get(
+        "/docs",
+        Access.PUBLIC,
+        "A readable page of this API",
+        c -> Reply.text("text/html; charset=utf-8", docsPage.get()));
   }
 
   private Reply ready(Call c) {
@@ -49,7 +68,8 @@ public final class OpsApi {
     try {
       r.details().put("events_queued", events.queued());
     } catch (dev.engram.StorageException e) {
-      // The event store (server.db, or the shared PostgreSQL) does not answer: not ready, and say why.
+      // The event store (server.db, or the shared PostgreSQL) does not answer: not ready, and say
+      // why.
       r.details().put("events", "unavailable: " + e.getMessage());
       ready = false;
     }

@@ -17,15 +17,19 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * The JSON shapes of mem0's hosted platform API (what {@code MemoryClient} reads), built on {@link MemoryJson}'s
- * memory items so that every surface writes a memory the same way. Engram's extra fields (event_time, source_ids,
- * score_details, relations) ride along; the clients ignore them.
+ * The JSON shapes of mem0's hosted platform API (what {@code MemoryClient} reads), built on {@link
+ * MemoryJson}'s memory items so that every surface writes a memory the same way. Engram's extra
+ * fields (event_time, source_ids, score_details, relations) ride along; the clients ignore them.
  */
 public final class PlatformJson {
   private PlatformJson() {}
 
-  /** A page of memories: {@code {count, next, previous, results}}; {@code next}/{@code previous} are URLs or null. */
-  public static ObjectNode page(Page<MemoryItem> p, int page, int pageSize, IntFunction<String> urlOfPage) {
+  /**
+   * A page of memories: {@code {count, next, previous, results}}; {@code next}/{@code previous} are
+   * URLs or null.
+   */
+  public static ObjectNode page(
+      Page<MemoryItem> p, int page, int pageSize, IntFunction<String> urlOfPage) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("count", p.total());
     o.put("next", (long) page * pageSize < p.total() ? urlOfPage.apply(page + 1) : null);
@@ -67,7 +71,9 @@ public final class PlatformJson {
     o.put("started_at", e.startedAt().map(MemoryJson::time).orElse(null));
     o.put("completed_at", e.completedAt().map(MemoryJson::time).orElse(null));
     if (e.completedAt().isPresent() && e.startedAt().isPresent()) {
-      o.put("latency", Duration.between(e.startedAt().get(), e.completedAt().get()).toMillis() / 1000.0);
+      o.put(
+          "latency",
+          Duration.between(e.startedAt().get(), e.completedAt().get()).toMillis() / 1000.0);
     } else {
       o.putNull("latency");
     }
@@ -82,8 +88,12 @@ public final class PlatformJson {
     }
   }
 
-  /** mem0's entity listing: {@code {count, next, previous, results, total_users, total_agents, total_apps, total_runs}}. */
-  public static ObjectNode entities(List<EntitySummary> all, int page, int pageSize, IntFunction<String> urlOfPage) {
+  /**
+   * mem0's entity listing: {@code {count, next, previous, results, total_users, total_agents,
+   * total_apps, total_runs}}.
+   */
+  public static ObjectNode entities(
+      List<EntitySummary> all, int page, int pageSize, IntFunction<String> urlOfPage) {
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     o.put("count", all.size());
     int from = (int) Math.min(all.size(), (long) (page - 1) * pageSize);
@@ -94,14 +104,19 @@ public final class PlatformJson {
     for (EntitySummary s : all.subList(from, to)) {
       results.add(entity(s));
     }
-    o.put("total_users", all.stream().filter(s -> s.type() == EntitySummary.EntityType.USER).count());
-    o.put("total_agents", all.stream().filter(s -> s.type() == EntitySummary.EntityType.AGENT).count());
+    o.put(
+        "total_users", all.stream().filter(s -> s.type() == EntitySummary.EntityType.USER).count());
+    o.put(
+        "total_agents",
+        all.stream().filter(s -> s.type() == EntitySummary.EntityType.AGENT).count());
     o.put("total_apps", 0);
     o.put("total_runs", all.stream().filter(s -> s.type() == EntitySummary.EntityType.RUN).count());
     return o;
   }
 
-  /** One entity: {@code {id, name, type, total_memories, owner, metadata, created_at, updated_at}}. */
+  /**
+   * One entity: {@code {id, name, type, total_memories, owner, metadata, created_at, updated_at}}.
+   */
   public static ObjectNode entity(EntitySummary s) {
     ObjectNode e = MemoryJson.mapper().createObjectNode();
     e.put("id", s.id());
@@ -121,19 +136,20 @@ public final class PlatformJson {
     for (JsonNode row : a) {
       ObjectNode r = (ObjectNode) row;
       r.put("updated_at", r.path("created_at").asText(null));
-      memory.ifPresent(m -> {
-        r.put("user_id", m.userId());
-        r.put("agent_id", m.agentId());
-        r.put("run_id", m.runId());
-      });
+      memory.ifPresent(
+          m -> {
+            r.put("user_id", m.userId());
+            r.put("agent_id", m.agentId());
+            r.put("run_id", m.runId());
+          });
     }
     return a;
   }
 
   /**
-   * A graph relation as the graph routes and searches write it: {@link MemoryJson#relation} plus Engram's
-   * {@code id}, {@code created_at}, {@code expired_at} and {@code score}, so that a client can rebuild the
-   * {@link GraphRelation} exactly.
+   * A graph relation as the graph routes and searches write it: {@link MemoryJson#relation} plus
+   * Engram's {@code id}, {@code created_at}, {@code expired_at} and {@code score}, so that a client
+   * can rebuild the {@link GraphRelation} exactly.
    */
   public static ObjectNode relation(GraphRelation r) {
     ObjectNode n = MemoryJson.relation(r);
@@ -144,7 +160,10 @@ public final class PlatformJson {
     return n;
   }
 
-  /** Search results ({@link MemoryJson#searchResult}) with the relations written by {@link #relation}. */
+  /**
+   * Search results ({@link MemoryJson#searchResult}) with the relations written by {@link
+   * #relation}.
+   */
   public static ObjectNode searchResult(SearchResult r) {
     ObjectNode o = MemoryJson.searchResult(r);
     if (!r.relations().isEmpty()) {

@@ -14,14 +14,26 @@ import java.util.Objects;
 
 /**
  * mem0's request filters split into the scope they name and the remaining conditions. The scope ids
- * ({@code user_id}, {@code agent_id}, {@code run_id}, also camelCase) may stand at the top level or as plain
- * conditions inside a top-level {@code AND}; at least one is required, since every read is scoped. A
- * {@code {"metadata": {"key": value}}} condition becomes a condition on that metadata key. {@code app_id} is refused:
- * Engram has no app scope.
+ * ({@code user_id}, {@code agent_id}, {@code run_id}, also camelCase) may stand at the top level or
+ * as plain conditions inside a top-level {@code AND}; at least one is required, since every read is
+ * scoped. A {@code {"metadata": {"key": value}}} condition becomes a condition on that metadata
+ * key. {@code app_id} is refused: Engram has no app scope.
  */
 public record ScopedFilter(Scope scope, Filter filter) {
-  private static final Map<String, String> SCOPE_KEYS = Map.of("user_id", "user_id", "userId", "user_id",
-      "agent_id", "agent_id", "agentId", "agent_id", "run_id", "run_id", "runId", "run_id");
+  private static final Map<String, String> SCOPE_KEYS =
+      Map.of(
+          "user_id",
+          "user_id",
+          "userId",
+          "user_id",
+          "agent_id",
+          "agent_id",
+          "agentId",
+          "agent_id",
+          "run_id",
+          "run_id",
+          "runId",
+          "run_id");
 
   public ScopedFilter {
     Objects.requireNonNull(scope, "scope");
@@ -63,7 +75,8 @@ public record ScopedFilter(Scope scope, Filter filter) {
       putCondition(field, rest, e.getKey(), e.getValue());
     }
     if (ids[0] == null && ids[1] == null && ids[2] == null) {
-      throw new ValidationException(field, "must name user_id, agent_id or run_id (every read is scoped)");
+      throw new ValidationException(
+          field, "must name user_id, agent_id or run_id (every read is scoped)");
     }
     Scope scope = Scope.of(ids[0], ids[1], ids[2]);
     return new ScopedFilter(scope, rest.isEmpty() ? Filter.all() : Mem0Filters.parse(rest));
@@ -71,8 +84,9 @@ public record ScopedFilter(Scope scope, Filter filter) {
 
   private static boolean liftScope(String field, String key, JsonNode value, String[] ids) {
     if (key.equals("app_id") || key.equals("appId")) {
-      throw new ValidationException(field + ".app_id", "is not supported: Engram scopes are user_id, agent_id"
-          + " and run_id");
+      throw new ValidationException(
+          field + ".app_id",
+          "is not supported: Engram scopes are user_id, agent_id" + " and run_id");
     }
     String name = SCOPE_KEYS.get(key);
     if (name == null || !value.isTextual() || value.asText().equals("*")) {

@@ -17,8 +17,8 @@ import dev.engram.server.http.RouteTable;
 import dev.engram.server.http.ServerMetrics;
 
 /**
- * mem0's self-hosted REST server ({@code server/main.py}): paths without trailing slashes, synchronous adds,
- * {@code X-API-Key} or {@code Bearer} keys, and its reply messages.
+ * mem0's self-hosted REST server ({@code server/main.py}): paths without trailing slashes,
+ * synchronous adds, {@code X-API-Key} or {@code Bearer} keys, and its reply messages.
  */
 public final class SelfHostedApi {
   private final ServerMetrics metrics;
@@ -31,16 +31,28 @@ public final class SelfHostedApi {
 
   public void register(RouteTable t) {
     t.post("/memories", Access.MEMBER, "Adds messages (synchronous)", this::add);
-    t.get("/memories", Access.MEMBER, "The memories of a scope (query user_id, agent_id, run_id, top_k)", this::list);
+    t.get(
+        "/memories",
+        Access.MEMBER,
+        "The memories of a scope (query user_id, agent_id, run_id, top_k)",
+        this::list);
     t.get("/memories/{memory_id}", Access.MEMBER, "One memory, or null", this::get);
     t.put("/memories/{memory_id}", Access.MEMBER, "Changes a memory", this::update);
     t.delete("/memories/{memory_id}", Access.MEMBER, "Deletes a memory", this::delete);
     t.get("/memories/{memory_id}/history", Access.MEMBER, "A memory's history", this::history);
     t.delete("/memories", Access.ADMIN, "Deletes every memory of a scope", this::deleteAll);
     t.post("/search", Access.MEMBER, "Hybrid search", this::search);
-    t.post("/reset", Access.ADMIN, "Deletes every memory, history row and graph of the tenant", this::reset);
-    t.get("/entities", Access.MEMBER, "The users, agents and runs that own memories", this::entities);
-    t.delete("/entities/{entity_type}/{entity_id}", Access.ADMIN, "Deletes an entity's memories",
+    t.post(
+        "/reset",
+        Access.ADMIN,
+        "Deletes every memory, history row and graph of the tenant",
+        this::reset);
+    t.get(
+        "/entities", Access.MEMBER, "The users, agents and runs that own memories", this::entities);
+    t.delete(
+        "/entities/{entity_type}/{entity_id}",
+        Access.ADMIN,
+        "Deletes an entity's memories",
         this::deleteEntity);
   }
 
@@ -52,8 +64,10 @@ public final class SelfHostedApi {
   private Reply list(Call c) {
     Scope scope = HostedApi.queryScope(c);
     int topK = Fields.queryInt("top_k", c.query("top_k").orElse(null), 1, 1000).orElse(100);
-    boolean expired = Fields.queryBool("show_expired", c.query("show_expired").orElse(null)).orElse(false);
-    var page = c.memory().list(new ListRequest(scope, dev.engram.filter.Filter.all(), 0, topK, expired));
+    boolean expired =
+        Fields.queryBool("show_expired", c.query("show_expired").orElse(null)).orElse(false);
+    var page =
+        c.memory().list(new ListRequest(scope, dev.engram.filter.Filter.all(), 0, topK, expired));
     ObjectNode o = MemoryJson.mapper().createObjectNode();
     ArrayNode results = o.putArray("results");
     page.items().forEach(m -> results.add(MemoryJson.item(m)));
@@ -61,8 +75,11 @@ public final class SelfHostedApi {
   }
 
   private Reply get(Call c) {
-    return Reply.json(c.memory().get(c.path("memory_id")).<com.fasterxml.jackson.databind.JsonNode>map(
-        MemoryJson::item).orElse(MemoryJson.mapper().nullNode()));
+    return Reply.json(
+        c.memory()
+            .get(c.path("memory_id"))
+            .<com.fasterxml.jackson.databind.JsonNode>map(MemoryJson::item)
+            .orElse(MemoryJson.mapper().nullNode()));
   }
 
   private Reply update(Call c) {
@@ -90,8 +107,9 @@ public final class SelfHostedApi {
   }
 
   private Reply search(Call c) {
-    return Reply.json(PlatformJson.searchResult(SearchBody.parseWithTopLevelScope(c.bodyObject(), 20)
-        .run(c, metrics)));
+    return Reply.json(
+        PlatformJson.searchResult(
+            SearchBody.parseWithTopLevelScope(c.bodyObject(), 20).run(c, metrics)));
   }
 
   private Reply reset(Call c) {
@@ -113,7 +131,8 @@ public final class SelfHostedApi {
   }
 
   private Reply deleteEntity(Call c) {
-    EntitySummary.EntityType type = EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
+    EntitySummary.EntityType type =
+        EntitySummary.EntityType.parse("entity_type", c.path("entity_type"));
     c.memory().deleteAll(type.scope(c.path("entity_id")));
     return Reply.json(PlatformJson.message("Entity deleted"));
   }

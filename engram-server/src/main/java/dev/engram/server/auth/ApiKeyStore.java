@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where API keys live. Keys are random (192 bits), shown once at creation, stored only as SHA-256 hashes and compared
- * in constant time. Thread-safe; several processes may share one store (the CLI creates and revokes keys while a
- * server runs), and a revocation takes effect on the next request.
+ * Where API keys live. Keys are random (192 bits), shown once at creation, stored only as SHA-256
+ * hashes and compared in constant time. Thread-safe; several processes may share one store (the CLI
+ * creates and revokes keys while a server runs), and a revocation takes effect on the next request.
  */
 public interface ApiKeyStore extends AutoCloseable {
 

@@ -11,19 +11,23 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An {@link ApiKeyStore} that remembers the keys it authenticated for a short time, so that a server checks a key
- * against its store once per key and {@code ttl} instead of on every request (a SQL read under the store's lock, the
- * largest part of the server's own cost per request before).
+ * An {@link ApiKeyStore} that remembers the keys it authenticated for a short time, so that a
+ * server checks a key against its store once per key and {@code ttl} instead of on every request (a
+ * SQL read under the store's lock, the largest part of the server's own cost per request before).
  *
- * <p>What a revocation costs: one through this store (and {@link #close}) takes effect on the next request; one made
- * elsewhere (the CLI's {@code engram keys revoke}, another server sharing a PostgreSQL store) within {@code ttl}, as
- * the cache's entries are trusted no longer. Only successes are remembered: an unknown or revoked key is looked up
- * every time, so a key created elsewhere works at once. Entries are found by the SHA-256 of the presented key, never
- * by the key itself, so neither the cache nor its lookups' timing reveal a key. The time comes from the injected
- * clock. Thread-safe.
+ * <p>What a revocation costs: one through this store (and {@link #close}) takes effect on the next
+ * request; one made elsewhere (the CLI's {@code engram keys revoke}, another server sharing a
+ * PostgreSQL store) within {@code ttl}, as the cache's entries are trusted no longer. Only
+ * successes are remembered: an unknown or revoked key is looked up every time, so a key created
+ * elsewhere works at once. Entries are found by the SHA-256 of the presented key, never by the key
+ * itself, so neither the cache nor its lookups' timing reveal a key. The time comes from the
+ * injected clock. Thread-safe.
  */
 public final class CachedApiKeyStore implements ApiKeyStore {
-  /** Most keys remembered at once; beyond it the cache starts afresh (a server rarely sees that many keys). */
+  /**
+   * Most keys remembered at once; beyond it the cache starts afresh (a server rarely sees that many
+   * keys).
+   */
   static final int MAX_ENTRIES = 10_000;
 
   private final ApiKeyStore store;
@@ -37,7 +41,8 @@ public final class CachedApiKeyStore implements ApiKeyStore {
   /**
    * @param store the keys
    * @param clock the time of the entries' expiry
-   * @param ttl   how long an authenticated key is trusted without asking the store; zero asks every time
+   * @param ttl how long an authenticated key is trusted without asking the store; zero asks every
+   *     time
    */
   public CachedApiKeyStore(ApiKeyStore store, Clock clock, Duration ttl) {
     this.store = Objects.requireNonNull(store, "store");

@@ -3,9 +3,13 @@ package dev.engram.server.auth;
 import dev.engram.ValidationException;
 import java.util.Locale;
 
-/** What an API key may do: a member reads and writes memories; an admin may also delete scopes, reset and export. */
+/**
+ * What an API key may do: a member reads and writes memories; an admin may also delete scopes,
+ * reset and export.
+ */
 public enum KeyRole {
-  MEMBER, ADMIN;
+  MEMBER,
+  ADMIN;
 
   /** The lower-case name ({@code member}, {@code admin}). */
   public String wireName() {

@@ -10,15 +10,20 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The form of API keys: {@code eng_<id>_<secret>}, where the id (12 hex digits) finds the stored row and the secret
- * is 24 random bytes in URL-safe Base64; the whole key is hashed with SHA-256 for storage and the hashes are compared
- * with {@link MessageDigest#isEqual} (constant time).
+ * The form of API keys: {@code eng_<id>_<secret>}, where the id (12 hex digits) finds the stored
+ * row and the secret is 24 random bytes in URL-safe Base64; the whole key is hashed with SHA-256
+ * for storage and the hashes are compared with {@link MessageDigest#isEqual} (constant time).
  */
 public final class KeySecrets {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Pattern FORM = Pattern.compile("eng_([0-9a-f]{12})_[A-Za-z0-9_-]{32}");
-  /** One digest per thread: finding SHA-256 among the security providers per request costs more than hashing. */
-  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(KeySecrets::sha256);
+
+  /**
+   * One digest per thread: finding SHA-256 among the security providers per request costs more than
+   * hashing.
+   */
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(KeySecrets::sha256);
 
   private KeySecrets() {}
 

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A key just created: its stored description and the secret key text, which exists only here (the store keeps a
- * hash). Show it once; it cannot be recovered.
+ * A key just created: its stored description and the secret key text, which exists only here (the
+ * store keeps a hash). Show it once; it cannot be recovered.
  */
 public record NewApiKey(ApiKeyInfo info, String secret) {
   public NewApiKey {
@@ -16,8 +16,8 @@ public record NewApiKey(ApiKeyInfo info, String secret) {
   }
 
   /**
-   * A fresh key for a tenant (its id, secret and description); the caller stores the description and
-   * {@link KeySecrets#hash} of the secret, never the secret.
+   * A fresh key for a tenant (its id, secret and description); the caller stores the description
+   * and {@link KeySecrets#hash} of the secret, never the secret.
    *
    * @param label free text; blank or absent becomes empty
    */
@@ -28,13 +28,21 @@ public record NewApiKey(ApiKeyInfo info, String secret) {
     String cleanLabel = label == null ? "" : label.strip();
     String id = KeySecrets.newId();
     String key = KeySecrets.newKey(id);
-    return new NewApiKey(new ApiKeyInfo(id, checkedTenant, role, cleanLabel, KeySecrets.prefix(key), at,
-        Optional.empty()), key);
+    return new NewApiKey(
+        new ApiKeyInfo(
+            id, checkedTenant, role, cleanLabel, KeySecrets.prefix(key), at, Optional.empty()),
+        key);
   }
 
   /** Never prints the secret. */
   @Override
   public String toString() {
-    return "NewApiKey[" + info.id() + ", tenant=" + info.tenant() + ", role=" + info.role().wireName() + "]";
+    return "NewApiKey["
+        + info.id()
+        + ", tenant="
+        + info.tenant()
+        + ", role="
+        + info.role().wireName()
+        + "]";
   }
 }

@@ -23,8 +23,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -36,21 +36,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * mem0's asynchronous add: {@link #accept} stores the validated request as a PENDING event (committed before the
- * client hears of it) and wakes a worker; workers claim events from the store ({@link AddEventStore#claimNext}), run
- * them and store the results or the failure. Several servers may share one store: each event is claimed by exactly
- * one of them, under a lease this instance renews while it runs the event, and an event whose server died is claimed
- * again by any server once the lease has ended. Every message of an accepted add carries a source id
- * ({@code <event>:<index>} unless the client gave one), which makes taking over exact: an event found RUNNING under
- * an ended lease whose memories are already in the record is marked SUCCEEDED with them, any other is run again.
- * A graceful {@link #close} lets running adds finish and leaves waiting ones PENDING for this or another server.
+ * mem0's asynchronous add: {@link #accept} stores the validated request as a PENDING event
+ * (committed before the client hears of it) and wakes a worker; workers claim events from the store
+ * ({@link AddEventStore#claimNext}), run them and store the results or the failure. Several servers
+ * may share one store: each event is claimed by exactly one of them, under a lease this instance
+ * renews while it runs the event, and an event whose server died is claimed again by any server
+ * once the lease has ended. Every message of an accepted add carries a source id ({@code
+ * <event>:<index>} unless the client gave one), which makes taking over exact: an event found
+ * RUNNING under an ended lease whose memories are already in the record is marked SUCCEEDED with
+ * them, any other is run again. A graceful {@link #close} lets running adds finish and leaves
+ * waiting ones PENDING for this or another server.
  */
 public final class AddEvents implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AddEvents.class);
+
   /** How many accepted adds may wait before new ones are refused with 503. */
   public static final int MAX_QUEUED = 10_000;
-  /** How long a claimed event stays this instance's without a renewal, unless configured otherwise. */
+
+  /**
+   * How long a claimed event stays this instance's without a renewal, unless configured otherwise.
+   */
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+
   /** How often an idle worker looks for events accepted by other servers or left by dead ones. */
   private static final long POLL_MILLIS = 1000;
 
@@ -65,21 +72,35 @@ public final class AddEvents implements AutoCloseable {
   private final ExecutorService workers;
   private final ScheduledExecutorService renewer;
   private final Semaphore wake = new Semaphore(0);
+
   /** The events this instance runs now: the only ones whose leases it renews. */
   private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private volatile boolean stopping;
   private volatile boolean started;
 
-  public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, ModelHealth model,
-                   int threads) {
+  public AddEvents(
+      Memory root,
+      AddEventStore store,
+      Clock clock,
+      ServerMetrics metrics,
+      ModelHealth model,
+      int threads) {
     this(root, store, clock, metrics, model, threads, DEFAULT_LEASE);
   }
 
   /**
-   * @param lease how long a claimed event stays this instance's without a renewal (renewed every third of it)
+   * @param lease how long a claimed event stays this instance's without a renewal (renewed every
+   *     third of it)
    */
-  public AddEvents(Memory root, AddEventStore store, Clock clock, ServerMetrics metrics, ModelHealth model,
-                   int threads, Duration lease) {
+  public AddEvents(
+      Memory root,
+      AddEventStore store,
+      Clock clock,
+      ServerMetrics metrics,
+      ModelHealth model,
+      int threads,
+      Duration lease) {
     this.model = Objects.requireNonNull(model, "model");
     this.root = Objects.requireNonNull(root, "root");
     this.store = Objects.requireNonNull(store, "store");
@@ -92,32 +113,44 @@ public final class AddEvents implements AutoCloseable {
     this.threads = threads;
     this.owner = newOwnerId();
     AtomicInteger n = new AtomicInteger();
-    this.workers = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "engram-add-event-" + n.incrementAndGet());
-      t.setDaemon(false);
-      return t;
-    });
-    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "engram-add-event-leases");
-      t.setDaemon(true);
-      return t;
-    });
-    metrics.gauge("engram.events.queued", "Accepted adds waiting for a worker (of every server on the store)",
+    this.workers =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "engram-add-event-" + n.incrementAndGet());
+              t.setDaemon(false);
+              return t;
+            });
+    this.renewer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "engram-add-event-leases");
+              t.setDaemon(true);
+              return t;
+            });
+    metrics.gauge(
+        "engram.events.queued",
+        "Accepted adds waiting for a worker (of every server on the store)",
         store::countPending);
   }
 
   /**
-   * This instance's owner id in the store's leases: the host name from {@code HOSTNAME} when set (no DNS lookup),
-   * the process id and a random part.
+   * This instance's owner id in the store's leases: the host name from {@code HOSTNAME} when set
+   * (no DNS lookup), the process id and a random part.
    */
   private static String newOwnerId() {
     String host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "host");
-    return host + "/" + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    return host
+        + "/"
+        + ProcessHandle.current().pid()
+        + "/"
+        + UUID.randomUUID().toString().substring(0, 8);
   }
 
   /**
-   * Starts the workers (call once, before serving); they resume every unfinished event of the store. For a store
-   * one process uses at a time, the events found RUNNING were left by a process that died: their leases end now.
+   * Starts the workers (call once, before serving); they resume every unfinished event of the
+   * store. For a store one process uses at a time, the events found RUNNING were left by a process
+   * that died: their leases end now.
    *
    * @return how many events were unfinished at start
    */
@@ -131,8 +164,10 @@ public final class AddEvents implements AutoCloseable {
     }
     int unfinished = (int) store.countUnfinished();
     long every = Math.max(1, lease.toMillis() / 3);
-    // Runs until the renewer shuts down; renew reports its own failures, so the future has nothing to tell.
-    Future<?> unused = renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+    // Runs until the renewer shuts down; renew reports its own failures, so the future has nothing
+    // to tell.
+    Future<?> unused =
+        renewer.scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
     for (int i = 0; i < threads; i++) {
       workers.execute(this::work);
     }
@@ -145,22 +180,30 @@ public final class AddEvents implements AutoCloseable {
   /** Stores an add of a tenant as PENDING and wakes a worker; returns the PENDING event. */
   public AddEvent accept(String tenant, AddRequest request) {
     if (store.countPending() >= MAX_QUEUED) {
-      throw new ApiException(503, "too many adds waiting (" + MAX_QUEUED + "); try again shortly", "queue",
+      throw new ApiException(
+          503,
+          "too many adds waiting (" + MAX_QUEUED + "); try again shortly",
+          "queue",
           java.util.Map.of("Retry-After", "5"));
     }
     String id = UUID.randomUUID().toString();
-    AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)),
-        clock.instant());
+    AddEvent event =
+        AddEvent.pending(
+            id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), clock.instant());
     store.insert(event);
     wake.release();
     return event;
   }
 
-  /** Runs an add now (claimed by this instance from the start), recording it as an event too; returns it finished. */
+  /**
+   * Runs an add now (claimed by this instance from the start), recording it as an event too;
+   * returns it finished.
+   */
   public AddEvent runNow(String tenant, AddRequest request) {
     String id = UUID.randomUUID().toString();
     Instant now = clock.instant();
-    AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), now);
+    AddEvent event =
+        AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), now);
     running.add(id);
     try {
       store.insertClaimed(event, new Lease(owner, now.plus(lease)));
@@ -196,8 +239,8 @@ public final class AddEvents implements AutoCloseable {
   }
 
   /**
-   * Claims and runs every event waiting now, one after another, on the calling thread; returns how many it ran.
-   * The workers do the same; this is for tests that control the clock.
+   * Claims and runs every event waiting now, one after another, on the calling thread; returns how
+   * many it ran. The workers do the same; this is for tests that control the clock.
    */
   public int runWaiting() {
     int ran = 0;
@@ -217,8 +260,10 @@ public final class AddEvents implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        // The event store failed (the database is away): try again after a pause. An event whose outcome could not
-        // be recorded is no longer renewed, so it is taken over (and finished from the record) once its lease ends.
+        // The event store failed (the database is away): try again after a pause. An event whose
+        // outcome could not
+        // be recorded is no longer renewed, so it is taken over (and finished from the record) once
+        // its lease ends.
         LOG.warn("add event worker: the event store failed: {}", e.getMessage());
         try {
           Thread.sleep(POLL_MILLIS);
@@ -262,8 +307,8 @@ public final class AddEvents implements AutoCloseable {
   }
 
   /**
-   * Runs a claimed event and records its outcome; the event as recorded when it succeeded and this instance still
-   * held it, else empty (failed, or taken over by another server).
+   * Runs a claimed event and records its outcome; the event as recorded when it succeeded and this
+   * instance still held it, else empty (failed, or taken over by another server).
    */
   private Optional<AddEvent> run(AddEvent e, boolean rethrow) {
     long start = System.nanoTime();
@@ -278,9 +323,19 @@ public final class AddEvents implements AutoCloseable {
       Instant at = clock.instant();
       boolean ours = store.markSucceeded(e.id(), owner, results, at);
       finish(ours, e);
-      return ours ? Optional.of(new AddEvent(e.id(), e.tenant(), EventStatus.SUCCEEDED, e.payload(),
-          Optional.of(results), Optional.empty(), e.createdAt(), Optional.of(e.startedAt().orElse(e.createdAt())),
-          Optional.of(at))) : Optional.empty();
+      return ours
+          ? Optional.of(
+              new AddEvent(
+                  e.id(),
+                  e.tenant(),
+                  EventStatus.SUCCEEDED,
+                  e.payload(),
+                  Optional.of(results),
+                  Optional.empty(),
+                  e.createdAt(),
+                  Optional.of(e.startedAt().orElse(e.createdAt())),
+                  Optional.of(at)))
+          : Optional.empty();
     } catch (EngramException | ApiException failure) {
       if (failure instanceof LanguageModelException l) {
         model.failed(l);
@@ -302,20 +357,34 @@ public final class AddEvents implements AutoCloseable {
 
   private static void finish(boolean stillOurs, AddEvent e) {
     if (!stillOurs) {
-      LOG.warn("add event {} ran past its lease and was taken over by another server; its outcome here is not"
-          + " recorded", e.id());
+      LOG.warn(
+          "add event {} ran past its lease and was taken over by another server; its outcome here is not"
+              + " recorded",
+          e.id());
     }
   }
 
-  /** For an event whose server died while running it: if its memories are in the record, it succeeded. */
+  /**
+   * For an event whose server died while running it: if its memories are in the record, it
+   * succeeded.
+   */
   private boolean finishFromRecord(AddEvent e) {
     AddRequest request = AddBody.fromJson(e.payload());
     List<Object> sourceIds = new ArrayList<>();
     request.messages().forEach(m -> sourceIds.add(m.sourceId()));
-    Filter filter = Mem0Filters.fromMap(java.util.Map.of("source_id", java.util.Map.of("in", sourceIds),
-        "created_at", java.util.Map.of("gte", e.createdAt().toString())));
-    Page<MemoryItem> found = root.forTenant(e.tenant()).list(ListRequest.of(request.scope()).withFilter(filter)
-        .withPage(0, ListRequest.MAX_LIMIT));
+    Filter filter =
+        Mem0Filters.fromMap(
+            java.util.Map.of(
+                "source_id",
+                java.util.Map.of("in", sourceIds),
+                "created_at",
+                java.util.Map.of("gte", e.createdAt().toString())));
+    Page<MemoryItem> found =
+        root.forTenant(e.tenant())
+            .list(
+                ListRequest.of(request.scope())
+                    .withFilter(filter)
+                    .withPage(0, ListRequest.MAX_LIMIT));
     if (found.items().isEmpty()) {
       return false;
     }
@@ -332,15 +401,19 @@ public final class AddEvents implements AutoCloseable {
     return true;
   }
 
-  /** Stops taking work, lets running adds finish within {@code grace}; waiting adds stay PENDING. */
+  /**
+   * Stops taking work, lets running adds finish within {@code grace}; waiting adds stay PENDING.
+   */
   public void close(Duration grace) {
     stopping = true;
     wake.release(threads);
     workers.shutdown();
     try {
       if (!workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("add events still running after {}; another server (or the next start) takes them over once their"
-            + " lease ends", grace);
+        LOG.warn(
+            "add events still running after {}; another server (or the next start) takes them over once their"
+                + " lease ends",
+            grace);
       }
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A server's hold on the add events it runs: its owner id (one per running server) and when the hold ends unless it
- * is renewed. After {@code until}, any server may claim the event again.
+ * A server's hold on the add events it runs: its owner id (one per running server) and when the
+ * hold ends unless it is renewed. After {@code until}, any server may claim the event again.
  *
  * @param owner the id of the server holding the event
  * @param until when the lease ends

@@ -1,5 +1,5 @@
 /**
- * <b>Internal.</b> The durable asynchronous add events of {@code EngramServer}. Not part of
- * the public API.
+ * <b>Internal.</b> The durable asynchronous add events of {@code EngramServer}. Not part of the
+ * public API.
  */
 package dev.engram.server.events;

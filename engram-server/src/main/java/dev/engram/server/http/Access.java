@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** Who may call a route: anyone, any key of a tenant, or only an admin key. */
 public enum Access {
-  PUBLIC, MEMBER, ADMIN;
+  PUBLIC,
+  MEMBER,
+  ADMIN;
 
   /** The role a key needs, or empty for a public route. */
   public Optional<KeyRole> requiredRole() {

@@ -10,22 +10,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's access log ({@code dev.engram.server.access}, one line per request), written by a thread of its own:
- * Javalin logs a request before its answer is flushed, and the log's output (a synchronized stream, often a terminal
- * or a pipe) then held every answer back. A request only queues its line. Nothing is dropped: when
- * {@value #CAPACITY} lines wait, the request writes its own line (the log slows the server rather than lose lines),
- * and {@link #close} writes every waiting line before it returns.
+ * The server's access log ({@code dev.engram.server.access}, one line per request), written by a
+ * thread of its own: Javalin logs a request before its answer is flushed, and the log's output (a
+ * synchronized stream, often a terminal or a pipe) then held every answer back. A request only
+ * queues its line. Nothing is dropped: when {@value #CAPACITY} lines wait, the request writes its
+ * own line (the log slows the server rather than lose lines), and {@link #close} writes every
+ * waiting line before it returns.
  */
 public final class AccessLog implements AutoCloseable {
   /** Lines that may wait for the writer. */
   static final int CAPACITY = 8192;
+
   private static final Logger ACCESS = LoggerFactory.getLogger("dev.engram.server.access");
 
-  /** One request: its id, method, path, status, duration and API key id (absent on public routes). */
-  public record Line(String requestId, String method, String path, int status, long millis, String keyId) {
+  /**
+   * One request: its id, method, path, status, duration and API key id (absent on public routes).
+   */
+  public record Line(
+      String requestId, String method, String path, int status, long millis, String keyId) {
     /** The line as written: {@code <request id> <method> <path> <status> <ms>ms key=<key id>}. */
     public String format() {
-      return requestId + " " + method + " " + path + " " + status + " " + millis + "ms key=" + keyId;
+      return requestId + " " + method + " " + path + " " + status + " " + millis + "ms key="
+          + keyId;
     }
   }
 
@@ -37,14 +43,18 @@ public final class AccessLog implements AutoCloseable {
   private final Thread writer;
   private volatile boolean closed;
 
-  /** The log of {@code dev.engram.server.access} at INFO; off (nothing queued, no thread) when that level is off. */
+  /**
+   * The log of {@code dev.engram.server.access} at INFO; off (nothing queued, no thread) when that
+   * level is off.
+   */
   public static AccessLog toLogger() {
     return new AccessLog(ACCESS.isInfoEnabled(), ACCESS::info);
   }
 
   /**
    * @param enabled whether lines are written at all
-   * @param sink    where formatted lines go, on the writer thread (or a request's, when the queue is full)
+   * @param sink where formatted lines go, on the writer thread (or a request's, when the queue is
+   *     full)
    */
   AccessLog(boolean enabled, Consumer<String> sink) {
     this.enabled = enabled;
@@ -66,7 +76,8 @@ public final class AccessLog implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
+  @SuppressWarnings(
+      "ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
   private void drain() {
     List<Line> batch = new ArrayList<>();
     while (true) {
@@ -86,9 +97,13 @@ public final class AccessLog implements AutoCloseable {
     }
   }
 
-  /** Writes every waiting line, then stops the writer; later lines are written by the requests themselves. */
+  /**
+   * Writes every waiting line, then stops the writer; later lines are written by the requests
+   * themselves.
+   */
   @Override
-  @SuppressWarnings("ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
+  @SuppressWarnings(
+      "ReferenceEquality") // STOP is a sentinel: only that very instance ends the writer
   public void close() {
     if (!enabled || closed) {
       return;

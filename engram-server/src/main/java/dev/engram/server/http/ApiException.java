@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A request the server refuses, with its HTTP status and mem0's error body {@code {"error": ..., "detail": ...}}.
- * {@code detail} names the offending field where there is one.
+ * A request the server refuses, with its HTTP status and mem0's error body {@code {"error": ...,
+ * "detail": ...}}. {@code detail} names the offending field where there is one.
  */
 public final class ApiException extends RuntimeException {
   private final int status;

@@ -9,12 +9,13 @@ import java.util.Optional;
 
 /**
  * Finds the API key of a request in {@code Authorization: Token <key>} (mem0's hosted clients),
- * {@code Authorization: Bearer <key>} (MCP, self-hosted) or {@code X-API-Key: <key>} (mem0's self-hosted server), and
- * turns it into a principal. Keys never appear in messages or logs.
+ * {@code Authorization: Bearer <key>} (MCP, self-hosted) or {@code X-API-Key: <key>} (mem0's
+ * self-hosted server), and turns it into a principal. Keys never appear in messages or logs.
  */
 public final class Authenticator {
   /** The principal of every request when the server runs with {@code --insecure-no-auth}. */
-  public static final Principal INSECURE = new Principal("insecure-no-auth", Tenants.DEFAULT, KeyRole.ADMIN);
+  public static final Principal INSECURE =
+      new Principal("insecure-no-auth", Tenants.DEFAULT, KeyRole.ADMIN);
 
   private final ApiKeyStore keys;
   private final boolean insecureNoAuth;
@@ -36,11 +37,14 @@ public final class Authenticator {
     }
     Optional<String> key = presentedKey(authorization, apiKeyHeader);
     if (key.isEmpty()) {
-      throw new ApiException(401, "authentication required: send Authorization: Token <key> (or Bearer <key>,"
-          + " or X-API-Key: <key>)", "Authorization");
+      throw new ApiException(
+          401,
+          "authentication required: send Authorization: Token <key> (or Bearer <key>,"
+              + " or X-API-Key: <key>)",
+          "Authorization");
     }
-    return keys.authenticate(key.get()).orElseThrow(() ->
-        new ApiException(401, "invalid or revoked API key", "Authorization"));
+    return keys.authenticate(key.get())
+        .orElseThrow(() -> new ApiException(401, "invalid or revoked API key", "Authorization"));
   }
 
   private static Optional<String> presentedKey(String authorization, String apiKeyHeader) {

@@ -13,9 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One authenticated request as a route sees it: the caller's principal, the memory of the caller's tenant (the only
- * memory a route can reach), the body read within the size limit, path and query parameters, and the time the
- * request was received (the time of any message that carries none).
+ * One authenticated request as a route sees it: the caller's principal, the memory of the caller's
+ * tenant (the only memory a route can reach), the body read within the size limit, path and query
+ * parameters, and the time the request was received (the time of any message that carries none).
  */
 public final class Call {
   /** Set on the context once the body has been read whole. */
@@ -28,7 +28,12 @@ public final class Call {
   private final Instant receivedAt;
   private JsonNode body;
 
-  Call(Context ctx, Optional<Principal> principal, Optional<Memory> memory, long maxBodyBytes, Instant receivedAt) {
+  Call(
+      Context ctx,
+      Optional<Principal> principal,
+      Optional<Memory> memory,
+      long maxBodyBytes,
+      Instant receivedAt) {
     this.ctx = ctx;
     this.principal = principal;
     this.memory = memory;
@@ -38,7 +43,8 @@ public final class Call {
 
   /** The caller; present on every route that is not public. */
   public Principal principal() {
-    return principal.orElseThrow(() -> new IllegalStateException("a public route has no principal"));
+    return principal.orElseThrow(
+        () -> new IllegalStateException("a public route has no principal"));
   }
 
   /** The memory of the caller's tenant. */
@@ -62,7 +68,10 @@ public final class Call {
     return Optional.ofNullable(ctx.queryParam(name));
   }
 
-  /** The body as JSON: it must be {@code application/json} (else 415) and at most the size limit (else 413). */
+  /**
+   * The body as JSON: it must be {@code application/json} (else 415) and at most the size limit
+   * (else 413).
+   */
   public JsonNode body() {
     if (body == null) {
       checkJsonType();
@@ -72,27 +81,31 @@ public final class Call {
   }
 
   /**
-   * The body must be JSON: {@code application/json} or an {@code application/...+json} type, in UTF-8 (a charset
-   * parameter may only say so).
+   * The body must be JSON: {@code application/json} or an {@code application/...+json} type, in
+   * UTF-8 (a charset parameter may only say so).
    */
   private void checkJsonType() {
     String type = ctx.header("Content-Type");
     if (type == null || !isJson(type)) {
-      throw new ApiException(415, "unsupported media type: send the body as application/json (UTF-8), got "
-          + (type == null ? "no Content-Type" : "'" + type + "'"), "Content-Type");
+      throw new ApiException(
+          415,
+          "unsupported media type: send the body as application/json (UTF-8), got "
+              + (type == null ? "no Content-Type" : "'" + type + "'"),
+          "Content-Type");
     }
   }
 
   static boolean isJson(String contentType) {
     String[] parts = contentType.toLowerCase(Locale.ROOT).split(";", -1);
     String media = parts[0].strip();
-    if (!media.equals("application/json") && !(media.startsWith("application/") && media.endsWith("+json"))) {
+    if (!media.equals("application/json")
+        && !(media.startsWith("application/") && media.endsWith("+json"))) {
       return false;
     }
     for (int i = 1; i < parts.length; i++) {
       String[] param = parts[i].strip().split("=", 2);
-      if (param[0].strip().equals("charset") && (param.length < 2
-          || !param[1].strip().replace("\"", "").matches("utf-?8"))) {
+      if (param[0].strip().equals("charset")
+          && (param.length < 2 || !param[1].strip().replace("\"", "").matches("utf-?8"))) {
         return false;
       }
     }
@@ -130,40 +143,49 @@ public final class Call {
       ctx.attribute(BODY_READ_ATTR, true);
       return bytes;
     } catch (IOException e) {
-      throw new ApiException(400, "invalid request: the body could not be read: " + e.getMessage(), "body");
+      throw new ApiException(
+          400, "invalid request: the body could not be read: " + e.getMessage(), "body");
     }
   }
 
   /**
-   * Reads the body of a request whose route did not (a GET with a body, a request refused before its body was read)
-   * so that a kept-alive connection can carry the next request: answered before its body had arrived, the request
-   * would otherwise leave the server to close the connection under a client that is already sending the next one.
-   * A body over {@code maxBodyBytes}, of unknown length beyond it, or unreadable is not read: the answer then says
-   * {@code Connection: close}, so the client opens a new connection instead.
+   * Reads the body of a request whose route did not (a GET with a body, a request refused before
+   * its body was read) so that a kept-alive connection can carry the next request: answered before
+   * its body had arrived, the request would otherwise leave the server to close the connection
+   * under a client that is already sending the next one. A body over {@code maxBodyBytes}, of
+   * unknown length beyond it, or unreadable is not read: the answer then says {@code Connection:
+   * close}, so the client opens a new connection instead.
    */
   static void readUnreadBody(Context ctx, long maxBodyBytes) {
     boolean chunked = ctx.header("Transfer-Encoding") != null;
     long declared = ctx.contentLength();
-    if (ctx.attribute(BODY_READ_ATTR) != null || (declared <= 0 && !chunked)
+    if (ctx.attribute(BODY_READ_ATTR) != null
+        || (declared <= 0 && !chunked)
         || "close".equalsIgnoreCase(ctx.res().getHeader("Connection"))) {
       return;
     }
     if (declared <= maxBodyBytes) {
       try (InputStream in = ctx.req().getInputStream()) {
-        if (in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1)).length <= maxBodyBytes) {
+        if (in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1)).length
+            <= maxBodyBytes) {
           return;
         }
       } catch (IOException e) {
-        // the rest of the body cannot be read: the connection cannot carry another request, closed below
+        // the rest of the body cannot be read: the connection cannot carry another request, closed
+        // below
       }
     }
     ctx.header("Connection", "close");
   }
 
   private ApiException tooLarge() {
-    // The rest of the body stays unread, so the connection cannot carry another request: say so, or a client that
+    // The rest of the body stays unread, so the connection cannot carry another request: say so, or
+    // a client that
     // reuses it would lose its next request.
-    return new ApiException(413, "request body too large: the limit is " + maxBodyBytes + " bytes", "body",
+    return new ApiException(
+        413,
+        "request body too large: the limit is " + maxBodyBytes + " bytes",
+        "body",
         java.util.Map.of("Connection", "close"));
   }
 }

@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a failure into mem0's JSON error body {@code {"error": ..., "detail": ...}} with the right status: 400 bad
- * input (detail names the field), 401/403 keys and roles, 404, 405, 413, 415, 429, 502 when the model provider
- * refused, 503 when it or the storage is unavailable. Anything else is a bug: 500 with an error id, logged with its
- * stack trace.
+ * Turns a failure into mem0's JSON error body {@code {"error": ..., "detail": ...}} with the right
+ * status: 400 bad input (detail names the field), 401/403 keys and roles, 404, 405, 413, 415, 429,
+ * 502 when the model provider refused, 503 when it or the storage is unavailable. Anything else is
+ * a bug: 500 with an error id, logged with its stack trace.
  */
 public final class ErrorReplies {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorReplies.class);
@@ -40,13 +40,21 @@ public final class ErrorReplies {
     }
     if (e instanceof LanguageModelException l) {
       int status = l.retryable() ? 503 : 502;
-      LOG.warn("request {}: the language model failed ({}): {}", requestId, l.kind(), l.getMessage());
-      return reply(status, "the language model provider failed (" + l.kind().name().toLowerCase(Locale.ROOT) + "): "
-          + l.getMessage(), "model", l.retryable() ? Map.of("Retry-After", "5") : Map.of());
+      LOG.warn(
+          "request {}: the language model failed ({}): {}", requestId, l.kind(), l.getMessage());
+      return reply(
+          status,
+          "the language model provider failed ("
+              + l.kind().name().toLowerCase(Locale.ROOT)
+              + "): "
+              + l.getMessage(),
+          "model",
+          l.retryable() ? Map.of("Retry-After", "5") : Map.of());
     }
     if (e instanceof StorageException s) {
       LOG.error("request {}: storage failure", requestId, s);
-      return reply(503, "storage unavailable: " + s.getMessage(), "storage", Map.of("Retry-After", "5"));
+      return reply(
+          503, "storage unavailable: " + s.getMessage(), "storage", Map.of("Retry-After", "5"));
     }
     if (e instanceof HttpResponseException h) {
       return reply(h.getStatus(), h.getMessage(), "request", Map.of());
@@ -62,7 +70,8 @@ public final class ErrorReplies {
     return r;
   }
 
-  public static ErrorReply reply(int status, String error, String detail, Map<String, String> headers) {
+  public static ErrorReply reply(
+      int status, String error, String detail, Map<String, String> headers) {
     ObjectNode body = MemoryJson.mapper().createObjectNode();
     body.put("error", error);
     body.put("detail", detail);

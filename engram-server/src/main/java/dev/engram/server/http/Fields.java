@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Typed reads of optional fields of a JSON object, each failing with a {@link ValidationException} that names the
- * field and says what was expected. {@code null} counts as absent.
+ * Typed reads of optional fields of a JSON object, each failing with a {@link ValidationException}
+ * that names the field and says what was expected. {@code null} counts as absent.
  */
 public final class Fields {
   private Fields() {}
@@ -30,12 +30,14 @@ public final class Fields {
   }
 
   public static Optional<String> text(JsonNode o, String name) {
-    return node(o, name).map(v -> {
-      if (!v.isTextual()) {
-        throw new ValidationException(name, "must be a string, got " + kind(v));
-      }
-      return v.asText();
-    });
+    return node(o, name)
+        .map(
+            v -> {
+              if (!v.isTextual()) {
+                throw new ValidationException(name, "must be a string, got " + kind(v));
+              }
+              return v.asText();
+            });
   }
 
   public static String requiredText(JsonNode o, String name) {
@@ -47,38 +49,46 @@ public final class Fields {
   }
 
   public static Optional<Boolean> bool(JsonNode o, String name) {
-    return node(o, name).map(v -> {
-      if (!v.isBoolean()) {
-        throw new ValidationException(name, "must be true or false, got " + kind(v));
-      }
-      return v.asBoolean();
-    });
+    return node(o, name)
+        .map(
+            v -> {
+              if (!v.isBoolean()) {
+                throw new ValidationException(name, "must be true or false, got " + kind(v));
+              }
+              return v.asBoolean();
+            });
   }
 
   public static Optional<Integer> integer(JsonNode o, String name, int min, int max) {
-    return node(o, name).map(v -> {
-      if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-        throw new ValidationException(name, "must be a whole number, got " + kind(v));
-      }
-      int n = v.asInt();
-      if (n < min || n > max) {
-        throw new ValidationException(name, "must be between " + min + " and " + max + ", got " + n);
-      }
-      return n;
-    });
+    return node(o, name)
+        .map(
+            v -> {
+              if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+                throw new ValidationException(name, "must be a whole number, got " + kind(v));
+              }
+              int n = v.asInt();
+              if (n < min || n > max) {
+                throw new ValidationException(
+                    name, "must be between " + min + " and " + max + ", got " + n);
+              }
+              return n;
+            });
   }
 
   public static Optional<Double> number(JsonNode o, String name, double min, double max) {
-    return node(o, name).map(v -> {
-      if (!v.isNumber()) {
-        throw new ValidationException(name, "must be a number, got " + kind(v));
-      }
-      double d = v.asDouble();
-      if (!(d >= min && d <= max)) {
-        throw new ValidationException(name, "must be between " + min + " and " + max + ", got " + v);
-      }
-      return d;
-    });
+    return node(o, name)
+        .map(
+            v -> {
+              if (!v.isNumber()) {
+                throw new ValidationException(name, "must be a number, got " + kind(v));
+              }
+              double d = v.asDouble();
+              if (!(d >= min && d <= max)) {
+                throw new ValidationException(
+                    name, "must be between " + min + " and " + max + ", got " + v);
+              }
+              return d;
+            });
   }
 
   public static Optional<Map<String, Object>> map(JsonNode o, String name) {
@@ -87,24 +97,31 @@ public final class Fields {
 
   /** An ISO-8601 instant or date, or whole seconds since the epoch. */
   public static Optional<Instant> instant(JsonNode o, String name) {
-    return node(o, name).map(v -> {
-      if (v.isIntegralNumber()) {
-        long s = v.asLong();
-        if (s < 0 || s > 253_402_300_799L) {
-          throw new ValidationException(name, "seconds since the epoch out of range: " + s);
-        }
-        return Instant.ofEpochSecond(s);
-      }
-      if (!v.isTextual()) {
-        throw new ValidationException(name, "must be an ISO-8601 time or seconds since the epoch, got " + kind(v));
-      }
-      return JsonInput.instant(name, v.asText());
-    });
+    return node(o, name)
+        .map(
+            v -> {
+              if (v.isIntegralNumber()) {
+                long s = v.asLong();
+                if (s < 0 || s > 253_402_300_799L) {
+                  throw new ValidationException(name, "seconds since the epoch out of range: " + s);
+                }
+                return Instant.ofEpochSecond(s);
+              }
+              if (!v.isTextual()) {
+                throw new ValidationException(
+                    name, "must be an ISO-8601 time or seconds since the epoch, got " + kind(v));
+              }
+              return JsonInput.instant(name, v.asText());
+            });
   }
 
   /** An ISO-8601 date ({@code YYYY-MM-DD}); a full timestamp is cut to its date. */
   public static Optional<LocalDate> date(JsonNode o, String name) {
-    return text(o, name).map(s -> JsonInput.date(name, s.length() > 10 && s.charAt(10) == 'T' ? s.substring(0, 10) : s));
+    return text(o, name)
+        .map(
+            s ->
+                JsonInput.date(
+                    name, s.length() > 10 && s.charAt(10) == 'T' ? s.substring(0, 10) : s));
   }
 
   /** A query parameter as a whole number in a range. */

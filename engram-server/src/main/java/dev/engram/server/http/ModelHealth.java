@@ -7,9 +7,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Whether the language model answered lately, as the server's own adds saw it (a readiness probe that called the
- * provider would spend tokens): the latest call's outcome, and a failure that says the provider cannot be reached or
- * refuses the credentials makes the server not ready for {@link #WINDOW}.
+ * Whether the language model answered lately, as the server's own adds saw it (a readiness probe
+ * that called the provider would spend tokens): the latest call's outcome, and a failure that says
+ * the provider cannot be reached or refuses the credentials makes the server not ready for {@link
+ * #WINDOW}.
  */
 public final class ModelHealth {
   /** How long a reachability failure keeps the server not ready, unless a later call succeeds. */
@@ -31,7 +32,8 @@ public final class ModelHealth {
 
   /** An add failed because of the model. */
   public void failed(LanguageModelException e) {
-    if (e.kind() == LanguageModelException.Kind.INVALID_RESPONSE || e.kind() == LanguageModelException.Kind.BAD_REQUEST) {
+    if (e.kind() == LanguageModelException.Kind.INVALID_RESPONSE
+        || e.kind() == LanguageModelException.Kind.BAD_REQUEST) {
       return;
     }
     lastFailure = clock.instant();
@@ -41,7 +43,8 @@ public final class ModelHealth {
   /** Why the model counts as unreachable now, if it does. */
   public Optional<String> unreachable() {
     Instant f = lastFailure;
-    if (f == null || (lastSuccess != null && lastSuccess.isAfter(f))
+    if (f == null
+        || (lastSuccess != null && lastSuccess.isAfter(f))
         || Duration.between(f, clock.instant()).compareTo(WINDOW) > 0) {
       return Optional.empty();
     }

@@ -18,10 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Every route of the server, declared once with its access rule and summary, and installed into Javalin wrapped in
- * the same steps: authenticate (401), check the role (403), rate-limit the key (429), run, write the reply or the
- * error body, and record the request's metrics under the route's template. The list is also what the OpenAPI test
- * checks the document against.
+ * Every route of the server, declared once with its access rule and summary, and installed into
+ * Javalin wrapped in the same steps: authenticate (401), check the role (403), rate-limit the key
+ * (429), run, write the reply or the error body, and record the request's metrics under the route's
+ * template. The list is also what the OpenAPI test checks the document against.
  */
 public final class RouteTable {
   private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
@@ -30,7 +30,8 @@ public final class RouteTable {
   private static final String KEY_ATTR = "engram.key-id";
 
   /** A declared route. */
-  public record Route(HandlerType method, String path, Access access, String summary, ApiHandler handler) {}
+  public record Route(
+      HandlerType method, String path, Access access, String summary, ApiHandler handler) {}
 
   /** The work of a route. */
   @FunctionalInterface
@@ -39,8 +40,14 @@ public final class RouteTable {
   }
 
   /** What the routes need from the server. */
-  public record RouteEnv(Memory root, Authenticator authenticator, RateLimiter rateLimiter, ServerMetrics metrics,
-                         AccessLog accessLog, long maxBodyBytes, Clock clock) {}
+  public record RouteEnv(
+      Memory root,
+      Authenticator authenticator,
+      RateLimiter rateLimiter,
+      ServerMetrics metrics,
+      AccessLog accessLog,
+      long maxBodyBytes,
+      Clock clock) {}
 
   private final List<Route> routes = new ArrayList<>();
   private final Map<String, Memory> tenants = new ConcurrentHashMap<>();
@@ -61,7 +68,8 @@ public final class RouteTable {
     return add(HandlerType.DELETE, path, access, summary, h);
   }
 
-  public RouteTable add(HandlerType method, String path, Access access, String summary, ApiHandler h) {
+  public RouteTable add(
+      HandlerType method, String path, Access access, String summary, ApiHandler h) {
     routes.add(new Route(method, path, access, summary, h));
     return this;
   }
@@ -73,28 +81,47 @@ public final class RouteTable {
 
   /** Installs the routes, the request id, the access log and the JSON 404/405 bodies. */
   public void install(JavalinConfig config, RouteEnv env) {
-    config.routes.before(ctx -> {
-      String given = ctx.header("X-Request-Id");
-      String id = given != null && REQUEST_ID.matcher(given).matches() ? given : UUID.randomUUID().toString();
-      ctx.attribute(REQUEST_ID_ATTR, id);
-      ctx.header("X-Request-Id", id);
-    });
+    config.routes.before(
+        ctx -> {
+          String given = ctx.header("X-Request-Id");
+          String id =
+              given != null && REQUEST_ID.matcher(given).matches()
+                  ? given
+                  : UUID.randomUUID().toString();
+          ctx.attribute(REQUEST_ID_ATTR, id);
+          ctx.header("X-Request-Id", id);
+        });
     for (Route r : routes) {
       config.routes.addEndpoint(new Endpoint(r.method(), r.path(), ctx -> run(r, ctx, env)));
     }
     for (int status : new int[] {404, 405}) {
-      config.routes.error(status, "*", ctx -> {
-        if (ctx.attribute(HANDLED_ATTR) == null) {
-          String error = status == 404 ? "not found: no route " + ctx.method() + " " + ctx.path()
-              : "method not allowed: " + ctx.method() + " " + ctx.path();
-          write(ctx, ErrorReplies.reply(status, error, status == 404 ? "path" : "method", Map.of()));
-          Call.readUnreadBody(ctx, env.maxBodyBytes());
-        }
-      });
+      config.routes.error(
+          status,
+          "*",
+          ctx -> {
+            if (ctx.attribute(HANDLED_ATTR) == null) {
+              String error =
+                  status == 404
+                      ? "not found: no route " + ctx.method() + " " + ctx.path()
+                      : "method not allowed: " + ctx.method() + " " + ctx.path();
+              write(
+                  ctx,
+                  ErrorReplies.reply(status, error, status == 404 ? "path" : "method", Map.of()));
+              Call.readUnreadBody(ctx, env.maxBodyBytes());
+            }
+          });
     }
-    config.requestLogger.http((ctx, ms) -> env.accessLog().record(new AccessLog.Line(
-        Objects.toString(ctx.attribute(REQUEST_ID_ATTR)), ctx.method().name(), ctx.path(), ctx.statusCode(),
-        Math.round(ms), Objects.toString(ctx.attribute(KEY_ATTR)))));
+    config.requestLogger.http(
+        (ctx, ms) ->
+            env.accessLog()
+                .record(
+                    new AccessLog.Line(
+                        Objects.toString(ctx.attribute(REQUEST_ID_ATTR)),
+                        ctx.method().name(),
+                        ctx.path(),
+                        ctx.statusCode(),
+                        Math.round(ms),
+                        Objects.toString(ctx.attribute(KEY_ATTR)))));
   }
 
   private void run(Route r, Context ctx, RouteEnv env) {
@@ -112,14 +139,17 @@ public final class RouteTable {
         principal = Optional.of(p);
         memory = Optional.of(tenants.computeIfAbsent(p.tenant(), t -> env.root().forTenant(t)));
       }
-      Reply reply = r.handler().handle(new Call(ctx, principal, memory, env.maxBodyBytes(), env.clock().instant()));
+      Reply reply =
+          r.handler()
+              .handle(new Call(ctx, principal, memory, env.maxBodyBytes(), env.clock().instant()));
       ctx.attribute(HANDLED_ATTR, true);
       ctx.status(reply.status()).contentType(reply.contentType()).result(reply.body());
     } catch (Exception | StackOverflowError e) {
       write(ctx, ErrorReplies.of(e, Objects.toString(ctx.attribute(REQUEST_ID_ATTR))));
     } finally {
       Call.readUnreadBody(ctx, env.maxBodyBytes());
-      env.metrics().request(r.method().name(), r.path(), ctx.statusCode(), System.nanoTime() - start);
+      env.metrics()
+          .request(r.method().name(), r.path(), ctx.statusCode(), System.nanoTime() - start);
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * <b>Internal.</b> HTTP plumbing of {@code EngramServer} (routes, bodies, errors). Not part
- * of the public API.
+ * <b>Internal.</b> HTTP plumbing of {@code EngramServer} (routes, bodies, errors). Not part of the
+ * public API.
  */
 package dev.engram.server.http;

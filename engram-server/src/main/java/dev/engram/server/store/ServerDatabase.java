@@ -10,23 +10,24 @@ import java.sql.Statement;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * {@code server.db}: the server's own SQLite file beside the data directory's {@code engram.db}, holding API keys and
- * add events. One connection guarded by a lock (its statements take microseconds); WAL and a busy timeout let the
- * {@code engram keys} command write while a server runs. Every write is one transaction.
+ * {@code server.db}: the server's own SQLite file beside the data directory's {@code engram.db},
+ * holding API keys and add events. One connection guarded by a lock (its statements take
+ * microseconds); WAL and a busy timeout let the {@code engram keys} command write while a server
+ * runs. Every write is one transaction.
  */
 public final class ServerDatabase implements SqlTransactions, AutoCloseable {
   /** The file name inside the data directory. */
   public static final String FILE_NAME = "server.db";
 
   private static final String[] SCHEMA = {
-      "CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, role TEXT NOT NULL,"
-          + " label TEXT NOT NULL, prefix TEXT NOT NULL, hash BLOB NOT NULL, created_at TEXT NOT NULL,"
-          + " revoked_at TEXT)",
-      "CREATE TABLE IF NOT EXISTS add_events (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, status TEXT NOT NULL,"
-          + " payload TEXT NOT NULL, results TEXT, error TEXT, created_at TEXT NOT NULL, started_at TEXT,"
-          + " completed_at TEXT, seq INTEGER NOT NULL, owner TEXT, lease_until INTEGER)",
-      "CREATE INDEX IF NOT EXISTS add_events_tenant ON add_events (tenant, seq)",
-      "CREATE INDEX IF NOT EXISTS add_events_status ON add_events (status, seq)"
+    "CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, role TEXT NOT NULL,"
+        + " label TEXT NOT NULL, prefix TEXT NOT NULL, hash BLOB NOT NULL, created_at TEXT NOT NULL,"
+        + " revoked_at TEXT)",
+    "CREATE TABLE IF NOT EXISTS add_events (id TEXT PRIMARY KEY, tenant TEXT NOT NULL, status TEXT NOT NULL,"
+        + " payload TEXT NOT NULL, results TEXT, error TEXT, created_at TEXT NOT NULL, started_at TEXT,"
+        + " completed_at TEXT, seq INTEGER NOT NULL, owner TEXT, lease_until INTEGER)",
+    "CREATE INDEX IF NOT EXISTS add_events_tenant ON add_events (tenant, seq)",
+    "CREATE INDEX IF NOT EXISTS add_events_status ON add_events (status, seq)"
   };
 
   private final Connection connection;
@@ -43,11 +44,15 @@ public final class ServerDatabase implements SqlTransactions, AutoCloseable {
     Path file = directory.resolve(FILE_NAME);
     try {
       Files.createDirectories(directory);
-      // Every transaction here writes: BEGIN IMMEDIATE takes the write lock first (waiting up to the busy timeout),
-      // so a transaction that reads and then writes never fails to upgrade its lock when another process writes.
+      // Every transaction here writes: BEGIN IMMEDIATE takes the write lock first (waiting up to
+      // the busy timeout),
+      // so a transaction that reads and then writes never fails to upgrade its lock when another
+      // process writes.
       org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
       config.setTransactionMode(org.sqlite.SQLiteConfig.TransactionMode.IMMEDIATE);
-      Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+      Connection c =
+          DriverManager.getConnection(
+              "jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA busy_timeout = 10000");
         s.execute("PRAGMA journal_mode = WAL");
@@ -59,11 +64,15 @@ public final class ServerDatabase implements SqlTransactions, AutoCloseable {
       }
       return new ServerDatabase(file, c);
     } catch (SQLException | java.io.IOException e) {
-      throw new StorageException("cannot open the server database " + file + ": " + e.getMessage(), e);
+      throw new StorageException(
+          "cannot open the server database " + file + ": " + e.getMessage(), e);
     }
   }
 
-  /** A server.db written before add events had leases gets the two columns (an event without a lease is free). */
+  /**
+   * A server.db written before add events had leases gets the two columns (an event without a lease
+   * is free).
+   */
   private static void addLeaseColumns(Statement s) throws SQLException {
     boolean hasOwner = false;
     try (java.sql.ResultSet rs = s.executeQuery("PRAGMA table_info(add_events)")) {

@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * Where the server's stores run their SQL: {@code server.db} ({@link ServerDatabase}) or a PostgreSQL pool. Failures
- * become {@link dev.engram.StorageException}s naming what was being done.
+ * Where the server's stores run their SQL: {@code server.db} ({@link ServerDatabase}) or a
+ * PostgreSQL pool. Failures become {@link dev.engram.StorageException}s naming what was being done.
  */
 public interface SqlTransactions {
   /** Work done on a connection. */

@@ -2,14 +2,16 @@ package dev.engram.server.store;
 
 import java.time.Clock;
 
-/** API keys in {@code server.db} (table {@code api_keys}): the key's SHA-256 hash, never the key. */
+/**
+ * API keys in {@code server.db} (table {@code api_keys}): the key's SHA-256 hash, never the key.
+ */
 public final class SqliteApiKeyStore extends JdbcApiKeyStore {
   private final ServerDatabase db;
   private final boolean ownsDatabase;
 
   /**
-   * @param db           the server database
-   * @param clock        the clock for creation and revocation times
+   * @param db the server database
+   * @param clock the clock for creation and revocation times
    * @param ownsDatabase true to close the database when this store is closed
    */
   public SqliteApiKeyStore(ServerDatabase db, Clock clock, boolean ownsDatabase) {

@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The access log's writer thread: every line is written, in the order requests queued them, none is lost when the
- * queue is full (the request writes its own) or when the log closes (close writes what waits), and an off log
- * queues nothing.
+ * The access log's writer thread: every line is written, in the order requests queued them, none is
+ * lost when the queue is full (the request writes its own) or when the log closes (close writes
+ * what waits), and an off log queues nothing.
  */
 class AccessLogTest {
   private static AccessLog.Line line(int i) {
@@ -23,17 +23,21 @@ class AccessLogTest {
   void writesEveryLineInOrderOffTheRequestThreadAndCloseWritesWhatWaits() {
     List<String> written = Collections.synchronizedList(new ArrayList<>());
     List<String> writers = Collections.synchronizedList(new ArrayList<>());
-    AccessLog log = new AccessLog(true, l -> {
-      written.add(l);
-      writers.add(Thread.currentThread().getName());
-    });
+    AccessLog log =
+        new AccessLog(
+            true,
+            l -> {
+              written.add(l);
+              writers.add(Thread.currentThread().getName());
+            });
     for (int i = 0; i < 1000; i++) {
       log.record(line(i));
     }
     log.close();
     assertThat(written).hasSize(1000);
     for (int i = 0; i < 1000; i++) {
-      assertThat(written.get(i)).isEqualTo("req-" + i + " POST /v3/memories/search/ 200 " + i + "ms key=abc123");
+      assertThat(written.get(i))
+          .isEqualTo("req-" + i + " POST /v3/memories/search/ 200 " + i + "ms key=abc123");
     }
     assertThat(writers).containsOnly("engram-access-log");
     log.record(line(1000));
@@ -46,19 +50,22 @@ class AccessLogTest {
     CountDownLatch release = new CountDownLatch(1);
     List<String> written = Collections.synchronizedList(new ArrayList<>());
     List<String> byRequests = Collections.synchronizedList(new ArrayList<>());
-    AccessLog log = new AccessLog(true, l -> {
-      if (Thread.currentThread().getName().equals("engram-access-log")) {
-        stuck.countDown();
-        try {
-          release.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      } else {
-        byRequests.add(l);
-      }
-      written.add(l);
-    });
+    AccessLog log =
+        new AccessLog(
+            true,
+            l -> {
+              if (Thread.currentThread().getName().equals("engram-access-log")) {
+                stuck.countDown();
+                try {
+                  release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              } else {
+                byRequests.add(l);
+              }
+              written.add(l);
+            });
     log.record(line(0));
     assertThat(stuck.await(30, TimeUnit.SECONDS)).isTrue();
     // The writer holds line 0 and the queue is empty: CAPACITY lines fill it, the next 50 overflow.

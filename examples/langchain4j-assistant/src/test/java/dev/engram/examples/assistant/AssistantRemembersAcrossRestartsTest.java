@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The example's smoke test: the assistant, over a real embedded memory (SQLite + Lucene, ONNX embedder) in a data
- * directory, is taught a fact, closed, and opened again on the same directory; the second run's prompt to the model
- * holds the fact. The model is the example's offline {@link EchoChatModel} (no LLM can run here), recorded.
+ * The example's smoke test: the assistant, over a real embedded memory (SQLite + Lucene, ONNX
+ * embedder) in a data directory, is taught a fact, closed, and opened again on the same directory;
+ * the second run's prompt to the model holds the fact. The model is the example's offline {@link
+ * EchoChatModel} (no LLM can run here), recorded.
  */
 class AssistantRemembersAcrossRestartsTest {
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   /** The echo model, keeping every request it was sent. */
   static final class RecordedEchoModel implements ChatModel {
@@ -46,7 +46,9 @@ class AssistantRemembersAcrossRestartsTest {
     RecordedEchoModel second = new RecordedEchoModel();
     try (AssistantApp app = AssistantApp.open(dataDir, second)) {
       String answer = app.chat("alice", "What is my dog called?");
-      assertThat(second.lastPrompt()).contains("What is my dog called?").contains("My dog is called Max");
+      assertThat(second.lastPrompt())
+          .contains("What is my dog called?")
+          .contains("My dog is called Max");
       assertThat(answer).isEqualTo("I remember:\nMy dog is called Max");
 
       assertThat(app.chat("bob", "What is my dog called?")).isEqualTo("Got it.");

@@ -15,7 +15,8 @@ public class Chat {
 
   /** Asks the model; the advisor searches and remembers in the scope of {@code userId}. */
   public String ask(String userId, String message) {
-    return chatClient.prompt()
+    return chatClient
+        .prompt()
         .user(message)
         .advisors(a -> a.param(EngramMemoryAdvisor.USER_ID, userId))
         .call()

@@ -12,31 +12,38 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A Spring AI chat with long-term memory. {@code engram-spring-boot-starter} makes the {@code Memory} bean (embedded
- * in {@code engram.data-dir}) and the {@link EngramMemoryAdvisor}; the advisor, on the {@link ChatClient}, adds the
- * user's memories to the system prompt before each call and gives each exchange to Engram after it.
+ * A Spring AI chat with long-term memory. {@code engram-spring-boot-starter} makes the {@code
+ * Memory} bean (embedded in {@code engram.data-dir}) and the {@link EngramMemoryAdvisor}; the
+ * advisor, on the {@link ChatClient}, adds the user's memories to the system prompt before each
+ * call and gives each exchange to Engram after it.
  *
- * <p>Run it twice: {@code ChatApplication alice "My dog is called Max"}, then {@code ChatApplication alice "What is
- * my dog called?"}.
+ * <p>Run it twice: {@code ChatApplication alice "My dog is called Max"}, then {@code
+ * ChatApplication alice "What is my dog called?"}.
  */
 @SpringBootApplication
 public class ChatApplication {
 
-  /** Runs {@link #chatOnce} and closes the context, which waits until the exchange is remembered. */
+  /**
+   * Runs {@link #chatOnce} and closes the context, which waits until the exchange is remembered.
+   */
   public static void main(String[] args) {
     ConfigurableApplicationContext context = SpringApplication.run(ChatApplication.class, args);
-    context.close(); // the ApplicationRunner has answered; closing waits until the exchange is remembered
+    context.close(); // the ApplicationRunner has answered; closing waits until the exchange is
+    // remembered
   }
 
   @Bean
   ChatClient chatClient(ChatModel model, EngramMemoryAdvisor engramMemory) {
     return ChatClient.builder(model)
-        .defaultSystem("You are a friendly personal assistant. Use what you remember about the user.")
+        .defaultSystem(
+            "You are a friendly personal assistant. Use what you remember about the user.")
         .defaultAdvisors(engramMemory)
         .build();
   }
 
-  /** The offline stand-in for a language model; {@code chat.model=openai} (or another) turns it off. */
+  /**
+   * The offline stand-in for a language model; {@code chat.model=openai} (or another) turns it off.
+   */
   @Bean
   @ConditionalOnProperty(name = "chat.model", havingValue = "echo", matchIfMissing = true)
   ChatModel echoChatModel() {
@@ -49,7 +56,8 @@ public class ChatApplication {
     return args -> {
       List<String> words = args.getNonOptionArgs();
       if (words.size() >= 2) {
-        System.out.println(chat.ask(words.get(0), String.join(" ", words.subList(1, words.size()))));
+        System.out.println(
+            chat.ask(words.get(0), String.join(" ", words.subList(1, words.size()))));
       }
     };
   }

@@ -9,13 +9,15 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.Prompt;
 
 /**
- * An offline stand-in for a language model, so that the example runs without a key or a network: it answers with
- * the memories {@code EngramMemoryAdvisor} put into the system prompt, or with a plain acknowledgement when there
- * are none. Replace it by a real model (see {@code application.properties}).
+ * An offline stand-in for a language model, so that the example runs without a key or a network: it
+ * answers with the memories {@code EngramMemoryAdvisor} put into the system prompt, or with a plain
+ * acknowledgement when there are none. Replace it by a real model (see {@code
+ * application.properties}).
  */
 public class EchoChatModel implements ChatModel {
   /** The line the advisor puts before the memories. */
-  static final String MEMORIES_HEADER = "What you remember about the user from earlier conversations:";
+  static final String MEMORIES_HEADER =
+      "What you remember about the user from earlier conversations:";
 
   @Override
   public ChatResponse call(Prompt prompt) {

@@ -14,14 +14,13 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The example's smoke test: the application, with the starter's real embedded memory (SQLite + Lucene, ONNX
- * embedder) in a data directory, is taught a fact, its context closed, and started again on the same directory; the
- * second run's prompt to the model holds the fact. The model is the example's offline {@link EchoChatModel} (no LLM
- * can run here), recorded.
+ * The example's smoke test: the application, with the starter's real embedded memory (SQLite +
+ * Lucene, ONNX embedder) in a data directory, is taught a fact, its context closed, and started
+ * again on the same directory; the second run's prompt to the model holds the fact. The model is
+ * the example's offline {@link EchoChatModel} (no LLM can run here), recorded.
  */
 class ChatRemembersAcrossRestartsTest {
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   /** The echo model, keeping every prompt it was sent. */
   static final class RecordedEchoModel implements ChatModel {
@@ -56,9 +55,11 @@ class ChatRemembersAcrossRestartsTest {
     try (ConfigurableApplicationContext app = start(second)) {
       Chat chat = app.getBean(Chat.class);
       String answer = chat.ask("alice", "What is my dog called?");
-      assertThat(second.lastSystemPrompt()).startsWith("You are a friendly personal assistant.")
+      assertThat(second.lastSystemPrompt())
+          .startsWith("You are a friendly personal assistant.")
           .contains("- My dog is called Max");
-      assertThat(second.prompts.get(0).getUserMessage().getText()).isEqualTo("What is my dog called?");
+      assertThat(second.prompts.get(0).getUserMessage().getText())
+          .isEqualTo("What is my dog called?");
       assertThat(answer).startsWith("I remember:\n").contains("- My dog is called Max");
 
       assertThat(chat.ask("bob", "What is my dog called?")).isEqualTo("Got it.");
