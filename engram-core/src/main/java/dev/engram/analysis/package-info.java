@@ -1,7 +1,8 @@
 /**
- * Query analysis: the language of a search's query behind one interface ({@link
- * dev.engram.analysis.QueryAnalyzer}), with English ({@link
- * dev.engram.analysis.EnglishQueryAnalyzer}) the default, so that the engine holds no word lists of
- * its own.
+ * <b>Internal.</b> Query analysis, as Lucene puts language behind its {@code Analyzer}: a {@link
+ * dev.engram.analysis.QueryAnalyzer} reads a search query's keywords (without its question words),
+ * the names it mentions and the periods it names; {@link dev.engram.analysis.EnglishQueryAnalyzer},
+ * the default, holds the English word lists, so the engine holds none of its own. Not yet a
+ * setting of {@link dev.engram.Engram.Builder}: its interface may change in any release.
  */
 package dev.engram.analysis;
