@@ -86,17 +86,14 @@ class SettingsLoaderTest {
             EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
     assertThat(s.pipeline())
         .isEqualTo(
-            new EngramSettings.Pipeline(
-                PipelineMode.ADDITIVE,
-                6,
-                4,
-                Optional.of("Ignore small talk."),
-                Optional.of(dir.resolve("extract.txt")),
-                5,
-                false,
-                EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD,
-                EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR,
-                false));
+            EngramSettings.Pipeline.builder(PipelineMode.ADDITIVE)
+                .recentMessages(6)
+                .similarMemories(4)
+                .customInstructions(Optional.of("Ignore small talk."))
+                .extractionPromptFile(Optional.of(dir.resolve("extract.txt")))
+                .maxAttempts(5)
+                .sourceContext(false)
+                .build());
     assertThat(s.dataDir()).isEqualTo(dir.resolve("data"));
   }
 
