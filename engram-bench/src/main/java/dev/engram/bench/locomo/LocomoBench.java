@@ -187,89 +187,6 @@ public final class LocomoBench {
       }
     }
 
-    /** Without a budget or off-topic queries, at the default threshold. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean speakerPrefix,
-        boolean baselines,
-        boolean graph,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          0,
-          SearchRequest.DEFAULT_THRESHOLD,
-          false,
-          Ranking.DEFAULT,
-          false);
-    }
-
-    /** Without the graph memory. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean speakerPrefix,
-        boolean baselines,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          false,
-          workDir);
-    }
-
-    /** Without the speaker prefix and the graph memory. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean baselines,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          false,
-          baselines,
-          false,
-          workDir);
-    }
-
     /** The conversation layout, the mode's turns per add, baselines on. */
     public Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
       this(
@@ -283,7 +200,12 @@ public final class LocomoBench {
           false,
           true,
           false,
-          workDir);
+          workDir,
+          0,
+          SearchRequest.DEFAULT_THRESHOLD,
+          false,
+          Ranking.DEFAULT,
+          false);
     }
 
     /**
