@@ -214,6 +214,60 @@ public record EngramSettings(
     }
   }
 
+  /**
+   * What the builders of {@link Llm}, {@link Embedder} and {@link Reranker} share: a model served
+   * at an endpoint, reached with a key, within a timeout.
+   *
+   * @param <B> the builder itself, returned by every setter
+   */
+  public abstract static class ModelBuilder<B extends ModelBuilder<B>> {
+    String model;
+    Optional<String> baseUrl;
+    String apiKeyEnv;
+    Optional<Path> apiKeyFile;
+    Duration timeout;
+
+    ModelBuilder(
+        String model,
+        Optional<String> baseUrl,
+        String apiKeyEnv,
+        Optional<Path> apiKeyFile,
+        Duration timeout) {
+      this.model = model;
+      this.baseUrl = baseUrl;
+      this.apiKeyEnv = apiKeyEnv;
+      this.apiKeyFile = apiKeyFile;
+      this.timeout = timeout;
+    }
+
+    abstract B self();
+
+    public B model(String value) {
+      model = value;
+      return self();
+    }
+
+    public B baseUrl(String value) {
+      baseUrl = Optional.of(value);
+      return self();
+    }
+
+    public B apiKeyEnv(String value) {
+      apiKeyEnv = value;
+      return self();
+    }
+
+    public B apiKeyFile(Path value) {
+      apiKeyFile = Optional.of(value);
+      return self();
+    }
+
+    public B timeout(Duration value) {
+      timeout = value;
+      return self();
+    }
+  }
+
   /** Reranker providers. */
   public enum RerankerProvider {
     /** Cohere's rerank API ({@link RerankApi#COHERE}). */
@@ -308,47 +362,18 @@ public record EngramSettings(
     }
 
     /** Builds a {@link Reranker}; the record's constructor checks the result. */
-    public static final class Builder {
+    public static final class Builder extends ModelBuilder<Builder> {
       private final RerankerProvider provider;
-      private String model;
-      private Optional<String> baseUrl;
-      private String apiKeyEnv;
-      private Optional<Path> apiKeyFile;
-      private Duration timeout;
       private int candidates;
 
       private Builder(Reranker from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
         provider = from.provider;
-        model = from.model;
-        baseUrl = from.baseUrl;
-        apiKeyEnv = from.apiKeyEnv;
-        apiKeyFile = from.apiKeyFile;
-        timeout = from.timeout;
         candidates = from.candidates;
       }
 
-      public Builder model(String value) {
-        model = value;
-        return this;
-      }
-
-      public Builder baseUrl(String value) {
-        baseUrl = Optional.of(value);
-        return this;
-      }
-
-      public Builder apiKeyEnv(String value) {
-        apiKeyEnv = value;
-        return this;
-      }
-
-      public Builder apiKeyFile(Path value) {
-        apiKeyFile = Optional.of(value);
-        return this;
-      }
-
-      public Builder timeout(Duration value) {
-        timeout = value;
+      @Override
+      Builder self() {
         return this;
       }
 
@@ -521,51 +546,22 @@ public record EngramSettings(
     }
 
     /** Builds an {@link Llm}; the record's constructor checks the result. */
-    public static final class Builder {
+    public static final class Builder extends ModelBuilder<Builder> {
       private final LlmProvider provider;
-      private String model;
-      private Optional<String> baseUrl;
-      private String apiKeyEnv;
-      private Optional<Path> apiKeyFile;
-      private Duration timeout;
       private OptionalDouble temperature;
       private OptionalInt maxOutputTokens;
       private StructuredOutput structuredOutput;
 
       private Builder(Llm from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
         provider = from.provider;
-        model = from.model;
-        baseUrl = from.baseUrl;
-        apiKeyEnv = from.apiKeyEnv;
-        apiKeyFile = from.apiKeyFile;
-        timeout = from.timeout;
         temperature = from.temperature;
         maxOutputTokens = from.maxOutputTokens;
         structuredOutput = from.structuredOutput;
       }
 
-      public Builder model(String value) {
-        model = value;
-        return this;
-      }
-
-      public Builder baseUrl(String value) {
-        baseUrl = Optional.of(value);
-        return this;
-      }
-
-      public Builder apiKeyEnv(String value) {
-        apiKeyEnv = value;
-        return this;
-      }
-
-      public Builder apiKeyFile(Path value) {
-        apiKeyFile = Optional.of(value);
-        return this;
-      }
-
-      public Builder timeout(Duration value) {
-        timeout = value;
+      @Override
+      Builder self() {
         return this;
       }
 
@@ -668,49 +664,20 @@ public record EngramSettings(
     }
 
     /** Builds an {@link Embedder}; the record's constructor checks the result. */
-    public static final class Builder {
+    public static final class Builder extends ModelBuilder<Builder> {
       private final EmbedderProvider provider;
-      private String model;
-      private Optional<String> baseUrl;
-      private String apiKeyEnv;
-      private Optional<Path> apiKeyFile;
-      private Duration timeout;
       private OptionalInt dimensions;
       private String queryPrefix;
 
       private Builder(Embedder from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
         provider = from.provider;
-        model = from.model;
-        baseUrl = from.baseUrl;
-        apiKeyEnv = from.apiKeyEnv;
-        apiKeyFile = from.apiKeyFile;
-        timeout = from.timeout;
         dimensions = from.dimensions;
         queryPrefix = from.queryPrefix;
       }
 
-      public Builder model(String value) {
-        model = value;
-        return this;
-      }
-
-      public Builder baseUrl(String value) {
-        baseUrl = Optional.of(value);
-        return this;
-      }
-
-      public Builder apiKeyEnv(String value) {
-        apiKeyEnv = value;
-        return this;
-      }
-
-      public Builder apiKeyFile(Path value) {
-        apiKeyFile = Optional.of(value);
-        return this;
-      }
-
-      public Builder timeout(Duration value) {
-        timeout = value;
+      @Override
+      Builder self() {
         return this;
       }
 
