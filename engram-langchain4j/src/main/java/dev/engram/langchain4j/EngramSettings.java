@@ -103,7 +103,7 @@ public record EngramSettings(
   public EngramSettings withLlm(Llm value) {
     Pipeline p =
         pipeline.mode() == PipelineMode.OFFLINE
-            ? pipeline.withMode(PipelineMode.CONSOLIDATE)
+            ? pipeline.toBuilder().mode(PipelineMode.CONSOLIDATE).build()
             : pipeline;
     return toBuilder().llm(value).pipeline(p).build();
   }
@@ -124,7 +124,10 @@ public record EngramSettings(
    * A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}).
    */
   public EngramSettings withGraphStore(GraphStore value) {
-    Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
+    Pipeline p =
+        value.provider() == GraphStoreProvider.NEO4J
+            ? pipeline.toBuilder().graph(true).build()
+            : pipeline;
     return toBuilder().graphStore(value).pipeline(p).build();
   }
 
@@ -353,14 +356,6 @@ public record EngramSettings(
       return of(provider).toBuilder();
     }
 
-    public Reranker withBaseUrl(String value) {
-      return toBuilder().baseUrl(value).build();
-    }
-
-    public Reranker withApiKeyEnv(String value) {
-      return toBuilder().apiKeyEnv(value).build();
-    }
-
     /** Builds a {@link Reranker}; the record's constructor checks the result. */
     public static final class Builder extends ModelBuilder<Builder> {
       private final RerankerProvider provider;
@@ -529,22 +524,6 @@ public record EngramSettings(
       return of(provider).toBuilder();
     }
 
-    public Llm withModel(String value) {
-      return toBuilder().model(value).build();
-    }
-
-    public Llm withBaseUrl(String value) {
-      return toBuilder().baseUrl(value).build();
-    }
-
-    public Llm withApiKeyEnv(String value) {
-      return toBuilder().apiKeyEnv(value).build();
-    }
-
-    public Llm withTimeout(Duration value) {
-      return toBuilder().timeout(value).build();
-    }
-
     /** Builds an {@link Llm}; the record's constructor checks the result. */
     public static final class Builder extends ModelBuilder<Builder> {
       private final LlmProvider provider;
@@ -653,14 +632,6 @@ public record EngramSettings(
     /** A builder starting from {@link #of}'s defaults for {@code provider}. */
     public static Builder builder(EmbedderProvider provider) {
       return of(provider).toBuilder();
-    }
-
-    public Embedder withModel(String value) {
-      return toBuilder().model(value).build();
-    }
-
-    public Embedder withBaseUrl(String value) {
-      return toBuilder().baseUrl(value).build();
     }
 
     /** Builds an {@link Embedder}; the record's constructor checks the result. */
@@ -787,14 +758,6 @@ public record EngramSettings(
           .graphAmbiguityFloor(graphAmbiguityFloor)
           .sourceContext(sourceContext)
           .contextEmbeddings(contextEmbeddings);
-    }
-
-    public Pipeline withMode(PipelineMode value) {
-      return toBuilder().mode(value).build();
-    }
-
-    public Pipeline withGraph(boolean value) {
-      return toBuilder().graph(value).build();
     }
 
     /** Builds a {@link Pipeline}; the record's constructor checks the result. */

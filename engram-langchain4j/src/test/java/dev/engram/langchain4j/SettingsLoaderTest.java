@@ -83,7 +83,9 @@ class SettingsLoaderTest {
                 StructuredOutput.JSON_MODE));
     assertThat(s.embedder())
         .isEqualTo(
-            EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
+            EngramSettings.Embedder.builder(EmbedderProvider.ONNX)
+                .model(OnnxEmbedders.MINILM)
+                .build());
     assertThat(s.pipeline())
         .isEqualTo(
             EngramSettings.Pipeline.builder(PipelineMode.ADDITIVE)
@@ -162,7 +164,8 @@ class SettingsLoaderTest {
         SettingsLoader.load(file, Map.of("ENGRAM_LLM_PROVIDER", "Ollama")).llm().orElseThrow();
 
     assertThat(llm)
-        .isEqualTo(EngramSettings.Llm.of(LlmProvider.OLLAMA).withTimeout(Duration.ofSeconds(20)));
+        .isEqualTo(
+            EngramSettings.Llm.builder(LlmProvider.OLLAMA).timeout(Duration.ofSeconds(20)).build());
   }
 
   @Test
