@@ -77,7 +77,7 @@ final class AnswerMetricsSetup implements AutoCloseable {
       if (p.configName().equals(provider.trim().toLowerCase(Locale.ROOT))) {
         EngramSettings.Llm llm = EngramSettings.Llm.of(p);
         if (colon >= 0 && !spec.substring(colon + 1).isBlank()) {
-          llm = llm.withModel(spec.substring(colon + 1).trim());
+          llm = llm.toBuilder().model(spec.substring(colon + 1).trim()).build();
         }
         return Providers.languageModel(llm, env);
       }

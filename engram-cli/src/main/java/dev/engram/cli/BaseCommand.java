@@ -118,8 +118,9 @@ abstract class BaseCommand implements Callable<Integer> {
       OnnxEmbedders.byName(common.embedder().get());
       s =
           s.withEmbedder(
-              EngramSettings.Embedder.of(EngramSettings.EmbedderProvider.ONNX)
-                  .withModel(common.embedder().get()));
+              EngramSettings.Embedder.builder(EngramSettings.EmbedderProvider.ONNX)
+                  .model(common.embedder().get())
+                  .build());
     }
     return s;
   }

@@ -248,23 +248,21 @@ final class BenchCommand implements Callable<Integer> {
           WorkDirectory.keptOrTemporary(common.explicitDataDir(), "engram-bench-")) {
         Files.createDirectories(work.path());
         LocomoBench.Options o =
-            new LocomoBench.Options(
-                data,
-                m,
-                choice(ScopeLayout.class, "scopes", scopes),
-                topK,
-                choice(Fusion.class, "fusion", fusion),
-                conversations,
-                turnsPerAdd,
-                speakerPrefix,
-                !noBaselines,
-                graphOn,
-                work.path(),
-                budgetTokens,
-                threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold,
-                offTopic,
-                Ranking.parse(ranking, "ranking"),
-                contextEmbeddings);
+            LocomoBench.Options.builder(data, m, work.path())
+                .scopes(choice(ScopeLayout.class, "scopes", scopes))
+                .topK(topK)
+                .fusion(choice(Fusion.class, "fusion", fusion))
+                .conversations(conversations)
+                .turnsPerAdd(turnsPerAdd)
+                .speakerPrefix(speakerPrefix)
+                .baselines(!noBaselines)
+                .graph(graphOn)
+                .budgetTokens(budgetTokens)
+                .threshold(threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold)
+                .offTopic(offTopic)
+                .ranking(Ranking.parse(ranking, "ranking"))
+                .contextEmbeddings(contextEmbeddings)
+                .build();
         try (Progress progress =
                 Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step", err());
             AnswerMetricsSetup answers =

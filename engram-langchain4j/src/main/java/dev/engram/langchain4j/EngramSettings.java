@@ -89,45 +89,186 @@ public record EngramSettings(
     return Path.of("engram-data");
   }
 
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** A builder starting from {@link #defaults()}. */
+  public static Builder builder() {
+    return defaults().toBuilder();
+  }
+
   /** A copy with a language model; an {@code offline} pipeline becomes {@code consolidate}. */
   public EngramSettings withLlm(Llm value) {
     Pipeline p =
         pipeline.mode() == PipelineMode.OFFLINE
-            ? pipeline.withMode(PipelineMode.CONSOLIDATE)
+            ? pipeline.toBuilder().mode(PipelineMode.CONSOLIDATE).build()
             : pipeline;
-    return new EngramSettings(
-        Optional.of(value), embedder, p, dataDir, graphStore, store, reranker);
+    return toBuilder().llm(value).pipeline(p).build();
   }
 
   public EngramSettings withEmbedder(Embedder value) {
-    return new EngramSettings(llm, value, pipeline, dataDir, graphStore, store, reranker);
+    return toBuilder().embedder(value).build();
   }
 
   public EngramSettings withPipeline(Pipeline value) {
-    return new EngramSettings(llm, embedder, value, dataDir, graphStore, store, reranker);
+    return toBuilder().pipeline(value).build();
   }
 
   public EngramSettings withDataDir(Path value) {
-    return new EngramSettings(llm, embedder, pipeline, value, graphStore, store, reranker);
+    return toBuilder().dataDir(value).build();
   }
 
   /**
    * A copy with this graph store; a Neo4j store turns the graph memory on ({@code pipeline.graph}).
    */
   public EngramSettings withGraphStore(GraphStore value) {
-    Pipeline p = value.provider() == GraphStoreProvider.NEO4J ? pipeline.withGraph(true) : pipeline;
-    return new EngramSettings(llm, embedder, p, dataDir, value, store, reranker);
+    Pipeline p =
+        value.provider() == GraphStoreProvider.NEO4J
+            ? pipeline.toBuilder().graph(true).build()
+            : pipeline;
+    return toBuilder().graphStore(value).pipeline(p).build();
   }
 
   /** A copy with this memory store. */
   public EngramSettings withStore(Store value) {
-    return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, value, reranker);
+    return toBuilder().store(value).build();
   }
 
   /** A copy with this reranker. */
   public EngramSettings withReranker(Reranker value) {
-    return new EngramSettings(
-        llm, embedder, pipeline, dataDir, graphStore, store, Optional.of(value));
+    return toBuilder().reranker(value).build();
+  }
+
+  /**
+   * Builds {@link EngramSettings}: each setter replaces one component as given, without the
+   * couplings of the {@code with} methods (a language model does not change the pipeline's mode
+   * here); the record's constructor checks the result.
+   */
+  public static final class Builder {
+    private Optional<Llm> llm;
+    private Embedder embedder;
+    private Pipeline pipeline;
+    private Path dataDir;
+    private GraphStore graphStore;
+    private Store store;
+    private Optional<Reranker> reranker;
+
+    private Builder(EngramSettings from) {
+      llm = from.llm;
+      embedder = from.embedder;
+      pipeline = from.pipeline;
+      dataDir = from.dataDir;
+      graphStore = from.graphStore;
+      store = from.store;
+      reranker = from.reranker;
+    }
+
+    public Builder llm(Llm value) {
+      llm = Optional.of(value);
+      return this;
+    }
+
+    /** No language model (the offline pipeline). */
+    public Builder noLlm() {
+      llm = Optional.empty();
+      return this;
+    }
+
+    public Builder embedder(Embedder value) {
+      embedder = value;
+      return this;
+    }
+
+    public Builder pipeline(Pipeline value) {
+      pipeline = value;
+      return this;
+    }
+
+    public Builder dataDir(Path value) {
+      dataDir = value;
+      return this;
+    }
+
+    public Builder graphStore(GraphStore value) {
+      graphStore = value;
+      return this;
+    }
+
+    public Builder store(Store value) {
+      store = value;
+      return this;
+    }
+
+    public Builder reranker(Reranker value) {
+      reranker = Optional.of(value);
+      return this;
+    }
+
+    /** No reranker: searches that ask for one are not reranked. */
+    public Builder noReranker() {
+      reranker = Optional.empty();
+      return this;
+    }
+
+    public EngramSettings build() {
+      return new EngramSettings(llm, embedder, pipeline, dataDir, graphStore, store, reranker);
+    }
+  }
+
+  /**
+   * What the builders of {@link Llm}, {@link Embedder} and {@link Reranker} share: a model served
+   * at an endpoint, reached with a key, within a timeout.
+   *
+   * @param <B> the builder itself, returned by every setter
+   */
+  public abstract static class ModelBuilder<B extends ModelBuilder<B>> {
+    String model;
+    Optional<String> baseUrl;
+    String apiKeyEnv;
+    Optional<Path> apiKeyFile;
+    Duration timeout;
+
+    ModelBuilder(
+        String model,
+        Optional<String> baseUrl,
+        String apiKeyEnv,
+        Optional<Path> apiKeyFile,
+        Duration timeout) {
+      this.model = model;
+      this.baseUrl = baseUrl;
+      this.apiKeyEnv = apiKeyEnv;
+      this.apiKeyFile = apiKeyFile;
+      this.timeout = timeout;
+    }
+
+    abstract B self();
+
+    public B model(String value) {
+      model = value;
+      return self();
+    }
+
+    public B baseUrl(String value) {
+      baseUrl = Optional.of(value);
+      return self();
+    }
+
+    public B apiKeyEnv(String value) {
+      apiKeyEnv = value;
+      return self();
+    }
+
+    public B apiKeyFile(Path value) {
+      apiKeyFile = Optional.of(value);
+      return self();
+    }
+
+    public B timeout(Duration value) {
+      timeout = value;
+      return self();
+    }
   }
 
   /** Reranker providers. */
@@ -205,13 +346,40 @@ public record EngramSettings(
           dev.engram.spi.Reranker.DEFAULT_CANDIDATES);
     }
 
-    public Reranker withBaseUrl(String value) {
-      return new Reranker(
-          provider, model, Optional.of(value), apiKeyEnv, apiKeyFile, timeout, candidates);
+    /** A builder holding this reranker, to change some of its settings. */
+    public Builder toBuilder() {
+      return new Builder(this);
     }
 
-    public Reranker withApiKeyEnv(String value) {
-      return new Reranker(provider, model, baseUrl, value, apiKeyFile, timeout, candidates);
+    /** A builder starting from {@link #of}'s defaults for {@code provider}. */
+    public static Builder builder(RerankerProvider provider) {
+      return of(provider).toBuilder();
+    }
+
+    /** Builds a {@link Reranker}; the record's constructor checks the result. */
+    public static final class Builder extends ModelBuilder<Builder> {
+      private final RerankerProvider provider;
+      private int candidates;
+
+      private Builder(Reranker from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
+        provider = from.provider;
+        candidates = from.candidates;
+      }
+
+      @Override
+      Builder self() {
+        return this;
+      }
+
+      public Builder candidates(int value) {
+        candidates = value;
+        return this;
+      }
+
+      public Reranker build() {
+        return new Reranker(provider, model, baseUrl, apiKeyEnv, apiKeyFile, timeout, candidates);
+      }
     }
   }
 
@@ -346,56 +514,63 @@ public record EngramSettings(
           StructuredOutput.SCHEMA);
     }
 
-    public Llm withModel(String value) {
-      return new Llm(
-          provider,
-          value,
-          baseUrl,
-          apiKeyEnv,
-          apiKeyFile,
-          timeout,
-          temperature,
-          maxOutputTokens,
-          structuredOutput);
+    /** A builder holding this language model's settings, to change some of them. */
+    public Builder toBuilder() {
+      return new Builder(this);
     }
 
-    public Llm withBaseUrl(String value) {
-      return new Llm(
-          provider,
-          model,
-          Optional.of(value),
-          apiKeyEnv,
-          apiKeyFile,
-          timeout,
-          temperature,
-          maxOutputTokens,
-          structuredOutput);
+    /** A builder starting from {@link #of}'s defaults for {@code provider}. */
+    public static Builder builder(LlmProvider provider) {
+      return of(provider).toBuilder();
     }
 
-    public Llm withApiKeyEnv(String value) {
-      return new Llm(
-          provider,
-          model,
-          baseUrl,
-          value,
-          apiKeyFile,
-          timeout,
-          temperature,
-          maxOutputTokens,
-          structuredOutput);
-    }
+    /** Builds an {@link Llm}; the record's constructor checks the result. */
+    public static final class Builder extends ModelBuilder<Builder> {
+      private final LlmProvider provider;
+      private OptionalDouble temperature;
+      private OptionalInt maxOutputTokens;
+      private StructuredOutput structuredOutput;
 
-    public Llm withTimeout(Duration value) {
-      return new Llm(
-          provider,
-          model,
-          baseUrl,
-          apiKeyEnv,
-          apiKeyFile,
-          value,
-          temperature,
-          maxOutputTokens,
-          structuredOutput);
+      private Builder(Llm from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
+        provider = from.provider;
+        temperature = from.temperature;
+        maxOutputTokens = from.maxOutputTokens;
+        structuredOutput = from.structuredOutput;
+      }
+
+      @Override
+      Builder self() {
+        return this;
+      }
+
+      public Builder temperature(double value) {
+        temperature = OptionalDouble.of(value);
+        return this;
+      }
+
+      public Builder maxOutputTokens(int value) {
+        maxOutputTokens = OptionalInt.of(value);
+        return this;
+      }
+
+      public Builder structuredOutput(StructuredOutput value) {
+        structuredOutput = value;
+        return this;
+      }
+
+      public Llm build() {
+        return new Llm(
+            provider,
+            model,
+            baseUrl,
+            apiKeyEnv,
+            apiKeyFile,
+            timeout,
+            temperature,
+            maxOutputTokens,
+            structuredOutput);
+      }
     }
 
     /** {@code openai/gpt-4o-mini}. */
@@ -449,21 +624,48 @@ public record EngramSettings(
           "");
     }
 
-    public Embedder withModel(String value) {
-      return new Embedder(
-          provider, value, baseUrl, apiKeyEnv, apiKeyFile, timeout, dimensions, queryPrefix);
+    /** A builder holding this embedder's settings, to change some of them. */
+    public Builder toBuilder() {
+      return new Builder(this);
     }
 
-    public Embedder withBaseUrl(String value) {
-      return new Embedder(
-          provider,
-          model,
-          Optional.of(value),
-          apiKeyEnv,
-          apiKeyFile,
-          timeout,
-          dimensions,
-          queryPrefix);
+    /** A builder starting from {@link #of}'s defaults for {@code provider}. */
+    public static Builder builder(EmbedderProvider provider) {
+      return of(provider).toBuilder();
+    }
+
+    /** Builds an {@link Embedder}; the record's constructor checks the result. */
+    public static final class Builder extends ModelBuilder<Builder> {
+      private final EmbedderProvider provider;
+      private OptionalInt dimensions;
+      private String queryPrefix;
+
+      private Builder(Embedder from) {
+        super(from.model, from.baseUrl, from.apiKeyEnv, from.apiKeyFile, from.timeout);
+        provider = from.provider;
+        dimensions = from.dimensions;
+        queryPrefix = from.queryPrefix;
+      }
+
+      @Override
+      Builder self() {
+        return this;
+      }
+
+      public Builder dimensions(int value) {
+        dimensions = OptionalInt.of(value);
+        return this;
+      }
+
+      public Builder queryPrefix(String value) {
+        queryPrefix = value;
+        return this;
+      }
+
+      public Embedder build() {
+        return new Embedder(
+            provider, model, baseUrl, apiKeyEnv, apiKeyFile, timeout, dimensions, queryPrefix);
+      }
     }
   }
 
@@ -530,116 +732,123 @@ public record EngramSettings(
       }
     }
 
-    /** Source contexts kept or not, not embedded. */
-    public Pipeline(
-        PipelineMode mode,
-        int recentMessages,
-        int similarMemories,
-        Optional<String> customInstructions,
-        Optional<Path> extractionPromptFile,
-        int maxAttempts,
-        boolean graph,
-        double graphEntityThreshold,
-        double graphAmbiguityFloor,
-        boolean sourceContext) {
-      this(
-          mode,
-          recentMessages,
-          similarMemories,
-          customInstructions,
-          extractionPromptFile,
-          maxAttempts,
-          graph,
-          graphEntityThreshold,
-          graphAmbiguityFloor,
-          sourceContext,
-          false);
-    }
-
-    /** Memories keep their source context ({@code Engram.Builder.sourceContext}), not embedded. */
-    public Pipeline(
-        PipelineMode mode,
-        int recentMessages,
-        int similarMemories,
-        Optional<String> customInstructions,
-        Optional<Path> extractionPromptFile,
-        int maxAttempts,
-        boolean graph,
-        double graphEntityThreshold,
-        double graphAmbiguityFloor) {
-      this(
-          mode,
-          recentMessages,
-          similarMemories,
-          customInstructions,
-          extractionPromptFile,
-          maxAttempts,
-          graph,
-          graphEntityThreshold,
-          graphAmbiguityFloor,
-          true,
-          false);
-    }
-
-    /** With the default entity-resolution thresholds; memories keep their source context. */
-    public Pipeline(
-        PipelineMode mode,
-        int recentMessages,
-        int similarMemories,
-        Optional<String> customInstructions,
-        Optional<Path> extractionPromptFile,
-        int maxAttempts,
-        boolean graph) {
-      this(
-          mode,
-          recentMessages,
-          similarMemories,
-          customInstructions,
-          extractionPromptFile,
-          maxAttempts,
-          graph,
-          DEFAULT_ENTITY_THRESHOLD,
-          DEFAULT_AMBIGUITY_FLOOR,
-          true,
-          false);
-    }
-
     /**
      * 10 recent messages, 10 similar memories, 3 attempts, no custom instructions or prompt, no
-     * graph.
+     * graph, the default entity-resolution thresholds, source contexts kept and not embedded.
      */
     public static Pipeline of(PipelineMode mode) {
-      return new Pipeline(mode, 10, 10, Optional.empty(), Optional.empty(), 3, false);
+      return builder(mode).build();
     }
 
-    public Pipeline withMode(PipelineMode value) {
-      return new Pipeline(
-          value,
-          recentMessages,
-          similarMemories,
-          customInstructions,
-          extractionPromptFile,
-          maxAttempts,
-          graph,
-          graphEntityThreshold,
-          graphAmbiguityFloor,
-          sourceContext,
-          contextEmbeddings);
+    /** A builder starting from {@link #of}'s defaults for {@code mode}. */
+    public static Builder builder(PipelineMode mode) {
+      return new Builder(mode);
     }
 
-    public Pipeline withGraph(boolean value) {
-      return new Pipeline(
-          mode,
-          recentMessages,
-          similarMemories,
-          customInstructions,
-          extractionPromptFile,
-          maxAttempts,
-          value,
-          graphEntityThreshold,
-          graphAmbiguityFloor,
-          sourceContext,
-          contextEmbeddings);
+    /** A builder holding this pipeline's settings, to change some of them. */
+    public Builder toBuilder() {
+      return new Builder(mode)
+          .recentMessages(recentMessages)
+          .similarMemories(similarMemories)
+          .customInstructions(customInstructions)
+          .extractionPromptFile(extractionPromptFile)
+          .maxAttempts(maxAttempts)
+          .graph(graph)
+          .graphEntityThreshold(graphEntityThreshold)
+          .graphAmbiguityFloor(graphAmbiguityFloor)
+          .sourceContext(sourceContext)
+          .contextEmbeddings(contextEmbeddings);
+    }
+
+    /** Builds a {@link Pipeline}; the record's constructor checks the result. */
+    public static final class Builder {
+      private PipelineMode mode;
+      private int recentMessages = 10;
+      private int similarMemories = 10;
+      private Optional<String> customInstructions = Optional.empty();
+      private Optional<Path> extractionPromptFile = Optional.empty();
+      private int maxAttempts = 3;
+      private boolean graph;
+      private double graphEntityThreshold = DEFAULT_ENTITY_THRESHOLD;
+      private double graphAmbiguityFloor = DEFAULT_AMBIGUITY_FLOOR;
+      private boolean sourceContext = true;
+      private boolean contextEmbeddings;
+
+      private Builder(PipelineMode mode) {
+        this.mode = mode;
+      }
+
+      public Builder mode(PipelineMode value) {
+        mode = value;
+        return this;
+      }
+
+      public Builder recentMessages(int value) {
+        recentMessages = value;
+        return this;
+      }
+
+      public Builder similarMemories(int value) {
+        similarMemories = value;
+        return this;
+      }
+
+      /** The custom instructions; empty for none. */
+      public Builder customInstructions(Optional<String> value) {
+        customInstructions = value;
+        return this;
+      }
+
+      /** The file replacing the extraction prompt; empty for the built-in one. */
+      public Builder extractionPromptFile(Optional<Path> value) {
+        extractionPromptFile = value;
+        return this;
+      }
+
+      public Builder maxAttempts(int value) {
+        maxAttempts = value;
+        return this;
+      }
+
+      public Builder graph(boolean value) {
+        graph = value;
+        return this;
+      }
+
+      public Builder graphEntityThreshold(double value) {
+        graphEntityThreshold = value;
+        return this;
+      }
+
+      public Builder graphAmbiguityFloor(double value) {
+        graphAmbiguityFloor = value;
+        return this;
+      }
+
+      public Builder sourceContext(boolean value) {
+        sourceContext = value;
+        return this;
+      }
+
+      public Builder contextEmbeddings(boolean value) {
+        contextEmbeddings = value;
+        return this;
+      }
+
+      public Pipeline build() {
+        return new Pipeline(
+            mode,
+            recentMessages,
+            similarMemories,
+            customInstructions,
+            extractionPromptFile,
+            maxAttempts,
+            graph,
+            graphEntityThreshold,
+            graphAmbiguityFloor,
+            sourceContext,
+            contextEmbeddings);
+      }
     }
   }
 

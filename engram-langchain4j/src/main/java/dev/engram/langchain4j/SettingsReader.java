@@ -323,24 +323,24 @@ final class SettingsReader {
           "pipeline.extraction_prompt_file",
           "file not found: " + prompt.get() + " (named in " + f.source() + ")");
     }
-    return new EngramSettings.Pipeline(
-        mode,
-        f.integer(n, "pipeline", "recent_messages", 0).orElse(10),
-        f.integer(n, "pipeline", "similar_memories", 1).orElse(10),
-        f.text(n, "pipeline", "custom_instructions"),
-        prompt,
-        f.integer(n, "pipeline", "max_attempts", 1).orElse(3),
-        graph(f, n, graphStoreNeo4j),
-        f.decimal(n, "pipeline", "graph_entity_threshold", 0.01, 1)
-            .orElse(EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD),
-        f.decimal(n, "pipeline", "graph_ambiguity_floor", 0.01, 1)
-            .orElse(EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR),
-        f.text(n, "pipeline", "source_context")
-            .map(v -> bool(v, "pipeline.source_context", f.source()))
-            .orElse(true),
-        f.text(n, "pipeline", "context_embeddings")
-            .map(v -> bool(v, "pipeline.context_embeddings", f.source()))
-            .orElse(false));
+    EngramSettings.Pipeline.Builder pipeline = EngramSettings.Pipeline.builder(mode);
+    f.integer(n, "pipeline", "recent_messages", 0).ifPresent(pipeline::recentMessages);
+    f.integer(n, "pipeline", "similar_memories", 1).ifPresent(pipeline::similarMemories);
+    pipeline
+        .customInstructions(f.text(n, "pipeline", "custom_instructions"))
+        .extractionPromptFile(prompt);
+    f.integer(n, "pipeline", "max_attempts", 1).ifPresent(pipeline::maxAttempts);
+    pipeline.graph(graph(f, n, graphStoreNeo4j));
+    f.decimal(n, "pipeline", "graph_entity_threshold", 0.01, 1)
+        .ifPresent(pipeline::graphEntityThreshold);
+    f.decimal(n, "pipeline", "graph_ambiguity_floor", 0.01, 1)
+        .ifPresent(pipeline::graphAmbiguityFloor);
+    f.text(n, "pipeline", "source_context")
+        .ifPresent(v -> pipeline.sourceContext(bool(v, "pipeline.source_context", f.source())));
+    f.text(n, "pipeline", "context_embeddings")
+        .ifPresent(
+            v -> pipeline.contextEmbeddings(bool(v, "pipeline.context_embeddings", f.source())));
+    return pipeline.build();
   }
 
   /**

@@ -96,7 +96,7 @@ class ProvidersTest extends WireTestCase {
     Map<String, String> env =
         Map.of("OPENAI_API_KEY", "a", "ANTHROPIC_API_KEY", "b", "GEMINI_API_KEY", "c");
     for (LlmProvider p : LlmProvider.values()) {
-      EngramSettings.Llm llm = EngramSettings.Llm.of(p).withBaseUrl(stub.url("/unused"));
+      EngramSettings.Llm llm = EngramSettings.Llm.builder(p).baseUrl(stub.url("/unused")).build();
       assertThat(Providers.languageModel(llm, env).modelId())
           .isEqualTo(p.configName() + "/" + p.defaultModel());
     }

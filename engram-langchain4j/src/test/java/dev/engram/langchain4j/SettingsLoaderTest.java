@@ -83,20 +83,19 @@ class SettingsLoaderTest {
                 StructuredOutput.JSON_MODE));
     assertThat(s.embedder())
         .isEqualTo(
-            EngramSettings.Embedder.of(EmbedderProvider.ONNX).withModel(OnnxEmbedders.MINILM));
+            EngramSettings.Embedder.builder(EmbedderProvider.ONNX)
+                .model(OnnxEmbedders.MINILM)
+                .build());
     assertThat(s.pipeline())
         .isEqualTo(
-            new EngramSettings.Pipeline(
-                PipelineMode.ADDITIVE,
-                6,
-                4,
-                Optional.of("Ignore small talk."),
-                Optional.of(dir.resolve("extract.txt")),
-                5,
-                false,
-                EngramSettings.Pipeline.DEFAULT_ENTITY_THRESHOLD,
-                EngramSettings.Pipeline.DEFAULT_AMBIGUITY_FLOOR,
-                false));
+            EngramSettings.Pipeline.builder(PipelineMode.ADDITIVE)
+                .recentMessages(6)
+                .similarMemories(4)
+                .customInstructions(Optional.of("Ignore small talk."))
+                .extractionPromptFile(Optional.of(dir.resolve("extract.txt")))
+                .maxAttempts(5)
+                .sourceContext(false)
+                .build());
     assertThat(s.dataDir()).isEqualTo(dir.resolve("data"));
   }
 
@@ -165,7 +164,8 @@ class SettingsLoaderTest {
         SettingsLoader.load(file, Map.of("ENGRAM_LLM_PROVIDER", "Ollama")).llm().orElseThrow();
 
     assertThat(llm)
-        .isEqualTo(EngramSettings.Llm.of(LlmProvider.OLLAMA).withTimeout(Duration.ofSeconds(20)));
+        .isEqualTo(
+            EngramSettings.Llm.builder(LlmProvider.OLLAMA).timeout(Duration.ofSeconds(20)).build());
   }
 
   @Test

@@ -187,162 +187,6 @@ public final class LocomoBench {
       }
     }
 
-    /** With the default ranking steps. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean speakerPrefix,
-        boolean baselines,
-        boolean graph,
-        Path workDir,
-        int budgetTokens,
-        double threshold,
-        boolean offTopic) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          Ranking.DEFAULT,
-          false);
-    }
-
-    public Options withRanking(Ranking value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          value,
-          contextEmbeddings);
-    }
-
-    public Options withContextEmbeddings(boolean value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          value);
-    }
-
-    /** Without a budget or off-topic queries, at the default threshold. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean speakerPrefix,
-        boolean baselines,
-        boolean graph,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          0,
-          SearchRequest.DEFAULT_THRESHOLD,
-          false);
-    }
-
-    /** Without the graph memory. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean speakerPrefix,
-        boolean baselines,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          false,
-          workDir);
-    }
-
-    /** Without the speaker prefix and the graph memory. */
-    public Options(
-        Path data,
-        Mode mode,
-        ScopeLayout scopes,
-        int topK,
-        Fusion fusion,
-        int conversations,
-        int turnsPerAdd,
-        boolean baselines,
-        Path workDir) {
-      this(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          false,
-          baselines,
-          false,
-          workDir);
-    }
-
     /** The conversation layout, the mode's turns per add, baselines on. */
     public Options(Path data, Mode mode, int topK, Fusion fusion, int conversations, Path workDir) {
       this(
@@ -356,167 +200,205 @@ public final class LocomoBench {
           false,
           true,
           false,
-          workDir);
+          workDir,
+          0,
+          SearchRequest.DEFAULT_THRESHOLD,
+          false,
+          Ranking.DEFAULT,
+          false);
+    }
+
+    /**
+     * A builder with the defaults of {@link #Options(Path, Mode, int, Fusion, int, Path)}: the
+     * conversation layout, top 10, RRF fusion, every conversation, the mode's turns per add,
+     * baselines on, no graph, budget or off-topic queries, the default threshold and ranking.
+     */
+    public static Builder builder(Path data, Mode mode, Path workDir) {
+      return new Options(data, mode, 10, Fusion.RRF, 0, workDir).toBuilder();
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+      return new Builder(this);
     }
 
     public Options withScopes(ScopeLayout value) {
-      return new Options(
-          data,
-          mode,
-          value,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().scopes(value).build();
     }
 
     public Options withTurnsPerAdd(int value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          value,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().turnsPerAdd(value).build();
     }
 
     public Options withSpeakerPrefix(boolean value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          value,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().speakerPrefix(value).build();
     }
 
     public Options withBaselines(boolean value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          value,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().baselines(value).build();
     }
 
     public Options withGraph(boolean value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          value,
-          workDir,
-          budgetTokens,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().graph(value).build();
     }
 
     public Options withBudgetTokens(int value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          value,
-          threshold,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().budgetTokens(value).build();
     }
 
     public Options withThreshold(double value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          value,
-          offTopic,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().threshold(value).build();
     }
 
     public Options withOffTopic(boolean value) {
-      return new Options(
-          data,
-          mode,
-          scopes,
-          topK,
-          fusion,
-          conversations,
-          turnsPerAdd,
-          speakerPrefix,
-          baselines,
-          graph,
-          workDir,
-          budgetTokens,
-          threshold,
-          value,
-          ranking,
-          contextEmbeddings);
+      return toBuilder().offTopic(value).build();
+    }
+
+    public Options withRanking(Ranking value) {
+      return toBuilder().ranking(value).build();
+    }
+
+    public Options withContextEmbeddings(boolean value) {
+      return toBuilder().contextEmbeddings(value).build();
+    }
+
+    /** Builds {@link Options}; the record's constructor checks the result. */
+    public static final class Builder {
+      private Path data;
+      private Mode mode;
+      private ScopeLayout scopes;
+      private int topK;
+      private Fusion fusion;
+      private int conversations;
+      private int turnsPerAdd;
+      private boolean speakerPrefix;
+      private boolean baselines;
+      private boolean graph;
+      private Path workDir;
+      private int budgetTokens;
+      private double threshold;
+      private boolean offTopic;
+      private Ranking ranking;
+      private boolean contextEmbeddings;
+
+      private Builder(Options from) {
+        data = from.data;
+        mode = from.mode;
+        scopes = from.scopes;
+        topK = from.topK;
+        fusion = from.fusion;
+        conversations = from.conversations;
+        turnsPerAdd = from.turnsPerAdd;
+        speakerPrefix = from.speakerPrefix;
+        baselines = from.baselines;
+        graph = from.graph;
+        workDir = from.workDir;
+        budgetTokens = from.budgetTokens;
+        threshold = from.threshold;
+        offTopic = from.offTopic;
+        ranking = from.ranking;
+        contextEmbeddings = from.contextEmbeddings;
+      }
+
+      public Builder data(Path value) {
+        data = value;
+        return this;
+      }
+
+      public Builder mode(Mode value) {
+        mode = value;
+        return this;
+      }
+
+      public Builder scopes(ScopeLayout value) {
+        scopes = value;
+        return this;
+      }
+
+      public Builder topK(int value) {
+        topK = value;
+        return this;
+      }
+
+      public Builder fusion(Fusion value) {
+        fusion = value;
+        return this;
+      }
+
+      public Builder conversations(int value) {
+        conversations = value;
+        return this;
+      }
+
+      public Builder turnsPerAdd(int value) {
+        turnsPerAdd = value;
+        return this;
+      }
+
+      public Builder speakerPrefix(boolean value) {
+        speakerPrefix = value;
+        return this;
+      }
+
+      public Builder baselines(boolean value) {
+        baselines = value;
+        return this;
+      }
+
+      public Builder graph(boolean value) {
+        graph = value;
+        return this;
+      }
+
+      public Builder workDir(Path value) {
+        workDir = value;
+        return this;
+      }
+
+      public Builder budgetTokens(int value) {
+        budgetTokens = value;
+        return this;
+      }
+
+      public Builder threshold(double value) {
+        threshold = value;
+        return this;
+      }
+
+      public Builder offTopic(boolean value) {
+        offTopic = value;
+        return this;
+      }
+
+      public Builder ranking(Ranking value) {
+        ranking = value;
+        return this;
+      }
+
+      public Builder contextEmbeddings(boolean value) {
+        contextEmbeddings = value;
+        return this;
+      }
+
+      public Options build() {
+        return new Options(
+            data,
+            mode,
+            scopes,
+            topK,
+            fusion,
+            conversations,
+            turnsPerAdd,
+            speakerPrefix,
+            baselines,
+            graph,
+            workDir,
+            budgetTokens,
+            threshold,
+            offTopic,
+            ranking,
+            contextEmbeddings);
+      }
     }
 
     /** The turns per add in effect: the option, or the mode's default; 0 means a whole session. */

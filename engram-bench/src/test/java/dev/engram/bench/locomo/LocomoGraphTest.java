@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.engram.Fusion;
 import dev.engram.GraphRelation;
 import dev.engram.SearchResult;
 import dev.engram.TokenCounter;
@@ -62,18 +61,10 @@ class LocomoGraphTest {
   @Test
   void relationsThatRepeatARetrievedMemoryAddNoContextLine() {
     Options o =
-        new Options(
-            LocomoReaderTest.fixture(),
-            Mode.OBSERVATIONS,
-            ScopeLayout.CONVERSATION,
-            10,
-            Fusion.RRF,
-            0,
-            0,
-            false,
-            false,
-            true,
-            work);
+        Options.builder(LocomoReaderTest.fixture(), Mode.OBSERVATIONS, work)
+            .baselines(false)
+            .graph(true)
+            .build();
     LocomoReport r = LocomoBench.run(o, new HashEmbedder(), LocomoBench.Hooks.none());
     assertThat(r.graph()).isTrue();
     assertThat(r.runLabel()).isEqualTo("engram observations+graph/conversation k=10");
@@ -115,8 +106,11 @@ class LocomoGraphTest {
         Map.of("Ada adopted a grey cat named Pixel.", "D1:1", "Ben likes the name Pixel.", "D1:2");
     for (ScopeLayout layout : ScopeLayout.values()) {
       Options off =
-          new Options(
-              graphFixture(), Mode.OBSERVATIONS, layout, 1, Fusion.RRF, 0, 0, false, false, work);
+          Options.builder(graphFixture(), Mode.OBSERVATIONS, work)
+              .scopes(layout)
+              .topK(1)
+              .baselines(false)
+              .build();
       LocomoReport without = LocomoBench.run(off, new HashEmbedder(), LocomoBench.Hooks.none());
       assertThat(without.graph()).isFalse();
       assertThat(without.overall().evidenceRecall()).isEqualTo(0.5);

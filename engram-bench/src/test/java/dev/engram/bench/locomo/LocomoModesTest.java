@@ -29,7 +29,10 @@ class LocomoModesTest {
   @TempDir Path work;
 
   private Options options(Mode mode, ScopeLayout scopes) {
-    return new Options(LocomoReaderTest.fixture(), mode, scopes, 10, Fusion.RRF, 0, 0, false, work);
+    return Options.builder(LocomoReaderTest.fixture(), mode, work)
+        .scopes(scopes)
+        .baselines(false)
+        .build();
   }
 
   private static double extractedTokens() {
@@ -71,16 +74,10 @@ class LocomoModesTest {
     // memory
     LocomoReport r =
         LocomoBench.run(
-            new Options(
-                LocomoReaderTest.fixture(),
-                Mode.EXTRACT,
-                ScopeLayout.CONVERSATION,
-                1,
-                Fusion.RRF,
-                0,
-                0,
-                false,
-                work),
+            Options.builder(LocomoReaderTest.fixture(), Mode.EXTRACT, work)
+                .topK(1)
+                .baselines(false)
+                .build(),
             new HashEmbedder(),
             LocomoBench.Hooks.none());
     assertThat(r.overall().evidenceRecall()).isLessThan(1.0);

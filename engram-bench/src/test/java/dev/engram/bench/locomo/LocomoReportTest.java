@@ -85,16 +85,12 @@ class LocomoReportTest {
   void jsonHasTheIssuesKeysAndTheObserversMetricsAtBothLevels() throws Exception {
     CountingObserver observer = new CountingObserver();
     Options o =
-        new Options(
-            LocomoReaderTest.fixture(),
-            Mode.RAW,
-            ScopeLayout.SPEAKER,
-            3,
-            Fusion.WEIGHTED,
-            1,
-            0,
-            true,
-            work);
+        Options.builder(LocomoReaderTest.fixture(), Mode.RAW, work)
+            .scopes(ScopeLayout.SPEAKER)
+            .topK(3)
+            .fusion(Fusion.WEIGHTED)
+            .conversations(1)
+            .build();
     LocomoReport r =
         LocomoBench.run(o, new HashEmbedder(), LocomoBench.Hooks.none().withObserver(observer));
     observer.pool.shutdown();
