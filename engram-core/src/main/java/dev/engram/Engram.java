@@ -171,7 +171,10 @@ public final class Engram {
       return windowSize;
     }
 
-    /** Longest accepted message or memory text, in characters (default 16384). */
+    /**
+     * Longest accepted message or memory text, in characters (default {@value
+     * Builder#DEFAULT_MAX_TEXT_LENGTH}, 1 MiB).
+     */
     public int maxTextLength() {
       return maxTextLength;
     }
@@ -255,6 +258,9 @@ public final class Engram {
 
   /** Builder for {@link Config}. Not thread-safe. */
   public static final class Builder {
+    /** The default of {@link #maxTextLength}: 1 MiB (1,048,576 characters). */
+    public static final int DEFAULT_MAX_TEXT_LENGTH = 1 << 20;
+
     private Storage openedStorage;
     private StorageFactory storageFactory;
     private Embedder embedder;
@@ -268,7 +274,7 @@ public final class Engram {
     private int windowSize = 20;
     private boolean sourceContext = true;
     private boolean contextEmbeddings;
-    private int maxTextLength = 16_384;
+    private int maxTextLength = DEFAULT_MAX_TEXT_LENGTH;
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
     private int asyncThreads = 2;
@@ -440,6 +446,13 @@ public final class Engram {
       return this;
     }
 
+    /**
+     * The longest message or memory text accepted, in characters (UTF-16 code units); default
+     * {@value #DEFAULT_MAX_TEXT_LENGTH} (1 MiB), room for a pasted document or a long answer. A
+     * longer text is refused before anything is written, with a {@link TextTooLongException} naming
+     * the field ({@code messages[0].content}, {@code memory}, {@code text}) and the limit. Must be
+     * at least 1.
+     */
     public Builder maxTextLength(int n) {
       this.maxTextLength = n;
       return this;

@@ -48,6 +48,17 @@ public interface Memory extends AutoCloseable {
   }
 
   /**
+   * Checks an add request as {@link #add} would, without running it: the text of every message
+   * against the limit ({@link Engram.Builder#maxTextLength}, a {@link TextTooLongException}), the
+   * number of messages and the metadata keys. Throws the {@link ValidationException} that {@code
+   * add} would throw, naming the field; returns normally if {@code add} would accept the request. A
+   * server calls it before it queues an add for the background, an import before it writes
+   * anything. The default accepts every request and leaves the checks to {@code add}, for a memory
+   * that does not know its limits here (a remote one: its server checks).
+   */
+  default void check(AddRequest request) {}
+
+  /**
    * Applies several adds in one transaction (for imports): all of them are committed, or none.
    * Returns one result per request, in order.
    */

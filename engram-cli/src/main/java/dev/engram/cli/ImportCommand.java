@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -43,6 +45,9 @@ import picocli.CommandLine.TypeConversionException;
             + " memories (an Engram export, or a mem0 export: {\"results\": [...]}, a JSON array or JSON Lines of mem0"
             + " memories).")
 final class ImportCommand extends BaseCommand {
+  /** A field of one message of an add request, as the engine names it. */
+  private static final Pattern MESSAGE_FIELD = Pattern.compile("messages\\[(\\d+)\\]\\.(.*)");
+
   /** The input formats. */
   enum Format {
     JSONL("jsonl"),
@@ -102,34 +107,97 @@ final class ImportCommand extends BaseCommand {
           "JSON Lines and exports: lines (memories) per transaction (default: ${DEFAULT-VALUE}).")
   int batchSize;
 
+  @Option(
+      names = "--on-invalid",
+      paramLabel = "ACTION",
+      converter = OnInvalidConverter.class,
+      description =
+          "JSON Lines of messages: what to do with an invalid line (malformed, or a message longer"
+              + " than the limit, 1 MiB characters by default): stop (default) stops before anything"
+              + " is written, naming the line; skip leaves it out, says which line and why on"
+              + " stderr, and counts the skipped lines in the summary.")
+  JsonlImport.OnInvalid onInvalid = JsonlImport.OnInvalid.STOP;
+
   @Override
   protected int run() {
     Format f = format != null ? format : ImportFormats.detect(checkReadable(file));
+    if (onInvalid == JsonlImport.OnInvalid.SKIP && f != Format.JSONL) {
+      throw new ValidationException(
+          "on_invalid",
+          "skip applies to JSON Lines of messages (one message a line); "
+              + f.wireName
+              + " imports stop at the first invalid entry");
+    }
     if (f.holdsRecords()) {
       return importRecords(f);
     }
-    ImportPlan plan =
+    if (batchSize < 1) {
+      throw new ValidationException("batch_size", "must be 1 or more, got " + batchSize);
+    }
+    // Parsed before the store is opened: a malformed file opens nothing.
+    JsonlImport.Lines parsed =
         f == Format.JSONL
-            ? JsonlImport.plan(readLines(file), scope, infer, batchSize)
-            : LocomoImport.plan(readJson(file), scope, infer, samples);
+            ? JsonlImport.parse(readLines(file), scope, infer, onInvalid, this::skipped)
+            : null;
+    ImportPlan locomo =
+        f == Format.LOCOMO ? LocomoImport.plan(readJson(file), scope, infer, samples) : null;
     Map<EventType, Integer> events = new EnumMap<>(EventType.class);
     TreeSet<String> scopes = new TreeSet<>();
-    try (Memory root = openMemory(true);
-        Progress progress = Progress.start("import", plan.messageCount(), "msg", err())) {
+    ImportPlan plan;
+    int skipped = 0;
+    try (Memory root = openMemory(true)) {
       Memory memory = root.forTenant(tenantId());
-      for (List<AddRequest> batch : plan.batches()) {
-        List<AddResult> results = memory.addBatch(batch);
-        batch.forEach(r -> scopes.add(r.scope().key()));
-        for (AddResult r : results) {
-          for (MemoryEvent e : r.events()) {
-            events.merge(e.event(), 1, Integer::sum);
+      // Every request is checked against the memory's limits before the first one is written.
+      if (parsed != null) {
+        JsonlImport.Lines kept = JsonlImport.check(parsed, memory::check, onInvalid, this::skipped);
+        skipped = kept.skipped();
+        plan = JsonlImport.plan(kept, batchSize, parsed.lines().size() + parsed.skipped());
+      } else {
+        plan = locomo;
+        checkLocomo(plan, memory);
+      }
+      try (Progress progress = Progress.start("import", plan.messageCount(), "msg", err())) {
+        for (List<AddRequest> batch : plan.batches()) {
+          List<AddResult> results = memory.addBatch(batch);
+          batch.forEach(r -> scopes.add(r.scope().key()));
+          for (AddResult r : results) {
+            for (MemoryEvent e : r.events()) {
+              events.merge(e.event(), 1, Integer::sum);
+            }
           }
+          progress.stepBy(ImportPlan.messages(batch));
         }
-        progress.stepBy(ImportPlan.messages(batch));
       }
     }
-    summary(plan, events, scopes);
+    summary(plan, events, scopes, skipped);
     return EXIT_OK;
+  }
+
+  /** Reports a skipped line on stderr. */
+  private void skipped(ValidationException e) {
+    err().println("engram import: skipped " + e.getMessage());
+  }
+
+  /**
+   * Checks every session of a LoCoMo file against the memory before anything is written; the first
+   * that fails stops the import, naming the turn (its {@code dia_id}) and the scope.
+   */
+  private static void checkLocomo(ImportPlan plan, Memory memory) {
+    for (List<AddRequest> batch : plan.batches()) {
+      for (AddRequest r : batch) {
+        try {
+          memory.check(r);
+        } catch (ValidationException e) {
+          String where = r.scope().key();
+          Matcher m = MESSAGE_FIELD.matcher(e.field());
+          if (m.matches()) {
+            String turn = r.messages().get(Integer.parseInt(m.group(1))).sourceId();
+            where = where + " turn " + (turn == null ? m.group(1) : turn) + "." + m.group(2);
+          }
+          throw new ValidationException(where, e.reason() + " (nothing was imported)");
+        }
+      }
+    }
   }
 
   private String tenantId() {
@@ -192,10 +260,12 @@ final class ImportCommand extends BaseCommand {
     return EXIT_OK;
   }
 
-  private void summary(ImportPlan plan, Map<EventType, Integer> events, SortedSet<String> scopes) {
+  private void summary(
+      ImportPlan plan, Map<EventType, Integer> events, SortedSet<String> scopes, int skipped) {
     if (json()) {
       ObjectNode o = MemoryJson.mapper().createObjectNode();
       o.put("messages", plan.messageCount());
+      o.put("skipped_lines", skipped);
       o.put("added", events.getOrDefault(EventType.ADD, 0));
       o.put("updated", events.getOrDefault(EventType.UPDATE, 0));
       o.put("deleted", events.getOrDefault(EventType.DELETE, 0));
@@ -217,6 +287,14 @@ final class ImportCommand extends BaseCommand {
             events.getOrDefault(EventType.UPDATE, 0),
             events.getOrDefault(EventType.DELETE, 0),
             events.getOrDefault(EventType.NOOP, 0));
+    if (skipped > 0) {
+      out()
+          .printf(
+              Locale.ROOT,
+              "skipped %d invalid %s (named on stderr)%n",
+              skipped,
+              skipped == 1 ? "line" : "lines");
+    }
     scopes.forEach(s -> out().println("  " + s));
   }
 
@@ -247,6 +325,19 @@ final class ImportCommand extends BaseCommand {
       throw new ValidationException("file", "'" + file + "' is not a readable file");
     }
     return file;
+  }
+
+  /** {@code stop} or {@code skip}, case-insensitive. */
+  public static final class OnInvalidConverter implements ITypeConverter<JsonlImport.OnInvalid> {
+    @Override
+    public JsonlImport.OnInvalid convert(String value) {
+      for (JsonlImport.OnInvalid o : JsonlImport.OnInvalid.values()) {
+        if (o.name().equalsIgnoreCase(value.trim())) {
+          return o;
+        }
+      }
+      throw new TypeConversionException("unknown action '" + value + "' (expected stop or skip)");
+    }
   }
 
   /** Case-insensitive {@link Format} names. */

@@ -4,35 +4,118 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.engram.AddRequest;
 import dev.engram.Message;
 import dev.engram.Scope;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import dev.engram.json.JsonInput;
 import dev.engram.json.MessageJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Reads JSON Lines of messages: one object per line, {@code {"role", "content", "name"?,
  * "timestamp"?, "source_id"?, "metadata"?, "user_id"?, "agent_id"?, "run_id"?}}. Per-line ids
  * override the command's scope options id by id. Blank lines are skipped. Each line becomes one add
  * request.
+ *
+ * <p>An invalid line (malformed, or a message longer than the memory accepts) stops the import
+ * before anything is written, naming the line; with {@link OnInvalid#SKIP} it is left out and
+ * reported instead, so that nothing is lost silently.
  */
 final class JsonlImport {
   private JsonlImport() {}
 
-  static ImportPlan plan(List<String> lines, ScopeOptions scope, boolean infer, int batchSize) {
-    if (batchSize < 1) {
-      throw new ValidationException("batch_size", "must be 1 or more, got " + batchSize);
+  /** What an import does with an invalid line. */
+  enum OnInvalid {
+    /** Stop before anything is written (the default). */
+    STOP,
+    /** Leave the line out, say so on stderr, and import the others. */
+    SKIP
+  }
+
+  /** A parsed line: its number (from 1) and its add request. */
+  record Line(int number, AddRequest request) {}
+
+  /** The parsed lines of a file, and how many invalid ones were skipped. */
+  record Lines(List<Line> lines, int skipped) {
+    Lines {
+      lines = List.copyOf(lines);
     }
-    List<List<AddRequest>> batches = new ArrayList<>();
-    List<AddRequest> current = new ArrayList<>();
+  }
+
+  /**
+   * Parses every non-blank line. An invalid line throws (stop) or is reported to {@code skipped}
+   * and left out (skip).
+   */
+  static Lines parse(
+      List<String> lines,
+      ScopeOptions scope,
+      boolean infer,
+      OnInvalid onInvalid,
+      Consumer<ValidationException> skipped) {
+    List<Line> out = new ArrayList<>();
+    int skips = 0;
     int count = 0;
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).isBlank()) {
         continue;
       }
-      current.add(request("line " + (i + 1), lines.get(i), scope, infer));
       count++;
+      try {
+        out.add(new Line(i + 1, request("line " + (i + 1), lines.get(i), scope, infer)));
+      } catch (ValidationException e) {
+        if (onInvalid == OnInvalid.STOP) {
+          throw e;
+        }
+        skipped.accept(e);
+        skips++;
+      }
+    }
+    if (count == 0) {
+      throw new ValidationException("file", "holds no messages");
+    }
+    return new Lines(out, skips);
+  }
+
+  /**
+   * Checks every parsed line against the memory ({@code check}, for example {@code Memory::check}:
+   * the text limit) before anything is written. A line that fails throws (stop: the message names
+   * the line and says that nothing was imported) or is reported to {@code skipped} and left out
+   * (skip).
+   */
+  static Lines check(
+      Lines parsed,
+      Consumer<AddRequest> check,
+      OnInvalid onInvalid,
+      Consumer<ValidationException> skipped) {
+    List<Line> kept = new ArrayList<>(parsed.lines().size());
+    int skips = parsed.skipped();
+    for (Line line : parsed.lines()) {
+      try {
+        check.accept(line.request());
+        kept.add(line);
+      } catch (ValidationException e) {
+        ValidationException located = located(e, "line " + line.number());
+        if (onInvalid == OnInvalid.STOP) {
+          throw new ValidationException(
+              located.field(),
+              located.reason()
+                  + " (nothing was imported; --on-invalid=skip imports the other lines)");
+        }
+        skipped.accept(located);
+        skips++;
+      }
+    }
+    return new Lines(kept, skips);
+  }
+
+  /** The lines in batches of {@code batchSize} requests, in file order. */
+  static ImportPlan plan(Lines lines, int batchSize, int lineCount) {
+    List<List<AddRequest>> batches = new ArrayList<>();
+    List<AddRequest> current = new ArrayList<>();
+    for (Line line : lines.lines()) {
+      current.add(line.request());
       if (current.size() == batchSize) {
         batches.add(current);
         current = new ArrayList<>();
@@ -41,10 +124,17 @@ final class JsonlImport {
     if (!current.isEmpty()) {
       batches.add(current);
     }
-    if (count == 0) {
-      throw new ValidationException("file", "holds no messages");
+    return new ImportPlan(batches, lineCount + (lineCount == 1 ? " line" : " lines"));
+  }
+
+  /** A request's error located at its line: one line is one message, its content. */
+  private static ValidationException located(ValidationException e, String path) {
+    if (e.field().equals("messages[0].content")) {
+      return e instanceof TextTooLongException t
+          ? new TextTooLongException(path + ".content", t.length(), t.limit())
+          : new ValidationException(path + ".content", e.reason());
     }
-    return new ImportPlan(batches, count + (count == 1 ? " line" : " lines"));
+    return e.within(path);
   }
 
   private static AddRequest request(String path, String line, ScopeOptions options, boolean infer) {

@@ -34,7 +34,8 @@ final class ServeCommand extends BaseCommand {
   @Option(
       names = "--max-body-bytes",
       paramLabel = "N",
-      description = "Largest request body (default 1 MiB).")
+      description =
+          "Largest request body (default 8 MiB: room for a message at the default text limit of 1 MiB characters).")
   Long maxBodyBytes;
 
   @Option(

@@ -189,13 +189,13 @@ class ExportImportCommandTest {
                 + good
                 + "\n"
                 + good.replace("m-1", "m-2")
-                    .replace("\"memory\":\"fine\"", "\"memory\":\"" + "x".repeat(20_000) + "\"")
+                    .replace("\"memory\":\"fine\"", "\"memory\":\"" + "x".repeat(1_048_577) + "\"")
                 + "\n");
     Cli.Result r3 = cli.run("import", tooLong.toString(), "--batch-size", "5");
     assertThat(r3.exitCode()).isEqualTo(2);
     assertThat(r3.err())
         .contains(
-            "line 3.memory: is 20000 characters long; the limit is 16384 (nothing of line 2"
+            "line 3.memory: is 1048577 characters long; the limit is 1048576 (nothing of line 2"
                 + " to line 3 was written)");
     assertThat(cli.run("get", "m-1").exitCode()).isEqualTo(2);
   }
@@ -211,7 +211,7 @@ class ExportImportCommandTest {
       file.append("{\"id\":\"m-")
           .append(i)
           .append("\",\"memory\":\"")
-          .append(i == 16 ? "x".repeat(20_000) : text)
+          .append(i == 16 ? "x".repeat(1_048_577) : text)
           .append("\",\"user_id\":\"alice\",\"created_at\":\"2024-01-01T00:00:00Z\",")
           .append(
               "\"updated_at\":\"2024-01-01T00:00:00Z\",\"history\":[{\"event\":\"ADD\",\"new_memory\":\"")
@@ -224,7 +224,7 @@ class ExportImportCommandTest {
     Cli.Result failed = cli.run("import", bad.toString(), "--batch-size", "3");
     assertThat(failed.exitCode()).isEqualTo(2);
     assertThat(failed.err())
-        .contains("line 17.memory: is 20000 characters long")
+        .contains("line 17.memory: is 1048577 characters long")
         .contains("(nothing of line 17 to line 19 was written)");
     for (int i = 1; i <= 15; i++) {
       assertThat(cli.run("get", "m-" + i).exitCode())
@@ -240,7 +240,7 @@ class ExportImportCommandTest {
     Path good =
         Files.writeString(
             dir.resolve("good.jsonl"),
-            file.toString().replace("x".repeat(20_000), "note number 16 about the garden"));
+            file.toString().replace("x".repeat(1_048_577), "note number 16 about the garden"));
     Cli.Result again = ok(cli.run("import", good.toString(), "--batch-size", "3", "--json"));
     assertThat(again.json().get("imported").asInt() + again.json().get("skipped").asInt())
         .isEqualTo(records);

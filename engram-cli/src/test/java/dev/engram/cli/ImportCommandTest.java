@@ -172,4 +172,63 @@ class ImportCommandTest extends CliTestCase {
                 + " like '1:56 pm on 8 May, 2023'");
     assertThat(List.of(r2.out(), r3.out())).containsOnly("");
   }
+
+  @Test
+  void aMessageOverTheLimitStopsTheImportAtItsLineOrIsSkippedWithOnInvalidSkip() throws Exception {
+    String tooLong = "x".repeat(1_048_577);
+    Path file =
+        Files.writeString(
+            dir.resolve("long.jsonl"),
+            "{\"role\":\"user\",\"content\":\"I play the cello\"}\n"
+                + "{\"role\":\"user\",\"content\":\""
+                + tooLong
+                + "\"}\n"
+                + "{\"role\":\"user\",\"content\":\"I live in Lisbon\"}\n"
+                + "not json\n");
+    Cli.Result stop = cli.run("import", file.toString(), "--user-id", "alice", "--batch-size", "1");
+    assertThat(stop.exitCode()).isEqualTo(2);
+    assertThat(stop.err()).contains("engram import: line 4: ").doesNotContain("line 2");
+    Path longOnly =
+        Files.writeString(
+            dir.resolve("long-only.jsonl"), Files.readString(file).replace("not json\n", ""));
+    Cli.Result stop2 =
+        cli.run("import", longOnly.toString(), "--user-id", "alice", "--batch-size", "1");
+    assertThat(stop2.exitCode()).isEqualTo(2);
+    assertThat(stop2.err())
+        .contains(
+            "engram import: line 2.content: is 1048577 characters long; the limit is 1048576"
+                + " (nothing was imported; --on-invalid=skip imports the other lines)");
+    // Nothing half-written: the line before the long one is not in the store either.
+    assertThat(cli.run("list", "--user-id", "alice", "--json").json().get("results")).isEmpty();
+
+    Cli.Result skip =
+        cli.run("import", file.toString(), "--user-id", "alice", "--on-invalid=skip", "--json");
+    assertThat(skip.exitCode()).as(skip.err()).isZero();
+    assertThat(skip.err())
+        .contains("engram import: skipped line 4: ")
+        .contains(
+            "engram import: skipped line 2.content: is 1048577 characters long; the limit is"
+                + " 1048576");
+    assertThat(skip.json().get("messages").asInt()).isEqualTo(2);
+    assertThat(skip.json().get("skipped_lines").asInt()).isEqualTo(2);
+    assertThat(
+            cli.run("list", "--user-id", "alice", "--json")
+                .json()
+                .get("results")
+                .findValuesAsText("memory"))
+        .containsExactlyInAnyOrder("I play the cello", "I live in Lisbon");
+
+    Cli.Result text =
+        cli.run("import", longOnly.toString(), "--user-id", "bob", "--on-invalid", "SKIP");
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("skipped 1 invalid line (named on stderr)");
+
+    Cli.Result records =
+        cli.run("import", longOnly.toString(), "--format", "mem0", "--on-invalid=skip");
+    assertThat(records.exitCode()).isEqualTo(2);
+    assertThat(records.err()).contains("on_invalid: skip applies to JSON Lines of messages");
+    Cli.Result unknown = cli.run("import", longOnly.toString(), "--on-invalid=ignore");
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.err()).contains("expected stop or skip");
+  }
 }

@@ -5,6 +5,7 @@ import dev.engram.EngramException;
 import dev.engram.LanguageModelException;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.StorageException;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import java.util.Locale;
 import java.util.Optional;
@@ -16,7 +17,8 @@ import java.util.Optional;
  * when the detail is {@code request}), 404 on {@code memory_id} a {@link MemoryNotFoundException},
  * 502/503 on {@code model} a {@link LanguageModelException} of the kind named in the error, 503 on
  * {@code storage} a {@link StorageException}, 409 on {@code graph} an {@link
- * IllegalStateException}; anything else a {@link RemoteCallException}.
+ * IllegalStateException}, 413 with a {@code limit} (a text over the engine's limit) a {@link
+ * TextTooLongException}; anything else a {@link RemoteCallException}.
  */
 final class RemoteErrors {
   private static final String INVALID = "invalid request: ";
@@ -45,6 +47,10 @@ final class RemoteErrors {
         message = message.substring(detail.length() + 1);
       }
       return new ValidationException(detail, message);
+    }
+    if (status == 413 && body.path("limit").isInt() && body.path("length").isInt()) {
+      return new TextTooLongException(
+          detail, body.path("length").asInt(), body.path("limit").asInt());
     }
     if ((status == 502 || status == 503) && detail.equals("model")) {
       return new LanguageModelException(modelFailure(error, status), error);

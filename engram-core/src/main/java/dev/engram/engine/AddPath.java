@@ -62,6 +62,11 @@ final class AddPath {
     return addBatch(tenant, List.of(request)).get(0);
   }
 
+  /** The edge checks of {@link #addBatch}, for one request, without running it. */
+  void check(AddRequest r) {
+    RequestChecks.checkAdd(r, engine.config.maxTextLength(), engine.config.maxMessagesPerAdd());
+  }
+
   /**
    * Plans every request, then commits all of them in one change set. The scope locks of the
    * requests that need one are all taken first, in stripe order ({@link ScopeLocks#lockAll}), so
@@ -69,7 +74,7 @@ final class AddPath {
    */
   List<AddResult> addBatch(String tenant, List<AddRequest> given) {
     for (AddRequest r : given) {
-      RequestChecks.checkAdd(r, engine.config.maxTextLength(), engine.config.maxMessagesPerAdd());
+      check(r);
     }
     Instant received = engine.config.clock().instant();
     List<AddRequest> requests = given.stream().map(r -> timed(r, received)).toList();

@@ -101,6 +101,12 @@ public final class EngramMemory implements Memory {
   }
 
   @Override
+  public void check(AddRequest request) {
+    Objects.requireNonNull(request, "request");
+    addPath.check(request);
+  }
+
+  @Override
   public List<AddResult> addBatch(List<AddRequest> requests) {
     Objects.requireNonNull(requests, "requests");
     engine.ensureOpen();

@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.AddRequest;
 import dev.engram.Message;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import java.util.List;
 import java.util.Set;
@@ -39,8 +40,7 @@ final class RequestChecks {
       throw new ValidationException(field, "must not be empty");
     }
     if (text.length() > maxTextLength) {
-      throw new ValidationException(
-          field, "is " + text.length() + " characters long; the limit is " + maxTextLength);
+      throw new TextTooLongException(field, text.length(), maxTextLength);
     }
     return text.trim();
   }

@@ -10,6 +10,7 @@ import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.Tenants;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import dev.engram.filter.Mem0Filters;
 import java.time.Instant;
@@ -83,13 +84,14 @@ public abstract class ValidationContract extends ChangeContract {
                 AddRequest.builder(ALICE).user("this is fine").user("   ").infer(false).build()));
     assertRejected(
         "messages[0].content", () -> memory.add(AddRequest.builder(ALICE).user("").build()));
-    String oversized = "x".repeat(16_385);
+    String oversized = "x".repeat(1_048_577);
     assertRejected(
         "messages[0].content",
         () -> memory.add(AddRequest.builder(ALICE).user(oversized).infer(false).build()));
     assertThatThrownBy(() -> memory.add(AddRequest.builder(ALICE).user(oversized).build()))
-        .hasMessageContaining("16385")
-        .hasMessageContaining("16384");
+        .isInstanceOf(TextTooLongException.class)
+        .hasMessageContaining("1048577")
+        .hasMessageContaining("the limit is 1048576");
     List<Message> many = new ArrayList<>();
     for (int i = 0; i < 1001; i++) {
       many.add(Message.user("message " + i));
@@ -178,7 +180,7 @@ public abstract class ValidationContract extends ChangeContract {
     assertRejected("memory_id", () -> memory.update("x".repeat(65), MemoryUpdate.text("new text")));
     assertRejected("memory_id", () -> memory.delete("00000000-0000-0000-0000-000000000000"));
     assertRejected("text", () -> memory.update(existing, MemoryUpdate.text("  ")));
-    assertRejected("text", () -> memory.update(existing, MemoryUpdate.text("y".repeat(16_385))));
+    assertRejected("text", () -> memory.update(existing, MemoryUpdate.text("y".repeat(1_048_577))));
     assertRejected("update", () -> memory.update(existing, MemoryUpdate.text(null)));
     assertThat(memory.get(existing).orElseThrow().text()).isEqualTo("an existing memory");
     assertThat(memory.history(existing)).hasSize(1);

@@ -24,9 +24,9 @@
  *   <li>{@code contains} and {@code icontains} test the actual values (kept in doc values) with
  *       {@code String.contains} after {@code toLowerCase(Locale.ROOT)}, evaluated only on documents
  *       the tenant and scope already admit;
- *   <li>string values too long for a Lucene term (32,766 UTF-8 bytes; a 16,384-character memory
- *       text can exceed it) are not truncated: they are kept in doc values and tested one by one,
- *       so every operator stays exact;
+ *   <li>string values too long for a Lucene term (32,766 UTF-8 bytes; a memory text of up to 1 MiB
+ *       characters can exceed it) are not truncated: they are kept in doc values and tested one by
+ *       one, so every operator stays exact;
  *   <li>times are indexed at nanosecond precision, since stored instants carry sub-millisecond
  *       digits;
  *   <li>{@code ne}, {@code nin} and {@code NOT} match everything but the positive condition: a

@@ -24,6 +24,7 @@ import dev.engram.Ranking;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
@@ -149,6 +150,7 @@ final class MemoryTools {
           args.string("expiration_date")
               .ifPresent(d -> b.expiration(JsonInput.date("expiration_date", d)));
           AddRequest request = b.build();
+          checkLength(memory, request, args.string("text").isPresent());
           progress.report(0, 1, "remembering " + messages.size() + " message(s) in " + scope.key());
           AddResult result = memory.add(request);
           progress.report(1, 1, "stored " + result.events().size() + " event(s)");
@@ -463,6 +465,22 @@ final class MemoryTools {
             () ->
                 new ValidationException(
                     "memory_id", "no memory with id '" + id + "' in " + scope.key()));
+  }
+
+  /**
+   * Checks the request against the memory's limits before anything runs, so that a text over the
+   * limit is refused naming the argument the caller gave: {@code text} when the message came from
+   * it, else {@code messages[i].content}.
+   */
+  private static void checkLength(Memory memory, AddRequest request, boolean fromText) {
+    try {
+      memory.check(request);
+    } catch (TextTooLongException e) {
+      if (fromText) {
+        throw new TextTooLongException("text", e.length(), e.limit());
+      }
+      throw e;
+    }
   }
 
   private static List<Message> messagesOf(ToolArguments args) {

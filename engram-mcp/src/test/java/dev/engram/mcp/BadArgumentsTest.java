@@ -53,6 +53,18 @@ class BadArgumentsTest {
     c.add(
         new Case("add_memory", Map.of("text", "x", "expiration_date", "soon"), "expiration_date"));
     c.add(new Case("add_memory", Map.of("text", "x", "bogus", 1), "bogus"));
+    // Over the engine's default text limit (1 MiB characters): named, with the limit.
+    String tooLong = "x".repeat(1_048_577);
+    c.add(
+        new Case(
+            "add_memory",
+            Map.of("text", tooLong),
+            "'text': is 1048577 characters long; the limit is 1048576"));
+    c.add(
+        new Case(
+            "add_memory",
+            Map.of("messages", List.of(msg, Map.of("role", "user", "content", tooLong))),
+            "'messages[1].content': is 1048577 characters long; the limit is 1048576"));
     c.add(new Case("add_memory", Map.of("text", "x", "user_id", "has space"), "user_id"));
     c.add(new Case("add_memory", Map.of("text", "x", "user_id", 42), "user_id"));
     c.add(new Case("search_memories", Map.of(), "query"));

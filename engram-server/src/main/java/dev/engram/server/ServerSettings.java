@@ -11,7 +11,9 @@ import java.util.Objects;
  *
  * @param host the address to bind (default {@code 127.0.0.1})
  * @param port the TCP port; 0 picks a free one (default 8765)
- * @param maxBodyBytes the largest request body accepted; larger ones get 413 (default 1 MiB)
+ * @param maxBodyBytes the largest request body accepted; larger ones get 413 (default 8 MiB: room
+ *     for a message at the engine's default text limit of 1 MiB characters, in JSON, at up to three
+ *     UTF-8 bytes a character)
  * @param rateLimitPerMinute requests per minute allowed per API key, 0 for no limit (default 0)
  * @param insecureNoAuth serve without API keys: every request acts as an admin of the {@code
  *     default} tenant; refused on a non-loopback address (default false)
@@ -37,7 +39,7 @@ public record ServerSettings(
     Duration keyCacheTtl) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 8765;
-  public static final long DEFAULT_MAX_BODY_BYTES = 1L << 20;
+  public static final long DEFAULT_MAX_BODY_BYTES = 8L << 20;
   public static final Duration DEFAULT_KEY_CACHE_TTL = Duration.ofSeconds(2);
 
   /** The longest a revoked key may keep working on a server that has seen it. */

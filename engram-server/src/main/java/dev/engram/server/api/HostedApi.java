@@ -167,6 +167,9 @@ public final class HostedApi {
   private Reply addAsync(Call c) {
     ObjectNode body = c.bodyObject();
     AddRequest request = AddBody.parse(body, c.receivedAt());
+    // Refused here, before an event is queued: a text over the engine's limit is a 413 now, not a
+    // failed event later.
+    c.memory().check(request);
     if (!Fields.bool(body, "async_mode").orElse(true)) {
       AddEvent done = events.runNow(c.principal().tenant(), request);
       ObjectNode o = PlatformJson.event(done);
@@ -212,6 +215,7 @@ public final class HostedApi {
 
   /** Runs an add now (recorded as an event too) and answers mem0's {@code {"results": [...]}}. */
   static Reply syncAdd(AddEvents events, Call c, AddRequest request) {
+    c.memory().check(request);
     AddEvent done = events.runNow(c.principal().tenant(), request);
     return new Reply(200, Reply.JSON, done.results().orElseThrow());
   }

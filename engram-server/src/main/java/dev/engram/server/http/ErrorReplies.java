@@ -5,6 +5,7 @@ import dev.engram.EngramException;
 import dev.engram.LanguageModelException;
 import dev.engram.MemoryNotFoundException;
 import dev.engram.StorageException;
+import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import io.javalin.http.HttpResponseException;
@@ -16,9 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a failure into mem0's JSON error body {@code {"error": ..., "detail": ...}} with the right
- * status: 400 bad input (detail names the field), 401/403 keys and roles, 404, 405, 413, 415, 429,
- * 502 when the model provider refused, 503 when it or the storage is unavailable. Anything else is
- * a bug: 500 with an error id, logged with its stack trace.
+ * status: 400 bad input (detail names the field), 401/403 keys and roles, 404, 405, 413 (a body
+ * over the server's limit, or a text over the engine's: detail names the field, {@code length} and
+ * {@code limit} give the numbers), 415, 429, 502 when the model provider refused, 503 when it or
+ * the storage is unavailable. Anything else is a bug: 500 with an error id, logged with its stack
+ * trace.
  */
 public final class ErrorReplies {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorReplies.class);
@@ -34,6 +37,12 @@ public final class ErrorReplies {
     }
     if (e instanceof MemoryNotFoundException m) {
       return reply(404, m.getMessage(), "memory_id", Map.of());
+    }
+    if (e instanceof TextTooLongException t) {
+      ErrorReply r = reply(413, "payload too large: " + t.getMessage(), t.field(), Map.of());
+      r.body().put("length", t.length());
+      r.body().put("limit", t.limit());
+      return r;
     }
     if (e instanceof ValidationException v) {
       return reply(400, "invalid request: " + v.getMessage(), v.field(), Map.of());
