@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -113,7 +114,7 @@ public final class EngramServer implements AutoCloseable {
     page[0] = OpenApiDocument.page(routes.routes());
     // The cache is the server's view of the keys, not their owner: it is never closed (the caller
     // closes the store).
-    ApiKeyStore keys = new CachedApiKeyStore(b.keys, b.clock, settings.keyCacheTtl());
+    ApiKeyStore keys = new CachedApiKeyStore(b.keys, b.ticker, settings.keyCacheTtl());
     this.accessLog = AccessLog.toLogger();
     RouteTable.RouteEnv env =
         new RouteTable.RouteEnv(
@@ -230,6 +231,7 @@ public final class EngramServer implements AutoCloseable {
     private ApiKeyStore keys;
     private AddEventStore eventStore;
     private Clock clock = systemClock();
+    private LongSupplier ticker = System::nanoTime;
     private final Map<String, HttpServlet> servlets = new LinkedHashMap<>();
 
     private Builder(Memory memory) {
@@ -253,6 +255,15 @@ public final class EngramServer implements AutoCloseable {
 
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /**
+     * The monotonic time, in nanoseconds, that measures durations such as how long an authenticated
+     * key stays cached (default {@code System::nanoTime}); a test moves it by hand.
+     */
+    public Builder ticker(LongSupplier nanos) {
+      this.ticker = Objects.requireNonNull(nanos, "ticker");
       return this;
     }
 

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -52,6 +53,18 @@ public final class ServerFixture implements AutoCloseable {
    */
   public ServerFixture(
       Path dir, ServerSettings settings, Clock serverClock, UnaryOperator<Engram.Builder> engine) {
+    this(dir, settings, serverClock, System::nanoTime, engine);
+  }
+
+  /**
+   * As above, with {@code ticker} as the server's monotonic time (the key cache's entries' age).
+   */
+  public ServerFixture(
+      Path dir,
+      ServerSettings settings,
+      Clock serverClock,
+      LongSupplier ticker,
+      UnaryOperator<Engram.Builder> engine) {
     this.dir = dir;
     HashEmbedder embedder = new HashEmbedder();
     this.memory =
@@ -70,6 +83,7 @@ public final class ServerFixture implements AutoCloseable {
             .keys(keys)
             .events(events)
             .clock(serverClock)
+            .ticker(ticker)
             .build()
             .start();
   }

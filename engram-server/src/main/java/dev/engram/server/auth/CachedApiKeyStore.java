@@ -1,14 +1,13 @@
 package dev.engram.server.auth;
 
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * An {@link ApiKeyStore} that remembers the keys it authenticated for a short time, so that a
@@ -20,8 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * PostgreSQL store) within {@code ttl}, as the cache's entries are trusted no longer. Only
  * successes are remembered: an unknown or revoked key is looked up every time, so a key created
  * elsewhere works at once. Entries are found by the SHA-256 of the presented key, never by the key
- * itself, so neither the cache nor its lookups' timing reveal a key. The time comes from the
- * injected clock. Thread-safe.
+ * itself, so neither the cache nor its lookups' timing reveal a key. An entry's age is measured on
+ * a monotonic ticker (nanoseconds, {@code System::nanoTime} in the server), not on the wall clock:
+ * a key check reads no time that a request's dates could see, and a clock set back trusts no key
+ * longer. Thread-safe.
  */
 public final class CachedApiKeyStore implements ApiKeyStore {
   /**
@@ -31,22 +32,22 @@ public final class CachedApiKeyStore implements ApiKeyStore {
   static final int MAX_ENTRIES = 10_000;
 
   private final ApiKeyStore store;
-  private final Clock clock;
+  private final LongSupplier ticker;
   private final Duration ttl;
   private final Map<ByteBuffer, Entry> byHash = new ConcurrentHashMap<>();
 
-  /** A principal and until when it may be trusted without asking the store. */
-  private record Entry(Principal principal, Instant trustedUntil) {}
+  /** A principal and the ticker's reading when it was checked against the store. */
+  private record Entry(Principal principal, long checkedAt) {}
 
   /**
    * @param store the keys
-   * @param clock the time of the entries' expiry
+   * @param ticker a monotonic time in nanoseconds that measures the entries' age
    * @param ttl how long an authenticated key is trusted without asking the store; zero asks every
    *     time
    */
-  public CachedApiKeyStore(ApiKeyStore store, Clock clock, Duration ttl) {
+  public CachedApiKeyStore(ApiKeyStore store, LongSupplier ticker, Duration ttl) {
     this.store = Objects.requireNonNull(store, "store");
-    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.ttl = Objects.requireNonNull(ttl, "ttl");
     if (ttl.isNegative()) {
       throw new IllegalArgumentException("ttl must not be negative, got " + ttl);
@@ -78,9 +79,9 @@ public final class CachedApiKeyStore implements ApiKeyStore {
       return store.authenticate(presentedKey);
     }
     ByteBuffer hash = ByteBuffer.wrap(KeySecrets.hash(presentedKey));
-    Instant now = clock.instant();
+    long now = ticker.getAsLong();
     Entry cached = byHash.get(hash);
-    if (cached != null && now.isBefore(cached.trustedUntil())) {
+    if (cached != null && now - cached.checkedAt() < ttl.toNanos()) {
       return Optional.of(cached.principal());
     }
     Optional<Principal> found = store.authenticate(presentedKey);
@@ -88,7 +89,7 @@ public final class CachedApiKeyStore implements ApiKeyStore {
       if (byHash.size() >= MAX_ENTRIES) {
         byHash.clear();
       }
-      byHash.put(hash, new Entry(found.get(), now.plus(ttl)));
+      byHash.put(hash, new Entry(found.get(), now));
     } else {
       byHash.remove(hash);
     }
