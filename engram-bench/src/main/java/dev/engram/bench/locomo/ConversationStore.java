@@ -72,9 +72,9 @@ final class ConversationStore implements AutoCloseable {
 
   /**
    * The least text limit ({@code Engram.Builder#maxTextLength}) a store is opened with: 1 MiB
-   * characters, far above the library's default (16,384), which BEAM's conversations exceed (turns
-   * of 18,385, 53,108 and 348,853 characters), so that a long turn is measured instead of aborting
-   * the run.
+   * characters, the library's default; a data file with a longer turn raises it to that turn's
+   * length (BEAM's longest is 348,853 characters), so that a long turn is measured instead of
+   * aborting the run.
    */
   static final int TEXT_LIMIT_FLOOR = 1 << 20;
 

@@ -22,13 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The harness on BEAM conversations converted to LoCoMo's format: questions keep their {@code
  * beam_type}, the reports score them per type beside the category, and a turn longer than the
- * library's default text limit (16,384 characters) is stored instead of aborting the run. A
+ * library's former text limit (16,384 characters) is stored instead of aborting the run. A
  * synthetic file written by the test, with the hash test embedder (a fake: no model); the BEAM
  * sample itself (../shared/data/beam, kept out of the repository by its licence) is read by the
  * benchmarks, not by the tests, so the suite runs in a clone without it.
  */
 class BeamFormatTest {
-  /** Longer than the library's default text limit (16,384). */
+  /** Longer than the library's former text limit (16,384). */
   static final int LONG_TURN_CHARS = 20_000;
 
   @TempDir Path work;
