@@ -316,6 +316,12 @@ final class AddPath {
     private final TokenCounter counter;
     private final Map<String, List<Passage>> passages = new HashMap<>();
 
+    /**
+     * What a memory drawn from a long message embeds as its context embedding: the passage that
+     * holds it, shared by every memory of that passage (embedded once), by memory id.
+     */
+    final Map<String, String> contextEmbeddingTexts = new HashMap<>();
+
     Staged(AddRequest request, int passageTokens, TokenCounter counter) {
       this.request = request;
       this.passageTokens = passageTokens;
@@ -361,10 +367,14 @@ final class AddPath {
    * A new or changed memory's source context ({@link SourceContext}), or none when they are off.
    */
   private String sourceContext(
-      Staged s, Optional<Message> previous, List<String> sourceIds, String text) {
-    return engine.config.sourceContext()
-        ? SourceContext.of(s.request.messages(), previous, sourceIds, text, s::passagesOf)
-        : "";
+      Staged s, String memoryId, Optional<Message> previous, List<String> sourceIds, String text) {
+    if (!engine.config.sourceContext()) {
+      return "";
+    }
+    SourceContext.Drawn drawn =
+        SourceContext.draw(s.request.messages(), previous, sourceIds, text, s::passagesOf);
+    drawn.passage().ifPresent(passage -> s.contextEmbeddingTexts.put(memoryId, passage));
+    return drawn.context();
   }
 
   /** The last message of the request's scope's window, if any. */
@@ -412,7 +422,10 @@ final class AddPath {
         s.change(
             MemoryChange.add(
                 new StoredMemory(
-                    tenant, item, new float[0], sourceContext(s, previous, a.sourceIds(), text)),
+                    tenant,
+                    item,
+                    new float[0],
+                    sourceContext(s, item.id(), previous, a.sourceIds(), text)),
                 a.actorId(),
                 a.role(),
                 pipeline));
@@ -448,7 +461,10 @@ final class AddPath {
         s.change(
             MemoryChange.update(
                 new StoredMemory(
-                    tenant, updated, new float[0], sourceContext(s, previous, List.of(), text)),
+                    tenant,
+                    updated,
+                    new float[0],
+                    sourceContext(s, updated.id(), previous, List.of(), text)),
                 old.text(),
                 pipeline));
       } else if (p instanceof MemoryInference.Delete) {
@@ -563,7 +579,8 @@ final class AddPath {
   /**
    * Embeds every new or changed text of the batch in one call and fills in the change set; with
    * context embeddings on, the same call embeds each such memory's context text ({@link
-   * EmbeddingTexts#withContext}) too.
+   * EmbeddingTexts#withContext}) too; a memory drawn from a long message embeds the passage that
+   * holds it instead, and memories that share a context text share its one embedding.
    */
   private void embed(List<Staged> staged) {
     List<String> ids =
@@ -576,12 +593,25 @@ final class AddPath {
       }
     }
     int memoryTexts = texts.size();
+    // a context text embedded once however many memories share it (a long message's passage)
+    Map<String, Integer> contextTexts = new LinkedHashMap<>();
+    Map<String, Integer> contextOf = new HashMap<>();
     if (engine.config.contextEmbeddings()) {
       for (Staged s : staged) {
         for (MemoryChange c : s.changes) {
           if (c.event() != dev.engram.EventType.DELETE && !c.memory().context().isEmpty()) {
-            ids.add(c.memory().id());
-            texts.add(EmbeddingTexts.withContext(c.memory().item(), c.memory().context()));
+            String id = c.memory().id();
+            String text = s.contextEmbeddingTexts.get(id);
+            if (text == null) {
+              text = EmbeddingTexts.withContext(c.memory().item(), c.memory().context());
+            }
+            Integer at = contextTexts.get(text);
+            if (at == null) {
+              at = memoryTexts + contextTexts.size();
+              contextTexts.put(text, at);
+              texts.add(text);
+            }
+            contextOf.put(id, at);
           }
         }
       }
@@ -590,9 +620,10 @@ final class AddPath {
         Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
     Map<String, float[]> byId = new HashMap<>();
     Map<String, float[]> contextById = new HashMap<>();
-    for (int i = 0; i < vectors.size(); i++) {
-      (i < memoryTexts ? byId : contextById).put(ids.get(i), vectors.get(i));
+    for (int i = 0; i < memoryTexts; i++) {
+      byId.put(ids.get(i), vectors.get(i));
     }
+    contextOf.forEach((id, at) -> contextById.put(id, vectors.get(at).clone()));
     for (Staged s : staged) {
       for (int j = 0; j < s.changes.size(); j++) {
         MemoryChange c = s.changes.get(j);

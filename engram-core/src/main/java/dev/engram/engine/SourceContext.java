@@ -73,6 +73,27 @@ final class SourceContext {
       List<String> sourceIds,
       String memoryText,
       Function<String, List<Passage>> passagesOf) {
+    return draw(messages, previous, sourceIds, memoryText, passagesOf).context();
+  }
+
+  /**
+   * A memory's context, and the passage of a long source message that holds it, if it came from one
+   * (and is not that passage itself).
+   *
+   * @param context the context text ({@link #of(List, Optional, List, String, Function)})
+   * @param passage the holding passage's text, empty if no source message was long
+   */
+  record Drawn(String context, Optional<String> passage) {}
+
+  /**
+   * The context as {@link #of(List, Optional, List, String, Function)} draws it, with its passage.
+   */
+  static Drawn draw(
+      List<Message> messages,
+      Optional<Message> previous,
+      List<String> sourceIds,
+      String memoryText,
+      Function<String, List<Passage>> passagesOf) {
     List<Message> said = new ArrayList<>();
     for (Message m : messages) {
       if (m.role() != Role.SYSTEM) {
@@ -92,7 +113,11 @@ final class SourceContext {
     }
     if (first < 0) {
       if (said.size() >= MAX_MESSAGES) {
-        return ""; // a long add without provenance: which of its messages the memory came from is
+        return new Drawn(
+            "",
+            Optional
+                .empty()); // a long add without provenance: which of its messages the memory came
+        // from is
         // unknown
       }
       parts = said;
@@ -105,9 +130,13 @@ final class SourceContext {
       previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(m -> context.add(m.content()));
     }
     String own = memoryText.strip();
+    Optional<String> holdingPassage = Optional.empty();
     for (Message m : parts) {
       List<Passage> passages = passagesOf.apply(m.content());
       String part = passages.isEmpty() ? m.content() : holding(passages, m.content(), own).text();
+      if (!passages.isEmpty() && holdingPassage.isEmpty() && !part.equals(own)) {
+        holdingPassage = Optional.of(part);
+      }
       if (!part.strip().equals(own)) {
         context.add(
             part); // a message stored verbatim as the memory adds nothing its text does not hold
@@ -128,7 +157,7 @@ final class SourceContext {
       }
       out.append(text, 0, end);
     }
-    return out.toString();
+    return new Drawn(out.toString(), holdingPassage);
   }
 
   /**
