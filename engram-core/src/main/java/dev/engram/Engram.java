@@ -95,6 +95,7 @@ public final class Engram {
     private final TokenCounter tokenCounter;
     private final QueryAnalyzer queryAnalyzer;
     private final boolean contextEmbeddings;
+    private final int passageTokens;
     private final Supplier<String> ids;
 
     /**
@@ -123,6 +124,7 @@ public final class Engram {
       this.tokenCounter = b.tokenCounter;
       this.queryAnalyzer = b.queryAnalyzer;
       this.contextEmbeddings = b.contextEmbeddings;
+      this.passageTokens = b.passageTokens;
       this.ids = b.ids;
     }
 
@@ -261,6 +263,14 @@ public final class Engram {
       return contextEmbeddings;
     }
 
+    /**
+     * The most tokens ({@link #tokenCounter()}) of one passage of a long message (default {@value
+     * Builder#DEFAULT_PASSAGE_TOKENS}): see {@link Builder#passageTokens}.
+     */
+    public int passageTokens() {
+      return passageTokens;
+    }
+
     /** Where new memory, entity and relation ids come from (default random UUIDs). */
     public Supplier<String> ids() {
       return ids;
@@ -271,6 +281,15 @@ public final class Engram {
   public static final class Builder {
     /** The default of {@link #maxTextLength}: 1 MiB (1,048,576 characters). */
     public static final int DEFAULT_MAX_TEXT_LENGTH = 1 << 20;
+
+    /**
+     * The default of {@link #passageTokens}: 256 cl100k tokens. The default embedders read a text's
+     * first 512 wordpieces; on the BEAM sample's messages a passage counts 1.16 wordpieces per
+     * cl100k token at the median and up to 2.15 (code, numbers, tables), and at 256 all but one of
+     * its 3,120 passages fit 512 wordpieces with the speaker's name before them (at 300: three; at
+     * 400: 179). docs/BENCHMARKS.md, "Long messages".
+     */
+    public static final int DEFAULT_PASSAGE_TOKENS = 256;
 
     private Storage openedStorage;
     private StorageFactory storageFactory;
@@ -285,6 +304,7 @@ public final class Engram {
     private int windowSize = 20;
     private boolean sourceContext = true;
     private boolean contextEmbeddings;
+    private int passageTokens = DEFAULT_PASSAGE_TOKENS;
     private int maxTextLength = DEFAULT_MAX_TEXT_LENGTH;
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
@@ -472,6 +492,23 @@ public final class Engram {
     }
 
     /**
+     * The most tokens (by {@link #tokenCounter}) of one passage of a long message; default {@value
+     * #DEFAULT_PASSAGE_TOKENS}. An embedder reads only a text's first few hundred tokens (512
+     * wordpieces for the default ones), so a longer message is split into passages ({@code
+     * dev.engram.text.Passages}: at paragraph breaks, then lines, sentences and words, never inside
+     * a code block or a list item that fits): without an extractor ({@code infer=false}, or {@code
+     * VerbatimInference}) each passage becomes a memory of its own, with the message's provenance
+     * and its offsets in the message ({@link MemoryItem#PASSAGE_START}); the source context of a
+     * memory drawn from a long message is the passage that holds it. A message within the limit is
+     * stored whole, as before. Choose it so that a passage, with the speaker's name before it, fits
+     * the embedder's window in its own tokens. Must be at least 1.
+     */
+    public Builder passageTokens(int n) {
+      this.passageTokens = n;
+      return this;
+    }
+
+    /**
      * The longest message or memory text accepted, in characters (UTF-16 code units); default
      * {@value #DEFAULT_MAX_TEXT_LENGTH} (1 MiB), room for a pasted document or a long answer. A
      * longer text is refused before anything is written, with a {@link TextTooLongException} naming
@@ -595,6 +632,7 @@ public final class Engram {
       positive("candidatesPerSignal", candidatesPerSignal);
       positive("windowSize", windowSize);
       positive("maxTextLength", maxTextLength);
+      positive("passageTokens", passageTokens);
       positive("maxMessagesPerAdd", maxMessagesPerAdd);
       positive("asyncThreads", asyncThreads);
       if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {

@@ -40,6 +40,19 @@ public record MemoryItem(
     List<String> sourceIds,
     LocalDate expirationDate) {
 
+  /**
+   * The metadata key of a passage's start: a message longer than {@link
+   * Engram.Builder#passageTokens} is stored as one memory per passage ({@code infer=false}, or no
+   * extractor), each with the message's provenance ({@link #sourceIds}, actor, role, event time)
+   * and, in its metadata, the {@code char} offsets of its text in the message's content: {@code
+   * content.substring(passage_start, passage_end)} is the memory's text. A whole message has
+   * neither key.
+   */
+  public static final String PASSAGE_START = "passage_start";
+
+  /** The metadata key of a passage's end (exclusive): {@link #PASSAGE_START}. */
+  public static final String PASSAGE_END = "passage_end";
+
   public MemoryItem {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(text, "text");

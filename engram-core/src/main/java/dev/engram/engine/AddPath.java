@@ -13,6 +13,7 @@ import dev.engram.RelationChanges;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
+import dev.engram.TokenCounter;
 import dev.engram.filter.Filter;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
@@ -26,6 +27,8 @@ import dev.engram.spi.ScopeLease;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
 import dev.engram.spi.UsageMeter;
+import dev.engram.text.Passage;
+import dev.engram.text.Passages;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -309,9 +312,33 @@ final class AddPath {
     final List<String> addedRelations = new ArrayList<>();
     final List<String> invalidatedRelations = new ArrayList<>();
     ChangeSet.WindowAppend window;
+    private final int passageTokens;
+    private final TokenCounter counter;
+    private final Map<String, List<Passage>> passages = new HashMap<>();
 
-    Staged(AddRequest request) {
+    /**
+     * What a memory drawn from a long message embeds as its context embedding: the passage that
+     * holds it, shared by every memory of that passage (embedded once), by memory id.
+     */
+    final Map<String, String> contextEmbeddingTexts = new HashMap<>();
+
+    Staged(AddRequest request, int passageTokens, TokenCounter counter) {
       this.request = request;
+      this.passageTokens = passageTokens;
+      this.counter = counter;
+    }
+
+    /**
+     * The passages of a message content longer than the passage limit, none for a shorter one; each
+     * content split once per add, however many memories it gives.
+     */
+    List<Passage> passagesOf(String content) {
+      return passages.computeIfAbsent(
+          content,
+          c ->
+              counter.count(c) <= passageTokens
+                  ? List.of()
+                  : Passages.split(c, passageTokens, counter));
     }
 
     List<MemoryEvent> events() {
@@ -340,10 +367,14 @@ final class AddPath {
    * A new or changed memory's source context ({@link SourceContext}), or none when they are off.
    */
   private String sourceContext(
-      AddRequest r, Optional<Message> previous, List<String> sourceIds, String text) {
-    return engine.config.sourceContext()
-        ? SourceContext.of(r.messages(), previous, sourceIds, text)
-        : "";
+      Staged s, String memoryId, Optional<Message> previous, List<String> sourceIds, String text) {
+    if (!engine.config.sourceContext()) {
+      return "";
+    }
+    SourceContext.Drawn drawn =
+        SourceContext.draw(s.request.messages(), previous, sourceIds, text, s::passagesOf);
+    drawn.passage().ifPresent(passage -> s.contextEmbeddingTexts.put(memoryId, passage));
+    return drawn.context();
   }
 
   /** The last message of the request's scope's window, if any. */
@@ -363,9 +394,8 @@ final class AddPath {
   }
 
   private Staged stage(String tenant, AddRequest r, Optional<Message> previous) {
-    Staged s = new Staged(r);
-    List<PlannedChange> plan =
-        r.infer() ? engine.config.inference().plan(context(tenant, r, s.usage)) : verbatim(r);
+    Staged s = new Staged(r, engine.config.passageTokens(), engine.config.tokenCounter());
+    List<PlannedChange> plan = r.infer() ? infer(tenant, r, s.usage) : verbatim(r);
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
@@ -377,7 +407,7 @@ final class AddPath {
                 engine.config.ids().get(),
                 text,
                 Hashes.md5(text),
-                r.metadata(),
+                withPlanned(r.metadata(), a.metadata()),
                 r.scope().userId().orElse(null),
                 r.scope().agentId().orElse(null),
                 r.scope().runId().orElse(null),
@@ -392,7 +422,10 @@ final class AddPath {
         s.change(
             MemoryChange.add(
                 new StoredMemory(
-                    tenant, item, new float[0], sourceContext(r, previous, a.sourceIds(), text)),
+                    tenant,
+                    item,
+                    new float[0],
+                    sourceContext(s, item.id(), previous, a.sourceIds(), text)),
                 a.actorId(),
                 a.role(),
                 pipeline));
@@ -428,7 +461,10 @@ final class AddPath {
         s.change(
             MemoryChange.update(
                 new StoredMemory(
-                    tenant, updated, new float[0], sourceContext(r, previous, List.of(), text)),
+                    tenant,
+                    updated,
+                    new float[0],
+                    sourceContext(s, updated.id(), previous, List.of(), text)),
                 old.text(),
                 pipeline));
       } else if (p instanceof MemoryInference.Delete) {
@@ -450,16 +486,42 @@ final class AddPath {
     return ((MemoryInference.Noop) p).memoryId();
   }
 
-  private static List<PlannedChange> verbatim(AddRequest r) {
+  /** The add's metadata with what the plan gives the memory beside it (the plan's keys win). */
+  private static Map<String, Object> withPlanned(
+      Map<String, Object> metadata, Map<String, Object> planned) {
+    if (planned.isEmpty()) {
+      return metadata;
+    }
+    Map<String, Object> merged = new LinkedHashMap<>(metadata == null ? Map.of() : metadata);
+    merged.putAll(planned);
+    return merged;
+  }
+
+  /**
+   * The configured inference's plan; {@link VerbatimInference} splits long messages at the engine's
+   * passage limit.
+   */
+  private List<PlannedChange> infer(String tenant, AddRequest r, UsageMeter usage) {
+    MemoryInference inference = engine.config.inference();
+    MemoryInference.InferenceContext context = context(tenant, r, usage);
+    return inference instanceof VerbatimInference verbatim
+        ? verbatim.plan(context, engine.config.passageTokens(), engine.config.tokenCounter())
+        : inference.plan(context);
+  }
+
+  /**
+   * An {@code infer=false} add: each non-system message verbatim, a long one as its passages
+   * ({@link VerbatimPassages}).
+   */
+  private List<PlannedChange> verbatim(AddRequest r) {
     List<PlannedChange> out = new ArrayList<>();
     for (Message m : r.messages()) {
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      Messages.Source src = Messages.source(m, r.timestamp());
-      out.add(
-          new MemoryInference.Add(
-              m.content().trim(), m.name(), m.role(), src.eventTime(), src.sourceIds()));
+      out.addAll(
+          VerbatimPassages.of(
+              m, r.timestamp(), engine.config.passageTokens(), engine.config.tokenCounter()));
     }
     return out;
   }
@@ -517,7 +579,8 @@ final class AddPath {
   /**
    * Embeds every new or changed text of the batch in one call and fills in the change set; with
    * context embeddings on, the same call embeds each such memory's context text ({@link
-   * EmbeddingTexts#withContext}) too.
+   * EmbeddingTexts#withContext}) too; a memory drawn from a long message embeds the passage that
+   * holds it instead, and memories that share a context text share its one embedding.
    */
   private void embed(List<Staged> staged) {
     List<String> ids =
@@ -530,12 +593,25 @@ final class AddPath {
       }
     }
     int memoryTexts = texts.size();
+    // a context text embedded once however many memories share it (a long message's passage)
+    Map<String, Integer> contextTexts = new LinkedHashMap<>();
+    Map<String, Integer> contextOf = new HashMap<>();
     if (engine.config.contextEmbeddings()) {
       for (Staged s : staged) {
         for (MemoryChange c : s.changes) {
           if (c.event() != dev.engram.EventType.DELETE && !c.memory().context().isEmpty()) {
-            ids.add(c.memory().id());
-            texts.add(EmbeddingTexts.withContext(c.memory().item(), c.memory().context()));
+            String id = c.memory().id();
+            String text = s.contextEmbeddingTexts.get(id);
+            if (text == null) {
+              text = EmbeddingTexts.withContext(c.memory().item(), c.memory().context());
+            }
+            Integer at = contextTexts.get(text);
+            if (at == null) {
+              at = memoryTexts + contextTexts.size();
+              contextTexts.put(text, at);
+              texts.add(text);
+            }
+            contextOf.put(id, at);
           }
         }
       }
@@ -544,9 +620,10 @@ final class AddPath {
         Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
     Map<String, float[]> byId = new HashMap<>();
     Map<String, float[]> contextById = new HashMap<>();
-    for (int i = 0; i < vectors.size(); i++) {
-      (i < memoryTexts ? byId : contextById).put(ids.get(i), vectors.get(i));
+    for (int i = 0; i < memoryTexts; i++) {
+      byId.put(ids.get(i), vectors.get(i));
     }
+    contextOf.forEach((id, at) -> contextById.put(id, vectors.get(at).clone()));
     for (Staged s : staged) {
       for (int j = 0; j < s.changes.size(); j++) {
         MemoryChange c = s.changes.get(j);

@@ -2,11 +2,16 @@ package dev.engram.engine;
 
 import dev.engram.Message;
 import dev.engram.Role;
+import dev.engram.text.Passage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The source context of a new memory ({@link dev.engram.spi.StoredMemory#context}): the words of
@@ -24,6 +29,12 @@ import java.util.Set;
  * #MAX_MESSAGES} messages or more, where which of them it came from is unknown, and it gets none.
  * System messages are left out. A context holds at most {@value #MAX_MESSAGES} messages (the first
  * ones), each up to {@value #MAX_MESSAGE_CHARACTERS} characters.
+ *
+ * <p>A source message longer than the passage limit ({@link
+ * dev.engram.Engram.Builder#passageTokens}) gives only the passage that holds the memory: the one
+ * its text is in, else the one that shares most of its words. So a memory from the end of a long
+ * message has the words around it as its context, not the message's opening; and a memory that is
+ * itself a passage adds none of it.
  */
 final class SourceContext {
   /** A longer message adds only its first this many characters. */
@@ -34,6 +45,8 @@ final class SourceContext {
    * sources).
    */
   static final int MAX_MESSAGES = 8;
+
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]{3,}");
 
   private SourceContext() {}
 
@@ -46,6 +59,41 @@ final class SourceContext {
       Optional<Message> previous,
       List<String> sourceIds,
       String memoryText) {
+    return of(messages, previous, sourceIds, memoryText, text -> List.of());
+  }
+
+  /**
+   * The context as {@link #of(List, Optional, List, String)} draws it, with a long source message's
+   * holding passage in its place: {@code passagesOf} gives a message content's passages, none for a
+   * content within the passage limit.
+   */
+  static String of(
+      List<Message> messages,
+      Optional<Message> previous,
+      List<String> sourceIds,
+      String memoryText,
+      Function<String, List<Passage>> passagesOf) {
+    return draw(messages, previous, sourceIds, memoryText, passagesOf).context();
+  }
+
+  /**
+   * A memory's context, and the passage of a long source message that holds it, if it came from one
+   * (and is not that passage itself).
+   *
+   * @param context the context text ({@link #of(List, Optional, List, String, Function)})
+   * @param passage the holding passage's text, empty if no source message was long
+   */
+  record Drawn(String context, Optional<String> passage) {}
+
+  /**
+   * The context as {@link #of(List, Optional, List, String, Function)} draws it, with its passage.
+   */
+  static Drawn draw(
+      List<Message> messages,
+      Optional<Message> previous,
+      List<String> sourceIds,
+      String memoryText,
+      Function<String, List<Passage>> passagesOf) {
     List<Message> said = new ArrayList<>();
     for (Message m : messages) {
       if (m.role() != Role.SYSTEM) {
@@ -65,28 +113,38 @@ final class SourceContext {
     }
     if (first < 0) {
       if (said.size() >= MAX_MESSAGES) {
-        return ""; // a long add without provenance: which of its messages the memory came from is
+        return new Drawn(
+            "",
+            Optional
+                .empty()); // a long add without provenance: which of its messages the memory came
+        // from is
         // unknown
       }
       parts = said;
       first = 0;
     }
-    List<Message> context = new ArrayList<>();
+    List<String> context = new ArrayList<>();
     if (first > 0) {
-      context.add(said.get(first - 1));
+      context.add(said.get(first - 1).content());
     } else {
-      previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(context::add);
+      previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(m -> context.add(m.content()));
     }
     String own = memoryText.strip();
+    Optional<String> holdingPassage = Optional.empty();
     for (Message m : parts) {
-      if (!m.content().strip().equals(own)) {
+      List<Passage> passages = passagesOf.apply(m.content());
+      String part = passages.isEmpty() ? m.content() : holding(passages, m.content(), own).text();
+      if (!passages.isEmpty() && holdingPassage.isEmpty() && !part.equals(own)) {
+        holdingPassage = Optional.of(part);
+      }
+      if (!part.strip().equals(own)) {
         context.add(
-            m); // a message stored verbatim as the memory adds nothing its text does not hold
+            part); // a message stored verbatim as the memory adds nothing its text does not hold
       }
     }
     StringBuilder out = new StringBuilder();
-    for (Message m : context.subList(0, Math.min(context.size(), MAX_MESSAGES))) {
-      String text = m.content().strip();
+    for (String piece : context.subList(0, Math.min(context.size(), MAX_MESSAGES))) {
+      String text = piece.strip();
       if (text.isEmpty()) {
         continue;
       }
@@ -99,6 +157,42 @@ final class SourceContext {
       }
       out.append(text, 0, end);
     }
-    return out.toString();
+    return new Drawn(out.toString(), holdingPassage);
+  }
+
+  /**
+   * The passage that holds {@code memoryText}: the one it is found in, else the first of those that
+   * share most of its words (of three letters or more, ignoring case).
+   */
+  static Passage holding(List<Passage> passages, String content, String memoryText) {
+    int at = memoryText.isEmpty() ? -1 : content.indexOf(memoryText);
+    if (at >= 0) {
+      for (Passage p : passages) {
+        if (at < p.end()) {
+          return p;
+        }
+      }
+    }
+    Set<String> words = words(memoryText);
+    Passage best = passages.get(0);
+    long bestShared = -1;
+    for (Passage p : passages) {
+      Set<String> own = words(p.text());
+      long shared = words.stream().filter(own::contains).count();
+      if (shared > bestShared) {
+        best = p;
+        bestShared = shared;
+      }
+    }
+    return best;
+  }
+
+  private static Set<String> words(String text) {
+    Set<String> words = new HashSet<>();
+    Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
+    while (m.find()) {
+      words.add(m.group());
+    }
+    return words;
   }
 }

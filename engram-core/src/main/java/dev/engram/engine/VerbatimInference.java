@@ -1,8 +1,10 @@
 package dev.engram.engine;
 
+import dev.engram.Engram;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
+import dev.engram.TokenCounter;
 import dev.engram.spi.MemoryInference;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +14,10 @@ import java.util.Map;
 /**
  * The inference used when no extractor is configured: each non-system message becomes a memory
  * verbatim, unless the scope already holds the same text (then NOOP). It never updates or deletes.
+ * A message longer than the engine's passage limit ({@link Engram.Builder#passageTokens}) becomes
+ * one memory per passage, each with the message's provenance and its offsets ({@link
+ * MemoryItem#PASSAGE_START}); called outside an engine, it splits at {@value
+ * Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens.
  */
 public final class VerbatimInference implements MemoryInference {
 
@@ -23,23 +29,29 @@ public final class VerbatimInference implements MemoryInference {
 
   @Override
   public List<PlannedChange> plan(InferenceContext context) {
+    return plan(context, Engram.Builder.DEFAULT_PASSAGE_TOKENS, TokenCounter.cl100k());
+  }
+
+  /** The plan, splitting messages longer than {@code passageTokens} by {@code counter}. */
+  List<PlannedChange> plan(InferenceContext context, int passageTokens, TokenCounter counter) {
     List<PlannedChange> out = new ArrayList<>();
     Map<String, Boolean> seen = new HashMap<>();
     for (Message m : context.messages()) {
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      String text = m.content().trim();
-      if (seen.putIfAbsent(text, Boolean.TRUE) != null) {
-        continue;
+      for (Add add : VerbatimPassages.of(m, context.timestamp(), passageTokens, counter)) {
+        String text = add.text();
+        if (seen.putIfAbsent(text, Boolean.TRUE) != null) {
+          continue;
+        }
+        List<MemoryItem> same = context.memories().withText(text);
+        if (!same.isEmpty()) {
+          out.add(new Noop(same.get(0).id()));
+          continue;
+        }
+        out.add(add);
       }
-      List<MemoryItem> same = context.memories().withText(text);
-      if (!same.isEmpty()) {
-        out.add(new Noop(same.get(0).id()));
-        continue;
-      }
-      Messages.Source src = Messages.source(m, context.timestamp());
-      out.add(new Add(text, m.name(), m.role(), src.eventTime(), src.sourceIds()));
     }
     return out;
   }

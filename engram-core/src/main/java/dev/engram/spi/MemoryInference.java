@@ -117,12 +117,27 @@ public interface MemoryInference {
    * @param role the source role, or null
    * @param eventTime when it happened or was said, or null
    * @param sourceIds ids of the source messages
+   * @param metadata what the memory's metadata holds beside the add's: its keys win over the add's
+   *     (a passage of a long message keeps its offsets here: {@link
+   *     dev.engram.MemoryItem#PASSAGE_START}); empty for none
    */
-  record Add(String text, String actorId, Role role, Instant eventTime, List<String> sourceIds)
+  record Add(
+      String text,
+      String actorId,
+      Role role,
+      Instant eventTime,
+      List<String> sourceIds,
+      Map<String, Object> metadata)
       implements PlannedChange {
     public Add {
       Objects.requireNonNull(text, "text");
       sourceIds = sourceIds == null ? List.of() : List.copyOf(sourceIds);
+      metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+    }
+
+    /** A new memory with the add's metadata alone. */
+    public Add(String text, String actorId, Role role, Instant eventTime, List<String> sourceIds) {
+      this(text, actorId, role, eventTime, sourceIds, Map.of());
     }
   }
 

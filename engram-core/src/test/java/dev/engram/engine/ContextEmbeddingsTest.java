@@ -146,6 +146,51 @@ class ContextEmbeddingsTest {
   }
 
   @Test
+  void aFactFromALongMessageEmbedsThePassageThatHoldsIt() throws Exception {
+    InMemoryStorage storage = InMemoryStorage.create();
+    try (Memory memory =
+        Engram.builder()
+            .storage(storage)
+            .embedder(EMBEDDER)
+            .inference(scripted)
+            .contextEmbeddings(true)
+            .passageTokens(30)
+            .build()) {
+      current = memory;
+      String opening = "We compared bike routes through the hills and the river valley. ".repeat(8);
+      String ending = "Then we talked about the summer and the adoption agencies we called.";
+      String message = opening + "\n\n" + ending;
+      scripted.next(
+          new MemoryInference.Add(
+              "Ana called adoption agencies", "ana", Role.USER, null, List.of("d1:1")),
+          new MemoryInference.Add(
+              "Ana plans a summer adoption", "ana", Role.USER, null, List.of("d1:1")));
+      List<String> ids =
+          memory
+              .add(
+                  AddRequest.builder(CHAT)
+                      .message(new Message(Role.USER, message, "ana", null, "d1:1"))
+                      .build())
+              .events()
+              .stream()
+              .map(e -> e.id())
+              .toList();
+      assertThat(ids).hasSize(2);
+      List<dev.engram.text.Passage> passages =
+          dev.engram.text.Passages.split(message, 30, dev.engram.TokenCounter.cl100k());
+      String last = passages.get(passages.size() - 1).text();
+      assertThat(last).endsWith(ending).doesNotContain(opening);
+      float[] passageVector = EMBEDDER.embedDocuments(List.of(last)).get(0);
+      for (String id : ids) {
+        StoredMemory m = storage.records().get("default", id).orElseThrow();
+        // the passage that holds the fact, not the message's opening, and its one embedding
+        assertThat(m.context()).isEqualTo(last);
+        assertThat(m.contextEmbedding()).containsExactly(passageVector);
+      }
+    }
+  }
+
+  @Test
   void anUpdateKeepsOrRedoesTheContextEmbeddingAsItDoesTheContext() throws Exception {
     InMemoryStorage storage = InMemoryStorage.create();
     try (Memory memory = open(storage, true)) {

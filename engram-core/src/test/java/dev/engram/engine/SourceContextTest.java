@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.Message;
 import dev.engram.Role;
+import dev.engram.TokenCounter;
+import dev.engram.text.Passage;
+import dev.engram.text.Passages;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -122,5 +125,41 @@ class SourceContextTest {
                     FACT)
                 .split("\n"))
         .hasSize(SourceContext.MAX_MESSAGES - 1);
+  }
+
+  @Test
+  void aLongSourceMessageGivesThePassageThatHoldsTheMemory() {
+    String opening =
+        "We talked about the deployment schedule and the database migration. ".repeat(30);
+    String ending = "Ana adopted a beagle called Biscuit, who loves the beach.";
+    Message longOne = said("d2:1", opening + "\n\n" + ending);
+    TokenCounter counter = TokenCounter.cl100k();
+    java.util.function.Function<String, List<Passage>> passagesOf =
+        text -> counter.count(text) <= 100 ? List.of() : Passages.split(text, 100, counter);
+
+    // an extracted fact shares the ending's words: its context is the ending, not the opening
+    String fact = "Ana has a beagle named Biscuit";
+    String context =
+        SourceContext.of(List.of(longOne), Optional.of(WINDOW), List.of("d2:1"), fact, passagesOf);
+    assertThat(context).startsWith("How was your week?\n").endsWith(ending);
+    assertThat(context.length()).isLessThan(opening.length() / 2);
+
+    // a memory that is a passage of the message (raw) adds none of it: as a short message stored
+    // verbatim
+    List<Passage> passages = passagesOf.apply(longOne.content());
+    assertThat(passages).hasSizeGreaterThan(2);
+    String last = passages.get(passages.size() - 1).text();
+    assertThat(
+            SourceContext.of(
+                List.of(longOne), Optional.of(WINDOW), List.of("d2:1"), last, passagesOf))
+        .isEqualTo("How was your week?");
+
+    // a short message is whole, as before
+    assertThat(
+            SourceContext.of(
+                List.of(QUESTION, ANSWER), Optional.of(WINDOW), List.of("d1:5"), FACT, passagesOf))
+        .isEqualTo(
+            SourceContext.of(
+                List.of(QUESTION, ANSWER), Optional.of(WINDOW), List.of("d1:5"), FACT));
   }
 }

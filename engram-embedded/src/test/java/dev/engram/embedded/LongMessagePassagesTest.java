@@ -1,0 +1,117 @@
+package dev.engram.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.AddRequest;
+import dev.engram.Engram;
+import dev.engram.Memory;
+import dev.engram.MemoryItem;
+import dev.engram.Message;
+import dev.engram.Role;
+import dev.engram.Scope;
+import dev.engram.SearchHit;
+import dev.engram.engine.VerbatimInference;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A message longer than the passage limit, through the library with the real ONNX embedder: one
+ * memory per passage, each with the message's provenance and its offsets, and its end found by
+ * meaning although the embedder reads only a text's first 512 wordpieces.
+ */
+class LongMessagePassagesTest {
+  private static final Scope ALICE = Scope.user("alice");
+  private static final Instant SAID = Instant.parse("2026-03-02T10:15:30Z");
+
+  @TempDir Path tmp;
+
+  /** About 2,700 tokens on the deployment, then, at the very end, one paragraph on a dog. */
+  static String longAnswer() {
+    StringBuilder text = new StringBuilder("Here is the deployment plan you asked for.\n\n");
+    for (int i = 0; i < 60; i++) {
+      text.append("Step ")
+          .append(i)
+          .append(": configure the Kubernetes ingress controller, rotate the TLS certificates ")
+          .append("of cluster node ")
+          .append(i)
+          .append(", run the database migration and check the load balancer health probes ")
+          .append("before the rollout continues to the next availability zone.\n\n");
+    }
+    text.append("```yaml\nreplicas: 3\nimage: api:2.4.1\n```\n\n");
+    text.append(
+        "One more thing, unrelated: my golden retriever Biscuit loves swimming in the lake and "
+            + "chasing ducks every Sunday morning.");
+    return text.toString();
+  }
+
+  @Test
+  void aLongMessageBecomesPassagesWithItsProvenanceAndOffsets() {
+    String answer = longAnswer();
+    try (Memory memory = Engram.builder().embedded(tmp.resolve("raw")).build()) {
+      Message said =
+          Message.assistant(answer).withName("Assistant").withSourceId("s1:7").withTimestamp(SAID);
+      memory.add(AddRequest.builder(ALICE).message(said).infer(false).build());
+      memory.add(AddRequest.builder(ALICE).user("I prefer short answers.").infer(false).build());
+
+      List<MemoryItem> items = memory.list(ALICE).items();
+      List<MemoryItem> passages =
+          items.stream()
+              .filter(m -> m.metadata().containsKey(MemoryItem.PASSAGE_START))
+              .sorted(Comparator.comparingInt(LongMessagePassagesTest::start))
+              .toList();
+      assertThat(passages).hasSizeGreaterThan(5);
+      int previousEnd = 0;
+      for (MemoryItem p : passages) {
+        assertThat(p.sourceIds()).containsExactly("s1:7");
+        assertThat(p.actorId()).isEqualTo("Assistant");
+        assertThat(p.role()).isEqualTo(Role.ASSISTANT);
+        assertThat(p.eventTime()).isEqualTo(SAID);
+        int start = start(p);
+        int end = ((Number) p.metadata().get(MemoryItem.PASSAGE_END)).intValue();
+        assertThat(answer.substring(start, end)).isEqualTo(p.text());
+        assertThat(answer.substring(previousEnd, start)).isBlank();
+        previousEnd = end;
+      }
+      assertThat(answer.substring(previousEnd)).isBlank();
+      // the code block is one passage's, whole
+      assertThat(passages).anySatisfy(p -> assertThat(p.text()).contains("replicas: 3\nimage"));
+      // a short message is untouched: whole, no offsets
+      MemoryItem shortOne =
+          items.stream().filter(m -> m.text().equals("I prefer short answers.")).findFirst().get();
+      assertThat(shortOne.metadata()).doesNotContainKeys(MemoryItem.PASSAGE_START);
+
+      // the message's end is found by meaning: the dog is in no word of the query
+      List<SearchHit> hits = memory.search(ALICE, "What pet does the user have?", 3).hits();
+      assertThat(hits.get(0).memory().text()).contains("golden retriever Biscuit");
+    }
+  }
+
+  @Test
+  void verbatimInferenceSplitsAtTheEnginesLimit() {
+    String answer = longAnswer();
+    try (Memory memory =
+        Engram.builder()
+            .embedded(tmp.resolve("verbatim"))
+            .inference(new VerbatimInference())
+            .passageTokens(1_000)
+            .build()) {
+      memory.add(
+          AddRequest.builder(ALICE)
+              .message(Message.assistant(answer).withSourceId("s1:8"))
+              .build());
+      List<MemoryItem> items = memory.list(ALICE).items();
+      assertThat(items).hasSizeBetween(3, 6);
+      assertThat(items).allSatisfy(m -> assertThat(m.sourceIds()).containsExactly("s1:8"));
+      assertThat(items)
+          .allSatisfy(m -> assertThat(m.metadata()).containsKeys(MemoryItem.PASSAGE_END));
+    }
+  }
+
+  private static int start(MemoryItem m) {
+    return ((Number) m.metadata().get(MemoryItem.PASSAGE_START)).intValue();
+  }
+}
