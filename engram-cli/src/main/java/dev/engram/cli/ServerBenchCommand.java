@@ -65,8 +65,10 @@ final class ServerBenchCommand extends ReportingBenchCommand {
   @Option(
       names = "--warm-up",
       paramLabel = "N",
-      defaultValue = "30",
-      description = "Searches each way before timing (default: ${DEFAULT-VALUE}).")
+      defaultValue = "200",
+      description =
+          "Searches each way before timing (default: ${DEFAULT-VALUE}: enough for the server's"
+              + " request path and the client's JVM to be compiled, as a running server's are).")
   int warmUp;
 
   @Option(

@@ -21,6 +21,13 @@ final class HttpLoadProcess implements AutoCloseable {
   /** The client's heap: it holds a few connections and the latencies of one job. */
   private static final String HEAP = "-Xmx256m";
 
+  /**
+   * A system property of the bench's JVM whose value, split at white space, is added to the
+   * client's JVM options: e.g. {@code -XX:StartFlightRecording=filename=client.jfr} to profile the
+   * client in its own process.
+   */
+  static final String JVM_OPTIONS_PROPERTY = "engram.bench.client.jvm-options";
+
   private final Process process;
   private final PrintStream jobs;
   private final BufferedReader results;
@@ -39,15 +46,14 @@ final class HttpLoadProcess implements AutoCloseable {
             .info()
             .command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    HEAP,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    HttpLoadClient.class.getName()))
-            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    List<String> command = new java.util.ArrayList<>(List.of(java, HEAP));
+    String extra = System.getProperty(JVM_OPTIONS_PROPERTY, "").strip();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+")));
+    }
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), HttpLoadClient.class.getName()));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
     try {
       HttpLoadProcess p = new HttpLoadProcess(pb.start());
       p.jobs.println(HttpLoadClient.JSON.writeValueAsString(setup));
@@ -65,6 +71,10 @@ final class HttpLoadProcess implements AutoCloseable {
     try {
       jobs.println(HttpLoadClient.JSON.writeValueAsString(job));
       String line = results.readLine();
+      // The JVM may print to stdout before the client's answers (JFR's startup notice): skipped.
+      while (line != null && !line.startsWith("{")) {
+        line = results.readLine();
+      }
       if (line == null) {
         throw new IllegalStateException(
             "the HTTP load client process ended (exit "

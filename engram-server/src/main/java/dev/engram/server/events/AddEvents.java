@@ -73,6 +73,10 @@ public final class AddEvents implements AutoCloseable {
   private final ScheduledExecutorService renewer;
   private final Semaphore wake = new Semaphore(0);
 
+  /** Each tenant's view of the memory, made once (a view is a few objects, but one per add). */
+  private final java.util.Map<String, Memory> tenants =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** The events this instance runs now: the only ones whose leases it renews. */
   private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -314,7 +318,7 @@ public final class AddEvents implements AutoCloseable {
     long start = System.nanoTime();
     try {
       AddRequest request = AddBody.fromJson(e.payload());
-      AddResult result = root.forTenant(e.tenant()).add(request);
+      AddResult result = tenant(e.tenant()).add(request);
       metrics.add(System.nanoTime() - start, result.usage());
       if (result.usage().llmCalls() > 0) {
         model.succeeded();
@@ -355,6 +359,10 @@ public final class AddEvents implements AutoCloseable {
     return Optional.empty();
   }
 
+  private Memory tenant(String tenant) {
+    return tenants.computeIfAbsent(tenant, root::forTenant);
+  }
+
   private static void finish(boolean stillOurs, AddEvent e) {
     if (!stillOurs) {
       LOG.warn(
@@ -380,7 +388,7 @@ public final class AddEvents implements AutoCloseable {
                 "created_at",
                 java.util.Map.of("gte", e.createdAt().toString())));
     Page<MemoryItem> found =
-        root.forTenant(e.tenant())
+        tenant(e.tenant())
             .list(
                 ListRequest.of(request.scope())
                     .withFilter(filter)

@@ -1,7 +1,6 @@
 package dev.engram.server.http;
 
 import dev.engram.Memory;
-import dev.engram.json.MemoryJson;
 import dev.engram.server.auth.Principal;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -106,8 +105,8 @@ public final class RouteTable {
                       : "method not allowed: " + ctx.method() + " " + ctx.path();
               write(
                   ctx,
-                  ErrorReplies.reply(status, error, status == 404 ? "path" : "method", Map.of()));
-              Call.readUnreadBody(ctx, env.maxBodyBytes());
+                  ErrorReplies.reply(status, error, status == 404 ? "path" : "method", Map.of()),
+                  env.maxBodyBytes());
             }
           });
     }
@@ -124,39 +123,58 @@ public final class RouteTable {
                         Objects.toString(ctx.attribute(KEY_ATTR)))));
   }
 
+  /**
+   * Runs a route and sends its reply (or its error's) in one piece. The rest of an unread request
+   * body is read before the reply is sent, so that a body that cannot be read can still close the
+   * connection ({@code Connection: close}) in the reply's headers.
+   */
   private void run(Route r, Context ctx, RouteEnv env) {
     long start = System.nanoTime();
     try {
-      Optional<Principal> principal = Optional.empty();
-      Optional<Memory> memory = Optional.empty();
-      if (r.access() != Access.PUBLIC) {
-        Principal p = env.authenticator().authenticate(ctx);
-        ctx.attribute(KEY_ATTR, p.keyId());
-        if (!p.role().allows(r.access().requiredRole().orElseThrow())) {
-          throw new ApiException(403, "forbidden: this route needs an admin key", "role");
+      Reply reply;
+      try {
+        Optional<Principal> principal = Optional.empty();
+        Optional<Memory> memory = Optional.empty();
+        if (r.access() != Access.PUBLIC) {
+          Principal p = env.authenticator().authenticate(ctx);
+          ctx.attribute(KEY_ATTR, p.keyId());
+          if (!p.role().allows(r.access().requiredRole().orElseThrow())) {
+            throw new ApiException(403, "forbidden: this route needs an admin key", "role");
+          }
+          env.rateLimiter().acquire(p.keyId());
+          principal = Optional.of(p);
+          memory = Optional.of(tenants.computeIfAbsent(p.tenant(), t -> env.root().forTenant(t)));
         }
-        env.rateLimiter().acquire(p.keyId());
-        principal = Optional.of(p);
-        memory = Optional.of(tenants.computeIfAbsent(p.tenant(), t -> env.root().forTenant(t)));
+        reply =
+            r.handler()
+                .handle(
+                    new Call(ctx, principal, memory, env.maxBodyBytes(), env.clock().instant()));
+      } catch (Exception | StackOverflowError e) {
+        reply =
+            errorReply(ctx, ErrorReplies.of(e, Objects.toString(ctx.attribute(REQUEST_ID_ATTR))));
       }
-      Reply reply =
-          r.handler()
-              .handle(new Call(ctx, principal, memory, env.maxBodyBytes(), env.clock().instant()));
       ctx.attribute(HANDLED_ATTR, true);
-      ctx.status(reply.status()).contentType(reply.contentType()).result(reply.body());
-    } catch (Exception | StackOverflowError e) {
-      write(ctx, ErrorReplies.of(e, Objects.toString(ctx.attribute(REQUEST_ID_ATTR))));
-    } finally {
       Call.readUnreadBody(ctx, env.maxBodyBytes());
+      ReplyWriter.write(ctx, reply.status(), reply.contentType(), reply.body());
+    } finally {
       env.metrics()
           .request(r.method().name(), r.path(), ctx.statusCode(), System.nanoTime() - start);
     }
   }
 
-  private static void write(Context ctx, ErrorReplies.ErrorReply e) {
+  /** Sends an error reply (404, 405) from Javalin's error handlers. */
+  private static void write(Context ctx, ErrorReplies.ErrorReply e, long maxBodyBytes) {
     ctx.attribute(HANDLED_ATTR, true);
+    Reply reply = errorReply(ctx, e);
+    Call.readUnreadBody(ctx, maxBodyBytes);
+    ReplyWriter.write(ctx, reply.status(), reply.contentType(), reply.body());
+  }
+
+  /** An error's reply, its headers set on the response and its request id in the body. */
+  private static Reply errorReply(Context ctx, ErrorReplies.ErrorReply e) {
     e.headers().forEach(ctx::header);
     e.body().put("request_id", Objects.toString(ctx.attribute(REQUEST_ID_ATTR)));
-    ctx.status(e.status()).contentType(Reply.JSON).result(MemoryJson.write(e.body()));
+    ctx.status(e.status());
+    return Reply.json(e.status(), e.body());
   }
 }
