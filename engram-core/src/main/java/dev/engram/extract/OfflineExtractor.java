@@ -32,6 +32,11 @@ import java.util.Set;
  *       are.
  * </ol>
  *
+ * A message none of whose sentences is kept, but that says enough (at least {@link
+ * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
+ * fires twice during the deploy?"}), is kept as said, with its dates resolved: in a chat with an
+ * assistant the user's questions are often what a later question is about.
+ *
  * Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
  * actor, the message role, the message time as event time and the message source id as provenance,
  * unless it is a duplicate:
@@ -95,14 +100,18 @@ public final class OfflineExtractor implements MemoryInference {
       return List.of();
     }
     Instant at = message.timestamp() != null ? message.timestamp() : fallbackTimestamp;
+    String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
-    for (String sentence : SentenceSplitter.split(message.content().replace('\u2019', '\''))) {
+    for (String sentence : SentenceSplitter.split(text)) {
       Optional<String> kept = filter.keep(sentence);
       if (kept.isPresent()) {
         String fact =
             TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
         out.add(fact);
       }
+    }
+    if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {
+      out.add(TimeResolver.resolve(text.strip(), at));
     }
     return out;
   }

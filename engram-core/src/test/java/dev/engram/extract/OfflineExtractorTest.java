@@ -104,6 +104,32 @@ class OfflineExtractorTest {
   }
 
   @Test
+  void keepsTheStatementBeforeAUsersRequestAsAFact() {
+    Message asked =
+        said(
+            "User",
+            "I'm migrating our Flask 2.3 app to FastAPI by next Friday, can you help me port the"
+                + " login routes?",
+            "S1:3");
+
+    assertThat(extractor.facts(asked, null))
+        .containsExactly(
+            "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023).");
+  }
+
+  @Test
+  void keepsAMessageWithoutAFactVerbatimWithItsDates() {
+    Message asked =
+        said("User", "Hmm, what if the webhook fires twice tomorrow during the deploy?", "S1:5");
+    Message greeting = said("User", "Hey, how are you?", "S1:6");
+
+    assertThat(extractor.facts(asked, null))
+        .containsExactly(
+            "Hmm, what if the webhook fires twice tomorrow (9 May 2023) during the deploy?");
+    assertThat(extractor.facts(greeting, null)).isEmpty();
+  }
+
+  @Test
   void exactDuplicateOfAStoredMemoryIsNoop() {
     FakeScopeMemories memories =
         new FakeScopeMemories().with("m-1", "Caroline adopted a puppy named Max.");
