@@ -1,5 +1,6 @@
 package dev.engram;
 
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.EngramMemory;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.ConversationSummarizer;
@@ -92,6 +93,7 @@ public final class Engram {
     private final double graphAmbiguityFloor;
     private final boolean sourceContext;
     private final TokenCounter tokenCounter;
+    private final QueryAnalyzer queryAnalyzer;
     private final boolean contextEmbeddings;
     private final Supplier<String> ids;
 
@@ -119,6 +121,7 @@ public final class Engram {
       this.graphAmbiguityFloor = b.graphAmbiguityFloor;
       this.sourceContext = b.sourceContext;
       this.tokenCounter = b.tokenCounter;
+      this.queryAnalyzer = b.queryAnalyzer;
       this.contextEmbeddings = b.contextEmbeddings;
       this.ids = b.ids;
     }
@@ -240,6 +243,14 @@ public final class Engram {
     }
 
     /**
+     * The language of search queries: their question words, the names and periods they give
+     * (default {@link QueryAnalyzer#english()}).
+     */
+    public QueryAnalyzer queryAnalyzer() {
+      return queryAnalyzer;
+    }
+
+    /**
      * Whether a new memory with a source context also gets an embedding of its context followed by
      * its text, which the ranking step {@link Ranking#context()} searches beside the keyword signal
      * (default false: it costs one more, longer embedding per memory at ingest). When true, {@link
@@ -283,6 +294,7 @@ public final class Engram {
     private double graphEntityThreshold = 0.9;
     private double graphAmbiguityFloor = 0.75;
     private TokenCounter tokenCounter = TokenCounter.cl100k();
+    private QueryAnalyzer queryAnalyzer = QueryAnalyzer.english();
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
     private Builder() {}
@@ -447,6 +459,19 @@ public final class Engram {
     }
 
     /**
+     * The language of search queries, as Lucene's {@code Analyzer} is a field's: which words only
+     * make a query a question (left out of its keyword search), which names it gives (the ranking
+     * step {@link Ranking#NAMES names} looks for them in the store) and which periods it names (the
+     * step {@link Ranking#DATES dates}). Default {@link QueryAnalyzer#english()}; give another for
+     * queries in another language. Null is refused by {@code build()} with a {@link
+     * ValidationException} naming {@code queryAnalyzer}.
+     */
+    public Builder queryAnalyzer(QueryAnalyzer analyzer) {
+      this.queryAnalyzer = analyzer;
+      return this;
+    }
+
+    /**
      * The longest message or memory text accepted, in characters (UTF-16 code units); default
      * {@value #DEFAULT_MAX_TEXT_LENGTH} (1 MiB), room for a pasted document or a long answer. A
      * longer text is refused before anything is written, with a {@link TextTooLongException} naming
@@ -521,6 +546,7 @@ public final class Engram {
               "storage", "is required (for example EmbeddedStorage.at(path))");
         }
         required("tokenCounter", tokenCounter);
+        required("queryAnalyzer", queryAnalyzer);
         Embedder chosen = embedderGiven ? embedder : ServiceProviders.defaultEmbedder();
         String checkedTenant = checkSettings(chosen);
         if (opened == null) {

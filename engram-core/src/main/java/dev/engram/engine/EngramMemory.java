@@ -23,7 +23,6 @@ import dev.engram.SearchRequest;
 import dev.engram.SearchResult;
 import dev.engram.Tenants;
 import dev.engram.ValidationException;
-import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.TimeView;
@@ -64,7 +63,7 @@ public final class EngramMemory implements Memory {
     this.tenant = tenant;
     this.root = root;
     this.rankingSteps = rankingSteps;
-    this.search = new HybridSearch(engine, rankingSteps, QueryAnalyzer.english());
+    this.search = new HybridSearch(engine, rankingSteps, engine.config.queryAnalyzer());
     this.addPath = new AddPath(engine, search);
     this.graphSearch = engine.graph == null ? null : new GraphSearch(engine);
     this.transfer = new MemoryTransfer(engine);

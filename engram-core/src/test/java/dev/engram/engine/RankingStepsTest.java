@@ -14,6 +14,7 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
@@ -435,6 +436,58 @@ class RankingStepsTest {
     Scope bob = Scope.user("bob");
     namedSpeakers(memory, bob, true);
     assertThat(memory.search(jazz(bob, "Bob").build()).hits()).hasSize(3);
+  }
+
+  /**
+   * The query's language comes from the builder's {@link QueryAnalyzer}: one that finds no names in
+   * a query leaves the names step nothing to cut, where the English default returns nothing.
+   */
+  @Test
+  void theQueryAnalyzerGivenToTheBuilderDecidesWhichNamesAQueryGives() throws Exception {
+    QueryAnalyzer english = QueryAnalyzer.english();
+    QueryAnalyzer nameless =
+        new QueryAnalyzer() {
+          @Override
+          public String keywords(String query) {
+            return english.keywords(query);
+          }
+
+          @Override
+          public List<String> names(String query) {
+            return List.of();
+          }
+
+          @Override
+          public boolean mentions(String text, String name) {
+            return english.mentions(text, name);
+          }
+
+          @Override
+          public List<Period> periods(String query, Clock clock) {
+            return english.periods(query, clock);
+          }
+        };
+    memory.close();
+    memory =
+        storage(Engram.builder(), "analyzer")
+            .embedder(new HashEmbedder(4096, "test-hash-4096"))
+            .clock(CLOCK)
+            .queryAnalyzer(nameless)
+            .build();
+    namedSpeakers(memory, CHAT, true);
+    assertThat(memory.search(jazz(CHAT, "Bob").build()).hits()).hasSize(3);
+    // the English default, on the same memories, finds the unknown name and cuts
+    namedSpeakers(sparseMemory(false), CHAT, true);
+    assertThat(memory.search(jazz(CHAT, "Bob").build()).hits()).isEmpty();
+    assertThatThrownBy(
+            () ->
+                Engram.builder()
+                    .storage(InMemoryStorage.create())
+                    .embedder(new HashEmbedder())
+                    .queryAnalyzer(null)
+                    .build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("queryAnalyzer");
   }
 
   @Test

@@ -1,0 +1,8 @@
+/**
+ * <b>Internal.</b> Text structure for the engine's own use: {@link dev.engram.text.Passages} splits
+ * a long text into {@link dev.engram.text.Passage}s that each fit an embedder's window, cutting
+ * where the text's own structure allows (paragraphs, lines, sentences, words) and never inside a
+ * fenced code block or a list item when that can be avoided. Not part of the public API: may change
+ * in any release.
+ */
+package dev.engram.text;
