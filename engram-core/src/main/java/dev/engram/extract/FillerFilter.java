@@ -305,6 +305,7 @@ final class FillerFilter {
       Pattern.compile(
           "^(?:thanks|thank you|thx)(?:\\s+(?:so much|a lot|again))?\\s+for\\b",
           Pattern.CASE_INSENSITIVE);
+
   /**
    * Words that open a question after a comma. Not {@code which}, {@code who}, {@code where}, {@code
    * when}, {@code have}: after a comma these mostly open a relative or subordinate clause ({@code

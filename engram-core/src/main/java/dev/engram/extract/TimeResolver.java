@@ -41,14 +41,14 @@ import java.util.regex.Pattern;
  *       May, 31 December 2023); {@code the end of next month}: 30 June 2023.
  * </ul>
  *
- * Deadlines and plans in chats with an assistant are mostly worded the forward way ("by the end
- * of the month", "in two weeks"), so both directions are resolved.
+ * Deadlines and plans in chats with an assistant are mostly worded the forward way ("by the end of
+ * the month", "in two weeks"), so both directions are resolved.
  *
- * {@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month arithmetic
- * is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap years come out
- * right. An expression already followed by a parenthesis is left alone, so resolving twice changes
- * nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a few days ago")
- * are not resolved.
+ * <p>{@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month
+ * arithmetic is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap
+ * years come out right. An expression already followed by a parenthesis is left alone, so resolving
+ * twice changes nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a
+ * few days ago") are not resolved.
  *
  * <p>Stateless and thread-safe.
  */

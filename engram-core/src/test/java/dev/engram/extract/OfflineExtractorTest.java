@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
+import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
 import dev.engram.spi.MemoryInference.Add;
 import dev.engram.spi.MemoryInference.InferenceContext;
@@ -130,6 +131,33 @@ class OfflineExtractorTest {
   }
 
   @Test
+  void keepsACodeBlockWholeAndALongOneInPassages() {
+    String code =
+        "```python\nimport sqlite3\n\ndef open_db(path):\n    return sqlite3.connect(path)\n```";
+    Message answer =
+        said(
+            "Assistant",
+            "Use the standard library's sqlite3 module for the cache.\n" + code + "\nThat's it!",
+            "S2:1");
+
+    assertThat(extractor.facts(answer, null))
+        .containsExactly("Use the standard library's sqlite3 module for the cache.", code);
+
+    StringBuilder longCode = new StringBuilder("```java\n");
+    for (int i = 0; i < 40; i++) {
+      longCode.append("int value").append(i).append(" = compute(").append(i).append(");\n");
+    }
+    longCode.append("```");
+    List<String> passages =
+        OfflineExtractor.create(OfflineExtractor.Options.defaults().withPassageTokens(64))
+            .facts(said("Assistant", longCode.toString(), "S2:2"), null);
+    assertThat(passages).hasSizeGreaterThan(1);
+    assertThat(passages)
+        .allSatisfy(p -> assertThat(TokenCounter.cl100k().count(p)).isLessThanOrEqualTo(64));
+    assertThat(String.join("\n", passages)).isEqualTo(longCode.toString());
+  }
+
+  @Test
   void exactDuplicateOfAStoredMemoryIsNoop() {
     FakeScopeMemories memories =
         new FakeScopeMemories().with("m-1", "Caroline adopted a puppy named Max.");
@@ -251,22 +279,25 @@ class OfflineExtractorTest {
     assertThat(
             strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories)))
         .isEmpty();
-    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0));
+    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0, 256));
     assertThat(OfflineExtractor.Options.defaults())
-        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
+        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3, 256));
   }
 
   @Test
   void rejectsBadOptionsNamingFieldAndValue() {
-    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("minContentWords: must be 0 or more, was -1");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("nearDuplicateThreshold: must be in (0, 1], was 0.0");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("similarCandidates: must be in [0, 100], was 101");
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 3, 8))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("passageTokens: must be 16 or more, was 8");
   }
 
   @Test

@@ -1,11 +1,11 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.Message;
-import dev.engram.extract.OfflineExtractor;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
+import dev.engram.extract.OfflineExtractor;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -22,9 +22,9 @@ import java.util.TreeMap;
  * printed with their text so that one can see why the filter or the splitter drops them; with
  * {@code --facts SAMPLE/DIA_ID,...} the facts of those turns.
  *
- * <p>Usage: {@code java -cp engram.jar dev.engram.bench.locomo.ExtractionCoverage FILE [--show N] [--facts SAMPLE/DIA_ID,...]}.
- * It reads the messages as {@code bench locomo} builds them (one scope, named after the speaker, at
- * the session's time).
+ * <p>Usage: {@code java -cp engram.jar dev.engram.bench.locomo.ExtractionCoverage FILE [--show N]
+ * [--facts SAMPLE/DIA_ID,...]}. It reads the messages as {@code bench locomo} builds them (one
+ * scope, named after the speaker, at the session's time).
  */
 public final class ExtractionCoverage {
   private ExtractionCoverage() {}
@@ -117,10 +117,6 @@ public final class ExtractionCoverage {
         empty,
         empty / (double) Math.max(1, all));
     System.out.printf(
-        Locale.ROOT,
-        "turns %d, without a fact %d, facts %d%n",
-        turns,
-        turnsWithoutFact,
-        factCount);
+        Locale.ROOT, "turns %d, without a fact %d, facts %d%n", turns, turnsWithoutFact, factCount);
   }
 }
