@@ -35,11 +35,11 @@ import java.util.Set;
  *       are.
  * </ol>
  *
- * A fenced code block ({@code CodeBlocks}) is kept whole, as said, instead of line by line. A
- * message none of whose prose sentences is kept, but whose prose says enough (at least {@link
+ * A message none of whose sentences is kept, but that says enough (at least {@link
  * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
- * fires twice during the deploy?"}), is kept as said, with its dates resolved: in a chat with an
- * assistant the user's questions are often what a later question is about.
+ * fires twice during the deploy?"}), is kept as said, with its dates resolved, in passages of at
+ * most {@link Options#passageTokens()} tokens: in a chat with an assistant the user's questions are
+ * often what a later question is about.
  *
  * <p>Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
  * actor, the message role, the message time as event time and the message source id as provenance,
@@ -106,26 +106,16 @@ public final class OfflineExtractor implements MemoryInference {
     Instant at = message.timestamp() != null ? message.timestamp() : fallbackTimestamp;
     String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
-    StringBuilder prose = new StringBuilder();
-    boolean proseFact = false;
-    for (CodeBlocks.Segment segment : CodeBlocks.split(text)) {
-      if (segment.code()) {
-        out.addAll(passages(segment.text()));
-        continue;
-      }
-      prose.append(prose.length() > 0 ? "\n" : "").append(segment.text());
-      for (String sentence : SentenceSplitter.split(segment.text())) {
-        Optional<String> kept = filter.keep(sentence);
-        if (kept.isPresent()) {
-          String fact =
-              TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
-          out.add(fact);
-          proseFact = true;
-        }
+    for (String sentence : SentenceSplitter.split(text)) {
+      Optional<String> kept = filter.keep(sentence);
+      if (kept.isPresent()) {
+        String fact =
+            TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
+        out.add(fact);
       }
     }
-    if (!proseFact && filter.worthKeepingVerbatim(prose.toString())) {
-      for (String passage : passages(prose.toString())) {
+    if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {
+      for (String passage : passages(text)) {
         out.add(TimeResolver.resolve(passage, at));
       }
     }
@@ -207,10 +197,10 @@ public final class OfflineExtractor implements MemoryInference {
    *     near-duplicate; in (0, 1], default 0.9 (1.0 means same tokens only)
    * @param similarCandidates how many similar memories to compare for near-duplicates; 0 turns the
    *     search off, at most 100, default 3
-   * @param passageTokens what is kept as said (a code block, a message without a fact) is kept in
-   *     passages of at most this many cl100k tokens ({@code dev.engram.text.Passages}), so that the
-   *     embedder, which reads only the first 512 wordpieces, reads all of it and a search's budget
-   *     is not filled by one long text; at least 16, default 256
+   * @param passageTokens a message without a fact that is kept as said is kept in passages of at
+   *     most this many cl100k tokens ({@code dev.engram.text.Passages}), so that the embedder,
+   *     which reads only the first 512 wordpieces, reads all of it and a search's budget is not
+   *     filled by one long text; at least 16, default 256
    */
   public record Options(
       int minContentWords,

@@ -131,30 +131,20 @@ class OfflineExtractorTest {
   }
 
   @Test
-  void keepsACodeBlockWholeAndALongOneInPassages() {
-    String code =
-        "```python\nimport sqlite3\n\ndef open_db(path):\n    return sqlite3.connect(path)\n```";
-    Message answer =
-        said(
-            "Assistant",
-            "Use the standard library's sqlite3 module for the cache.\n" + code + "\nThat's it!",
-            "S2:1");
-
-    assertThat(extractor.facts(answer, null))
-        .containsExactly("Use the standard library's sqlite3 module for the cache.", code);
-
-    StringBuilder longCode = new StringBuilder("```java\n");
+  void keepsALongMessageWithoutAFactInPassages() {
+    StringBuilder question = new StringBuilder("Hmm, what if");
     for (int i = 0; i < 40; i++) {
-      longCode.append("int value").append(i).append(" = compute(").append(i).append(");\n");
+      question.append(" worker ").append(i).append(" retries the upload and");
     }
-    longCode.append("```");
+    question.append(" the queue fills up?");
     List<String> passages =
         OfflineExtractor.create(OfflineExtractor.Options.defaults().withPassageTokens(64))
-            .facts(said("Assistant", longCode.toString(), "S2:2"), null);
+            .facts(said("User", question.toString(), "S2:2"), null);
+
     assertThat(passages).hasSizeGreaterThan(1);
     assertThat(passages)
         .allSatisfy(p -> assertThat(TokenCounter.cl100k().count(p)).isLessThanOrEqualTo(64));
-    assertThat(String.join("\n", passages)).isEqualTo(longCode.toString());
+    assertThat(String.join(" ", passages)).isEqualTo(question.toString());
   }
 
   @Test
