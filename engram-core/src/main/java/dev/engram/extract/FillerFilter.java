@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
  *   <li>thanks are dropped: a sentence opening with "Thanks for" or "Thank you (so much) for";
  *   <li>a question is dropped: a sentence whose last punctuation mark is {@code ?} (also {@code
  *       ?!}), or one without final punctuation that opens with an interrogative word and addresses
- *       "you" ({@code "How have you been"});
+ *       "you" ({@code "How have you been"}); but a question that opens with a statement keeps the
+ *       statement if it has at least {@code minContentWords + 1} content words ({@code "I'm moving
+ *       to Lisbon in May, can you suggest a neighbourhood?"} keeps {@code "I'm moving to Lisbon in
+ *       May."}; see {@link #statementLead});
  *   <li>a sentence with fewer than {@code minContentWords} content words is dropped. Content words
  *       are the words left after removing function words (articles, prepositions, auxiliaries,
  *       pronouns...) and a filler lexicon of greetings and reactions ({@code hi, thanks, wow,
@@ -302,6 +305,32 @@ final class FillerFilter {
       Pattern.compile(
           "^(?:thanks|thank you|thx)(?:\\s+(?:so much|a lot|again))?\\s+for\\b",
           Pattern.CASE_INSENSITIVE);
+
+  /**
+   * Words that open a question after a comma. Not {@code which}, {@code who}, {@code where}, {@code
+   * when}, {@code have}: after a comma these mostly open a relative or subordinate clause ({@code
+   * "the API, which now answers in 250 ms, ..."}).
+   */
+  private static final String ASKING =
+      "(?:can|could|would|will|won't|do|does|did|should|shall|is|are|am|what|what's|how|how's|why"
+          + "|any)";
+
+  /**
+   * Where a question starts after a stated lead: a comma, semicolon, colon or dash (or a bare
+   * {@code so}), an optional {@code so}/{@code but}/{@code then}, and an auxiliary or interrogative
+   * word.
+   */
+  private static final Pattern QUESTION_AFTER_LEAD =
+      Pattern.compile(
+          "(?:\\s*[,;:]|\\s+[-\u2013\u2014]+|(?=\\s+so\\s))\\s+(?:(?:so|but|then)\\s+)?"
+              + ASKING
+              + "\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  private static final Pattern INTERROGATIVE_START =
+      Pattern.compile(
+          "^(?:" + ASKING + "|where|when|which|who|have|has|were|was|wanna|want|if)\\b",
+          Pattern.CASE_INSENSITIVE);
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)?");
 
   /** A trailing vocative: a comma, one or two capitalised words, then only final punctuation. */
@@ -320,13 +349,51 @@ final class FillerFilter {
    */
   Optional<String> keep(String sentence) {
     String s = clean(sentence);
-    if (s.isEmpty()
-        || GRATITUDE.matcher(s).find()
-        || isQuestion(s)
-        || contentWords(s) < minContentWords) {
+    if (s.isEmpty() || GRATITUDE.matcher(s).find()) {
+      return Optional.empty();
+    }
+    if (isQuestion(s)) {
+      Optional<String> lead = statementLead(s);
+      if (lead.isEmpty() || contentWords(lead.get()) < minContentWords + 1) {
+        return Optional.empty();
+      }
+      s = lead.get();
+    }
+    if (contentWords(s) < minContentWords) {
       return Optional.empty();
     }
     return Optional.of(s);
+  }
+
+  /**
+   * True if a message none of whose sentences is kept still says enough to be kept as it was said:
+   * at least {@code minContentWords + 1} content words once greetings and filler are set aside,
+   * questions included. {@code "What happens if the upload times out after 30 seconds?"} is kept
+   * this way; {@code "How have you been?"} and {@code "Thanks, see you!"} are not.
+   */
+  boolean worthKeepingVerbatim(String text) {
+    return contentWords(clean(text)) >= minContentWords + 1;
+  }
+
+  /**
+   * The statement a question opens with, ended by a full stop: in {@code "I'm moving to Lisbon in
+   * May, can you suggest a neighbourhood?"} the question is asked after a comma (or a semicolon,
+   * colon, dash, {@code so} or {@code but}) by an auxiliary or interrogative word, and what comes
+   * before it, {@code "I'm moving to Lisbon in May."}, is a fact the asker states. Empty if the
+   * sentence opens with the question ({@code "What if it rains, can we stay in?"}) or has no such
+   * boundary. In chats with an assistant most requests are worded this way, and their lead carries
+   * the user's numbers, dates, tools and plans.
+   */
+  static Optional<String> statementLead(String question) {
+    Matcher m = QUESTION_AFTER_LEAD.matcher(question);
+    if (!m.find() || m.start() == 0) {
+      return Optional.empty();
+    }
+    String lead = question.substring(0, m.start()).strip();
+    if (lead.isEmpty() || INTERROGATIVE_START.matcher(lead).find()) {
+      return Optional.empty();
+    }
+    return Optional.of(lead + ".");
   }
 
   /**

@@ -3,8 +3,11 @@ package dev.engram.extract;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
+import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
 import dev.engram.spi.MemoryInference;
+import dev.engram.text.Passage;
+import dev.engram.text.Passages;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,7 +35,13 @@ import java.util.Set;
  *       are.
  * </ol>
  *
- * Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
+ * A message none of whose sentences is kept, but that says enough (at least {@link
+ * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
+ * fires twice during the deploy?"}), is kept as said, with its dates resolved, in passages of at
+ * most {@link Options#passageTokens()} tokens: in a chat with an assistant the user's questions are
+ * often what a later question is about.
+ *
+ * <p>Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
  * actor, the message role, the message time as event time and the message source id as provenance,
  * unless it is a duplicate:
  *
@@ -95,8 +104,9 @@ public final class OfflineExtractor implements MemoryInference {
       return List.of();
     }
     Instant at = message.timestamp() != null ? message.timestamp() : fallbackTimestamp;
+    String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
-    for (String sentence : SentenceSplitter.split(message.content().replace('\u2019', '\''))) {
+    for (String sentence : SentenceSplitter.split(text)) {
       Optional<String> kept = filter.keep(sentence);
       if (kept.isPresent()) {
         String fact =
@@ -104,7 +114,19 @@ public final class OfflineExtractor implements MemoryInference {
         out.add(fact);
       }
     }
+    if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {
+      for (String passage : passages(text)) {
+        out.add(TimeResolver.resolve(passage, at));
+      }
+    }
     return out;
+  }
+
+  /** A text kept as said, in passages of at most {@link Options#passageTokens()} cl100k tokens. */
+  private List<String> passages(String text) {
+    return Passages.split(text, options.passageTokens(), TokenCounter.cl100k()).stream()
+        .map(Passage::text)
+        .toList();
   }
 
   /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#OFFLINE}. */
@@ -175,8 +197,16 @@ public final class OfflineExtractor implements MemoryInference {
    *     near-duplicate; in (0, 1], default 0.9 (1.0 means same tokens only)
    * @param similarCandidates how many similar memories to compare for near-duplicates; 0 turns the
    *     search off, at most 100, default 3
+   * @param passageTokens a message without a fact that is kept as said is kept in passages of at
+   *     most this many cl100k tokens ({@code dev.engram.text.Passages}), so that the embedder,
+   *     which reads only the first 512 wordpieces, reads all of it and a search's budget is not
+   *     filled by one long text; at least 16, default 256
    */
-  public record Options(int minContentWords, double nearDuplicateThreshold, int similarCandidates) {
+  public record Options(
+      int minContentWords,
+      double nearDuplicateThreshold,
+      int similarCandidates,
+      int passageTokens) {
     public Options {
       if (minContentWords < 0) {
         throw new ValidationException(
@@ -190,26 +220,34 @@ public final class OfflineExtractor implements MemoryInference {
         throw new ValidationException(
             "similarCandidates", "must be in [0, 100], was " + similarCandidates);
       }
+      if (passageTokens < 16) {
+        throw new ValidationException("passageTokens", "must be 16 or more, was " + passageTokens);
+      }
     }
 
-    /** Two content words, Jaccard 0.9, three candidates. */
+    /** Two content words, Jaccard 0.9, three candidates, passages of 256 tokens. */
     public static Options defaults() {
-      return new Options(2, 0.9, 3);
+      return new Options(2, 0.9, 3, 256);
     }
 
     /** A copy with another minimum number of content words. */
     public Options withMinContentWords(int value) {
-      return new Options(value, nearDuplicateThreshold, similarCandidates);
+      return new Options(value, nearDuplicateThreshold, similarCandidates, passageTokens);
     }
 
     /** A copy with another near-duplicate threshold. */
     public Options withNearDuplicateThreshold(double value) {
-      return new Options(minContentWords, value, similarCandidates);
+      return new Options(minContentWords, value, similarCandidates, passageTokens);
     }
 
     /** A copy with another number of similar candidates. */
     public Options withSimilarCandidates(int value) {
-      return new Options(minContentWords, nearDuplicateThreshold, value);
+      return new Options(minContentWords, nearDuplicateThreshold, value, passageTokens);
+    }
+
+    /** A copy with another passage size for what is kept as said. */
+    public Options withPassageTokens(int value) {
+      return new Options(minContentWords, nearDuplicateThreshold, similarCandidates, value);
     }
   }
 }

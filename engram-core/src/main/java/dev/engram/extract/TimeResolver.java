@@ -33,13 +33,22 @@ import java.util.regex.Pattern;
  *   <li>{@code N days ago}: a date; {@code N weeks ago}: "the week of" a Monday; {@code N months
  *       ago}: a month; {@code N years ago}: a year. N is digits, {@code a}/{@code an}, {@code one}
  *       to {@code twelve} or {@code a couple of}.
+ *   <li>{@code in N days}, {@code in N weeks} (also {@code within}, {@code N weeks from now}): the
+ *       date N days or weeks on (22 May 2023 for "in two weeks"); {@code in N months}: a month;
+ *       {@code in N years}: a year. After {@code times}, {@code once}, {@code twice} or {@code per}
+ *       ("three times in a week") it is a rate and left alone.
+ *   <li>{@code the end of the/this week}, {@code month}, {@code year}: its last day (14 May, 31
+ *       May, 31 December 2023); {@code the end of next month}: 30 June 2023.
  * </ul>
  *
- * {@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month arithmetic
- * is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap years come out
- * right. An expression already followed by a parenthesis is left alone, so resolving twice changes
- * nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a few days ago")
- * are not resolved.
+ * Deadlines and plans in chats with an assistant are mostly worded the forward way ("by the end of
+ * the month", "in two weeks"), so both directions are resolved.
+ *
+ * <p>{@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month
+ * arithmetic is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap
+ * years come out right. An expression already followed by a parenthesis is left alone, so resolving
+ * twice changes nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a
+ * few days ago") are not resolved.
  *
  * <p>Stateless and thread-safe.
  */
@@ -68,6 +77,13 @@ final class TimeResolver {
           Map.entry("eleven", 11),
           Map.entry("twelve", 12),
           Map.entry("a couple of", 2));
+  private static final String COUNT =
+      "\\d{1,3}|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve";
+
+  /** A count of days or weeks read as a rate ("three times in a week"), not as a date. */
+  private static final Pattern RATE_BEFORE =
+      Pattern.compile("(?:times|once|twice|per)\\s*$", Pattern.CASE_INSENSITIVE);
+
   private static final Pattern EXPRESSION =
       Pattern.compile(
           "(?<![\\p{L}\\p{N}])(?:"
@@ -83,8 +99,16 @@ final class TimeResolver {
               + "|(?<rel>last|this past|this coming|this|next)\\s+(?<unit>weekend|week|month|year|"
               + DAYS
               + ")"
-              + "|(?<num>\\d{1,3}|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-              + "\\s+(?<ago>day|week|month|year)s?\\s+ago"
+              + "|(?<num>"
+              + COUNT
+              + ")\\s+(?<ago>day|week|month|year)s?\\s+ago"
+              + "|(?:in|within)\\s+(?<innum>"
+              + COUNT
+              + ")\\s+(?<in>day|week|month|year)s?(?:\\s+time)?"
+              + "|(?<fromnum>"
+              + COUNT
+              + ")\\s+(?<from>day|week|month|year)s?\\s+from\\s+(?:now|today)"
+              + "|(?:the\\s+)?end\\s+of\\s+(?<endrel>the|this|next)\\s+(?<end>week|month|year)"
               + ")(?:'s)?(?![\\p{L}\\p{N}])",
           Pattern.CASE_INSENSITIVE);
   private static final Pattern ANNOTATED = Pattern.compile("^\\s*\\(");
@@ -106,6 +130,9 @@ final class TimeResolver {
     while (m.find()) {
       out.append(sentence, last, m.end());
       last = m.end();
+      if (m.group("in") != null && RATE_BEFORE.matcher(sentence.substring(0, m.start())).find()) {
+        continue;
+      }
       if (!ANNOTATED.matcher(sentence.substring(m.end())).find()) {
         out.append(" (").append(absolute(m, today)).append(')');
       }
@@ -133,7 +160,38 @@ final class TimeResolver {
       return relative(
           m.group("rel").toLowerCase(Locale.ROOT), m.group("unit").toLowerCase(Locale.ROOT), today);
     }
+    if (m.group("in") != null) {
+      return ahead(number(m.group("innum")), m.group("in").toLowerCase(Locale.ROOT), today);
+    }
+    if (m.group("from") != null) {
+      return ahead(number(m.group("fromnum")), m.group("from").toLowerCase(Locale.ROOT), today);
+    }
+    if (m.group("end") != null) {
+      return end(
+          m.group("endrel").toLowerCase(Locale.ROOT).equals("next") ? 1 : 0,
+          m.group("end").toLowerCase(Locale.ROOT),
+          today);
+    }
     return ago(number(m.group("num")), m.group("ago").toLowerCase(Locale.ROOT), today);
+  }
+
+  /** N units after the base: a date for days and weeks, a month, a year. */
+  private static String ahead(int n, String unit, LocalDate today) {
+    return switch (unit) {
+      case "day" -> DAY.format(today.plusDays(n));
+      case "week" -> DAY.format(today.plusWeeks(n));
+      case "month" -> MONTH.format(YearMonth.from(today).plusMonths(n));
+      default -> String.valueOf(today.getYear() + n);
+    };
+  }
+
+  /** The last day of the base's (step 0) or the next (step 1) ISO week, month or year. */
+  private static String end(int step, String unit, LocalDate today) {
+    return switch (unit) {
+      case "week" -> DAY.format(today.plusWeeks(step).with(DayOfWeek.SUNDAY));
+      case "month" -> DAY.format(YearMonth.from(today).plusMonths(step).atEndOfMonth());
+      default -> DAY.format(LocalDate.of(today.getYear() + step, 12, 31));
+    };
   }
 
   private static String relative(String rel, String unit, LocalDate today) {

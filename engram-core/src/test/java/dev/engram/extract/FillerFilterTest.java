@@ -132,4 +132,53 @@ class FillerFilterTest {
   void recognisesQuestions(String sentence, boolean expected) {
     assertThat(FillerFilter.isQuestion(sentence)).isEqualTo(expected);
   }
+
+  /**
+   * A question that opens with a statement keeps the statement: what a user tells an assistant
+   * before asking for help is often the fact a later question is about.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      "I'm moving the billing service to Java 21 by June 3, can you list the risks?"                       | I'm moving the billing service to Java 21 by June 3.
+      "We switched the cache to Redis 7 last week, so how do I flush one key?"                            | We switched the cache to Redis 7 last week.
+      "My thesis is due on 12 October - could you help me plan the chapters?"                             | My thesis is due on 12 October.
+      "I run the nightly import with cron at 2 am; what happens if it overlaps the backup?"               | I run the nightly import with cron at 2 am.
+      "The dashboard, which now loads in 250 ms, still feels slow on phones, any ideas?"                  | "The dashboard, which now loads in 250 ms, still feels slow on phones."
+      "I prefer short answers in bullet points, so can you keep it brief?"                                | I prefer short answers in bullet points.
+      "Hmm, what if the upload times out, can we retry?"                                                  | ""
+      "Where should I start, can you tell me?"                                                            | ""
+      "I'm not sure, is this right?"                                                                      | ""
+      "How do I install Gradle 8 on a Mac?"                                                               | ""
+      """)
+  void keepsTheStatementAQuestionOpensWith(String sentence, String expected) {
+    assertThat(
+            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
+                .keep(sentence)
+                .orElse(""))
+        .isEqualTo(expected);
+  }
+
+  /** A message without a kept sentence is kept as said if it says enough, questions included. */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      "What happens if the upload times out after 30 seconds?"  | true
+      "Hmm, but what about caching the thumbnails in S3?"       | true
+      How have you been?                                        | false
+      "Thanks, see you!"                                        | false
+      "Wow, really?"                                            | false
+      """)
+  void keepsAMessageVerbatimIfItSaysEnough(String text, boolean expected) {
+    assertThat(
+            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
+                .worthKeepingVerbatim(text))
+        .isEqualTo(expected);
+  }
 }

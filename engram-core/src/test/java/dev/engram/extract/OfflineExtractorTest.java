@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
+import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
 import dev.engram.spi.MemoryInference.Add;
 import dev.engram.spi.MemoryInference.InferenceContext;
@@ -101,6 +102,49 @@ class OfflineExtractorTest {
                 Role.USER,
                 null,
                 List.of()));
+  }
+
+  @Test
+  void keepsTheStatementBeforeAUsersRequestAsAFact() {
+    Message asked =
+        said(
+            "User",
+            "I'm migrating our Flask 2.3 app to FastAPI by next Friday, can you help me port the"
+                + " login routes?",
+            "S1:3");
+
+    assertThat(extractor.facts(asked, null))
+        .containsExactly(
+            "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023).");
+  }
+
+  @Test
+  void keepsAMessageWithoutAFactVerbatimWithItsDates() {
+    Message asked =
+        said("User", "Hmm, what if the webhook fires twice tomorrow during the deploy?", "S1:5");
+    Message greeting = said("User", "Hey, how are you?", "S1:6");
+
+    assertThat(extractor.facts(asked, null))
+        .containsExactly(
+            "Hmm, what if the webhook fires twice tomorrow (9 May 2023) during the deploy?");
+    assertThat(extractor.facts(greeting, null)).isEmpty();
+  }
+
+  @Test
+  void keepsALongMessageWithoutAFactInPassages() {
+    StringBuilder question = new StringBuilder("Hmm, what if");
+    for (int i = 0; i < 40; i++) {
+      question.append(" worker ").append(i).append(" retries the upload and");
+    }
+    question.append(" the queue fills up?");
+    List<String> passages =
+        OfflineExtractor.create(OfflineExtractor.Options.defaults().withPassageTokens(64))
+            .facts(said("User", question.toString(), "S2:2"), null);
+
+    assertThat(passages).hasSizeGreaterThan(1);
+    assertThat(passages)
+        .allSatisfy(p -> assertThat(TokenCounter.cl100k().count(p)).isLessThanOrEqualTo(64));
+    assertThat(String.join(" ", passages)).isEqualTo(question.toString());
   }
 
   @Test
@@ -225,22 +269,25 @@ class OfflineExtractorTest {
     assertThat(
             strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories)))
         .isEmpty();
-    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0));
+    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0, 256));
     assertThat(OfflineExtractor.Options.defaults())
-        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
+        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3, 256));
   }
 
   @Test
   void rejectsBadOptionsNamingFieldAndValue() {
-    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("minContentWords: must be 0 or more, was -1");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("nearDuplicateThreshold: must be in (0, 1], was 0.0");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101, 256))
         .isInstanceOf(ValidationException.class)
         .hasMessage("similarCandidates: must be in [0, 100], was 101");
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 3, 8))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("passageTokens: must be 16 or more, was 8");
   }
 
   @Test

@@ -80,6 +80,32 @@ class TimeResolverTest {
     assertThat(TimeResolver.resolve(sentence, Instant.parse(base))).isEqualTo(expected);
   }
 
+  /** Deadlines and plans worded forward, as users give them to an assistant. 8 May 2023: Monday. */
+  @ParameterizedTest(name = "[{index}] {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      2023-05-08T13:56:00Z | ships the beta in two weeks              | ships the beta in two weeks (22 May 2023)
+      2023-05-08T13:56:00Z | answers within 3 days                   | answers within 3 days (11 May 2023)
+      2023-05-08T13:56:00Z | renews the lease in six months          | renews the lease in six months (November 2023)
+      2023-05-08T13:56:00Z | retires in a year                       | retires in a year (2024)
+      2023-05-08T13:56:00Z | demo is one week from today             | demo is one week from today (15 May 2023)
+      2023-05-08T13:56:00Z | due 10 days from now                    | due 10 days from now (18 May 2023)
+      2023-05-08T13:56:00Z | report due by the end of the month      | report due by the end of the month (31 May 2023)
+      2023-05-08T13:56:00Z | done by end of this week                | done by end of this week (14 May 2023)
+      2023-05-08T13:56:00Z | launch at the end of next month         | launch at the end of next month (30 June 2023)
+      2023-05-08T13:56:00Z | audit before the end of the year        | audit before the end of the year (31 December 2023)
+      2024-01-31T10:00:00Z | pays in a month                         | pays in a month (February 2024)
+      2023-05-08T13:56:00Z | swims three times in a week             | swims three times in a week
+      2023-05-08T13:56:00Z | runs twice in a week                    | runs twice in a week
+      2023-05-08T13:56:00Z | "ships in two weeks (22 May 2023)"      | "ships in two weeks (22 May 2023)"
+      """)
+  void resolvesForwardExpressions(String base, String sentence, String expected) {
+    assertThat(TimeResolver.resolve(sentence, Instant.parse(base))).isEqualTo(expected);
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
