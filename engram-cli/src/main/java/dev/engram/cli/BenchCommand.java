@@ -167,8 +167,17 @@ final class BenchCommand implements Callable<Integer> {
                 + " ingest), which the ranking's context step then searches beside its keywords.")
     boolean contextEmbeddings;
 
-    @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
+    @Option(
+        names = "--no-baselines",
+        description = "Skip the baselines (per turn, RAG and full context).")
     boolean noBaselines;
+
+    @Option(
+        names = "--no-rag-baselines",
+        description =
+            "Keep only the cheap per-turn baselines (plain cosine and BM25 over the turns, at"
+                + " top-10 and within 500 and 1,500 tokens): no RAG chunking, no full context.")
+    boolean noRagBaselines;
 
     @Option(
         names = "--graph",
@@ -256,6 +265,7 @@ final class BenchCommand implements Callable<Integer> {
                 .turnsPerAdd(turnsPerAdd)
                 .speakerPrefix(speakerPrefix)
                 .baselines(!noBaselines)
+                .ragBaselines(!noRagBaselines)
                 .graph(graphOn)
                 .budgetTokens(budgetTokens)
                 .threshold(threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold)
