@@ -17,9 +17,10 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@value #NEIGHBOURS}: memories stated in the same source message as one of the best fused
- *       hits, or in an adjacent one (the source id with its trailing number one less or one more:
- *       {@code D3:5} and {@code D3:4}, {@code <event>:2} and {@code <event>:3}), are lifted to at
- *       least half that hit's fused score: an answer often spans consecutive turns
+ *       hits, or said right before or after it (its place in the conversation is its event time,
+ *       then its creation time: the provenance every source gives, whatever its message ids look
+ *       like), are lifted to at least half that hit's fused score: an answer often spans
+ *       consecutive turns
  *   <li>{@value #DATES}: a query naming a period ("in May 2023", "on 13 October 2023", "in 2022",
  *       "in June", "last year", "yesterday"; relative ones against the engine's clock) ranks the
  *       memories whose event time falls in it higher

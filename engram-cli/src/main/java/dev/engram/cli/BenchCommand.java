@@ -51,17 +51,19 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code engram bench locomo}: the LoCoMo retrieval benchmark with its RAG and full-context
-   * baselines ({@link LocomoBench}). Prints a Markdown table (or the JSON report with {@code
-   * --json}); with {@code --out} also writes the JSON report there and, next to it, the Markdown
-   * ({@code .md}) and the chart ({@code .svg}). The stores are temporary: under {@code --data-dir}
-   * if given, else in a temporary directory, each deleted after its conversation.
+   * {@code engram bench locomo}: the LoCoMo retrieval benchmark with its baselines: plain cosine
+   * and BM25 over the turns, RAG and full context ({@link LocomoBench}). Prints a Markdown table
+   * (or the JSON report with {@code --json}); with {@code --out} also writes the JSON report there
+   * and, next to it, the Markdown ({@code .md}) and the chart ({@code .svg}). The stores are
+   * temporary: under {@code --data-dir} if given, else in a temporary directory, each deleted after
+   * its conversation.
    */
   @Command(
       name = "locomo",
       description =
           "LoCoMo retrieval benchmark: evidence recall, hit, answer-token recall,"
-              + " context tokens, latency, with RAG and full-context baselines.")
+              + " context tokens, latency, with per-turn (plain cosine, BM25), RAG and"
+              + " full-context baselines.")
   static final class Locomo extends BaseCommand {
     /** Most tokens of a graph extraction or conflict answer with {@code --mode llm --graph}. */
     static final int GRAPH_TOKENS = 1500;
@@ -167,8 +169,17 @@ final class BenchCommand implements Callable<Integer> {
                 + " ingest), which the ranking's context step then searches beside its keywords.")
     boolean contextEmbeddings;
 
-    @Option(names = "--no-baselines", description = "Skip the RAG and full-context baselines.")
+    @Option(
+        names = "--no-baselines",
+        description = "Skip the baselines (per turn, RAG and full context).")
     boolean noBaselines;
+
+    @Option(
+        names = "--no-rag-baselines",
+        description =
+            "Keep only the cheap per-turn baselines (plain cosine and BM25 over the turns, at"
+                + " top-10 and within 500 and 1,500 tokens): no RAG chunking, no full context.")
+    boolean noRagBaselines;
 
     @Option(
         names = "--graph",
@@ -256,6 +267,7 @@ final class BenchCommand implements Callable<Integer> {
                 .turnsPerAdd(turnsPerAdd)
                 .speakerPrefix(speakerPrefix)
                 .baselines(!noBaselines)
+                .ragBaselines(!noRagBaselines)
                 .graph(graphOn)
                 .budgetTokens(budgetTokens)
                 .threshold(threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold)

@@ -16,6 +16,7 @@ import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
 import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.extract.OfflineGraphExtractor;
+import dev.engram.spi.StoredMemory;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.InMemoryStorage;
 import dev.engram.testing.TopicEmbedder;
@@ -118,12 +119,13 @@ class RankingStepsTest {
       "dinner was pasta with tomatoes"
     };
     for (int i = 1; i <= 10; i++) {
+      Instant at = t.plusSeconds(60L * i); // each message at its own minute, as a chat records it
       if (i == 5) {
-        say("s1:5", "guess which instrument she started learning", t);
+        say("s1:5", "guess which instrument she started learning", at);
       } else if (i == 6) {
-        say("s1:6", "the cello, lessons every tuesday", t);
+        say("s1:6", "the cello, lessons every tuesday", at);
       } else {
-        say("s1:" + i, filler[i - 1], t);
+        say("s1:" + i, filler[i - 1], at);
       }
     }
     say("s2:1", "which instrument does the orchestra need", t.plusSeconds(86_400));
@@ -703,11 +705,84 @@ class RankingStepsTest {
         .containsExactlyInAnyOrder(Scope.user("u"), Scope.run("r"), Scope.of("u", null, "r"));
   }
 
+  /**
+   * A source whose message ids say nothing of their order (random UUIDs) and whose messages carry
+   * no timestamp: the order the adds were stored in (a ticking clock) tells the turns beside the
+   * best hit.
+   */
   @Test
-  void adjacentSourceIdsDifferByOneInTheirTrailingNumber() {
-    assertThat(NeighboursStep.adjacent("D3:5")).containsExactly("D3:5", "D3:4", "D3:6");
-    assertThat(NeighboursStep.adjacent("evt-7:0")).containsExactly("evt-7:0", "evt-7:1");
-    assertThat(NeighboursStep.adjacent("msg")).containsExactly("msg");
+  void neighboursComeFromTheOrderOfTheAddsNotFromTheFormOfTheIds() throws Exception {
+    try (Memory ticking =
+        storage(Engram.builder(), "ticking")
+            .embedder(new HashEmbedder())
+            .clock(new dev.engram.testing.TickingClock())
+            .build()) {
+      String[] turns = {
+        "the weather was grey and wet",
+        "coffee tastes better with oat milk",
+        "my cousin bought a red bicycle",
+        "guess which instrument she started learning",
+        "the cello, lessons every tuesday",
+        "trains were late again this morning",
+        "we painted the kitchen yellow",
+        "the cat sleeps on the sofa all day"
+      };
+      Map<String, String> idOf = new HashMap<>();
+      for (String text : turns) {
+        String id = java.util.UUID.randomUUID().toString();
+        idOf.put(text, id);
+        ticking.add(
+            AddRequest.builder(CHAT)
+                .message(new Message(Role.USER, text, "speaker", null, id))
+                .infer(false)
+                .build());
+      }
+      Ranking neighbours = Ranking.NONE.withNeighbours(true);
+      List<String> with = new ArrayList<>();
+      ticking
+          .search(SearchRequest.builder(CHAT, QUESTION).topK(3).ranking(neighbours).build())
+          .hits()
+          .forEach(h -> with.addAll(h.memory().sourceIds()));
+      assertThat(with.get(0)).isEqualTo(idOf.get(turns[3]));
+      // the answer, said right after the best hit, and the turn said right before it
+      assertThat(with)
+          .containsExactlyInAnyOrder(idOf.get(turns[3]), idOf.get(turns[4]), idOf.get(turns[2]));
+    }
+  }
+
+  @Test
+  void aMemoryIsBesideTheNearestOnEachSideInItsConversationsOrder() {
+    Instant day = Instant.parse("2024-03-01T10:00:00Z");
+    StoredMemory anchor = stored("a", day.plusSeconds(300), day, "m5");
+    StoredMemory sameMessage = stored("b", day.plusSeconds(900), day, "m5");
+    StoredMemory before = stored("c", day.plusSeconds(240), day, "m4");
+    StoredMemory earlier = stored("d", day.plusSeconds(60), day, "m1");
+    StoredMemory after = stored("e", day.plusSeconds(360), day, "m6");
+    StoredMemory nextDay = stored("f", day.plusSeconds(86_400), day, "m9");
+    assertThat(
+            NeighboursStep.beside(
+                anchor, List.of(nextDay, earlier, sameMessage, after, before, anchor)))
+        .containsExactlyInAnyOrder("b", "c", "e");
+  }
+
+  private static StoredMemory stored(String id, Instant eventTime, Instant created, String source) {
+    dev.engram.MemoryItem item =
+        new dev.engram.MemoryItem(
+            id,
+            "text " + id,
+            "0".repeat(32),
+            Map.of(),
+            "chat",
+            null,
+            null,
+            null,
+            Role.USER,
+            created,
+            created,
+            eventTime,
+            List.of(source),
+            null);
+    return new StoredMemory("t", item, new float[0], "", new float[0]);
   }
 
   private String idOf(String sourceId) {

@@ -37,8 +37,10 @@ import java.util.function.UnaryOperator;
  * Runs the LoCoMo retrieval benchmark: ingests each conversation into a fresh embedded data
  * directory (laid out as {@link ScopeLayout} says, see {@link ConversationStore}), asks every
  * question of categories 1 to 4, and scores what search returns against the gold evidence; then
- * measures the RAG and full-context baselines ({@link RagBaseline}) on the same questions with the
- * same embedder, tokenizer and metrics. Each question with evidence also reports {@code
+ * measures the baselines on the same questions with the same embedder, tokenizer and metrics: plain
+ * cosine and BM25 over the turns at top-10 and within 500 and 1,500 tokens ({@link TurnBaselines}),
+ * then, unless {@link Options#ragBaselines()} is off, RAG over fixed-token chunks and the full
+ * context ({@link RagBaseline}). Each question with evidence also reports {@code
  * evidence_recall_store}: its evidence recall against the source ids of every memory the store
  * holds, which no search can exceed (what the ingest kept, before ranking).
  *
@@ -119,7 +121,8 @@ public final class LocomoBench {
    * @param speakerPrefix raw mode only: store each turn as {@code <speaker>: <text>} instead of its
    *     text (the speaker is the memory's actor either way; the prefix puts the name into the
    *     indexed text, as the measurement of mem0 in the evaluation reference did)
-   * @param baselines true to measure the RAG and full-context baselines too
+   * @param baselines true to measure the baselines too: per turn ({@link TurnBaselines}) and, with
+   *     {@code ragBaselines}, RAG and full context
    * @param graph true to turn the graph memory on: the offline graph extractor in the raw,
    *     observations and extract modes; in the llm mode the offline one unless the llm setup sets
    *     another (the command line sets the LLM graph extractor)
@@ -136,6 +139,8 @@ public final class LocomoBench {
    *     Ranking#DEFAULT})
    * @param contextEmbeddings true to embed each memory's source context too ({@code Engram.Builder
    *     #contextEmbeddings}), which the ranking's context step then searches
+   * @param ragBaselines with {@code baselines}: the RAG (seven chunk sizes, each embedded again)
+   *     and full-context baselines too, beside the cheap per-turn ones
    */
   public record Options(
       Path data,
@@ -153,7 +158,8 @@ public final class LocomoBench {
       double threshold,
       boolean offTopic,
       Ranking ranking,
-      boolean contextEmbeddings) {
+      boolean contextEmbeddings,
+      boolean ragBaselines) {
     public Options {
       Objects.requireNonNull(ranking, "ranking");
       if (budgetTokens < 0 || budgetTokens > SearchRequest.MAX_TOKENS) {
@@ -205,7 +211,8 @@ public final class LocomoBench {
           SearchRequest.DEFAULT_THRESHOLD,
           false,
           Ranking.DEFAULT,
-          false);
+          false,
+          true);
     }
 
     /**
@@ -280,6 +287,7 @@ public final class LocomoBench {
       private boolean offTopic;
       private Ranking ranking;
       private boolean contextEmbeddings;
+      private boolean ragBaselines;
 
       private Builder(Options from) {
         data = from.data;
@@ -298,6 +306,7 @@ public final class LocomoBench {
         offTopic = from.offTopic;
         ranking = from.ranking;
         contextEmbeddings = from.contextEmbeddings;
+        ragBaselines = from.ragBaselines;
       }
 
       public Builder data(Path value) {
@@ -380,6 +389,12 @@ public final class LocomoBench {
         return this;
       }
 
+      /** With baselines on: false keeps only the per-turn ones (no chunk is embedded again). */
+      public Builder ragBaselines(boolean value) {
+        ragBaselines = value;
+        return this;
+      }
+
       public Options build() {
         return new Options(
             data,
@@ -397,7 +412,8 @@ public final class LocomoBench {
             threshold,
             offTopic,
             ranking,
-            contextEmbeddings);
+            contextEmbeddings,
+            ragBaselines);
       }
     }
 
@@ -446,7 +462,8 @@ public final class LocomoBench {
   public static long progressTotal(Options o) {
     long total = 0;
     for (Conversation c : conversations(o)) {
-      total += (long) c.turnCount() * (1 + (o.baselines() ? RagBaseline.CHUNK_TOKENS.size() : 0));
+      int passes = o.baselines() ? 1 + (o.ragBaselines() ? RagBaseline.CHUNK_TOKENS.size() : 0) : 0;
+      total += (long) c.turnCount() * (1 + passes);
       total += c.questions().stream().filter(LocomoBench::scored).count();
     }
     return total;
@@ -537,7 +554,10 @@ public final class LocomoBench {
       }
       runEngram(o, c, other, embedder, setup, hooks, report);
       if (o.baselines()) {
-        Baselines.measure(c, embedder, hooks, report);
+        TurnBaselines.measure(c, embedder, hooks, report);
+        if (o.ragBaselines()) {
+          Baselines.measure(c, embedder, hooks, report);
+        }
       }
     }
     return report.build();

@@ -10,6 +10,7 @@ import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.bench.scale.DataDirectories;
+import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
@@ -27,17 +28,21 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo file in the extract mode (offline
- * extractor, one scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q, threshold 0):
- * each conversation is ingested once, then every question is asked with each ranking at a
- * 1,500-token budget, a 500-token budget and top-k 10. Prints first the evidence recall of the
- * whole store (the share of each question's evidence turns that some stored memory came from: what
- * no ranking can exceed), then one markdown row per ranking: evidence recall at each setting,
- * multi-hop (category 1) evidence recall at each, answer-token recall at each (over all scored
- * questions), and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
- * included, after a warm-up round: every question of the conversation asked once at 1,500 tokens
- * with the first ranking, not counted, so that the first ranking measured does not pay for the
- * compilation of the search code).
+ * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo-format file in the extract mode
+ * (offline extractor, one scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q,
+ * threshold 0) or, with {@code --mode raw}, on the turns stored verbatim (one turn per add, {@code
+ * infer=false}; {@code --speaker-prefix} stores each as {@code <speaker>: <text>}): each
+ * conversation is ingested once, then every question is asked with each ranking at a 1,500-token
+ * budget, a 500-token budget and top-k 10. Prints first the evidence recall of the whole store (the
+ * share of each question's evidence turns that some stored memory came from: what no ranking can
+ * exceed), then one markdown row per ranking: evidence recall at each setting, multi-hop (category
+ * 1) evidence recall at each, answer-token recall at each (over all scored questions), and the
+ * search latency p50 / p95 at 1,500 tokens (in process, query embedding included, after a warm-up
+ * round: every question of the conversation asked once at 1,500 tokens with the first ranking, not
+ * counted, so that the first ranking measured does not pay for the compilation of the search code).
+ * Below the rankings, the per-turn baselines at the same settings ({@link TurnBaselines}: plain
+ * cosine and BM25 over the same embedder's vectors of the turns), which any ranking of raw turns
+ * should beat.
  *
  * <p>When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's
  * format), a second table gives each ranking's evidence recall at 1,500 tokens per type. Stores
@@ -46,12 +51,13 @@ import java.util.TreeSet;
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE... [RANKING...]}: one
  * or more files (each ending in {@code .json}, for example the LoCoMo sample and the BEAM sample;
  * each gets its own tables; a single file may have any name), then the rankings, each as {@link
- * Ranking#parse} reads it (default: none, each step alone, the default, the default with each
- * opt-in step and with both). {@code --context-embeddings} before the files embeds each memory's
- * source context too ({@code Engram.Builder#contextEmbeddings}). {@code ABLATION_DUMP=1500} (or
- * {@code 1}), {@code 500} or {@code 10} also prints, for each question whose evidence that
- * setting's search misses (a 1,500- or 500-token budget, or the top-10), what the search returned
- * and where the missed turns' memories stand in the fusion's order.
+ * Ranking#parse} reads it (default: none, the default, the default without each of its steps, the
+ * default with each opt-in step). Options before the files: {@code --context-embeddings} embeds
+ * each memory's source context too ({@code Engram.Builder#contextEmbeddings}); {@code --mode raw}
+ * and {@code --speaker-prefix} as above. {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or
+ * {@code 10} also prints, for each question whose evidence that setting's search misses (a 1,500-
+ * or 500-token budget, or the top-10), what the search returned and where the missed turns'
+ * memories stand in the fusion's order.
  */
 public final class RankingAblation {
   private static final int[] BUDGETS = {1500, 500, 0};
@@ -70,10 +76,33 @@ public final class RankingAblation {
       System.err.println("ABLATION_DUMP must be 1500 (or 1), 500 or 10");
       System.exit(2);
     }
-    boolean contextEmbeddings = args[0].equals("--context-embeddings");
-    if (contextEmbeddings) {
-      args = java.util.Arrays.copyOfRange(args, 1, args.length);
+    boolean contextEmbeddings = false;
+    boolean raw = false;
+    boolean speakerPrefix = false;
+    int at = 0;
+    while (at < args.length && args[at].startsWith("--")) {
+      switch (args[at]) {
+        case "--context-embeddings" -> contextEmbeddings = true;
+        case "--speaker-prefix" -> speakerPrefix = true;
+        case "--mode" -> {
+          if (at + 1 >= args.length || !List.of("raw", "extract").contains(args[at + 1])) {
+            System.err.println("--mode must be raw or extract");
+            System.exit(2);
+          }
+          raw = args[++at].equals("raw");
+        }
+        default -> {
+          System.err.println("unknown option " + args[at]);
+          System.exit(2);
+        }
+      }
+      at++;
     }
+    if (speakerPrefix && !raw) {
+      System.err.println("--speaker-prefix applies to --mode raw only");
+      System.exit(2);
+    }
+    args = java.util.Arrays.copyOfRange(args, at, args.length);
     List<Path> files = new ArrayList<>();
     int firstSpec = 0;
     while (firstSpec < args.length && args[firstSpec].toLowerCase(Locale.ROOT).endsWith(".json")) {
@@ -89,18 +118,7 @@ public final class RankingAblation {
       System.exit(2);
     }
     List<String> specs =
-        args.length > firstSpec
-            ? List.of(args).subList(firstSpec, args.length)
-            : List.of(
-                "none",
-                "neighbours",
-                "dates",
-                "diversity",
-                "feedback",
-                "default",
-                "default,diversity",
-                "default,feedback",
-                "default,diversity,feedback");
+        args.length > firstSpec ? List.of(args).subList(firstSpec, args.length) : defaultSpecs();
     Map<String, Ranking> rankings = new LinkedHashMap<>();
     for (String s : specs) {
       rankings.put(s, Ranking.parse(s, "ranking"));
@@ -110,23 +128,43 @@ public final class RankingAblation {
       if (files.size() > 1) {
         System.out.println("\n## " + data.getFileName() + "\n");
       }
-      ablate(data, rankings, embedder, contextEmbeddings, dumped);
+      ablate(data, rankings, embedder, new Setup(contextEmbeddings, raw, speakerPrefix), dumped);
     }
+  }
+
+  /** How the stores are built: the mode, and what a memory's embedding and text hold. */
+  private record Setup(boolean contextEmbeddings, boolean raw, boolean speakerPrefix) {}
+
+  /**
+   * None, the default, the default without each of its steps, and the default with each opt-in
+   * step.
+   */
+  static List<String> defaultSpecs() {
+    List<String> out = new ArrayList<>(List.of("none", "default"));
+    for (String step : Ranking.DEFAULT.steps()) {
+      List<String> others = new ArrayList<>(Ranking.DEFAULT.steps());
+      others.remove(step);
+      out.add(others.isEmpty() ? "none" : String.join(",", others));
+    }
+    for (String step : Ranking.STEPS) {
+      if (!Ranking.DEFAULT.has(step)) {
+        out.add("default," + step);
+      }
+    }
+    return out;
   }
 
   /** Runs every ranking on one file's conversations and prints its tables. */
   private static void ablate(
-      Path data,
-      Map<String, Ranking> rankings,
-      Embedder embedder,
-      boolean contextEmbeddings,
-      int dumped)
+      Path data, Map<String, Ranking> rankings, Embedder embedder, Setup setup, int dumped)
       throws IOException {
     List<Conversation> conversations = LocomoReader.read(data);
     Map<String, Tally> tallies = new LinkedHashMap<>();
     List<Double> inStore =
         new ArrayList<>(); // per question with evidence: the recall of the whole store
     rankings.keySet().forEach(k -> tallies.put(k, new Tally()));
+    Map<String, Tally> baselines = new LinkedHashMap<>();
+    List.of(TurnBaselines.DENSE, TurnBaselines.BM25).forEach(k -> baselines.put(k, new Tally()));
     Path work = Files.createTempDirectory("engram-ranking-ablation");
     try {
       for (Conversation c : conversations) {
@@ -138,9 +176,12 @@ public final class RankingAblation {
                 ScopeLayout.CONVERSATION,
                 embedder,
                 Fusion.RRF,
-                b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings))) {
-          store.ingest(2, true, false, n -> {});
+                b ->
+                    b.inference(setup.raw() ? new VerbatimInference() : OfflineExtractor.create())
+                        .contextEmbeddings(setup.contextEmbeddings()))) {
+          store.ingest(setup.raw() ? 1 : 2, !setup.raw(), setup.speakerPrefix(), n -> {});
           List<Question> questions = c.questions().stream().filter(LocomoBench::scored).toList();
+          measureBaselines(c, questions, embedder, baselines);
           Set<String> stored = store.stored().sourceIds();
           questions.stream()
               .filter(q -> !q.evidence().isEmpty())
@@ -189,7 +230,9 @@ public final class RankingAblation {
         "| ranking | recall at 1,500 tokens | at 500 tokens | recall@10 | multi-hop at 1,500 | "
             + "multi-hop at 500 | multi-hop @10 | answer-token recall at 1,500 / 500 / @10 | p50 / p95 ms at 1,500 |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
-    for (Map.Entry<String, Tally> e : tallies.entrySet()) {
+    Map<String, Tally> rows = new LinkedHashMap<>(tallies);
+    baselines.forEach((k, v) -> rows.put(k + " (baseline)", v));
+    for (Map.Entry<String, Tally> e : rows.entrySet()) {
       Tally t = e.getValue();
       Percentiles p =
           new Percentiles(t.latencies.stream().mapToDouble(Double::doubleValue).toArray());
@@ -221,6 +264,41 @@ public final class RankingAblation {
             type -> row.append(String.format(Locale.ROOT, " %.3f |", e.getValue().typeMean(type))));
         System.out.println(row);
       }
+    }
+  }
+
+  /** The per-turn baselines of one conversation at each setting of {@link #BUDGETS}. */
+  private static void measureBaselines(
+      Conversation c, List<Question> questions, Embedder embedder, Map<String, Tally> into) {
+    TurnBaselines index = TurnBaselines.index(c, embedder);
+    for (Question q : questions) {
+      long t0 = System.nanoTime();
+      List<Integer> dense = index.dense(embedder.embedQuery(q.question()));
+      long denseNanos = System.nanoTime() - t0;
+      t0 = System.nanoTime();
+      List<Integer> bm25 = index.bm25(q.question());
+      long bm25Nanos = System.nanoTime() - t0;
+      for (int b = 0; b < BUDGETS.length; b++) {
+        tallyBaseline(into.get(TurnBaselines.DENSE), index, dense, b, q, denseNanos);
+        tallyBaseline(into.get(TurnBaselines.BM25), index, bm25, b, q, bm25Nanos);
+      }
+    }
+  }
+
+  private static void tallyBaseline(
+      Tally t, TurnBaselines index, List<Integer> order, int b, Question q, long nanos) {
+    List<Locomo.Turn> chosen =
+        BUDGETS[b] > 0
+            ? index.within(order, BUDGETS[b])
+            : index.top(order, SearchRequest.DEFAULT_TOP_K);
+    t.answer(
+        b,
+        RetrievalMetrics.answerTokenRecall(
+            q.answer(), chosen.stream().map(RagBaseline::line).toList()));
+    if (!q.evidence().isEmpty()) {
+      Set<String> sources = new HashSet<>();
+      chosen.forEach(turn -> sources.add(turn.diaId()));
+      t.add(b, q, RetrievalMetrics.evidenceRecall(q.evidence(), sources), nanos);
     }
   }
 

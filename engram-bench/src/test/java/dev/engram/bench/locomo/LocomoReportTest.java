@@ -36,6 +36,12 @@ import org.w3c.dom.NodeList;
 class LocomoReportTest {
   static final List<String> BASELINES =
       List.of(
+          "dense-turns-k10",
+          "dense-turns-500t",
+          "dense-turns-1500t",
+          "bm25-turns-k10",
+          "bm25-turns-500t",
+          "bm25-turns-1500t",
           "rag-128-k1",
           "rag-128-k2",
           "rag-256-k1",
@@ -150,8 +156,12 @@ class LocomoReportTest {
             "answer_token_recall",
             "context_tokens_mean",
             "contexts");
-    // The 99-token fixture is one chunk at every size, so k = 2 still gives one context.
-    assertThat(json.get("baselines").findValues("contexts"))
+    // The per-turn baselines hold all seven turns (99 tokens) at every setting; the 99-token
+    // fixture is one chunk at every RAG size, so k = 2 still gives one context.
+    int perTurn = TurnBaselines.names().size();
+    List<JsonNode> contexts = json.get("baselines").findValues("contexts");
+    assertThat(contexts.subList(0, perTurn)).allSatisfy(n -> assertThat(n.asDouble()).isEqualTo(7));
+    assertThat(contexts.subList(perTurn, contexts.size()))
         .allSatisfy(n -> assertThat(n.asDouble()).isEqualTo(1));
     assertThat(json.get("baselines").findValues("evidence_recall"))
         .allSatisfy(n -> assertThat(n.asDouble()).isEqualTo(1));
@@ -189,9 +199,10 @@ class LocomoReportTest {
     JsonNode json = new ObjectMapper().readTree(merged.toJson());
     assertThat(json.at("/overall/j").asDouble()).isEqualTo(0.6);
     assertThat(json.at("/by_category/2/j").asDouble()).isEqualTo(0.5);
-    assertThat(json.get("baselines").get(5).get("name").asText()).isEqualTo("rag-512-k2");
-    assertThat(json.get("baselines").get(5).get("j").asDouble()).isEqualTo(0.3);
-    assertThat(json.get("baselines").get(4).has("j")).isFalse();
+    int rag512k2 = BASELINES.indexOf("rag-512-k2");
+    assertThat(json.get("baselines").get(rag512k2).get("name").asText()).isEqualTo("rag-512-k2");
+    assertThat(json.get("baselines").get(rag512k2).get("j").asDouble()).isEqualTo(0.3);
+    assertThat(json.get("baselines").get(rag512k2 - 1).has("j")).isFalse();
     assertThat(merged.overall().evidenceRecall()).isEqualTo(r.overall().evidenceRecall());
   }
 
@@ -225,11 +236,11 @@ class LocomoReportTest {
     Document one = parse(raw.toSvg());
     assertThat(one.getDocumentElement().getTagName()).isEqualTo("svg");
     List<String> names = seriesNames(one);
-    assertThat(names).hasSize(16).startsWith("engram raw/conversation k=10");
-    assertThat(names.subList(1, 16)).containsExactlyElementsOf(BASELINES);
+    assertThat(names).hasSize(1 + BASELINES.size()).startsWith("engram raw/conversation k=10");
+    assertThat(names.subList(1, names.size())).containsExactlyElementsOf(BASELINES);
     List<String> both = seriesNames(parse(LocomoChart.svg(List.of(raw, extract))));
     assertThat(both)
-        .hasSize(17)
+        .hasSize(2 + BASELINES.size())
         .startsWith("engram raw/conversation k=10", "engram extract/conversation k=10");
     assertThat(parse(LocomoChart.svg(List.of(extract))).getElementsByTagName("g").getLength())
         .isEqualTo(1);
