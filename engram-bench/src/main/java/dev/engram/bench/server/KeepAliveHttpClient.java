@@ -20,6 +20,15 @@ import java.util.Locale;
 final class KeepAliveHttpClient implements Closeable {
   private static final int TIMEOUT_MILLIS = 120_000;
 
+  /**
+   * A connection idle for longer is opened anew before the next request: Jetty closes one idle for
+   * 30 s (its default), and a request sent just as it does would be lost (an ONNX run's in-process
+   * blocks leave the connections idle that long on a loaded machine).
+   */
+  private static final long MAX_IDLE_NANOS = 10_000_000_000L;
+
+  private long lastUsed;
+
   private final String host;
   private final int port;
   private final byte[] fixedHeaders;
@@ -89,6 +98,11 @@ final class KeepAliveHttpClient implements Closeable {
   }
 
   private void connect() throws IOException {
+    long now = System.nanoTime();
+    if (socket != null && now - lastUsed > MAX_IDLE_NANOS) {
+      close();
+    }
+    lastUsed = now;
     if (socket != null) {
       return;
     }
