@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * How the passage limit ({@link Engram.Builder#passageTokens}, in cl100k tokens) fits the default
  * embedder's window of 512 wordpieces: every turn of a LoCoMo-format file is split at each limit
- * and each passage, as the engine embeds it ({@code speaker: text}), is tokenised by bge-small's
+ * and each passage, as the engine embeds it ({@code speaker: passage}), is tokenised by bge-small's
  * own tokenizer without truncation. Prints, per limit, the passages, how many exceed 512 wordpieces
  * (whose end the embedder does not read), the longest, and the wordpieces per cl100k token of
  * passages over 50 tokens (median, p95, p99, maximum). {@code java -cp engram.jar
@@ -38,12 +38,10 @@ public final class PassageWindowFit {
       System.err.println("usage: PassageWindowFit FILE [LIMIT...]");
       System.exit(2);
     }
-    List<String> texts = new ArrayList<>();
+    List<Turn> turns = new ArrayList<>();
     for (Conversation c : LocomoReader.read(Path.of(args[0]))) {
       for (Session s : c.sessions()) {
-        for (Turn t : s.turns()) {
-          texts.add(t.speaker() + ": " + t.text());
-        }
+        turns.addAll(s.turns());
       }
     }
     List<Integer> limits = new ArrayList<>();
@@ -77,10 +75,11 @@ public final class PassageWindowFit {
         int over = 0;
         int longest = 0;
         List<Double> ratios = new ArrayList<>();
-        for (String text : texts) {
-          for (Passage p : Passages.split(text, limit, cl100k)) {
+        for (Turn turn : turns) {
+          for (Passage p : Passages.split(turn.text(), limit, cl100k)) {
             passages++;
-            int pieces = wordpieces.encode(p.text(), true, false).getIds().length;
+            String embedded = turn.speaker() + ": " + p.text();
+            int pieces = wordpieces.encode(embedded, true, false).getIds().length;
             longest = Math.max(longest, pieces);
             if (pieces > WINDOW) {
               over++;
