@@ -8,7 +8,7 @@ import java.util.Objects;
  * the default exact cl100k count when an engine is built with it ({@code
  * Engram.Builder.tokenCounter}). It does not depend on the model: ASCII text counts one token per
  * four characters, and every other character by its script, as OpenAI's cl100k_base tokenizer
- * splits it (measured with jtokkit, docs/BENCHMARKS.md, "Token estimate"):
+ * splits it (measured with jtokkit, docs/benchmarks/log.md, "Token estimate"):
  *
  * <ul>
  *   <li>Cyrillic: 0.6 tokens per character; Arabic and Hebrew: 0.8; Greek: 1.05;
