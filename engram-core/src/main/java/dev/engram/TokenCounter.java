@@ -28,8 +28,8 @@ public interface TokenCounter {
 
   /**
    * {@link TokenEstimator}: characters per token by script, no tokenizer. On English it counts
-   * about a tenth more than cl100k (docs/benchmarks/log.md, "Token estimate"), so a budget then holds
-   * fewer memories than it could.
+   * about a tenth more than cl100k (docs/benchmarks/log.md, "Token estimate"), so a budget then
+   * holds fewer memories than it could.
    */
   static TokenCounter estimate() {
     return TokenEstimator::estimate;
