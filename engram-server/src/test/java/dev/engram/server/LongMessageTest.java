@@ -6,12 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Engram;
 import dev.engram.ListRequest;
+import dev.engram.MemoryItem;
 import dev.engram.Scope;
+import dev.engram.filter.Filter;
 import dev.engram.json.MemoryJson;
 import dev.engram.server.auth.KeyRole;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +69,7 @@ class LongMessageTest {
   }
 
   @Test
-  void aMessageAtTheDefaultLimitIsStoredWhole() {
+  void aMessageAtTheDefaultLimitIsStoredAsItsPassages() {
     start(LIMIT);
     String key = f.key("acme", KeyRole.MEMBER).secret();
     String ascii = text(LIMIT, 'a');
@@ -79,11 +83,36 @@ class LongMessageTest {
     var sync = f.call("POST", "/v1/memories/", key, addBody(euros, false));
     assertThat(sync.status()).as(sync.body()).isEqualTo(200);
 
-    var stored =
-        f.memory.forTenant("acme").list(ListRequest.of(Scope.user("alice"))).items().stream()
-            .map(m -> m.text())
-            .toList();
-    assertThat(stored).containsExactlyInAnyOrder(ascii, euros);
+    // each message is kept as its passages (Engram.Builder.passageTokens), in order, each the
+    // message's text between its offsets, together every character but the spaces between them
+    List<MemoryItem> stored =
+        f.memory
+            .forTenant("acme")
+            .list(
+                new ListRequest(Scope.user("alice"), Filter.all(), 0, ListRequest.MAX_LIMIT, false))
+            .items();
+    for (String message : List.of(ascii, euros)) {
+      List<MemoryItem> passages =
+          stored.stream()
+              .filter(m -> m.text().charAt(0) == message.charAt(0))
+              .sorted(Comparator.comparingInt(m -> offset(m, MemoryItem.PASSAGE_START)))
+              .toList();
+      assertThat(passages).hasSizeGreaterThan(1);
+      StringBuilder joined = new StringBuilder();
+      for (MemoryItem m : passages) {
+        assertThat(
+                message.substring(
+                    offset(m, MemoryItem.PASSAGE_START), offset(m, MemoryItem.PASSAGE_END)))
+            .isEqualTo(m.text());
+        joined.append(m.text());
+      }
+      assertThat(joined.toString().replace(" ", "")).isEqualTo(message.replace(" ", ""));
+    }
+    assertThat(stored).hasSizeLessThan(ListRequest.MAX_LIMIT);
+  }
+
+  private static int offset(MemoryItem m, String key) {
+    return ((Number) m.metadata().get(key)).intValue();
   }
 
   @Test

@@ -53,7 +53,8 @@ class OnePieceReplyTest {
             + "\"}],\"user_id\":\"u\",\"infer\":false}";
     assertThat(f.call("POST", "/v1/memories/", key, add).status()).isEqualTo(200);
     String search =
-        "{\"query\":\"hiking in the Alps\",\"filters\":{\"user_id\":\"u\"},\"threshold\":0}";
+        "{\"query\":\"hiking in the Alps\",\"filters\":{\"user_id\":\"u\"},\"threshold\":0,"
+            + "\"top_k\":100}"; // every passage of the long message
 
     RawAnswer plain = post(key, "/v3/memories/search/", search, null);
     assertThat(plain.head()).startsWith("HTTP/1.1 200");
