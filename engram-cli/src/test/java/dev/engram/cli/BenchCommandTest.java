@@ -8,6 +8,8 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,8 +30,9 @@ class BenchCommandTest {
     Path out = dir.resolve("reports/raw.json");
     Cli.Result r = Cli.raw("bench", "locomo", "--data", DATA, "--json", "--out", out.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
-    // Progress: 7 turns + 5 questions + 7 turns per chunk size (7 sizes) = 61 steps.
-    assertThat(r.err()).contains("61/61");
+    // Progress: 7 turns + 5 questions + 7 turns per chunk size (7 sizes) + 7 turns embedded once
+    // for the per-turn baselines = 68 steps.
+    assertThat(r.err()).contains("68/68");
     JsonNode json = r.json();
     assertThat(json.get("mode").asText()).isEqualTo("raw");
     assertThat(json.get("scopes").asText()).isEqualTo("conversation");
@@ -40,10 +43,15 @@ class BenchCommandTest {
     // Answer tokens in the raw turns: Pixel 1, Porto 1, {11, april, 2024} 0, 3 of 4, {2024} 0 ->
     // 2.75 / 5.
     assertThat(json.at("/overall/answer_token_recall").asDouble()).isEqualTo(0.55);
-    assertThat(json.get("baselines")).hasSize(15);
-    // The whole fixture (99 tokens as "speaker: text" lines) is one chunk at every size.
-    assertThat(json.get("baselines").findValues("context_tokens_mean"))
-        .allSatisfy(n -> assertThat(n.asDouble()).isEqualTo(99.0));
+    // 15 RAG baselines and 6 per-turn ones (plain cosine and BM25 at top-10, 500 and 1,500 tokens)
+    assertThat(json.get("baselines")).hasSize(21);
+    // The whole fixture (99 tokens as "speaker: text" lines) is one RAG chunk at every size.
+    List<JsonNode> rag = new ArrayList<>();
+    json.get("baselines").forEach(b -> rag.add(b));
+    rag.removeIf(b -> b.path("name").asText().contains("-turns"));
+    assertThat(rag).hasSize(15);
+    assertThat(rag)
+        .allSatisfy(b -> assertThat(b.path("context_tokens_mean").asDouble()).isEqualTo(99.0));
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.readString(dir.resolve("reports/raw.md")))
         .contains("| **overall** | 5 | 1.000 | 1.000 | 0.550 |")
@@ -52,7 +60,7 @@ class BenchCommandTest {
         DocumentBuilderFactory.newInstance()
             .newDocumentBuilder()
             .parse(new ByteArrayInputStream(Files.readAllBytes(dir.resolve("reports/raw.svg"))));
-    assertThat(svg.getElementsByTagName("g").getLength()).isEqualTo(16);
+    assertThat(svg.getElementsByTagName("g").getLength()).isEqualTo(22);
 
     Path second = dir.resolve("reports/extract.json");
     Cli.Result e =
@@ -71,7 +79,7 @@ class BenchCommandTest {
             "--compare",
             out.toString());
     assertThat(e.exitCode()).as(e.err()).isZero();
-    // Chart: the extract run, the compared raw run, and the raw run's 15 baselines.
+    // Chart: the extract run, the compared raw run, and the raw run's 21 baselines.
     Document both =
         DocumentBuilderFactory.newInstance()
             .newDocumentBuilder()
@@ -79,7 +87,7 @@ class BenchCommandTest {
                 new ByteArrayInputStream(
                     Files.readString(dir.resolve("reports/extract.svg"))
                         .getBytes(StandardCharsets.UTF_8)));
-    assertThat(both.getElementsByTagName("g").getLength()).isEqualTo(17);
+    assertThat(both.getElementsByTagName("g").getLength()).isEqualTo(23);
   }
 
   @Test

@@ -36,7 +36,7 @@ class LocomoModesTest {
   }
 
   private static double extractedTokens() {
-    // The six facts of ConversationStoreTest.EXTRACTED: 9 + 11 + 13 + 16 + 4 + 9 tokens.
+    // The seven memories of ConversationStoreTest.EXTRACTED.
     return ConversationStoreTest.EXTRACTED.stream()
         .mapToInt(l -> TokenCounter.cl100k().count((String) l.get(0)))
         .sum();
@@ -51,10 +51,10 @@ class LocomoModesTest {
       assertThat(r.mode()).isEqualTo("extract");
       assertThat(r.scopes()).isEqualTo(layout.label());
       assertThat(r.turnsPerAdd()).isEqualTo(2);
-      assertThat(extractedTokens()).isEqualTo(62.0);
-      // The six facts are stored once in either layout (in the speaker layout each in its speaker's
-      // scope).
-      assertThat(r.memoryTokensPerConversation()).isEqualTo(62.0);
+      assertThat(extractedTokens()).isEqualTo(75.0);
+      // The seven memories are stored once in either layout (in the speaker layout each in its
+      // speaker's scope).
+      assertThat(r.memoryTokensPerConversation()).isEqualTo(75.0);
       // Every question's evidence is among D1:1, D1:2, D2:1, all extracted.
       assertThat(r.overall().evidenceRecall()).isEqualTo(1.0);
       assertThat(r.overall().hit()).isEqualTo(1.0);
@@ -62,8 +62,8 @@ class LocomoModesTest {
       // {pixel, knocked, violin, over} 3/4, {2024} 1 -> 4.75 / 5.
       assertThat(r.overall().answerTokenRecall()).isCloseTo(0.95, within(1e-12));
       assertThat(r.byCategory().get("2").answerTokenRecall()).isEqualTo(1.0);
-      // Six facts ending in "." joined by newlines: about their 62 tokens, whatever the order.
-      assertThat(r.overall().contextTokensMean()).isBetween(60.0, 66.0);
+      // Seven memories joined by newlines: about their 75 tokens, whatever the order.
+      assertThat(r.overall().contextTokensMean()).isBetween(73.0, 80.0);
       assertThat(r.baselines()).isEmpty();
     }
   }
