@@ -498,15 +498,11 @@ final class AddPath {
   }
 
   /**
-   * The configured inference's plan; {@link VerbatimInference} splits long messages at the engine's
-   * passage limit.
+   * The configured inference's plan; its context carries the engine's passage limit, at which
+   * {@link VerbatimInference} splits long messages.
    */
   private List<PlannedChange> infer(String tenant, AddRequest r, UsageMeter usage) {
-    MemoryInference inference = engine.config.inference();
-    MemoryInference.InferenceContext context = context(tenant, r, usage);
-    return inference instanceof VerbatimInference verbatim
-        ? verbatim.plan(context, engine.config.passageTokens(), engine.config.tokenCounter())
-        : inference.plan(context);
+    return engine.config.inference().plan(context(tenant, r, usage));
   }
 
   /**
@@ -573,7 +569,9 @@ final class AddPath {
         r.timestamp(),
         memories,
         engine.store.summary(tenant, scope).orElse(""),
-        usage);
+        usage,
+        engine.config.passageTokens(),
+        engine.config.tokenCounter());
   }
 
   /**

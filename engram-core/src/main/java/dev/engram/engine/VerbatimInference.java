@@ -4,7 +4,6 @@ import dev.engram.Engram;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
-import dev.engram.TokenCounter;
 import dev.engram.spi.MemoryInference;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,7 @@ import java.util.Map;
  * verbatim, unless the scope already holds the same text (then NOOP). It never updates or deletes.
  * A message longer than the engine's passage limit ({@link Engram.Builder#passageTokens}) becomes
  * one memory per passage, each with the message's provenance and its offsets ({@link
- * MemoryItem#PASSAGE_START}); called outside an engine, it splits at {@value
- * Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens.
+ * MemoryItem#PASSAGE_START}), the limit its {@link InferenceContext} carries.
  */
 public final class VerbatimInference implements MemoryInference {
 
@@ -29,18 +27,15 @@ public final class VerbatimInference implements MemoryInference {
 
   @Override
   public List<PlannedChange> plan(InferenceContext context) {
-    return plan(context, Engram.Builder.DEFAULT_PASSAGE_TOKENS, TokenCounter.cl100k());
-  }
-
-  /** The plan, splitting messages longer than {@code passageTokens} by {@code counter}. */
-  List<PlannedChange> plan(InferenceContext context, int passageTokens, TokenCounter counter) {
     List<PlannedChange> out = new ArrayList<>();
     Map<String, Boolean> seen = new HashMap<>();
     for (Message m : context.messages()) {
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      for (Add add : VerbatimPassages.of(m, context.timestamp(), passageTokens, counter)) {
+      for (Add add :
+          VerbatimPassages.of(
+              m, context.timestamp(), context.passageTokens(), context.tokenCounter())) {
         String text = add.text();
         if (seen.putIfAbsent(text, Boolean.TRUE) != null) {
           continue;

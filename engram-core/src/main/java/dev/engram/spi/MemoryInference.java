@@ -1,9 +1,12 @@
 package dev.engram.spi;
 
+import dev.engram.Engram;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
+import dev.engram.TokenCounter;
+import dev.engram.ValidationException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +46,11 @@ public interface MemoryInference {
    * @param memories read access to the scope's memories
    * @param summary the scope's rolling conversation summary ("" if none)
    * @param usage where language-model calls are recorded
+   * @param passageTokens the engine's passage limit ({@link
+   *     dev.engram.Engram.Builder#passageTokens}): a text kept as said that is longer is kept as
+   *     its passages of at most this many tokens
+   * @param tokenCounter how the engine counts those tokens ({@link
+   *     dev.engram.Engram.Builder#tokenCounter})
    */
   record InferenceContext(
       String tenant,
@@ -53,7 +61,9 @@ public interface MemoryInference {
       Instant timestamp,
       ScopeMemories memories,
       String summary,
-      UsageMeter usage) {
+      UsageMeter usage,
+      int passageTokens,
+      TokenCounter tokenCounter) {
     public InferenceContext {
       Objects.requireNonNull(tenant, "tenant");
       Objects.requireNonNull(scope, "scope");
@@ -62,9 +72,16 @@ public interface MemoryInference {
       Objects.requireNonNull(memories, "memories");
       summary = summary == null ? "" : summary;
       Objects.requireNonNull(usage, "usage");
+      if (passageTokens < 1) {
+        throw new ValidationException("passageTokens", "must be at least 1, was " + passageTokens);
+      }
+      Objects.requireNonNull(tokenCounter, "tokenCounter");
     }
 
-    /** A context without a conversation summary, with a fresh usage meter. */
+    /**
+     * A context without a conversation summary, with a fresh usage meter and the engine's default
+     * passage limit ({@link dev.engram.Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens).
+     */
     public InferenceContext(
         String tenant,
         Scope scope,
@@ -82,7 +99,9 @@ public interface MemoryInference {
           timestamp,
           memories,
           "",
-          new UsageMeter());
+          new UsageMeter(),
+          Engram.Builder.DEFAULT_PASSAGE_TOKENS,
+          TokenCounter.cl100k());
     }
   }
 
