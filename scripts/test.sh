@@ -8,7 +8,7 @@
 #                                       machine without a prerequisite stops in its first seconds)
 #
 # What the tests need beyond JDK 17 and Maven: Node.js and npm (the official mem0 and MCP clients, PGlite), Debian's
-# Chromium and chromedriver (the console's browser test), PostgreSQL 15 (throwaway clusters) with pgvector (built by
+# Chromium and chromedriver (the console's browser test), wrk (the server benchmark's load tool), PostgreSQL 15 (throwaway clusters) with pgvector (built by
 # scripts/install-pgvector.sh; Debian 12 has no package), and the npm packages of the committed lock files. Not root,
 # or the registries out of reach: it stops before building and prints the command that installs what is missing; it
 # never runs a partial suite.
@@ -34,6 +34,7 @@ find_missing() {
   command -v npm >/dev/null 2>&1 || { missing+=("npm"); apt_packages+=(npm); }
   [ -x /usr/bin/chromium ] || { missing+=("Chromium (/usr/bin/chromium)"); apt_packages+=(chromium); }
   [ -x /usr/bin/chromedriver ] || { missing+=("chromedriver (/usr/bin/chromedriver)"); apt_packages+=(chromium-driver); }
+  command -v wrk >/dev/null 2>&1 || { missing+=("wrk"); apt_packages+=(wrk); }
   if [ ! -x "$pg_bin/initdb" ]; then
     missing+=("PostgreSQL 15 ($pg_bin/initdb)")
     apt_packages+=(postgresql-15)

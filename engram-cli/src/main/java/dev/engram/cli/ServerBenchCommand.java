@@ -65,11 +65,24 @@ final class ServerBenchCommand extends ReportingBenchCommand {
   @Option(
       names = "--warm-up",
       paramLabel = "N",
-      defaultValue = "200",
+      defaultValue = "2000",
       description =
           "Searches each way before timing (default: ${DEFAULT-VALUE}: enough for the server's"
-              + " request path and the client's JVM to be compiled, as a running server's are).")
+              + " request path, the engine and the client's JVM to be compiled, as a running"
+              + " server's are; with 200, both ways' medians were twice as high).")
   int warmUp;
+
+  @Option(
+      names = "--client",
+      paramLabel = "wrk|jvm",
+      defaultValue = "wrk",
+      converter = LoadToolConverter.class,
+      description =
+          "What sends the concurrent clients' requests: wrk (default; Debian's wrk package, a load"
+              + " tool in C that takes little of the server's cores) or jvm (the bench's client"
+              + " JVM, one thread per client). The one-client latencies always come from the"
+              + " client JVM, which times each request.")
+  ServerBench.LoadTool load;
 
   @Option(
       names = "--clients",
@@ -112,6 +125,21 @@ final class ServerBenchCommand extends ReportingBenchCommand {
       description = "Keep the server's access log on (a line per request on stderr).")
   boolean accessLog;
 
+  /** Reads {@code --client}. */
+  static final class LoadToolConverter
+      implements picocli.CommandLine.ITypeConverter<ServerBench.LoadTool> {
+    @Override
+    public ServerBench.LoadTool convert(String value) {
+      for (ServerBench.LoadTool t : ServerBench.LoadTool.values()) {
+        if (t.label().equals(value)) {
+          return t;
+        }
+      }
+      throw new picocli.CommandLine.TypeConversionException(
+          "expected wrk or jvm, got '" + value + "'");
+    }
+  }
+
   @Override
   protected String temporaryPrefix() {
     return "engram-server-bench-";
@@ -124,7 +152,7 @@ final class ServerBenchCommand extends ReportingBenchCommand {
     }
     ServerBench.Options options =
         new ServerBench.Options(
-            data, conversation, turns, queries, topK, warmUp, clients, searches, adds, dir);
+            data, conversation, turns, queries, topK, warmUp, clients, searches, adds, dir, load);
     Embedder e = embedder.create();
     err.println("engram bench server: running (a minute or two with the ONNX embedder)");
     err.flush();

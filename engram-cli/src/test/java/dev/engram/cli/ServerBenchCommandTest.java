@@ -31,6 +31,8 @@ class ServerBenchCommandTest {
             DATA,
             "--embedder",
             "hash",
+            "--client",
+            "jvm",
             "--warm-up",
             "2",
             "--clients",
@@ -47,6 +49,7 @@ class ServerBenchCommandTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     JsonNode json = r.json();
     assertThat(json.get("embedder").asText()).isEqualTo("hashing-384");
+    assertThat(json.get("load").asText()).isEqualTo("jvm");
     assertThat(json.get("turns").asInt()).isEqualTo(7);
     assertThat(json.get("queries").asInt()).isPositive();
     assertThat(json.at("/search/in_process_ms/count").asInt())
@@ -84,6 +87,40 @@ class ServerBenchCommandTest {
     }
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("server.db"))).isTrue();
+  }
+
+  /**
+   * The default load tool, wrk (installed by scripts/test.sh): every request of each concurrent job
+   * answered 200 (the run fails otherwise), the rates positive.
+   */
+  @Test
+  void wrkSendsTheConcurrentClientsRequests() throws Exception {
+    Path data = dir.resolve("wrk-data");
+    Cli.Result r =
+        Cli.raw(
+            "bench",
+            "server",
+            "--data",
+            DATA,
+            "--embedder",
+            "hash",
+            "--warm-up",
+            "2",
+            "--clients",
+            "4",
+            "--searches",
+            "40",
+            "--adds",
+            "12",
+            "--data-dir",
+            data.toString(),
+            "--json");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    JsonNode json = r.json();
+    assertThat(json.get("load").asText()).isEqualTo("wrk");
+    assertThat(json.at("/throughput/clients").asInt()).isEqualTo(4);
+    assertThat(json.at("/throughput/http_per_second").asDouble()).isPositive();
+    assertThat(json.at("/adds/concurrent/http_per_second").asDouble()).isPositive();
   }
 
   @Test
@@ -124,5 +161,9 @@ class ServerBenchCommandTest {
         Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--conversation", "5");
     assertThat(conversation.exitCode()).isEqualTo(2);
     assertThat(conversation.err()).contains("has 1 conversation(s), not 5");
+    Cli.Result client =
+        Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--client", "ab");
+    assertThat(client.exitCode()).isEqualTo(2);
+    assertThat(client.err()).contains("--client").contains("expected wrk or jvm, got 'ab'");
   }
 }

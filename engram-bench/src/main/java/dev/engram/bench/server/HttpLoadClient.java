@@ -106,10 +106,9 @@ public final class HttpLoadClient {
                   for (int i = next.getAndIncrement();
                       i < job.to() && failure.get() == null;
                       i = next.getAndIncrement()) {
-                    byte[] body = body(job, i);
+                    byte[] body = body(setup, job, i);
                     long start = System.nanoTime();
-                    http.post(
-                        job.op().equals("add") ? "/v1/memories/" : "/v3/memories/search/", body);
+                    http.post(path(job), body);
                     millis[done.getAndIncrement()] = (System.nanoTime() - start) / 1e6;
                   }
                 } catch (IOException | RuntimeException e) {
@@ -131,7 +130,13 @@ public final class HttpLoadClient {
     return new Result((System.nanoTime() - t0) / 1e9, millis, failure.get());
   }
 
-  private byte[] body(Job job, int i) throws IOException {
+  /** The path a job's requests go to. */
+  static String path(Job job) {
+    return job.op().equals("add") ? "/v1/memories/" : "/v3/memories/search/";
+  }
+
+  /** The body of a job's request {@code i}. */
+  static byte[] body(Setup setup, Job job, int i) throws IOException {
     ObjectNode body = JSON.createObjectNode();
     if (job.op().equals("add")) {
       body.putArray("messages")

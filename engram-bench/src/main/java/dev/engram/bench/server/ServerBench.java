@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * parsed), so that the figures are the server's cost and not a client's sharing the server's JVM:
  *
  * <ol>
- *   <li>one client: the conversation's questions as searches, in process and over HTTP interleaved
- *       query by query, after a warm-up; latency percentiles of each and the difference;
+ *   <li>one client: the conversation's questions as searches, one after another as a busy client
+ *       sends them, in process and over HTTP in alternating blocks (a quarter of the questions
+ *       each), after a warm-up; latency percentiles of each and the difference;
  *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches}
  *       are done, each way;
  *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients}
@@ -59,6 +60,25 @@ public final class ServerBench {
   private ServerBench() {}
 
   /**
+   * What sends the concurrent clients' requests. The one-client figures always come from the
+   * bench's client JVM, which times each request.
+   */
+  public enum LoadTool {
+    /** The bench's client JVM ({@link HttpLoadClient}), one thread per client. */
+    JVM,
+    /**
+     * wrk ({@link WrkLoad}), one C thread for every connection: it takes little of the cores the
+     * server runs on, so the rates measure the server.
+     */
+    WRK;
+
+    /** The name the command line and the report use. */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
    * What to run.
    *
    * @param data a file in LoCoMo's format
@@ -71,6 +91,7 @@ public final class ServerBench {
    * @param throughputSearches searches timed each way with {@code clients} clients
    * @param adds adds timed each way and per client count
    * @param dataDir an empty or new directory for the memory
+   * @param load what sends the concurrent clients' requests
    */
   public record Options(
       Path data,
@@ -82,10 +103,12 @@ public final class ServerBench {
       int clients,
       int throughputSearches,
       int adds,
-      Path dataDir) {
+      Path dataDir,
+      LoadTool load) {
     public Options {
       Objects.requireNonNull(data, "data");
       Objects.requireNonNull(dataDir, "dataDir");
+      Objects.requireNonNull(load, "load");
       positive("conversation", conversation);
       atLeast("turns", turns, 0);
       atLeast("queries", queries, 0);
@@ -157,18 +180,23 @@ public final class ServerBench {
               .events(events)
               .build()
               .start();
-      try (HttpLoadProcess http =
-          HttpLoadProcess.start(
-              new HttpLoadClient.Setup(
-                  "127.0.0.1",
-                  server.port(),
-                  key,
-                  queries,
-                  turns.stream().map(t -> t.messages().get(0).content()).toList()))) {
+      HttpLoadClient.Setup setup =
+          new HttpLoadClient.Setup(
+              "127.0.0.1",
+              server.port(),
+              key,
+              queries,
+              turns.stream().map(t -> t.messages().get(0).content()).toList());
+      try (HttpLoadProcess http = HttpLoadProcess.start(setup)) {
+        HttpBlock concurrent =
+            o.load() == LoadTool.WRK
+                ? WrkLoad.of(setup)::run
+                : (job, inProcessSeconds) -> http.run(job);
         ServerBenchReport.Latencies latency = searchLatency(memory, http, scope, queries, o);
-        ServerBenchReport.Rates throughput = searchThroughput(memory, http, scope, queries, o);
-        Timed[] one = addRuns(memory, http, turns, 1, o.adds());
-        Timed[] many = addRuns(memory, http, turns, o.clients(), o.adds());
+        ServerBenchReport.Rates throughput =
+            searchThroughput(memory, concurrent, scope, queries, o);
+        Timed[] one = addRuns(memory, (job, inProcessSeconds) -> http.run(job), turns, 1, o.adds());
+        Timed[] many = addRuns(memory, concurrent, turns, o.clients(), o.adds());
         ServerBenchReport.Adds adds =
             new ServerBenchReport.Adds(
                 ServerBenchReport.Rates.of(1, o.adds(), one[0].seconds(), one[1].seconds()),
@@ -181,6 +209,7 @@ public final class ServerBench {
             turns.size(),
             ServerBenchReport.round(importSeconds),
             embedder.modelId(),
+            o.load().label(),
             o.topK(),
             queries.size(),
             new ServerBenchReport.Machine(
@@ -224,25 +253,21 @@ public final class ServerBench {
     if (o.warmUp() > 0) {
       http.run(new Job("search", user, o.topK(), 0, o.warmUp(), 1));
     }
-    double[] in = new double[queries.size()];
-    double[] over = new double[queries.size()];
-    for (int i = 0; i < queries.size(); i++) {
-      String q = queries.get(i);
-      Job one = new Job("search", user, o.topK(), i, i + 1, 1);
-      // Alternate which goes first, so that neither always runs on caches the other warmed.
-      if (i % 2 == 0) {
-        in[i] = time(() -> memory.search(request(scope, q, o.topK())));
-        over[i] = http.run(one).millis()[0];
-      } else {
-        over[i] = http.run(one).millis()[0];
-        in[i] = time(() -> memory.search(request(scope, q, o.topK())));
-      }
-    }
+    Timed[] timed =
+        alternating(
+            queries.size(),
+            (from, to) ->
+                concurrently(
+                    1, from, to, i -> memory.search(request(scope, queries.get(i), o.topK()))),
+            (from, to, inProcess) ->
+                Timed.of(http.run(new Job("search", user, o.topK(), from, to, 1))));
+    double[] in = timed[0].millis();
+    double[] over = timed[1].millis();
     return ServerBenchReport.Latencies.of(in, over);
   }
 
   private static ServerBenchReport.Rates searchThroughput(
-      Memory memory, HttpLoadProcess http, Scope scope, List<String> queries, Options o) {
+      Memory memory, HttpBlock http, Scope scope, List<String> queries, Options o) {
     String user = scope.userId().orElseThrow();
     Timed[] timed =
         alternating(
@@ -253,8 +278,11 @@ public final class ServerBench {
                     from,
                     to,
                     i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
-            (from, to) ->
-                Timed.of(http.run(new Job("search", user, o.topK(), from, to, o.clients()))));
+            (from, to, inProcess) ->
+                Timed.of(
+                    http.run(
+                        new Job("search", user, o.topK(), from, to, o.clients()),
+                        inProcess.seconds())));
     return ServerBenchReport.Rates.of(
         o.clients(), o.throughputSearches(), timed[0].seconds(), timed[1].seconds());
   }
@@ -264,7 +292,7 @@ public final class ServerBench {
    * latencies.
    */
   private static Timed[] addRuns(
-      Memory memory, HttpLoadProcess http, List<AddRequest> turns, int clients, int adds) {
+      Memory memory, HttpBlock http, List<AddRequest> turns, int clients, int adds) {
     Scope inScope = Scope.user("bench-adds-in-process-" + clients);
     String httpUser = "bench-adds-http-" + clients;
     return alternating(
@@ -280,7 +308,9 @@ public final class ServerBench {
                             .messages(List.of(Message.user(text(turns, i))))
                             .infer(false)
                             .build())),
-        (from, to) -> Timed.of(http.run(new Job("add", httpUser, 0, from, to, clients))));
+        (from, to, inProcess) ->
+            Timed.of(
+                http.run(new Job("add", httpUser, 0, from, to, clients), inProcess.seconds())));
   }
 
   private static String text(List<AddRequest> turns, int i) {
@@ -289,12 +319,6 @@ public final class ServerBench {
 
   private static SearchRequest request(Scope scope, String q, int topK) {
     return SearchRequest.builder(scope, q).topK(topK).build();
-  }
-
-  private static double time(Runnable r) {
-    long t0 = System.nanoTime();
-    r.run();
-    return (System.nanoTime() - t0) / 1e6;
   }
 
   /** One operation, by its number. */
@@ -307,6 +331,22 @@ public final class ServerBench {
   @FunctionalInterface
   private interface Block {
     Timed run(int from, int to);
+  }
+
+  /** Operations {@code from} to {@code to - 1} over HTTP, after the same ones in process. */
+  @FunctionalInterface
+  private interface HttpOperations {
+    Timed run(int from, int to, Timed inProcess);
+  }
+
+  /**
+   * Sends a job's requests through the server: the client JVM sends exactly the job's; wrk sends
+   * them for about as long as the same work took in process ({@code inProcessSeconds}), and its
+   * rate is what counts.
+   */
+  @FunctionalInterface
+  private interface HttpBlock {
+    HttpLoadClient.Result run(Job job, double inProcessSeconds);
   }
 
   /** The wall seconds of some operations and each one's milliseconds. */
@@ -328,14 +368,15 @@ public final class ServerBench {
    * process, ...), so that a change in the machine's load during the run falls on both ways alike;
    * returns what each way took.
    */
-  private static Timed[] alternating(int n, Block inProcess, Block http) {
+  private static Timed[] alternating(int n, Block inProcess, HttpOperations http) {
     Timed[] timed = {new Timed(0, new double[0]), new Timed(0, new double[0])};
     for (int b = 0; b < BLOCKS; b++) {
       int from = n * b / BLOCKS;
       int to = n * (b + 1) / BLOCKS;
       if (to > from) {
-        timed[0] = timed[0].plus(inProcess.run(from, to));
-        timed[1] = timed[1].plus(http.run(from, to));
+        Timed in = inProcess.run(from, to);
+        timed[0] = timed[0].plus(in);
+        timed[1] = timed[1].plus(http.run(from, to, in));
       }
     }
     return timed;

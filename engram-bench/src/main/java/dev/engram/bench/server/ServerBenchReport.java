@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param turns turns imported (infer=false, one add per turn) before the measurements
  * @param importSeconds time the import took (in process)
  * @param embedder the embedder's model id
+ * @param load what sent the concurrent clients' requests: {@code jvm} (the bench's client JVM) or
+ *     {@code wrk}
  * @param topK results per search
  * @param queries distinct queries (the conversation's questions)
  * @param machine processors and Java version of the run
@@ -29,6 +31,7 @@ import java.util.Locale;
   "turns",
   "import_seconds",
   "embedder",
+  "load",
   "top_k",
   "queries",
   "machine",
@@ -41,6 +44,7 @@ public record ServerBenchReport(
     int turns,
     @JsonProperty("import_seconds") double importSeconds,
     String embedder,
+    String load,
     @JsonProperty("top_k") int topK,
     int queries,
     Machine machine,
@@ -125,12 +129,13 @@ public record ServerBenchReport(
         String.format(
             Locale.ROOT,
             "LoCoMo %s: %d turns imported (infer=false), %d queries, top %d, embedder %s,"
-                + " %d processors, Java %s%n%n",
+                + " concurrent clients from %s, %d processors, Java %s%n%n",
             conversation,
             turns,
             queries,
             topK,
             embedder,
+            load,
             machine.processors(),
             machine.javaVersion()));
     b.append("| measure | in process | over HTTP | difference / ratio |\n|---|---|---|---|\n");
