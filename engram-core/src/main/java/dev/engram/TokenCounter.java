@@ -19,8 +19,9 @@ public interface TokenCounter {
    * OpenAI's cl100k_base tokenizer (GPT-4, GPT-3.5; jtokkit, in process, no network), exact: a
    * budget of N holds memories of at most N cl100k tokens together. The default. Counts of texts up
    * to {@value Cl100kTokenCounter#CACHED_LENGTH} characters are remembered (up to {@value
-   * Cl100kTokenCounter#CACHED_TEXTS} of them), so a memory found again is not tokenised again; the
-   * encoding loads on first use (about a quarter of a second).
+   * Cl100kTokenCounter#CACHED_TEXTS} of them and {@value Cl100kTokenCounter#CACHED_CHARACTERS}
+   * characters), so a memory found again, a long message's passage included, is not tokenised
+   * again; the encoding loads on first use (about a quarter of a second).
    */
   static TokenCounter cl100k() {
     return Cl100kTokenCounter.INSTANCE;

@@ -22,9 +22,13 @@ class TokenCounterTest {
     assertThat(cl100k.count("<|endoftext|>")).isEqualTo(7);
     // counted again (remembered) and past the remembered length: the same counts
     assertThat(cl100k.count("hello world")).isEqualTo(2);
-    String longText = String.join(" ", java.util.Collections.nCopies(200, "hello world"));
+    String passage = String.join(" ", java.util.Collections.nCopies(200, "hello world"));
+    assertThat(passage.length()).isBetween(1_000, Cl100kTokenCounter.CACHED_LENGTH);
+    assertThat(cl100k.count(passage)).isEqualTo(400);
+    assertThat(cl100k.count(passage)).isEqualTo(400); // remembered
+    String longText = String.join(" ", java.util.Collections.nCopies(2_000, "hello world"));
     assertThat(longText.length()).isGreaterThan(Cl100kTokenCounter.CACHED_LENGTH);
-    assertThat(cl100k.count(longText)).isEqualTo(400);
+    assertThat(cl100k.count(longText)).isEqualTo(4_000);
     assertThatThrownBy(() -> cl100k.count(null)).isInstanceOf(NullPointerException.class);
   }
 
@@ -36,6 +40,21 @@ class TokenCounterTest {
       assertThat(counter.remembered()).isLessThanOrEqualTo(Cl100kTokenCounter.CACHED_TEXTS);
     }
     assertThat(counter.count("hello world")).isEqualTo(2);
+  }
+
+  @Test
+  void theRememberedCharactersStayBounded() {
+    Cl100kTokenCounter counter = Cl100kTokenCounter.INSTANCE;
+    String filler = "hello world ".repeat((Cl100kTokenCounter.CACHED_LENGTH - 20) / 12);
+    int expected = counter.count(filler + "end");
+    long texts = Cl100kTokenCounter.CACHED_CHARACTERS / filler.length() + 10;
+    for (int i = 0; i < texts; i++) {
+      assertThat(counter.count(filler + i)).isGreaterThan(600);
+      assertThat(counter.rememberedCharacters())
+          .isLessThanOrEqualTo(Cl100kTokenCounter.CACHED_CHARACTERS);
+    }
+    assertThat(counter.remembered()).isLessThan((int) texts); // forgotten once at least
+    assertThat(counter.count(filler + "end")).isEqualTo(expected);
   }
 
   @Test

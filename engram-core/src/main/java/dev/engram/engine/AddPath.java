@@ -395,7 +395,7 @@ final class AddPath {
 
   private Staged stage(String tenant, AddRequest r, Optional<Message> previous) {
     Staged s = new Staged(r, engine.config.passageTokens(), engine.config.tokenCounter());
-    List<PlannedChange> plan = r.infer() ? infer(tenant, r, s.usage) : verbatim(r);
+    List<PlannedChange> plan = r.infer() ? infer(tenant, r, s.usage) : verbatim(r, s);
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
@@ -507,17 +507,16 @@ final class AddPath {
 
   /**
    * An {@code infer=false} add: each non-system message verbatim, a long one as its passages
-   * ({@link VerbatimPassages}).
+   * ({@link VerbatimPassages}), split once for the memories and their source contexts ({@link
+   * Staged#passagesOf}).
    */
-  private List<PlannedChange> verbatim(AddRequest r) {
+  private static List<PlannedChange> verbatim(AddRequest r, Staged s) {
     List<PlannedChange> out = new ArrayList<>();
     for (Message m : r.messages()) {
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      out.addAll(
-          VerbatimPassages.of(
-              m, r.timestamp(), engine.config.passageTokens(), engine.config.tokenCounter()));
+      out.addAll(VerbatimPassages.of(m, r.timestamp(), s::passagesOf));
     }
     return out;
   }

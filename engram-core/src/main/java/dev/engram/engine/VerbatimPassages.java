@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The verbatim memories of one message: the message whole when it is within the passage limit
@@ -23,14 +24,30 @@ final class VerbatimPassages {
 
   static List<MemoryInference.Add> of(
       Message m, Instant requestTimestamp, int passageTokens, TokenCounter counter) {
+    return of(
+        m,
+        requestTimestamp,
+        content ->
+            counter.count(content) <= passageTokens
+                ? List.of()
+                : Passages.split(content, passageTokens, counter));
+  }
+
+  /**
+   * The verbatim memories of {@code m}, its content's passages given by {@code passagesOf} (none
+   * for a content within the passage limit): so an add that needs a long message's passages again
+   * (its memories' source contexts) splits it once ({@code AddPath}).
+   */
+  static List<MemoryInference.Add> of(
+      Message m, Instant requestTimestamp, Function<String, List<Passage>> passagesOf) {
     Messages.Source src = Messages.source(m, requestTimestamp);
     String content = m.content();
-    if (counter.count(content) <= passageTokens) {
+    List<Passage> passages = passagesOf.apply(content);
+    if (passages.isEmpty()) {
       return List.of(
           new MemoryInference.Add(
               content.trim(), m.name(), m.role(), src.eventTime(), src.sourceIds()));
     }
-    List<Passage> passages = Passages.split(content, passageTokens, counter);
     List<MemoryInference.Add> adds = new ArrayList<>(passages.size());
     for (Passage p : passages) {
       adds.add(

@@ -1,5 +1,6 @@
 package dev.engram.extract;
 
+import dev.engram.Engram;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
 import dev.engram.Role;
@@ -38,8 +39,10 @@ import java.util.Set;
  * A message none of whose sentences is kept, but that says enough (at least {@link
  * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
  * fires twice during the deploy?"}), is kept as said, with its dates resolved, in passages of at
- * most {@link Options#passageTokens()} tokens: in a chat with an assistant the user's questions are
- * often what a later question is about.
+ * most the engine's passage limit ({@link InferenceContext#passageTokens()} tokens as its {@link
+ * InferenceContext#tokenCounter()} counts them, the same limit at which the engine splits a long
+ * message stored verbatim): in a chat with an assistant the user's questions are often what a later
+ * question is about.
  *
  * <p>Every sentence that survives becomes one {@link MemoryInference.Add} with the speaker name as
  * actor, the message role, the message time as event time and the message source id as provenance,
@@ -93,13 +96,36 @@ public final class OfflineExtractor implements MemoryInference {
 
   /**
    * The facts of one message before deduplication, in order: its kept sentences, rewritten to the
-   * speaker and with absolute dates. Empty for a system message.
+   * speaker and with absolute dates; a message without a fact that is kept as said is split at the
+   * engine's default passage limit ({@link Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens).
+   * Empty for a system message.
    *
    * @param message the message
    * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
    */
   public List<String> facts(Message message, Instant fallbackTimestamp) {
+    return facts(
+        message, fallbackTimestamp, Engram.Builder.DEFAULT_PASSAGE_TOKENS, TokenCounter.cl100k());
+  }
+
+  /**
+   * The facts of one message as {@link #facts(Message, Instant)} gives them, a message kept as said
+   * split into passages of at most {@code passageTokens} tokens as {@code counter} counts them (a
+   * plan uses its context's: {@link InferenceContext#passageTokens()}, {@link
+   * InferenceContext#tokenCounter()}).
+   *
+   * @param message the message
+   * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
+   * @param passageTokens the most tokens of one passage of a message kept as said, at least 1
+   * @param counter how those tokens are counted
+   */
+  public List<String> facts(
+      Message message, Instant fallbackTimestamp, int passageTokens, TokenCounter counter) {
     Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(counter, "counter");
+    if (passageTokens < 1) {
+      throw new ValidationException("passageTokens", "must be at least 1, was " + passageTokens);
+    }
     if (message.role() == Role.SYSTEM) {
       return List.of();
     }
@@ -115,18 +141,11 @@ public final class OfflineExtractor implements MemoryInference {
       }
     }
     if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {
-      for (String passage : passages(text)) {
-        out.add(TimeResolver.resolve(passage, at));
+      for (Passage passage : Passages.split(text, passageTokens, counter)) {
+        out.add(TimeResolver.resolve(passage.text(), at));
       }
     }
     return out;
-  }
-
-  /** A text kept as said, in passages of at most {@link Options#passageTokens()} cl100k tokens. */
-  private List<String> passages(String text) {
-    return Passages.split(text, options.passageTokens(), TokenCounter.cl100k()).stream()
-        .map(Passage::text)
-        .toList();
   }
 
   /** Its history rows name the pipeline {@value dev.engram.ChangePipelines#OFFLINE}. */
@@ -144,7 +163,8 @@ public final class OfflineExtractor implements MemoryInference {
     for (Message m : context.messages()) {
       Instant at = m.timestamp() != null ? m.timestamp() : context.timestamp();
       List<String> sources = m.sourceId() == null ? List.of() : List.of(m.sourceId());
-      for (String fact : facts(m, context.timestamp())) {
+      for (String fact :
+          facts(m, context.timestamp(), context.passageTokens(), context.tokenCounter())) {
         if (isNear(fact, seen)) {
           continue;
         }
@@ -197,16 +217,8 @@ public final class OfflineExtractor implements MemoryInference {
    *     near-duplicate; in (0, 1], default 0.9 (1.0 means same tokens only)
    * @param similarCandidates how many similar memories to compare for near-duplicates; 0 turns the
    *     search off, at most 100, default 3
-   * @param passageTokens a message without a fact that is kept as said is kept in passages of at
-   *     most this many cl100k tokens ({@code dev.engram.text.Passages}), so that the embedder,
-   *     which reads only the first 512 wordpieces, reads all of it and a search's budget is not
-   *     filled by one long text; at least 16, default 256
    */
-  public record Options(
-      int minContentWords,
-      double nearDuplicateThreshold,
-      int similarCandidates,
-      int passageTokens) {
+  public record Options(int minContentWords, double nearDuplicateThreshold, int similarCandidates) {
     public Options {
       if (minContentWords < 0) {
         throw new ValidationException(
@@ -220,34 +232,26 @@ public final class OfflineExtractor implements MemoryInference {
         throw new ValidationException(
             "similarCandidates", "must be in [0, 100], was " + similarCandidates);
       }
-      if (passageTokens < 16) {
-        throw new ValidationException("passageTokens", "must be 16 or more, was " + passageTokens);
-      }
     }
 
-    /** Two content words, Jaccard 0.9, three candidates, passages of 256 tokens. */
+    /** Two content words, Jaccard 0.9, three candidates. */
     public static Options defaults() {
-      return new Options(2, 0.9, 3, 256);
+      return new Options(2, 0.9, 3);
     }
 
     /** A copy with another minimum number of content words. */
     public Options withMinContentWords(int value) {
-      return new Options(value, nearDuplicateThreshold, similarCandidates, passageTokens);
+      return new Options(value, nearDuplicateThreshold, similarCandidates);
     }
 
     /** A copy with another near-duplicate threshold. */
     public Options withNearDuplicateThreshold(double value) {
-      return new Options(minContentWords, value, similarCandidates, passageTokens);
+      return new Options(minContentWords, value, similarCandidates);
     }
 
     /** A copy with another number of similar candidates. */
     public Options withSimilarCandidates(int value) {
-      return new Options(minContentWords, nearDuplicateThreshold, value, passageTokens);
-    }
-
-    /** A copy with another passage size for what is kept as said. */
-    public Options withPassageTokens(int value) {
-      return new Options(minContentWords, nearDuplicateThreshold, similarCandidates, value);
+      return new Options(minContentWords, nearDuplicateThreshold, value);
     }
   }
 }

@@ -138,13 +138,45 @@ class OfflineExtractorTest {
     }
     question.append(" the queue fills up?");
     List<String> passages =
-        OfflineExtractor.create(OfflineExtractor.Options.defaults().withPassageTokens(64))
-            .facts(said("User", question.toString(), "S2:2"), null);
+        extractor.facts(said("User", question.toString(), "S2:2"), null, 64, TokenCounter.cl100k());
 
     assertThat(passages).hasSizeGreaterThan(1);
     assertThat(passages)
         .allSatisfy(p -> assertThat(TokenCounter.cl100k().count(p)).isLessThanOrEqualTo(64));
     assertThat(String.join(" ", passages)).isEqualTo(question.toString());
+  }
+
+  @Test
+  void splitsAMessageKeptAsSaidAtTheContextsPassageLimit() {
+    StringBuilder question = new StringBuilder("Hmm, what if");
+    for (int i = 0; i < 40; i++) {
+      question.append(" worker ").append(i).append(" retries the upload and");
+    }
+    question.append(" the queue fills up?");
+    InferenceContext context =
+        new InferenceContext(
+            "default",
+            Scope.user("u1"),
+            List.of(said("User", question.toString(), "S2:2")),
+            List.of(),
+            Map.of(),
+            null,
+            new FakeScopeMemories(),
+            "",
+            new dev.engram.spi.UsageMeter(),
+            64,
+            TokenCounter.cl100k());
+
+    List<PlannedChange> plan = extractor.plan(context);
+
+    assertThat(plan).hasSizeGreaterThan(1);
+    assertThat(plan)
+        .allSatisfy(
+            c -> assertThat(TokenCounter.cl100k().count(((Add) c).text())).isLessThanOrEqualTo(64));
+    assertThat(plan.stream().map(c -> ((Add) c).text()).toList())
+        .isEqualTo(
+            extractor.facts(
+                said("User", question.toString(), "S2:2"), null, 64, TokenCounter.cl100k()));
   }
 
   @Test
@@ -269,25 +301,27 @@ class OfflineExtractorTest {
     assertThat(
             strict.plan(context(List.of(said("Caroline", "I love it.", "D5:2")), null, memories)))
         .isEmpty();
-    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0, 256));
+    assertThat(lenient.options()).isEqualTo(new OfflineExtractor.Options(1, 0.9, 0));
     assertThat(OfflineExtractor.Options.defaults())
-        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3, 256));
+        .isEqualTo(new OfflineExtractor.Options(2, 0.9, 3));
   }
 
   @Test
   void rejectsBadOptionsNamingFieldAndValue() {
-    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3, 256))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(-1, 0.9, 3))
         .isInstanceOf(ValidationException.class)
         .hasMessage("minContentWords: must be 0 or more, was -1");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3, 256))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.0, 3))
         .isInstanceOf(ValidationException.class)
         .hasMessage("nearDuplicateThreshold: must be in (0, 1], was 0.0");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101, 256))
+    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 101))
         .isInstanceOf(ValidationException.class)
         .hasMessage("similarCandidates: must be in [0, 100], was 101");
-    assertThatThrownBy(() -> new OfflineExtractor.Options(3, 0.9, 3, 8))
+    assertThatThrownBy(
+            () ->
+                extractor.facts(said("User", "What now?", "S1:1"), null, 0, TokenCounter.cl100k()))
         .isInstanceOf(ValidationException.class)
-        .hasMessage("passageTokens: must be 16 or more, was 8");
+        .hasMessage("passageTokens: must be at least 1, was 0");
   }
 
   @Test

@@ -582,18 +582,20 @@ public final class LocomoBench {
       Hooks hooks,
       ReportBuilder report) {
     Path dir = o.workDir().resolve("locomo-" + c.sampleId() + "-" + System.nanoTime());
+    TimedEmbedder timed = new TimedEmbedder(embedder);
     try (ConversationStore store =
         ConversationStore.open(
             dir,
             c,
             o.scopes(),
-            embedder,
+            timed,
             o.fusion(),
             b -> setup.apply(b).contextEmbeddings(o.contextEmbeddings()))) {
+      TimedEmbedder.Spent before = timed.spent();
       long start = System.nanoTime();
       store.ingest(
           o.effectiveTurnsPerAdd(), o.mode() != Mode.RAW, o.speakerPrefix(), hooks.progress());
-      report.ingest(c.turnCount(), System.nanoTime() - start);
+      report.ingest(c.turnCount(), System.nanoTime() - start, timed.spent().minus(before));
       ConversationStore.Stored kept = store.stored();
       report.memoryTokens(kept.memoryTokens());
       store.searchWith(o.budgetTokens(), o.threshold());

@@ -49,12 +49,18 @@ final class LocomoMarkdown {
         String.format(
             Locale.ROOT,
             "%nsearch p50 %.2f ms, p95 %.2f ms, p99 %.2f ms; ingest %.1f turns/s"
-                + " (%.2f ms/turn); memory tokens per conversation %.0f; longest message %d characters%n",
+                + " (%.2f ms/turn; embedding %.0f%% of it, %.1f texts/turn: the embedder alone"
+                + " %.1f turns/s, %.1f texts/s); memory tokens per conversation %.0f;"
+                + " longest message %d characters%n",
             r.latencyMs().searchP50(),
             r.latencyMs().searchP95(),
             r.latencyMs().searchP99(),
             r.ingestTurnsPerSecond(),
             r.latencyMs().ingestPerTurnMean(),
+            100 * r.latencyMs().embeddingShare(),
+            r.latencyMs().ingestEmbeddedTextsPerTurn(),
+            r.latencyMs().embedderTurnsPerSecond(),
+            r.latencyMs().embedderTextsPerSecond(),
             r.memoryTokensPerConversation(),
             r.longestMessageChars()));
     sb.append(

@@ -129,13 +129,48 @@ public record LocomoReport(
     }
   }
 
-  /** Search latency percentiles and the mean ingest time per turn, in milliseconds. */
-  @JsonPropertyOrder({"search_p50", "search_p95", "search_p99", "ingest_per_turn_mean"})
+  /**
+   * Search latency percentiles and the mean ingest time per turn, in milliseconds; of that ingest
+   * time, the embedder's wall time per turn ({@code ingest_embedding_per_turn_mean}) and the texts
+   * it embedded per turn (memory texts, passages, contexts): the embedder's own rate, which bounds
+   * the ingest's ({@link #embedderTurnsPerSecond}).
+   */
+  @JsonPropertyOrder({
+    "search_p50",
+    "search_p95",
+    "search_p99",
+    "ingest_per_turn_mean",
+    "ingest_embedding_per_turn_mean",
+    "ingest_embedded_texts_per_turn"
+  })
   public record Latency(
       @JsonProperty("search_p50") double searchP50,
       @JsonProperty("search_p95") double searchP95,
       @JsonProperty("search_p99") double searchP99,
-      @JsonProperty("ingest_per_turn_mean") double ingestPerTurnMean) {}
+      @JsonProperty("ingest_per_turn_mean") double ingestPerTurnMean,
+      @JsonProperty("ingest_embedding_per_turn_mean") double ingestEmbeddingPerTurnMean,
+      @JsonProperty("ingest_embedded_texts_per_turn") double ingestEmbeddedTextsPerTurn) {
+
+    /** The share of the ingest's time spent in the embedder, 0 when nothing was measured. */
+    public double embeddingShare() {
+      return ingestPerTurnMean > 0 ? ingestEmbeddingPerTurnMean / ingestPerTurnMean : 0;
+    }
+
+    /**
+     * Turns per second if an add did nothing but embed: the embedder's own rate on these turns, the
+     * bound of the ingest's; 0 when nothing was measured.
+     */
+    public double embedderTurnsPerSecond() {
+      return ingestEmbeddingPerTurnMean > 0 ? 1000 / ingestEmbeddingPerTurnMean : 0;
+    }
+
+    /** Texts the embedder embedded per second of its own time; 0 when nothing was measured. */
+    public double embedderTextsPerSecond() {
+      return ingestEmbeddingPerTurnMean > 0
+          ? ingestEmbeddedTextsPerTurn * 1000 / ingestEmbeddingPerTurnMean
+          : 0;
+    }
+  }
 
   /** A baseline evaluated with the same metrics, on the same questions. */
   @JsonPropertyOrder({

@@ -35,6 +35,8 @@ final class ReportBuilder {
   private long turns;
   private int longestMessageChars;
   private long ingestNanos;
+  private long embeddingNanos;
+  private long embeddedTexts;
 
   /**
    * A question's score and the observer's pending metrics; {@code beamType} "" for a question
@@ -71,9 +73,15 @@ final class ReportBuilder {
     this.fusion = fusion;
   }
 
-  void ingest(int turnCount, long nanos) {
+  /**
+   * Records an ingest of {@code turnCount} turns in {@code nanos}, of which {@code embedding} was
+   * the embedder's work.
+   */
+  void ingest(int turnCount, long nanos, TimedEmbedder.Spent embedding) {
     turns += turnCount;
     ingestNanos += nanos;
+    embeddingNanos += embedding.nanos();
+    embeddedTexts += embedding.texts();
   }
 
   /**
@@ -146,7 +154,13 @@ final class ReportBuilder {
         scores(all),
         categories,
         types,
-        new Latency(p.at(50), p.at(95), p.at(99), perTurnMs),
+        new Latency(
+            p.at(50),
+            p.at(95),
+            p.at(99),
+            perTurnMs,
+            turns == 0 ? 0 : embeddingNanos / 1e6 / turns,
+            turns == 0 ? 0 : (double) embeddedTexts / turns),
         ingestNanos == 0 ? 0 : turns / (ingestNanos / 1e9),
         memoryTokens.stream().mapToLong(Long::longValue).average().orElse(0),
         longestMessageChars,

@@ -12,6 +12,7 @@ import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.embedded.EmbeddedStorage;
+import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
@@ -53,8 +54,10 @@ import java.util.Map;
  * [HITS_OUT] [default-only]} writes each search's hits (ids and scores, in order) to {@code
  * HITS_OUT} when given ({@code -} for none); {@code default-only} measures only the default-ranking
  * searches (for a profiler's samples). A leading {@code --context-embeddings} writes (and searches)
- * the stores with context embeddings on ({@code Engram.Builder#contextEmbeddings}); give it a store
- * directory of its own.
+ * the stores with context embeddings on ({@code Engram.Builder#contextEmbeddings}), a leading
+ * {@code --raw} the raw turns (one turn per add, stored verbatim, long turns as their passages, as
+ * {@code bench locomo --mode raw} ingests them) instead of the offline extractor's facts; give each
+ * a store directory of its own.
  */
 public final class SearchCpu {
   private static final int BUDGET_TOKENS = 1500;
@@ -69,13 +72,17 @@ public final class SearchCpu {
   private SearchCpu() {}
 
   public static void main(String[] args) throws IOException {
-    boolean contextEmbeddings = args.length > 0 && args[0].equals("--context-embeddings");
-    if (contextEmbeddings) {
+    boolean contextEmbeddings = false;
+    boolean raw = false;
+    while (args.length > 0 && args[0].startsWith("--")) {
+      contextEmbeddings |= args[0].equals("--context-embeddings");
+      raw |= args[0].equals("--raw");
       args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
     if (args.length < 2) {
       System.err.println(
-          "usage: SearchCpu [--context-embeddings] LOCOMO_FILE STORE_DIR [ROUNDS] [HITS_OUT]");
+          "usage: SearchCpu [--context-embeddings] [--raw] LOCOMO_FILE STORE_DIR [ROUNDS]"
+              + " [HITS_OUT]");
       System.exit(2);
     }
     List<Conversation> conversations = LocomoReader.read(Path.of(args[0]));
@@ -92,7 +99,7 @@ public final class SearchCpu {
       for (Conversation c : conversations) {
         Path dir = stores.resolve(c.sampleId());
         if (!Files.exists(dir)) {
-          ingest(dir, c, onnx, contextEmbeddings);
+          ingest(dir, c, onnx, contextEmbeddings, raw);
         }
         memories.add(open(dir, embedder, contextEmbeddings));
         scopes.add(Scope.user(c.sampleId()));
@@ -203,7 +210,7 @@ public final class SearchCpu {
   }
 
   private static void ingest(
-      Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings) {
+      Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings, boolean raw) {
     ConversationStore store =
         ConversationStore.open(
             dir,
@@ -211,8 +218,14 @@ public final class SearchCpu {
             ScopeLayout.CONVERSATION,
             embedder,
             Fusion.RRF,
-            b -> b.inference(OfflineExtractor.create()).contextEmbeddings(contextEmbeddings));
-    store.ingest(2, true, false, n -> {});
+            b ->
+                b.inference(raw ? new VerbatimInference() : OfflineExtractor.create())
+                    .contextEmbeddings(contextEmbeddings));
+    if (raw) {
+      store.ingest(1, false, false, n -> {});
+    } else {
+      store.ingest(2, true, false, n -> {});
+    }
     store.memory().close(); // keeps the directory (ConversationStore.close would delete it)
   }
 

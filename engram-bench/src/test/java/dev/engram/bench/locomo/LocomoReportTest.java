@@ -146,7 +146,19 @@ class LocomoReportTest {
     assertThat(fields(json.get("by_category"))).containsExactly("1", "2", "4");
     assertThat(json.at("/by_category/2/hits").asDouble()).isEqualTo(3.0);
     assertThat(fields(json.get("latency_ms")))
-        .containsExactly("search_p50", "search_p95", "search_p99", "ingest_per_turn_mean");
+        .containsExactly(
+            "search_p50",
+            "search_p95",
+            "search_p99",
+            "ingest_per_turn_mean",
+            "ingest_embedding_per_turn_mean",
+            "ingest_embedded_texts_per_turn");
+    // the turns are embedded (three turns, one text each), and that takes time within the ingest
+    assertThat(json.at("/latency_ms/ingest_embedded_texts_per_turn").asDouble())
+        .isGreaterThanOrEqualTo(1.0);
+    assertThat(json.at("/latency_ms/ingest_embedding_per_turn_mean").asDouble())
+        .isPositive()
+        .isLessThanOrEqualTo(json.at("/latency_ms/ingest_per_turn_mean").asDouble());
     assertThat(json.get("baselines").findValuesAsText("name")).containsExactlyElementsOf(BASELINES);
     assertThat(fields(json.get("baselines").get(0)))
         .containsExactly(
