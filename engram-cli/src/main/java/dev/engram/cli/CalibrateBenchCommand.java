@@ -28,7 +28,7 @@ final class CalibrateBenchCommand extends BaseCommand {
   List<Path> data;
 
   @Option(
-      names = "--embedder",
+      names = "--model",
       paramLabel = "KIND",
       defaultValue = "onnx",
       converter = BenchEmbedder.Converter.class,
@@ -53,7 +53,7 @@ final class CalibrateBenchCommand extends BaseCommand {
               embedded[0] += n;
             });
     String command =
-        "engram bench calibrate --embedder "
+        "engram bench calibrate --model "
             + embedder.name().toLowerCase(Locale.ROOT)
             + data.stream().map(p -> " --data " + p.getFileName()).reduce("", String::concat)
             + " --out "

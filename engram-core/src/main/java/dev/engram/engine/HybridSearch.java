@@ -267,7 +267,8 @@ final class HybridSearch {
    * A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its
    * context's.
    */
-  private static double relevance(float[] vector, StoredMemory m, boolean byContext, RelevanceCalibration calibration) {
+  private static double relevance(
+      float[] vector, StoredMemory m, boolean byContext, RelevanceCalibration calibration) {
     double cosine = Relevance.cosine(vector, m.embeddingView());
     return Relevance.of(
         byContext && m.contextEmbeddingView().length > 0

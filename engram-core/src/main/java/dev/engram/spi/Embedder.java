@@ -31,8 +31,8 @@ public interface Embedder {
   }
 
   /**
-   * The map from this model's cosine similarities to the probability that a memory is relevant to
-   * a query, which search scores hits with ({@code SearchHit#score()}) and thresholds apply to. A
+   * The map from this model's cosine similarities to the probability that a memory is relevant to a
+   * query, which search scores hits with ({@code SearchHit#score()}) and thresholds apply to. A
    * model that ships a fitted map ({@code engram bench calibrate}) returns it; the default is the
    * {@linkplain RelevanceCalibration#fallback(double) fallback} on {@link #relevanceFloor()}.
    */

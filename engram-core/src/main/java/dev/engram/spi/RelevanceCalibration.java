@@ -26,16 +26,17 @@ import java.util.Properties;
  */
 public record RelevanceCalibration(double slope, double intercept, String source) {
   /**
-   * bge-small's fitted map, as a share of the span from the floor to 1: the fallback's probability
-   * 0.5 lies at {@code floor + FALLBACK_MIDPOINT * (1 - floor)}.
+   * bge-small's fitted map (probability 0.5 at cosine 0.573, floor 0.5), as a share of the span
+   * from the floor to 1: the fallback's probability 0.5 lies at {@code floor + FALLBACK_MIDPOINT *
+   * (1 - floor)}.
    */
-  static final double FALLBACK_MIDPOINT = 0.42;
+  static final double FALLBACK_MIDPOINT = 0.146;
 
   /**
-   * The fallback's slope over the span from the floor to 1 (bge-small's fitted slope times its
-   * span).
+   * The fallback's slope over the span from the floor to 1 (bge-small's fitted slope, 8.0, times
+   * its span, 0.5).
    */
-  static final double FALLBACK_SPAN_SLOPE = 8.0;
+  static final double FALLBACK_SPAN_SLOPE = 4.0;
 
   public RelevanceCalibration {
     if (!(slope > 0) || !Double.isFinite(slope)) {
@@ -77,7 +78,7 @@ public record RelevanceCalibration(double slope, double intercept, String source
    * The map for an embedder with no fitted one: the fitted bge-small map's shape over the span from
    * the embedder's relevance floor (the cosine of unrelated texts) to 1, so that its probability
    * 0.5 lies {@value #FALLBACK_MIDPOINT} of the way up from the floor. Right for models whose floor
-   * was measured; for a model with floor 0 it is a broad, cautious map (0.5 at cosine 0.42).
+   * was measured; for a model with floor 0 it is a broad map (0.5 at cosine 0.146, 0.36 at 0).
    */
   public static RelevanceCalibration fallback(double floor) {
     if (!(floor >= 0 && floor < 1)) {

@@ -38,7 +38,8 @@ class RelevanceCalibrationTest {
     RelevanceCalibration map = RelevanceCalibration.fallback(0.5);
     assertThat(map.cosineAt(0.5))
         .isCloseTo(0.5 + RelevanceCalibration.FALLBACK_MIDPOINT * 0.5, CLOSE);
-    assertThat(map.probability(0.5)).isLessThan(0.05);
+    // at the floor, as bge-small's fitted map there: less likely relevant than not
+    assertThat(map.probability(0.5)).isBetween(0.3, 0.4);
     assertThat(map.source()).startsWith("fallback");
     assertThatThrownBy(() -> RelevanceCalibration.fallback(1.0))
         .isInstanceOf(ValidationException.class);

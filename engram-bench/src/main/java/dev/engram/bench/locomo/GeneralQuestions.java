@@ -27,7 +27,8 @@ public final class GeneralQuestions {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is missing beside " + GeneralQuestions.class);
       }
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
         return r.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
       }
     } catch (IOException e) {

@@ -73,8 +73,8 @@ public final class HashingEmbedder implements Embedder {
   }
 
   /**
-   * The fitted relevance map of {@code hashing-384} ({@code engram bench calibrate --embedder
-   * hash}), the fallback on floor 0 for other dimensions, whose cosines were not fitted.
+   * The fitted relevance map of {@code hashing-384} ({@code engram bench calibrate --model hash}),
+   * the fallback on floor 0 for other dimensions, whose cosines were not fitted.
    */
   @Override
   public RelevanceCalibration relevanceCalibration() {
