@@ -39,23 +39,33 @@ public record SearchRequest(
   public static final int MAX_QUERY_LENGTH = 8192;
 
   /**
-   * The threshold when none is given: 0, every candidate. Off-topic queries are the default
-   * ranking's step {@link Ranking#names() names}: on the off-topic benchmark (docs/BENCHMARKS.md)
-   * 92-94% of them get nothing at threshold 0, and real questions lose 0.002-0.004 of their
-   * evidence. A threshold of 0.2 would drop as many, but costs real questions 0.012-0.019 of their
-   * evidence at 1,500 tokens on extracted facts and 0.044 on verbatim turns, and on small stores
-   * plain questions about a first-person memory score near 0 with bge-small ("what does alice do
-   * for a living" against "I work as a pastry chef"), so a non-zero default would hide true
-   * answers; pass {@link #SUGGESTED_THRESHOLD} where junk must go from queries that name no one
-   * too.
+   * The threshold when none is given: 0, every candidate of a search that passes the off-topic cut
+   * ({@link #OFF_TOPIC_CUT}). Scores are calibrated probabilities of relevance ({@link
+   * SearchHit#score()}), so a threshold means the same on any data, but a per-hit threshold also
+   * drops the lower hits of questions that have an answer, which a whole-query cut keeps: a
+   * threshold of 0.3 (mem0's clients send one) costs little of the evidence at top-10
+   * (docs/BENCHMARKS.md, "Calibrated relevance"); 0.5 keeps only what is at least as likely
+   * relevant as not.
    */
   public static final double DEFAULT_THRESHOLD = 0.0;
 
   /**
-   * The threshold the off-topic benchmark suggests for the default embedder (see {@link
-   * #DEFAULT_THRESHOLD}).
+   * The off-topic cut of the default ranking's step {@link Ranking#names() names}: a search whose
+   * best candidate (among the fusion's first 32) is less likely relevant than this returns nothing,
+   * whatever the threshold. Chosen on the LoCoMo and BEAM samples' pairs ({@code engram bench
+   * calibrate}'s diagnostics) and the 50 general questions ({@code bench locomo --off-topic}): 0.3
+   * (cosine 0.47 with bge-small) empties no question that has an answer on either sample and the
+   * demo's general questions ("How do I bake sourdough bread?" scores 0.2 there); 0.4 would empty
+   * one in 230 on LoCoMo, one in 90 on BEAM, and the demo's "Who goes surfing or running?" (its
+   * answer scores 0.36). Questions about people the store never names are the names step's.
    */
-  public static final double SUGGESTED_THRESHOLD = 0.2;
+  public static final double OFF_TOPIC_CUT = 0.3;
+
+  /**
+   * A threshold that keeps what is more likely relevant than not by a fair margin for the default
+   * embedder and drops the tail of every search: 0.3, the threshold mem0's clients send.
+   */
+  public static final double SUGGESTED_THRESHOLD = 0.3;
 
   /** The largest context budget accepted, in tokens. */
   public static final int MAX_TOKENS = 1_000_000;

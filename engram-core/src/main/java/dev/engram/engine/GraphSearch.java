@@ -9,6 +9,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -101,7 +102,7 @@ final class GraphSearch {
       byId.putIfAbsent(sr.relation().id(), sr.relation());
       semanticRanking.add(new Candidate(sr.relation().id(), sr.score()));
     }
-    double floor = engine.config.embedder().relevanceFloor();
+    RelevanceCalibration calibration = engine.config.embedder().relevanceCalibration();
     Map<String, Double> relevance = new HashMap<>();
     List<Relation> ranked = new ArrayList<>();
     for (RankFusion.Fused f :
@@ -110,7 +111,7 @@ final class GraphSearch {
         break;
       }
       Relation r = byId.get(f.id);
-      double score = Relevance.of(Relevance.cosine(r.factEmbeddingView(), vector), floor);
+      double score = Relevance.of(Relevance.cosine(r.factEmbeddingView(), vector), calibration);
       if (score >= threshold) {
         relevance.put(r.id(), score);
         ranked.add(r);
