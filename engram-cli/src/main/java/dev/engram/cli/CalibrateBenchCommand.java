@@ -49,6 +49,7 @@ final class CalibrateBenchCommand extends BaseCommand {
         RelevanceFit.fit(
             data,
             embedder.create(),
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir")),
             n -> {
               embedded[0] += n;
             });

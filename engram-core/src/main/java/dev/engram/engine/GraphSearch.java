@@ -5,6 +5,7 @@ import dev.engram.Scope;
 import dev.engram.graph.Entity;
 import dev.engram.graph.Names;
 import dev.engram.graph.Relation;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
@@ -111,7 +112,13 @@ final class GraphSearch {
         break;
       }
       Relation r = byId.get(f.id);
-      double score = Relevance.of(Relevance.cosine(r.factEmbeddingView(), vector), calibration);
+      double score =
+          Relevance.of(
+              Relevance.cosine(r.factEmbeddingView(), vector),
+              calibration.keywordSlope() > 0
+                  ? QueryAnalyzer.share(pass.contentWords, r.fact())
+                  : 0.0,
+              calibration);
       if (score >= threshold) {
         relevance.put(r.id(), score);
         ranked.add(r);

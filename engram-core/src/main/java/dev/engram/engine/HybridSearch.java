@@ -115,7 +115,8 @@ final class HybridSearch {
     List<StoredMemory> first =
         records.get(
             fused.subList(0, Math.min(READ_BATCH, fused.size())).stream().map(f -> f.id).toList());
-    double queryRelevance = queryRelevance(vector, first, pass.byContext(), calibration, own);
+    double queryRelevance =
+        queryRelevance(vector, first, pass.byContext(), pass.contentWords, calibration, own);
     if (pass.empties(first, queryRelevance)) {
       return new Searched(new SearchResult(List.of()), true, pass);
     }
@@ -194,7 +195,9 @@ final class HybridSearch {
         }
         double score =
             Relevance.supported(
-                own.computeIfAbsent(m.id(), id -> relevance(vector, m, byContext, calibration)),
+                own.computeIfAbsent(
+                    m.id(),
+                    id -> relevance(vector, m, byContext, pass.contentWords, calibration)),
                 queryRelevance,
                 topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
@@ -252,11 +255,12 @@ final class HybridSearch {
       float[] vector,
       List<StoredMemory> first,
       boolean byContext,
+      List<String> contentWords,
       RelevanceCalibration calibration,
       Map<String, Double> own) {
     double best = 0;
     for (StoredMemory m : first) {
-      double relevance = relevance(vector, m, byContext, calibration);
+      double relevance = relevance(vector, m, byContext, contentWords, calibration);
       own.put(m.id(), relevance);
       best = Math.max(best, relevance);
     }
@@ -264,16 +268,21 @@ final class HybridSearch {
   }
 
   /**
-   * A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its
-   * context's.
+   * A memory's own relevance: by its embedding's cosine, or with {@code byContext} the larger of it
+   * and its context's, and the share of the query's content words its text holds.
    */
   private static double relevance(
-      float[] vector, StoredMemory m, boolean byContext, RelevanceCalibration calibration) {
+      float[] vector,
+      StoredMemory m,
+      boolean byContext,
+      List<String> contentWords,
+      RelevanceCalibration calibration) {
     double cosine = Relevance.cosine(vector, m.embeddingView());
     return Relevance.of(
         byContext && m.contextEmbeddingView().length > 0
             ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView()))
             : cosine,
+        calibration.keywordSlope() > 0 ? QueryAnalyzer.share(contentWords, m.item().text()) : 0.0,
         calibration);
   }
 }

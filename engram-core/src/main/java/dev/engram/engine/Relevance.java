@@ -7,7 +7,8 @@ import dev.engram.spi.VectorMath;
 /**
  * The relevance score of a search hit, in [0,1] and comparable across queries, scopes and data. A
  * memory's own relevance ({@link #of}) is the probability that it is relevant to the query, given
- * the cosine similarity of their embeddings, by the embedder's calibrated map ({@link
+ * the cosine similarity of their embeddings and the share of the query's content words it holds
+ * ({@link dev.engram.analysis.QueryAnalyzer#share}), by the embedder's calibrated map ({@link
  * RelevanceCalibration}, fitted per embedder on labelled pairs of two benchmarks; 0.5 = as likely
  * relevant as not): unlike the fused score, which orders the hits of one search by rank, it does
  * not depend on the other memories of the store, so a threshold on it means the same on any data.
@@ -18,9 +19,12 @@ import dev.engram.spi.VectorMath;
 final class Relevance {
   private Relevance() {}
 
-  /** The relevance of a cosine similarity under the embedder's calibrated map. */
-  static double of(double cosine, RelevanceCalibration map) {
-    return map.probability(cosine);
+  /**
+   * The relevance of a cosine similarity and a keyword share (of the query's content words the
+   * memory holds) under the embedder's calibrated map.
+   */
+  static double of(double cosine, double keywordShare, RelevanceCalibration map) {
+    return map.probability(cosine, keywordShare);
   }
 
   /**

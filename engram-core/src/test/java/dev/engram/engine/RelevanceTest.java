@@ -16,11 +16,12 @@ class RelevanceTest {
   private static final Offset<Double> EXACT = Offset.offset(1e-12);
 
   @Test
-  void aCosineMapsThroughTheEmbeddersCalibration() {
-    RelevanceCalibration map = new RelevanceCalibration(10, -7, "test");
-    assertThat(Relevance.of(0.7, map)).isCloseTo(0.5, EXACT);
-    assertThat(Relevance.of(0.7, map)).isEqualTo(map.probability(0.7));
-    assertThat(Relevance.of(Double.NaN, map)).isZero();
+  void aCosineAndAKeywordShareMapThroughTheEmbeddersCalibration() {
+    RelevanceCalibration map = new RelevanceCalibration(10, 2, -7, "test");
+    assertThat(Relevance.of(0.7, 0.0, map)).isCloseTo(0.5, EXACT);
+    assertThat(Relevance.of(0.5, 1.0, map)).isCloseTo(0.5, EXACT);
+    assertThat(Relevance.of(0.7, 0.5, map)).isEqualTo(map.probability(0.7, 0.5)).isGreaterThan(0.5);
+    assertThat(Relevance.of(Double.NaN, 1.0, map)).isZero();
   }
 
   @Test

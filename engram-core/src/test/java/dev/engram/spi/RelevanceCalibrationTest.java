@@ -34,15 +34,42 @@ class RelevanceCalibrationTest {
   }
 
   @Test
-  void theFallbackPutsOneHalfPartWayFromTheFloorToOne() {
-    RelevanceCalibration map = RelevanceCalibration.fallback(0.5);
-    assertThat(map.cosineAt(0.5))
-        .isCloseTo(0.5 + RelevanceCalibration.FALLBACK_MIDPOINT * 0.5, CLOSE);
-    // at the floor, as bge-small's fitted map there: less likely relevant than not
-    assertThat(map.probability(0.5)).isBetween(0.3, 0.4);
-    assertThat(map.source()).startsWith("fallback");
+  void theFallbackScoresTheFloorNearZeroAndPutsOneHalfAQuarterOfTheWayToOne() {
+    for (double floor : new double[] {0.0, 0.5}) {
+      RelevanceCalibration map = RelevanceCalibration.fallback(floor);
+      // an unrelated memory (at or under the floor) scores about 0.01, far under any threshold
+      assertThat(map.probability(floor)).isCloseTo(0.01, Offset.offset(1e-9));
+      assertThat(map.probability(floor - 0.1)).isLessThan(0.01);
+      assertThat(map.cosineAt(0.5))
+          .isCloseTo(floor + RelevanceCalibration.FALLBACK_MIDPOINT * (1 - floor), CLOSE);
+      // an identical embedding is all but certainly relevant
+      assertThat(map.probability(1.0)).isGreaterThan(0.999);
+      // the keyword share is not weighed: no fit measured it for this model
+      assertThat(map.keywordSlope()).isZero();
+      assertThat(map.probability(0.4, 1.0)).isEqualTo(map.probability(0.4));
+      assertThat(map.source()).startsWith("fallback");
+    }
     assertThatThrownBy(() -> RelevanceCalibration.fallback(1.0))
         .isInstanceOf(ValidationException.class);
+  }
+
+  @Test
+  void theMapIsMonotoneInTheKeywordShare() {
+    RelevanceCalibration map = new RelevanceCalibration(8, 3, -6, "fitted-like");
+    for (double cosine : new double[] {0.2, 0.5, 0.8}) {
+      double previous = -1;
+      for (int i = 0; i <= 100; i++) {
+        double p = map.probability(cosine, i / 100.0);
+        assertThat(p).isBetween(0.0, 1.0).isGreaterThanOrEqualTo(previous);
+        previous = p;
+      }
+    }
+    // a share out of [0, 1] is clamped
+    assertThat(map.probability(0.5, 2.0)).isEqualTo(map.probability(0.5, 1.0));
+    assertThat(map.cosineAt(0.5, 1.0)).isCloseTo(3.0 / 8, CLOSE);
+    assertThatThrownBy(() -> new RelevanceCalibration(8, -1, 0, "x"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("keyword_slope");
   }
 
   @Test
