@@ -109,6 +109,19 @@ public record RelevanceCalibration(
   }
 
   /**
+   * True for a map fitted on labelled data, false for the {@linkplain #fallback(double) fallback}
+   * (whose source starts with "fallback"): its probabilities are only as good as the floor it was
+   * built from, so whole-search decisions (the off-topic cut) are left to fitted maps; scores and
+   * thresholds read either.
+   */
+  public boolean fitted() {
+    return !source.startsWith(FALLBACK_SOURCE);
+  }
+
+  /** The source of every fallback map, and the prefix no fitted map's source may start with. */
+  static final String FALLBACK_SOURCE = "fallback";
+
+  /**
    * The map for an embedder with no fitted one, from its relevance floor alone: a logistic of the
    * cosine with probability 0.01 at the floor (and less below it), 0.5 {@value #FALLBACK_MIDPOINT}
    * of the way from the floor to 1 and about 1 at 1, keyword slope 0. An
@@ -123,7 +136,8 @@ public record RelevanceCalibration(
     double span = 1 - floor;
     double slope = FALLBACK_EDGE_LOG_ODDS / (FALLBACK_MIDPOINT * span);
     double midpoint = floor + FALLBACK_MIDPOINT * span;
-    return new RelevanceCalibration(slope, 0.0, -slope * midpoint, "fallback (floor " + floor + ")");
+    return new RelevanceCalibration(
+        slope, 0.0, -slope * midpoint, FALLBACK_SOURCE + " (floor " + floor + ")");
   }
 
   /**
