@@ -42,24 +42,25 @@ public record SearchRequest(
    * The threshold when none is given: 0, every candidate of a search that passes the off-topic cut
    * ({@link #OFF_TOPIC_CUT}). Scores are calibrated probabilities of relevance ({@link
    * SearchHit#score()}), so a threshold means the same on any data, but a per-hit threshold also
-   * drops the lower hits of questions that have an answer, which a whole-query cut keeps: a
-   * threshold of 0.3 (mem0's clients send one) costs little of the evidence at top-10
-   * (docs/BENCHMARKS.md, "Calibrated relevance"); 0.5 keeps only what is at least as likely
-   * relevant as not.
+   * drops the lower hits of questions that have an answer, which a whole-query cut keeps. On the
+   * LoCoMo and BEAM samples at top-10 a threshold of 0.3 (mem0's clients send one) or 0.5 costs
+   * real questions no evidence (docs/benchmarks/log.md, "Scores that transfer").
    */
   public static final double DEFAULT_THRESHOLD = 0.0;
 
   /**
-   * The off-topic cut of the default ranking's step {@link Ranking#names() names}: a search whose
-   * best candidate (among the fusion's first 32) is less likely relevant than this returns nothing,
-   * whatever the threshold. Chosen on the LoCoMo and BEAM samples' pairs ({@code engram bench
-   * calibrate}'s diagnostics) and the 50 general questions ({@code bench locomo --off-topic}): 0.3
-   * (cosine 0.47 with bge-small) empties no question that has an answer on either sample and the
-   * demo's general questions ("How do I bake sourdough bread?" scores 0.2 there); 0.4 would empty
-   * one in 230 on LoCoMo, one in 90 on BEAM, and the demo's "Who goes surfing or running?" (its
-   * answer scores 0.36). Questions about people the store never names are the names step's.
+   * The off-topic cut of the default ranking's step {@link Ranking#names() names}, where the
+   * embedder's map is fitted: a search whose best candidate (among the fusion's first 32) is less
+   * likely relevant than not returns nothing, whatever the threshold. 0.5 is the principled point
+   * of a calibrated scale ("as likely relevant as not") and was checked on the LoCoMo and BEAM
+   * samples and the 50 general questions ({@code bench locomo --off-topic}; docs/benchmarks/log.md,
+   * "Scores that transfer"): it costs their real questions no evidence at top-10 and keeps an
+   * answer of each of the demo's questions ("Who goes surfing or running?" scores 0.53); 0.6 would
+   * empty more off-topic and general questions on LoCoMo (96% and 93%) but the demo's surfing
+   * question too, and on BEAM another user-assistant conversation's questions still find memories
+   * scoring 0.7 (the keyword share does not separate them).
    */
-  public static final double OFF_TOPIC_CUT = 0.3;
+  public static final double OFF_TOPIC_CUT = 0.5;
 
   /**
    * A threshold that keeps what is more likely relevant than not by a fair margin for the default

@@ -54,7 +54,8 @@ public interface QueryAnalyzer {
   default List<String> contentWords(String query) {
     Set<String> out = new LinkedHashSet<>();
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("[\\p{L}\\p{N}]{3,}").matcher(query.toLowerCase(Locale.ROOT));
+        java.util.regex.Pattern.compile("[\\p{L}\\p{N}]{3,}")
+            .matcher(query.toLowerCase(Locale.ROOT));
     while (m.find()) {
       out.add(m.group());
     }

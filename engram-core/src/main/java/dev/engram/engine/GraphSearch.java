@@ -2,10 +2,10 @@ package dev.engram.engine;
 
 import dev.engram.GraphRelation;
 import dev.engram.Scope;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.Names;
 import dev.engram.graph.Relation;
-import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;

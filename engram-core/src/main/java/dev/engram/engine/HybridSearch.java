@@ -196,8 +196,7 @@ final class HybridSearch {
         double score =
             Relevance.supported(
                 own.computeIfAbsent(
-                    m.id(),
-                    id -> relevance(vector, m, byContext, pass.contentWords, calibration)),
+                    m.id(), id -> relevance(vector, m, byContext, pass.contentWords, calibration)),
                 queryRelevance,
                 topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {

@@ -93,8 +93,8 @@ public record RelevanceCalibration(
   }
 
   /**
-   * The cosine at which the probability is {@code p}, in (0, 1), for a memory that holds none of the
-   * query's words: the inverse of {@link #probability(double)}.
+   * The cosine at which the probability is {@code p}, in (0, 1), for a memory that holds none of
+   * the query's words: the inverse of {@link #probability(double)}.
    */
   public double cosineAt(double p) {
     return cosineAt(p, 0.0);
@@ -124,10 +124,9 @@ public record RelevanceCalibration(
   /**
    * The map for an embedder with no fitted one, from its relevance floor alone: a logistic of the
    * cosine with probability 0.01 at the floor (and less below it), 0.5 {@value #FALLBACK_MIDPOINT}
-   * of the way from the floor to 1 and about 1 at 1, keyword slope 0. An
-   * unrelated memory (cosine at or under the floor; about 0 for models whose floor is 0) scores
-   * about 0.01 or less, so no threshold keeps it and no query it is the best candidate of passes
-   * the off-topic cut.
+   * of the way from the floor to 1 and about 1 at 1, keyword slope 0. An unrelated memory (cosine
+   * at or under the floor; about 0 for models whose floor is 0) scores about 0.01 or less, so no
+   * threshold keeps it and no query it is the best candidate of passes the off-topic cut.
    */
   public static RelevanceCalibration fallback(double floor) {
     if (!(floor >= 0 && floor < 1)) {

@@ -10,10 +10,10 @@ import dev.engram.Message;
 import dev.engram.Scope;
 import dev.engram.ScoreDetails;
 import dev.engram.SearchHit;
-import dev.engram.spi.RelevanceCalibration;
 import dev.engram.SearchRequest;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
+import dev.engram.spi.RelevanceCalibration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -201,7 +201,8 @@ public abstract class SearchContract extends AddContract {
 
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits())
         .allSatisfy(h -> assertThat(h.details()).isNull());
-    // a threshold keeps exactly the hits of the same search (default ranking) that score at least it
+    // a threshold keeps exactly the hits of the same search (default ranking) that score at least
+    // it
     List<SearchHit> ranked = memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits();
     assertThat(ranked.get(0).memory().id()).isEqualTo(zebra);
     for (int i : new int[] {0, 1}) {

@@ -19,15 +19,23 @@ class FittedRelevanceTest {
         .isEqualTo(
             RelevanceCalibration.load(
                 OnnxEmbedders.class, OnnxEmbedders.BGE_SMALL + ".relevance.properties"));
-    // as likely relevant as not somewhere above the floor, where bge-small's answers lie
-    assertThat(map.cosineAt(0.5))
+    assertThat(map.fitted()).isTrue();
+    // a memory holding none of the query's words is as likely relevant as not somewhere above the
+    // floor, where bge-small's answers lie; one holding all of them already at a lower cosine
+    assertThat(map.cosineAt(0.5, 0.0))
         .isBetween(OnnxEmbedders.BGE_SMALL_RELEVANCE_FLOOR, 0.7)
-        .isCloseTo(0.573, Offset.offset(0.01));
+        .isCloseTo(0.612, Offset.offset(0.01));
+    assertThat(map.keywordSlope()).isPositive();
+    assertThat(map.cosineAt(0.5, 1.0)).isLessThan(map.cosineAt(0.5, 0.0));
+    // an unrelated memory (cosine 0, no word of the query) is almost certainly not relevant
+    assertThat(map.probability(0.0, 0.0)).isLessThan(0.06);
   }
 
   @Test
   void miniLmHasNoFittedMapAndGetsTheFallback() {
     assertThat(OnnxEmbedders.byName(OnnxEmbedders.MINILM).relevanceCalibration())
         .isEqualTo(RelevanceCalibration.fallback(0.0));
+    assertThat(OnnxEmbedders.byName(OnnxEmbedders.MINILM).relevanceCalibration().fitted())
+        .isFalse();
   }
 }

@@ -1,10 +1,10 @@
 package dev.engram.bench.calibration;
 
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
 import dev.engram.bench.locomo.Locomo.Session;
 import dev.engram.bench.locomo.Locomo.Turn;
-import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.bench.locomo.LocomoReader;
 import dev.engram.bench.locomo.StoredMemories;
 import dev.engram.spi.Embedder;
@@ -43,8 +43,8 @@ import java.util.function.IntConsumer;
  * alone, so the map is monotone in both by construction.
  *
  * <p>It also reports what the fitted map does to the pairs ({@link Fit#diagnostics}): per file and
- * kind, the area under the ROC curve of the cosine alone and of the map, and the evidence's share at
- * or above each threshold of a grid. These read the map alone, without the search's ranking and
+ * kind, the area under the ROC curve of the cosine alone and of the map, and the evidence's share
+ * at or above each threshold of a grid. These read the map alone, without the search's ranking and
  * support; {@code engram bench locomo --off-topic} measures the search.
  */
 public final class RelevanceFit {
@@ -256,7 +256,10 @@ public final class RelevanceFit {
     return new RelevanceCalibration(w[0], w[1], w[2], source);
   }
 
-  /** Newton's method on (cosine slope, keyword slope, intercept); the keyword's fixed at 0 unless {@code keyword}. */
+  /**
+   * Newton's method on (cosine slope, keyword slope, intercept); the keyword's fixed at 0 unless
+   * {@code keyword}.
+   */
   private static double[] newton(List<Pair> pairs, boolean keyword) {
     double[] w = {1, 0, 0};
     int n = keyword ? 3 : 2;

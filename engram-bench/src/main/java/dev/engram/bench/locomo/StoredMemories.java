@@ -5,7 +5,6 @@ import dev.engram.MemoryItem;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.scale.HashingEmbedder;
 import dev.engram.extract.OfflineExtractor;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +13,9 @@ import java.util.List;
  * What a mode of {@code bench locomo} stores of a conversation, without the search: the memories
  * the offline extractor keeps (extract mode, two turns per add, one scope for the conversation), as
  * texts with their source turn ids. The store is embedded with the hashing embedder, which costs
- * next to nothing; the extractor's output does not depend on the embedder except through its
- * repeat check, so the texts are those of an extract-mode run up to a few repeats. For {@code
- * engram bench calibrate}, which embeds the texts with the model it fits.
+ * next to nothing; the extractor's output does not depend on the embedder except through its repeat
+ * check, so the texts are those of an extract-mode run up to a few repeats. For {@code engram bench
+ * calibrate}, which embeds the texts with the model it fits.
  */
 public final class StoredMemories {
   /** One stored memory: its text and the turns it was drawn from. */
