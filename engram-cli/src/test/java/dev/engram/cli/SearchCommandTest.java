@@ -121,10 +121,22 @@ class SearchCommandTest {
                     "--json",
                     "--filter",
                     "{\"NOT\":[{\"topic\":\"travel\"}]}",
-                    "Lisbon")
+                    "does alice have a dog")
                 .get("results")
                 .findValuesAsText("id"))
         .containsExactlyInAnyOrder(dog, job);
+    // the only memory about Lisbon filtered out, nothing in reach is likely relevant: the
+    // off-topic cut returns nothing
+    assertThat(
+            search(
+                    "--user-id",
+                    "alice",
+                    "--json",
+                    "--filter",
+                    "{\"NOT\":[{\"topic\":\"travel\"}]}",
+                    "Lisbon")
+                .get("results"))
+        .isEmpty();
   }
 
   @Test
