@@ -55,11 +55,11 @@ public record SearchRequest(
    * BEAM samples and the 50 general questions ({@code bench locomo --off-topic}; docs/benchmarks/
    * log.md, "Scores that transfer"): 0.3 costs their real questions no evidence and keeps an answer
    * of each of the demo's questions. 0.5 ("as likely relevant as not") would empty 73% of the
-   * general questions on LoCoMo, but also a plain question about a first-person memory ("where
-   * does alice live" against "I moved to Lisbon last spring" scores under 0.5 with bge-small: the
-   * memory holds none of its words), so the cut stays low and off-topic questions about people
-   * are the names step's ({@code UnknownNames}); on BEAM no cut that keeps the evidence separates
-   * another user-assistant conversation's questions.
+   * general questions on LoCoMo, but also a plain question about a first-person memory ("where does
+   * alice live" against "I moved to Lisbon last spring" scores under 0.5 with bge-small: the memory
+   * holds none of its words), so the cut stays low and off-topic questions about people are the
+   * names step's ({@code UnknownNames}); on BEAM no cut that keeps the evidence separates another
+   * user-assistant conversation's questions.
    */
   public static final double OFF_TOPIC_CUT = 0.3;
 
