@@ -40,13 +40,16 @@ import java.util.regex.Pattern;
  *       "hub" (a generic remark near many memories, which plain similarity puts near every query)
  *       gives way to a memory that is specifically about the query (local scaling, as CSLS does for
  *       word translation)
- *   <li>{@value #NAMES}: a query that names someone or something (a capitalised word inside a
- *       sentence: "What did <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any
- *       memory within the search's reach mentions (in its text, source context or speaker, or as
- *       the scope's user, agent or run id), and that no memory matches closely (every own relevance
- *       under {@link SearchRequest#SUGGESTED_THRESHOLD}), asks about what the store has never heard
- *       of: it returns nothing, memories and relations alike, whatever the threshold; only where
- *       every memory among the search's first candidates names its speaker
+ *   <li>{@value #NAMES}: the off-topic cut. A query that nothing in the store is likely about (the
+ *       best calibrated relevance among the search's first candidates is under {@link
+ *       SearchRequest#OFF_TOPIC_CUT}, where the embedder ships a fitted map) returns nothing; so
+ *       does a query that names someone or something (a capitalised word inside a sentence: "What
+ *       did <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the
+ *       search's reach mentions (in its text, source context or speaker, or as the scope's user,
+ *       agent or run id), and that no memory matches closely (every own relevance under 0.55), asks
+ *       about what the store has never heard of: it returns nothing, memories and relations alike,
+ *       whatever the threshold; only where every memory among the search's first candidates names
+ *       its speaker
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.

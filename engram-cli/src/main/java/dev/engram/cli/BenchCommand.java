@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
     description = "Benchmarks of memory quality, speed and cost.",
     subcommands = {
       BenchCommand.Locomo.class,
+      CalibrateBenchCommand.class,
       PipelineBenchCommand.class,
       ScaleBenchCommand.class,
       ServerBenchCommand.class

@@ -25,6 +25,19 @@ final class DemoConversation {
           "What are the plans for July?",
           "Who goes surfing or running?");
 
+  /**
+   * For each of {@link #QUERIES}, in order, words of which at least one is in every memory that
+   * answers it (lower case): the demo shows an answer first, and keeps it at threshold 0.5 ({@code
+   * DemoAnswersTest}).
+   */
+  static final List<List<String>> ANSWERS =
+      List.of(
+          List.of("lisbon", "alfama"),
+          List.of("beagle", "biscuit", "pixel"),
+          List.of("nurse"),
+          List.of("july"),
+          List.of("surf", "marathon", "run three times"));
+
   private static final String[][] SESSION_1 = {
     {
       "Maya",

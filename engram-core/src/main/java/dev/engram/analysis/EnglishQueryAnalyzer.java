@@ -7,7 +7,7 @@ import java.util.List;
  * The query analyzer for English, the default: question words ({@link QuestionWords}:
  * interrogatives and auxiliary verbs), names ({@link QueryNames}: capitalised words inside a
  * sentence, without months, weekdays and titles) and periods ({@link QueryPeriods}: days, months,
- * years, and "yesterday", "last week" and the like).
+ * years, and "yesterday", "last week" and the like) and content words ({@link ContentWords}).
  */
 public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   static final EnglishQueryAnalyzer INSTANCE = new EnglishQueryAnalyzer();
@@ -17,6 +17,11 @@ public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   @Override
   public String keywords(String query) {
     return QuestionWords.strip(query);
+  }
+
+  @Override
+  public List<String> contentWords(String query) {
+    return ContentWords.of(query);
   }
 
   @Override

@@ -2,7 +2,11 @@ package dev.engram.analysis;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The language of a search's query, as Lucene's {@code Analyzer} holds the language of a field:
@@ -39,6 +43,47 @@ public interface QueryAnalyzer {
    * and in its zone.
    */
   List<Period> periods(String query, Clock clock);
+
+  /**
+   * The query's content words, as stems: the words a memory that answers the query is likely to
+   * hold (not the words that make it a question, nor pronouns, articles or prepositions), each cut
+   * to a stem its inflected forms begin with ("pets" and "pet" to "pet"), lower-cased, distinct, in
+   * order. The calibrated relevance reads the share of them a memory holds ({@link #share}). The
+   * default: the query's words of three letters or more, lower-cased, whole.
+   */
+  default List<String> contentWords(String query) {
+    Set<String> out = new LinkedHashSet<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("[\\p{L}\\p{N}]{3,}")
+            .matcher(query.toLowerCase(Locale.ROOT));
+    while (m.find()) {
+      out.add(m.group());
+    }
+    return new ArrayList<>(out);
+  }
+
+  /**
+   * The share, in [0, 1], of {@code stems} ({@link #contentWords}) that begin a word of {@code
+   * text}, ignoring case; 0 for no stems. One lower-casing of the text and one scan per stem: no
+   * tokenising, so it costs little on long memories.
+   */
+  static double share(List<String> stems, String text) {
+    if (stems.isEmpty() || text.isEmpty()) {
+      return 0.0;
+    }
+    String lower = text.toLowerCase(Locale.ROOT);
+    int held = 0;
+    for (String stem : stems) {
+      int at = lower.indexOf(stem);
+      while (at >= 0 && at > 0 && Character.isLetterOrDigit(lower.charAt(at - 1))) {
+        at = lower.indexOf(stem, at + 1);
+      }
+      if (at >= 0) {
+        held++;
+      }
+    }
+    return (double) held / stems.size();
+  }
 
   /** The English analyzer, the default ({@link EnglishQueryAnalyzer}). */
   static QueryAnalyzer english() {

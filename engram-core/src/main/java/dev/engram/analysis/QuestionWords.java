@@ -21,7 +21,7 @@ final class QuestionWords {
   /** A word, with an apostrophe inside it ("what's", "didn't"). */
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)?");
 
-  private static final Set<String> WORDS =
+  static final Set<String> WORDS =
       Set.of(
           "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "what's", "who's",
           "where's", "when's", "why's", "how's", "be", "am", "is", "are", "was", "were", "been",

@@ -2,6 +2,7 @@ package dev.engram.engine;
 
 import dev.engram.GraphRelation;
 import dev.engram.Scope;
+import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.graph.Entity;
 import dev.engram.graph.Names;
 import dev.engram.graph.Relation;
@@ -9,6 +10,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -101,7 +103,7 @@ final class GraphSearch {
       byId.putIfAbsent(sr.relation().id(), sr.relation());
       semanticRanking.add(new Candidate(sr.relation().id(), sr.score()));
     }
-    double floor = engine.config.embedder().relevanceFloor();
+    RelevanceCalibration calibration = engine.config.embedder().relevanceCalibration();
     Map<String, Double> relevance = new HashMap<>();
     List<Relation> ranked = new ArrayList<>();
     for (RankFusion.Fused f :
@@ -110,7 +112,13 @@ final class GraphSearch {
         break;
       }
       Relation r = byId.get(f.id);
-      double score = Relevance.of(Relevance.cosine(r.factEmbeddingView(), vector), floor);
+      double score =
+          Relevance.of(
+              Relevance.cosine(r.factEmbeddingView(), vector),
+              calibration.keywordSlope() > 0
+                  ? QueryAnalyzer.share(pass.contentWords, r.fact())
+                  : 0.0,
+              calibration);
       if (score >= threshold) {
         relevance.put(r.id(), score);
         ranked.add(r);

@@ -8,6 +8,7 @@ import dev.engram.SearchResult;
 import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
+import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,11 +111,12 @@ final class HybridSearch {
     }
     Map<String, Double> own =
         new HashMap<>(); // the own relevance of each memory scored, by id: computed once
-    double floor = engine.config.embedder().relevanceFloor();
+    RelevanceCalibration calibration = engine.config.embedder().relevanceCalibration();
     List<StoredMemory> first =
         records.get(
             fused.subList(0, Math.min(READ_BATCH, fused.size())).stream().map(f -> f.id).toList());
-    double queryRelevance = queryRelevance(vector, first, pass.byContext(), floor, own);
+    double queryRelevance =
+        queryRelevance(vector, first, pass.byContext(), pass.contentWords, calibration, own);
     if (pass.empties(first, queryRelevance)) {
       return new Searched(new SearchResult(List.of()), true, pass);
     }
@@ -172,7 +174,7 @@ final class HybridSearch {
     SearchRequest r = pass.request;
     float[] vector = pass.vector;
     SearchRecords records = pass.records;
-    double floor = engine.config.embedder().relevanceFloor();
+    RelevanceCalibration calibration = engine.config.embedder().relevanceCalibration();
     boolean byContext = pass.byContext();
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
@@ -193,7 +195,8 @@ final class HybridSearch {
         }
         double score =
             Relevance.supported(
-                own.computeIfAbsent(m.id(), id -> relevance(vector, m, byContext, floor)),
+                own.computeIfAbsent(
+                    m.id(), id -> relevance(vector, m, byContext, pass.contentWords, calibration)),
                 queryRelevance,
                 topFused > 0 ? f.score / topFused : 0);
         if (score < r.threshold()) {
@@ -251,11 +254,12 @@ final class HybridSearch {
       float[] vector,
       List<StoredMemory> first,
       boolean byContext,
-      double floor,
+      List<String> contentWords,
+      RelevanceCalibration calibration,
       Map<String, Double> own) {
     double best = 0;
     for (StoredMemory m : first) {
-      double relevance = relevance(vector, m, byContext, floor);
+      double relevance = relevance(vector, m, byContext, contentWords, calibration);
       own.put(m.id(), relevance);
       best = Math.max(best, relevance);
     }
@@ -263,15 +267,21 @@ final class HybridSearch {
   }
 
   /**
-   * A memory's own relevance: its embedding's, or with {@code byContext} the larger of it and its
-   * context's.
+   * A memory's own relevance: by its embedding's cosine, or with {@code byContext} the larger of it
+   * and its context's, and the share of the query's content words its text holds.
    */
-  private static double relevance(float[] vector, StoredMemory m, boolean byContext, double floor) {
+  private static double relevance(
+      float[] vector,
+      StoredMemory m,
+      boolean byContext,
+      List<String> contentWords,
+      RelevanceCalibration calibration) {
     double cosine = Relevance.cosine(vector, m.embeddingView());
     return Relevance.of(
         byContext && m.contextEmbeddingView().length > 0
             ? Math.max(cosine, Relevance.cosine(vector, m.contextEmbeddingView()))
             : cosine,
-        floor);
+        calibration.keywordSlope() > 0 ? QueryAnalyzer.share(contentWords, m.item().text()) : 0.0,
+        calibration);
   }
 }

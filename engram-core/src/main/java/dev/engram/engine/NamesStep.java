@@ -1,13 +1,18 @@
 package dev.engram.engine;
 
 import dev.engram.Ranking;
+import dev.engram.SearchRequest;
 import dev.engram.spi.StoredMemory;
 import java.util.List;
 
 /**
- * The ranking step {@value Ranking#NAMES}: a query about someone or something the store has never
- * heard of gets nothing, memories and relations alike ({@link UnknownNames}, given the records of
- * the fusion's first candidates). Explain: nothing (there is no hit to explain).
+ * The ranking step {@value Ranking#NAMES}, the off-topic cut: a query that nothing in the store is
+ * likely about (the best calibrated relevance among the fusion's first candidates is under {@link
+ * SearchRequest#OFF_TOPIC_CUT}, where the embedder's map is {@linkplain
+ * dev.engram.spi.RelevanceCalibration#fitted() fitted}: a fallback map's probabilities were never
+ * measured, so they do not decide a whole search), or that asks about someone or something the
+ * store has never heard of ({@link UnknownNames}, given the records of those candidates), gets
+ * nothing, memories and relations alike. Explain: nothing (there is no hit to explain).
  */
 final class NamesStep implements RankingStep {
   @Override
@@ -22,7 +27,14 @@ final class NamesStep implements RankingStep {
 
   @Override
   public boolean empties(RankingPass pass, List<StoredMemory> first, double queryRelevance) {
-    return UnknownNames.cut(
-        pass.analyzer, pass.engine.index, pass.query, pass.request.query(), queryRelevance, first);
+    return (queryRelevance < SearchRequest.OFF_TOPIC_CUT
+            && pass.engine.config.embedder().relevanceCalibration().fitted())
+        || UnknownNames.cut(
+            pass.analyzer,
+            pass.engine.index,
+            pass.query,
+            pass.request.query(),
+            queryRelevance,
+            first);
   }
 }

@@ -37,6 +37,12 @@ final class RankingPass {
   final IndexQuery query;
   final float[] vector;
 
+  /**
+   * The query's content words ({@link QueryAnalyzer#contentWords}), whose share in a memory the
+   * calibrated relevance reads.
+   */
+  final List<String> contentWords;
+
   /** How many candidates each list reads. */
   final int pool;
 
@@ -61,6 +67,7 @@ final class RankingPass {
     this.request = request;
     this.query = query;
     this.vector = vector;
+    this.contentWords = List.copyOf(analyzer.contentWords(request.query()));
     this.pool = pool;
     this.records = records;
     this.explained = request.explain() ? new HashMap<>() : null;

@@ -1,35 +1,30 @@
 package dev.engram.engine;
 
 import dev.engram.SearchHit;
+import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.VectorMath;
 
 /**
- * The relevance score of a search hit, in [0,1] and comparable across queries and scopes. A
- * memory's own relevance ({@link #of}) is the cosine similarity of the query's and the memory's
- * embeddings, mapped linearly from the embedder's {@link dev.engram.spi.Embedder#relevanceFloor()
- * floor} (and below: 0) up to 1 (1): unlike the fused score, which orders the hits of one search by
- * rank, it does not depend on the other memories of the store, so a threshold on it can drop a
- * query's junk. The hit's score ({@link #supported}) adds at most {@link SearchHit#MAX_SUPPORT} of
- * the fusion's support to it, never past the query's best own relevance.
+ * The relevance score of a search hit, in [0,1] and comparable across queries, scopes and data. A
+ * memory's own relevance ({@link #of}) is the probability that it is relevant to the query, given
+ * the cosine similarity of their embeddings and the share of the query's content words it holds
+ * ({@link dev.engram.analysis.QueryAnalyzer#share}), by the embedder's calibrated map ({@link
+ * RelevanceCalibration}, fitted per embedder on labelled pairs of two benchmarks; 0.5 = as likely
+ * relevant as not): unlike the fused score, which orders the hits of one search by rank, it does
+ * not depend on the other memories of the store, so a threshold on it means the same on any data.
+ * The hit's score ({@link #supported}) adds at most {@link SearchHit#MAX_SUPPORT} of the fusion's
+ * support to it, never past the query's best own relevance. This class is the one place the map is
+ * applied: scores in results, thresholds and the off-topic cut all read it.
  */
 final class Relevance {
-  /**
-   * Float rounding of normalised vectors: a cosine this close to 1 is an identical embedding and
-   * scores 1.
-   */
-  private static final double IDENTICAL = 1e-6;
-
   private Relevance() {}
 
-  /** The relevance of a cosine similarity under a floor in [0, 1). */
-  static double of(double cosine, double floor) {
-    if (!(cosine > floor)) {
-      return 0.0;
-    }
-    if (cosine >= 1.0 - IDENTICAL) {
-      return 1.0;
-    }
-    return (cosine - floor) / (1.0 - floor);
+  /**
+   * The relevance of a cosine similarity and a keyword share (of the query's content words the
+   * memory holds) under the embedder's calibrated map.
+   */
+  static double of(double cosine, double keywordShare, RelevanceCalibration map) {
+    return map.probability(cosine, keywordShare);
   }
 
   /**

@@ -30,6 +30,16 @@ public interface Embedder {
     return 0.0;
   }
 
+  /**
+   * The map from this model's cosine similarities to the probability that a memory is relevant to a
+   * query, which search scores hits with ({@code SearchHit#score()}) and thresholds apply to. A
+   * model that ships a fitted map ({@code engram bench calibrate}) returns it; the default is the
+   * {@linkplain RelevanceCalibration#fallback(double) fallback} on {@link #relevanceFloor()}.
+   */
+  default RelevanceCalibration relevanceCalibration() {
+    return RelevanceCalibration.fallback(relevanceFloor());
+  }
+
   /** Embeds stored texts, in order, one vector per text. */
   List<float[]> embedDocuments(List<String> texts);
 }

@@ -128,15 +128,20 @@ class ContextEmbeddingsTest {
       // the fusion's first hit it gets the fusion's support on top, at most MAX_SUPPORT and at most
       // the bike's 1/sqrt 2
       Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
+      // (relevances through the embedder's calibration: here the fallback on floor 0)
+      dev.engram.spi.RelevanceCalibration map = EMBEDDER.relevanceCalibration();
       assertThat(scores.get(ids[1]))
           .isCloseTo(
-              1 / Math.sqrt(5) + dev.engram.SearchHit.MAX_SUPPORT,
+              Math.min(
+                  map.probability(1 / Math.sqrt(5)) + dev.engram.SearchHit.MAX_SUPPORT,
+                  map.probability(1 / Math.sqrt(2))),
               org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores.get(ids[0]))
-          .isCloseTo(1 / Math.sqrt(2), org.assertj.core.data.Offset.offset(1e-6));
+          .isCloseTo(map.probability(1 / Math.sqrt(2)), org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1]))
-          .as("without the context step: support only")
-          .isCloseTo(dev.engram.SearchHit.MAX_SUPPORT, org.assertj.core.data.Offset.offset(1e-6));
+          .as("without the context step: its own relevance and support only")
+          .isGreaterThan(map.probability(0))
+          .isLessThanOrEqualTo(map.probability(0) + dev.engram.SearchHit.MAX_SUPPORT + 1e-9);
     }
     try (Memory memory = open(InMemoryStorage.create(), false)) {
       current = memory;

@@ -4,23 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.spi.RelevanceCalibration;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Relevance}: a cosine's relevance under the embedder's floor, and a hit's score with the
+ * {@link Relevance}: a cosine's relevance by the embedder's calibration, and a hit's score with the
  * fusion's support.
  */
 class RelevanceTest {
   private static final Offset<Double> EXACT = Offset.offset(1e-12);
 
   @Test
-  void aCosineMapsLinearlyFromTheFloorToOne() {
-    assertThat(Relevance.of(0.75, 0.5)).isCloseTo(0.5, EXACT);
-    assertThat(Relevance.of(0.4, 0.5)).isZero();
-    assertThat(Relevance.of(Double.NaN, 0.5)).isZero();
-    assertThat(Relevance.of(1.0 - 1e-7, 0.5)).isEqualTo(1.0);
-    assertThat(Relevance.of(0.3, 0)).isCloseTo(0.3, EXACT);
+  void aCosineAndAKeywordShareMapThroughTheEmbeddersCalibration() {
+    RelevanceCalibration map = new RelevanceCalibration(10, 2, -7, "test");
+    assertThat(Relevance.of(0.7, 0.0, map)).isCloseTo(0.5, EXACT);
+    assertThat(Relevance.of(0.5, 1.0, map)).isCloseTo(0.5, EXACT);
+    assertThat(Relevance.of(0.7, 0.5, map)).isEqualTo(map.probability(0.7, 0.5)).isGreaterThan(0.5);
+    assertThat(Relevance.of(Double.NaN, 1.0, map)).isZero();
   }
 
   @Test

@@ -48,7 +48,9 @@ class ScoreOrderTest {
           .isGreaterThan(hits.get(0).details().fused());
       assertThat(hits.get(1).score()).isEqualTo(hits.get(0).score());
       assertThat(hits.get(0).score())
-          .isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-6));
+          .isCloseTo(
+              EMBEDDER.relevanceCalibration().probability(Math.sqrt(0.5)),
+              org.assertj.core.data.Offset.offset(1e-6));
       assertThat(hits.get(1).details().semantic())
           .isCloseTo(2 / Math.sqrt(10), org.assertj.core.data.Offset.offset(1e-6));
     }

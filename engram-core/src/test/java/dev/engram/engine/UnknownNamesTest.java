@@ -6,7 +6,6 @@ import dev.engram.Hashes;
 import dev.engram.MemoryItem;
 import dev.engram.Role;
 import dev.engram.Scope;
-import dev.engram.SearchRequest;
 import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.filter.Filter;
 import dev.engram.spi.IndexOp;
@@ -29,7 +28,7 @@ class UnknownNamesTest {
   private static final Scope SCOPE = Scope.user("u-17");
   private static final IndexQuery QUERY =
       new IndexQuery("t", SCOPE, Filter.all(), false, LocalDate.of(2024, 5, 1));
-  private static final double LOW = SearchRequest.SUGGESTED_THRESHOLD - 0.01;
+  private static final double LOW = UnknownNames.CLOSE - 0.01;
 
   private final InMemorySearchIndex index = new InMemorySearchIndex();
   private int made;
@@ -64,12 +63,7 @@ class UnknownNamesTest {
         .isTrue();
     assertThat(
             UnknownNames.cut(
-                ENGLISH,
-                index,
-                QUERY,
-                "What did Bob adopt?",
-                SearchRequest.SUGGESTED_THRESHOLD,
-                List.of(first)))
+                ENGLISH, index, QUERY, "What did Bob adopt?", UnknownNames.CLOSE, List.of(first)))
         .isFalse();
     assertThat(
             UnknownNames.cut(

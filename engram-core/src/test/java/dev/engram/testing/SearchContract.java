@@ -13,6 +13,7 @@ import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.filter.Filter;
 import dev.engram.filter.Mem0Filters;
+import dev.engram.spi.RelevanceCalibration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -163,9 +164,9 @@ public abstract class SearchContract extends AddContract {
             .hits();
     assertThat(all).hasSize(5);
     assertThat(all.get(0).memory().id()).isEqualTo(zebra);
-    assertThat(all.get(0).score()).isEqualTo(1.0);
-    // each score is the hit's relevance, its cosine (the test embedder has no floor), raised by the
-    // fusion's support
+    // an identical embedding is all but certainly relevant (the calibration's logistic nears 1)
+    assertThat(all.get(0).score()).isCloseTo(1.0, Offset.offset(1e-5));
+    // each score is the hit's relevance, its calibrated cosine, raised by the fusion's support
     // by at most MAX_SUPPORT and never past the best hit's relevance; best first
     assertThat(all)
         .extracting(SearchHit::score)
@@ -177,11 +178,8 @@ public abstract class SearchContract extends AddContract {
             h ->
                 assertThat(h.score())
                     .isBetween(
-                        h.details().semantic() - 1e-5,
-                        Math.max(
-                                h.details().semantic(),
-                                Math.min(1.0, h.details().semantic() + SearchHit.MAX_SUPPORT))
-                            + 1e-5));
+                        own(h) - 1e-5,
+                        Math.max(own(h), Math.min(1.0, own(h) + SearchHit.MAX_SUPPORT)) + 1e-5));
     ScoreDetails d = all.get(0).details();
     assertThat(d.semantic()).isCloseTo(1.0, Offset.offset(1e-5));
     assertThat(d.semanticRank()).isEqualTo(1);
@@ -203,17 +201,21 @@ public abstract class SearchContract extends AddContract {
 
     assertThat(memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits())
         .allSatisfy(h -> assertThat(h.details()).isNull());
-    assertThat(
-            ids(memory.search(SearchRequest.builder(ALICE, "zebra").threshold(1.0).build()).hits()))
-        .containsExactly(zebra);
-    double second = all.get(1).score();
-    assertThat(
-            ids(
-                memory
-                    .search(SearchRequest.builder(ALICE, "zebra").threshold(second).build())
-                    .hits()))
-        .containsExactlyElementsOf(ids(all.stream().filter(h -> h.score() >= second).toList()))
-        .startsWith(zebra);
+    // a threshold keeps exactly the hits of the same search (default ranking) that score at least
+    // it
+    List<SearchHit> ranked = memory.search(SearchRequest.builder(ALICE, "zebra").build()).hits();
+    assertThat(ranked.get(0).memory().id()).isEqualTo(zebra);
+    for (int i : new int[] {0, 1}) {
+      double at = ranked.get(i).score();
+      assertThat(
+              ids(
+                  memory
+                      .search(SearchRequest.builder(ALICE, "zebra").threshold(at).build())
+                      .hits()))
+          .containsExactlyElementsOf(ids(ranked.stream().filter(h -> h.score() >= at).toList()))
+          .startsWith(zebra)
+          .hasSizeLessThan(ranked.size());
+    }
     // top-k takes the fusion's best: zebra and crossing lead both lists (without the ranking steps,
     // which would let
     // the memory after crossing in, whose source context says zebra)
@@ -239,21 +241,42 @@ public abstract class SearchContract extends AddContract {
         ALICE, "pancakes for breakfast"); // its source context is the message before it: "zebra"
     addVerbatim(ALICE, "a quiet evening with a book");
     for (String query : List.of("zebra", "volcanic eruption")) {
+      // without the ranking steps, so that the scores are the fusion's alone
       List<SearchHit> hits =
-          memory.search(SearchRequest.builder(ALICE, query).explain(true).topK(100).build()).hits();
+          memory
+              .search(
+                  SearchRequest.builder(ALICE, query)
+                      .explain(true)
+                      .topK(100)
+                      .ranking(dev.engram.Ranking.NONE)
+                      .build())
+              .hits();
       assertThat(hits).hasSize(3);
-      double best = hits.stream().mapToDouble(h -> h.details().semantic()).max().orElseThrow();
+      double best = hits.stream().mapToDouble(SearchContract::own).max().orElseThrow();
       assertThat(hits)
           .as(query)
           .allSatisfy(
               h ->
                   assertThat(h.score())
-                      .isBetween(
-                          h.details().semantic() - 1e-5,
-                          h.details().semantic() + SearchHit.MAX_SUPPORT + 1e-5)
-                      .isLessThanOrEqualTo(Math.max(h.details().semantic(), best) + 1e-5));
+                      .isBetween(own(h) - 1e-5, own(h) + SearchHit.MAX_SUPPORT + 1e-5)
+                      .isLessThanOrEqualTo(Math.max(own(h), best) + 1e-5));
       if (query.startsWith("volcanic")) {
-        assertThat(best).as("no memory is about volcanoes").isLessThan(0.5);
+        // no memory shares a word with it: each scores near 0 under any embedder's calibration,
+        // and the fusion's support keeps them under the suggested threshold
+        assertThat(best).as("no memory is about volcanoes").isLessThan(0.05);
+        assertThat(hits)
+            .allSatisfy(h -> assertThat(h.score()).isLessThan(SearchRequest.SUGGESTED_THRESHOLD));
+        assertThat(memory.search(SearchRequest.builder(ALICE, query).build()).hits())
+            .as("the suggested threshold drops every one of them")
+            .allSatisfy(h -> assertThat(h.score()).isLessThan(SearchRequest.SUGGESTED_THRESHOLD));
+        assertThat(
+                memory
+                    .search(
+                        SearchRequest.builder(ALICE, query)
+                            .threshold(SearchRequest.SUGGESTED_THRESHOLD)
+                            .build())
+                    .hits())
+            .isEmpty();
         assertThat(
                 memory
                     .search(SearchRequest.builder(ALICE, query).threshold(best + 1e-4).build())
@@ -269,7 +292,18 @@ public abstract class SearchContract extends AddContract {
             .orElseThrow();
     assertThat(pancakes.score())
         .as("the fusion ranks it second, by the word zebra in its context")
-        .isGreaterThan(pancakes.details().semantic() + 1e-3);
+        .isGreaterThan(own(pancakes) + 1e-3);
+  }
+
+  /**
+   * A hit's own relevance: its cosine ({@code details().semantic()}) through the test embedder's
+   * calibration (the fallback on its floor 0: it ships no fitted map, so the keyword share is not
+   * weighed).
+   */
+  private static double own(SearchHit h) {
+    RelevanceCalibration map = new HashEmbedder().relevanceCalibration();
+    assertThat(map.keywordSlope()).isZero();
+    return map.probability(h.details().semantic());
   }
 
   @Test

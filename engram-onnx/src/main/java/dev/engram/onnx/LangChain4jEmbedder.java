@@ -2,6 +2,7 @@ package dev.engram.onnx;
 
 import dev.engram.EngramException;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.RelevanceCalibration;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -25,6 +26,9 @@ public final class LangChain4jEmbedder implements Embedder {
   private final String queryPrefix;
   private final double relevanceFloor;
 
+  /** The fitted relevance map, if this model has one ({@link #withRelevanceCalibration}). */
+  private final java.util.Optional<RelevanceCalibration> calibration;
+
   /** Embeds a prefixed query: the model's {@code embed}, or a faster path of the same model. */
   private final Function<String, float[]> queries;
 
@@ -40,6 +44,7 @@ public final class LangChain4jEmbedder implements Embedder {
       int dimension,
       String queryPrefix,
       double relevanceFloor,
+      java.util.Optional<RelevanceCalibration> calibration,
       Function<String, float[]> queries,
       Function<List<String>, List<float[]>> documents) {
     this.model = model;
@@ -47,6 +52,7 @@ public final class LangChain4jEmbedder implements Embedder {
     this.dimension = dimension;
     this.queryPrefix = queryPrefix;
     this.relevanceFloor = relevanceFloor;
+    this.calibration = calibration;
     this.queries = queries;
     this.documents = documents;
   }
@@ -68,6 +74,7 @@ public final class LangChain4jEmbedder implements Embedder {
         model.dimension(),
         queryPrefix,
         0.0,
+        java.util.Optional.empty(),
         text -> model.embed(text).content().vector(),
         texts -> {
           List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
@@ -87,6 +94,7 @@ public final class LangChain4jEmbedder implements Embedder {
         model.dimension(),
         queryPrefix,
         0.0,
+        java.util.Optional.empty(),
         model::embedQuery,
         model::embedDocuments);
   }
@@ -97,12 +105,35 @@ public final class LangChain4jEmbedder implements Embedder {
       throw new dev.engram.ValidationException("relevanceFloor", "must be in [0, 1), got " + floor);
     }
     return new LangChain4jEmbedder(
-        model, modelId, dimension, queryPrefix, floor, queries, documents);
+        model, modelId, dimension, queryPrefix, floor, calibration, queries, documents);
+  }
+
+  /**
+   * The same embedder with a fitted relevance map ({@link Embedder#relevanceCalibration()}), as
+   * {@code engram bench calibrate} fits one for a model.
+   */
+  public LangChain4jEmbedder withRelevanceCalibration(RelevanceCalibration fitted) {
+    Objects.requireNonNull(fitted, "fitted");
+    return new LangChain4jEmbedder(
+        model,
+        modelId,
+        dimension,
+        queryPrefix,
+        relevanceFloor,
+        java.util.Optional.of(fitted),
+        queries,
+        documents);
   }
 
   @Override
   public double relevanceFloor() {
     return relevanceFloor;
+  }
+
+  /** The fitted map if one was given, else the fallback on the relevance floor. */
+  @Override
+  public RelevanceCalibration relevanceCalibration() {
+    return calibration.orElseGet(() -> RelevanceCalibration.fallback(relevanceFloor));
   }
 
   @Override

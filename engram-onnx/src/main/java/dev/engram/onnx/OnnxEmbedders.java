@@ -2,6 +2,7 @@ package dev.engram.onnx;
 
 import dev.engram.ValidationException;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.RelevanceCalibration;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
@@ -86,7 +87,9 @@ public final class OnnxEmbedders {
                   384),
               BGE_SMALL,
               BGE_QUERY_PREFIX)
-          .withRelevanceFloor(BGE_SMALL_RELEVANCE_FLOOR);
+          .withRelevanceFloor(BGE_SMALL_RELEVANCE_FLOOR)
+          .withRelevanceCalibration(
+              RelevanceCalibration.load(OnnxEmbedders.class, BGE_SMALL + ".relevance.properties"));
     }
     return LangChain4jEmbedder.of(
         OnnxBertModel.load(

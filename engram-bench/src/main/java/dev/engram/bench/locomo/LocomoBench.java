@@ -602,6 +602,7 @@ public final class LocomoBench {
       store.rankWith(o.ranking());
       store.warmUp(c.questions().stream().map(Question::question).toList());
       List<Question> offTopic = other.questions().stream().filter(LocomoBench::scored).toList();
+      Map<String, Double> general = o.offTopic() ? generalMetrics(store, o) : Map.of();
       int asked = 0;
       for (Question q : c.questions()) {
         if (!scored(q)) {
@@ -641,6 +642,7 @@ public final class LocomoBench {
           score =
               score.plusExtra(
                   offTopicMetrics(store, offTopic.get(asked % offTopic.size()).question(), o));
+          score = score.plusExtra(general);
           if (!q.evidence().isEmpty()) {
             score = score.plusExtra(recallAtThresholds(q, result.hits()));
           }
@@ -706,6 +708,24 @@ public final class LocomoBench {
     for (double t : OFF_TOPIC_GRID) {
       out.put(String.format(Locale.ROOT, "offtopic_empty@%.2f", t), best < t ? 1.0 : 0.0);
     }
+    return out;
+  }
+
+  /**
+   * The general questions ({@link GeneralQuestions}: 50 questions that name no one and that no
+   * conversation answers) asked of a store: {@code general_empty} and {@code general_empty@T}, the
+   * shares of them that {@link #offTopicMetrics} finds empty. The same figures go with each of the
+   * store's questions, so the report's mean weighs the stores by their questions.
+   */
+  static Map<String, Double> generalMetrics(ConversationStore store, Options o) {
+    Map<String, Double> sums = new LinkedHashMap<>();
+    List<String> questions = GeneralQuestions.all();
+    for (String q : questions) {
+      offTopicMetrics(store, q, o)
+          .forEach((k, v) -> sums.merge(k.replace("offtopic_", "general_"), v, Double::sum));
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    sums.forEach((k, v) -> out.put(k, v / questions.size()));
     return out;
   }
 

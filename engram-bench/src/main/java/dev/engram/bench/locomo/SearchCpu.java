@@ -314,6 +314,11 @@ public final class SearchCpu {
     }
 
     @Override
+    public dev.engram.spi.RelevanceCalibration relevanceCalibration() {
+      return delegate.relevanceCalibration();
+    }
+
+    @Override
     public float[] embedQuery(String text) {
       float[] v = cached ? vectors.get(text) : null;
       return v != null ? v.clone() : delegate.embedQuery(text);

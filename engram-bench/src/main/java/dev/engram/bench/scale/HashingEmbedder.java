@@ -1,6 +1,7 @@
 package dev.engram.bench.scale;
 
 import dev.engram.spi.Embedder;
+import dev.engram.spi.RelevanceCalibration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -69,6 +70,21 @@ public final class HashingEmbedder implements Embedder {
   @Override
   public int dimension() {
     return dimension;
+  }
+
+  /**
+   * The fitted relevance map of {@code hashing-384} ({@code engram bench calibrate --model hash}),
+   * the fallback on floor 0 for other dimensions, whose cosines were not fitted.
+   */
+  @Override
+  public RelevanceCalibration relevanceCalibration() {
+    return dimension == DEFAULT_DIMENSION ? Fitted.MAP : RelevanceCalibration.fallback(0.0);
+  }
+
+  /** The fitted map of the default dimension, loaded on first use. */
+  private static final class Fitted {
+    static final RelevanceCalibration MAP =
+        RelevanceCalibration.load(HashingEmbedder.class, "hashing-384.relevance.properties");
   }
 
   /** Embeds a query exactly as a document: the model has no query instruction. */

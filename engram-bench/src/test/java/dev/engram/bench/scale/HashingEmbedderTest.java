@@ -90,4 +90,12 @@ class HashingEmbedderTest {
   private static double norm(float[] v) {
     return Math.sqrt(dot(v, v));
   }
+
+  @Test
+  void theDefaultDimensionLoadsItsFittedRelevanceMapAndOthersTheFallback() {
+    assertThat(HashingEmbedder.create().relevanceCalibration().source())
+        .startsWith("fitted by engram bench calibrate");
+    assertThat(HashingEmbedder.withDimension(64).relevanceCalibration())
+        .isEqualTo(dev.engram.spi.RelevanceCalibration.fallback(0.0));
+  }
 }
