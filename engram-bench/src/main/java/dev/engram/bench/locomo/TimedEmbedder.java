@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.spi.Embedder;
+import dev.engram.spi.RelevanceCalibration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -46,6 +47,11 @@ final class TimedEmbedder implements Embedder {
   @Override
   public double relevanceFloor() {
     return delegate.relevanceFloor();
+  }
+
+  @Override
+  public RelevanceCalibration relevanceCalibration() {
+    return delegate.relevanceCalibration();
   }
 
   @Override
