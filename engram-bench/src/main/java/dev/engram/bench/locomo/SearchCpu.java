@@ -285,13 +285,12 @@ public final class SearchCpu {
   }
 
   /** The embedder, or, while {@link #cached}, each remembered query's vector from a map. */
-  private static final class QueryVectors implements Embedder {
-    private final Embedder delegate;
+  private static final class QueryVectors extends ForwardingEmbedder {
     private final Map<String, float[]> vectors = new HashMap<>();
     boolean cached;
 
     QueryVectors(Embedder delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void remember(String query) {
@@ -299,34 +298,9 @@ public final class SearchCpu {
     }
 
     @Override
-    public String modelId() {
-      return delegate.modelId();
-    }
-
-    @Override
-    public int dimension() {
-      return delegate.dimension();
-    }
-
-    @Override
-    public double relevanceFloor() {
-      return delegate.relevanceFloor();
-    }
-
-    @Override
-    public dev.engram.spi.RelevanceCalibration relevanceCalibration() {
-      return delegate.relevanceCalibration();
-    }
-
-    @Override
     public float[] embedQuery(String text) {
       float[] v = cached ? vectors.get(text) : null;
       return v != null ? v.clone() : delegate.embedQuery(text);
-    }
-
-    @Override
-    public List<float[]> embedDocuments(List<String> texts) {
-      return delegate.embedDocuments(texts);
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.spi.Embedder;
-import dev.engram.spi.RelevanceCalibration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,13 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * the embedder already fills, nothing else of an add can make it faster). Every call goes to the
  * delegate unchanged: the vectors are the delegate's. Thread-safe.
  */
-final class TimedEmbedder implements Embedder {
-  private final Embedder delegate;
+final class TimedEmbedder extends ForwardingEmbedder {
   private final AtomicLong nanos = new AtomicLong();
   private final AtomicLong texts = new AtomicLong();
 
   TimedEmbedder(Embedder delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** What the delegate did so far: its wall time and the texts it embedded. */
@@ -32,26 +30,6 @@ final class TimedEmbedder implements Embedder {
   /** The wall time and texts so far. */
   Spent spent() {
     return new Spent(nanos.get(), texts.get());
-  }
-
-  @Override
-  public String modelId() {
-    return delegate.modelId();
-  }
-
-  @Override
-  public int dimension() {
-    return delegate.dimension();
-  }
-
-  @Override
-  public double relevanceFloor() {
-    return delegate.relevanceFloor();
-  }
-
-  @Override
-  public RelevanceCalibration relevanceCalibration() {
-    return delegate.relevanceCalibration();
   }
 
   @Override
