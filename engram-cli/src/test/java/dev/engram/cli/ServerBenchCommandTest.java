@@ -84,6 +84,9 @@ class ServerBenchCommandTest {
       assertThat(json.at(rates + "/ratio").asDouble())
           .as(rates)
           .isCloseTo(http / in, org.assertj.core.data.Offset.offset(0.01));
+      // the process's CPU per operation each way (the server's side of HTTP): measured, not zero
+      assertThat(json.at(rates + "/in_process_cpu_ms").asDouble()).as(rates).isPositive();
+      assertThat(json.at(rates + "/http_cpu_ms").asDouble()).as(rates).isPositive();
     }
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("server.db"))).isTrue();
@@ -146,9 +149,11 @@ class ServerBenchCommandTest {
         .contains("| measure | in process | over HTTP | difference / ratio |")
         .contains("| search p50, 1 client |")
         .contains("| searches/s, 2 clients |")
+        .contains("| CPU per search, 2 clients |")
         .contains("| add p50 (infer=false), 1 client |")
         .contains("| adds/s (infer=false), 1 client |")
-        .contains("| adds/s (infer=false), 2 clients |");
+        .contains("| adds/s (infer=false), 2 clients |")
+        .contains("| CPU per add, 2 clients |");
   }
 
   @Test

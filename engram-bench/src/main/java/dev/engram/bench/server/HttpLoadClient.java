@@ -58,9 +58,10 @@ public final class HttpLoadClient {
    * @param millis each request's latency, request written to answer read, in the order they
    *     finished
    * @param error the first failure, or null
+   * @param answered requests answered (wrk: in its whole run, which may exceed the job's count)
    */
   @SuppressWarnings("ArrayRecordComponent") // a bench result read once, never compared or hashed
-  public record Result(double seconds, double[] millis, String error) {}
+  public record Result(double seconds, double[] millis, String error, long answered) {}
 
   private final Setup setup;
   private final List<KeepAliveHttpClient> connections = new ArrayList<>();
@@ -127,7 +128,7 @@ public final class HttpLoadClient {
         failure.compareAndSet(null, "interrupted");
       }
     }
-    return new Result((System.nanoTime() - t0) / 1e9, millis, failure.get());
+    return new Result((System.nanoTime() - t0) / 1e9, millis, failure.get(), done.get());
   }
 
   /** The path a job's requests go to. */

@@ -199,9 +199,8 @@ public final class ServerBench {
         Timed[] many = addRuns(memory, concurrent, turns, o.clients(), o.adds());
         ServerBenchReport.Adds adds =
             new ServerBenchReport.Adds(
-                ServerBenchReport.Rates.of(1, o.adds(), one[0].seconds(), one[1].seconds()),
-                ServerBenchReport.Rates.of(
-                    o.clients(), o.adds(), many[0].seconds(), many[1].seconds()),
+                rates(1, o.adds(), one),
+                rates(o.clients(), o.adds(), many),
                 ServerBenchReport.Latencies.of(one[0].millis(), one[1].millis()));
         Runtime rt = Runtime.getRuntime();
         return new ServerBenchReport(
@@ -260,7 +259,7 @@ public final class ServerBench {
                 concurrently(
                     1, from, to, i -> memory.search(request(scope, queries.get(i), o.topK()))),
             (from, to, inProcess) ->
-                Timed.of(http.run(new Job("search", user, o.topK(), from, to, 1))));
+                timedCpu(() -> http.run(new Job("search", user, o.topK(), from, to, 1))));
     double[] in = timed[0].millis();
     double[] over = timed[1].millis();
     return ServerBenchReport.Latencies.of(in, over);
@@ -279,12 +278,12 @@ public final class ServerBench {
                     to,
                     i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
             (from, to, inProcess) ->
-                Timed.of(
-                    http.run(
-                        new Job("search", user, o.topK(), from, to, o.clients()),
-                        inProcess.seconds())));
-    return ServerBenchReport.Rates.of(
-        o.clients(), o.throughputSearches(), timed[0].seconds(), timed[1].seconds());
+                timedCpu(
+                    () ->
+                        http.run(
+                            new Job("search", user, o.topK(), from, to, o.clients()),
+                            inProcess.seconds())));
+    return rates(o.clients(), o.throughputSearches(), timed);
   }
 
   /**
@@ -309,8 +308,20 @@ public final class ServerBench {
                             .infer(false)
                             .build())),
         (from, to, inProcess) ->
-            Timed.of(
-                http.run(new Job("add", httpUser, 0, from, to, clients), inProcess.seconds())));
+            timedCpu(
+                () ->
+                    http.run(new Job("add", httpUser, 0, from, to, clients), inProcess.seconds())));
+  }
+
+  /** The rates and CPU costs of runs timed in process ({@code timed[0]}) and over HTTP. */
+  private static ServerBenchReport.Rates rates(int clients, int operations, Timed[] timed) {
+    return ServerBenchReport.Rates.of(
+        clients,
+        operations,
+        timed[0].seconds(),
+        timed[1].seconds(),
+        timed[0].cpuMillisPerOperation(),
+        timed[1].cpuMillisPerOperation());
   }
 
   private static String text(List<AddRequest> turns, int i) {
@@ -349,18 +360,38 @@ public final class ServerBench {
     HttpLoadClient.Result run(Job job, double inProcessSeconds);
   }
 
-  /** The wall seconds of some operations and each one's milliseconds. */
+  /**
+   * The wall seconds of some operations, each one's milliseconds, how many ran and the CPU seconds
+   * this process spent meanwhile (the server's and the engine's work, not wrk's or the client
+   * JVM's).
+   */
   @SuppressWarnings("ArrayRecordComponent") // read once for percentiles, never compared or hashed
-  private record Timed(double seconds, double[] millis) {
-    static Timed of(HttpLoadClient.Result r) {
-      return new Timed(r.seconds(), r.millis());
+  private record Timed(double seconds, double[] millis, long operations, double cpuSeconds) {
+    static Timed of(HttpLoadClient.Result r, double cpuSeconds) {
+      return new Timed(r.seconds(), r.millis(), r.answered(), cpuSeconds);
     }
 
     Timed plus(Timed other) {
       double[] all = java.util.Arrays.copyOf(millis, millis.length + other.millis.length);
       System.arraycopy(other.millis, 0, all, millis.length, other.millis.length);
-      return new Timed(seconds + other.seconds, all);
+      return new Timed(
+          seconds + other.seconds,
+          all,
+          operations + other.operations,
+          cpuSeconds + other.cpuSeconds);
     }
+
+    /** CPU milliseconds of this process per operation. */
+    double cpuMillisPerOperation() {
+      return operations == 0 ? 0 : cpuSeconds * 1e3 / operations;
+    }
+  }
+
+  /** Runs a job through the server and notes this process's CPU seconds meanwhile. */
+  private static Timed timedCpu(java.util.function.Supplier<HttpLoadClient.Result> job) {
+    long cpu0 = ProcessCpu.nanos();
+    HttpLoadClient.Result r = job.get();
+    return Timed.of(r, (ProcessCpu.nanos() - cpu0) / 1e9);
   }
 
   /**
@@ -369,7 +400,7 @@ public final class ServerBench {
    * returns what each way took.
    */
   private static Timed[] alternating(int n, Block inProcess, HttpOperations http) {
-    Timed[] timed = {new Timed(0, new double[0]), new Timed(0, new double[0])};
+    Timed[] timed = {new Timed(0, new double[0], 0, 0), new Timed(0, new double[0], 0, 0)};
     for (int b = 0; b < BLOCKS; b++) {
       int from = n * b / BLOCKS;
       int to = n * (b + 1) / BLOCKS;
@@ -392,6 +423,7 @@ public final class ServerBench {
     double[] millis = new double[to - from];
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
+    long cpu0 = ProcessCpu.nanos();
     for (int c = 0; c < clients; c++) {
       Thread t =
           new Thread(
@@ -421,10 +453,11 @@ public final class ServerBench {
       }
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpuSeconds = (ProcessCpu.nanos() - cpu0) / 1e9;
     if (failure.get() != null) {
       throw failure.get();
     }
-    return new Timed(seconds, millis);
+    return new Timed(seconds, millis, to - from, cpuSeconds);
   }
 
   /**

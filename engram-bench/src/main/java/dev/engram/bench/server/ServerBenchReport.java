@@ -87,18 +87,46 @@ public record ServerBenchReport(
    * @param inProcessPerSecond operations per second on the memory directly
    * @param httpPerSecond operations per second through the server
    * @param ratio http over in-process
+   * @param inProcessCpuMs CPU milliseconds the bench's process spent per operation in process
+   * @param httpCpuMs CPU milliseconds the bench's process (the server) spent per operation over
+   *     HTTP; the clients (wrk or the client JVM) are other processes. On a loaded machine the
+   *     rates are noisy and these are not: they say what an operation costs, whatever waits for a
+   *     core
    */
-  @JsonPropertyOrder({"clients", "operations", "in_process_per_second", "http_per_second", "ratio"})
+  @JsonPropertyOrder({
+    "clients",
+    "operations",
+    "in_process_per_second",
+    "http_per_second",
+    "ratio",
+    "in_process_cpu_ms",
+    "http_cpu_ms"
+  })
   public record Rates(
       int clients,
       int operations,
       @JsonProperty("in_process_per_second") double inProcessPerSecond,
       @JsonProperty("http_per_second") double httpPerSecond,
-      double ratio) {
-    static Rates of(int clients, int operations, double inProcessSeconds, double httpSeconds) {
+      double ratio,
+      @JsonProperty("in_process_cpu_ms") double inProcessCpuMs,
+      @JsonProperty("http_cpu_ms") double httpCpuMs) {
+    static Rates of(
+        int clients,
+        int operations,
+        double inProcessSeconds,
+        double httpSeconds,
+        double inProcessCpuMs,
+        double httpCpuMs) {
       double in = operations / inProcessSeconds;
       double http = operations / httpSeconds;
-      return new Rates(clients, operations, round(in), round(http), round(http / in));
+      return new Rates(
+          clients,
+          operations,
+          round(in),
+          round(http),
+          round(http / in),
+          round(inProcessCpuMs),
+          round(httpCpuMs));
     }
   }
 
@@ -154,6 +182,7 @@ public record ServerBenchReport(
             search.httpMs().p95(),
             search.p95AddedMs()));
     row(b, "searches/s, " + throughput.clients() + " clients", throughput);
+    cpuRow(b, "CPU per search, " + throughput.clients() + " clients", throughput);
     b.append(
         String.format(
             Locale.ROOT,
@@ -170,7 +199,20 @@ public record ServerBenchReport(
             adds.oneClientLatency().p95AddedMs()));
     row(b, "adds/s (infer=false), 1 client", adds.oneClient());
     row(b, "adds/s (infer=false), " + adds.concurrent().clients() + " clients", adds.concurrent());
+    cpuRow(b, "CPU per add, " + adds.concurrent().clients() + " clients", adds.concurrent());
     return b.toString();
+  }
+
+  /** The CPU milliseconds per operation both ways and their ratio (in process over HTTP). */
+  private static void cpuRow(StringBuilder b, String label, Rates r) {
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.3f ms | %.3f ms | %.2f |%n",
+            label,
+            r.inProcessCpuMs(),
+            r.httpCpuMs(),
+            r.httpCpuMs() == 0 ? 0 : r.inProcessCpuMs() / r.httpCpuMs()));
   }
 
   private static void row(StringBuilder b, String label, Rates r) {

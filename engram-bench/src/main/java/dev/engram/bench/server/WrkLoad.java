@@ -108,7 +108,7 @@ final class WrkLoad {
             "wrk " + job.op() + ": " + answered + " answered, " + errors + " failed or not 200");
       }
       double perSecond = answered / summary.get("seconds").asDouble();
-      return new Result(requests / perSecond, new double[0], null);
+      return new Result(requests / perSecond, new double[0], null, answered);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run wrk", e);
     } catch (InterruptedException e) {
