@@ -34,7 +34,13 @@ import java.util.regex.Pattern;
  * dev.engram.Engram.Builder#passageTokens}) gives only the passage that holds the memory: the one
  * its text is in, else the one that shares most of its words. So a memory from the end of a long
  * message has the words around it as its context, not the message's opening; and a memory that is
- * itself a passage adds none of it.
+ * itself a passage adds none of it. When that passage is not the first of its message (the memory's
+ * first source message), the message before is left out too: it comes before the message's opening,
+ * not before the passage. A later passage of a long message stored verbatim therefore has no
+ * context at all (and, with context embeddings, no context embedding). Given to every passage of an
+ * assistant's long answer, the user's question before it lifted them all above the user's turn that
+ * held the fact: on the BEAM sample, raw turns found less evidence with the {@code context} ranking
+ * step than without it (docs/benchmarks/log.md, "Source context of later passages").
  */
 final class SourceContext {
   /** A longer message adds only its first this many characters. */
@@ -111,6 +117,7 @@ final class SourceContext {
         parts.add(said.get(i));
       }
     }
+    boolean named = first >= 0;
     if (first < 0) {
       if (said.size() >= MAX_MESSAGES) {
         return new Drawn(
@@ -124,12 +131,14 @@ final class SourceContext {
       first = 0;
     }
     List<String> context = new ArrayList<>();
-    if (first > 0) {
-      context.add(said.get(first - 1).content());
-    } else {
-      previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(m -> context.add(m.content()));
-    }
     String own = memoryText.strip();
+    if (!named || opensItsMessage(parts.get(0), own, passagesOf)) {
+      if (first > 0) {
+        context.add(said.get(first - 1).content());
+      } else {
+        previous.filter(m -> m.role() != Role.SYSTEM).ifPresent(m -> context.add(m.content()));
+      }
+    }
     Optional<String> holdingPassage = Optional.empty();
     for (Message m : parts) {
       List<Passage> passages = passagesOf.apply(m.content());
@@ -161,26 +170,42 @@ final class SourceContext {
   }
 
   /**
+   * Whether a memory with {@code memoryText} from {@code source} is at the opening of it, so that
+   * the message before {@code source} is before the memory too: a message within the passage limit
+   * always, a long one when the passage that holds the memory ({@link #holding}) is its first.
+   */
+  private static boolean opensItsMessage(
+      Message source, String memoryText, Function<String, List<Passage>> passagesOf) {
+    List<Passage> passages = passagesOf.apply(source.content());
+    return passages.isEmpty() || holdingIndex(passages, source.content(), memoryText) == 0;
+  }
+
+  /**
    * The passage that holds {@code memoryText}: the one it is found in, else the first of those that
    * share most of its words (of three letters or more, ignoring case).
    */
   static Passage holding(List<Passage> passages, String content, String memoryText) {
+    return passages.get(holdingIndex(passages, content, memoryText));
+  }
+
+  /** The index in {@code passages} of the passage {@link #holding} gives. */
+  private static int holdingIndex(List<Passage> passages, String content, String memoryText) {
     int at = memoryText.isEmpty() ? -1 : content.indexOf(memoryText);
     if (at >= 0) {
-      for (Passage p : passages) {
-        if (at < p.end()) {
-          return p;
+      for (int i = 0; i < passages.size(); i++) {
+        if (at < passages.get(i).end()) {
+          return i;
         }
       }
     }
     Set<String> words = words(memoryText);
-    Passage best = passages.get(0);
+    int best = 0;
     long bestShared = -1;
-    for (Passage p : passages) {
-      Set<String> own = words(p.text());
+    for (int i = 0; i < passages.size(); i++) {
+      Set<String> own = words(passages.get(i).text());
       long shared = words.stream().filter(own::contains).count();
       if (shared > bestShared) {
-        best = p;
+        best = i;
         bestShared = shared;
       }
     }

@@ -9,6 +9,9 @@ import dev.engram.text.Passage;
 import dev.engram.text.Passages;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** What a new memory keeps of the conversation it was drawn from ({@link SourceContext}). */
@@ -127,39 +130,88 @@ class SourceContextTest {
         .hasSize(SourceContext.MAX_MESSAGES - 1);
   }
 
+  /** A message of several passages of at most 100 tokens, its fact in the last. */
+  private static final String OPENING =
+      IntStream.rangeClosed(1, 30)
+          .mapToObj(
+              i -> "On day " + i + " we talked about the deployment schedule and the migration.")
+          .collect(Collectors.joining(" "));
+
+  private static final String ENDING = "Ana adopted a beagle called Biscuit, who loves the beach.";
+  private static final Message LONG_ONE = said("d2:1", OPENING + "\n\n" + ENDING);
+  private static final TokenCounter COUNTER = TokenCounter.cl100k();
+  private static final Function<String, List<Passage>> PASSAGES_OF =
+      text -> COUNTER.count(text) <= 100 ? List.of() : Passages.split(text, 100, COUNTER);
+
   @Test
   void aLongSourceMessageGivesThePassageThatHoldsTheMemory() {
-    String opening =
-        "We talked about the deployment schedule and the database migration. ".repeat(30);
-    String ending = "Ana adopted a beagle called Biscuit, who loves the beach.";
-    Message longOne = said("d2:1", opening + "\n\n" + ending);
-    TokenCounter counter = TokenCounter.cl100k();
-    java.util.function.Function<String, List<Passage>> passagesOf =
-        text -> counter.count(text) <= 100 ? List.of() : Passages.split(text, 100, counter);
-
-    // an extracted fact shares the ending's words: its context is the ending, not the opening
-    String fact = "Ana has a beagle named Biscuit";
-    String context =
-        SourceContext.of(List.of(longOne), Optional.of(WINDOW), List.of("d2:1"), fact, passagesOf);
-    assertThat(context).startsWith("How was your week?\n").endsWith(ending);
-    assertThat(context.length()).isLessThan(opening.length() / 2);
-
-    // a memory that is a passage of the message (raw) adds none of it: as a short message stored
-    // verbatim
-    List<Passage> passages = passagesOf.apply(longOne.content());
+    List<Passage> passages = PASSAGES_OF.apply(LONG_ONE.content());
     assertThat(passages).hasSizeGreaterThan(2);
-    String last = passages.get(passages.size() - 1).text();
+    String lastPassage = passages.get(passages.size() - 1).text();
+    assertThat(lastPassage).endsWith(ENDING);
+
+    // an extracted fact shares the ending's words: its context is the ending's passage, not the
+    // opening (and not the message before: that came before the opening)
+    String fact = "Ana has a beagle named Biscuit";
     assertThat(
             SourceContext.of(
-                List.of(longOne), Optional.of(WINDOW), List.of("d2:1"), last, passagesOf))
-        .isEqualTo("How was your week?");
+                List.of(LONG_ONE), Optional.of(WINDOW), List.of("d2:1"), fact, PASSAGES_OF))
+        .isEqualTo(lastPassage);
+    // a fact of the opening follows the message before, as the message does
+    assertThat(
+            SourceContext.of(
+                List.of(LONG_ONE),
+                Optional.of(WINDOW),
+                List.of("d2:1"),
+                "On day 1 we talked about the deployment schedule",
+                PASSAGES_OF))
+        .isEqualTo("How was your week?\n" + passages.get(0).text());
 
     // a short message is whole, as before
     assertThat(
             SourceContext.of(
-                List.of(QUESTION, ANSWER), Optional.of(WINDOW), List.of("d1:5"), FACT, passagesOf))
+                List.of(QUESTION, ANSWER), Optional.of(WINDOW), List.of("d1:5"), FACT, PASSAGES_OF))
         .isEqualTo(
             SourceContext.of(
                 List.of(QUESTION, ANSWER), Optional.of(WINDOW), List.of("d1:5"), FACT));
+  }
+
+  @Test
+  void onlyTheFirstPassageOfALongMessageFollowsTheMessageBeforeIt() {
+    Message question = said("d2:0", "What did Ana tell you about her week?");
+    List<Passage> passages = PASSAGES_OF.apply(LONG_ONE.content());
+    List<Message> add = List.of(question, LONG_ONE);
+    // a message stored verbatim as passages (raw): the first passage answers the question
+    assertThat(
+            SourceContext.of(
+                add, Optional.of(WINDOW), List.of("d2:1"), passages.get(0).text(), PASSAGES_OF))
+        .isEqualTo("What did Ana tell you about her week?");
+    // a later passage does not follow the question: nothing of the conversation is before it but
+    // the passages of its own message, and it gets no context, so no context embedding either
+    for (Passage later : passages.subList(1, passages.size())) {
+      SourceContext.Drawn drawn =
+          SourceContext.draw(add, Optional.of(WINDOW), List.of("d2:1"), later.text(), PASSAGES_OF);
+      assertThat(drawn.context()).isEmpty();
+      assertThat(drawn.passage()).isEmpty();
+    }
+    // the same when the long message opens the add and the window's last message is before it
+    assertThat(
+            SourceContext.of(
+                List.of(LONG_ONE),
+                Optional.of(WINDOW),
+                List.of("d2:1"),
+                passages.get(passages.size() - 1).text(),
+                PASSAGES_OF))
+        .isEmpty();
+    // a fact from a later passage keeps that passage, as its context and its context embedding
+    SourceContext.Drawn fact =
+        SourceContext.draw(
+            add,
+            Optional.of(WINDOW),
+            List.of("d2:1"),
+            "Ana has a beagle named Biscuit",
+            PASSAGES_OF);
+    assertThat(fact.context()).isEqualTo(passages.get(passages.size() - 1).text());
+    assertThat(fact.passage()).contains(passages.get(passages.size() - 1).text());
   }
 }
