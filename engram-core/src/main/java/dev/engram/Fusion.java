@@ -19,5 +19,12 @@ public enum Fusion {
    * The embedding decides the order; the keyword score separates memories the embedding finds about
    * as near. The graph's relations are fused by {@link #RRF} under it.
    */
-  COSINE
+  COSINE;
+
+  /**
+   * What an engine fuses with unless configured otherwise: {@link #COSINE}, which on the LoCoMo and
+   * BEAM samples finds more evidence with raw turns than {@link #RRF} (docs/benchmarks/log.md,
+   * "Cosine-led fusion").
+   */
+  public static final Fusion DEFAULT = COSINE;
 }
