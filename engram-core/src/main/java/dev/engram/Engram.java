@@ -161,7 +161,7 @@ public final class Engram {
       return tenant;
     }
 
-    /** How dense and keyword hits are fused (default {@link Fusion#RRF}). */
+    /** How dense and keyword hits are fused (default {@link Fusion#DEFAULT}). */
     public Fusion fusion() {
       return fusion;
     }
@@ -299,7 +299,7 @@ public final class Engram {
     private Reranker reranker = Reranker.none();
     private Optional<ConversationSummarizer> summarizer = Optional.empty();
     private String tenant = Tenants.DEFAULT;
-    private Fusion fusion = Fusion.RRF;
+    private Fusion fusion = Fusion.DEFAULT;
     private int candidatesPerSignal = 50;
     private int windowSize = 20;
     private boolean sourceContext = true;

@@ -11,5 +11,20 @@ public enum Fusion {
    * Normalised score fusion: {@code 0.7 * cosine + 0.3 * bm25 / max(bm25)} over the candidates, in
    * [0,1].
    */
-  WEIGHTED
+  WEIGHTED,
+  /**
+   * Cosine-led score fusion: {@code 0.85 * cosine + 0.15 * bm25 / max(bm25)} over the candidates,
+   * in [0,1], every candidate with its embedding's true cosine to the query (one only the keyword
+   * list found has its cosine read from its stored embedding, where {@link #WEIGHTED} counts 0).
+   * The embedding decides the order; the keyword score separates memories the embedding finds about
+   * as near. The graph's relations are fused by {@link #RRF} under it.
+   */
+  COSINE;
+
+  /**
+   * What an engine fuses with unless configured otherwise: {@link #COSINE}, which on the LoCoMo and
+   * BEAM samples finds more evidence with raw turns than {@link #RRF} (docs/benchmarks/log.md,
+   * "Cosine-led fusion").
+   */
+  public static final Fusion DEFAULT = COSINE;
 }

@@ -102,8 +102,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
         names = "--fusion",
         paramLabel = "FUSION",
-        defaultValue = "rrf",
-        description = "rrf or weighted (default: ${DEFAULT-VALUE}).")
+        defaultValue = "cosine",
+        description = "cosine, rrf or weighted (default: ${DEFAULT-VALUE}).")
     String fusion;
 
     @Option(

@@ -161,7 +161,7 @@ class SearchCommandTest {
     assertThat(keys(top.get("score_details")))
         .containsExactly(
             "semantic_score", "semantic_rank", "bm25_score", "bm25_rank", "fused_score", "fusion");
-    assertThat(top.get("score_details").get("fusion").asText()).isEqualTo("rrf");
+    assertThat(top.get("score_details").get("fusion").asText()).isEqualTo("cosine");
     assertThat(top.get("score_details").get("bm25_rank").asInt()).isEqualTo(1);
     assertThat(top.get("score_details").get("bm25_score").asDouble()).isPositive();
 
@@ -186,7 +186,7 @@ class SearchCommandTest {
     assertThat(lines.get(1))
         .matches(
             "      semantic \\d\\.\\d{4} \\(#\\d\\)  bm25 \\d+\\.\\d{4} \\(#1\\)"
-                + "  fused \\d\\.\\d{4} \\(rrf\\)");
+                + "  fused \\d\\.\\d{4} \\(cosine\\)");
     assertThat(lines.get(2)).startsWith(" 2. ");
     assertThat(cli.run("search", "--user-id", "nobody", "Lisbon").out())
         .isEqualTo("no memories found" + System.lineSeparator());

@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.Fusion;
 import dev.engram.GraphRelation;
 import dev.engram.Scope;
 import dev.engram.analysis.QueryAnalyzer;
@@ -107,7 +108,10 @@ final class GraphSearch {
     Map<String, Double> relevance = new HashMap<>();
     List<Relation> ranked = new ArrayList<>();
     for (RankFusion.Fused f :
-        RankFusion.fuse(engine.config.fusion(), semanticRanking, centredRanking)) {
+        RankFusion.fuse(
+            engine.config.fusion() == Fusion.COSINE ? Fusion.RRF : engine.config.fusion(),
+            semanticRanking,
+            centredRanking)) {
       if (ranked.size() == k) {
         break;
       }

@@ -22,12 +22,14 @@ import java.util.Optional;
  * acting on the lists before fusion, on the fused ranking and on the choice of hits ({@link
  * RankingPass}); each candidate in that order gets its {@link Relevance} (from its stored
  * embedding), is dropped below the threshold, and is kept until top-k is reached or, with a token
- * budget, while its text fits into what is left of the budget ({@link ContextBudget}). The steps
- * and the choice of hits share one read of each record ({@link SearchRecords}). So the fusion
- * chooses which memories are returned; the kept hits are then sorted by relevance (their score).
- * When the request asks for reranking and a reranker is configured ({@link Reranking}), a larger
- * pool is kept, reranked, and only then cut to top-k and the budget. If the index fails a search,
- * it is recreated and rebuilt from the record and the search runs once more.
+ * budget, while its text fits into what is left of the budget ({@link ContextBudget}); a further
+ * passage of a long message a kept hit already brings waits behind the others ({@link
+ * #repeatsMessage}). The steps and the choice of hits share one read of each record ({@link
+ * SearchRecords}). So the fusion chooses which memories are returned; the kept hits are then sorted
+ * by relevance (their score). When the request asks for reranking and a reranker is configured
+ * ({@link Reranking}), a larger pool is kept, reranked, and only then cut to top-k and the budget.
+ * If the index fails a search, it is recreated and rebuilt from the record and the search runs once
+ * more.
  */
 final class HybridSearch {
   /** Candidates read from the record at a time while filling top-k or a budget. */
@@ -203,7 +205,7 @@ final class HybridSearch {
           continue;
         }
         MemoryItem item = m.item();
-        boolean defer = pass.defers(item, covered);
+        boolean defer = repeatsMessage(item, covered) || pass.defers(item, covered);
         ScoreDetails details =
             r.explain()
                 ? new ScoreDetails(
@@ -242,6 +244,21 @@ final class HybridSearch {
       }
     }
     return hits;
+  }
+
+  /**
+   * True if {@code item} is a passage of a long message ({@link MemoryItem#PASSAGE_START}) whose
+   * source messages a better kept hit already brings: a message split into passages for its
+   * embeddings is still one message, so its best passage stands for it, and its other passages are
+   * kept only after the hits that bring another message (as the step diversity does for every
+   * memory). Without this, the passages of one long answer each rank on their own and take several
+   * of top-k's places from the short messages that hold a fact. A whole message, or a fact drawn
+   * from one, is never deferred here.
+   */
+  private static boolean repeatsMessage(MemoryItem item, java.util.Set<String> covered) {
+    return item.metadata().containsKey(MemoryItem.PASSAGE_START)
+        && !item.sourceIds().isEmpty()
+        && covered.containsAll(item.sourceIds());
   }
 
   /**

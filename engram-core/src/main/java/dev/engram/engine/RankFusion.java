@@ -13,16 +13,34 @@ import java.util.Map;
  * relations (entity-centred and fact similarity). {@link Fusion#RRF}: each list adds {@code 1 / (60
  * + rank)}, divided by the best possible sum so the fused score lies in [0,1]. {@link
  * Fusion#WEIGHTED}: {@code 0.7 * first + 0.3 * second / max(second)}, with the first list's scores
- * taken as similarities in [0,1]. The fused score orders candidates; it depends on the other
- * candidates and is not a relevance (see {@link Relevance}). The ranking steps after fusion ({@link
- * RankingStep#fused}) add further lists to a fused ranking with {@link #add} (reciprocal ranks
- * again) and lift a candidate behind another with {@link #lift}.
+ * taken as similarities in [0,1]. {@link Fusion#COSINE} ({@link #fuseByCosine}, memories only):
+ * {@code 0.85 * cosine + 0.15 * second / max(second)} with each candidate's true cosine, those of
+ * the candidates only the keyword list found read from their records. The fused score orders
+ * candidates; it depends on the other candidates and is not a relevance (see {@link Relevance}).
+ * The ranking steps after fusion ({@link RankingStep#fused}) add further lists to a fused ranking
+ * with {@link #add} (reciprocal ranks again) and lift a candidate behind another with {@link
+ * #lift}.
  */
 final class RankFusion {
   /** The RRF constant of Cormack et al. */
   static final int RRF_K = 60;
 
   static final double FIRST_WEIGHT = 0.7;
+
+  /**
+   * The cosine's weight under {@link Fusion#COSINE}; the keyword score divided by the best one gets
+   * the rest.
+   */
+  static final double COSINE_WEIGHT = 0.85;
+
+  /**
+   * The embedding's cosine to the query of candidates the dense list did not return, by id, read in
+   * one call; a candidate missing from the answer (deleted since the index read it) scores 0.
+   */
+  @FunctionalInterface
+  interface Cosines {
+    Map<String, Double> of(List<String> ids);
+  }
 
   private RankFusion() {}
 
@@ -56,6 +74,42 @@ final class RankFusion {
    * nearer the query, then by id.
    */
   static List<Fused> fuse(Fusion fusion, List<Candidate> first, List<Candidate> second) {
+    if (fusion == Fusion.COSINE) {
+      throw new IllegalArgumentException(
+          "the cosine fusion needs the cosines of the keyword-only candidates: use fuseByCosine");
+    }
+    return fuse(fusion, first, second, FIRST_WEIGHT);
+  }
+
+  /**
+   * {@link Fusion#COSINE}: {@code weight * cosine + (1 - weight) * second / max(second)}, where
+   * {@code first} is the dense list (its scores the candidates' cosines) and each candidate only in
+   * {@code second} gets its true cosine from {@code cosines} (one call for all of them), so a
+   * memory the keyword list alone found competes with its own similarity, not with 0. Sorted as by
+   * {@link #fuse}; such a candidate keeps {@code firstRank} 0 with {@code first} its cosine.
+   */
+  static List<Fused> fuseByCosine(
+      List<Candidate> first, List<Candidate> second, Cosines cosines, double weight) {
+    List<Fused> fused = fuse(Fusion.WEIGHTED, first, second, 0);
+    List<String> keywordOnly = new ArrayList<>();
+    for (Fused f : fused) {
+      if (f.firstRank == 0) {
+        keywordOnly.add(f.id);
+      }
+    }
+    Map<String, Double> read = keywordOnly.isEmpty() ? Map.of() : cosines.of(keywordOnly);
+    for (Fused f : fused) {
+      if (f.firstRank == 0) {
+        f.first = Math.max(0, read.getOrDefault(f.id, 0.0));
+      }
+      // fuse() left the keyword share alone in score (weight 0 for the first list)
+      f.score = weight * f.first + (1 - weight) * f.score;
+    }
+    return sorted(fused);
+  }
+
+  private static List<Fused> fuse(
+      Fusion fusion, List<Candidate> first, List<Candidate> second, double firstWeight) {
     Map<String, Fused> all = new LinkedHashMap<>();
     for (int i = 0; i < first.size(); i++) {
       Fused f = all.computeIfAbsent(first.get(i).id(), Fused::new);
@@ -82,7 +136,7 @@ final class RankFusion {
         f.score = s / rrfMax;
       } else {
         double s2 = maxSecond > 0 ? Math.max(0, f.second) / maxSecond : 0;
-        f.score = FIRST_WEIGHT * f.first + (1 - FIRST_WEIGHT) * s2;
+        f.score = firstWeight * f.first + (1 - firstWeight) * s2;
       }
     }
     return sorted(all.values());

@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.SearchRequest;
 import dev.engram.analysis.QueryAnalyzer;
@@ -76,7 +77,7 @@ final class RankingPass {
   /** The fused ranking of the dense and keyword lists, changed by the steps after fusion. */
   List<Fused> candidates() {
     List<Fused> fused =
-        RankFusion.fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword());
+        fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword());
     for (RankingStep step : steps) {
       List<Fused> before = fused;
       fused = step.fused(this, fused);
@@ -85,6 +86,29 @@ final class RankingPass {
       }
     }
     return fused;
+  }
+
+  /**
+   * The dense and keyword lists fused by {@code fusion}; under {@link Fusion#COSINE} the cosines of
+   * the keyword-only candidates come from their records, read once through {@link #records} (the
+   * choice of hits reads them from there again).
+   */
+  private List<Fused> fuse(Fusion fusion, List<Candidate> dense, List<Candidate> keyword) {
+    if (fusion != Fusion.COSINE) {
+      return RankFusion.fuse(fusion, dense, keyword);
+    }
+    return RankFusion.fuseByCosine(dense, keyword, this::cosines, RankFusion.COSINE_WEIGHT);
+  }
+
+  /**
+   * The embeddings' cosines to the query of the memories {@code ids}, by id, from their records.
+   */
+  private Map<String, Double> cosines(List<String> ids) {
+    Map<String, Double> out = new HashMap<>();
+    for (StoredMemory m : records.get(ids)) {
+      out.put(m.id(), Relevance.cosine(vector, m.embeddingView()));
+    }
+    return out;
   }
 
   /** The {@code k} memories nearest the query by {@code field}, read through the steps. */

@@ -51,8 +51,14 @@ class ContextEmbeddingsTest {
   /** The memory the helpers add to and search. */
   private Memory current;
 
+  /**
+   * The engine under test, on RRF: these tests show the context embeddings' list lifting a memory
+   * by its rank, which the hashing fake's cosines would otherwise outweigh under the default cosine
+   * fusion.
+   */
   private Memory open(Storage storage, boolean contextEmbeddings) {
     return Engram.builder()
+        .fusion(dev.engram.Fusion.RRF)
         .storage(storage)
         .embedder(EMBEDDER)
         .inference(scripted)

@@ -79,4 +79,56 @@ class FusionTest {
     assertThat(added).extracting(x -> x.score).containsOnly(0.5);
     assertThat(added).extracting(x -> x.id).containsExactly("z", "a", "m");
   }
+
+  @Test
+  void cosineFusionGivesAKeywordOnlyCandidateItsTrueCosine() {
+    List<String> asked = new java.util.ArrayList<>();
+    List<RankFusion.Fused> f =
+        RankFusion.fuseByCosine(
+            DENSE,
+            KEYWORD,
+            ids -> {
+              asked.addAll(ids);
+              return java.util.Map.of("c", 0.8);
+            },
+            0.85);
+    // only c, which the dense list did not return, is read; a: 0.85*0.9 = 0.765;
+    // b: 0.85*0.5 + 0.15*8/8 = 0.575; c: 0.85*0.8 + 0.15*2/8 = 0.7175
+    assertThat(asked).containsExactly("c");
+    assertThat(f).extracting(x -> x.id).containsExactly("a", "c", "b");
+    assertThat(f.get(0).score).isCloseTo(0.765, within(1e-12));
+    assertThat(f.get(1).score).isCloseTo(0.7175, within(1e-12));
+    assertThat(f.get(1).first).isCloseTo(0.8, within(1e-12));
+    assertThat(f.get(1).firstRank).isZero();
+    assertThat(f.get(2).score).isCloseTo(0.575, within(1e-12));
+  }
+
+  @Test
+  void cosineFusionScoresACandidateWhoseCosineIsNotFoundByItsKeywordShareAlone() {
+    List<RankFusion.Fused> f =
+        RankFusion.fuseByCosine(List.of(), KEYWORD, ids -> java.util.Map.of(), 0.85);
+    assertThat(f).extracting(x -> x.id).containsExactly("b", "c");
+    assertThat(f.get(0).score).isCloseTo(0.15, within(1e-12));
+    assertThat(f.get(1).score).isCloseTo(0.15 * 2 / 8, within(1e-12));
+  }
+
+  @Test
+  void cosineFusionReadsNoRecordWhenTheDenseListHoldsEveryCandidate() {
+    List<RankFusion.Fused> f =
+        RankFusion.fuseByCosine(
+            DENSE,
+            List.of(new Candidate("a", 3.0)),
+            ids -> {
+              throw new AssertionError("read " + ids);
+            },
+            0.85);
+    assertThat(f).extracting(x -> x.id).containsExactly("a", "b");
+  }
+
+  @Test
+  void theCosineFusionIsNotFusedWithoutTheCosines() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> RankFusion.fuse(Fusion.COSINE, DENSE, KEYWORD))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -71,7 +71,14 @@ class RankingStepsTest {
 
   @BeforeEach
   void open() {
-    memory = storage(Engram.builder(), "main").embedder(new HashEmbedder()).clock(CLOCK).build();
+    // RRF: the steps' lists move candidates by rank; under the default cosine fusion the hashing
+    // fake's cosines, which mean nothing, would decide
+    memory =
+        storage(Engram.builder(), "main")
+            .fusion(dev.engram.Fusion.RRF)
+            .embedder(new HashEmbedder())
+            .clock(CLOCK)
+            .build();
   }
 
   @AfterEach
@@ -171,6 +178,7 @@ class RankingStepsTest {
     memory.close();
     memory =
         storage(Engram.builder(), "main")
+            .fusion(dev.engram.Fusion.RRF)
             .embedder(new HashEmbedder())
             .clock(CLOCK)
             .sourceContext(false)

@@ -7,9 +7,11 @@ import dev.engram.Engram;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
+import dev.engram.Ranking;
 import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
+import dev.engram.SearchRequest;
 import dev.engram.engine.VerbatimInference;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -87,6 +89,48 @@ class LongMessagePassagesTest {
       // the message's end is found by meaning: the dog is in no word of the query
       List<SearchHit> hits = memory.search(ALICE, "What pet does the user have?", 3).hits();
       assertThat(hits.get(0).memory().text()).contains("golden retriever Biscuit");
+    }
+  }
+
+  @Test
+  void aLongMessageTakesOnePlaceUntilTheOtherMessagesHaveTheirs() {
+    try (Memory memory = Engram.builder().embedded(tmp.resolve("one-place")).build()) {
+      memory.add(
+          AddRequest.builder(ALICE)
+              .message(Message.assistant(longAnswer()).withSourceId("s1:7"))
+              .infer(false)
+              .build());
+      memory.add(AddRequest.builder(ALICE).user("I prefer short answers.").infer(false).build());
+      String query = "How does the rollout reach the next availability zone?";
+      // every passage of the plan is nearer the query than the short message, yet the plan takes
+      // one of two places: its further passages wait behind the other message
+      List<SearchHit> two =
+          memory
+              .search(
+                  SearchRequest.builder(ALICE, query)
+                      .topK(2)
+                      .threshold(0)
+                      .ranking(Ranking.NONE)
+                      .build())
+              .hits();
+      assertThat(two).hasSize(2);
+      assertThat(two)
+          .filteredOn(h -> h.memory().metadata().containsKey(MemoryItem.PASSAGE_START))
+          .hasSize(1);
+      assertThat(two).anySatisfy(h -> assertThat(h.memory().text()).startsWith("I prefer"));
+      // with room for more, the plan's further passages follow
+      List<SearchHit> four =
+          memory
+              .search(
+                  SearchRequest.builder(ALICE, query)
+                      .topK(4)
+                      .threshold(0)
+                      .ranking(Ranking.NONE)
+                      .build())
+              .hits();
+      assertThat(four)
+          .filteredOn(h -> h.memory().metadata().containsKey(MemoryItem.PASSAGE_START))
+          .hasSize(3);
     }
   }
 

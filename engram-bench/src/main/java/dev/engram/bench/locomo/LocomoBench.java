@@ -217,11 +217,12 @@ public final class LocomoBench {
 
     /**
      * A builder with the defaults of {@link #Options(Path, Mode, int, Fusion, int, Path)}: the
-     * conversation layout, top 10, RRF fusion, every conversation, the mode's turns per add,
-     * baselines on, no graph, budget or off-topic queries, the default threshold and ranking.
+     * conversation layout, top 10, the engine's default fusion, every conversation, the mode's
+     * turns per add, baselines on, no graph, budget or off-topic queries, the default threshold and
+     * ranking.
      */
     public static Builder builder(Path data, Mode mode, Path workDir) {
-      return new Options(data, mode, 10, Fusion.RRF, 0, workDir).toBuilder();
+      return new Options(data, mode, 10, Fusion.DEFAULT, 0, workDir).toBuilder();
     }
 
     /** A builder holding these options, to change some of them. */

@@ -54,7 +54,8 @@ import java.util.TreeSet;
  * Ranking#parse} reads it (default: none, the default, the default without each of its steps, the
  * default with each opt-in step). Options before the files: {@code --context-embeddings} embeds
  * each memory's source context too ({@code Engram.Builder#contextEmbeddings}); {@code --mode raw}
- * and {@code --speaker-prefix} as above. {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or
+ * and {@code --speaker-prefix} as above; {@code --fusion cosine|rrf|weighted} the engine's fusion
+ * (default {@link Fusion#DEFAULT}). {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or
  * {@code 10} also prints, for each question whose evidence that setting's search misses (a 1,500-
  * or 500-token budget, or the top-10), what the search returned and where the missed turns'
  * memories stand in the fusion's order.
@@ -79,11 +80,20 @@ public final class RankingAblation {
     boolean contextEmbeddings = false;
     boolean raw = false;
     boolean speakerPrefix = false;
+    Fusion fusion = Fusion.DEFAULT;
     int at = 0;
     while (at < args.length && args[at].startsWith("--")) {
       switch (args[at]) {
         case "--context-embeddings" -> contextEmbeddings = true;
         case "--speaker-prefix" -> speakerPrefix = true;
+        case "--fusion" -> {
+          String value = at + 1 < args.length ? args[++at].toUpperCase(Locale.ROOT) : "";
+          if (java.util.Arrays.stream(Fusion.values()).noneMatch(f -> f.name().equals(value))) {
+            System.err.println("--fusion must be one of cosine, rrf, weighted");
+            System.exit(2);
+          }
+          fusion = Fusion.valueOf(value);
+        }
         case "--mode" -> {
           if (at + 1 >= args.length || !List.of("raw", "extract").contains(args[at + 1])) {
             System.err.println("--mode must be raw or extract");
@@ -128,12 +138,20 @@ public final class RankingAblation {
       if (files.size() > 1) {
         System.out.println("\n## " + data.getFileName() + "\n");
       }
-      ablate(data, rankings, embedder, new Setup(contextEmbeddings, raw, speakerPrefix), dumped);
+      ablate(
+          data,
+          rankings,
+          embedder,
+          new Setup(contextEmbeddings, raw, speakerPrefix, fusion),
+          dumped);
     }
   }
 
-  /** How the stores are built: the mode, and what a memory's embedding and text hold. */
-  private record Setup(boolean contextEmbeddings, boolean raw, boolean speakerPrefix) {}
+  /**
+   * How the stores are built: the mode, what a memory's embedding and text hold, and the fusion.
+   */
+  private record Setup(
+      boolean contextEmbeddings, boolean raw, boolean speakerPrefix, Fusion fusion) {}
 
   /**
    * None, the default, the default without each of its steps, and the default with each opt-in
@@ -175,7 +193,7 @@ public final class RankingAblation {
                 c,
                 ScopeLayout.CONVERSATION,
                 embedder,
-                Fusion.RRF,
+                setup.fusion(),
                 b ->
                     b.inference(setup.raw() ? new VerbatimInference() : OfflineExtractor.create())
                         .contextEmbeddings(setup.contextEmbeddings()))) {
