@@ -109,7 +109,7 @@ public final class Engram {
       this.reranker = b.reranker;
       this.summarizer = b.summarizer;
       this.tenant = tenant;
-      this.fusion = b.fusion;
+      this.fusion = b.fusionGiven ? b.fusion : Fusion.defaultFor(b.contextEmbeddings);
       this.candidatesPerSignal = b.candidatesPerSignal;
       this.windowSize = b.windowSize;
       this.maxTextLength = b.maxTextLength;
@@ -161,7 +161,10 @@ public final class Engram {
       return tenant;
     }
 
-    /** How dense and keyword hits are fused (default {@link Fusion#DEFAULT}). */
+    /**
+     * How dense and keyword hits are fused (default {@link Fusion#defaultFor} the engine's {@link
+     * #contextEmbeddings}).
+     */
     public Fusion fusion() {
       return fusion;
     }
@@ -299,7 +302,8 @@ public final class Engram {
     private Reranker reranker = Reranker.none();
     private Optional<ConversationSummarizer> summarizer = Optional.empty();
     private String tenant = Tenants.DEFAULT;
-    private Fusion fusion = Fusion.DEFAULT;
+    private Fusion fusion = Fusion.COSINE; // unless chosen: Fusion.defaultFor(contextEmbeddings)
+    private boolean fusionGiven;
     private int candidatesPerSignal = 50;
     private int windowSize = 20;
     private boolean sourceContext = true;
@@ -424,8 +428,13 @@ public final class Engram {
       return this;
     }
 
+    /**
+     * How dense and keyword hits are fused; unless set, {@link Fusion#defaultFor} the {@link
+     * #contextEmbeddings} setting.
+     */
     public Builder fusion(Fusion f) {
       this.fusion = f;
+      this.fusionGiven = true;
       return this;
     }
 

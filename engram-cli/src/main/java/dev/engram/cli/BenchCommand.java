@@ -102,8 +102,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
         names = "--fusion",
         paramLabel = "FUSION",
-        defaultValue = "cosine",
-        description = "cosine, rrf or weighted (default: ${DEFAULT-VALUE}).")
+        description =
+            "cosine, rrf or weighted (default: cosine; rrf with --context-embeddings, whose list"
+                + " joins the fusion by reciprocal ranks).")
     String fusion;
 
     @Option(
@@ -259,11 +260,10 @@ final class BenchCommand implements Callable<Integer> {
       try (WorkDirectory work =
           WorkDirectory.keptOrTemporary(common.explicitDataDir(), "engram-bench-")) {
         Files.createDirectories(work.path());
-        LocomoBench.Options o =
+        LocomoBench.Options.Builder chosen =
             LocomoBench.Options.builder(data, m, work.path())
                 .scopes(choice(ScopeLayout.class, "scopes", scopes))
                 .topK(topK)
-                .fusion(choice(Fusion.class, "fusion", fusion))
                 .conversations(conversations)
                 .turnsPerAdd(turnsPerAdd)
                 .speakerPrefix(speakerPrefix)
@@ -274,8 +274,11 @@ final class BenchCommand implements Callable<Integer> {
                 .threshold(threshold < 0 ? SearchRequest.DEFAULT_THRESHOLD : threshold)
                 .offTopic(offTopic)
                 .ranking(Ranking.parse(ranking, "ranking"))
-                .contextEmbeddings(contextEmbeddings)
-                .build();
+                .contextEmbeddings(contextEmbeddings);
+        if (fusion != null) {
+          chosen.fusion(choice(Fusion.class, "fusion", fusion));
+        }
+        LocomoBench.Options o = chosen.build();
         try (Progress progress =
                 Progress.start("locomo " + m.label(), LocomoBench.progressTotal(o), "step", err());
             AnswerMetricsSetup answers =

@@ -187,7 +187,7 @@ public abstract class SearchContract extends AddContract {
     assertThat(d.keywordRank()).isEqualTo(1);
     assertThat(d.fused()).isEqualTo(1.0);
     assertThat(d.rerank()).isNaN();
-    assertThat(d.fusion()).isEqualTo(dev.engram.Fusion.DEFAULT.name());
+    assertThat(d.fusion()).isEqualTo(dev.engram.Fusion.defaultFor(false).name());
     ScoreDetails c =
         all.stream()
             .filter(h -> h.memory().id().equals(crossing))

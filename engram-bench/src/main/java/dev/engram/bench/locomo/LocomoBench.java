@@ -217,12 +217,14 @@ public final class LocomoBench {
 
     /**
      * A builder with the defaults of {@link #Options(Path, Mode, int, Fusion, int, Path)}: the
-     * conversation layout, top 10, the engine's default fusion, every conversation, the mode's
-     * turns per add, baselines on, no graph, budget or off-topic queries, the default threshold and
-     * ranking.
+     * conversation layout, top 10, the engine's default fusion ({@link Fusion#defaultFor} the
+     * context embeddings setting, unless one is set), every conversation, the mode's turns per add,
+     * baselines on, no graph, budget or off-topic queries, the default threshold and ranking.
      */
     public static Builder builder(Path data, Mode mode, Path workDir) {
-      return new Options(data, mode, 10, Fusion.DEFAULT, 0, workDir).toBuilder();
+      Builder b = new Options(data, mode, 10, Fusion.defaultFor(false), 0, workDir).toBuilder();
+      b.fusionGiven = false;
+      return b;
     }
 
     /** A builder holding these options, to change some of them. */
@@ -289,6 +291,7 @@ public final class LocomoBench {
       private Ranking ranking;
       private boolean contextEmbeddings;
       private boolean ragBaselines;
+      private boolean fusionGiven = true;
 
       private Builder(Options from) {
         data = from.data;
@@ -332,6 +335,7 @@ public final class LocomoBench {
 
       public Builder fusion(Fusion value) {
         fusion = value;
+        fusionGiven = true;
         return this;
       }
 
@@ -402,7 +406,7 @@ public final class LocomoBench {
             mode,
             scopes,
             topK,
-            fusion,
+            fusionGiven ? fusion : Fusion.defaultFor(contextEmbeddings),
             conversations,
             turnsPerAdd,
             speakerPrefix,

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -55,10 +56,10 @@ import java.util.TreeSet;
  * default with each opt-in step). Options before the files: {@code --context-embeddings} embeds
  * each memory's source context too ({@code Engram.Builder#contextEmbeddings}); {@code --mode raw}
  * and {@code --speaker-prefix} as above; {@code --fusion cosine|rrf|weighted} the engine's fusion
- * (default {@link Fusion#DEFAULT}). {@code ABLATION_DUMP=1500} (or {@code 1}), {@code 500} or
- * {@code 10} also prints, for each question whose evidence that setting's search misses (a 1,500-
- * or 500-token budget, or the top-10), what the search returned and where the missed turns'
- * memories stand in the fusion's order.
+ * (default {@link Fusion#defaultFor} the context embeddings setting). {@code ABLATION_DUMP=1500}
+ * (or {@code 1}), {@code 500} or {@code 10} also prints, for each question whose evidence that
+ * setting's search misses (a 1,500- or 500-token budget, or the top-10), what the search returned
+ * and where the missed turns' memories stand in the fusion's order.
  */
 public final class RankingAblation {
   private static final int[] BUDGETS = {1500, 500, 0};
@@ -68,7 +69,8 @@ public final class RankingAblation {
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
       System.err.println(
-          "usage: RankingAblation [--context-embeddings] LOCOMO_FILE... [RANKING...]");
+          "usage: RankingAblation [--context-embeddings] [--mode raw|extract] [--speaker-prefix]"
+              + " [--fusion cosine|rrf|weighted] LOCOMO_FILE... [RANKING...]");
       System.exit(2);
     }
     int dumped =
@@ -80,7 +82,7 @@ public final class RankingAblation {
     boolean contextEmbeddings = false;
     boolean raw = false;
     boolean speakerPrefix = false;
-    Fusion fusion = Fusion.DEFAULT;
+    Optional<Fusion> chosenFusion = Optional.empty();
     int at = 0;
     while (at < args.length && args[at].startsWith("--")) {
       switch (args[at]) {
@@ -92,7 +94,7 @@ public final class RankingAblation {
             System.err.println("--fusion must be one of cosine, rrf, weighted");
             System.exit(2);
           }
-          fusion = Fusion.valueOf(value);
+          chosenFusion = Optional.of(Fusion.valueOf(value));
         }
         case "--mode" -> {
           if (at + 1 >= args.length || !List.of("raw", "extract").contains(args[at + 1])) {
@@ -133,6 +135,7 @@ public final class RankingAblation {
     for (String s : specs) {
       rankings.put(s, Ranking.parse(s, "ranking"));
     }
+    Fusion fusion = chosenFusion.orElse(Fusion.defaultFor(contextEmbeddings));
     Embedder embedder = OnnxEmbedders.defaultEmbedder();
     for (Path data : files) {
       if (files.size() > 1) {

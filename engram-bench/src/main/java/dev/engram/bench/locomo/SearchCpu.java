@@ -203,7 +203,7 @@ public final class SearchCpu {
     return Engram.builder()
         .storage(EmbeddedStorage.open(dir, embedder.dimension()))
         .embedder(embedder)
-        .fusion(Fusion.DEFAULT)
+        .fusion(Fusion.defaultFor(contextEmbeddings))
         .indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
         .contextEmbeddings(contextEmbeddings)
         .build();
@@ -217,7 +217,7 @@ public final class SearchCpu {
             c,
             ScopeLayout.CONVERSATION,
             embedder,
-            Fusion.DEFAULT,
+            Fusion.defaultFor(contextEmbeddings),
             b ->
                 b.inference(raw ? new VerbatimInference() : OfflineExtractor.create())
                     .contextEmbeddings(contextEmbeddings));

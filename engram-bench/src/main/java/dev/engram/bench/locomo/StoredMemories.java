@@ -36,7 +36,7 @@ public final class StoredMemories {
             c,
             LocomoBench.ScopeLayout.CONVERSATION,
             HashingEmbedder.create(),
-            Fusion.DEFAULT,
+            Fusion.defaultFor(false),
             b -> b.inference(OfflineExtractor.create()))) {
       store.ingest(LocomoBench.Mode.EXTRACT.defaultTurnsPerAdd(), true, false, n -> {});
       List<Kept> out = new ArrayList<>();
