@@ -33,8 +33,7 @@ class DemoCommandTest {
               l -> l.matches("  [123]\\. [01]\\.\\d{3}  \\[\\w+, " + "2023-\\d\\d-\\d\\d]  .+"));
     }
     int live = lines.indexOf("> Where does Maya live?");
-    assertThat(lines.subList(live + 1, live + 4))
-        .anySatisfy(l -> assertThat(l).contains("Maya's new flat is in Alfama"));
+    assertThat(lines.get(live + 1)).contains("Maya finally moved to Lisbon");
     assertThat(lines.get(lines.indexOf("> What job does Tom have?") + 1))
         .contains("Tom just started a new job as a nurse");
     // Both July plans are good answers: the wedding in Porto and the train booked for it.
@@ -53,7 +52,7 @@ class DemoCommandTest {
     assertThat(o.get("searches")).hasSize(DemoConversation.QUERIES.size());
     assertThat(o.get("searches").get(0).get("results")).hasSize(3);
     assertThat(o.get("searches").get(0).get("results").toString())
-        .contains("Maya's new flat is in Alfama");
+        .contains("Maya finally moved to Lisbon");
 
     Cli.Result second = Cli.raw("demo", "--data-dir", data.toString());
     assertThat(second.exitCode()).isZero();

@@ -9,11 +9,12 @@ import java.util.Set;
 
 /**
  * The rule every {@link SearchIndex} applies to a keyword search ({@link SearchIndex#keyword} over
- * either {@link IndexField}): a term that more than {@value #COMMON_SHARE} of the searched memories
- * contain (in the field searched) is <i>common</i>, and a memory that matches only common terms is
- * no keyword match. Common terms still add to the score of a memory that also matches another term
- * of the query. A query all of whose terms are common searches them all as before, and so does any
- * query over fewer than {@value #MIN_MEMORIES} memories.
+ * either {@link IndexField}): a term that more than {@value #COMMON_SHARE} of the searched
+ * memories, and at least {@value #MIN_COMMON_FREQUENCY} of them, contain (in the field searched) is
+ * <i>common</i>, and a memory that matches only common terms is no keyword match. Common terms
+ * still add to the score of a memory that also matches another term of the query. A query all of
+ * whose terms are common searches them all as before, and so does any query over fewer than {@value
+ * #MIN_MEMORIES} memories.
  *
  * <p>Why: in a user's memories the user's own name, or the topic they talk about most, is in a
  * large share of the texts, so it says almost nothing about which memory a question is about. BM25
@@ -31,7 +32,16 @@ public final class CommonTerms {
   public static final double COMMON_SHARE = 0.1;
 
   /** Over fewer memories than this, no term counts as common. */
-  public static final int MIN_MEMORIES = 20;
+  public static final int MIN_MEMORIES = 10;
+
+  /**
+   * A term fewer memories than this contain is never common. From {@value #MIN_MEMORIES} to 29
+   * memories this, not the share, decides (a term in 2 of 15 memories is not common; the user's
+   * name in 10 of 17 is, as in {@code engram demo}, where before it ranked every short memory
+   * naming Maya above the one that answers "Where does Maya live?"); from 30 memories on the share
+   * decides alone, as it did from 20 before.
+   */
+  public static final int MIN_COMMON_FREQUENCY = 3;
 
   private CommonTerms() {}
 
@@ -73,6 +83,8 @@ public final class CommonTerms {
 
   /** True if a term that {@code frequency} of {@code memories} memories contain is common. */
   public static boolean isCommon(int frequency, int memories) {
-    return applies(memories) && frequency > COMMON_SHARE * memories;
+    return applies(memories)
+        && frequency >= MIN_COMMON_FREQUENCY
+        && frequency > COMMON_SHARE * memories;
   }
 }

@@ -33,6 +33,17 @@ class CommonTermsTest {
   }
 
   @Test
+  void inASmallStoreATermIsCommonFromThreeMemoriesOn() {
+    // engram demo: "maya" in 10 of 17 memories is common, "july" in 2 is not
+    assertThat(CommonTerms.isCommon(10, 17)).isTrue();
+    assertThat(CommonTerms.isCommon(3, 17)).isTrue();
+    assertThat(CommonTerms.isCommon(2, 17)).isFalse();
+    assertThat(CommonTerms.isCommon(2, 10)).isFalse();
+    assertThat(CommonTerms.required(frequencies("maya", 10, "live", 0), 17))
+        .hasValueSatisfying(r -> assertThat(r).containsExactly("live"));
+  }
+
+  @Test
   void nothingIsRequiredWhenNoTermOrEveryTermIsCommon() {
     assertThat(CommonTerms.required(frequencies("pottery", 3, "class", 0), 100)).isEmpty();
     assertThat(CommonTerms.required(frequencies("caroline", 80, "kids", 11), 100)).isEmpty();
