@@ -34,13 +34,15 @@ import java.util.regex.Pattern;
  * dev.engram.Engram.Builder#passageTokens}) gives only the passage that holds the memory: the one
  * its text is in, else the one that shares most of its words. So a memory from the end of a long
  * message has the words around it as its context, not the message's opening; and a memory that is
- * itself a passage adds none of it. When that passage is not the first of its message (the memory's
- * first source message), the message before is left out too: it comes before the message's opening,
- * not before the passage. A later passage of a long message stored verbatim therefore has no
- * context at all (and, with context embeddings, no context embedding). Given to every passage of an
- * assistant's long answer, the user's question before it lifted them all above the user's turn that
- * held the fact: on the BEAM sample, raw turns found less evidence with the {@code context} ranking
- * step than without it (docs/benchmarks/log.md, "Source context of later passages").
+ * itself a passage adds none of it. When the memory's first source message is long, the message
+ * before is left out too: it is about the long message as a whole, not about the passage that holds
+ * the memory. A passage of a long message stored verbatim therefore has no context at all (and,
+ * with context embeddings, no context embedding). Given to every passage of an assistant's long
+ * answer, the user's question before it lifted them all above the user's turn that held the fact:
+ * on the BEAM sample, raw turns found less evidence with the {@code context} ranking step than
+ * without it; left out for the first passage too, they find 0.045 more at 500 tokens and 0.021 more
+ * at top-10 than with it left out for later passages only (docs/benchmarks/log.md, "Source context
+ * of later passages").
  */
 final class SourceContext {
   /** A longer message adds only its first this many characters. */
@@ -132,7 +134,7 @@ final class SourceContext {
     }
     List<String> context = new ArrayList<>();
     String own = memoryText.strip();
-    if (!named || opensItsMessage(parts.get(0), own, passagesOf)) {
+    if (!named || followsTheMessageBefore(parts.get(0), passagesOf)) {
       if (first > 0) {
         context.add(said.get(first - 1).content());
       } else {
@@ -170,14 +172,12 @@ final class SourceContext {
   }
 
   /**
-   * Whether a memory with {@code memoryText} from {@code source} is at the opening of it, so that
-   * the message before {@code source} is before the memory too: a message within the passage limit
-   * always, a long one when the passage that holds the memory ({@link #holding}) is its first.
+   * Whether the message before {@code source} is before a memory drawn from it: a message within
+   * the passage limit, whose whole the message before answers or prompts; not a long one.
    */
-  private static boolean opensItsMessage(
-      Message source, String memoryText, Function<String, List<Passage>> passagesOf) {
-    List<Passage> passages = passagesOf.apply(source.content());
-    return passages.isEmpty() || holdingIndex(passages, source.content(), memoryText) == 0;
+  private static boolean followsTheMessageBefore(
+      Message source, Function<String, List<Passage>> passagesOf) {
+    return passagesOf.apply(source.content()).isEmpty();
   }
 
   /**

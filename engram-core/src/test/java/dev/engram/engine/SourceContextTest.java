@@ -151,13 +151,14 @@ class SourceContextTest {
     assertThat(lastPassage).endsWith(ENDING);
 
     // an extracted fact shares the ending's words: its context is the ending's passage, not the
-    // opening (and not the message before: that came before the opening)
+    // opening (and not the message before: a long message does not follow it)
     String fact = "Ana has a beagle named Biscuit";
     assertThat(
             SourceContext.of(
                 List.of(LONG_ONE), Optional.of(WINDOW), List.of("d2:1"), fact, PASSAGES_OF))
         .isEqualTo(lastPassage);
-    // a fact of the opening follows the message before, as the message does
+    // a fact of the opening has the opening's passage, without the message before: that is about
+    // the long message as a whole
     assertThat(
             SourceContext.of(
                 List.of(LONG_ONE),
@@ -165,7 +166,7 @@ class SourceContextTest {
                 List.of("d2:1"),
                 "On day 1 we talked about the deployment schedule",
                 PASSAGES_OF))
-        .isEqualTo("How was your week?\n" + passages.get(0).text());
+        .isEqualTo(passages.get(0).text());
 
     // a short message is whole, as before
     assertThat(
@@ -177,18 +178,14 @@ class SourceContextTest {
   }
 
   @Test
-  void onlyTheFirstPassageOfALongMessageFollowsTheMessageBeforeIt() {
+  void noPassageOfALongMessageFollowsTheMessageBeforeIt() {
     Message question = said("d2:0", "What did Ana tell you about her week?");
     List<Passage> passages = PASSAGES_OF.apply(LONG_ONE.content());
     List<Message> add = List.of(question, LONG_ONE);
-    // a message stored verbatim as passages (raw): the first passage answers the question
-    assertThat(
-            SourceContext.of(
-                add, Optional.of(WINDOW), List.of("d2:1"), passages.get(0).text(), PASSAGES_OF))
-        .isEqualTo("What did Ana tell you about her week?");
-    // a later passage does not follow the question: nothing of the conversation is before it but
-    // the passages of its own message, and it gets no context, so no context embedding either
-    for (Passage later : passages.subList(1, passages.size())) {
+    // a message stored verbatim as passages (raw): no passage takes the question as its context,
+    // not even the first (the question is about the message as a whole, the passage holds a part
+    // of it); each gets no context, so no context embedding either
+    for (Passage later : passages) {
       SourceContext.Drawn drawn =
           SourceContext.draw(add, Optional.of(WINDOW), List.of("d2:1"), later.text(), PASSAGES_OF);
       assertThat(drawn.context()).isEmpty();
