@@ -30,20 +30,20 @@ import java.util.TreeSet;
 
 /**
  * The ablation of the ranking steps ({@link Ranking}) on a LoCoMo-format file in the extract mode
- * (offline extractor, one scope per conversation, two turns per add, RRF, bge-small-en-v1.5-q,
- * threshold 0) or, with {@code --mode raw}, on the turns stored verbatim (one turn per add, {@code
- * infer=false}; {@code --speaker-prefix} stores each as {@code <speaker>: <text>}): each
- * conversation is ingested once, then every question is asked with each ranking at a 1,500-token
- * budget, a 500-token budget and top-k 10. Prints first the evidence recall of the whole store (the
- * share of each question's evidence turns that some stored memory came from: what no ranking can
- * exceed), then one markdown row per ranking: evidence recall at each setting, multi-hop (category
- * 1) evidence recall at each, answer-token recall at each (over all scored questions), and the
- * search latency p50 / p95 at 1,500 tokens (in process, query embedding included, after a warm-up
- * round: every question of the conversation asked once at 1,500 tokens with the first ranking, not
- * counted, so that the first ranking measured does not pay for the compilation of the search code).
- * Below the rankings, the per-turn baselines at the same settings ({@link TurnBaselines}: plain
- * cosine and BM25 over the same embedder's vectors of the turns), which any ranking of raw turns
- * should beat.
+ * (offline extractor, one scope per conversation, two turns per add, the default fusion,
+ * bge-small-en-v1.5-q, threshold 0) or, with {@code --mode raw}, on the turns stored verbatim (one
+ * turn per add, {@code infer=false}; {@code --speaker-prefix} stores each as {@code <speaker>:
+ * <text>}): each conversation is ingested once, then every question is asked with each ranking at a
+ * 1,500-token budget, a 500-token budget and top-k 10. Prints first the evidence recall of the
+ * whole store (the share of each question's evidence turns that some stored memory came from: what
+ * no ranking can exceed), then one markdown row per ranking: evidence recall at each setting,
+ * multi-hop (category 1) evidence recall at each, answer-token recall at each (over all scored
+ * questions), and the search latency p50 / p95 at 1,500 tokens (in process, query embedding
+ * included, after a warm-up round: every question of the conversation asked once at 1,500 tokens
+ * with the first ranking, not counted, so that the first ranking measured does not pay for the
+ * compilation of the search code). Below the rankings, the per-turn baselines at the same settings
+ * ({@link TurnBaselines}: plain cosine and BM25 over the same embedder's vectors of the turns),
+ * which any ranking of raw turns should beat.
  *
  * <p>When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's
  * format), a second table gives each ranking's evidence recall at 1,500 tokens per type. Stores

@@ -30,8 +30,8 @@ import java.util.Map;
 /**
  * The CPU time of a search, less sensitive to a shared machine's load than its wall time: the
  * LoCoMo questions are asked of the extract-mode stores (one scope per conversation, two turns per
- * add, RRF, bge-small-en-v1.5-q, as {@link RankingAblation} builds them) at a 1,500-token budget,
- * threshold 0. Each round prints, per search:
+ * add, the default fusion, bge-small-en-v1.5-q, as {@link RankingAblation} builds them) at a
+ * 1,500-token budget, threshold 0. Each round prints, per search:
  *
  * <ul>
  *   <li>{@code embedding}: the query embedding alone ({@link Embedder#embedQuery}), process CPU
