@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Hybrid retrieval: dense KNN and BM25 inside the scope and filter (both applied in the index),
@@ -255,7 +256,7 @@ final class HybridSearch {
    * of top-k's places from the short messages that hold a fact. A whole message, or a fact drawn
    * from one, is never deferred here.
    */
-  private static boolean repeatsMessage(MemoryItem item, java.util.Set<String> covered) {
+  private static boolean repeatsMessage(MemoryItem item, Set<String> covered) {
     return item.metadata().containsKey(MemoryItem.PASSAGE_START)
         && !item.sourceIds().isEmpty()
         && covered.containsAll(item.sourceIds());

@@ -185,27 +185,22 @@ final class SourceContext {
    * share most of its words (of three letters or more, ignoring case).
    */
   static Passage holding(List<Passage> passages, String content, String memoryText) {
-    return passages.get(holdingIndex(passages, content, memoryText));
-  }
-
-  /** The index in {@code passages} of the passage {@link #holding} gives. */
-  private static int holdingIndex(List<Passage> passages, String content, String memoryText) {
     int at = memoryText.isEmpty() ? -1 : content.indexOf(memoryText);
     if (at >= 0) {
-      for (int i = 0; i < passages.size(); i++) {
-        if (at < passages.get(i).end()) {
-          return i;
+      for (Passage p : passages) {
+        if (at < p.end()) {
+          return p;
         }
       }
     }
     Set<String> words = words(memoryText);
-    int best = 0;
+    Passage best = passages.get(0);
     long bestShared = -1;
-    for (int i = 0; i < passages.size(); i++) {
-      Set<String> own = words(passages.get(i).text());
+    for (Passage p : passages) {
+      Set<String> own = words(p.text());
       long shared = words.stream().filter(own::contains).count();
       if (shared > bestShared) {
-        best = i;
+        best = p;
         bestShared = shared;
       }
     }
