@@ -90,8 +90,9 @@ final class RankingPass {
 
   /**
    * The dense and keyword lists fused by {@code fusion}; under {@link Fusion#COSINE} the cosines of
-   * the keyword-only candidates come from their records, read once through {@link #records} (the
-   * choice of hits reads them from there again).
+   * the keyword-only candidates come from the index's vectors ({@link
+   * dev.engram.spi.SearchIndex#similarities}), or from their records, read through {@link
+   * #records}, where the index does not keep them.
    */
   private List<Fused> fuse(Fusion fusion, List<Candidate> dense, List<Candidate> keyword) {
     if (fusion != Fusion.COSINE) {
@@ -101,12 +102,18 @@ final class RankingPass {
   }
 
   /**
-   * The embeddings' cosines to the query of the memories {@code ids}, by id, from their records.
+   * The embeddings' cosines to the query of the memories {@code ids}, by id: from the index where
+   * it answers (no record read, which costs a search more than the cosines), else from their
+   * records.
    */
   private Map<String, Double> cosines(List<String> ids) {
-    Map<String, Double> out = new HashMap<>();
-    for (StoredMemory m : records.get(ids)) {
-      out.put(m.id(), Relevance.cosine(vector, m.embeddingView()));
+    Map<String, Double> out =
+        new HashMap<>(engine.index.similarities(query, IndexField.TEXT, vector, ids));
+    List<String> unanswered = ids.stream().filter(id -> !out.containsKey(id)).toList();
+    if (!unanswered.isEmpty()) {
+      for (StoredMemory m : records.get(unanswered)) {
+        out.put(m.id(), Relevance.cosine(vector, m.embeddingView()));
+      }
     }
     return out;
   }

@@ -1,7 +1,9 @@
 package dev.engram.spi;
 
 import java.io.Closeable;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -71,6 +73,18 @@ public interface SearchIndex extends Closeable {
    * context step ({@link dev.engram.Ranking#context}) is then without effect.
    */
   List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k);
+
+  /**
+   * The cosine similarity to {@code vector} of the embedding of {@code field} of each of the
+   * memories {@code ids} that match {@code query} and that the index holds with that embedding, by
+   * id: for a search that needs the cosines of memories the dense list did not bring (the keyword
+   * list's), read from the index instead of from their records. Ids it cannot answer for are left
+   * out, and the engine reads their records; the default answers for none.
+   */
+  default Map<String, Double> similarities(
+      IndexQuery query, IndexField field, float[] vector, Collection<String> ids) {
+    return Map.of();
+  }
 
   /**
    * The fields whose embeddings the index keeps and {@link #dense} searches. The default is {@link

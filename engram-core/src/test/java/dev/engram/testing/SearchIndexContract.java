@@ -14,6 +14,7 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredMemory;
+import dev.engram.spi.VectorMath;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,42 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(ids(index.dense(query("t2", ALICE), IndexField.TEXT, q, 10)))
         .containsExactly("other-x");
     assertThat(index.dense(query("t3", ALICE), IndexField.TEXT, q, 10)).isEmpty();
+  }
+
+  /**
+   * Whether the index answers {@link SearchIndex#similarities} from vectors it keeps (the default
+   * answers for none, and the engine reads the records).
+   */
+  protected boolean answersSimilarities() {
+    return false;
+  }
+
+  @Test
+  void similaritiesAreTheTrueCosinesOfTheQuerysOwnMemoriesOnly() {
+    add(
+        memory("t1", "x", ALICE, "along x", 0),
+        memory("t1", "y", ALICE, "along y", 1),
+        memory("t1", "bob-x", Scope.user("bob"), "bob along x", 0));
+    add(memory("t2", "other-x", ALICE, "other tenant along x", 0));
+    float[] q = new float[DIMENSION];
+    q[0] = 0.8f;
+    q[1] = 0.6f;
+    Map<String, Double> cosines =
+        index.similarities(
+            query("t1", ALICE),
+            IndexField.TEXT,
+            q,
+            List.of("x", "y", "bob-x", "other-x", "missing"));
+    if (answersSimilarities()) {
+      assertThat(cosines).containsOnlyKeys("x", "y");
+    }
+    assertThat(cosines.keySet()).isSubsetOf("x", "y");
+    cosines.forEach(
+        (id, cosine) ->
+            assertThat(cosine)
+                .isEqualTo(
+                    VectorMath.cosine(q, store.get("t1", id).orElseThrow().embeddingView())));
+    assertThat(index.similarities(query("t1", ALICE), IndexField.TEXT, q, List.of())).isEmpty();
   }
 
   @Test

@@ -10,4 +10,9 @@ class EmbeddedSearchIndexContractTest extends SearchIndexContract {
   protected Storage openStorage(Path dir, int dimension) {
     return EmbeddedStorage.open(dir, dimension);
   }
+
+  @Override
+  protected boolean answersSimilarities() {
+    return true;
+  }
 }

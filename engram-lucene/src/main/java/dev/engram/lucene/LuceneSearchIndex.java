@@ -12,6 +12,8 @@ import dev.engram.spi.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +33,10 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -310,14 +314,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   @Override
   public List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k) {
     Objects.requireNonNull(field, "field");
-    return nearest(
-        switch (field) {
-          case TEXT -> IndexFields.VECTOR;
-          case CONTEXT -> IndexFields.CONTEXT_VECTOR;
-        },
-        query,
-        vector,
-        k);
+    return nearest(vectorField(field), query, vector, k);
   }
 
   /**
@@ -331,6 +328,55 @@ public final class LuceneSearchIndex implements SearchIndex {
     checkK(k);
     Query knn = new ScopedKnnQuery(field, vector, k, restriction(query));
     return search(knn, k, score -> 2.0 * score - 1.0);
+  }
+
+  /**
+   * Read from the documents' vector values: the memories are found by their keys within {@code
+   * query}'s restriction, so another tenant's or scope's memory is never scored.
+   */
+  @Override
+  public Map<String, Double> similarities(
+      IndexQuery query, IndexField field, float[] vector, Collection<String> ids) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(field, "field");
+    Objects.requireNonNull(vector, "vector");
+    checkDimension("the query vector has", vector.length);
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Set<BytesRef> keys = new HashSet<>();
+    ids.forEach(id -> keys.add(new BytesRef(IndexFields.key(query.tenant(), id))));
+    Query byKey =
+        new BooleanQuery.Builder()
+            .add(new TermInSetQuery(IndexFields.KEY, keys), Occur.MUST)
+            .add(restriction(query), Occur.FILTER)
+            .build();
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      IndexSearcher searcher = acquire();
+      try {
+        ScoreDoc[] docs = searcher.search(byKey, keys.size()).scoreDocs;
+        String[] found = HitIds.read(searcher.getIndexReader(), docs);
+        return IndexedVectors.cosines(
+            searcher.getIndexReader(), docs, found, vectorField(field), vector);
+      } catch (IndexSearcher.TooManyClauses e) {
+        throw tooManyClauses();
+      } catch (IOException e) {
+        throw new StorageException("could not read vectors from the index at " + path, e);
+      } finally {
+        release(searcher);
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private static String vectorField(IndexField field) {
+    return switch (field) {
+      case TEXT -> IndexFields.VECTOR;
+      case CONTEXT -> IndexFields.CONTEXT_VECTOR;
+    };
   }
 
   /**
