@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.Fusion;
 import dev.engram.Ranking;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.spi.GraphStore;
@@ -13,6 +14,14 @@ import java.util.Locale;
  * HubDensities#DEPTH} times deeper and ordered by similarity minus {@value HubDensities#PENALTY}
  * times density ({@link HubDensities}, which holds the densities). Explain: a memory's rank in the
  * dense list of its own embedding, when the step moved it.
+ *
+ * <p>Under {@link Fusion#COSINE} the memories' own dense list is read as it is: that fusion scores
+ * each candidate by its cosine, not by its rank in the list, so the reorder would decide only which
+ * memories enter the pool, at the cost of the densities (a scope's first searches compute them: 85
+ * ms at p50 on BEAM's extracted facts). Measured with and without the step under the cosine fusion,
+ * the difference stayed within 0.004 of the evidence either way on both samples, raw and extracted
+ * (docs/benchmarks/log.md, "The ranking steps under the cosine fusion"). The context embeddings'
+ * list and the graph's relations, which fuse by rank, keep it.
  */
 final class HubsStep implements RankingStep {
   @Override
@@ -28,6 +37,9 @@ final class HubsStep implements RankingStep {
   @Override
   public List<Candidate> dense(
       RankingPass pass, HubDensities.Field field, int k, DenseRead<Candidate> next) {
+    if (field == HubDensities.Field.OWN && pass.engine.config.fusion() == Fusion.COSINE) {
+      return next.read(k);
+    }
     List<Candidate> wide = next.read(k * HubDensities.DEPTH);
     List<Candidate> reordered =
         pass.engine.hubDensities.reordered(

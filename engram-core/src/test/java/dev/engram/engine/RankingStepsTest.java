@@ -529,17 +529,23 @@ class RankingStepsTest {
    * 0.71), but 45 memories about music, each on an axis of its own besides, lie near the hub (0.63)
    * and far from the specific memory (0). Their own density is about 0.50; the hub's 0.63; the
    * specific memory's 0.015. (47 memories: a scope large enough for the step, {@link
-   * HubDensities#SMALLEST_SCOPE}.)
+   * HubDensities#SMALLEST_SCOPE}.) Fused by RRF, under which the step reorders the memories' own
+   * dense list; under the cosine fusion it leaves that list as it is ({@link
+   * #underTheCosineFusionTheHubsStepLeavesTheMemoriesDenseListAsItIs}).
    */
   private Memory hubAndSpecific() throws Exception {
-    return hubAndSpecific(false);
+    return hubAndSpecific(false, dev.engram.Fusion.RRF);
+  }
+
+  private Memory hubAndSpecific(boolean graph) throws Exception {
+    return hubAndSpecific(graph, dev.engram.Fusion.RRF);
   }
 
   /**
    * {@link #hubAndSpecific()}, with the offline graph if {@code graph}: a relation per memory, its
    * text its fact.
    */
-  private Memory hubAndSpecific(boolean graph) throws Exception {
+  private Memory hubAndSpecific(boolean graph, dev.engram.Fusion fusion) throws Exception {
     memory.close();
     Map<String, Integer> topics = new HashMap<>(Map.of("music", 0, "cello", 1));
     for (int i = 0; i < 75; i++) {
@@ -551,7 +557,10 @@ class RankingStepsTest {
       topics.put(speaker(true, i), 77 + i);
     }
     Engram.Builder builder =
-        storage(Engram.builder(), "topics").embedder(new TopicEmbedder(topics, 155)).clock(CLOCK);
+        storage(Engram.builder(), "topics")
+            .embedder(new TopicEmbedder(topics, 155))
+            .clock(CLOCK)
+            .fusion(fusion);
     memory = (graph ? builder.graph(OfflineGraphExtractor.create()) : builder).build();
     Instant t = Instant.parse("2024-03-01T10:00:00Z");
     say(speaker(graph, 0), "hub", "music music cello", t);
@@ -646,6 +655,15 @@ class RankingStepsTest {
     }
     assertThat(relationOrder(Ranking.NONE.withHubs(true)))
         .startsWith("music music cello", "she takes cello lessons");
+  }
+
+  @Test
+  void underTheCosineFusionTheHubsStepLeavesTheMemoriesDenseListAsItIs() throws Exception {
+    hubAndSpecific(false, dev.engram.Fusion.COSINE);
+    // that fusion scores each candidate by its cosine, not by its place in the list: the hub stays
+    // first, as without the step, and no density is computed
+    assertThat(denseOrder(Ranking.NONE.withHubs(true))).startsWith("hub", "specific");
+    assertThat(denseOrder(Ranking.NONE.withHubs(true))).isEqualTo(denseOrder(Ranking.NONE));
   }
 
   @Test
