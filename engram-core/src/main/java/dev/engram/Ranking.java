@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  *       lowered by half the mean similarity of its 30 nearest memories in the searched scope, so a
  *       "hub" (a generic remark near many memories, which plain similarity puts near every query)
  *       gives way to a memory that is specifically about the query (local scaling, as CSLS does for
- *       word translation)
+ *       word translation); under {@link Fusion#COSINE}, which scores by cosine and not by rank,
+ *       only the lists that fuse by rank (context embeddings, the graph's relations)
  *   <li>{@value #NAMES}: the off-topic cut. A query that nothing in the store is likely about (the
  *       best calibrated relevance among the search's first candidates is under {@link
  *       SearchRequest#OFF_TOPIC_CUT}, where the embedder ships a fitted map) returns nothing; so
