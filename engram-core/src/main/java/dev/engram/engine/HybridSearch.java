@@ -11,7 +11,9 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +42,8 @@ final class HybridSearch {
   private static final int POOL_TOKENS_PER_MEMORY = 8;
 
   /** Kept hits are shown by score, best first (ties: see {@link #byScore}; the sort is stable). */
-  private static final java.util.Comparator<SearchHit> BY_SCORE =
-      java.util.Comparator.comparingDouble((SearchHit h) -> -h.score());
+  private static final Comparator<SearchHit> BY_SCORE =
+      Comparator.comparingDouble((SearchHit h) -> -h.score());
 
   private final Engine engine;
   private final Reranking reranking;
@@ -181,7 +183,7 @@ final class HybridSearch {
     boolean byContext = pass.byContext();
     double topFused = fused.stream().mapToDouble(f -> f.score).max().orElse(0);
     List<SearchHit> hits = new ArrayList<>();
-    java.util.Set<String> covered = new java.util.HashSet<>();
+    Set<String> covered = new HashSet<>();
     List<SearchHit> deferred = new ArrayList<>();
     for (int from = 0;
         from < fused.size() && hits.size() < limit && !budget.spent();
