@@ -257,6 +257,24 @@ class RankingStepsTest {
     assertThat(sources(q.topK(4).ranking(Ranking.NONE.withDiversity(true)))).hasSize(4);
   }
 
+  /**
+   * Without any step, a message brings two hits before its third memory waits behind another
+   * message's (the choice of hits, {@link HybridSearch#HITS_PER_MESSAGE}).
+   */
+  @Test
+  void aMessagesThirdMemoryWaitsBehindAnotherMessage() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("m:1", "alice plays tennis", t);
+    say("m:1", "alice plays tennis on sundays", t);
+    say("m:1", "alice plays tennis with her younger brother", t);
+    say("m:2", "alice watched a long chess game on television last night", t);
+    SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").ranking(Ranking.NONE);
+    assertThat(sources(q.topK(2))).containsExactly("m:1", "m:1");
+    assertThat(sources(q.topK(3))).containsExactlyInAnyOrder("m:1", "m:1", "m:2");
+    // with room for all, the third one still comes
+    assertThat(sources(q.topK(4))).containsExactlyInAnyOrder("m:1", "m:1", "m:1", "m:2");
+  }
+
   /** The same fact told in two months: the month the query names decides which ranks first. */
   @Test
   void aQueryNamingAMonthPrefersTheMemoryOfThatMonth() {
