@@ -13,51 +13,24 @@ import java.util.Locale;
 final class EmbeddingTexts {
   private EmbeddingTexts() {}
 
-  /**
-   * A context text keeps at most this many characters of the context: its last ones, from the start
-   * of a word, the words nearest the memory.
-   */
-  static final int MAX_CONTEXT_CHARACTERS = 800;
+  /** A context text keeps at most this many characters of the context (its first ones). */
+  static final int MAX_CONTEXT_CHARACTERS = 1_500;
 
   /**
    * What is embedded for a memory's context embedding ({@link
-   * dev.engram.spi.StoredMemory#contextEmbedding}): the end of its source context, at most {@value
-   * #MAX_CONTEXT_CHARACTERS} characters from the start of a word, then a line break and the
-   * memory's own embedding text: the conversation read up to the fact, as contextual retrieval
-   * prefixes a chunk with its context. A context ends with the memory's source messages ({@link
-   * SourceContext}), so the cut keeps them and, as far as room allows, the end of the message
-   * before them: the words nearest the fact. The cut is what keeps the context embeddings' ingest
-   * cost within twice the default's: the model's cost grows faster than the length of its input,
-   * and with the context's first 1,500 characters (about 400 wordpieces, against a fact's 21) a
-   * context text cost about ten times a fact's on the BEAM sample; cut, about 250 wordpieces
-   * (docs/benchmarks/log.md, "Context texts cut to the words nearest the memory"). A LoCoMo chat's
-   * context is rarely cut (4 of the sample's 1,521, the longest 832 characters).
+   * dev.engram.spi.StoredMemory#contextEmbedding}): its source context, cut to {@value
+   * #MAX_CONTEXT_CHARACTERS} characters (about 400 tokens, so that one long add does not cost a
+   * model's whole input window per memory and a memory of ordinary length still fits behind it),
+   * then a line break and the memory's own embedding text: the conversation read up to the fact, as
+   * contextual retrieval prefixes a chunk with its context. (The memory first measured lower on the
+   * LoCoMo sample: docs/BENCHMARKS.md.)
    */
   static String withContext(MemoryItem m, String context) {
-    return nearestEnd(context, MAX_CONTEXT_CHARACTERS) + "\n" + of(m);
-  }
-
-  /**
-   * The last {@code limit} characters of {@code text}, or fewer: from the start of the first word
-   * that begins within them (the whole tail when none does), never half a character; {@code text}
-   * itself when it is no longer.
-   */
-  static String nearestEnd(String text, int limit) {
-    if (text.length() <= limit) {
-      return text;
+    int end = Math.min(context.length(), MAX_CONTEXT_CHARACTERS);
+    if (end < context.length() && Character.isHighSurrogate(context.charAt(end - 1))) {
+      end--; // never half a character
     }
-    int cut = text.length() - limit;
-    int start = cut;
-    while (start < text.length() && !Character.isWhitespace(text.charAt(start - 1))) {
-      start++;
-    }
-    if (start == text.length()) {
-      start = cut; // one word longer than the limit: its tail
-    }
-    if (Character.isLowSurrogate(text.charAt(start))) {
-      start++; // never half a character
-    }
-    return text.substring(start).strip();
+    return context.substring(0, end) + "\n" + of(m);
   }
 
   static String of(MemoryItem m) {

@@ -7,7 +7,6 @@ import dev.engram.MemoryItem;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -43,48 +42,5 @@ class EmbeddingTextsTest {
             List.of(),
             null);
     assertThat(EmbeddingTexts.of(m)).isEqualTo(expected);
-  }
-
-  @Test
-  void aContextWithinTheLimitIsReadWhole() {
-    assertThat(EmbeddingTexts.withContext(item("I went", "Caroline"), "How was your week?"))
-        .isEqualTo("How was your week?\nCaroline: I went");
-  }
-
-  @Test
-  void aLongerContextKeepsItsEndFromTheStartOfAWord() {
-    String context = "opening " + "word ".repeat(EmbeddingTexts.MAX_CONTEXT_CHARACTERS) + "ending";
-    String kept = EmbeddingTexts.nearestEnd(context, EmbeddingTexts.MAX_CONTEXT_CHARACTERS);
-    assertThat(kept).startsWith("word ").endsWith("ending").doesNotContain("opening");
-    assertThat(kept.length()).isLessThanOrEqualTo(EmbeddingTexts.MAX_CONTEXT_CHARACTERS);
-    assertThat(EmbeddingTexts.withContext(item("I went", "Caroline"), context))
-        .isEqualTo(kept + "\nCaroline: I went");
-  }
-
-  @Test
-  void aWordLongerThanTheLimitKeepsItsTailNeverHalfACharacter() {
-    assertThat(EmbeddingTexts.nearestEnd("abcdefgh", 3)).isEqualTo("fgh");
-    String emoji = "\uD83D\uDE00"; // one character, two chars
-    assertThat(EmbeddingTexts.nearestEnd("ab" + emoji + emoji, 3)).isEqualTo(emoji);
-    assertThat(EmbeddingTexts.nearestEnd("some words here", 9)).isEqualTo("here");
-  }
-
-  private static MemoryItem item(String text, String actor) {
-    Instant t = Instant.parse("2024-01-01T00:00:00Z");
-    return new MemoryItem(
-        "id",
-        text,
-        Hashes.md5(text),
-        Map.of(),
-        "u",
-        null,
-        null,
-        actor,
-        null,
-        t,
-        t,
-        null,
-        List.of(),
-        null);
   }
 }
