@@ -80,13 +80,37 @@ class UnfamiliarQueryTest {
   }
 
   @Test
-  void theCutNeedsNoCloseMemoryAndALowCoverage() {
+  void theCutNeedsNoCloseMemoryALowCoverageAndNoKnownName() {
     store(120);
 
-    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", 0.5)).isTrue();
-    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", UnfamiliarQuery.CLOSE))
+    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", 0.5, () -> false))
+        .isTrue();
+    assertThat(
+            UnfamiliarQuery.cut(
+                index, ALICE, "bake sourdough bread", UnfamiliarQuery.CLOSE, () -> false))
         .isFalse();
-    assertThat(UnfamiliarQuery.cut(index, ALICE, "pottery class", 0.5)).isFalse();
+    // a query that names someone the scope knows is about them, whatever words it lacks
+    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", 0.5, () -> true))
+        .isFalse();
+    assertThat(UnfamiliarQuery.cut(index, ALICE, "pottery class", 0.5, () -> false)).isFalse();
+  }
+
+  @Test
+  void theNamesAreLookedUpOnlyWhenTheWordsWouldCut() {
+    store(120);
+    boolean[] asked = {false};
+
+    UnfamiliarQuery.cut(
+        index,
+        ALICE,
+        "pottery class",
+        0.5,
+        () -> {
+          asked[0] = true;
+          return false;
+        });
+
+    assertThat(asked[0]).isFalse();
   }
 
   @Test
@@ -94,6 +118,7 @@ class UnfamiliarQueryTest {
     store(UnfamiliarQuery.MIN_MEMORIES - 1);
 
     assertThat(UnfamiliarQuery.coverage(index, ALICE, "bake sourdough bread")).isEmpty();
-    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", 0.31)).isFalse();
+    assertThat(UnfamiliarQuery.cut(index, ALICE, "bake sourdough bread", 0.31, () -> false))
+        .isFalse();
   }
 }
