@@ -44,13 +44,17 @@ import java.util.regex.Pattern;
  *   <li>{@value #NAMES}: the off-topic cut. A query that nothing in the store is likely about (the
  *       best calibrated relevance among the search's first candidates is under {@link
  *       SearchRequest#OFF_TOPIC_CUT}, where the embedder ships a fitted map) returns nothing; so
- *       does a query that names someone or something (a capitalised word inside a sentence: "What
- *       did <b>Caroline</b> say about <b>Paris</b>?"), none of whose names any memory within the
- *       search's reach mentions (in its text, source context or speaker, or as the scope's user,
- *       agent or run id), and that no memory matches closely (every own relevance under 0.55), asks
- *       about what the store has never heard of: it returns nothing, memories and relations alike,
- *       whatever the threshold; only where every memory among the search's first candidates names
- *       its speaker
+ *       does, with a fitted map and at least 100 memories in reach, a query that no memory matches
+ *       closely (best relevance under 0.7) whose words, weighted by their rarity in the reach (a
+ *       word most memories hold weighs about nothing, one none holds the most), the reach mostly
+ *       does not hold (under 0.75 of the weight), unless it names someone or something the reach
+ *       knows (its memories may answer it in other words); and so does a query that names someone
+ *       or something (a capitalised word inside a sentence: "What did <b>Caroline</b> say about
+ *       <b>Paris</b>?"), none of whose names any memory within the search's reach mentions (in its
+ *       text, source context or speaker, or as the scope's user, agent or run id), and that no
+ *       memory matches closely (every own relevance under 0.7), asks about what the store has never
+ *       heard of: it returns nothing, memories and relations alike, whatever the threshold; only
+ *       where every memory among the search's first candidates names its speaker
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.

@@ -53,14 +53,44 @@ final class UnknownNames {
       return false; // a memory without a speaker may be about anyone: the query's name could be its
       // speaker's
     }
+    // one known name is enough: the query is about someone the scope knows, whatever else it names
+    return !anyKnown(analyzer, index, q, names, first);
+  }
+
+  /**
+   * True if {@code query} names someone or something ({@link QueryAnalyzer#names}) that the reach
+   * of {@code q} knows (see the class comment): such a query is about them, and the memories about
+   * them may answer it in words it does not use. The rarity rule ({@link UnfamiliarQuery}) keeps
+   * it.
+   */
+  static boolean namesSomethingKnown(
+      QueryAnalyzer analyzer,
+      SearchIndex index,
+      IndexQuery q,
+      String query,
+      List<StoredMemory> first) {
+    return anyKnown(analyzer, index, q, analyzer.names(query), first);
+  }
+
+  /**
+   * True if one of {@code names} is known to the reach of {@code q}: a word of the scope's ids or
+   * of a first candidate ({@link #known}), or else found by the keyword index in the reach's texts
+   * or contexts.
+   */
+  private static boolean anyKnown(
+      QueryAnalyzer analyzer,
+      SearchIndex index,
+      IndexQuery q,
+      List<String> names,
+      List<StoredMemory> first) {
     for (String name : names) {
       if (known(analyzer, name, q, first)
           || !index.keyword(q, IndexField.TEXT, name, 1).isEmpty()
           || !index.keyword(q, IndexField.CONTEXT, name, 1).isEmpty()) {
-        return false; // the query is about someone the scope knows, whatever else it names
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   /**

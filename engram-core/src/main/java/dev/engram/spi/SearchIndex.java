@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -107,6 +108,35 @@ public interface SearchIndex extends Closeable {
    */
   default List<Candidate> repeatCandidates(IndexQuery query, String text, int k) {
     return keyword(query, IndexField.TEXT, text, k);
+  }
+
+  /**
+   * How many of the memories {@code query} admits hold each term of {@code text} in {@code field}
+   * (the text analysed as {@link #keyword} analyses it), and how many memories it admits: the
+   * document frequencies by which a search weighs a query's words (a word most memories hold says
+   * little about what the query is about; a word none holds, that the query may be about something
+   * else). Empty (the default) for an index that does not count them: the search then does without
+   * ({@link dev.engram.Ranking#NAMES}).
+   */
+  default Optional<TermCounts> termCounts(IndexQuery query, IndexField field, String text) {
+    return Optional.empty();
+  }
+
+  /**
+   * Document frequencies within a search's reach ({@link #termCounts}).
+   *
+   * @param memories how many memories the search may return (its tenant, scope and filter)
+   * @param frequencies each distinct analysed term of the text, in order, with the number of those
+   *     memories holding it
+   */
+  record TermCounts(int memories, Map<String, Integer> frequencies) {
+    public TermCounts {
+      if (memories < 0) {
+        throw new IllegalArgumentException("memories must be 0 or more, was " + memories);
+      }
+      frequencies =
+          java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(frequencies));
+    }
   }
 
   /**

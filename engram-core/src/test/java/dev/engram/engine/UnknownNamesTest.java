@@ -87,6 +87,34 @@ class UnknownNamesTest {
   }
 
   @Test
+  void aQueryNamesSomethingKnownWhenOneOfItsNamesIsKnownWhateverTheSpeakers() {
+    StoredMemory first = memory("adopted a puppy", "Caroline", "");
+    StoredMemory unspoken = memory("Zoe works as a nurse", null, "");
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "Did Caroline adopt it in Paris?", List.of(first)))
+        .isTrue();
+    // a candidate without a speaker does not matter here (the cut would give up): the name is
+    // known or it is not, here from the index
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "Where does Zoe work?", List.of(unspoken, first)))
+        .isTrue();
+    assertThat(
+            UnknownNames.cut(ENGLISH, index, QUERY, "What did Bob adopt?", LOW, List.of(unspoken)))
+        .isFalse();
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "What did Bob adopt?", List.of(first)))
+        .isFalse();
+    // a query that names no one names nothing known
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "How do I bake sourdough bread?", List.of(first)))
+        .isFalse();
+  }
+
+  @Test
   void namesAreKnownFromTheCandidatesSpeakersAndContextsTheScopeAndTheIndex() {
     StoredMemory first = memory("adopted a puppy", "Caroline", "Melanie asked about pets");
     assertThat(

@@ -405,6 +405,48 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   /**
+   * Counts each term's documents among the memories {@code query} admits, on a fresh searcher: one
+   * count per term and one of the memories.
+   */
+  @Override
+  public Optional<TermCounts> termCounts(IndexQuery query, IndexField field, String text) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(field, "field");
+    Objects.requireNonNull(text, "text");
+    String name =
+        switch (field) {
+          case TEXT -> IndexFields.TEXT;
+          case CONTEXT -> IndexFields.CONTEXT;
+        };
+    List<String> terms = QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
+    Query restriction = restriction(query);
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      IndexSearcher searcher = acquire();
+      try {
+        Map<String, Integer> frequencies = new LinkedHashMap<>();
+        for (String t : terms) {
+          frequencies.put(
+              t,
+              searcher.count(
+                  new BooleanQuery.Builder()
+                      .add(new TermQuery(new Term(name, t)), Occur.MUST)
+                      .add(restriction, Occur.FILTER)
+                      .build()));
+        }
+        return Optional.of(new TermCounts(searcher.count(restriction), frequencies));
+      } catch (IOException e) {
+        throw new StorageException("could not count terms in the index at " + path, e);
+      } finally {
+        release(searcher);
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
    * BM25 over {@code field} under the rule of {@link CommonTerms}: each term's document frequency
    * and the number of memories are counted among the memories {@code query} admits, on the searcher
    * the search then runs on.

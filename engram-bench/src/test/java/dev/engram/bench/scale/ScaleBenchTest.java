@@ -40,8 +40,10 @@ class ScaleBenchTest {
     assertThat(r.list().count()).isEqualTo(50);
     assertThat(r.search().p50()).isLessThanOrEqualTo(r.search().p95());
     assertThat(r.search().p95()).isLessThanOrEqualTo(r.search().p99());
-    // every user has 200 memories, so every search fills its top 10
-    assertThat(r.searchHitsMean()).isEqualTo(10.0);
+    // every user has 200 memories, so every search fills its top 10, but for the searches that the
+    // step names finds off-topic: a synthetic query is drawn over the whole vocabulary and may ask
+    // about words none of its user's 200 memories holds (2 of these 50, seed 42)
+    assertThat(r.searchHitsMean()).isBetween(9.0, 10.0);
     assertThat(r.heapUsedMib()).isPositive();
 
     assertThat(r.disk().databaseBytes()).isPositive();
