@@ -259,13 +259,13 @@ final class HybridSearch {
    * True if {@code item} would crowd the hits with one message: a passage of a long message ({@link
    * MemoryItem#PASSAGE_START}) whose source messages a better kept hit already brings, or any
    * memory whose source messages each already bring {@value #HITS_PER_MESSAGE} kept hits. Such a
-   * memory is kept only after the hits that bring another message (as the step diversity does for
-   * every memory from the first). A message split into passages for its embeddings is still one
+   * memory is kept only after the hits that bring another message (as the step diversity does for a
+   * message's second memory already). A message split into passages for its embeddings is still one
    * message, so its best passage stands for it; without this, the passages of one long answer each
    * rank on their own and take several of top-k's places from the short messages that hold a fact.
    * And the facts the extractor draws from one message lie close together under the cosine fusion:
    * a message's third fact waits (on BEAM's extracted facts evidence recall at 1,500 tokens 0.683 →
-   * 0.733, LoCoMo's 0.926 → 0.929 with its answers' words -0.010; from the first, as diversity
+   * 0.727, LoCoMo's 0.926 → 0.929 with its answers' words -0.011; from the second, as diversity
    * does, LoCoMo lost 0.063 of the answers' words: docs/benchmarks/log.md, "The ranking steps under
    * the cosine fusion"). A memory without source messages is never deferred here.
    */
