@@ -238,17 +238,22 @@ class RankingStepsTest {
     assertThat(hits).hasSize(11).allMatch(h -> h.memory().userId().equals("chat"));
   }
 
+  /** Three memories from message m:1 about tennis and a weaker one from m:2 about chess. */
+  private void tennisAndChess() {
+    Instant t = Instant.parse("2024-03-01T10:00:00Z");
+    say("m:1", "alice plays tennis", t);
+    say("m:1", "alice plays tennis on sundays", t);
+    say("m:1", "alice plays tennis with her younger brother", t);
+    say("m:2", "alice watched a long chess game on television last night", t);
+  }
+
   /**
    * Three memories from message m:1 and a weaker one from m:2: diversity keeps m:2 before a second
    * of m:1.
    */
   @Test
   void diversityPrefersAMemoryFromANewSourceMessage() {
-    Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    say("m:1", "alice plays tennis", t);
-    say("m:1", "alice plays tennis on sundays", t);
-    say("m:1", "alice plays tennis with her younger brother", t);
-    say("m:2", "alice watched a long chess game on television last night", t);
+    tennisAndChess();
     SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").topK(2);
     assertThat(sources(q.ranking(Ranking.NONE))).containsExactly("m:1", "m:1");
     assertThat(sources(q.ranking(Ranking.NONE.withDiversity(true))))
@@ -263,11 +268,7 @@ class RankingStepsTest {
    */
   @Test
   void aMessagesThirdMemoryWaitsBehindAnotherMessage() {
-    Instant t = Instant.parse("2024-03-01T10:00:00Z");
-    say("m:1", "alice plays tennis", t);
-    say("m:1", "alice plays tennis on sundays", t);
-    say("m:1", "alice plays tennis with her younger brother", t);
-    say("m:2", "alice watched a long chess game on television last night", t);
+    tennisAndChess();
     SearchRequest.Builder q = SearchRequest.builder(CHAT, "alice plays").ranking(Ranking.NONE);
     assertThat(sources(q.topK(2))).containsExactly("m:1", "m:1");
     assertThat(sources(q.topK(3))).containsExactlyInAnyOrder("m:1", "m:1", "m:2");

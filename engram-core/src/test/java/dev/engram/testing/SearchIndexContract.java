@@ -39,8 +39,11 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     return candidates.stream().map(SearchIndex.Candidate::id).toList();
   }
 
-  @Test
-  void denseSearchRanksByCosineInsideTenantAndScope() {
+  /**
+   * Adds "x" and "y" (along the first and second axes) for alice of tenant t1, "bob-x" for bob and
+   * "other-x" in tenant t2; returns a query vector of cosine 0.8 to x and 0.6 to y.
+   */
+  private float[] alongXAndY() {
     add(
         memory("t1", "x", ALICE, "along x", 0),
         memory("t1", "y", ALICE, "along y", 1),
@@ -49,6 +52,12 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     float[] q = new float[DIMENSION];
     q[0] = 0.8f;
     q[1] = 0.6f;
+    return q;
+  }
+
+  @Test
+  void denseSearchRanksByCosineInsideTenantAndScope() {
+    float[] q = alongXAndY();
     List<SearchIndex.Candidate> hits = index.dense(query("t1", ALICE), IndexField.TEXT, q, 10);
     assertThat(ids(hits)).containsExactly("x", "y");
     assertThat(hits.get(0).score()).isCloseTo(0.8, org.assertj.core.data.Offset.offset(1e-4));
@@ -69,14 +78,7 @@ public abstract class SearchIndexContract extends StorageContractSupport {
 
   @Test
   void similaritiesAreTheTrueCosinesOfTheQuerysOwnMemoriesOnly() {
-    add(
-        memory("t1", "x", ALICE, "along x", 0),
-        memory("t1", "y", ALICE, "along y", 1),
-        memory("t1", "bob-x", Scope.user("bob"), "bob along x", 0));
-    add(memory("t2", "other-x", ALICE, "other tenant along x", 0));
-    float[] q = new float[DIMENSION];
-    q[0] = 0.8f;
-    q[1] = 0.6f;
+    float[] q = alongXAndY();
     Map<String, Double> cosines =
         index.similarities(
             query("t1", ALICE),

@@ -20,11 +20,7 @@ final class HitIds {
 
   /** The id of each hit, in the order of {@code hits}. */
   static String[] read(IndexReader reader, ScoreDoc[] hits) throws IOException {
-    Integer[] order = new Integer[hits.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+    Integer[] order = docOrder(hits);
     List<LeafReaderContext> leaves = reader.leaves();
     String[] ids = new String[hits.length];
     int leafIndex = -1;
@@ -44,5 +40,18 @@ final class HitIds {
       ids[i] = values.binaryValue().utf8ToString();
     }
     return ids;
+  }
+
+  /**
+   * The positions of {@code hits} in document order, the order in which a leaf's doc values and
+   * vector values can be read (their iterators only move forward).
+   */
+  static Integer[] docOrder(ScoreDoc[] hits) {
+    Integer[] order = new Integer[hits.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+    return order;
   }
 }

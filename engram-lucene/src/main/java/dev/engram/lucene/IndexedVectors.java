@@ -2,8 +2,6 @@ package dev.engram.lucene;
 
 import dev.engram.spi.VectorMath;
 import java.io.IOException;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +13,9 @@ import org.apache.lucene.search.ScoreDoc;
 
 /**
  * Reads the vectors of given documents from the index's vector values and scores them against a
- * query vector. Documents are visited in document order, since a leaf's vector values only move
- * forward; the vectors are the floats the memory store holds, so the cosines equal those computed
- * from the memories' records.
+ * query vector. Documents are visited in document order ({@link HitIds#docOrder}), since a leaf's
+ * vector values only move forward; the vectors are the floats the memory store holds, so the
+ * cosines equal those computed from the memories' records.
  */
 final class IndexedVectors {
   private IndexedVectors() {}
@@ -29,16 +27,11 @@ final class IndexedVectors {
   static Map<String, Double> cosines(
       IndexReader reader, ScoreDoc[] docs, String[] ids, String field, float[] vector)
       throws IOException {
-    Integer[] order = new Integer[docs.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingInt(i -> docs[i].doc));
     List<LeafReaderContext> leaves = reader.leaves();
     Map<String, Double> out = new HashMap<>();
     int leafIndex = -1;
     FloatVectorValues values = null;
-    for (int i : order) {
+    for (int i : HitIds.docOrder(docs)) {
       int doc = docs[i].doc;
       int sub = ReaderUtil.subIndex(doc, leaves);
       LeafReaderContext leaf = leaves.get(sub);

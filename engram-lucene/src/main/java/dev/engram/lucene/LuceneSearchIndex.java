@@ -205,19 +205,10 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   @Override
   public IndexState state() {
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
-      IndexSearcher searcher = acquire();
-      try {
-        return new IndexState(
-            committedGeneration, committedSeq, searcher.getIndexReader().numDocs());
-      } finally {
-        release(searcher);
-      }
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+    return withFreshSearcher(
+        "could not read the state of",
+        searcher ->
+            new IndexState(committedGeneration, committedSeq, searcher.getIndexReader().numDocs()));
   }
 
   @Override
@@ -351,27 +342,25 @@ public final class LuceneSearchIndex implements SearchIndex {
             .add(new TermInSetQuery(IndexFields.KEY, keys), Occur.MUST)
             .add(restriction(query), Occur.FILTER)
             .build();
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
-      IndexSearcher searcher = acquire();
-      try {
-        ScoreDoc[] docs = searcher.search(byKey, keys.size()).scoreDocs;
-        String[] found = HitIds.read(searcher.getIndexReader(), docs);
-        return IndexedVectors.cosines(
-            searcher.getIndexReader(), docs, found, vectorField(field), vector);
-      } catch (IndexSearcher.TooManyClauses e) {
-        throw tooManyClauses();
-      } catch (IOException e) {
-        throw new StorageException("could not read vectors from the index at " + path, e);
-      } finally {
-        release(searcher);
-      }
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+    return withFreshSearcher(
+        "could not read vectors from",
+        searcher -> {
+          ScoreDoc[] docs = searcher.search(byKey, keys.size()).scoreDocs;
+          String[] found = HitIds.read(searcher.getIndexReader(), docs);
+          return IndexedVectors.cosines(
+              searcher.getIndexReader(), docs, found, vectorField(field), vector);
+        });
   }
 
+  /** The index field that holds the words of {@code field}. */
+  private static String textField(IndexField field) {
+    return switch (field) {
+      case TEXT -> IndexFields.TEXT;
+      case CONTEXT -> IndexFields.CONTEXT;
+    };
+  }
+
+  /** The index field that holds the embeddings of {@code field}. */
   private static String vectorField(IndexField field) {
     return switch (field) {
       case TEXT -> IndexFields.VECTOR;
@@ -394,14 +383,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   @Override
   public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
     Objects.requireNonNull(field, "field");
-    return commonTermsSearch(
-        query,
-        switch (field) {
-          case TEXT -> IndexFields.TEXT;
-          case CONTEXT -> IndexFields.CONTEXT;
-        },
-        keywordTerms(query, text, k),
-        k);
+    return commonTermsSearch(query, textField(field), keywordTerms(query, text, k), k);
   }
 
   /**
@@ -413,37 +395,24 @@ public final class LuceneSearchIndex implements SearchIndex {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(text, "text");
-    String name =
-        switch (field) {
-          case TEXT -> IndexFields.TEXT;
-          case CONTEXT -> IndexFields.CONTEXT;
-        };
+    String name = textField(field);
     List<String> terms = QueryTerms.analyze(analyzer, IndexFields.TEXT, text, MAX_QUERY_TERMS);
     Query restriction = restriction(query);
-    lifecycle.readLock().lock();
-    try {
-      ensureOpen();
-      IndexSearcher searcher = acquire();
-      try {
-        Map<String, Integer> frequencies = new LinkedHashMap<>();
-        for (String t : terms) {
-          frequencies.put(
-              t,
-              searcher.count(
-                  new BooleanQuery.Builder()
-                      .add(new TermQuery(new Term(name, t)), Occur.MUST)
-                      .add(restriction, Occur.FILTER)
-                      .build()));
-        }
-        return Optional.of(new TermCounts(searcher.count(restriction), frequencies));
-      } catch (IOException e) {
-        throw new StorageException("could not count terms in the index at " + path, e);
-      } finally {
-        release(searcher);
-      }
-    } finally {
-      lifecycle.readLock().unlock();
-    }
+    return withFreshSearcher(
+        "could not count terms in",
+        searcher -> {
+          Map<String, Integer> frequencies = new LinkedHashMap<>();
+          for (String t : terms) {
+            frequencies.put(
+                t,
+                searcher.count(
+                    new BooleanQuery.Builder()
+                        .add(new TermQuery(new Term(name, t)), Occur.MUST)
+                        .add(restriction, Occur.FILTER)
+                        .build()));
+          }
+          return Optional.of(new TermCounts(searcher.count(restriction), frequencies));
+        });
   }
 
   /**
@@ -558,6 +527,37 @@ public final class LuceneSearchIndex implements SearchIndex {
     lifecycle.readLock().lock();
     try {
       return searchOpen(query, k, score, fresh);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** A read of a searcher. */
+  @FunctionalInterface
+  private interface SearcherRead<T> {
+    T apply(IndexSearcher searcher) throws IOException;
+  }
+
+  /**
+   * What {@code read} gives on a searcher that sees every change applied so far, under the read
+   * lock; an I/O failure becomes a {@link StorageException} that says what {@code failed} (as in
+   * "could not count terms in") and names the index, and a query over the clause limit a {@link
+   * ValidationException}.
+   */
+  private <T> T withFreshSearcher(String failed, SearcherRead<T> read) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      IndexSearcher searcher = acquire();
+      try {
+        return read.apply(searcher);
+      } catch (IndexSearcher.TooManyClauses e) {
+        throw tooManyClauses();
+      } catch (IOException e) {
+        throw new StorageException(failed + " the index at " + path, e);
+      } finally {
+        release(searcher);
+      }
     } finally {
       lifecycle.readLock().unlock();
     }
