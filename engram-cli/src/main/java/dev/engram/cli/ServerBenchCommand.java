@@ -65,12 +65,22 @@ final class ServerBenchCommand extends ReportingBenchCommand {
   @Option(
       names = "--warm-up",
       paramLabel = "N",
-      defaultValue = "2000",
+      defaultValue = "10000",
       description =
-          "Searches each way before timing (default: ${DEFAULT-VALUE}: enough for the server's"
-              + " request path, the engine and the client's JVM to be compiled, as a running"
-              + " server's are; with 200, both ways' medians were twice as high).")
+          "Searches each way before timing, from one client and again from the concurrent"
+              + " clients (default: ${DEFAULT-VALUE}: enough for the server's request path, the"
+              + " engine and the client's JVM to be compiled, as a running server's are; on two"
+              + " cores the JIT compiler was still compiling the request path after 2,000).")
   int warmUp;
+
+  @Option(
+      names = "--latency-searches",
+      paramLabel = "N",
+      defaultValue = "1000",
+      description =
+          "One-client searches timed each way for the latency percentiles, the questions in turn"
+              + " (default: ${DEFAULT-VALUE}).")
+  int latencySearches;
 
   @Option(
       names = "--client",
@@ -152,7 +162,18 @@ final class ServerBenchCommand extends ReportingBenchCommand {
     }
     ServerBench.Options options =
         new ServerBench.Options(
-            data, conversation, turns, queries, topK, warmUp, clients, searches, adds, dir, load);
+            data,
+            conversation,
+            turns,
+            queries,
+            topK,
+            warmUp,
+            latencySearches,
+            clients,
+            searches,
+            adds,
+            dir,
+            load);
     Embedder e = embedder.create();
     err.println("engram bench server: running (a minute or two with the ONNX embedder)");
     err.flush();

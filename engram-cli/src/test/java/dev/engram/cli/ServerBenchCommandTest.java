@@ -35,6 +35,8 @@ class ServerBenchCommandTest {
             "jvm",
             "--warm-up",
             "2",
+            "--latency-searches",
+            "9",
             "--clients",
             "3",
             "--searches",
@@ -52,9 +54,8 @@ class ServerBenchCommandTest {
     assertThat(json.get("load").asText()).isEqualTo("jvm");
     assertThat(json.get("turns").asInt()).isEqualTo(7);
     assertThat(json.get("queries").asInt()).isPositive();
-    assertThat(json.at("/search/in_process_ms/count").asInt())
-        .isEqualTo(json.get("queries").asInt());
-    assertThat(json.at("/search/http_ms/count").asInt()).isEqualTo(json.get("queries").asInt());
+    assertThat(json.at("/search/in_process_ms/count").asInt()).isEqualTo(9);
+    assertThat(json.at("/search/http_ms/count").asInt()).isEqualTo(9);
     for (String latency : new String[] {"/search/in_process_ms", "/search/http_ms"}) {
       for (String field : new String[] {"p50", "p95", "p99", "mean", "max"}) {
         assertThat(json.at(latency + "/" + field).isNumber()).as(latency + "/" + field).isTrue();
@@ -109,6 +110,8 @@ class ServerBenchCommandTest {
             "hash",
             "--warm-up",
             "2",
+            "--latency-searches",
+            "9",
             "--clients",
             "4",
             "--searches",
@@ -138,6 +141,8 @@ class ServerBenchCommandTest {
             "hash",
             "--warm-up",
             "0",
+            "--latency-searches",
+            "4",
             "--clients",
             "2",
             "--searches",
@@ -170,5 +175,9 @@ class ServerBenchCommandTest {
         Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--client", "ab");
     assertThat(client.exitCode()).isEqualTo(2);
     assertThat(client.err()).contains("--client").contains("expected wrk or jvm, got 'ab'");
+    Cli.Result latency =
+        Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--latency-searches", "0");
+    assertThat(latency.exitCode()).isEqualTo(2);
+    assertThat(latency.err()).contains("latency-searches").contains("must be at least 1, got 0");
   }
 }

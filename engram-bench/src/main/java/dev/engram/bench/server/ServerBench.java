@@ -39,9 +39,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * parsed), so that the figures are the server's cost and not a client's sharing the server's JVM:
  *
  * <ol>
- *   <li>one client: the conversation's questions as searches, one after another as a busy client
- *       sends them, in process and over HTTP in alternating blocks (a quarter of the questions
- *       each), after a warm-up; latency percentiles of each and the difference;
+ *   <li>warm-up: {@code warmUp} searches each way from one client, then as many from {@code
+ *       clients} clients (over HTTP from the load tool that times the rates, so that its concurrent
+ *       request path is compiled too, as a running server's is);
+ *   <li>one client: {@code latencySearches} searches of the conversation's questions in turn, one
+ *       after another as a busy client sends them, in process and over HTTP in alternating blocks
+ *       (a quarter each); latency percentiles of each and the difference;
  *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches}
  *       are done, each way;
  *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients}
@@ -86,7 +89,8 @@ public final class ServerBench {
    * @param turns turns to import, 0 for all
    * @param queries questions to time, 0 for all
    * @param topK results per search
-   * @param warmUp searches each way before timing
+   * @param warmUp searches each way before timing, from one client and again from {@code clients}
+   * @param latencySearches one-client searches timed each way (the questions in turn)
    * @param clients concurrent clients for the throughput figures
    * @param throughputSearches searches timed each way with {@code clients} clients
    * @param adds adds timed each way and per client count
@@ -100,6 +104,7 @@ public final class ServerBench {
       int queries,
       int topK,
       int warmUp,
+      int latencySearches,
       int clients,
       int throughputSearches,
       int adds,
@@ -114,6 +119,7 @@ public final class ServerBench {
       atLeast("queries", queries, 0);
       positive("top-k", topK);
       atLeast("warm-up", warmUp, 0);
+      positive("latency-searches", latencySearches);
       positive("clients", clients);
       positive("searches", throughputSearches);
       positive("adds", adds);
@@ -192,6 +198,7 @@ public final class ServerBench {
             o.load() == LoadTool.WRK
                 ? WrkLoad.of(setup)::run
                 : (job, inProcessSeconds) -> http.run(job);
+        warmUp(memory, http, concurrent, scope, queries, o);
         ServerBenchReport.Latencies latency = searchLatency(memory, http, scope, queries, o);
         ServerBenchReport.Rates throughput =
             searchThroughput(memory, concurrent, scope, queries, o);
@@ -243,21 +250,42 @@ public final class ServerBench {
     return out;
   }
 
+  /**
+   * Searches untimed, each way: from one client, then from the concurrent clients (over HTTP from
+   * the load tool the rates come from, for as long as the same searches took in process).
+   */
+  private static void warmUp(
+      Memory memory,
+      HttpLoadProcess http,
+      HttpBlock concurrent,
+      Scope scope,
+      List<String> queries,
+      Options o) {
+    if (o.warmUp() == 0) {
+      return;
+    }
+    String user = scope.userId().orElseThrow();
+    Operation search =
+        i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()));
+    concurrently(1, 0, o.warmUp(), search);
+    http.run(new Job("search", user, o.topK(), 0, o.warmUp(), 1));
+    Timed inProcess = concurrently(o.clients(), 0, o.warmUp(), search);
+    concurrent.run(
+        new Job("search", user, o.topK(), 0, o.warmUp(), o.clients()), inProcess.seconds());
+  }
+
   private static ServerBenchReport.Latencies searchLatency(
       Memory memory, HttpLoadProcess http, Scope scope, List<String> queries, Options o) {
     String user = scope.userId().orElseThrow();
-    for (int i = 0; i < o.warmUp(); i++) {
-      memory.search(request(scope, queries.get(i % queries.size()), o.topK()));
-    }
-    if (o.warmUp() > 0) {
-      http.run(new Job("search", user, o.topK(), 0, o.warmUp(), 1));
-    }
     Timed[] timed =
         alternating(
-            queries.size(),
+            o.latencySearches(),
             (from, to) ->
                 concurrently(
-                    1, from, to, i -> memory.search(request(scope, queries.get(i), o.topK()))),
+                    1,
+                    from,
+                    to,
+                    i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()))),
             (from, to, inProcess) ->
                 timedCpu(() -> http.run(new Job("search", user, o.topK(), from, to, 1))));
     double[] in = timed[0].millis();
