@@ -575,9 +575,9 @@ final class AddPath {
 
   /**
    * Embeds every new or changed text of the batch in one call and fills in the change set; with
-   * context embeddings on, the same call embeds each such memory's context text ({@link
-   * EmbeddingTexts#withContext}) too; a memory drawn from a long message embeds the passage that
-   * holds it instead, and memories that share a context text share its one embedding.
+   * context embeddings on, the same call embeds the context texts of such memories too, each
+   * distinct one once ({@link ContextVectors}: a memory drawn from a long message takes the passage
+   * that holds it).
    */
   private void embed(List<Staged> staged) {
     List<String> ids =
@@ -590,37 +590,29 @@ final class AddPath {
       }
     }
     int memoryTexts = texts.size();
-    // a context text embedded once however many memories share it (a long message's passage)
-    Map<String, Integer> contextTexts = new LinkedHashMap<>();
-    Map<String, Integer> contextOf = new HashMap<>();
+    ContextVectors contexts = new ContextVectors(memoryTexts);
     if (engine.config.contextEmbeddings()) {
       for (Staged s : staged) {
         for (MemoryChange c : s.changes) {
           if (c.event() != dev.engram.EventType.DELETE && !c.memory().context().isEmpty()) {
             String id = c.memory().id();
-            String text = s.contextEmbeddingTexts.get(id);
-            if (text == null) {
-              text = EmbeddingTexts.withContext(c.memory().item(), c.memory().context());
+            String passage = s.contextEmbeddingTexts.get(id);
+            if (passage != null) {
+              contexts.passage(id, passage);
+            } else {
+              contexts.context(id, EmbeddingTexts.context(c.memory().context()));
             }
-            Integer at = contextTexts.get(text);
-            if (at == null) {
-              at = memoryTexts + contextTexts.size();
-              contextTexts.put(text, at);
-              texts.add(text);
-            }
-            contextOf.put(id, at);
           }
         }
       }
+      texts.addAll(contexts.texts());
     }
     List<float[]> vectors =
         Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
     Map<String, float[]> byId = new HashMap<>();
-    Map<String, float[]> contextById = new HashMap<>();
     for (int i = 0; i < memoryTexts; i++) {
       byId.put(ids.get(i), vectors.get(i));
     }
-    contextOf.forEach((id, at) -> contextById.put(id, vectors.get(at).clone()));
     for (Staged s : staged) {
       for (int j = 0; j < s.changes.size(); j++) {
         MemoryChange c = s.changes.get(j);
@@ -629,14 +621,15 @@ final class AddPath {
         }
         StoredMemory m = c.memory();
         float[] embedding = byId.get(m.id());
-        float[] contextEmbedding = contextById.get(m.id());
         if (embedding != null) {
           m = m.withEmbedding(embedding);
         }
-        if (contextEmbedding != null) {
-          m = m.withContextEmbedding(contextEmbedding);
+        Optional<float[]> contextEmbedding =
+            contexts.of(m.id(), vectors, embedding != null ? embedding : m.embeddingView());
+        if (contextEmbedding.isPresent()) {
+          m = m.withContextEmbedding(contextEmbedding.get());
         }
-        if (embedding != null || contextEmbedding != null) {
+        if (embedding != null || contextEmbedding.isPresent()) {
           s.changes.set(j, c.withMemory(m));
         }
       }

@@ -17,20 +17,16 @@ final class EmbeddingTexts {
   static final int MAX_CONTEXT_CHARACTERS = 1_500;
 
   /**
-   * What is embedded for a memory's context embedding ({@link
-   * dev.engram.spi.StoredMemory#contextEmbedding}): its source context, cut to {@value
-   * #MAX_CONTEXT_CHARACTERS} characters (about 400 tokens, so that one long add does not cost a
-   * model's whole input window per memory and a memory of ordinary length still fits behind it),
-   * then a line break and the memory's own embedding text: the conversation read up to the fact, as
-   * contextual retrieval prefixes a chunk with its context. (The memory first measured lower on the
-   * LoCoMo sample: docs/BENCHMARKS.md.)
+   * What is embedded for a memory's context ({@link ContextVectors}, which adds the memory's own
+   * embedding to it): its source context, cut to {@value #MAX_CONTEXT_CHARACTERS} characters (about
+   * 400 tokens, so that one long add does not cost a model's whole input window per context).
    */
-  static String withContext(MemoryItem m, String context) {
+  static String context(String context) {
     int end = Math.min(context.length(), MAX_CONTEXT_CHARACTERS);
     if (end < context.length() && Character.isHighSurrogate(context.charAt(end - 1))) {
       end--; // never half a character
     }
-    return context.substring(0, end) + "\n" + of(m);
+    return context.substring(0, end);
   }
 
   static String of(MemoryItem m) {

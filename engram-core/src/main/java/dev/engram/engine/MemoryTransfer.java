@@ -62,22 +62,21 @@ final class MemoryTransfer {
     List<MemoryRecord> fresh = records.stream().filter(r -> !existing.contains(r.id())).toList();
     List<MemoryItem> live = fresh.stream().flatMap(r -> r.memory().stream()).toList();
     List<String> texts = new ArrayList<>(live.stream().map(EmbeddingTexts::of).toList());
-    // With context embeddings on, a record's context is embedded in the same call, behind the
+    // With context embeddings on, the records' contexts are embedded in the same call, behind the
     // memory texts.
-    List<MemoryRecord> withContext =
-        engine.config.contextEmbeddings()
-            ? fresh.stream().filter(r -> r.memory().isPresent() && !r.context().isEmpty()).toList()
-            : List.of();
-    withContext.forEach(r -> texts.add(EmbeddingTexts.withContext(r.memory().get(), r.context())));
+    ContextVectors contexts = new ContextVectors(texts.size());
+    if (engine.config.contextEmbeddings()) {
+      fresh.stream()
+          .filter(r -> r.memory().isPresent() && !r.context().isEmpty())
+          .forEach(
+              r -> contexts.context(r.memory().get().id(), EmbeddingTexts.context(r.context())));
+      texts.addAll(contexts.texts());
+    }
     List<float[]> vectors =
         Vectors.embedDocuments(engine.config.embedder(), texts, "an imported memory or context");
     Map<String, float[]> vectorById = new HashMap<>();
-    Map<String, float[]> contextVectorById = new HashMap<>();
     for (int i = 0; i < live.size(); i++) {
       vectorById.put(live.get(i).id(), vectors.get(i));
-    }
-    for (int i = 0; i < withContext.size(); i++) {
-      contextVectorById.put(withContext.get(i).memory().get().id(), vectors.get(live.size() + i));
     }
     List<RestoredMemory> restored = new ArrayList<>(fresh.size());
     for (MemoryRecord r : fresh) {
@@ -90,7 +89,9 @@ final class MemoryTransfer {
                           m,
                           vectorById.get(m.id()),
                           r.context(),
-                          contextVectorById.getOrDefault(m.id(), new float[0])));
+                          contexts
+                              .of(m.id(), vectors, vectorById.get(m.id()))
+                              .orElse(new float[0])));
       restored.add(new RestoredMemory(r.id(), current, r.history()));
     }
     List<String> written = restored.isEmpty() ? List.of() : engine.restore(tenant, restored);

@@ -9,9 +9,9 @@ public enum IndexField {
   /** The memory text ({@code item().text()}) and its embedding ({@link StoredMemory#embedding}). */
   TEXT,
   /**
-   * The memory's source context ({@link StoredMemory#context}) and the embedding of that context
-   * followed by the memory text ({@link StoredMemory#contextEmbedding}); a memory without one is
-   * never found by this field.
+   * The memory's source context ({@link StoredMemory#context}) and its context embedding (that
+   * context's embedding added to the memory's own: {@link StoredMemory#contextEmbedding}); a memory
+   * without one is never found by this field.
    */
   CONTEXT;
 

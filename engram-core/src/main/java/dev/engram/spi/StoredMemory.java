@@ -14,8 +14,9 @@ import java.util.Objects;
  *     the message before them, as the engine wrote them when the memory was added ({@code ""} when
  *     unknown, as for a memory stored before this existed). Kept with the memory, so a rebuilt
  *     index has it; searched by keyword ({@link IndexField#CONTEXT}); never returned by the API
- * @param contextEmbedding the embedding of the context followed by the memory text ({@link
- *     IndexField#CONTEXT}), or an empty array when the engine does not embed contexts or the memory
+ * @param contextEmbedding the embedding of the context added to the memory's own embedding,
+ *     normalised, or the embedding of the passage of a long message that holds the memory ({@link
+ *     IndexField#CONTEXT}); an empty array when the engine does not embed contexts or the memory
  *     has no context
  */
 // Vectors are float[] on purpose (no boxing on the search and write paths); a stored memory is

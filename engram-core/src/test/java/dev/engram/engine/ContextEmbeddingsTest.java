@@ -30,10 +30,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Context embeddings ({@link Engram.Builder#contextEmbeddings}): a memory's source context followed
- * by its text is embedded, kept with the memory and searched by the context step, so a fact is
- * found through the conversation before it when the query shares no word with either. The embedder
- * is a synonym-aware fake ({@link TopicEmbedder}) and the inference is scripted (no model runs in
+ * Context embeddings ({@link Engram.Builder#contextEmbeddings}): a memory's source context is
+ * embedded (once for all the memories that share it), added to the memory's own embedding ({@link
+ * ContextVectors}), kept with the memory and searched by the context step, so a fact is found
+ * through the conversation before it when the query shares no word with either. The embedder is a
+ * synonym-aware fake ({@link TopicEmbedder}) and the inference is scripted (no model runs in
  * tests).
  */
 class ContextEmbeddingsTest {
@@ -125,21 +126,24 @@ class ContextEmbeddingsTest {
       assertThat(best("vacation")).isEqualTo(ids[1]);
       StoredMemory answer = storage.records().get("default", ids[1]).orElseThrow();
       assertThat(answer.context()).isEqualTo(ASKED);
+      // the question's topic plus the answer's own, normalised: (1, 1) / sqrt 2
       assertThat(answer.contextEmbedding())
-          .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
+          .containsExactly(
+              ContextVectors.sum(
+                  EMBEDDER.embedDocuments(List.of(ASKED)).get(0),
+                  EMBEDDER.embedDocuments(List.of(ANSWER)).get(0)));
       assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding())
           .isEmpty();
       // relevance: the answer's own vector is orthogonal to the query, its context embedding is not
-      // (1/sqrt 5); as
-      // the fusion's first hit it gets the fusion's support on top, at most MAX_SUPPORT and at most
-      // the bike's 1/sqrt 2
+      // (1/sqrt 2); as the fusion's first hit it gets the fusion's support on top, at most
+      // MAX_SUPPORT and at most the bike's 1/sqrt 2
       Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
       // (relevances through the embedder's calibration: here the fallback on floor 0)
       dev.engram.spi.RelevanceCalibration map = EMBEDDER.relevanceCalibration();
       assertThat(scores.get(ids[1]))
           .isCloseTo(
               Math.min(
-                  map.probability(1 / Math.sqrt(5)) + dev.engram.SearchHit.MAX_SUPPORT,
+                  map.probability(1 / Math.sqrt(2)) + dev.engram.SearchHit.MAX_SUPPORT,
                   map.probability(1 / Math.sqrt(2))),
               org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores.get(ids[0]))
@@ -202,6 +206,83 @@ class ContextEmbeddingsTest {
   }
 
   @Test
+  void theFactsOfOneMessageShareOneEmbeddingOfTheirContext() throws Exception {
+    List<String> embedded = new java.util.ArrayList<>();
+    dev.engram.spi.Embedder recording =
+        new dev.engram.spi.Embedder() {
+          @Override
+          public String modelId() {
+            return EMBEDDER.modelId();
+          }
+
+          @Override
+          public int dimension() {
+            return EMBEDDER.dimension();
+          }
+
+          @Override
+          public float[] embedQuery(String text) {
+            return EMBEDDER.embedQuery(text);
+          }
+
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            embedded.addAll(texts);
+            return EMBEDDER.embedDocuments(texts);
+          }
+        };
+    InMemoryStorage storage = InMemoryStorage.create();
+    try (Memory memory =
+        Engram.builder()
+            .storage(storage)
+            .embedder(recording)
+            .inference(scripted)
+            .contextEmbeddings(true)
+            .build()) {
+      scripted.next(
+          new MemoryInference.Add(
+              "Ana researches adoption agencies", "ana", Role.USER, null, List.of("d1:2")),
+          new MemoryInference.Add(
+              "Ana plans a summer holiday", "ana", Role.USER, null, List.of("d1:2")));
+      List<String> ids =
+          memory
+              .add(
+                  AddRequest.builder(CHAT)
+                      .message(new Message(Role.USER, ASKED, "ana", null, "d1:1"))
+                      .message(
+                          new Message(
+                              Role.USER,
+                              "Researching adoption agencies, and a summer holiday",
+                              "ana",
+                              null,
+                              "d1:2"))
+                      .build())
+              .events()
+              .stream()
+              .map(e -> e.id())
+              .toList();
+      assertThat(ids).hasSize(2);
+      String context = ASKED + "\nResearching adoption agencies, and a summer holiday";
+      // two memory texts and their one context: three texts, not four
+      assertThat(embedded)
+          .containsExactly(
+              "Ana researches adoption agencies", "Ana plans a summer holiday", context);
+      float[] contextVector = EMBEDDER.embedDocuments(List.of(context)).get(0);
+      for (String id : ids) {
+        StoredMemory m = storage.records().get("default", id).orElseThrow();
+        assertThat(m.context()).isEqualTo(context);
+        assertThat(m.contextEmbedding())
+            .containsExactly(
+                ContextVectors.sum(contextVector, m.embedding()),
+                org.assertj.core.data.Offset.offset(1e-6f));
+      }
+      assertThat(storage.records().get("default", ids.get(0)).orElseThrow().contextEmbedding())
+          .isNotEqualTo(
+              storage.records().get("default", ids.get(1)).orElseThrow().contextEmbedding());
+    }
+  }
+
+  @Test
   void anUpdateKeepsOrRedoesTheContextEmbeddingAsItDoesTheContext() throws Exception {
     InMemoryStorage storage = InMemoryStorage.create();
     try (Memory memory = open(storage, true)) {
@@ -222,9 +303,9 @@ class ContextEmbeddingsTest {
       assertThat(updated.context()).isEqualTo(ANSWER + "\nAny vacation news?\nWe chose an agency");
       assertThat(updated.contextEmbedding())
           .containsExactly(
-              EMBEDDER
-                  .embedDocuments(List.of(updated.context() + "\nAna chose an adoption agency"))
-                  .get(0));
+              ContextVectors.sum(
+                  EMBEDDER.embedDocuments(List.of(updated.context())).get(0),
+                  EMBEDDER.embedDocuments(List.of("Ana chose an adoption agency")).get(0)));
 
       memory.update(answer, MemoryUpdate.text("Ana adopted a dog"));
       StoredMemory rewritten = records.get("default", answer).orElseThrow();
@@ -247,8 +328,11 @@ class ContextEmbeddingsTest {
       current = memory;
       String answer =
           records.stream().filter(r -> r.context().equals(ASKED)).findFirst().orElseThrow().id();
-      assertThat(on.records().get("default", answer).orElseThrow().contextEmbedding())
-          .containsExactly(EMBEDDER.embedDocuments(List.of(ASKED + "\n" + ANSWER)).get(0));
+      StoredMemory imported = on.records().get("default", answer).orElseThrow();
+      assertThat(imported.contextEmbedding())
+          .containsExactly(
+              ContextVectors.sum(
+                  EMBEDDER.embedDocuments(List.of(ASKED)).get(0), imported.embedding()));
       assertThat(best("vacation")).isEqualTo(answer);
     }
     InMemoryStorage off = InMemoryStorage.create();

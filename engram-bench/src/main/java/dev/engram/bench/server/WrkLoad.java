@@ -30,6 +30,12 @@ final class WrkLoad {
   /** Longest a job may run. */
   private static final long MAX_SECONDS = 600;
 
+  /**
+   * Shortest a job runs: on a loaded machine a one-second run could end before any synchronous add
+   * came back, and the whole report was lost.
+   */
+  private static final long MIN_SECONDS = 3;
+
   private final Path wrk;
   private final Setup setup;
 
@@ -72,12 +78,12 @@ final class WrkLoad {
   }
 
   /**
-   * Runs a job's requests for about {@code seconds} (rounded up to whole seconds, at least one); an
-   * {@link IllegalStateException} if wrk failed or any answer was not 200.
+   * Runs a job's requests for about {@code seconds} (rounded up to whole seconds, at least {@value
+   * #MIN_SECONDS}); an {@link IllegalStateException} if wrk failed or any answer was not 200.
    */
   Result run(Job job, double seconds) {
     int requests = job.to() - job.from();
-    long duration = Math.min(MAX_SECONDS, Math.max(1, (long) Math.ceil(seconds)));
+    long duration = Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, (long) Math.ceil(seconds)));
     try {
       Path script = Files.createTempFile("engram-wrk-", ".lua");
       Files.writeString(script, script(job), StandardCharsets.UTF_8);
