@@ -20,9 +20,9 @@ import java.util.Optional;
  * BEAM's user-assistant chats an extracted fact's context is about 500 wordpieces, and a message
  * gives several facts, so the best offline mode spent most of its ingest embedding nearly the same
  * text again for each fact. With the best offline mode (docs/benchmarks/log.md, "Context embeddings
- * as a sum"), evidence recall at 1,500 tokens went BEAM 0.751 → 0.755 and LoCoMo 0.958 → 0.960, and
- * a BEAM turn's ingest 228 → 142 ms; the same sum for the passages of long messages lost BEAM
- * 0.016, so they keep the passage's own embedding. Not thread-safe: one per batch.
+ * as a sum"), evidence recall at 1,500 tokens went BEAM 0.751 → 0.754 and LoCoMo 0.958 → 0.960, and
+ * a BEAM turn's ingest 228 → 124 ms; the same sum for the passages of long messages lost BEAM
+ * 0.015, so they keep the passage's own embedding. Not thread-safe: one per batch.
  */
 final class ContextVectors {
   /** A memory's context text: where it is among the call's texts, and whether its own is added. */
