@@ -257,10 +257,10 @@ public final class Engram {
 
     /**
      * Whether a new memory with a source context also gets a context embedding (its context's
-     * embedding added to its own), which the ranking step {@link Ranking#context()} searches beside
-     * the keyword signal (default false: it costs one more, longer embedding per distinct context
-     * at ingest). When true, {@link #sourceContext()} is true and the storage's index keeps such
-     * embeddings ({@link Builder#build()} checks both).
+     * embedding plus half its own), which the ranking step {@link Ranking#context()} searches
+     * beside the keyword signal (default false: it costs one more, longer embedding per distinct
+     * context at ingest). When true, {@link #sourceContext()} is true and the storage's index keeps
+     * such embeddings ({@link Builder#build()} checks both).
      */
     public boolean contextEmbeddings() {
       return contextEmbeddings;
@@ -461,15 +461,15 @@ public final class Engram {
 
     /**
      * Whether a new memory with a source context also gets a context embedding: the embedding of
-     * that context added to the memory's own, normalised (contextual retrieval's dense half), which
-     * the ranking step {@link Ranking#context()} searches beside the context's keywords: a fact
-     * found by what was said around it ("Researching adoption agencies" after "What are your plans
-     * for the summer?") although the query shares no words with it. Default false: each distinct
-     * context costs one more embedding at ingest, of a text several times longer than a memory (the
-     * facts of one message share theirs). Memories written while it was off have none. Needs {@link
-     * #sourceContext} and a storage whose index keeps context embeddings (the embedded storage and
-     * PostgreSQL); {@code build()} refuses it otherwise with a {@link ValidationException} naming
-     * {@code contextEmbeddings}.
+     * that context plus half the memory's own, normalised (contextual retrieval's dense half),
+     * which the ranking step {@link Ranking#context()} searches beside the context's keywords: a
+     * fact found by what was said around it ("Researching adoption agencies" after "What are your
+     * plans for the summer?") although the query shares no words with it. Default false: each
+     * distinct context costs one more embedding at ingest, of a text several times longer than a
+     * memory (the facts of one message share theirs). Memories written while it was off have none.
+     * Needs {@link #sourceContext} and a storage whose index keeps context embeddings (the embedded
+     * storage and PostgreSQL); {@code build()} refuses it otherwise with a {@link
+     * ValidationException} naming {@code contextEmbeddings}.
      */
     public Builder contextEmbeddings(boolean embed) {
       this.contextEmbeddings = embed;

@@ -10,21 +10,26 @@ import java.util.Optional;
 /**
  * Context embeddings ({@link dev.engram.spi.StoredMemory#contextEmbedding}) for a batch of
  * memories, the one way the add path and an import make them. A memory's context embedding is the
- * sum of two unit vectors, normalised: the embedding of its source context ({@link
- * EmbeddingTexts#context}) and the memory's own embedding. A memory drawn from a long message
- * instead takes the embedding of the passage that holds it, as it is. The facts of one message
- * share its context text (or passage), so a batch embeds each distinct one once, beside the memory
- * texts in the same call, however many memories it serves.
+ * embedding of its source context ({@link EmbeddingTexts#context}) plus half the memory's own
+ * embedding, normalised. A memory drawn from a long message instead takes the embedding of the
+ * passage that holds it, as it is. The facts of one message share its context text (or passage), so
+ * a batch embeds each distinct one once, beside the memory texts in the same call, however many
+ * memories it serves.
  *
- * <p>The sum replaced one embedding of the context followed by the memory's text per memory: on
- * BEAM's user-assistant chats an extracted fact's context is about 500 wordpieces, and a message
- * gives several facts, so the best offline mode spent most of its ingest embedding nearly the same
- * text again for each fact. With the best offline mode (docs/benchmarks/log.md, "Context embeddings
- * as a sum"), evidence recall at 1,500 tokens went BEAM 0.751 → 0.754 and LoCoMo 0.958 → 0.960, and
- * a BEAM turn's ingest 228 → 124 ms; the same sum for the passages of long messages lost BEAM
- * 0.015, so they keep the passage's own embedding. Not thread-safe: one per batch.
+ * <p>This replaced one embedding of the context followed by the memory's text per memory: on BEAM's
+ * user-assistant chats an extracted fact's context is about 500 wordpieces, and a message gives
+ * several facts, so the best offline mode spent most of its ingest embedding nearly the same text
+ * again for each fact; a BEAM turn's ingest went 228 → 124 ms. The memory's weight was chosen among
+ * 0.25, 0.5, 1 and 2 on both samples (docs/benchmarks/log.md, "Context embeddings as a sum"): at
+ * 0.5 no figure of the best offline mode moved by more than 0.012 (1,500 / 500 tokens / top-10:
+ * BEAM 0.751 / 0.581 / 0.533 → 0.751 / 0.569 / 0.530, LoCoMo 0.958 / 0.884 / 0.793 → 0.956 / 0.889
+ * / 0.791); at 1 LoCoMo's top-10 lost 0.025. The same sum for the passages of long messages lost
+ * BEAM 0.015, so they keep the passage's own embedding. Not thread-safe: one per batch.
  */
 final class ContextVectors {
+  /** The weight of the memory's own embedding beside its context's. */
+  static final float OWN_WEIGHT = 0.5f;
+
   /** A memory's context text: where it is among the call's texts, and whether its own is added. */
   private record Wanted(int at, boolean plusOwn) {}
 
@@ -46,7 +51,7 @@ final class ContextVectors {
 
   /**
    * Asks for memory {@code memoryId}'s context embedding from its source context's text ({@link
-   * EmbeddingTexts#context}), to which its own embedding is added.
+   * EmbeddingTexts#context}), to which half its own embedding is added ({@link #sum}).
    */
   void context(String memoryId, String contextText) {
     wanted.put(memoryId, new Wanted(place(contextText), true));
@@ -83,7 +88,7 @@ final class ContextVectors {
   }
 
   /**
-   * The normalised sum of two unit vectors of one embedder.
+   * The context's unit vector plus {@value #OWN_WEIGHT} times the memory's, normalised.
    *
    * @throws IllegalArgumentException if their lengths differ
    */
@@ -98,7 +103,7 @@ final class ContextVectors {
     float[] out = context.clone();
     double norm = 0;
     for (int i = 0; i < out.length; i++) {
-      out[i] += embedding[i];
+      out[i] += OWN_WEIGHT * embedding[i];
       norm += (double) out[i] * out[i];
     }
     if (norm == 0) {

@@ -10,8 +10,8 @@ public enum IndexField {
   TEXT,
   /**
    * The memory's source context ({@link StoredMemory#context}) and its context embedding (that
-   * context's embedding added to the memory's own: {@link StoredMemory#contextEmbedding}); a memory
-   * without one is never found by this field.
+   * context's embedding plus half the memory's own: {@link StoredMemory#contextEmbedding}); a
+   * memory without one is never found by this field.
    */
   CONTEXT;
 

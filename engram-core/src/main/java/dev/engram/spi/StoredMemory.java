@@ -14,7 +14,7 @@ import java.util.Objects;
  *     the message before them, as the engine wrote them when the memory was added ({@code ""} when
  *     unknown, as for a memory stored before this existed). Kept with the memory, so a rebuilt
  *     index has it; searched by keyword ({@link IndexField#CONTEXT}); never returned by the API
- * @param contextEmbedding the embedding of the context added to the memory's own embedding,
+ * @param contextEmbedding the embedding of the context plus half the memory's own embedding,
  *     normalised, or the embedding of the passage of a long message that holds the memory ({@link
  *     IndexField#CONTEXT}); an empty array when the engine does not embed contexts or the memory
  *     has no context

@@ -126,7 +126,7 @@ class ContextEmbeddingsTest {
       assertThat(best("vacation")).isEqualTo(ids[1]);
       StoredMemory answer = storage.records().get("default", ids[1]).orElseThrow();
       assertThat(answer.context()).isEqualTo(ASKED);
-      // the question's topic plus the answer's own, normalised: (1, 1) / sqrt 2
+      // the question's topic plus half the answer's own, normalised: (1, 0.5) / sqrt 1.25
       assertThat(answer.contextEmbedding())
           .containsExactly(
               ContextVectors.sum(
@@ -135,17 +135,14 @@ class ContextEmbeddingsTest {
       assertThat(storage.records().get("default", ids[0]).orElseThrow().contextEmbedding())
           .isEmpty();
       // relevance: the answer's own vector is orthogonal to the query, its context embedding is not
-      // (1/sqrt 2); as the fusion's first hit it gets the fusion's support on top, at most
-      // MAX_SUPPORT and at most the bike's 1/sqrt 2
+      // (1/sqrt 1.25); the best own relevance of the search, it takes no support on top (support
+      // only raises a hit towards the best own relevance)
       Map<String, Double> scores = scores("vacation", dev.engram.Ranking.DEFAULT);
       // (relevances through the embedder's calibration: here the fallback on floor 0)
       dev.engram.spi.RelevanceCalibration map = EMBEDDER.relevanceCalibration();
       assertThat(scores.get(ids[1]))
           .isCloseTo(
-              Math.min(
-                  map.probability(1 / Math.sqrt(2)) + dev.engram.SearchHit.MAX_SUPPORT,
-                  map.probability(1 / Math.sqrt(2))),
-              org.assertj.core.data.Offset.offset(1e-6));
+              map.probability(1 / Math.sqrt(1.25)), org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores.get(ids[0]))
           .isCloseTo(map.probability(1 / Math.sqrt(2)), org.assertj.core.data.Offset.offset(1e-6));
       assertThat(scores("vacation", dev.engram.Ranking.NONE).get(ids[1]))

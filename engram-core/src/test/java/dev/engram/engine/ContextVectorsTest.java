@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 class ContextVectorsTest {
 
   @Test
-  void aContextVectorIsTheNormalisedSumOfTheContextsAndTheMemorysOwn() {
+  void aContextVectorIsTheContextsPlusHalfTheMemorysOwnNormalised() {
     float[] sum = ContextVectors.sum(new float[] {1, 0, 0}, new float[] {0, 0.6f, 0.8f});
-    float half = (float) (1 / Math.sqrt(2));
-    assertThat(sum[0]).isCloseTo(half, within(1e-6f));
-    assertThat(sum[1]).isCloseTo(0.6f * half, within(1e-6f));
-    assertThat(sum[2]).isCloseTo(0.8f * half, within(1e-6f));
+    // (1, 0.3, 0.4) / sqrt(1.25)
+    float norm = (float) Math.sqrt(1.25);
+    assertThat(sum)
+        .containsExactly(new float[] {1 / norm, 0.3f / norm, 0.4f / norm}, within(1e-6f));
   }
 
   @Test
@@ -29,10 +29,10 @@ class ContextVectorsTest {
         .containsExactly("the question before", "a passage of a long message");
     List<float[]> vectors =
         List.of(new float[] {0, 1}, new float[] {0, 1}, new float[] {1, 0}, new float[] {0, 1});
-    // m1's context is the call's third text, added to m1's own vector
-    float half = (float) (1 / Math.sqrt(2));
+    // m1's context is the call's third text, plus half m1's own vector
+    float norm = (float) Math.sqrt(1.25);
     assertThat(contexts.of("m1", vectors, new float[] {0, 1}).orElseThrow())
-        .containsExactly(new float[] {half, half}, within(1e-6f));
+        .containsExactly(new float[] {1 / norm, 0.5f / norm}, within(1e-6f));
     // m3's passage is the fourth, as it is
     assertThat(contexts.of("m3", vectors, new float[] {1, 0}).orElseThrow())
         .containsExactly(new float[] {0, 1});
