@@ -104,18 +104,20 @@ final class ServerBenchCommand extends ReportingBenchCommand {
   @Option(
       names = "--searches",
       paramLabel = "N",
-      defaultValue = "1000",
+      defaultValue = "10000",
       description =
-          "Searches timed each way with the concurrent clients (default: ${DEFAULT-VALUE}).")
+          "Searches timed each way with the concurrent clients, in four blocks (default:"
+              + " ${DEFAULT-VALUE}: blocks of a second or more in process, as wrk's are; with"
+              + " blocks of a tenth of a second the in-process rate counted the threads' start).")
   int searches;
 
   @Option(
       names = "--adds",
       paramLabel = "N",
-      defaultValue = "300",
+      defaultValue = "2000",
       description =
-          "Adds (infer=false) timed each way, with one client and with the concurrent clients"
-              + " (default: ${DEFAULT-VALUE}).")
+          "Adds (infer=false) timed each way, with one client and with the concurrent clients,"
+              + " in four blocks (default: ${DEFAULT-VALUE}).")
   int adds;
 
   @Option(
@@ -175,7 +177,8 @@ final class ServerBenchCommand extends ReportingBenchCommand {
             dir,
             load);
     Embedder e = embedder.create();
-    err.println("engram bench server: running (a minute or two with the ONNX embedder)");
+    err.println(
+        "engram bench server: running (about five minutes with the ONNX embedder, one with the hash embedder)");
     err.flush();
     ServerBenchReport result = ServerBench.run(options, e);
     report.out().ifPresent(result::writeJson);
