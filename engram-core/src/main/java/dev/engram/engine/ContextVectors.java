@@ -88,7 +88,8 @@ final class ContextVectors {
   }
 
   /**
-   * The context's unit vector plus {@value #OWN_WEIGHT} times the memory's, normalised.
+   * The context's unit vector plus {@value #OWN_WEIGHT} times the memory's, normalised (the sum's
+   * norm is at least 1 - {@value #OWN_WEIGHT}, never 0).
    *
    * @throws IllegalArgumentException if their lengths differ
    */
@@ -105,9 +106,6 @@ final class ContextVectors {
     for (int i = 0; i < out.length; i++) {
       out[i] += OWN_WEIGHT * embedding[i];
       norm += (double) out[i] * out[i];
-    }
-    if (norm == 0) {
-      return context.clone();
     }
     float scale = (float) (1 / Math.sqrt(norm));
     for (int i = 0; i < out.length; i++) {

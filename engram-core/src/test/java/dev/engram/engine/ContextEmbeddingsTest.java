@@ -86,6 +86,11 @@ class ContextEmbeddingsTest {
     return current.add(request).events().get(0).id();
   }
 
+  /** The ids of the memories one add of {@code request} wrote, in its events' order. */
+  private static List<String> addedIds(Memory memory, AddRequest request) {
+    return memory.add(request).events().stream().map(e -> e.id()).toList();
+  }
+
   /**
    * The bike memory (no context: its add has nothing before it) and the answer (after the question
    * it answers).
@@ -178,15 +183,11 @@ class ContextEmbeddingsTest {
           new MemoryInference.Add(
               "Ana plans a summer adoption", "ana", Role.USER, null, List.of("d1:1")));
       List<String> ids =
-          memory
-              .add(
-                  AddRequest.builder(CHAT)
-                      .message(new Message(Role.USER, message, "ana", null, "d1:1"))
-                      .build())
-              .events()
-              .stream()
-              .map(e -> e.id())
-              .toList();
+          addedIds(
+              memory,
+              AddRequest.builder(CHAT)
+                  .message(new Message(Role.USER, message, "ana", null, "d1:1"))
+                  .build());
       assertThat(ids).hasSize(2);
       List<dev.engram.text.Passage> passages =
           dev.engram.text.Passages.split(message, 30, dev.engram.TokenCounter.cl100k());
@@ -242,22 +243,18 @@ class ContextEmbeddingsTest {
           new MemoryInference.Add(
               "Ana plans a summer holiday", "ana", Role.USER, null, List.of("d1:2")));
       List<String> ids =
-          memory
-              .add(
-                  AddRequest.builder(CHAT)
-                      .message(new Message(Role.USER, ASKED, "ana", null, "d1:1"))
-                      .message(
-                          new Message(
-                              Role.USER,
-                              "Researching adoption agencies, and a summer holiday",
-                              "ana",
-                              null,
-                              "d1:2"))
-                      .build())
-              .events()
-              .stream()
-              .map(e -> e.id())
-              .toList();
+          addedIds(
+              memory,
+              AddRequest.builder(CHAT)
+                  .message(new Message(Role.USER, ASKED, "ana", null, "d1:1"))
+                  .message(
+                      new Message(
+                          Role.USER,
+                          "Researching adoption agencies, and a summer holiday",
+                          "ana",
+                          null,
+                          "d1:2"))
+                  .build());
       assertThat(ids).hasSize(2);
       String context = ASKED + "\nResearching adoption agencies, and a summer holiday";
       // two memory texts and their one context: three texts, not four

@@ -401,18 +401,28 @@ public final class LuceneSearchIndex implements SearchIndex {
     return withFreshSearcher(
         "could not count terms in",
         searcher -> {
-          Map<String, Integer> frequencies = new LinkedHashMap<>();
-          for (String t : terms) {
-            frequencies.put(
-                t,
-                searcher.count(
-                    new BooleanQuery.Builder()
-                        .add(new TermQuery(new Term(name, t)), Occur.MUST)
-                        .add(restriction, Occur.FILTER)
-                        .build()));
-          }
-          return Optional.of(new TermCounts(searcher.count(restriction), frequencies));
+          return Optional.of(
+              new TermCounts(
+                  searcher.count(restriction),
+                  termFrequencies(searcher, name, terms, restriction)));
         });
+  }
+
+  /** How many of the memories {@code restriction} admits hold each term in {@code field}. */
+  private static Map<String, Integer> termFrequencies(
+      IndexSearcher searcher, String field, List<String> terms, Query restriction)
+      throws IOException {
+    Map<String, Integer> frequencies = new LinkedHashMap<>();
+    for (String t : terms) {
+      frequencies.put(
+          t,
+          searcher.count(
+              new BooleanQuery.Builder()
+                  .add(new TermQuery(new Term(field, t)), Occur.MUST)
+                  .add(restriction, Occur.FILTER)
+                  .build()));
+    }
+    return frequencies;
   }
 
   /**
@@ -431,17 +441,9 @@ public final class LuceneSearchIndex implements SearchIndex {
           int memories = searcher.count(restriction);
           Optional<Set<String>> required = Optional.empty();
           if (CommonTerms.applies(memories)) {
-            Map<String, Integer> frequencies = new LinkedHashMap<>();
-            for (String t : terms) {
-              frequencies.put(
-                  t,
-                  searcher.count(
-                      new BooleanQuery.Builder()
-                          .add(new TermQuery(new Term(field, t)), Occur.MUST)
-                          .add(restriction, Occur.FILTER)
-                          .build()));
-            }
-            required = CommonTerms.required(frequencies, memories);
+            required =
+                CommonTerms.required(
+                    termFrequencies(searcher, field, terms, restriction), memories);
           }
           return keywordQuery(restriction, field, terms, required);
         },
