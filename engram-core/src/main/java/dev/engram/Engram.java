@@ -96,6 +96,7 @@ public final class Engram {
     private final QueryAnalyzer queryAnalyzer;
     private final boolean contextEmbeddings;
     private final int passageTokens;
+    private final int contextPassageTokens;
     private final Supplier<String> ids;
 
     /**
@@ -125,6 +126,7 @@ public final class Engram {
       this.queryAnalyzer = b.queryAnalyzer;
       this.contextEmbeddings = b.contextEmbeddings;
       this.passageTokens = b.passageTokens;
+      this.contextPassageTokens = b.contextPassageTokens;
       this.ids = b.ids;
     }
 
@@ -274,6 +276,15 @@ public final class Engram {
       return passageTokens;
     }
 
+    /**
+     * The most tokens ({@link #tokenCounter()}) of the passage of a long message that gives a
+     * memory drawn from it its context (default {@value Builder#DEFAULT_CONTEXT_PASSAGE_TOKENS}):
+     * see {@link Builder#contextPassageTokens}.
+     */
+    public int contextPassageTokens() {
+      return contextPassageTokens;
+    }
+
     /** Where new memory, entity and relation ids come from (default random UUIDs). */
     public Supplier<String> ids() {
       return ids;
@@ -286,13 +297,22 @@ public final class Engram {
     public static final int DEFAULT_MAX_TEXT_LENGTH = 1 << 20;
 
     /**
-     * The default of {@link #passageTokens}: 256 cl100k tokens. The default embedders read a text's
-     * first 512 wordpieces; on the BEAM sample's messages a passage counts 1.16 wordpieces per
-     * cl100k token at the median and up to 2.15 (code, numbers, tables), and at 256 all but one of
-     * its 3,120 passages fit 512 wordpieces with the speaker's name before them (at 300: three; at
-     * 400: 179). docs/BENCHMARKS.md, "Long messages".
+     * The default of {@link #passageTokens}: 128 cl100k tokens. On the BEAM sample's verbatim turns
+     * a long message found as passages of 128 tokens gives 0.638 of the evidence at 1,500 tokens,
+     * against 0.590 at 256 and 0.574 at 384 (LoCoMo, whose turns are shorter, moves within 0.004):
+     * a passage's embedding stands for fewer topics. docs/BENCHMARKS.md, "Long messages".
      */
-    public static final int DEFAULT_PASSAGE_TOKENS = 256;
+    public static final int DEFAULT_PASSAGE_TOKENS = 128;
+
+    /**
+     * The default of {@link #contextPassageTokens}: 256 cl100k tokens. The default embedders read a
+     * text's first 512 wordpieces; on the BEAM sample's messages a passage counts 1.16 wordpieces
+     * per cl100k token at the median and up to 2.15 (code, numbers, tables), and at 256 all but one
+     * of its 3,120 passages fit 512 wordpieces with the speaker's name before them (at 300: three;
+     * at 400: 179). A fact's context embedding from a passage of 128 tokens lost 0.017 of the BEAM
+     * sample's evidence in the best offline mode. docs/BENCHMARKS.md, "Long messages".
+     */
+    public static final int DEFAULT_CONTEXT_PASSAGE_TOKENS = 256;
 
     private Storage openedStorage;
     private StorageFactory storageFactory;
@@ -309,6 +329,7 @@ public final class Engram {
     private boolean sourceContext = true;
     private boolean contextEmbeddings;
     private int passageTokens = DEFAULT_PASSAGE_TOKENS;
+    private int contextPassageTokens = DEFAULT_CONTEXT_PASSAGE_TOKENS;
     private int maxTextLength = DEFAULT_MAX_TEXT_LENGTH;
     private int maxMessagesPerAdd = 1000;
     private Duration indexCommitInterval = Duration.ofSeconds(2);
@@ -502,19 +523,32 @@ public final class Engram {
     }
 
     /**
-     * The most tokens (by {@link #tokenCounter}) of one passage of a long message; default {@value
-     * #DEFAULT_PASSAGE_TOKENS}. An embedder reads only a text's first few hundred tokens (512
-     * wordpieces for the default ones), so a longer message is split into passages ({@code
-     * dev.engram.text.Passages}: at paragraph breaks, then lines, sentences and words, never inside
-     * a code block or a list item that fits): without an extractor ({@code infer=false}, or {@code
-     * VerbatimInference}) each passage becomes a memory of its own, with the message's provenance
-     * and its offsets in the message ({@link MemoryItem#PASSAGE_START}); the source context of a
-     * memory drawn from a long message is the passage that holds it. A message within the limit is
-     * stored whole, as before. Choose it so that a passage, with the speaker's name before it, fits
-     * the embedder's window in its own tokens. Must be at least 1.
+     * The most tokens (by {@link #tokenCounter}) of one passage of a long message kept as said;
+     * default {@value #DEFAULT_PASSAGE_TOKENS}. An embedder reads only a text's first few hundred
+     * tokens (512 wordpieces for the default ones) and one vector stands for all of it, so a longer
+     * message is split into passages ({@code dev.engram.text.Passages}: at paragraph breaks, then
+     * lines, sentences and words, never inside a code block or a list item that fits): without an
+     * extractor ({@code infer=false}, or {@code VerbatimInference}) each passage becomes a memory
+     * of its own, with the message's provenance and its offsets in the message ({@link
+     * MemoryItem#PASSAGE_START}), and the offline extractor keeps a long message without a fact as
+     * such passages. A passage is its own context: it has no source context. A message within the
+     * limit is stored whole, as before. Must be at least 1; see also {@link #contextPassageTokens}.
      */
     public Builder passageTokens(int n) {
       this.passageTokens = n;
+      return this;
+    }
+
+    /**
+     * The most tokens (by {@link #tokenCounter}) of the passage of a long message that gives a
+     * memory drawn from it (an extracted fact) its source context, and with {@link
+     * #contextEmbeddings} its context embedding; default {@value #DEFAULT_CONTEXT_PASSAGE_TOKENS}.
+     * Choose it so that a passage, with the speaker's name before it, fits the embedder's window in
+     * its own tokens. A message within this limit is the whole context of a memory drawn from it,
+     * with the message before it. Must be at least 1.
+     */
+    public Builder contextPassageTokens(int n) {
+      this.contextPassageTokens = n;
       return this;
     }
 
@@ -643,6 +677,7 @@ public final class Engram {
       positive("windowSize", windowSize);
       positive("maxTextLength", maxTextLength);
       positive("passageTokens", passageTokens);
+      positive("contextPassageTokens", contextPassageTokens);
       positive("maxMessagesPerAdd", maxMessagesPerAdd);
       positive("asyncThreads", asyncThreads);
       if (indexCommitInterval.isNegative() || indexCommitInterval.isZero()) {

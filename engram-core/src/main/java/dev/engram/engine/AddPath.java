@@ -312,7 +312,7 @@ final class AddPath {
     final List<String> addedRelations = new ArrayList<>();
     final List<String> invalidatedRelations = new ArrayList<>();
     ChangeSet.WindowAppend window;
-    private final int passageTokens;
+    private final int contextPassageTokens;
     private final TokenCounter counter;
     private final Map<String, List<Passage>> passages = new HashMap<>();
 
@@ -322,23 +322,25 @@ final class AddPath {
      */
     final Map<String, String> contextEmbeddingTexts = new HashMap<>();
 
-    Staged(AddRequest request, int passageTokens, TokenCounter counter) {
+    Staged(AddRequest request, int contextPassageTokens, TokenCounter counter) {
       this.request = request;
-      this.passageTokens = passageTokens;
+      this.contextPassageTokens = contextPassageTokens;
       this.counter = counter;
     }
 
     /**
-     * The passages of a message content longer than the passage limit, none for a shorter one; each
-     * content split once per add, however many memories it gives.
+     * The passages of a message content longer than the context passage limit ({@link
+     * dev.engram.Engram.Config#contextPassageTokens()}), none for a shorter one: where a memory
+     * drawn from it finds its source context. Each content split once per add, however many
+     * memories it gives.
      */
     List<Passage> passagesOf(String content) {
       return passages.computeIfAbsent(
           content,
           c ->
-              counter.count(c) <= passageTokens
+              counter.count(c) <= contextPassageTokens
                   ? List.of()
-                  : Passages.split(c, passageTokens, counter));
+                  : Passages.split(c, contextPassageTokens, counter));
     }
 
     List<MemoryEvent> events() {
@@ -394,8 +396,8 @@ final class AddPath {
   }
 
   private Staged stage(String tenant, AddRequest r, Optional<Message> previous) {
-    Staged s = new Staged(r, engine.config.passageTokens(), engine.config.tokenCounter());
-    List<PlannedChange> plan = r.infer() ? infer(tenant, r, s.usage) : verbatim(r, s);
+    Staged s = new Staged(r, engine.config.contextPassageTokens(), engine.config.tokenCounter());
+    List<PlannedChange> plan = r.infer() ? infer(tenant, r, s.usage) : verbatim(r);
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
@@ -425,7 +427,9 @@ final class AddPath {
                     tenant,
                     item,
                     new float[0],
-                    sourceContext(s, item.id(), previous, a.sourceIds(), text)),
+                    a.metadata().containsKey(MemoryItem.PASSAGE_START)
+                        ? "" // a passage of a long message is its own context
+                        : sourceContext(s, item.id(), previous, a.sourceIds(), text)),
                 a.actorId(),
                 a.role(),
                 pipeline));
@@ -507,16 +511,18 @@ final class AddPath {
 
   /**
    * An {@code infer=false} add: each non-system message verbatim, a long one as its passages
-   * ({@link VerbatimPassages}), split once for the memories and their source contexts ({@link
-   * Staged#passagesOf}).
+   * ({@link VerbatimPassages}, at the passage limit {@link
+   * dev.engram.Engram.Config#passageTokens()}).
    */
-  private static List<PlannedChange> verbatim(AddRequest r, Staged s) {
+  private List<PlannedChange> verbatim(AddRequest r) {
     List<PlannedChange> out = new ArrayList<>();
     for (Message m : r.messages()) {
       if (m.role() == Role.SYSTEM) {
         continue;
       }
-      out.addAll(VerbatimPassages.of(m, r.timestamp(), s::passagesOf));
+      out.addAll(
+          VerbatimPassages.of(
+              m, r.timestamp(), engine.config.passageTokens(), engine.config.tokenCounter()));
     }
     return out;
   }

@@ -30,14 +30,15 @@ import java.util.regex.Pattern;
  * System messages are left out. A context holds at most {@value #MAX_MESSAGES} messages (the first
  * ones), each up to {@value #MAX_MESSAGE_CHARACTERS} characters.
  *
- * <p>A source message longer than the passage limit ({@link
- * dev.engram.Engram.Builder#passageTokens}) gives only the passage that holds the memory: the one
- * its text is in, else the one that shares most of its words. So a memory from the end of a long
- * message has the words around it as its context, not the message's opening; and a memory that is
- * itself a passage adds none of it. When the memory's first source message is long, the message
+ * <p>A source message longer than the context passage limit ({@link
+ * dev.engram.Engram.Builder#contextPassageTokens}) gives only the passage that holds the memory:
+ * the one its text is in, else the one that shares most of its words. So a memory from the end of a
+ * long message has the words around it as its context, not the message's opening; and a memory that
+ * is itself a passage adds none of it. When the memory's first source message is long, the message
  * before is left out too: it is about the long message as a whole, not about the passage that holds
- * the memory. A passage of a long message stored verbatim therefore has no context at all (and,
- * with context embeddings, no context embedding). Given to every passage of an assistant's long
+ * the memory. A passage of a long message stored verbatim (split at {@link
+ * dev.engram.Engram.Builder#passageTokens}) is not drawn a context at all by the add path (and,
+ * with context embeddings, has no context embedding). Given to every passage of an assistant's long
  * answer, the user's question before it lifted them all above the user's turn that held the fact:
  * on the BEAM sample, raw turns found less evidence with the {@code context} ranking step than
  * without it; left out for the first passage too, they find 0.045 more at 500 tokens and 0.021 more

@@ -10,39 +10,26 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The verbatim memories of one message: the message whole when it is within the passage limit
  * ({@link dev.engram.Engram.Builder#passageTokens}), else one memory per passage ({@link
  * Passages}), each with the message's provenance (speaker, role, event time, source ids) and its
  * offsets in the message's content ({@link MemoryItem#PASSAGE_START}, {@link
- * MemoryItem#PASSAGE_END}). Shared by the raw add path and {@link VerbatimInference}.
+ * MemoryItem#PASSAGE_END}); such a passage is its own context (the add path draws it no source
+ * context). Shared by the raw add path and {@link VerbatimInference}.
  */
 final class VerbatimPassages {
   private VerbatimPassages() {}
 
   static List<MemoryInference.Add> of(
       Message m, Instant requestTimestamp, int passageTokens, TokenCounter counter) {
-    return of(
-        m,
-        requestTimestamp,
-        content ->
-            counter.count(content) <= passageTokens
-                ? List.of()
-                : Passages.split(content, passageTokens, counter));
-  }
-
-  /**
-   * The verbatim memories of {@code m}, its content's passages given by {@code passagesOf} (none
-   * for a content within the passage limit): so an add that needs a long message's passages again
-   * (its memories' source contexts) splits it once ({@code AddPath}).
-   */
-  static List<MemoryInference.Add> of(
-      Message m, Instant requestTimestamp, Function<String, List<Passage>> passagesOf) {
     Messages.Source src = Messages.source(m, requestTimestamp);
     String content = m.content();
-    List<Passage> passages = passagesOf.apply(content);
+    List<Passage> passages =
+        counter.count(content) <= passageTokens
+            ? List.of()
+            : Passages.split(content, passageTokens, counter);
     if (passages.isEmpty()) {
       return List.of(
           new MemoryInference.Add(

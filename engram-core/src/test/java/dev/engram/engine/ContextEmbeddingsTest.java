@@ -171,7 +171,7 @@ class ContextEmbeddingsTest {
             .embedder(EMBEDDER)
             .inference(scripted)
             .contextEmbeddings(true)
-            .passageTokens(30)
+            .contextPassageTokens(30)
             .build()) {
       current = memory;
       String opening = "We compared bike routes through the hills and the river valley. ".repeat(8);

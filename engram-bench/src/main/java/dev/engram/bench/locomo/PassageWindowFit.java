@@ -20,13 +20,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How the passage limit ({@link Engram.Builder#passageTokens}, in cl100k tokens) fits the default
- * embedder's window of 512 wordpieces: every turn of a LoCoMo-format file is split at each limit
- * and each passage, as the engine embeds it ({@code speaker: passage}), is tokenised by bge-small's
- * own tokenizer without truncation. Prints, per limit, the passages, how many exceed 512 wordpieces
- * (whose end the embedder does not read), the longest, and the wordpieces per cl100k token of
- * passages over 50 tokens (median, p95, p99, maximum). {@code java -cp engram.jar
- * dev.engram.bench.locomo.PassageWindowFit FILE [LIMIT...]} (default limits 256 300 400).
+ * How the passage limits ({@link Engram.Builder#passageTokens} and {@link
+ * Engram.Builder#contextPassageTokens}, in cl100k tokens) fit the default embedder's window of 512
+ * wordpieces: every turn of a LoCoMo-format file is split at each limit and each passage, as the
+ * engine embeds it ({@code speaker: passage}), is tokenised by bge-small's own tokenizer without
+ * truncation. Prints, per limit, the passages, how many exceed 512 wordpieces (whose end the
+ * embedder does not read), the longest, and the wordpieces per cl100k token of passages over 50
+ * tokens (median, p95, p99, maximum). {@code java -cp engram.jar
+ * dev.engram.bench.locomo.PassageWindowFit FILE [LIMIT...]} (default limits 128 256 300 400: the
+ * two defaults, then longer).
  */
 public final class PassageWindowFit {
   private static final int WINDOW = 512;
@@ -49,7 +51,12 @@ public final class PassageWindowFit {
       limits.add(Integer.parseInt(args[i]));
     }
     if (limits.isEmpty()) {
-      limits = List.of(Engram.Builder.DEFAULT_PASSAGE_TOKENS, 300, 400);
+      limits =
+          List.of(
+              Engram.Builder.DEFAULT_PASSAGE_TOKENS,
+              Engram.Builder.DEFAULT_CONTEXT_PASSAGE_TOKENS,
+              300,
+              400);
     }
     byte[] json;
     try (InputStream in =
