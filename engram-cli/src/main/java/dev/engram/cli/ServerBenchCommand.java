@@ -121,6 +121,16 @@ final class ServerBenchCommand extends ReportingBenchCommand {
   int adds;
 
   @Option(
+      names = "--add-warm-up",
+      paramLabel = "N",
+      defaultValue = "4000",
+      description =
+          "Adds each way before the adds are timed, from one client and again from the concurrent"
+              + " clients, into scopes of their own (default: ${DEFAULT-VALUE}: without them the"
+              + " JIT compiler still compiled the add path while the adds were timed).")
+  int addWarmUp;
+
+  @Option(
       names = "--embedder",
       paramLabel = "hash|onnx",
       defaultValue = "onnx",
@@ -174,6 +184,7 @@ final class ServerBenchCommand extends ReportingBenchCommand {
             clients,
             searches,
             adds,
+            addWarmUp,
             dir,
             load);
     Embedder e = embedder.create();

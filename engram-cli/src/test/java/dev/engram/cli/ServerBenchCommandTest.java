@@ -43,6 +43,8 @@ class ServerBenchCommandTest {
             "30",
             "--adds",
             "12",
+            "--add-warm-up",
+            "5",
             "--data-dir",
             data.toString(),
             "--out",
@@ -91,6 +93,24 @@ class ServerBenchCommandTest {
     }
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("server.db"))).isTrue();
+    // the warm-up's adds went into scopes of their own, each way, from one client and from three
+    try (dev.engram.Memory left =
+        dev.engram.Engram.builder()
+            .storage(dev.engram.embedded.EmbeddedStorage.at(data))
+            .embedder(dev.engram.bench.scale.HashingEmbedder.create())
+            .build()) {
+      for (String user :
+          new String[] {
+            "bench-warm-up-in-process-1",
+            "bench-warm-up-http-1",
+            "bench-warm-up-in-process-3",
+            "bench-warm-up-http-3"
+          }) {
+        assertThat(left.list(dev.engram.ListRequest.of(dev.engram.Scope.user(user))).items())
+            .as(user)
+            .hasSize(5);
+      }
+    }
   }
 
   /**
@@ -118,6 +138,8 @@ class ServerBenchCommandTest {
             "40",
             "--adds",
             "12",
+            "--add-warm-up",
+            "2",
             "--data-dir",
             data.toString(),
             "--json");
@@ -148,7 +170,9 @@ class ServerBenchCommandTest {
             "--searches",
             "4",
             "--adds",
-            "2");
+            "2",
+            "--add-warm-up",
+            "0");
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out())
         .contains("| measure | in process | over HTTP | difference / ratio |")
@@ -179,5 +203,9 @@ class ServerBenchCommandTest {
         Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--latency-searches", "0");
     assertThat(latency.exitCode()).isEqualTo(2);
     assertThat(latency.err()).contains("latency-searches").contains("must be at least 1, got 0");
+    Cli.Result addWarmUp =
+        Cli.raw("bench", "server", "--data", DATA, "--embedder", "hash", "--add-warm-up", "-1");
+    assertThat(addWarmUp.exitCode()).isEqualTo(2);
+    assertThat(addWarmUp.err()).contains("add-warm-up").contains("must be at least 0, got -1");
   }
 }

@@ -47,6 +47,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       (a quarter each); latency percentiles of each and the difference;
  *   <li>throughput: {@code clients} concurrent clients searching until {@code throughputSearches}
  *       are done, each way;
+ *   <li>add warm-up: {@code addWarmUp} adds each way from one client, then as many from {@code
+ *       clients} clients, into scopes of their own (the add path's request handling, event writes
+ *       and index updates compiled before they are timed, as the searches' are);
  *   <li>adds with infer=false of single turns, one client (rates and latencies) and {@code clients}
  *       clients, each way (into scopes of their own).
  * </ol>
@@ -94,6 +97,8 @@ public final class ServerBench {
    * @param clients concurrent clients for the throughput figures
    * @param throughputSearches searches timed each way with {@code clients} clients
    * @param adds adds timed each way and per client count
+   * @param addWarmUp adds each way before the adds are timed, from one client and again from {@code
+   *     clients}
    * @param dataDir an empty or new directory for the memory
    * @param load what sends the concurrent clients' requests
    */
@@ -108,6 +113,7 @@ public final class ServerBench {
       int clients,
       int throughputSearches,
       int adds,
+      int addWarmUp,
       Path dataDir,
       LoadTool load) {
     public Options {
@@ -123,6 +129,7 @@ public final class ServerBench {
       positive("clients", clients);
       positive("searches", throughputSearches);
       positive("adds", adds);
+      atLeast("add-warm-up", addWarmUp, 0);
       if (topK > SearchRequest.MAX_TOP_K) {
         throw new ValidationException(
             "top-k", "must be at most " + SearchRequest.MAX_TOP_K + ", got " + topK);
@@ -202,6 +209,7 @@ public final class ServerBench {
         ServerBenchReport.Latencies latency = searchLatency(memory, http, scope, queries, o);
         ServerBenchReport.Rates throughput =
             searchThroughput(memory, concurrent, scope, queries, o);
+        warmUpAdds(memory, http, concurrent, turns, o);
         Timed[] one = addRuns(memory, (job, inProcessSeconds) -> http.run(job), turns, 1, o.adds());
         Timed[] many = addRuns(memory, concurrent, turns, o.clients(), o.adds());
         ServerBenchReport.Adds adds =
@@ -315,30 +323,58 @@ public final class ServerBench {
   }
 
   /**
+   * The add warm-up: {@code o.addWarmUp()} adds each way from one client, then from {@code
+   * o.clients()} (over HTTP from the load tool that times the add rates), each pass into a scope of
+   * its own.
+   */
+  private static void warmUpAdds(
+      Memory memory,
+      HttpLoadProcess http,
+      HttpBlock concurrent,
+      List<AddRequest> turns,
+      Options o) {
+    int n = o.addWarmUp();
+    if (n == 0) {
+      return;
+    }
+    concurrently(1, 0, n, add(memory, Scope.user("bench-warm-up-in-process-1"), turns));
+    http.run(new Job("add", "bench-warm-up-http-1", 0, 0, n, 1));
+    Timed inProcess =
+        concurrently(
+            o.clients(),
+            0,
+            n,
+            add(memory, Scope.user("bench-warm-up-in-process-" + o.clients()), turns));
+    concurrent.run(
+        new Job("add", "bench-warm-up-http-" + o.clients(), 0, 0, n, o.clients()),
+        inProcess.seconds());
+  }
+
+  /**
    * Adds with infer=false, each way into a scope of its own; the rates and (one client) the
    * latencies.
    */
   private static Timed[] addRuns(
       Memory memory, HttpBlock http, List<AddRequest> turns, int clients, int adds) {
-    Scope inScope = Scope.user("bench-adds-in-process-" + clients);
     String httpUser = "bench-adds-http-" + clients;
+    Operation add = add(memory, Scope.user("bench-adds-in-process-" + clients), turns);
     return alternating(
         adds,
-        (from, to) ->
-            concurrently(
-                clients,
-                from,
-                to,
-                i ->
-                    memory.add(
-                        AddRequest.builder(inScope)
-                            .messages(List.of(Message.user(text(turns, i))))
-                            .infer(false)
-                            .build())),
+        (from, to) -> concurrently(clients, from, to, add),
         (from, to, inProcess) ->
             timedCpu(
                 () ->
                     http.run(new Job("add", httpUser, 0, from, to, clients), inProcess.seconds())));
+  }
+
+  /** Add {@code i}: turn {@code i} (in turn) alone, infer=false, into {@code scope}. */
+  private static Operation add(Memory memory, Scope scope, List<AddRequest> turns) {
+    return i ->
+        memory.add(
+            AddRequest.builder(scope)
+                .messages(List.of(Message.user(text(turns, i))))
+                .infer(false)
+                .build());
   }
 
   /** The rates and CPU costs of runs timed in process ({@code timed[0]}) and over HTTP. */

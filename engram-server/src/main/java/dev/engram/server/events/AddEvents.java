@@ -32,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -206,13 +207,14 @@ public final class AddEvents implements AutoCloseable {
   public AddEvent runNow(String tenant, AddRequest request) {
     String id = UUID.randomUUID().toString();
     Instant now = clock.instant();
-    AddEvent event =
-        AddEvent.pending(id, tenant, AddBody.toJson(AddBody.withSourceIds(request, id)), now);
+    AddRequest withIds = AddBody.withSourceIds(request, id);
+    AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(withIds), now);
     running.add(id);
     try {
       store.insertClaimed(event, new Lease(owner, now.plus(lease)));
-      // The event as stored, without reading it back, unless another server took it over meanwhile.
-      return run(event, true).orElseGet(() -> store.get(tenant, id).orElseThrow());
+      // The event as stored, without reading it back, unless another server took it over meanwhile;
+      // run from the request in hand, which its stored payload only copies.
+      return run(event, () -> withIds, true).orElseGet(() -> store.get(tenant, id).orElseThrow());
     } finally {
       running.remove(id);
     }
@@ -295,7 +297,7 @@ public final class AddEvents implements AutoCloseable {
           return true;
         }
       }
-      run(e, false);
+      run(e, () -> AddBody.fromJson(e.payload()), false);
       return true;
     } finally {
       running.remove(e.id());
@@ -312,13 +314,14 @@ public final class AddEvents implements AutoCloseable {
 
   /**
    * Runs a claimed event and records its outcome; the event as recorded when it succeeded and this
-   * instance still held it, else empty (failed, or taken over by another server).
+   * instance still held it, else empty (failed, or taken over by another server). {@code request}
+   * gives the event's request (read from its payload inside the failure handling, so a payload that
+   * cannot be read fails the event).
    */
-  private Optional<AddEvent> run(AddEvent e, boolean rethrow) {
+  private Optional<AddEvent> run(AddEvent e, Supplier<AddRequest> request, boolean rethrow) {
     long start = System.nanoTime();
     try {
-      AddRequest request = AddBody.fromJson(e.payload());
-      AddResult result = tenant(e.tenant()).add(request);
+      AddResult result = tenant(e.tenant()).add(request.get());
       metrics.add(System.nanoTime() - start, result.usage());
       if (result.usage().llmCalls() > 0) {
         model.succeeded();
