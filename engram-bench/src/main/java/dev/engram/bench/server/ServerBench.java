@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /**
  * {@code engram bench server}: what the REST server costs over the engine. One LoCoMo
@@ -259,8 +260,8 @@ public final class ServerBench {
   }
 
   /**
-   * Searches untimed, each way: from one client, then from the concurrent clients (over HTTP from
-   * the load tool the rates come from, for as long as the same searches took in process).
+   * Searches untimed, each way: from one client, then from the concurrent clients ({@link
+   * #untimed}).
    */
   private static void warmUp(
       Memory memory,
@@ -269,17 +270,38 @@ public final class ServerBench {
       Scope scope,
       List<String> queries,
       Options o) {
-    if (o.warmUp() == 0) {
-      return;
-    }
     String user = scope.userId().orElseThrow();
     Operation search =
         i -> memory.search(request(scope, queries.get(i % queries.size()), o.topK()));
-    concurrently(1, 0, o.warmUp(), search);
-    http.run(new Job("search", user, o.topK(), 0, o.warmUp(), 1));
-    Timed inProcess = concurrently(o.clients(), 0, o.warmUp(), search);
-    concurrent.run(
-        new Job("search", user, o.topK(), 0, o.warmUp(), o.clients()), inProcess.seconds());
+    untimed(
+        http,
+        concurrent,
+        o.clients(),
+        clients -> search,
+        clients -> new Job("search", user, o.topK(), 0, o.warmUp(), clients),
+        o.warmUp());
+  }
+
+  /**
+   * Runs {@code n} operations untimed each way, from one client and then from {@code clients}: in
+   * process ({@code inProcess} for a client count), then over HTTP ({@code overHttp}'s job; the
+   * concurrent one from the load tool the rates come from, for as long as the same work took in
+   * process), so that both request paths are compiled before anything is timed.
+   */
+  private static void untimed(
+      HttpLoadProcess http,
+      HttpBlock concurrent,
+      int clients,
+      IntFunction<Operation> inProcess,
+      IntFunction<Job> overHttp,
+      int n) {
+    if (n == 0) {
+      return;
+    }
+    concurrently(1, 0, n, inProcess.apply(1));
+    http.run(overHttp.apply(1));
+    Timed timed = concurrently(clients, 0, n, inProcess.apply(clients));
+    concurrent.run(overHttp.apply(clients), timed.seconds());
   }
 
   private static ServerBenchReport.Latencies searchLatency(
@@ -333,21 +355,13 @@ public final class ServerBench {
       HttpBlock concurrent,
       List<AddRequest> turns,
       Options o) {
-    int n = o.addWarmUp();
-    if (n == 0) {
-      return;
-    }
-    concurrently(1, 0, n, add(memory, Scope.user("bench-warm-up-in-process-1"), turns));
-    http.run(new Job("add", "bench-warm-up-http-1", 0, 0, n, 1));
-    Timed inProcess =
-        concurrently(
-            o.clients(),
-            0,
-            n,
-            add(memory, Scope.user("bench-warm-up-in-process-" + o.clients()), turns));
-    concurrent.run(
-        new Job("add", "bench-warm-up-http-" + o.clients(), 0, 0, n, o.clients()),
-        inProcess.seconds());
+    untimed(
+        http,
+        concurrent,
+        o.clients(),
+        clients -> add(memory, Scope.user("bench-warm-up-in-process-" + clients), turns),
+        clients -> new Job("add", "bench-warm-up-http-" + clients, 0, 0, o.addWarmUp(), clients),
+        o.addWarmUp());
   }
 
   /**
