@@ -1,6 +1,7 @@
 package dev.engram.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.server.events.AddEvent;
 import dev.engram.server.events.AddEventStore;
@@ -134,19 +135,17 @@ public abstract class AddEventStoreContract {
   }
 
   @Test
-  void renewalsKeepAnOwnersEventsAndAClaimedInsertIsNotClaimable() {
+  void renewalsKeepAnOwnersRunningEvents() {
     AddEventStore events = open();
     events.insert(pending("e1", "acme", 1));
+    events.insert(pending("e2", "acme", 2));
     Instant now = T0.plusSeconds(10);
     events.claimNext(lease("a", now), now).orElseThrow();
-    events.insertClaimed(pending("sync", "acme", 11), lease("a", T0.plusSeconds(11)));
-    assertThat(events.get("acme", "sync").orElseThrow().status()).isEqualTo(EventStatus.RUNNING);
-    assertThat(events.get("acme", "sync").orElseThrow().startedAt()).contains(T0.plusSeconds(11));
+    events.claimNext(lease("a", now), now).orElseThrow();
 
     Instant later = now.plus(LEASE).minusSeconds(1);
-    assertThat(events.renewLeases(lease("a", later), List.of("e1", "sync", "unknown")))
-        .isEqualTo(2);
-    assertThat(events.renewLeases(lease("nobody", later), List.of("e1", "sync"))).isZero();
+    assertThat(events.renewLeases(lease("a", later), List.of("e1", "e2", "unknown"))).isEqualTo(2);
+    assertThat(events.renewLeases(lease("nobody", later), List.of("e1", "e2"))).isZero();
     assertThat(events.renewLeases(lease("a", later), List.of())).isZero();
     Instant pastFirstLease = now.plus(LEASE).plusSeconds(30);
     assertThat(events.claimNext(lease("b", pastFirstLease), pastFirstLease))
@@ -160,7 +159,46 @@ public abstract class AddEventStoreContract {
     events
         .claimNext(lease("b", pastRenewal), pastRenewal)
         .ifPresent(c -> taken.add(c.event().id()));
-    assertThat(taken).containsExactly("e1", "sync");
+    assertThat(taken).containsExactly("e1", "e2");
+  }
+
+  @Test
+  void aFinishedInsertRoundTripsAndIsNeverClaimedRenewedOrFinishedAgain() {
+    AddEventStore events = open();
+    AddEvent created = pending("sync", "acme", 11);
+    AddEvent done = created.succeeded("{\"results\": []}", T0.plusSeconds(11), T0.plusSeconds(12));
+    AddEvent failed =
+        pending("bad", "acme", 13).failed("model: timeout", T0.plusSeconds(13), T0.plusSeconds(14));
+    events.insertFinished(done, "a");
+    events.insertFinished(failed, "a");
+
+    assertThat(events.get("acme", "sync")).contains(done);
+    assertThat(events.get("acme", "bad")).contains(failed);
+    assertThat(events.get("other", "sync")).isEmpty();
+    assertThat(events.countPending()).isZero();
+    assertThat(events.countUnfinished()).isZero();
+    Instant muchLater = T0.plus(LEASE.multipliedBy(10));
+    assertThat(events.claimNext(lease("b", muchLater), muchLater)).isEmpty();
+    assertThat(events.endAllLeases(muchLater)).isZero();
+    assertThat(events.claimNext(lease("b", muchLater), muchLater)).isEmpty();
+    assertThat(events.renewLeases(lease("a", muchLater), List.of("sync", "bad"))).isZero();
+    assertThat(events.markFailed("sync", "a", "late", muchLater)).isFalse();
+    assertThat(events.markSucceeded("bad", "a", "{}", muchLater)).isFalse();
+    assertThat(events.get("acme", "sync")).contains(done);
+    assertThat(events.get("acme", "bad")).contains(failed);
+  }
+
+  @Test
+  void onlyPendingEventsAreInsertedAsNewAndOnlyFinishedOnesAsFinished() {
+    AddEventStore events = open();
+    AddEvent done = pending("sync", "acme", 1).succeeded("{}", T0, T0);
+    assertThatThrownBy(() -> events.insert(done))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PENDING");
+    assertThatThrownBy(() -> events.insertFinished(pending("p", "acme", 1), "a"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("SUCCEEDED or FAILED");
+    assertThat(events.count("acme")).isZero();
   }
 
   @Test

@@ -53,4 +53,32 @@ public record AddEvent(
         Optional.empty(),
         Optional.empty());
   }
+
+  /** This event finished with mem0's results JSON, started and completed at the given times. */
+  public AddEvent succeeded(String resultsJson, Instant startedAt, Instant completedAt) {
+    return new AddEvent(
+        id,
+        tenant,
+        EventStatus.SUCCEEDED,
+        payload,
+        Optional.of(resultsJson),
+        Optional.empty(),
+        createdAt,
+        Optional.of(startedAt),
+        Optional.of(completedAt));
+  }
+
+  /** This event failed for the reason given, started and completed at the given times. */
+  public AddEvent failed(String reason, Instant startedAt, Instant completedAt) {
+    return new AddEvent(
+        id,
+        tenant,
+        EventStatus.FAILED,
+        payload,
+        Optional.empty(),
+        Optional.of(reason),
+        createdAt,
+        Optional.of(startedAt),
+        Optional.of(completedAt));
+  }
 }

@@ -19,14 +19,21 @@ import java.util.Optional;
  */
 public interface AddEventStore extends AutoCloseable {
 
-  /** Stores a new PENDING event (committed when this returns); any server may claim it. */
+  /**
+   * Stores a new PENDING event (committed when this returns); any server may claim it.
+   *
+   * @throws IllegalArgumentException if the event is not PENDING
+   */
   void insert(AddEvent event);
 
   /**
-   * Stores a new event already claimed by {@code lease}'s owner (RUNNING, started at the event's
-   * creation time), for an add its server runs at once.
+   * Stores an event that has already finished (SUCCEEDED with its results or FAILED with its error,
+   * with its start and completion times), for an add its server ran at once ({@code owner}); no
+   * server ever claims it.
+   *
+   * @throws IllegalArgumentException if the event is not finished
    */
-  void insertClaimed(AddEvent event, Lease lease);
+  void insertFinished(AddEvent event, String owner);
 
   /**
    * Claims the oldest event that is PENDING, or RUNNING under a lease that ended at or before

@@ -201,22 +201,28 @@ public final class AddEvents implements AutoCloseable {
   }
 
   /**
-   * Runs an add now (claimed by this instance from the start), recording it as an event too;
-   * returns it finished.
+   * Runs an add now, on the calling thread, and records it as a finished event in one write;
+   * returns it SUCCEEDED, or rethrows the add's failure once the FAILED event is recorded. Nothing
+   * is recorded before the add runs: the engine's add commits all of its writes or none, so a kill
+   * before the answer leaves either the whole add without its event, or nothing, and the client,
+   * which got no answer, decides whether to send it again.
    */
   public AddEvent runNow(String tenant, AddRequest request) {
     String id = UUID.randomUUID().toString();
     Instant now = clock.instant();
     AddRequest withIds = AddBody.withSourceIds(request, id);
     AddEvent event = AddEvent.pending(id, tenant, AddBody.toJson(withIds), now);
-    running.add(id);
     try {
-      store.insertClaimed(event, new Lease(owner, now.plus(lease)));
-      // The event as stored, without reading it back, unless another server took it over meanwhile;
-      // run from the request in hand, which its stored payload only copies.
-      return run(event, () -> withIds, true).orElseGet(() -> store.get(tenant, id).orElseThrow());
-    } finally {
-      running.remove(id);
+      AddEvent done = event.succeeded(execute(tenant, withIds), now, clock.instant());
+      store.insertFinished(done, owner);
+      return done;
+    } catch (AddFailure f) {
+      try {
+        store.insertFinished(event.failed(f.reason(), now, clock.instant()), owner);
+      } catch (RuntimeException storeFailure) {
+        f.getCause().addSuppressed(storeFailure);
+      }
+      throw f.rethrown();
     }
   }
 
@@ -297,7 +303,7 @@ public final class AddEvents implements AutoCloseable {
           return true;
         }
       }
-      run(e, () -> AddBody.fromJson(e.payload()), false);
+      run(e);
       return true;
     } finally {
       running.remove(e.id());
@@ -313,53 +319,72 @@ public final class AddEvents implements AutoCloseable {
   }
 
   /**
-   * Runs a claimed event and records its outcome; the event as recorded when it succeeded and this
-   * instance still held it, else empty (failed, or taken over by another server). {@code request}
-   * gives the event's request (read from its payload inside the failure handling, so a payload that
-   * cannot be read fails the event).
+   * Runs a claimed event and records its outcome (unless another server took it over meanwhile).
+   * The request is read from the event's payload inside the failure handling, so a payload that
+   * cannot be read fails the event.
    */
-  private Optional<AddEvent> run(AddEvent e, Supplier<AddRequest> request, boolean rethrow) {
+  private void run(AddEvent e) {
+    try {
+      String results = execute(e.tenant(), () -> AddBody.fromJson(e.payload()));
+      finish(store.markSucceeded(e.id(), owner, results, clock.instant()), e);
+    } catch (AddFailure f) {
+      finish(store.markFailed(e.id(), owner, f.reason(), clock.instant()), e);
+    }
+  }
+
+  /**
+   * Runs a tenant's add and counts it in the metrics; mem0's results JSON.
+   *
+   * @throws AddFailure carrying the add's failure and the reason an event records for it
+   */
+  private String execute(String tenant, AddRequest request) {
+    return execute(tenant, () -> request);
+  }
+
+  private String execute(String tenant, Supplier<AddRequest> request) {
     long start = System.nanoTime();
     try {
-      AddResult result = tenant(e.tenant()).add(request.get());
+      AddResult result = tenant(tenant).add(request.get());
       metrics.add(System.nanoTime() - start, result.usage());
       if (result.usage().llmCalls() > 0) {
         model.succeeded();
       }
-      String results = MemoryJson.write(MemoryJson.addResult(result));
-      Instant at = clock.instant();
-      boolean ours = store.markSucceeded(e.id(), owner, results, at);
-      finish(ours, e);
-      return ours
-          ? Optional.of(
-              new AddEvent(
-                  e.id(),
-                  e.tenant(),
-                  EventStatus.SUCCEEDED,
-                  e.payload(),
-                  Optional.of(results),
-                  Optional.empty(),
-                  e.createdAt(),
-                  Optional.of(e.startedAt().orElse(e.createdAt())),
-                  Optional.of(at)))
-          : Optional.empty();
+      return MemoryJson.write(MemoryJson.addResult(result));
     } catch (EngramException | ApiException failure) {
       if (failure instanceof LanguageModelException l) {
         model.failed(l);
       }
-      finish(store.markFailed(e.id(), owner, failure.getMessage(), clock.instant()), e);
-      if (rethrow) {
-        throw failure;
-      }
+      throw new AddFailure(
+          failure,
+          Objects.requireNonNullElse(failure.getMessage(), failure.getClass().getSimpleName()));
     } catch (RuntimeException bug) {
       String errorId = UUID.randomUUID().toString();
-      LOG.error("add event {} failed with an internal error {}", e.id(), errorId, bug);
-      finish(store.markFailed(e.id(), owner, "internal error " + errorId, clock.instant()), e);
-      if (rethrow) {
-        throw bug;
-      }
+      LOG.error("an add of tenant {} failed with an internal error {}", tenant, errorId, bug);
+      throw new AddFailure(bug, "internal error " + errorId);
     }
-    return Optional.empty();
+  }
+
+  /**
+   * An add that failed: its cause (a typed engine or API error, or a bug) and the reason its event
+   * records (the error's message, or an internal error's id).
+   */
+  private static final class AddFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String reason;
+
+    AddFailure(RuntimeException cause, String reason) {
+      super(reason, cause, false, false);
+      this.reason = reason;
+    }
+
+    String reason() {
+      return reason;
+    }
+
+    /** The add's own failure, to throw to the caller. */
+    RuntimeException rethrown() {
+      return (RuntimeException) getCause();
+    }
   }
 
   private Memory tenant(String tenant) {

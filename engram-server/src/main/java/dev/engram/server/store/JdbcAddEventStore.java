@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -78,41 +77,44 @@ public abstract class JdbcAddEventStore implements AddEventStore {
 
   @Override
   public void insert(AddEvent e) {
-    insert(e, Optional.empty());
+    if (e.status() != EventStatus.PENDING) {
+      throw new IllegalArgumentException("a new event must be PENDING, got " + e.status());
+    }
+    write("store an add event", e, Optional.empty());
   }
 
   @Override
-  public void insertClaimed(AddEvent e, Lease lease) {
-    insert(e, Optional.of(lease));
+  public void insertFinished(AddEvent e, String owner) {
+    if (e.status() != EventStatus.SUCCEEDED && e.status() != EventStatus.FAILED) {
+      throw new IllegalArgumentException(
+          "a finished event must be SUCCEEDED or FAILED, got " + e.status());
+    }
+    write("store a finished add event", e, Optional.of(owner));
   }
 
-  private void insert(AddEvent e, Optional<Lease> lease) {
+  private void write(String what, AddEvent e, Optional<String> owner) {
     db.write(
-        "store an add event",
+        what,
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "INSERT INTO "
                       + table
-                      + " (id, tenant, status, payload,"
-                      + " created_at, started_at, owner, "
-                      + leaseColumn
-                      + ", seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                      + " (id, tenant, status, payload, results, error,"
+                      + " created_at, started_at, completed_at, owner, seq)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
                       + newSeq()
                       + ")")) {
             ps.setString(1, e.id());
             ps.setString(2, e.tenant());
-            ps.setString(
-                3, lease.isPresent() ? EventStatus.RUNNING.name() : EventStatus.PENDING.name());
+            ps.setString(3, e.status().name());
             ps.setString(4, e.payload());
-            ps.setString(5, e.createdAt().toString());
-            ps.setString(6, lease.isPresent() ? e.createdAt().toString() : null);
-            ps.setString(7, lease.map(Lease::owner).orElse(null));
-            if (lease.isPresent()) {
-              ps.setLong(8, lease.get().until().toEpochMilli());
-            } else {
-              ps.setNull(8, Types.BIGINT);
-            }
+            ps.setString(5, e.results().orElse(null));
+            ps.setString(6, e.error().orElse(null));
+            ps.setString(7, e.createdAt().toString());
+            ps.setString(8, e.startedAt().map(Instant::toString).orElse(null));
+            ps.setString(9, e.completedAt().map(Instant::toString).orElse(null));
+            ps.setString(10, owner.orElse(null));
             ps.executeUpdate();
           }
           return null;
