@@ -53,6 +53,12 @@ public record MemoryItem(
   /** The metadata key of a passage's end (exclusive): {@link #PASSAGE_START}. */
   public static final String PASSAGE_END = "passage_end";
 
+  /**
+   * The metadata key of how many passages a passage's message was split into ({@link
+   * #PASSAGE_START}), which the ranking step {@value Ranking#PASSAGES} reads.
+   */
+  public static final String PASSAGE_COUNT = "passage_count";
+
   public MemoryItem {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(text, "text");

@@ -55,6 +55,12 @@ import java.util.regex.Pattern;
  *       memory matches closely (every own relevance under 0.7), asks about what the store has never
  *       heard of: it returns nothing, memories and relations alike, whatever the threshold; only
  *       where every memory among the search's first candidates names its speaker
+ *   <li>{@value #PASSAGES}: a passage of a message split into n passages ({@link
+ *       MemoryItem#PASSAGE_COUNT}) gives up {@code 0.08 * ln(n)} of its fused score: each passage
+ *       of a long message is another chance to match a query by accident (the best of n similar
+ *       draws grows with n), so without it long messages, an assistant's answers above all, crowd
+ *       out the short turns that state what was asked about. Memories without a passage count
+ *       (whole messages, extracted facts, passages imported or stored before it) keep their score
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.
@@ -67,13 +73,14 @@ public final class Ranking {
   public static final String CONTEXT = "context";
   public static final String HUBS = "hubs";
   public static final String NAMES = "names";
+  public static final String PASSAGES = "passages";
 
   /**
    * The names of the standard steps in the order a {@link #spec} lists them (the order they were
    * introduced in, not the order they run in), the names {@link #parse} knows.
    */
   public static final List<String> STEPS =
-      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES);
+      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES, PASSAGES);
 
   private static final Pattern STEP_NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -84,13 +91,15 @@ public final class Ranking {
   public static final Ranking ALL = new Ranking(STEPS);
 
   /**
-   * What a request gets when it names none: dates, context, hubs and names, the steps that gained
-   * on the LoCoMo sample without losing elsewhere. With the source context in the keyword signal,
-   * neighbours and feedback no longer gain at 1,500 tokens and lose at 500 (docs/BENCHMARKS.md);
-   * diversity finds more evidence turns within a budget but fewer of the answers' words. So those
-   * three are opt-in ({@code default,neighbours,feedback} brings back the earlier default).
+   * What a request gets when it names none: dates, context, hubs, names and passages, the steps
+   * that gained on the LoCoMo sample without losing elsewhere (passages acts only on messages split
+   * into passages, which LoCoMo's short turns never are, and gains on the BEAM sample). With the
+   * source context in the keyword signal, neighbours and feedback no longer gain at 1,500 tokens
+   * and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but
+   * fewer of the answers' words. So those three are opt-in ({@code default,neighbours,feedback}
+   * brings back the earlier default).
    */
-  public static final Ranking DEFAULT = new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES));
+  public static final Ranking DEFAULT = new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES, PASSAGES));
 
   /**
    * The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical
@@ -203,6 +212,11 @@ public final class Ranking {
     return has(NAMES);
   }
 
+  /** True if the step {@value #PASSAGES} is on. */
+  public boolean passages() {
+    return has(PASSAGES);
+  }
+
   public Ranking withNeighbours(boolean value) {
     return with(NEIGHBOURS, value);
   }
@@ -231,10 +245,14 @@ public final class Ranking {
     return with(NAMES, value);
   }
 
+  public Ranking withPassages(boolean value) {
+    return with(PASSAGES, value);
+  }
+
   /**
    * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order
-   * of {@link #STEPS} (neighbours, dates, diversity, feedback, context, hubs, names), or {@code
-   * none}; {@code parse(r.spec(), f)} equals {@code r} for a ranking of standard steps.
+   * of {@link #STEPS} (neighbours, dates, diversity, feedback, context, hubs, names, passages), or
+   * {@code none}; {@code parse(r.spec(), f)} equals {@code r} for a ranking of standard steps.
    */
   public String spec() {
     return steps.isEmpty() ? "none" : String.join(",", steps);
@@ -242,9 +260,9 @@ public final class Ranking {
 
   /**
    * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code
-   * diversity}, {@code feedback}, {@code context}, {@code hubs}, {@code names}) and the sets {@code
-   * none}, {@code all} and {@code default}, joined: {@code default,feedback} is the default steps
-   * plus feedback.
+   * diversity}, {@code feedback}, {@code context}, {@code hubs}, {@code names}, {@code passages})
+   * and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback} is
+   * the default steps plus feedback.
    *
    * @throws ValidationException naming {@code field} for an unknown name
    */

@@ -192,7 +192,8 @@ final class RankFusion {
     return out;
   }
 
-  private static List<Fused> sorted(java.util.Collection<Fused> fused) {
+  /** The candidates sorted best first, ties as in {@link #fuse}. */
+  static List<Fused> sorted(java.util.Collection<Fused> fused) {
     List<Fused> out = new ArrayList<>(fused);
     out.sort(
         Comparator.comparingDouble((Fused f) -> -f.score)

@@ -16,8 +16,9 @@ import java.util.Map;
  * ({@link dev.engram.Engram.Builder#passageTokens}), else one memory per passage ({@link
  * Passages}), each with the message's provenance (speaker, role, event time, source ids) and its
  * offsets in the message's content ({@link MemoryItem#PASSAGE_START}, {@link
- * MemoryItem#PASSAGE_END}); such a passage is its own context (the add path draws it no source
- * context). Shared by the raw add path and {@link VerbatimInference}.
+ * MemoryItem#PASSAGE_END}) and their number ({@link MemoryItem#PASSAGE_COUNT}); such a passage is
+ * its own context (the add path draws it no source context). Shared by the raw add path and {@link
+ * VerbatimInference}.
  */
 final class VerbatimPassages {
   private VerbatimPassages() {}
@@ -44,7 +45,13 @@ final class VerbatimPassages {
               m.role(),
               src.eventTime(),
               src.sourceIds(),
-              Map.of(MemoryItem.PASSAGE_START, p.start(), MemoryItem.PASSAGE_END, p.end())));
+              Map.of(
+                  MemoryItem.PASSAGE_START,
+                  p.start(),
+                  MemoryItem.PASSAGE_END,
+                  p.end(),
+                  MemoryItem.PASSAGE_COUNT,
+                  passages.size())));
     }
     return adds;
   }

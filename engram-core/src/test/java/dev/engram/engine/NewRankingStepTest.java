@@ -185,10 +185,11 @@ class NewRankingStepTest {
   @Test
   void theStandardRegistryHoldsEveryNamedStepInTheOrderTheyRun() {
     assertThat(RankingSteps.STANDARD.names())
-        .containsExactly("hubs", "context", "dates", "neighbours", "feedback", "names", "diversity")
+        .containsExactly(
+            "hubs", "context", "passages", "dates", "neighbours", "feedback", "names", "diversity")
         .containsExactlyInAnyOrderElementsOf(Ranking.STEPS);
     assertThat(Ranking.parse("default,diversity", "ranking").spec())
-        .isEqualTo("dates,diversity,context,hubs,names");
+        .isEqualTo("dates,diversity,context,hubs,names,passages");
     assertThat(Ranking.NONE.with("reversed").with(Ranking.HUBS).spec()).isEqualTo("hubs,reversed");
   }
 }

@@ -373,18 +373,19 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsDatesContextHubsAndNames() {
+  void theDefaultRunsDatesContextHubsNamesAndPassages() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking())
         .isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(Ranking.of("dates", "context", "hubs", "names"));
+        .isEqualTo(Ranking.of("dates", "context", "hubs", "names", "passages"));
     assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking"))
         .isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
     assertThat(Ranking.parse("names", "ranking")).isEqualTo(Ranking.NONE.withNames(true));
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs,names");
-    for (int bits = 0; bits < 128; bits++) {
+    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs,names,passages");
+    assertThat(Ranking.parse("passages", "ranking")).isEqualTo(Ranking.NONE.withPassages(true));
+    for (int bits = 0; bits < 1 << Ranking.STEPS.size(); bits++) {
       List<String> on = new ArrayList<>();
       for (int i = 0; i < Ranking.STEPS.size(); i++) {
         if ((bits & (1 << i)) != 0) {

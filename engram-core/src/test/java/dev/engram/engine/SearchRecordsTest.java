@@ -126,13 +126,12 @@ class SearchRecordsTest {
             .search(
                 SearchRequest.builder(CHAT, "which instrument is she learning")
                     .maxTokens(60)
-                    .ranking(Ranking.ALL.withHubs(false))
+                    .ranking(Ranking.ALL.withHubs(false).withPassages(false))
                     .build())
             .hits();
     assertThat(hits).isNotEmpty();
     // the neighbours' anchors, the memories near them and the feedback's best hits are read before
-    // the hits are
-    // chosen; every id reaches the store once
+    // the hits are chosen; every id reaches the store once
     assertThat(reads.size()).isGreaterThanOrEqualTo(2);
     List<String> all = reads.stream().flatMap(List::stream).toList();
     assertThat(all).doesNotHaveDuplicates();
@@ -152,6 +151,19 @@ class SearchRecordsTest {
     assertThat(all)
         .doesNotHaveDuplicates()
         .containsAll(hits.stream().map(h -> h.memory().id()).toList());
+    // with passages too: the step reads every fused candidate at once, and no later step or the
+    // choice of hits reads one of them again
+    reads.clear();
+    hits =
+        memory
+            .search(
+                SearchRequest.builder(CHAT, "which instrument is she learning")
+                    .maxTokens(60)
+                    .ranking(Ranking.NONE.withPassages(true).withNeighbours(true))
+                    .build())
+            .hits();
+    assertThat(reads.get(0)).containsAll(hits.stream().map(h -> h.memory().id()).toList());
+    assertThat(reads.stream().flatMap(List::stream).toList()).doesNotHaveDuplicates();
   }
 
   @Test
