@@ -60,7 +60,8 @@ import java.util.regex.Pattern;
  *       of a long message is another chance to match a query by accident (the best of n similar
  *       draws grows with n), so without it long messages, an assistant's answers above all, crowd
  *       out the short turns that state what was asked about. Memories without a passage count
- *       (whole messages, extracted facts, passages imported or stored before it) keep their score
+ *       (whole messages, extracted facts, passages stored before it, or exported from such a store)
+ *       keep their score
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.
