@@ -11,9 +11,13 @@ import dev.engram.pipeline.ModelCaller;
 import dev.engram.pipeline.PipelineOptions;
 import dev.engram.pipeline.RetryPolicy;
 import dev.engram.server.auth.KeyRole;
+import dev.engram.spi.Embedder;
+import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.ScriptedLanguageModel;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,6 +127,63 @@ class AddEventContractTest {
     String other = f.key("globex", KeyRole.ADMIN).secret();
     assertThat(f.call("GET", "/v1/events/", other, null).json().path("count").asInt()).isZero();
     assertThat(f.call("GET", "/v1/event/" + ids[0] + "/", other, null).status()).isEqualTo(404);
+  }
+
+  /**
+   * A synchronous add is written to the event store only once it has finished: while the engine
+   * runs it (here: embeds its memory) no event of it exists, so a kill then leaves no event that a
+   * restart would run again behind the back of a client that got no answer.
+   */
+  @Test
+  void aSynchronousAddIsRecordedOnlyOnceItHasFinished() {
+    List<Long> eventsWhileEmbedding = new CopyOnWriteArrayList<>();
+    ServerFixture[] server = new ServerFixture[1];
+    HashEmbedder hash = new HashEmbedder();
+    Embedder observing =
+        new Embedder() {
+          @Override
+          public String modelId() {
+            return hash.modelId();
+          }
+
+          @Override
+          public int dimension() {
+            return hash.dimension();
+          }
+
+          @Override
+          public float[] embedQuery(String text) {
+            return hash.embedQuery(text);
+          }
+
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            if (server[0] != null) {
+              eventsWhileEmbedding.add(server[0].events.count("acme"));
+            }
+            return hash.embedDocuments(texts);
+          }
+        };
+    f =
+        new ServerFixture(
+            dir,
+            ServerSettings.builder().port(0).build(),
+            new MutableClock(NOW),
+            b -> b.embedder(observing));
+    server[0] = f;
+    String key = f.key("acme", KeyRole.MEMBER).secret();
+    JsonNode done =
+        f.call(
+                "POST",
+                "/v3/memories/add/",
+                key,
+                "{\"messages\": \"I moved to Lisbon\", \"user_id\": \"alice\", \"infer\": false,"
+                    + " \"async_mode\": false}")
+            .json();
+    assertThat(done.path("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(eventsWhileEmbedding).as("no event while the add ran").isNotEmpty().containsOnly(0L);
+    assertThat(f.events.count("acme")).isEqualTo(1);
+    assertThat(f.events.countUnfinished()).isZero();
   }
 
   @Test
