@@ -59,9 +59,10 @@ import java.util.regex.Pattern;
  *       MemoryItem#PASSAGE_COUNT}) gives up {@code 0.08 * ln(n)} of its fused score: each passage
  *       of a long message is another chance to match a query by accident (the best of n similar
  *       draws grows with n), so without it long messages, an assistant's answers above all, crowd
- *       out the short turns that state what was asked about. Memories without a passage count
- *       (whole messages, extracted facts, passages stored before it, or exported from such a store)
- *       keep their score
+ *       out the short turns that state what was asked about. Under {@link Fusion#COSINE} only (the
+ *       default without context embeddings): the discount is in a cosine's units. Memories without
+ *       a passage count (whole messages, extracted facts, passages stored before it, or exported
+ *       from such a store) keep their score
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.

@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.Ranking;
 import dev.engram.engine.RankFusion.Fused;
@@ -15,9 +16,11 @@ import java.util.Map;
  * and the ranking is sorted again. Each passage of a long message is one more chance to match a
  * query by accident, and the best of {@code n} such chances grows with {@code n}: without the
  * discount the passages of an assistant's long answers crowd out the short turns that state what
- * was asked about. The records of the fused candidates are read once, through the search's {@link
- * SearchRecords}, which the choice of hits then reads no more. Explain: a discounted passage's
- * fused rank and score before and after.
+ * was asked about. The discount is in the units of a cosine, so the step acts under {@link
+ * Fusion#COSINE} (the default without context embeddings), whose fused score is led by the cosine,
+ * and changes nothing under the fusions by rank. The records of the fused candidates are read once,
+ * through the search's {@link SearchRecords}, which the choice of hits then reads no more. Explain:
+ * a discounted passage's fused rank and score before and after.
  */
 final class PassagesStep implements RankingStep {
   /**
@@ -38,6 +41,9 @@ final class PassagesStep implements RankingStep {
 
   @Override
   public List<Fused> fused(RankingPass pass, List<Fused> fused) {
+    if (pass.engine.config.fusion() != Fusion.COSINE) {
+      return fused; // reciprocal ranks, not cosines: a discount in cosine units means nothing there
+    }
     Map<String, Double> discounts = new HashMap<>();
     for (StoredMemory m : pass.records.get(fused.stream().map(f -> f.id).toList())) {
       double d = discount(m.item());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.engram.AddRequest;
 import dev.engram.Engram;
+import dev.engram.Fusion;
 import dev.engram.Memory;
 import dev.engram.MemoryItem;
 import dev.engram.Message;
@@ -43,12 +44,16 @@ class PassagesStepTest {
 
   @BeforeEach
   void open() {
-    memory =
-        Engram.builder()
-            .storage(InMemoryStorage.create())
-            .embedder(new TopicEmbedder(Map.of("cello", 0), 3))
-            .passageTokens(30)
-            .build();
+    memory = open(Fusion.COSINE);
+  }
+
+  private static Memory open(Fusion fusion) {
+    return Engram.builder()
+        .storage(InMemoryStorage.create())
+        .embedder(new TopicEmbedder(Map.of("cello", 0), 3))
+        .fusion(fusion)
+        .passageTokens(30)
+        .build();
   }
 
   @AfterEach
@@ -132,5 +137,24 @@ class PassagesStepTest {
             .orElseThrow();
     assertThat(whole.metadata()).doesNotContainKey(MemoryItem.PASSAGE_COUNT);
     assertThat(PassagesStep.discount(whole)).isZero();
+  }
+
+  /**
+   * Under the fusion by reciprocal ranks, whose scores are no cosines, the step changes nothing: a
+   * discount in a cosine's units would push every passage behind every whole message.
+   */
+  @Test
+  void underTheFusionByRanksTheStepChangesNothing() throws Exception {
+    memory.close();
+    memory = open(Fusion.RRF);
+    say("m:long", longMessage());
+    say("m:short", CELLO + "!");
+    List<SearchHit> without = search(Ranking.NONE);
+    List<SearchHit> with = search(Ranking.NONE.withPassages(true));
+    assertThat(with)
+        .extracting(h -> h.memory().id())
+        .containsExactlyElementsOf(without.stream().map(h -> h.memory().id()).toList());
+    assertThat(from(with, "m:long").details().fused())
+        .isEqualTo(from(without, "m:long").details().fused());
   }
 }
