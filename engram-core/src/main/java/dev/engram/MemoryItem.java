@@ -59,6 +59,12 @@ public record MemoryItem(
    */
   public static final String PASSAGE_COUNT = "passage_count";
 
+  /**
+   * The metadata key of how many facts one add drew from a fact's source messages (written when 2
+   * or more), which the ranking step {@value Ranking#FACTS} reads.
+   */
+  public static final String FACT_COUNT = "fact_count";
+
   public MemoryItem {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(text, "text");

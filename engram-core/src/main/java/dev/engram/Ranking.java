@@ -63,6 +63,9 @@ import java.util.regex.Pattern;
  *       default without context embeddings): the discount is in a cosine's units. Memories without
  *       a passage count (whole messages, extracted facts, passages stored before it, or exported
  *       from such a store) keep their score
+ *   <li>{@value #FACTS}: the same for one of n facts an add drew from the same messages ({@link
+ *       MemoryItem#FACT_COUNT}), at {@code 0.04 * ln(n)}: an assistant's long answer yields many
+ *       facts, each another chance to match by accident
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.
@@ -76,13 +79,14 @@ public final class Ranking {
   public static final String HUBS = "hubs";
   public static final String NAMES = "names";
   public static final String PASSAGES = "passages";
+  public static final String FACTS = "facts";
 
   /**
    * The names of the standard steps in the order a {@link #spec} lists them (the order they were
    * introduced in, not the order they run in), the names {@link #parse} knows.
    */
   public static final List<String> STEPS =
-      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES, PASSAGES);
+      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES, PASSAGES, FACTS);
 
   private static final Pattern STEP_NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -93,15 +97,17 @@ public final class Ranking {
   public static final Ranking ALL = new Ranking(STEPS);
 
   /**
-   * What a request gets when it names none: dates, context, hubs, names and passages, the steps
-   * that gained on the LoCoMo sample without losing elsewhere (passages acts only on messages split
-   * into passages, which LoCoMo's short turns never are, and gains on the BEAM sample). With the
-   * source context in the keyword signal, neighbours and feedback no longer gain at 1,500 tokens
-   * and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but
-   * fewer of the answers' words. So those three are opt-in ({@code default,neighbours,feedback}
-   * brings back the earlier default).
+   * What a request gets when it names none: dates, context, hubs, names, passages and facts, the
+   * steps that gained on the LoCoMo sample without losing elsewhere (passages acts only on messages
+   * split into passages, which LoCoMo's short turns never are, and gains on the BEAM sample; facts
+   * gains at top-10 on both and at 500 tokens on BEAM, for 0.005-0.010 at 1,500). With the source
+   * context in the keyword signal, neighbours and feedback no longer gain at 1,500 tokens and lose
+   * at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but fewer of
+   * the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back
+   * the earlier default).
    */
-  public static final Ranking DEFAULT = new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES, PASSAGES));
+  public static final Ranking DEFAULT =
+      new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES, PASSAGES, FACTS));
 
   /**
    * The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical
@@ -219,6 +225,11 @@ public final class Ranking {
     return has(PASSAGES);
   }
 
+  /** True if the step {@value #FACTS} is on. */
+  public boolean facts() {
+    return has(FACTS);
+  }
+
   public Ranking withNeighbours(boolean value) {
     return with(NEIGHBOURS, value);
   }
@@ -251,10 +262,15 @@ public final class Ranking {
     return with(PASSAGES, value);
   }
 
+  public Ranking withFacts(boolean value) {
+    return with(FACTS, value);
+  }
+
   /**
    * This ranking as {@link #parse} reads it: the names of its steps, comma-separated, in the order
-   * of {@link #STEPS} (neighbours, dates, diversity, feedback, context, hubs, names, passages), or
-   * {@code none}; {@code parse(r.spec(), f)} equals {@code r} for a ranking of standard steps.
+   * of {@link #STEPS} (neighbours, dates, diversity, feedback, context, hubs, names, passages,
+   * facts), or {@code none}; {@code parse(r.spec(), f)} equals {@code r} for a ranking of standard
+   * steps.
    */
   public String spec() {
     return steps.isEmpty() ? "none" : String.join(",", steps);
@@ -262,9 +278,9 @@ public final class Ranking {
 
   /**
    * Parses a comma-separated list of step names ({@code neighbours}, {@code dates}, {@code
-   * diversity}, {@code feedback}, {@code context}, {@code hubs}, {@code names}, {@code passages})
-   * and the sets {@code none}, {@code all} and {@code default}, joined: {@code default,feedback} is
-   * the default steps plus feedback.
+   * diversity}, {@code feedback}, {@code context}, {@code hubs}, {@code names}, {@code passages},
+   * {@code facts}) and the sets {@code none}, {@code all} and {@code default}, joined: {@code
+   * default,feedback} is the default steps plus feedback.
    *
    * @throws ValidationException naming {@code field} for an unknown name
    */

@@ -401,15 +401,21 @@ final class AddPath {
     String pipeline = r.infer() ? engine.config.inference().pipelineName() : ChangePipelines.RAW;
     Instant now = engine.config.clock().instant();
     Set<String> touched = new HashSet<>();
+    Map<List<String>, Integer> factsOfMessages = r.infer() ? factsOfMessages(plan) : Map.of();
     for (PlannedChange p : plan) {
       if (p instanceof MemoryInference.Add a) {
         String text = RequestChecks.checkText("memory", a.text(), engine.config.maxTextLength());
+        int facts = factsOfMessages.getOrDefault(a.sourceIds(), 0);
         MemoryItem item =
             new MemoryItem(
                 engine.config.ids().get(),
                 text,
                 Hashes.md5(text),
-                withPlanned(r.metadata(), a.metadata()),
+                withPlanned(
+                    r.metadata(),
+                    facts >= 2
+                        ? withEntry(a.metadata(), MemoryItem.FACT_COUNT, facts)
+                        : a.metadata()),
                 r.scope().userId().orElse(null),
                 r.scope().agentId().orElse(null),
                 r.scope().runId().orElse(null),
@@ -488,6 +494,30 @@ final class AddPath {
       return d.memoryId();
     }
     return ((MemoryInference.Noop) p).memoryId();
+  }
+
+  /**
+   * How many facts the plan adds from each list of source messages: its adds that are not passages
+   * of a message kept as said ({@link MemoryItem#PASSAGE_START}), counted by their source ids.
+   */
+  private static Map<List<String>, Integer> factsOfMessages(List<PlannedChange> plan) {
+    Map<List<String>, Integer> out = new HashMap<>();
+    for (PlannedChange p : plan) {
+      if (p instanceof MemoryInference.Add a
+          && !a.sourceIds().isEmpty()
+          && !a.metadata().containsKey(MemoryItem.PASSAGE_START)) {
+        out.merge(a.sourceIds(), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  /** {@code metadata} with one more entry. */
+  private static Map<String, Object> withEntry(
+      Map<String, Object> metadata, String key, Object value) {
+    Map<String, Object> out = new LinkedHashMap<>(metadata);
+    out.put(key, value);
+    return out;
   }
 
   /** The add's metadata with what the plan gives the memory beside it (the plan's keys win). */

@@ -186,10 +186,18 @@ class NewRankingStepTest {
   void theStandardRegistryHoldsEveryNamedStepInTheOrderTheyRun() {
     assertThat(RankingSteps.STANDARD.names())
         .containsExactly(
-            "hubs", "context", "passages", "dates", "neighbours", "feedback", "names", "diversity")
+            "hubs",
+            "context",
+            "passages",
+            "facts",
+            "dates",
+            "neighbours",
+            "feedback",
+            "names",
+            "diversity")
         .containsExactlyInAnyOrderElementsOf(Ranking.STEPS);
     assertThat(Ranking.parse("default,diversity", "ranking").spec())
-        .isEqualTo("dates,diversity,context,hubs,names,passages");
+        .isEqualTo("dates,diversity,context,hubs,names,passages,facts");
     assertThat(Ranking.NONE.with("reversed").with(Ranking.HUBS).spec()).isEqualTo("hubs,reversed");
   }
 }

@@ -126,7 +126,7 @@ class SearchRecordsTest {
             .search(
                 SearchRequest.builder(CHAT, "which instrument is she learning")
                     .maxTokens(60)
-                    .ranking(Ranking.ALL.withHubs(false).withPassages(false))
+                    .ranking(Ranking.ALL.withHubs(false).withPassages(false).withFacts(false))
                     .build())
             .hits();
     assertThat(hits).isNotEmpty();

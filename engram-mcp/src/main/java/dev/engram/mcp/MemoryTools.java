@@ -193,7 +193,7 @@ final class MemoryTools {
                 "ranking",
                     string(
                         "The ranking steps after fusion, comma-separated: neighbours, dates, feedback, context,"
-                            + " diversity, hubs, names (a query naming someone no memory mentions gets nothing), passages;"
+                            + " diversity, hubs, names (a query naming someone no memory mentions gets nothing), passages, facts;"
                             + " or none, all, default (e.g. 'default,diversity'). Default: default."),
                 "include_relations",
                     bool(

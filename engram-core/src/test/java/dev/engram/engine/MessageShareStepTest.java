@@ -15,7 +15,9 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.TokenCounter;
+import dev.engram.spi.MemoryInference;
 import dev.engram.testing.InMemoryStorage;
+import dev.engram.testing.ScriptedInference;
 import dev.engram.testing.TopicEmbedder;
 import java.time.Instant;
 import java.util.List;
@@ -27,12 +29,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ranking step {@value Ranking#PASSAGES}: a passage of a message split into n passages gives up
- * {@code 0.08 * ln(n)} of its fused score, a whole message nothing. The embedder is a fake (no
- * model runs in tests) whose only topic word is "cello", so the passage about the cello and a short
- * message of the same words are equally similar to the question; the storage is the in-memory one.
+ * The ranking steps {@value Ranking#PASSAGES} and {@value Ranking#FACTS}: a passage of a message
+ * split into n passages gives up {@code 0.08 * ln(n)} of its fused score, one of n facts drawn from
+ * the same message {@code 0.04 * ln(n)}, a whole message or a lone fact nothing. The embedder is a
+ * fake (no model runs in tests) whose only topic word is "cello", so the passage about the cello
+ * and a short message of the same words are equally similar to the question; the storage is the
+ * in-memory one.
  */
-class PassagesStepTest {
+class MessageShareStepTest {
   private static final Scope CHAT = Scope.user("chat");
   private static final Instant T = Instant.parse("2024-03-01T10:00:00Z");
   private static final String CELLO =
@@ -48,7 +52,11 @@ class PassagesStepTest {
   }
 
   private static Memory open(Fusion fusion) {
-    return Engram.builder()
+    return open(fusion, Engram.builder());
+  }
+
+  private static Memory open(Fusion fusion, Engram.Builder builder) {
+    return builder
         .storage(InMemoryStorage.create())
         .embedder(new TopicEmbedder(Map.of("cello", 0), 3))
         .fusion(fusion)
@@ -120,7 +128,7 @@ class PassagesStepTest {
     assertThat(with.get(0).memory().sourceIds()).containsExactly("m:short");
     assertThat(from(with, "m:short").details().fused()).isCloseTo(whole, within(1e-9));
     assertThat(from(with, "m:long").details().fused())
-        .isCloseTo(passage - PassagesStep.DISCOUNT * Math.log(12), within(1e-9));
+        .isCloseTo(passage - MessageShareStep.PASSAGE_DISCOUNT * Math.log(12), within(1e-9));
     assertThat(from(with, "m:long").memory().text()).isEqualTo(CELLO + ".");
   }
 
@@ -136,7 +144,7 @@ class PassagesStepTest {
             .findFirst()
             .orElseThrow();
     assertThat(whole.metadata()).doesNotContainKey(MemoryItem.PASSAGE_COUNT);
-    assertThat(PassagesStep.discount(whole)).isZero();
+    assertThat(MessageShareStep.passages().discount(whole)).isZero();
   }
 
   /**
@@ -156,5 +164,50 @@ class PassagesStepTest {
         .containsExactlyElementsOf(without.stream().map(h -> h.memory().id()).toList());
     assertThat(from(with, "m:long").details().fused())
         .isEqualTo(from(without, "m:long").details().fused());
+  }
+
+  /**
+   * Three facts drawn from one message carry their number, a lone fact of another message none;
+   * with the same words, the lone fact comes first, and each of the three gives up {@code 0.04 *
+   * ln(3)}. The inference is scripted (no model runs in tests).
+   */
+  @Test
+  void oneOfSeveralFactsDrawnFromAMessageGivesUpItsDiscount() throws Exception {
+    memory.close();
+    ScriptedInference scripted = new ScriptedInference();
+    memory = open(Fusion.COSINE, Engram.builder().inference(scripted));
+    scripted.next(
+        new MemoryInference.Add(CELLO + ".", "ana", Role.USER, T, List.of("m:long")),
+        new MemoryInference.Add(
+            "Ana walks along the river", "ana", Role.USER, T, List.of("m:long")),
+        new MemoryInference.Add(
+            "Ana bakes bread on Sundays", "ana", Role.USER, T, List.of("m:long")));
+    memory.add(
+        AddRequest.builder(CHAT)
+            .message(new Message(Role.USER, longMessage(), "ana", T, "m:long"))
+            .build());
+    scripted.next(new MemoryInference.Add(CELLO + "!", "ana", Role.USER, T, List.of("m:short")));
+    memory.add(
+        AddRequest.builder(CHAT)
+            .message(new Message(Role.USER, CELLO + "!", "ana", T, "m:short"))
+            .build());
+    List<MemoryItem> items = memory.list(CHAT).items();
+    assertThat(items)
+        .filteredOn(m -> m.sourceIds().contains("m:long"))
+        .hasSize(3)
+        .allSatisfy(m -> assertThat(m.metadata()).containsEntry(MemoryItem.FACT_COUNT, 3));
+    assertThat(items)
+        .filteredOn(m -> m.sourceIds().contains("m:short"))
+        .singleElement()
+        .satisfies(m -> assertThat(m.metadata()).doesNotContainKey(MemoryItem.FACT_COUNT));
+
+    List<SearchHit> without = search(Ranking.NONE);
+    double fact = from(without, "m:long").details().fused();
+    assertThat(fact).isCloseTo(from(without, "m:short").details().fused(), within(1e-9));
+    List<SearchHit> with = search(Ranking.NONE.withFacts(true));
+    assertThat(with.get(0).memory().sourceIds()).containsExactly("m:short");
+    assertThat(from(with, "m:long").details().fused())
+        .isCloseTo(fact - MessageShareStep.FACT_DISCOUNT * Math.log(3), within(1e-9));
+    assertThat(Ranking.DEFAULT.facts()).isTrue();
   }
 }
