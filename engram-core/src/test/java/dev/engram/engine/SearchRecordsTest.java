@@ -117,18 +117,21 @@ class SearchRecordsTest {
     }
   }
 
+  private List<SearchHit> search(Ranking ranking) {
+    return memory
+        .search(
+            SearchRequest.builder(CHAT, "which instrument is she learning")
+                .maxTokens(60)
+                .ranking(ranking)
+                .build())
+        .hits();
+  }
+
   @Test
   void aSearchWithEveryStepReadsEachRecordOnce() {
     conversation();
     reads.clear();
-    List<SearchHit> hits =
-        memory
-            .search(
-                SearchRequest.builder(CHAT, "which instrument is she learning")
-                    .maxTokens(60)
-                    .ranking(Ranking.ALL.withHubs(false).withPassages(false).withFacts(false))
-                    .build())
-            .hits();
+    List<SearchHit> hits = search(Ranking.ALL.withHubs(false).withPassages(false).withFacts(false));
     assertThat(hits).isNotEmpty();
     // the neighbours' anchors, the memories near them and the feedback's best hits are read before
     // the hits are chosen; every id reaches the store once
@@ -139,14 +142,7 @@ class SearchRecordsTest {
     // with hubs too: the step reads the dense list's memories whose densities it computes, through
     // the same records
     reads.clear();
-    hits =
-        memory
-            .search(
-                SearchRequest.builder(CHAT, "which instrument is she learning")
-                    .maxTokens(60)
-                    .ranking(Ranking.ALL)
-                    .build())
-            .hits();
+    hits = search(Ranking.ALL);
     all = reads.stream().flatMap(List::stream).toList();
     assertThat(all)
         .doesNotHaveDuplicates()
@@ -154,14 +150,7 @@ class SearchRecordsTest {
     // with passages too: the step reads every fused candidate at once, and no later step or the
     // choice of hits reads one of them again
     reads.clear();
-    hits =
-        memory
-            .search(
-                SearchRequest.builder(CHAT, "which instrument is she learning")
-                    .maxTokens(60)
-                    .ranking(Ranking.NONE.withPassages(true).withNeighbours(true))
-                    .build())
-            .hits();
+    hits = search(Ranking.NONE.withPassages(true).withNeighbours(true));
     assertThat(reads.get(0)).containsAll(hits.stream().map(h -> h.memory().id()).toList());
     assertThat(reads.stream().flatMap(List::stream).toList()).doesNotHaveDuplicates();
   }

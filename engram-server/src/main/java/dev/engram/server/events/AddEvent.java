@@ -56,27 +56,29 @@ public record AddEvent(
 
   /** This event finished with mem0's results JSON, started and completed at the given times. */
   public AddEvent succeeded(String resultsJson, Instant startedAt, Instant completedAt) {
-    return new AddEvent(
-        id,
-        tenant,
-        EventStatus.SUCCEEDED,
-        payload,
-        Optional.of(resultsJson),
-        Optional.empty(),
-        createdAt,
-        Optional.of(startedAt),
-        Optional.of(completedAt));
+    return finished(
+        EventStatus.SUCCEEDED, Optional.of(resultsJson), Optional.empty(), startedAt, completedAt);
   }
 
   /** This event failed for the reason given, started and completed at the given times. */
   public AddEvent failed(String reason, Instant startedAt, Instant completedAt) {
+    return finished(
+        EventStatus.FAILED, Optional.empty(), Optional.of(reason), startedAt, completedAt);
+  }
+
+  private AddEvent finished(
+      EventStatus status,
+      Optional<String> results,
+      Optional<String> error,
+      Instant startedAt,
+      Instant completedAt) {
     return new AddEvent(
         id,
         tenant,
-        EventStatus.FAILED,
+        status,
         payload,
-        Optional.empty(),
-        Optional.of(reason),
+        results,
+        error,
         createdAt,
         Optional.of(startedAt),
         Optional.of(completedAt));
