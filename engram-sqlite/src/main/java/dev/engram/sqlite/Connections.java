@@ -23,6 +23,17 @@ final class Connections implements AutoCloseable {
 
   private static final int MAX_IDLE_READERS = 8;
 
+  /**
+   * How much of the database file each connection reads through memory-mapped I/O ({@code PRAGMA
+   * mmap_size}), 1 GiB: address space, not memory, and the mapped pages are the operating system's
+   * file cache, shared by every connection. A search reads the records of some hundred candidates;
+   * through SQLite's own page cache (2 MB a connection by default) a store larger than that read
+   * most of them with a system call each, which cost a search on BEAM's stores about 1 ms of CPU in
+   * 6 (docs/benchmarks/log.md, "SQLite's reads memory-mapped"). Pages past the mapping, and those
+   * of the write-ahead log, are read as before.
+   */
+  static final long MMAP_BYTES = 1L << 30;
+
   private final Path file;
   private final String url;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -56,6 +67,7 @@ final class Connections implements AutoCloseable {
     config.setBusyTimeout(BUSY_TIMEOUT_MS);
     config.enforceForeignKeys(true);
     config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+    config.setPragma(SQLiteConfig.Pragma.MMAP_SIZE, Long.toString(MMAP_BYTES));
     return config;
   }
 
