@@ -30,7 +30,9 @@ final class Connections implements AutoCloseable {
    * through SQLite's own page cache (2 MB a connection by default) a store larger than that read
    * most of them with a system call each, which cost a search on BEAM's stores about 1 ms of CPU in
    * 6 (docs/benchmarks/log.md, "SQLite's reads memory-mapped"). Pages past the mapping, and those
-   * of the write-ahead log, are read as before.
+   * of the write-ahead log, are read as before. A mapped read fails by a signal, not an error, if
+   * the file shrinks under it; the store never shrinks its file (no {@code VACUUM}, no
+   * auto-vacuum), and SQLite reads through {@code pread} where a mapping cannot be made.
    */
   static final long MMAP_BYTES = 1L << 30;
 
