@@ -4,7 +4,6 @@ import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.Ranking;
 import dev.engram.engine.RankFusion.Fused;
-import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,9 +19,9 @@ import java.util.Map;
  * long answers, and the many facts drawn from them, crowd out the short turns that state what was
  * asked about. The discount is in the units of a cosine, so the steps act under {@link
  * Fusion#COSINE} (the default without context embeddings), whose fused score is led by the cosine,
- * and change nothing under the fusions by rank. The records of the fused candidates are read once,
- * through the search's {@link SearchRecords}, which the choice of hits then reads no more. Explain:
- * a discounted memory's fused rank and score before and after.
+ * and change nothing under the fusions by rank. The fused candidates' metadata alone is read once,
+ * through the search's {@link SearchRecords} (most candidates never become hits, and a whole record
+ * costs a search far more). Explain: a discounted memory's fused rank and score before and after.
  */
 final class MessageShareStep implements RankingStep {
   /**
@@ -74,12 +73,15 @@ final class MessageShareStep implements RankingStep {
       return fused; // reciprocal ranks, not cosines: a discount in cosine units means nothing there
     }
     Map<String, Double> discounts = new HashMap<>();
-    for (StoredMemory m : pass.records.get(fused.stream().map(f -> f.id).toList())) {
-      double d = discount(m.item());
-      if (d > 0) {
-        discounts.put(m.item().id(), d);
-      }
-    }
+    pass.records
+        .metadata(fused.stream().map(f -> f.id).toList())
+        .forEach(
+            (id, metadata) -> {
+              double d = discount(metadata);
+              if (d > 0) {
+                discounts.put(id, d);
+              }
+            });
     if (discounts.isEmpty()) {
       return fused;
     }
@@ -92,9 +94,12 @@ final class MessageShareStep implements RankingStep {
     return RankFusion.sorted(out);
   }
 
-  /** This step's discount of a memory: 0 unless its count says it is one of several. */
-  double discount(MemoryItem item) {
-    Object n = item.metadata().get(countKey);
+  /**
+   * This step's discount of a memory with {@code metadata}: 0 unless its count says it is one of
+   * several.
+   */
+  double discount(Map<String, Object> metadata) {
+    Object n = metadata.get(countKey);
     if (!(n instanceof Number count) || count.intValue() < 2) {
       return 0;
     }

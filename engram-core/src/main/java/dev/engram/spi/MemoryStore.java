@@ -11,7 +11,9 @@ import dev.engram.StorageException;
 import java.io.Closeable;
 import java.time.LocalDate;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -92,6 +94,21 @@ public interface MemoryStore extends Closeable {
 
   /** The memories of a tenant with these ids that exist, in no particular order. */
   List<StoredMemory> getAll(String tenant, Collection<String> ids);
+
+  /**
+   * The metadata of the memories of a tenant with these ids that exist, by id: what {@link #getAll}
+   * reads of them, for a search that needs no more of a memory than its metadata (the ranking steps
+   * {@link dev.engram.Ranking#PASSAGES} and {@link dev.engram.Ranking#FACTS} read the counts of
+   * every fused candidate, most of which never become hits). A store reads them without the texts,
+   * contexts and embeddings, which cost a search far more; the default reads the whole memories.
+   */
+  default Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
+    Map<String, Map<String, Object>> out = new HashMap<>();
+    for (StoredMemory m : getAll(tenant, ids)) {
+      out.put(m.id(), m.item().metadata());
+    }
+    return out;
+  }
 
   /** Memories of a scope whose text has this md5 hash. */
   List<MemoryItem> findByHash(String tenant, Scope scope, String hash);

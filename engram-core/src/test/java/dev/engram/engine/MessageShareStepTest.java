@@ -144,7 +144,7 @@ class MessageShareStepTest {
             .findFirst()
             .orElseThrow();
     assertThat(whole.metadata()).doesNotContainKey(MemoryItem.PASSAGE_COUNT);
-    assertThat(MessageShareStep.passages().discount(whole)).isZero();
+    assertThat(MessageShareStep.passages().discount(whole.metadata())).isZero();
   }
 
   /**

@@ -32,11 +32,12 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link SearchRecords}: one search reads each record from the store at most once, the ranking
  * steps and the choice of hits sharing the reads (the in-memory reference store, every {@code
- * getAll} call recorded).
+ * getAll} and {@code metadata} call recorded).
  */
 class SearchRecordsTest {
   private static final Scope CHAT = Scope.user("chat");
   private final List<List<String>> reads = new ArrayList<>();
+  private final List<List<String>> metadataReads = new ArrayList<>();
   private InMemoryStorage storage;
   private MemoryStore records;
   private Memory memory;
@@ -55,6 +56,10 @@ class SearchRecordsTest {
                     @SuppressWarnings("unchecked")
                     Collection<String> ids = (Collection<String>) args[1];
                     reads.add(List.copyOf(ids));
+                  } else if (method.getName().equals("metadata")) {
+                    @SuppressWarnings("unchecked")
+                    Collection<String> ids = (Collection<String>) args[1];
+                    metadataReads.add(List.copyOf(ids));
                   }
                   try {
                     return method.invoke(real, args);
@@ -147,12 +152,17 @@ class SearchRecordsTest {
     assertThat(all)
         .doesNotHaveDuplicates()
         .containsAll(hits.stream().map(h -> h.memory().id()).toList());
-    // with passages too: the step reads every fused candidate at once, and no later step or the
-    // choice of hits reads one of them again
+    // with passages and facts: the first reads every fused candidate's metadata alone, at once; the
+    // second reads none again; the records read are still read once each
     reads.clear();
-    hits = search(Ranking.NONE.withPassages(true).withNeighbours(true));
-    assertThat(reads.get(0)).containsAll(hits.stream().map(h -> h.memory().id()).toList());
-    assertThat(reads.stream().flatMap(List::stream).toList()).doesNotHaveDuplicates();
+    metadataReads.clear();
+    hits = search(Ranking.NONE.withPassages(true).withFacts(true).withNeighbours(true));
+    assertThat(metadataReads).hasSize(1);
+    assertThat(metadataReads.get(0)).containsAll(hits.stream().map(h -> h.memory().id()).toList());
+    all = reads.stream().flatMap(List::stream).toList();
+    assertThat(all)
+        .doesNotHaveDuplicates()
+        .containsAll(hits.stream().map(h -> h.memory().id()).toList());
   }
 
   @Test
@@ -177,5 +187,24 @@ class SearchRecordsTest {
     // the records are the store's own
     assertThat(shared.get(List.of(ids.get(2))).get(0).item())
         .isEqualTo(records.getAll(tenant, List.of(ids.get(2))).get(0).item());
+  }
+
+  @Test
+  void metadataComesFromWhatWasReadAndReadsOnlyTheRestAndAloneWhatItReads() {
+    conversation();
+    List<String> ids =
+        memory.list(ListRequest.of(CHAT)).items().stream().map(MemoryItem::id).toList();
+    SearchRecords shared = new SearchRecords(records, "default");
+    shared.get(List.of(ids.get(0)));
+    reads.clear();
+    List<String> asked = List.of(ids.get(0), ids.get(1), "no-such-id", ids.get(2));
+    assertThat(shared.metadata(asked)).containsOnlyKeys(ids.get(0), ids.get(1), ids.get(2));
+    assertThat(metadataReads).containsExactly(List.of(ids.get(1), "no-such-id", ids.get(2)));
+    assertThat(shared.metadata(asked)).hasSize(3);
+    assertThat(metadataReads).hasSize(1); // known, and the missing id remembered as missing
+    assertThat(shared.get(asked)).hasSize(3); // a whole record is still read when asked for
+    assertThat(reads).containsExactly(List.of(ids.get(1), ids.get(2)));
+    assertThat(shared.metadata(List.of(ids.get(1))).get(ids.get(1)))
+        .isEqualTo(records.getAll("default", List.of(ids.get(1))).get(0).item().metadata());
   }
 }

@@ -75,6 +75,10 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(store.getAll("t1", List.of("m1", "missing")))
         .extracting(StoredMemory::item)
         .containsExactly(item);
+    assertThat(store.metadata("t1", List.of("m1", "missing")))
+        .containsOnlyKeys("m1")
+        .containsEntry("m1", metadata);
+    assertThat(store.metadata("t1", List.of())).isEmpty();
     assertThat(store.count()).isEqualTo(1);
 
     reopen();
@@ -277,6 +281,7 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(store.getAll("t1", List.of("same-id", "only-t2")))
         .extracting(StoredMemory::tenant)
         .containsExactly("t1");
+    assertThat(store.metadata("t1", List.of("same-id", "only-t2"))).containsOnlyKeys("same-id");
     assertThat(store.list("t1", ListRequest.of(ALICE), TODAY).total()).isEqualTo(1);
     assertThat(store.list("t2", ListRequest.of(ALICE), TODAY).total()).isEqualTo(2);
     assertThat(store.findByHash("t1", ALICE, shared.hash())).hasSize(1);

@@ -26,7 +26,9 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -503,6 +505,31 @@ public final class PostgresMemoryStore implements MemoryStore {
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
                 out.add(MemoryRows.stored(rs, 1));
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  /** Reads the id and metadata columns only: no text, context or embedding is decoded. */
+  @Override
+  public Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    return db.read(
+        "read the metadata of " + ids.size() + " memories",
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT m.id, m.metadata FROM memories m WHERE m.tenant = ? AND m.id = ANY (?)")) {
+            ps.setString(1, tenant);
+            ps.setArray(2, c.createArrayOf("text", ids.toArray()));
+            Map<String, Map<String, Object>> out = new HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                out.put(rs.getString(1), ColumnCodecs.metadata(rs.getString(2)));
               }
             }
             return out;

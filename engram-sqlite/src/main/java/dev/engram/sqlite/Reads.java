@@ -22,7 +22,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -34,6 +36,10 @@ final class Reads {
   private static final String GET_ALL =
       "SELECT "
           + MemoryRows.STORED_COLUMNS
+          + FROM
+          + " WHERE m.tenant = ? AND m.id IN (SELECT value FROM json_each(?))";
+  private static final String METADATA =
+      "SELECT m.id, m.metadata"
           + FROM
           + " WHERE m.tenant = ? AND m.id IN (SELECT value FROM json_each(?))";
   private static final String EXPIRED =
@@ -83,6 +89,20 @@ final class Reads {
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         out.add(MemoryRows.stored(rs, 1));
+      }
+    }
+    return out;
+  }
+
+  static Map<String, Map<String, Object>> metadata(Handle db, String tenant, Collection<String> ids)
+      throws SQLException {
+    PreparedStatement ps = db.cached(METADATA);
+    ps.setString(1, tenant);
+    ps.setString(2, ColumnCodecs.json(ids));
+    Map<String, Map<String, Object>> out = new HashMap<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.put(rs.getString(1), ColumnCodecs.metadata(rs.getString(2)));
       }
     }
     return out;

@@ -26,6 +26,7 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -333,6 +334,19 @@ public final class SqliteMemoryStore implements MemoryStore {
     return db.read(
         "get " + ids.size() + " memories of tenant '" + tenant + "'",
         h -> Reads.getAll(h, tenant, ids));
+  }
+
+  /** Reads the id and metadata columns only: no text, context or embedding is decoded. */
+  @Override
+  public Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(ids, "ids");
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    return db.read(
+        "read the metadata of " + ids.size() + " memories of tenant '" + tenant + "'",
+        h -> Reads.metadata(h, tenant, ids));
   }
 
   @Override
