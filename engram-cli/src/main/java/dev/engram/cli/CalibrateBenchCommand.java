@@ -1,10 +1,14 @@
 package dev.engram.cli;
 
+import dev.engram.ValidationException;
 import dev.engram.bench.calibration.RelevanceFit;
+import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.spi.Embedder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,7 +36,9 @@ final class CalibrateBenchCommand extends BaseCommand {
       paramLabel = "KIND",
       defaultValue = "onnx",
       converter = BenchEmbedder.Converter.class,
-      description = "onnx: the default in-process model (default); hash: the benchmark embedder.")
+      description =
+          "onnx: an in-process model, the default one unless --embedder names another"
+              + " (default); hash: the benchmark embedder.")
   BenchEmbedder embedder;
 
   @Option(
@@ -42,13 +48,33 @@ final class CalibrateBenchCommand extends BaseCommand {
       description = "Where to write the calibration's properties.")
   Path out;
 
+  /**
+   * The embedder to fit: with {@code --model onnx}, the in-process model {@code --embedder} names,
+   * else the default one; {@code --model hash} refuses {@code --embedder}, which names a model.
+   */
+  private Embedder model() {
+    Optional<String> named = common.embedder();
+    if (named.isEmpty()) {
+      return embedder.create();
+    }
+    if (embedder != BenchEmbedder.ONNX) {
+      throw new ValidationException(
+          "embedder",
+          "--embedder names an in-process model, which --model "
+              + embedder.name().toLowerCase(Locale.ROOT)
+              + " does not use");
+    }
+    return OnnxEmbedders.byName(named.get());
+  }
+
   @Override
   protected int run() {
     int[] embedded = {0};
+    Embedder model = model();
     RelevanceFit.Fit fit =
         RelevanceFit.fit(
             data,
-            embedder.create(),
+            model,
             java.nio.file.Path.of(System.getProperty("java.io.tmpdir")),
             n -> {
               embedded[0] += n;
@@ -56,6 +82,7 @@ final class CalibrateBenchCommand extends BaseCommand {
     String command =
         "engram bench calibrate --model "
             + embedder.name().toLowerCase(Locale.ROOT)
+            + common.embedder().map(name -> " --embedder " + name).orElse("")
             + data.stream().map(p -> " --data " + p.getFileName()).reduce("", String::concat)
             + " --out "
             + out.getFileName();
