@@ -25,7 +25,12 @@ public final class OnnxEmbedders {
    */
   public static final double BGE_SMALL_RELEVANCE_FLOOR = 0.5;
 
-  /** all-MiniLM-L6-v2, int8-quantised, 384 dimensions, mean pooling. */
+  /**
+   * all-MiniLM-L6-v2, int8-quantised, 384 dimensions, mean pooling: half bge-small's layers, so it
+   * embeds about twice as fast (verbatim ingest of BEAM 31 turns/s against 16 on two cores), for
+   * somewhat less evidence found (docs/BENCHMARKS.md, "BEAM retrieval"). Its relevance map is
+   * fitted the same way as bge-small's.
+   */
   public static final String MINILM = "all-minilm-l6-v2-q";
 
   /**
@@ -92,13 +97,15 @@ public final class OnnxEmbedders {
               RelevanceCalibration.load(OnnxEmbedders.class, BGE_SMALL + ".relevance.properties"));
     }
     return LangChain4jEmbedder.of(
-        OnnxBertModel.load(
-            AllMiniLmL6V2QuantizedEmbeddingModel.class,
-            "all-minilm-l6-v2-q.onnx",
-            "all-minilm-l6-v2-q-tokenizer.json",
-            PoolingMode.MEAN,
-            384),
-        MINILM,
-        "");
+            OnnxBertModel.load(
+                AllMiniLmL6V2QuantizedEmbeddingModel.class,
+                "all-minilm-l6-v2-q.onnx",
+                "all-minilm-l6-v2-q-tokenizer.json",
+                PoolingMode.MEAN,
+                384),
+            MINILM,
+            "")
+        .withRelevanceCalibration(
+            RelevanceCalibration.load(OnnxEmbedders.class, MINILM + ".relevance.properties"));
   }
 }

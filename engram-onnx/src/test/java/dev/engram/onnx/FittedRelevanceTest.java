@@ -7,8 +7,8 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * The default model loads with its fitted relevance map ({@code engram bench calibrate}), not the
- * fallback; MiniLM, with none fitted, gets the fallback.
+ * Each in-process model loads with its own fitted relevance map ({@code engram bench calibrate
+ * --embedder NAME}), not the fallback.
  */
 class FittedRelevanceTest {
   @Test
@@ -32,10 +32,24 @@ class FittedRelevanceTest {
   }
 
   @Test
-  void miniLmHasNoFittedMapAndGetsTheFallback() {
-    assertThat(OnnxEmbedders.byName(OnnxEmbedders.MINILM).relevanceCalibration())
-        .isEqualTo(RelevanceCalibration.fallback(0.0));
-    assertThat(OnnxEmbedders.byName(OnnxEmbedders.MINILM).relevanceCalibration().fitted())
-        .isFalse();
+  void miniLmLoadsItsOwnFittedMap() {
+    RelevanceCalibration map = OnnxEmbedders.byName(OnnxEmbedders.MINILM).relevanceCalibration();
+    assertThat(map.fitted()).isTrue();
+    assertThat(map)
+        .isEqualTo(
+            RelevanceCalibration.load(
+                OnnxEmbedders.class, OnnxEmbedders.MINILM + ".relevance.properties"))
+        .isNotEqualTo(OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL).relevanceCalibration())
+        .isNotEqualTo(RelevanceCalibration.fallback(0.0));
+    // MiniLM's cosines spread wider than bge-small's narrow cone: as likely relevant as not at a
+    // lower cosine, and its words count too
+    assertThat(map.cosineAt(0.5, 0.0))
+        .isCloseTo(0.345, Offset.offset(0.01))
+        .isLessThan(
+            OnnxEmbedders.byName(OnnxEmbedders.BGE_SMALL)
+                .relevanceCalibration()
+                .cosineAt(0.5, 0.0));
+    assertThat(map.keywordSlope()).isPositive();
+    assertThat(map.probability(0.0, 0.0)).isLessThan(0.5);
   }
 }
