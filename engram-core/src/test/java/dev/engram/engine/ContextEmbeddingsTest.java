@@ -14,6 +14,7 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
+import dev.engram.spi.ForwardingEmbedder;
 import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
@@ -207,26 +208,11 @@ class ContextEmbeddingsTest {
   void theFactsOfOneMessageShareOneEmbeddingOfTheirContext() throws Exception {
     List<String> embedded = new java.util.ArrayList<>();
     dev.engram.spi.Embedder recording =
-        new dev.engram.spi.Embedder() {
-          @Override
-          public String modelId() {
-            return EMBEDDER.modelId();
-          }
-
-          @Override
-          public int dimension() {
-            return EMBEDDER.dimension();
-          }
-
-          @Override
-          public float[] embedQuery(String text) {
-            return EMBEDDER.embedQuery(text);
-          }
-
+        new ForwardingEmbedder(EMBEDDER) {
           @Override
           public List<float[]> embedDocuments(List<String> texts) {
             embedded.addAll(texts);
-            return EMBEDDER.embedDocuments(texts);
+            return delegate.embedDocuments(texts);
           }
         };
     InMemoryStorage storage = InMemoryStorage.create();

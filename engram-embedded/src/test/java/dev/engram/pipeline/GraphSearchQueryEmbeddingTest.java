@@ -13,9 +13,9 @@ import dev.engram.SearchResult;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.ForwardingEmbedder;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,28 +31,12 @@ class GraphSearchQueryEmbeddingTest {
   @Test
   void theQueryIsEmbeddedOnceForMemoriesAndRelations() {
     AtomicInteger queries = new AtomicInteger();
-    HashEmbedder hash = new HashEmbedder();
     Embedder counting =
-        new Embedder() {
-          @Override
-          public String modelId() {
-            return hash.modelId();
-          }
-
-          @Override
-          public int dimension() {
-            return hash.dimension();
-          }
-
+        new ForwardingEmbedder(new HashEmbedder()) {
           @Override
           public float[] embedQuery(String text) {
             queries.incrementAndGet();
-            return hash.embedQuery(text);
-          }
-
-          @Override
-          public List<float[]> embedDocuments(List<String> texts) {
-            return hash.embedDocuments(texts);
+            return delegate.embedQuery(text);
           }
         };
     Scope scope = Scope.user("u1");

@@ -488,48 +488,52 @@ public final class PostgresMemoryStore implements MemoryStore {
 
   @Override
   public List<StoredMemory> getAll(String tenant, Collection<String> ids) {
-    if (ids.isEmpty()) {
-      return List.of();
-    }
-    return db.read(
+    return readByIds(
         "read " + ids.size() + " memories",
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT "
-                      + MemoryRows.STORED_COLUMNS
-                      + " FROM memories m WHERE m.tenant = ? AND m.id = ANY (?)")) {
-            ps.setString(1, tenant);
-            ps.setArray(2, c.createArrayOf("text", ids.toArray()));
-            List<StoredMemory> out = new ArrayList<>(ids.size());
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                out.add(MemoryRows.stored(rs, 1));
-              }
-            }
-            return out;
-          }
-        });
+        MemoryRows.STORED_COLUMNS,
+        tenant,
+        ids,
+        rs -> MemoryRows.stored(rs, 1));
   }
 
   /** Reads the id and metadata columns only: no text, context or embedding is decoded. */
   @Override
   public Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
+    Map<String, Map<String, Object>> out = new HashMap<>();
+    readByIds(
+            "read the metadata of " + ids.size() + " memories",
+            "m.id, m.metadata",
+            tenant,
+            ids,
+            rs -> Map.entry(rs.getString(1), ColumnCodecs.metadata(rs.getString(2))))
+        .forEach(e -> out.put(e.getKey(), e.getValue()));
+    return out;
+  }
+
+  /** Reads one value from the current row of a result. */
+  @FunctionalInterface
+  private interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** {@code columns} of the memories of {@code tenant} with these ids that exist, one per row. */
+  private <T> List<T> readByIds(
+      String what, String columns, String tenant, Collection<String> ids, RowReader<T> row) {
     if (ids.isEmpty()) {
-      return Map.of();
+      return List.of();
     }
     return db.read(
-        "read the metadata of " + ids.size() + " memories",
+        what,
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "SELECT m.id, m.metadata FROM memories m WHERE m.tenant = ? AND m.id = ANY (?)")) {
+                  "SELECT " + columns + " FROM memories m WHERE m.tenant = ? AND m.id = ANY (?)")) {
             ps.setString(1, tenant);
             ps.setArray(2, c.createArrayOf("text", ids.toArray()));
-            Map<String, Map<String, Object>> out = new HashMap<>();
+            List<T> out = new ArrayList<>(ids.size());
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
-                out.put(rs.getString(1), ColumnCodecs.metadata(rs.getString(2)));
+                out.add(row.read(rs));
               }
             }
             return out;

@@ -12,6 +12,7 @@ import dev.engram.pipeline.PipelineOptions;
 import dev.engram.pipeline.RetryPolicy;
 import dev.engram.server.auth.KeyRole;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.ForwardingEmbedder;
 import dev.engram.testing.HashEmbedder;
 import dev.engram.testing.ScriptedLanguageModel;
 import java.nio.file.Path;
@@ -138,30 +139,14 @@ class AddEventContractTest {
   void aSynchronousAddIsRecordedOnlyOnceItHasFinished() {
     List<Long> eventsWhileEmbedding = new CopyOnWriteArrayList<>();
     ServerFixture[] server = new ServerFixture[1];
-    HashEmbedder hash = new HashEmbedder();
     Embedder observing =
-        new Embedder() {
-          @Override
-          public String modelId() {
-            return hash.modelId();
-          }
-
-          @Override
-          public int dimension() {
-            return hash.dimension();
-          }
-
-          @Override
-          public float[] embedQuery(String text) {
-            return hash.embedQuery(text);
-          }
-
+        new ForwardingEmbedder(new HashEmbedder()) {
           @Override
           public List<float[]> embedDocuments(List<String> texts) {
             if (server[0] != null) {
               eventsWhileEmbedding.add(server[0].events.count("acme"));
             }
-            return hash.embedDocuments(texts);
+            return delegate.embedDocuments(texts);
           }
         };
     f =

@@ -16,6 +16,7 @@ import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
 import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
+import dev.engram.spi.ForwardingEmbedder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;

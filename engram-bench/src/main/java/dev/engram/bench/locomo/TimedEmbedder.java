@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import dev.engram.spi.Embedder;
+import dev.engram.spi.ForwardingEmbedder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 

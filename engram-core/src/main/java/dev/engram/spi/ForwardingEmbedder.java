@@ -1,20 +1,18 @@
-package dev.engram.bench.locomo;
+package dev.engram.spi;
 
-import dev.engram.spi.Embedder;
-import dev.engram.spi.RelevanceCalibration;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * An embedder that hands every call to a delegate, for the bench's wrappers to override only what
- * they change: a method added to {@link Embedder} is passed on here once, not forgotten in each
- * wrapper (where its default would silently replace the delegate's answer).
+ * An embedder that hands every call to a delegate, for wrappers (timing, counting, caching) to
+ * override only what they change: a method added to {@link Embedder} is passed on here once, not
+ * forgotten in each wrapper (where its default would silently replace the delegate's answer).
  */
-abstract class ForwardingEmbedder implements Embedder {
+public abstract class ForwardingEmbedder implements Embedder {
   /** The embedder every call goes to. */
   protected final Embedder delegate;
 
-  ForwardingEmbedder(Embedder delegate) {
+  protected ForwardingEmbedder(Embedder delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
