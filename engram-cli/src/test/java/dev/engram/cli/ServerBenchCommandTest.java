@@ -90,6 +90,11 @@ class ServerBenchCommandTest {
       // the process's CPU per operation each way (the server's side of HTTP): measured, not zero
       assertThat(json.at(rates + "/in_process_cpu_ms").asDouble()).as(rates).isPositive();
       assertThat(json.at(rates + "/http_cpu_ms").asDouble()).as(rates).isPositive();
+      // and the JIT compiler's part of it (compile time in whole milliseconds: may be 0)
+      assertThat(json.at(rates + "/in_process_jit_ms").isNumber()).as(rates).isTrue();
+      assertThat(json.at(rates + "/http_jit_ms").isNumber()).as(rates).isTrue();
+      assertThat(json.at(rates + "/in_process_jit_ms").asDouble()).as(rates).isNotNegative();
+      assertThat(json.at(rates + "/http_jit_ms").asDouble()).as(rates).isNotNegative();
     }
     assertThat(MemoryJson.mapper().readTree(out.toFile())).isEqualTo(json);
     assertThat(Files.isRegularFile(data.resolve("server.db"))).isTrue();
@@ -179,6 +184,7 @@ class ServerBenchCommandTest {
         .contains("| search p50, 1 client |")
         .contains("| searches/s, 2 clients |")
         .contains("| CPU per search, 2 clients |")
+        .contains("| of which JIT compiling |")
         .contains("| add p50 (infer=false), 1 client |")
         .contains("| adds/s (infer=false), 1 client |")
         .contains("| adds/s (infer=false), 2 clients |")

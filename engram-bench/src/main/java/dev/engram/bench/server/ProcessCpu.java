@@ -1,5 +1,6 @@
 package dev.engram.bench.server;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -11,10 +12,23 @@ final class ProcessCpu {
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
+  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+
   private ProcessCpu() {}
 
   /** CPU nanoseconds used by this process so far. */
   static long nanos() {
     return OS.getProcessCpuTime();
+  }
+
+  /**
+   * Milliseconds the JIT compiler threads have spent compiling so far (the JVM's own estimate), 0
+   * where the JVM does not say: how much of a phase's CPU went to compiling code rather than
+   * running it.
+   */
+  static long compileMillis() {
+    return JIT != null && JIT.isCompilationTimeMonitoringSupported()
+        ? JIT.getTotalCompilationTime()
+        : 0;
   }
 }

@@ -399,7 +399,9 @@ public final class ServerBench {
         timed[0].seconds(),
         timed[1].seconds(),
         timed[0].cpuMillisPerOperation(),
-        timed[1].cpuMillisPerOperation());
+        timed[1].cpuMillisPerOperation(),
+        timed[0].jitMillisPerOperation(),
+        timed[1].jitMillisPerOperation());
   }
 
   private static String text(List<AddRequest> turns, int i) {
@@ -439,14 +441,15 @@ public final class ServerBench {
   }
 
   /**
-   * The wall seconds of some operations, each one's milliseconds, how many ran and the CPU seconds
+   * The wall seconds of some operations, each one's milliseconds, how many ran, the CPU seconds
    * this process spent meanwhile (the server's and the engine's work, not wrk's or the client
-   * JVM's).
+   * JVM's) and, of those, the seconds its JIT compiler spent compiling.
    */
   @SuppressWarnings("ArrayRecordComponent") // read once for percentiles, never compared or hashed
-  private record Timed(double seconds, double[] millis, long operations, double cpuSeconds) {
-    static Timed of(HttpLoadClient.Result r, double cpuSeconds) {
-      return new Timed(r.seconds(), r.millis(), r.answered(), cpuSeconds);
+  private record Timed(
+      double seconds, double[] millis, long operations, double cpuSeconds, double jitSeconds) {
+    static Timed of(HttpLoadClient.Result r, double cpuSeconds, double jitSeconds) {
+      return new Timed(r.seconds(), r.millis(), r.answered(), cpuSeconds, jitSeconds);
     }
 
     Timed plus(Timed other) {
@@ -456,20 +459,28 @@ public final class ServerBench {
           seconds + other.seconds,
           all,
           operations + other.operations,
-          cpuSeconds + other.cpuSeconds);
+          cpuSeconds + other.cpuSeconds,
+          jitSeconds + other.jitSeconds);
     }
 
     /** CPU milliseconds of this process per operation. */
     double cpuMillisPerOperation() {
       return operations == 0 ? 0 : cpuSeconds * 1e3 / operations;
     }
+
+    /** The JIT compiler's milliseconds per operation. */
+    double jitMillisPerOperation() {
+      return operations == 0 ? 0 : jitSeconds * 1e3 / operations;
+    }
   }
 
   /** Runs a job through the server and notes this process's CPU seconds meanwhile. */
   private static Timed timedCpu(java.util.function.Supplier<HttpLoadClient.Result> job) {
     long cpu0 = ProcessCpu.nanos();
+    long jit0 = ProcessCpu.compileMillis();
     HttpLoadClient.Result r = job.get();
-    return Timed.of(r, (ProcessCpu.nanos() - cpu0) / 1e9);
+    return Timed.of(
+        r, (ProcessCpu.nanos() - cpu0) / 1e9, (ProcessCpu.compileMillis() - jit0) / 1e3);
   }
 
   /**
@@ -478,7 +489,7 @@ public final class ServerBench {
    * returns what each way took.
    */
   private static Timed[] alternating(int n, Block inProcess, HttpOperations http) {
-    Timed[] timed = {new Timed(0, new double[0], 0, 0), new Timed(0, new double[0], 0, 0)};
+    Timed[] timed = {new Timed(0, new double[0], 0, 0, 0), new Timed(0, new double[0], 0, 0, 0)};
     for (int b = 0; b < BLOCKS; b++) {
       int from = n * b / BLOCKS;
       int to = n * (b + 1) / BLOCKS;
@@ -502,6 +513,7 @@ public final class ServerBench {
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
     long cpu0 = ProcessCpu.nanos();
+    long jit0 = ProcessCpu.compileMillis();
     for (int c = 0; c < clients; c++) {
       Thread t =
           new Thread(
@@ -532,10 +544,11 @@ public final class ServerBench {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpuSeconds = (ProcessCpu.nanos() - cpu0) / 1e9;
+    double jitSeconds = (ProcessCpu.compileMillis() - jit0) / 1e3;
     if (failure.get() != null) {
       throw failure.get();
     }
-    return new Timed(seconds, millis, to - from, cpuSeconds);
+    return new Timed(seconds, millis, to - from, cpuSeconds, jitSeconds);
   }
 
   /**

@@ -92,6 +92,10 @@ public record ServerBenchReport(
    *     HTTP; the clients (wrk or the client JVM) are other processes. On a loaded machine the
    *     rates are noisy and these are not: they say what an operation costs, whatever waits for a
    *     core
+   * @param inProcessJitMs of {@code inProcessCpuMs}, the JIT compiler's milliseconds per operation
+   *     (the JVM's estimate): more than a few percent says the code was still being compiled while
+   *     it was timed, and the rates are not yet the steady state's
+   * @param httpJitMs the same over HTTP
    */
   @JsonPropertyOrder({
     "clients",
@@ -100,7 +104,9 @@ public record ServerBenchReport(
     "http_per_second",
     "ratio",
     "in_process_cpu_ms",
-    "http_cpu_ms"
+    "http_cpu_ms",
+    "in_process_jit_ms",
+    "http_jit_ms"
   })
   public record Rates(
       int clients,
@@ -109,14 +115,18 @@ public record ServerBenchReport(
       @JsonProperty("http_per_second") double httpPerSecond,
       double ratio,
       @JsonProperty("in_process_cpu_ms") double inProcessCpuMs,
-      @JsonProperty("http_cpu_ms") double httpCpuMs) {
+      @JsonProperty("http_cpu_ms") double httpCpuMs,
+      @JsonProperty("in_process_jit_ms") double inProcessJitMs,
+      @JsonProperty("http_jit_ms") double httpJitMs) {
     static Rates of(
         int clients,
         int operations,
         double inProcessSeconds,
         double httpSeconds,
         double inProcessCpuMs,
-        double httpCpuMs) {
+        double httpCpuMs,
+        double inProcessJitMs,
+        double httpJitMs) {
       double in = operations / inProcessSeconds;
       double http = operations / httpSeconds;
       return new Rates(
@@ -126,7 +136,9 @@ public record ServerBenchReport(
           round(http),
           round(http / in),
           round(inProcessCpuMs),
-          round(httpCpuMs));
+          round(httpCpuMs),
+          round(inProcessJitMs),
+          round(httpJitMs));
     }
   }
 
@@ -183,6 +195,7 @@ public record ServerBenchReport(
             search.p95AddedMs()));
     row(b, "searches/s, " + throughput.clients() + " clients", throughput);
     cpuRow(b, "CPU per search, " + throughput.clients() + " clients", throughput);
+    jitRow(b, "of which JIT compiling", throughput);
     b.append(
         String.format(
             Locale.ROOT,
@@ -200,7 +213,25 @@ public record ServerBenchReport(
     row(b, "adds/s (infer=false), 1 client", adds.oneClient());
     row(b, "adds/s (infer=false), " + adds.concurrent().clients() + " clients", adds.concurrent());
     cpuRow(b, "CPU per add, " + adds.concurrent().clients() + " clients", adds.concurrent());
+    jitRow(b, "of which JIT compiling", adds.concurrent());
     return b.toString();
+  }
+
+  /** The JIT compiler's milliseconds per operation both ways, each as a share of its CPU. */
+  private static void jitRow(StringBuilder b, String label, Rates r) {
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.3f ms (%.0f%%) | %.3f ms (%.0f%%) | |%n",
+            label,
+            r.inProcessJitMs(),
+            share(r.inProcessJitMs(), r.inProcessCpuMs()),
+            r.httpJitMs(),
+            share(r.httpJitMs(), r.httpCpuMs())));
+  }
+
+  private static double share(double part, double whole) {
+    return whole == 0 ? 0 : 100 * part / whole;
   }
 
   /** The CPU milliseconds per operation both ways and their ratio (in process over HTTP). */
