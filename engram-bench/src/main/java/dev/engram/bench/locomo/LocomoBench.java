@@ -653,7 +653,7 @@ public final class LocomoBench {
           }
         }
         asked++;
-        report.question(q, score, elapsed, hooks.observer().onSearch(c, q, result));
+        report.question(c.sampleId(), q, score, elapsed, hooks.observer().onSearch(c, q, result));
         hooks.progress().accept(1);
       }
     }

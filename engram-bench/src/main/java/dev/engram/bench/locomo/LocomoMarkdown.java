@@ -8,7 +8,8 @@ import java.util.TreeSet;
 
 /**
  * Renders a {@link LocomoReport} as Markdown: a table per category id, one per BEAM type when the
- * questions carry one, the latencies and the longest message, and the baselines.
+ * questions carry one, one per conversation when there are several, the latencies and the longest
+ * message, and the baselines.
  */
 final class LocomoMarkdown {
   private LocomoMarkdown() {}
@@ -45,6 +46,13 @@ final class LocomoMarkdown {
       sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
       r.byBeamType().forEach((k, s) -> row(sb, k, s, extra));
     }
+    if (r.byConversation().size() > 1) {
+      sb.append(
+          "\n| conversation | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
+      extra.forEach(k -> sb.append(' ').append(k).append(" |"));
+      sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
+      r.byConversation().forEach((k, s) -> row(sb, k, s, extra));
+    }
     sb.append(
         String.format(
             Locale.ROOT,
@@ -78,6 +86,13 @@ final class LocomoMarkdown {
               Locale.ROOT,
               "BEAM types are BEAM's own abilities, each mapped onto a category id by the"
                   + " file; abstention questions (category 5) are left out like LoCoMo's adversarial ones.%n"));
+    }
+    if (r.byConversation().size() > 1 && extra.stream().anyMatch(k -> k.startsWith("offtopic_"))) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "A conversation's off-topic columns are its store asked the next conversation's"
+                  + " questions (the last's, the first's).%n"));
     }
     if (!r.baselines().isEmpty()) {
       Set<String> baseExtra = new TreeSet<>();

@@ -37,9 +37,12 @@ import java.util.TreeMap;
  * averaged over the questions that have gold evidence ({@code evidence_questions}); the other
  * metrics over all scored questions. Metrics from a {@link QuestionObserver} appear beside the
  * built-in ones, at both levels. Questions that carry a BEAM type ({@link Question#beamType()}) are
- * also scored per type ({@code by_beam_type}, left out of the JSON when no question has one);
- * {@code longest_message_chars} is the longest turn of the conversations read, which the stores
- * were opened to accept ({@code ConversationStore#textLimit}).
+ * also scored per type ({@code by_beam_type}, left out of the JSON when no question has one); every
+ * conversation's questions are scored apart too ({@code by_conversation}, by sample id: its
+ * off-topic metrics are those of its store asked the next conversation's questions, so a pair of
+ * conversations on one subject shows there); {@code longest_message_chars} is the longest turn of
+ * the conversations read, which the stores were opened to accept ({@code
+ * ConversationStore#textLimit}).
  */
 @JsonPropertyOrder({
   "dataset",
@@ -55,6 +58,7 @@ import java.util.TreeMap;
   "overall",
   "by_category",
   "by_beam_type",
+  "by_conversation",
   "latency_ms",
   "ingest_turns_per_second",
   "memory_tokens_per_conversation",
@@ -76,6 +80,8 @@ public record LocomoReport(
     @JsonProperty("by_category") Map<String, Scores> byCategory,
     @JsonProperty("by_beam_type") @JsonInclude(JsonInclude.Include.NON_EMPTY)
         Map<String, Scores> byBeamType,
+    @JsonProperty("by_conversation") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        Map<String, Scores> byConversation,
     @JsonProperty("latency_ms") Latency latencyMs,
     @JsonProperty("ingest_turns_per_second") double ingestTurnsPerSecond,
     @JsonProperty("memory_tokens_per_conversation") double memoryTokensPerConversation,
@@ -85,6 +91,10 @@ public record LocomoReport(
   public LocomoReport {
     byBeamType =
         byBeamType == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(byBeamType));
+    byConversation =
+        byConversation == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new TreeMap<>(byConversation));
   }
 
   /**
@@ -266,7 +276,8 @@ public record LocomoReport(
    *
    * @param overall metrics of all questions
    * @param byCategory metrics per category id ({@code "1"} to {@code "4"}); ids the report lacks
-   *     are ignored. The per-type scores ({@link #byBeamType()}) keep the retrieval metrics only
+   *     are ignored. The per-type and per-conversation scores ({@link #byBeamType()}, {@link
+   *     #byConversation()}) keep the retrieval metrics only
    */
   public LocomoReport withMetrics(
       Map<String, Double> overall, Map<String, Map<String, Double>> byCategory) {
@@ -287,6 +298,7 @@ public record LocomoReport(
         this.overall.plus(overall),
         categories,
         byBeamType,
+        byConversation,
         latencyMs,
         ingestTurnsPerSecond,
         memoryTokensPerConversation,
@@ -323,6 +335,7 @@ public record LocomoReport(
         overall,
         byCategory,
         byBeamType,
+        byConversation,
         latencyMs,
         ingestTurnsPerSecond,
         memoryTokensPerConversation,

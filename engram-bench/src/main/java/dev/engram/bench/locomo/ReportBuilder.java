@@ -40,11 +40,12 @@ final class ReportBuilder {
 
   /**
    * A question's score and the observer's pending metrics; {@code beamType} "" for a question
-   * without one.
+   * without one, {@code conversation} "" for a baseline's.
    */
   private record Pending(
       int category,
       String beamType,
+      String conversation,
       QuestionScore score,
       CompletionStage<Map<String, Double>> extra) {
     QuestionScore await() {
@@ -96,9 +97,14 @@ final class ReportBuilder {
     memoryTokens.add(tokens);
   }
 
+  /** Records a question of the conversation {@code conversation} (its sample id) and its search. */
   void question(
-      Question q, QuestionScore s, long searchNanos, CompletionStage<Map<String, Double>> extra) {
-    questions.add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
+      String conversation,
+      Question q,
+      QuestionScore s,
+      long searchNanos,
+      CompletionStage<Map<String, Double>> extra) {
+    questions.add(new Pending(q.category(), q.beamType().orElse(""), conversation, s, extra));
     searchMillis.add(searchNanos / 1e6);
   }
 
@@ -106,12 +112,13 @@ final class ReportBuilder {
       String name, Question q, QuestionScore s, CompletionStage<Map<String, Double>> extra) {
     baselines
         .computeIfAbsent(name, k -> new ArrayList<>())
-        .add(new Pending(q.category(), q.beamType().orElse(""), s, extra));
+        .add(new Pending(q.category(), q.beamType().orElse(""), "", s, extra));
   }
 
   LocomoReport build() {
     Map<Integer, List<QuestionScore>> byCategory = new TreeMap<>();
     Map<String, List<QuestionScore>> byBeamType = new TreeMap<>();
+    Map<String, List<QuestionScore>> byConversation = new TreeMap<>();
     List<QuestionScore> all = new ArrayList<>();
     for (Pending p : questions) {
       QuestionScore s = p.await();
@@ -119,12 +126,15 @@ final class ReportBuilder {
       if (!p.beamType().isEmpty()) {
         byBeamType.computeIfAbsent(p.beamType(), k -> new ArrayList<>()).add(s);
       }
+      byConversation.computeIfAbsent(p.conversation(), k -> new ArrayList<>()).add(s);
       all.add(s);
     }
     Map<String, Scores> categories = new TreeMap<>();
     byCategory.forEach((k, v) -> categories.put(String.valueOf(k), scores(v)));
     Map<String, Scores> types = new TreeMap<>();
     byBeamType.forEach((k, v) -> types.put(k, scores(v)));
+    Map<String, Scores> conversations = new TreeMap<>();
+    byConversation.forEach((k, v) -> conversations.put(k, scores(v)));
     List<Baseline> base = new ArrayList<>();
     baselines.forEach(
         (name, pending) -> {
@@ -154,6 +164,7 @@ final class ReportBuilder {
         scores(all),
         categories,
         types,
+        conversations,
         new Latency(
             p.at(50),
             p.at(95),

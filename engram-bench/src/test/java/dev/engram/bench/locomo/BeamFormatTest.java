@@ -110,6 +110,10 @@ class BeamFormatTest {
     assertThat(r.byBeamType()).isEmpty();
     assertThat(new ObjectMapper().readTree(r.toJson()).has("by_beam_type")).isFalse();
     assertThat(r.toMarkdown()).doesNotContain("BEAM type");
+    // one conversation: scored apart in the JSON, no table of one row in the Markdown
+    assertThat(r.byConversation()).containsOnlyKeys("mini-1");
+    assertThat(r.byConversation().get("mini-1").questions()).isEqualTo(r.questions());
+    assertThat(r.toMarkdown()).doesNotContain("| conversation |");
   }
 
   /**

@@ -145,6 +145,22 @@ class LocomoBenchTest {
     assertThat(r.overall().extra().get("offtopic_empty@0.95")).isBetween(0.0, 1.0);
     assertThat(r.overall().extra().get("evidence_recall@0.05"))
         .isLessThanOrEqualTo(r.overall().evidenceRecall());
+    // each conversation scored apart, its off-topic columns those of its own store
+    String first = file.get(0).path("sample_id").asText();
+    assertThat(r.byConversation()).containsOnlyKeys(first, "copy-of-" + first);
+    assertThat(r.byConversation().get(first).questions() * 2).isEqualTo(r.questions());
+    assertThat(r.byConversation().values())
+        .allSatisfy(s -> assertThat(s.extra()).containsEntry("offtopic_empty", 0.0));
+    assertThat(
+            json.readTree(r.toJson()).path("by_conversation").path(first).path("questions").asInt())
+        .isEqualTo(r.byConversation().get(first).questions());
+    Path saved = work.resolve("report.json");
+    r.writeJson(saved);
+    assertThat(LocomoReport.readJson(saved).byConversation()).isEqualTo(r.byConversation());
+    assertThat(r.toMarkdown())
+        .contains("| conversation | questions |")
+        .contains("| copy-of-" + first + " |")
+        .contains("its store asked the next conversation's questions");
 
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->

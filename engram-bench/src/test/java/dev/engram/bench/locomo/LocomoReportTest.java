@@ -116,6 +116,7 @@ class LocomoReportTest {
             "questions",
             "overall",
             "by_category",
+            "by_conversation",
             "latency_ms",
             "ingest_turns_per_second",
             "memory_tokens_per_conversation",
