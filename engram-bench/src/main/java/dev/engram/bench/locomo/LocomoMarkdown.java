@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.bench.locomo.LocomoReport.Baseline;
 import dev.engram.bench.locomo.LocomoReport.Scores;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -30,28 +31,17 @@ final class LocomoMarkdown {
             r.embedder(),
             r.fusion()));
     Set<String> extra = new TreeSet<>(r.overall().extra().keySet());
-    sb.append(
-        "| category | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
-    extra.forEach(k -> sb.append(' ').append(k).append(" |"));
-    sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
+    header(sb, "category", extra);
     r.byCategory()
         .forEach(
             (k, s) ->
                 row(sb, k + " (" + Locomo.categoryLabel(Integer.parseInt(k)) + ")", s, extra));
     row(sb, "**overall**", r.overall(), extra);
     if (!r.byBeamType().isEmpty()) {
-      sb.append(
-          "\n| BEAM type | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
-      extra.forEach(k -> sb.append(' ').append(k).append(" |"));
-      sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
-      r.byBeamType().forEach((k, s) -> row(sb, k, s, extra));
+      table(sb, "BEAM type", r.byBeamType(), extra);
     }
     if (r.byConversation().size() > 1) {
-      sb.append(
-          "\n| conversation | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
-      extra.forEach(k -> sb.append(' ').append(k).append(" |"));
-      sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
-      r.byConversation().forEach((k, s) -> row(sb, k, s, extra));
+      table(sb, "conversation", r.byConversation(), extra);
     }
     sb.append(
         String.format(
@@ -92,7 +82,7 @@ final class LocomoMarkdown {
           String.format(
               Locale.ROOT,
               "A conversation's off-topic columns are its store asked the next conversation's"
-                  + " questions (the last's, the first's).%n"));
+                  + " questions (the last conversation's store, the first's).%n"));
     }
     if (!r.baselines().isEmpty()) {
       Set<String> baseExtra = new TreeSet<>();
@@ -115,6 +105,24 @@ final class LocomoMarkdown {
       }
     }
     return sb.toString();
+  }
+
+  /** A table of scores with a row per key of {@code rows}, after a blank line. */
+  private static void table(
+      StringBuilder sb, String firstColumn, Map<String, Scores> rows, Set<String> extra) {
+    sb.append('\n');
+    header(sb, firstColumn, extra);
+    rows.forEach((k, s) -> row(sb, k, s, extra));
+  }
+
+  /** A scores table's header row and separator, the observer's metrics as extra columns. */
+  private static void header(StringBuilder sb, String firstColumn, Set<String> extra) {
+    sb.append("| ")
+        .append(firstColumn)
+        .append(
+            " | questions | evidence recall@k | hit@k | answer-token recall@k | context tokens |");
+    extra.forEach(k -> sb.append(' ').append(k).append(" |"));
+    sb.append("\n|---|---|---|---|---|---|").append("---|".repeat(extra.size())).append('\n');
   }
 
   private static void row(StringBuilder sb, String label, Scores s, Set<String> extra) {

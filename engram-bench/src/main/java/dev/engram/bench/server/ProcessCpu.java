@@ -17,8 +17,31 @@ final class ProcessCpu {
   private ProcessCpu() {}
 
   /** CPU nanoseconds used by this process so far. */
-  static long nanos() {
+  private static long nanos() {
     return OS.getProcessCpuTime();
+  }
+
+  /** A mark from which to measure what a phase spent. */
+  static Mark mark() {
+    return new Mark(nanos(), compileMillis());
+  }
+
+  /**
+   * This process's CPU time and its JIT compiler's time at one moment.
+   *
+   * @param cpuNanos CPU nanoseconds used so far
+   * @param compileMillis milliseconds spent compiling so far
+   */
+  record Mark(long cpuNanos, long compileMillis) {
+    /** CPU seconds this process has used since the mark. */
+    double cpuSeconds() {
+      return (nanos() - cpuNanos) / 1e9;
+    }
+
+    /** Seconds the JIT compiler has spent compiling since the mark. */
+    double jitSeconds() {
+      return (compileMillis() - compileMillis) / 1e3;
+    }
   }
 
   /**
@@ -26,7 +49,7 @@ final class ProcessCpu {
    * where the JVM does not say: how much of a phase's CPU went to compiling code rather than
    * running it.
    */
-  static long compileMillis() {
+  private static long compileMillis() {
     return JIT != null && JIT.isCompilationTimeMonitoringSupported()
         ? JIT.getTotalCompilationTime()
         : 0;

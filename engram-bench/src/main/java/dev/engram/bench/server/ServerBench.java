@@ -448,8 +448,9 @@ public final class ServerBench {
   @SuppressWarnings("ArrayRecordComponent") // read once for percentiles, never compared or hashed
   private record Timed(
       double seconds, double[] millis, long operations, double cpuSeconds, double jitSeconds) {
-    static Timed of(HttpLoadClient.Result r, double cpuSeconds, double jitSeconds) {
-      return new Timed(r.seconds(), r.millis(), r.answered(), cpuSeconds, jitSeconds);
+    static Timed of(HttpLoadClient.Result r, ProcessCpu.Mark start) {
+      return new Timed(
+          r.seconds(), r.millis(), r.answered(), start.cpuSeconds(), start.jitSeconds());
     }
 
     Timed plus(Timed other) {
@@ -476,11 +477,8 @@ public final class ServerBench {
 
   /** Runs a job through the server and notes this process's CPU seconds meanwhile. */
   private static Timed timedCpu(java.util.function.Supplier<HttpLoadClient.Result> job) {
-    long cpu0 = ProcessCpu.nanos();
-    long jit0 = ProcessCpu.compileMillis();
-    HttpLoadClient.Result r = job.get();
-    return Timed.of(
-        r, (ProcessCpu.nanos() - cpu0) / 1e9, (ProcessCpu.compileMillis() - jit0) / 1e3);
+    ProcessCpu.Mark start = ProcessCpu.mark();
+    return Timed.of(job.get(), start);
   }
 
   /**
@@ -512,8 +510,7 @@ public final class ServerBench {
     double[] millis = new double[to - from];
     List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
-    long cpu0 = ProcessCpu.nanos();
-    long jit0 = ProcessCpu.compileMillis();
+    ProcessCpu.Mark spent = ProcessCpu.mark();
     for (int c = 0; c < clients; c++) {
       Thread t =
           new Thread(
@@ -543,8 +540,8 @@ public final class ServerBench {
       }
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
-    double cpuSeconds = (ProcessCpu.nanos() - cpu0) / 1e9;
-    double jitSeconds = (ProcessCpu.compileMillis() - jit0) / 1e3;
+    double cpuSeconds = spent.cpuSeconds();
+    double jitSeconds = spent.jitSeconds();
     if (failure.get() != null) {
       throw failure.get();
     }
