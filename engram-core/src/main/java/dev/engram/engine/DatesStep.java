@@ -42,7 +42,7 @@ final class DatesStep implements RankingStep {
     return RankFusion.add(
         fused,
         pass.engine.index.dense(
-            within(pass.query, periods), IndexField.TEXT, pass.vector, pass.pool),
+            within(pass.query, periods), IndexField.TEXT, pass.vector(), pass.pool),
         DATE_WEIGHT);
   }
 

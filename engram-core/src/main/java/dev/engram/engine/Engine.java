@@ -32,6 +32,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,6 +97,19 @@ final class Engine implements AutoCloseable {
   final HubDensities hubDensities = new HubDensities();
 
   final ExecutorService asyncExecutor;
+
+  /**
+   * Embeds searches' queries while their keyword lists are read, when that pays ({@link
+   * QueryEmbeddings}), on {@link #queryThreads}.
+   */
+  final QueryEmbeddings queryEmbeddings;
+
+  /**
+   * The query-embedding threads: up to two a core, idle ones let go; with none free, the search's
+   * own thread embeds its query.
+   */
+  private final ExecutorService queryThreads;
+
   private final ScheduledExecutorService committer;
   private final ExecutorService summaries;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -132,6 +147,16 @@ final class Engine implements AutoCloseable {
         outbox == null ? graphStore : new CatchingUpGraphStore(graphStore, this::catchUpGraph);
     this.asyncExecutor =
         Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
+    this.queryThreads =
+        new ThreadPoolExecutor(
+            0,
+            2 * Runtime.getRuntime().availableProcessors(),
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            daemon("engram-query-embedding"),
+            (task, pool) -> task.run());
+    this.queryEmbeddings = new QueryEmbeddings(queryThreads, System::nanoTime);
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
     this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
   }
@@ -617,7 +642,7 @@ final class Engine implements AutoCloseable {
 
   /** Stops the background threads, letting running tasks finish (up to 30 s each). */
   private void shutdownThreads() {
-    for (ExecutorService pool : List.of(committer, asyncExecutor, summaries)) {
+    for (ExecutorService pool : List.of(committer, asyncExecutor, queryThreads, summaries)) {
       pool.shutdown();
       try {
         if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {

@@ -127,8 +127,7 @@ public final class EngramMemory implements Memory {
     if (!engine.graphEnabled()) {
       return search.search(tenant, request);
     }
-    float[] vector = search.queryVector(request.query());
-    HybridSearch.Searched searched = search.search(tenant, request, vector);
+    HybridSearch.Searched searched = search.searched(tenant, request);
     if (searched.emptied()) {
       return searched
           .result(); // a ranking step found that the search returns nothing: no relations either
@@ -145,7 +144,7 @@ public final class EngramMemory implements Memory {
             tenant,
             request.scope(),
             request.query(),
-            vector,
+            searched.pass().vector(),
             relationsK,
             request.threshold(),
             relations.at(engine.config.clock().instant()),

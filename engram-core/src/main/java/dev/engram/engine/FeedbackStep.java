@@ -42,7 +42,7 @@ final class FeedbackStep implements RankingStep {
 
   @Override
   public List<Fused> fused(RankingPass pass, List<Fused> fused) {
-    float[] vector = pass.vector;
+    float[] vector = pass.vector();
     List<String> top =
         fused.subList(0, Math.min(FEEDBACK_HITS, fused.size())).stream().map(f -> f.id).toList();
     double[] sum = new double[vector.length];

@@ -9,6 +9,7 @@ import dev.engram.analysis.QueryAnalyzer;
 import dev.engram.engine.RankFusion.Fused;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.RelevanceCalibration;
+import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -67,14 +68,14 @@ final class HybridSearch {
   }
 
   SearchResult search(String tenant, SearchRequest r) {
-    return search(tenant, r, queryVector(r.query())).result();
+    return searched(tenant, r).result();
   }
 
   /**
    * A search's memories; whether a ranking step found that the search returns nothing ({@link
    * RankingStep#empties}: the step names, for a query about what the store has never heard of),
    * relations included; and the search's run of its steps, through which the graph's relations are
-   * read.
+   * read and whose query vector they share.
    */
   record Searched(SearchResult result, boolean emptied, RankingPass pass) {}
 
@@ -82,7 +83,7 @@ final class HybridSearch {
    * The query's embedding, L2-normalised: the one place a query is embedded, for memories and the
    * graph alike.
    */
-  float[] queryVector(String query) {
+  private float[] queryVector(String query) {
     return Vectors.normalized(
         engine.config.embedder().embedQuery(query),
         engine.config.embedder().dimension(),
@@ -90,10 +91,10 @@ final class HybridSearch {
   }
 
   /**
-   * The search with the query already embedded ({@link #queryVector}), so the graph half can share
-   * it.
+   * The search: its query embedded on this thread, its keyword lists read meanwhile on another when
+   * the embedder's queries take long enough for that to pay ({@link QueryEmbeddings}), else after.
    */
-  Searched search(String tenant, SearchRequest r, float[] vector) {
+  Searched searched(String tenant, SearchRequest r) {
     List<RankingStep> chosen = steps.of(r.ranking());
     engine.ensureSearchable();
     IndexQuery q =
@@ -107,17 +108,20 @@ final class HybridSearch {
     int perSignal = Math.max(engine.config.candidatesPerSignal(), Math.max(wanted, rerankPool));
     long epoch = engine.indexEpoch();
     SearchRecords records = new SearchRecords(engine.store, tenant);
+    QueryVector vector = QueryVector.pending();
     RankingPass pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
+    ClaimedTask<List<Candidate>> keyword = new ClaimedTask<>(pass::keyword);
+    vector.set(engine.queryEmbeddings.embed(() -> queryVector(r.query()), keyword));
     List<Fused> fused;
     try {
-      fused = pass.candidates();
+      fused = pass.candidates(keyword.get());
     } catch (RuntimeException e) {
       if (!engine.searchFailed(e, epoch)) {
         throw e;
       }
       engine.ensureSearchable(); // recreates the index and rebuilds it from the record
       pass = new RankingPass(engine, analyzer, chosen, r, q, vector, perSignal, records);
-      fused = pass.candidates();
+      fused = pass.candidates(pass.keyword());
     }
     Map<String, Double> own =
         new HashMap<>(); // the own relevance of each memory scored, by id: computed once
@@ -126,7 +130,7 @@ final class HybridSearch {
         records.get(
             fused.subList(0, Math.min(READ_BATCH, fused.size())).stream().map(f -> f.id).toList());
     double queryRelevance =
-        queryRelevance(vector, first, pass.byContext(), pass.contentWords, calibration, own);
+        queryRelevance(pass.vector(), first, pass.byContext(), pass.contentWords, calibration, own);
     if (pass.empties(first, queryRelevance)) {
       return new Searched(new SearchResult(List.of()), true, pass);
     }
@@ -182,7 +186,7 @@ final class HybridSearch {
       Map<String, Double> own,
       double queryRelevance) {
     SearchRequest r = pass.request;
-    float[] vector = pass.vector;
+    float[] vector = pass.vector();
     SearchRecords records = pass.records;
     RelevanceCalibration calibration = engine.config.embedder().relevanceCalibration();
     boolean byContext = pass.byContext();

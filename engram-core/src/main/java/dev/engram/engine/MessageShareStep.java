@@ -4,6 +4,7 @@ import dev.engram.Fusion;
 import dev.engram.MemoryItem;
 import dev.engram.Ranking;
 import dev.engram.engine.RankFusion.Fused;
+import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,6 +66,19 @@ final class MessageShareStep implements RankingStep {
   @Override
   public Phase phase() {
     return Phase.FUSED;
+  }
+
+  /**
+   * Reads the keyword candidates' metadata with the keyword list, which a search may read while it
+   * embeds the query ({@link QueryEmbeddings}): under {@link Fusion#COSINE} every keyword candidate
+   * is in the fused ranking, whose metadata {@link #fused} reads; it then finds theirs read.
+   */
+  @Override
+  public List<Candidate> keyword(RankingPass pass, String words, int k, List<Candidate> list) {
+    if (pass.engine.config.fusion() == Fusion.COSINE) {
+      pass.records.metadata(list.stream().map(Candidate::id).toList());
+    }
+    return list;
   }
 
   @Override

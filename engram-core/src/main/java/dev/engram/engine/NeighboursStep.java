@@ -100,7 +100,7 @@ final class NeighboursStep implements RankingStep {
         new IndexQuery(q.tenant(), q.scope(), near, q.includeExpired(), q.today());
     List<Candidate> found =
         pass.engine.index.dense(
-            nearQuery, IndexField.TEXT, pass.vector, anchors.size() * CANDIDATES_PER_ANCHOR);
+            nearQuery, IndexField.TEXT, pass.vector(), anchors.size() * CANDIDATES_PER_ANCHOR);
     Map<String, StoredMemory> byId = new LinkedHashMap<>();
     pass.records.get(found.stream().map(Candidate::id).toList()).forEach(m -> byId.put(m.id(), m));
     List<StoredMemory> candidates = new ArrayList<>(); // nearest by meaning first

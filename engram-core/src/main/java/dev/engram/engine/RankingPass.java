@@ -36,7 +36,9 @@ final class RankingPass {
 
   final SearchRequest request;
   final IndexQuery query;
-  final float[] vector;
+
+  /** The query's embedding, set before any step but the keyword lists' reads it. */
+  private final QueryVector vector;
 
   /**
    * The query's content words ({@link QueryAnalyzer#contentWords}), whose share in a memory the
@@ -59,7 +61,7 @@ final class RankingPass {
       List<RankingStep> steps,
       SearchRequest request,
       IndexQuery query,
-      float[] vector,
+      QueryVector vector,
       int pool,
       SearchRecords records) {
     this.engine = engine;
@@ -74,10 +76,17 @@ final class RankingPass {
     this.explained = request.explain() ? new HashMap<>() : null;
   }
 
-  /** The fused ranking of the dense and keyword lists, changed by the steps after fusion. */
-  List<Fused> candidates() {
-    List<Fused> fused =
-        fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword());
+  /** The query's embedding, L2-normalised. */
+  float[] vector() {
+    return vector.get();
+  }
+
+  /**
+   * The fused ranking of the dense list and the {@link #keyword} list, changed by the steps after
+   * fusion.
+   */
+  List<Fused> candidates(List<Candidate> keyword) {
+    List<Fused> fused = fuse(engine.config.fusion(), dense(HubDensities.Field.OWN, pool), keyword);
     for (RankingStep step : steps) {
       List<Fused> before = fused;
       fused = step.fused(this, fused);
@@ -108,11 +117,11 @@ final class RankingPass {
    */
   private Map<String, Double> cosines(List<String> ids) {
     Map<String, Double> out =
-        new HashMap<>(engine.index.similarities(query, IndexField.TEXT, vector, ids));
+        new HashMap<>(engine.index.similarities(query, IndexField.TEXT, vector(), ids));
     List<String> unanswered = ids.stream().filter(id -> !out.containsKey(id)).toList();
     if (!unanswered.isEmpty()) {
       for (StoredMemory m : records.get(unanswered)) {
-        out.put(m.id(), Relevance.cosine(vector, m.embeddingView()));
+        out.put(m.id(), Relevance.cosine(vector(), m.embeddingView()));
       }
     }
     return out;
@@ -120,7 +129,7 @@ final class RankingPass {
 
   /** The {@code k} memories nearest the query by {@code field}, read through the steps. */
   List<Candidate> dense(HubDensities.Field field, int k) {
-    DenseRead<Candidate> read = n -> HubDensities.nearest(engine.index, query, field, vector, n);
+    DenseRead<Candidate> read = n -> HubDensities.nearest(engine.index, query, field, vector(), n);
     for (RankingStep step : steps) {
       DenseRead<Candidate> next = read;
       read = n -> step.dense(this, field, n, next);
@@ -134,7 +143,7 @@ final class RankingPass {
    */
   List<ScoredRelation> relations(GraphStore graph, TimeView view, int k) {
     DenseRead<ScoredRelation> read =
-        n -> graph.similarRelations(query.tenant(), query.scope(), vector, n, view);
+        n -> graph.similarRelations(query.tenant(), query.scope(), vector(), n, view);
     for (RankingStep step : steps) {
       DenseRead<ScoredRelation> next = read;
       read = n -> step.relations(this, graph, n, next);
@@ -144,9 +153,12 @@ final class RankingPass {
 
   /**
    * The keyword list: the memories' texts by BM25 of the query's keywords (without its question
-   * words, {@link QueryAnalyzer#keywords}), then the steps'.
+   * words, {@link QueryAnalyzer#keywords}), then the steps'. It needs only the query's words, so a
+   * search may read it on another thread while it embeds the query ({@link QueryEmbeddings}); what
+   * it and the steps' keyword hooks record in this pass (its records, explain) is seen by the
+   * search's thread once it has the list.
    */
-  private List<Candidate> keyword() {
+  List<Candidate> keyword() {
     String words = analyzer.keywords(request.query());
     List<Candidate> list = engine.index.keyword(query, IndexField.TEXT, words, pool);
     for (RankingStep step : steps) {

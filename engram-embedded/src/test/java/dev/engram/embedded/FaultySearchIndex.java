@@ -1,12 +1,16 @@
 package dev.engram.embedded;
 
 import dev.engram.StorageException;
+import dev.engram.spi.GraphStore;
 import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
 import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
+import dev.engram.spi.Storage;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -14,8 +18,8 @@ import java.util.function.Supplier;
 /**
  * The real Lucene index with scripted run-time faults: the next {@link #failNextSearches} dense
  * searches and the next {@link #failNextApplies} applies throw (a {@link StorageException} by
- * default) without touching the index. Everything else, {@link #recreate} included, goes to the
- * index.
+ * default) without touching the index, and each keyword read first runs {@link #onKeyword}'s
+ * action. Everything else, {@link #recreate} included, goes to the index.
  */
 final class FaultySearchIndex implements SearchIndex {
   private final SearchIndex index;
@@ -24,9 +28,57 @@ final class FaultySearchIndex implements SearchIndex {
   private final AtomicInteger recreated = new AtomicInteger();
   private volatile Supplier<RuntimeException> fault =
       () -> new StorageException("injected index fault");
+  private volatile Runnable onKeyword = () -> {};
 
   FaultySearchIndex(SearchIndex index) {
     this.index = index;
+  }
+
+  /** Wraps the index of {@code storage}. */
+  static FaultySearchIndex around(EmbeddedStorage storage) {
+    return new FaultySearchIndex(storage.index());
+  }
+
+  /** {@code storage} (whose index this wraps) with this index in place of its own. */
+  Storage in(EmbeddedStorage storage) {
+    return in(storage, storage.records());
+  }
+
+  /** {@code storage} with this index and {@code records} in place of its own. */
+  Storage in(EmbeddedStorage storage, MemoryStore records) {
+    FaultySearchIndex faulty = this;
+    return new Storage() {
+      @Override
+      public MemoryStore records() {
+        return records;
+      }
+
+      @Override
+      public SearchIndex index() {
+        return faulty;
+      }
+
+      @Override
+      public Optional<GraphStore> graph() {
+        return storage.graph();
+      }
+
+      @Override
+      public boolean graphCommitsWithRecords() {
+        return storage.graphCommitsWithRecords();
+      }
+
+      @Override
+      public void close() throws IOException {
+        storage.close();
+      }
+    };
+  }
+
+  /** Runs {@code action} on the reading thread before each keyword read. */
+  FaultySearchIndex onKeyword(Runnable action) {
+    this.onKeyword = action;
+    return this;
   }
 
   FaultySearchIndex failNextSearches(int n) {
@@ -91,6 +143,7 @@ final class FaultySearchIndex implements SearchIndex {
 
   @Override
   public List<Candidate> keyword(IndexQuery query, IndexField field, String text, int k) {
+    onKeyword.run();
     return index.keyword(query, field, text, k);
   }
 

@@ -10,14 +10,8 @@ import dev.engram.Memory;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
-import dev.engram.spi.GraphStore;
-import dev.engram.spi.MemoryStore;
-import dev.engram.spi.SearchIndex;
-import dev.engram.spi.Storage;
 import dev.engram.testing.HashEmbedder;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,34 +93,7 @@ class IndexRunTimeFaultTest {
 
   private Memory open() {
     EmbeddedStorage storage = EmbeddedStorage.open(dir, 64);
-    faulty = new FaultySearchIndex(storage.index());
-    Storage withFaults =
-        new Storage() {
-          @Override
-          public MemoryStore records() {
-            return storage.records();
-          }
-
-          @Override
-          public SearchIndex index() {
-            return faulty;
-          }
-
-          @Override
-          public Optional<GraphStore> graph() {
-            return storage.graph();
-          }
-
-          @Override
-          public boolean graphCommitsWithRecords() {
-            return storage.graphCommitsWithRecords();
-          }
-
-          @Override
-          public void close() throws IOException {
-            storage.close();
-          }
-        };
-    return Engram.builder().storage(withFaults).embedder(new HashEmbedder()).build();
+    faulty = FaultySearchIndex.around(storage);
+    return Engram.builder().storage(faulty.in(storage)).embedder(new HashEmbedder()).build();
   }
 }

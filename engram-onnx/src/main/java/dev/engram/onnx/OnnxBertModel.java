@@ -80,8 +80,11 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
 
   /**
    * Loads a model from resources of the class loader of {@code anchor} (a class of the model's
-   * jar): one ONNX session with the runtime's default options, as LangChain4j's packaged models
-   * create it.
+   * jar): one ONNX session that runs each text on its caller's thread alone (one intra-op thread;
+   * the runtime's default is a pool of one spinning thread per core). The cores are used by running
+   * texts side by side instead: a call's documents on one lane per core, and a query beside its
+   * search's keyword reads. The vectors are the default session's, to the bit ({@code
+   * OnnxBertModelTest}).
    */
   static OnnxBertModel load(
       Class<?> anchor,
@@ -93,7 +96,9 @@ final class OnnxBertModel extends AbstractInProcessEmbeddingModel {
       byte[] model = resource(anchor, modelResource);
       byte[] tokenizerJson = resource(anchor, tokenizerResource);
       OrtEnvironment environment = OrtEnvironment.getEnvironment();
-      OrtSession session = environment.createSession(model, new OrtSession.SessionOptions());
+      OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+      options.setIntraOpNumThreads(1);
+      OrtSession session = environment.createSession(model, options);
       OnnxBertBiEncoder documents =
           new OnnxBertBiEncoder(
               environment, session, new ByteArrayInputStream(tokenizerJson), pooling);

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * {@link OnnxBertModel}'s query path (one tokenisation, run on the caller) gives the very vectors
  * of LangChain4j's packaged model classes, for both in-process models, short and long queries (both
  * truncate a text to its first 512 tokens), and so do documents, embedded together (on one lane per
- * core) in their order, also when several callers embed at once.
+ * core) in their order, also when several callers embed at once. LangChain4j's classes run their
+ * own session with the runtime's default options (a pool of intra-op threads), Engram's with one
+ * intra-op thread: the vectors are the same either way.
  */
 class OnnxBertModelTest {
   private static List<String> queries() {
