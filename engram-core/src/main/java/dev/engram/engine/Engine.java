@@ -99,16 +99,17 @@ final class Engine implements AutoCloseable {
   final ExecutorService asyncExecutor;
 
   /**
-   * Embeds searches' queries while their keyword lists are read, when that pays ({@link
-   * QueryEmbeddings}), on {@link #queryThreads}.
+   * Embeds searches' queries and, when that pays, has their keyword lists read meanwhile on {@link
+   * #keywordThreads} ({@link QueryEmbeddings}).
    */
   final QueryEmbeddings queryEmbeddings;
 
   /**
-   * The query-embedding threads: up to two a core, idle ones let go; with none free, the search's
-   * own thread embeds its query.
+   * Reads searches' keyword lists while the searches embed their queries: up to two threads a core,
+   * idle ones let go; a list handed over with none free is left to its search's thread ({@link
+   * ClaimedTask}).
    */
-  private final ExecutorService queryThreads;
+  private final ExecutorService keywordThreads;
 
   private final ScheduledExecutorService committer;
   private final ExecutorService summaries;
@@ -147,16 +148,16 @@ final class Engine implements AutoCloseable {
         outbox == null ? graphStore : new CatchingUpGraphStore(graphStore, this::catchUpGraph);
     this.asyncExecutor =
         Executors.newFixedThreadPool(config.asyncThreads(), daemon("engram-async"));
-    this.queryThreads =
+    this.keywordThreads =
         new ThreadPoolExecutor(
             0,
             2 * Runtime.getRuntime().availableProcessors(),
             30,
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
-            daemon("engram-query-embedding"),
-            (task, pool) -> task.run());
-    this.queryEmbeddings = new QueryEmbeddings(queryThreads, System::nanoTime);
+            daemon("engram-search-keywords"),
+            new ThreadPoolExecutor.DiscardPolicy());
+    this.queryEmbeddings = new QueryEmbeddings(keywordThreads, System::nanoTime);
     this.committer = Executors.newSingleThreadScheduledExecutor(daemon("engram-index-commit"));
     this.summaries = Executors.newSingleThreadExecutor(daemon("engram-summary"));
   }
@@ -642,7 +643,7 @@ final class Engine implements AutoCloseable {
 
   /** Stops the background threads, letting running tasks finish (up to 30 s each). */
   private void shutdownThreads() {
-    for (ExecutorService pool : List.of(committer, asyncExecutor, queryThreads, summaries)) {
+    for (ExecutorService pool : List.of(committer, asyncExecutor, keywordThreads, summaries)) {
       pool.shutdown();
       try {
         if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 /**
  * Embeds a search's query on the search's thread and, when the embedder's queries take long enough
  * for that to pay, hands the search's keyword reads (which need only the query's words) to one of
- * the engine's query threads meanwhile; if that thread has not started them when the query is
+ * the engine's keyword threads meanwhile; if that thread has not started them when the query is
  * embedded, the search's thread reads them itself ({@link ClaimedTask}). Handing work to another
  * thread costs CPU on both threads (about 0.25 ms a search on the two-core benchmark machine, where
  * a search with the hash embedder takes about 1 ms in all), which an embedding of several
@@ -30,8 +30,9 @@ final class QueryEmbeddings {
   private final AtomicLong meanNanos = new AtomicLong();
 
   /**
-   * Hands keyword reads to {@code threads} (which may run them on the calling thread when it has
-   * none free) when that pays, timing each query with {@code ticker} (nanoseconds, monotonic).
+   * Hands keyword reads to {@code threads} (which may drop them when it has none free: they are
+   * {@link ClaimedTask}s, which their search's thread then runs) when that pays, timing each query
+   * with {@code ticker} (nanoseconds, monotonic).
    */
   QueryEmbeddings(Executor threads, LongSupplier ticker) {
     this.threads = threads;

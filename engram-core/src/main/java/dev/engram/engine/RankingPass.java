@@ -37,7 +37,7 @@ final class RankingPass {
   final SearchRequest request;
   final IndexQuery query;
 
-  /** The query's embedding, set before any step but the keyword lists' reads it. */
+  /** The query's embedding: set before any step reads it (the keyword lists never do). */
   private final QueryVector vector;
 
   /**

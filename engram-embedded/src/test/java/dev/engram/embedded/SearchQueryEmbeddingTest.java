@@ -67,22 +67,13 @@ class SearchQueryEmbeddingTest {
       String id = add(memory, "I keep three beehives in the orchard");
       slowQueries(memory);
       CountDownLatch keywordRead = new CountDownLatch(1);
-      AtomicReference<Boolean> readBeforeVector = new AtomicReference<>();
       AtomicReference<Thread> keywordThread = new AtomicReference<>();
       index.onKeyword(
           () -> {
             keywordThread.compareAndSet(null, Thread.currentThread());
             keywordRead.countDown();
           });
-      onQuery.set(
-          () -> {
-            try {
-              // a search that read its keyword lists only after the vector would leave this false
-              readBeforeVector.set(keywordRead.await(10, TimeUnit.SECONDS));
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          });
+      AtomicReference<Boolean> readBeforeVector = queriesWaitFor(keywordRead);
 
       assertThat(memory.search(SearchRequest.builder(ALICE, "beehives orchard").build()).hits())
           .extracting(h -> h.memory().id())
@@ -103,16 +94,8 @@ class SearchQueryEmbeddingTest {
       add(memory, "The orchard has twelve apple trees");
       slowQueries(memory);
       CountDownLatch metadataRead = new CountDownLatch(1);
-      AtomicReference<Boolean> readBeforeVector = new AtomicReference<>();
       onMetadata.set(metadataRead::countDown);
-      onQuery.set(
-          () -> {
-            try {
-              readBeforeVector.set(metadataRead.await(10, TimeUnit.SECONDS));
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          });
+      AtomicReference<Boolean> readBeforeVector = queriesWaitFor(metadataRead);
 
       assertThat(memory.search(SearchRequest.builder(ALICE, "beehives").build()).hits())
           .extracting(h -> h.memory().id())
@@ -125,8 +108,7 @@ class SearchQueryEmbeddingTest {
   void aFailingScriptedEmbedderFailsTheSearchAndRecreatesNoIndex() {
     try (Memory memory = open()) {
       String id = add(memory, "I keep three beehives in the orchard");
-      slowQueries(
-          memory); // the failing query is embedded on another thread, beside the index reads
+      slowQueries(memory); // the failing search's keyword lists are read on another thread
       onQuery.set(
           () -> {
             throw new EngramException("scripted embedder failure");
@@ -161,6 +143,24 @@ class SearchQueryEmbeddingTest {
     for (int i = 0; i < 8; i++) {
       memory.search(SearchRequest.builder(ALICE, "warming up").build());
     }
+  }
+
+  /**
+   * Makes the scripted embedder wait (up to 10 s) for {@code read} before it embeds a query; the
+   * answer holds whether {@code read} came first. A search that read it only after the vector would
+   * leave the answer false.
+   */
+  private AtomicReference<Boolean> queriesWaitFor(CountDownLatch read) {
+    AtomicReference<Boolean> readBeforeVector = new AtomicReference<>();
+    onQuery.set(
+        () -> {
+          try {
+            readBeforeVector.set(read.await(10, TimeUnit.SECONDS));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    return readBeforeVector;
   }
 
   private static String add(Memory memory, String text) {
