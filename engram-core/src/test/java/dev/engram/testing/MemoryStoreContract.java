@@ -85,6 +85,77 @@ public abstract class MemoryStoreContract extends StorageContractSupport {
     assertThat(store.get("t1", "m1").orElseThrow().item()).isEqualTo(item);
   }
 
+  /**
+   * Reads after a write see it, however the memories were read before: whole ({@link
+   * MemoryStore#getAll}) or their metadata alone ({@link MemoryStore#metadata}), which a store may
+   * keep between reads.
+   */
+  @Test
+  void readsAfterAWriteSeeItWhateverWasReadBefore() {
+    StoredMemory a = withMetadata(memory("t1", "a", ALICE, "likes tea", 0), Map.of("n", 1));
+    StoredMemory b = memory("t1", "b", ALICE, "likes jazz", 1);
+    StoredMemory c = withMetadata(memory("t1", "c", BOB, "likes chess", 2), Map.of("n", 3));
+    add(a, b, c);
+    add(memory("t2", "a", ALICE, "another tenant's a", 3));
+    assertThat(store.getAll("t1", List.of("a", "b"))).hasSize(2);
+    assertThat(store.metadata("t1", List.of("a", "b", "c")))
+        .containsEntry("a", Map.of("n", 1))
+        .containsEntry("c", Map.of("n", 3));
+    assertThat(store.getAll("t2", List.of("a"))).hasSize(1);
+
+    StoredMemory a2 =
+        withMetadata(
+            stored("t1", item("a", ALICE, "likes green tea"), 4), Map.of("n", 2, "kind", "x"));
+    StoredMemory c2 = withMetadata(stored("t1", item("c", BOB, "likes go"), 5), Map.of());
+    commit(
+        ChangeSet.of(
+            "t1",
+            List.of(
+                MemoryChange.update(a2, "likes tea", ChangePipelines.UPDATE),
+                MemoryChange.update(c2, "likes chess", ChangePipelines.UPDATE),
+                MemoryChange.delete(b, ChangePipelines.DELETE, DELETED_AT))));
+
+    assertThat(store.getAll("t1", List.of("a", "b", "c")))
+        .extracting(m -> m.item().text())
+        .containsExactlyInAnyOrder("likes green tea", "likes go");
+    assertThat(store.getAll("t1", List.of("a")))
+        .singleElement()
+        .satisfies(m -> assertThat(m.embedding()).containsExactly(axis(4)));
+    assertThat(store.metadata("t1", List.of("a", "b", "c")))
+        .containsOnlyKeys("a", "c")
+        .containsEntry("a", Map.of("n", 2, "kind", "x"))
+        .containsEntry("c", Map.of());
+    assertThat(store.getAll("t2", List.of("a")))
+        .extracting(m -> m.item().text())
+        .containsExactly("another tenant's a");
+
+    store.reset("t1");
+    assertThat(store.getAll("t1", List.of("a", "c"))).isEmpty();
+    assertThat(store.metadata("t1", List.of("a", "c"))).isEmpty();
+    assertThat(store.getAll("t2", List.of("a"))).hasSize(1);
+    assertThat(store.metadata("t2", List.of("a"))).containsOnlyKeys("a");
+  }
+
+  private static StoredMemory withMetadata(StoredMemory m, Map<String, Object> metadata) {
+    MemoryItem i = m.item();
+    return m.withItem(
+        new MemoryItem(
+            i.id(),
+            i.text(),
+            i.hash(),
+            metadata,
+            i.userId(),
+            i.agentId(),
+            i.runId(),
+            i.actorId(),
+            i.role(),
+            i.createdAt(),
+            i.updatedAt(),
+            i.eventTime(),
+            i.sourceIds(),
+            i.expirationDate()));
+  }
+
   @Test
   void aMemoryKeepsItsSourceContextThroughWritesReadsAndTheChangeFeed() {
     String context = "What are your plans for the summer?\nResearching adoption agencies, ç İ 😀 ，";

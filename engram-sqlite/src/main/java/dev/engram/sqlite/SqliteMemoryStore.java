@@ -24,6 +24,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,12 @@ import java.util.function.Consumer;
  * every connection keeps {@code SQLITE_BUSY} from reaching callers. SQL failures surface as {@link
  * StorageException}s naming the operation.
  *
+ * <p><b>Caching.</b> The memories {@link #getAll} and {@link #metadata} read are kept ({@link
+ * RecordCache}, least recently used dropped beyond 64 MiB): a search reads a few hundred, mostly
+ * the same for one scope's queries. Each write drops what it wrote once it has ended, so a read
+ * after {@link #apply} returns sees it. The store must be its file's only writer, as {@code
+ * EmbeddedStorage}'s lock makes it.
+ *
  * <p><b>Filters</b> are translated to SQL and applied inside SQLite, with the exact semantics of
  * {@link dev.engram.filter.FilterEvaluator} (see {@code dev.engram.spi.sql.FilterSql}); {@code
  * icontains} lower-cases with Java's Unicode rules, not SQLite's ASCII-only {@code lower()}.
@@ -58,6 +65,7 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
   private final SqliteGraphStore graph;
   private final SqliteGraphOutbox outbox;
+  private final RecordCache records = new RecordCache();
   private volatile EmbeddingSpec spec;
 
   private SqliteMemoryStore(Connections db, EmbeddingSpec spec) {
@@ -219,6 +227,8 @@ public final class SqliteMemoryStore implements MemoryStore {
               + "'",
           h -> ChangeWriter.write(h, changes));
     } finally {
+      records.invalidate(
+          changes.tenant(), changes.changes().stream().map(c -> c.memory().id()).toList());
       if (!changes.graph().isEmpty() && !changes.graphToOutbox()) {
         graph.invalidate(changes.tenant(), changes.graph());
       }
@@ -249,9 +259,13 @@ public final class SqliteMemoryStore implements MemoryStore {
         checkDimension(m);
       }
     }
-    return db.write(
-        "restore " + memories.size() + " memories into tenant '" + tenant + "'",
-        h -> ChangeWriter.restore(h, tenant, memories));
+    try {
+      return db.write(
+          "restore " + memories.size() + " memories into tenant '" + tenant + "'",
+          h -> ChangeWriter.restore(h, tenant, memories));
+    } finally {
+      records.invalidate(tenant);
+    }
   }
 
   /**
@@ -331,12 +345,27 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (ids.isEmpty()) {
       return List.of();
     }
-    return db.read(
-        "get " + ids.size() + " memories of tenant '" + tenant + "'",
-        h -> Reads.getAll(h, tenant, ids));
+    long version = records.version(tenant);
+    Map<String, StoredMemory> kept = records.memories(tenant, ids);
+    List<String> unread = ids.stream().filter(id -> !kept.containsKey(id)).toList();
+    if (unread.isEmpty()) {
+      return List.copyOf(kept.values());
+    }
+    List<StoredMemory> read =
+        db.read(
+            "get " + unread.size() + " memories of tenant '" + tenant + "'",
+            h -> Reads.getAll(h, tenant, unread));
+    records.putMemories(tenant, version, read);
+    List<StoredMemory> out = new ArrayList<>(kept.size() + read.size());
+    out.addAll(kept.values());
+    out.addAll(read);
+    return out;
   }
 
-  /** Reads the id and metadata columns only: no text, context or embedding is decoded. */
+  /**
+   * The metadata of memories kept whole or alone; of the others, reads the id and metadata columns
+   * only: no text, context or embedding is decoded.
+   */
   @Override
   public Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
     Objects.requireNonNull(tenant, "tenant");
@@ -344,9 +373,18 @@ public final class SqliteMemoryStore implements MemoryStore {
     if (ids.isEmpty()) {
       return Map.of();
     }
-    return db.read(
-        "read the metadata of " + ids.size() + " memories of tenant '" + tenant + "'",
-        h -> Reads.metadata(h, tenant, ids));
+    long version = records.version(tenant);
+    Map<String, Map<String, Object>> out = records.metadata(tenant, ids);
+    List<String> unread = ids.stream().filter(id -> !out.containsKey(id)).toList();
+    if (!unread.isEmpty()) {
+      Map<String, Map<String, Object>> read =
+          db.read(
+              "read the metadata of " + unread.size() + " memories of tenant '" + tenant + "'",
+              h -> Reads.metadata(h, tenant, unread));
+      records.putMetadata(tenant, version, read);
+      out.putAll(read);
+    }
+    return out;
   }
 
   @Override
@@ -490,6 +528,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     try {
       resetRows(tenant);
     } finally {
+      records.invalidate(tenant);
       graph.invalidate(tenant);
     }
   }
