@@ -63,7 +63,9 @@ public final class EmbeddedStorage implements Storage {
   /**
    * The factory for {@code Engram.builder().storage(...)}: the data directory {@code dataDir},
    * opened (created if needed) by {@code build()} for the embedder's dimension, with {@link
-   * Durability#NORMAL} durability (change it with {@link Opener#durability}).
+   * Durability#NORMAL} durability (change it with {@link Opener#durability}) and the store's
+   * default budget of memories kept between reads ({@link
+   * SqliteMemoryStore#defaultRecordCacheBytes}; change it with {@link Opener#recordCacheBytes}).
    *
    * @throws ValidationException naming {@code dataDir} if it is null
    */
@@ -76,10 +78,13 @@ public final class EmbeddedStorage implements Storage {
    *
    * @param dataDir the data directory
    * @param durability the durability of its commits
+   * @param recordCacheBytes the most estimated bytes of memories the store keeps between reads (0
+   *     keeps none; see {@link SqliteMemoryStore})
    */
-  public record Opener(Path dataDir, Durability durability) implements StorageFactory {
+  public record Opener(Path dataDir, Durability durability, long recordCacheBytes)
+      implements StorageFactory {
     /**
-     * @throws ValidationException naming the setting if one is missing
+     * @throws ValidationException naming the setting if one is missing or invalid
      */
     public Opener {
       if (dataDir == null) {
@@ -88,16 +93,34 @@ public final class EmbeddedStorage implements Storage {
       if (durability == null) {
         throw new ValidationException("durability", "is required (NORMAL or FULL)");
       }
+      checkRecordCache(recordCacheBytes);
+    }
+
+    /** A data directory with the store's default budget of memories kept between reads. */
+    public Opener(Path dataDir, Durability durability) {
+      this(dataDir, durability, SqliteMemoryStore.defaultRecordCacheBytes());
     }
 
     /** The same directory with another durability. */
     public Opener durability(Durability newDurability) {
-      return new Opener(dataDir, newDurability);
+      return new Opener(dataDir, newDurability, recordCacheBytes);
+    }
+
+    /** The same directory with another budget of memories kept between reads (0 keeps none). */
+    public Opener recordCacheBytes(long bytes) {
+      return new Opener(dataDir, durability, bytes);
     }
 
     @Override
     public EmbeddedStorage open(EmbeddingSpec embedding) {
-      return EmbeddedStorage.open(dataDir, embedding.dimension(), durability);
+      return EmbeddedStorage.open(dataDir, embedding.dimension(), durability, recordCacheBytes);
+    }
+  }
+
+  private static void checkRecordCache(long bytes) {
+    if (bytes < 0) {
+      throw new ValidationException(
+          "recordCacheBytes", "must be 0 (keep none) or more, got " + bytes);
     }
   }
 
@@ -130,6 +153,19 @@ public final class EmbeddedStorage implements Storage {
    * @throws ValidationException naming the setting if one is missing or invalid
    */
   public static EmbeddedStorage open(Path dataDir, int dimension, Durability durability) {
+    return open(dataDir, dimension, durability, SqliteMemoryStore.defaultRecordCacheBytes());
+  }
+
+  /**
+   * Opens (creating if needed) a data directory whose store keeps at most {@code recordCacheBytes}
+   * estimated bytes of the memories it read (0 keeps none), as {@link #open(Path, int, Durability)}
+   * does otherwise.
+   *
+   * @throws ValidationException naming the setting if one is missing or invalid
+   */
+  public static EmbeddedStorage open(
+      Path dataDir, int dimension, Durability durability, long recordCacheBytes) {
+    checkRecordCache(recordCacheBytes);
     if (dataDir == null) {
       throw new ValidationException("dataDir", "is required");
     }
@@ -149,7 +185,7 @@ public final class EmbeddedStorage implements Storage {
     DataDirectoryLock lock = DataDirectoryLock.acquire(dir, dir.resolve(LOCK_FILE));
     SqliteMemoryStore store = null;
     try {
-      store = SqliteMemoryStore.open(dir.resolve(DATABASE_FILE), durability);
+      store = SqliteMemoryStore.open(dir.resolve(DATABASE_FILE), durability, recordCacheBytes);
       checkDimension(dir, store, dimension);
       LuceneSearchIndex index = LuceneSearchIndex.open(dir.resolve(INDEX_DIRECTORY), dimension);
       LOG.debug("opened data directory {}", dir);

@@ -10,6 +10,8 @@ import dev.engram.ListRequest;
 import dev.engram.Memory;
 import dev.engram.Scope;
 import dev.engram.ValidationException;
+import dev.engram.sqlite.Durability;
+import dev.engram.sqlite.SqliteMemoryStore;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,6 +202,16 @@ class BuildFailureTest {
     assertThatThrownBy(() -> EmbeddedStorage.at(tmp).durability(null))
         .isInstanceOfSatisfying(
             ValidationException.class, e -> assertThat(e.field()).isEqualTo("durability"));
+    assertThatThrownBy(() -> EmbeddedStorage.at(tmp).recordCacheBytes(-1))
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("recordCacheBytes"));
+    assertThatThrownBy(() -> EmbeddedStorage.open(tmp.resolve("d"), 64, Durability.NORMAL, -1))
+        .isInstanceOfSatisfying(
+            ValidationException.class, e -> assertThat(e.field()).isEqualTo("recordCacheBytes"));
+    assertThat(EmbeddedStorage.at(tmp).durability(Durability.FULL).recordCacheBytes(0))
+        .isEqualTo(new EmbeddedStorage.Opener(tmp, Durability.FULL, 0));
+    assertThat(EmbeddedStorage.at(tmp).recordCacheBytes())
+        .isEqualTo(SqliteMemoryStore.defaultRecordCacheBytes());
     assertThatThrownBy(() -> EmbeddedStorage.open(tmp.resolve("d"), 0))
         .isInstanceOfSatisfying(
             ValidationException.class, e -> assertThat(e.field()).isEqualTo("dimension"));

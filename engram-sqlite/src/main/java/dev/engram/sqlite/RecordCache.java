@@ -53,10 +53,6 @@ final class RecordCache {
   private final LinkedHashMap<Key, Cached> entries = new LinkedHashMap<>(256, 0.75f, true);
   private long bytes;
 
-  RecordCache() {
-    this(defaultBudget(Runtime.getRuntime().maxMemory()));
-  }
-
   /** {@value #BUDGET_BYTES} bytes, or a sixteenth of a heap of at most {@code maxHeap} bytes. */
   static long defaultBudget(long maxHeap) {
     return Math.min(BUDGET_BYTES, maxHeap / 16);

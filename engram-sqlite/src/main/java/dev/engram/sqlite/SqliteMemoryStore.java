@@ -48,10 +48,11 @@ import java.util.function.Consumer;
  * StorageException}s naming the operation.
  *
  * <p><b>Caching.</b> The memories {@link #getAll} and {@link #metadata} read are kept ({@link
- * RecordCache}, least recently used dropped beyond 64 MiB): a search reads a few hundred, mostly
- * the same for one scope's queries. Each write drops what it wrote once it has ended, so a read
- * after {@link #apply} returns sees it. The store must be its file's only writer, as {@code
- * EmbeddedStorage}'s lock makes it.
+ * RecordCache}, least recently used dropped beyond {@link #defaultRecordCacheBytes} or the budget
+ * given to {@link #open(Path, Durability, long)}): a search reads a few hundred, mostly the same
+ * for one scope's queries. Each write drops what it wrote once it has ended, so a read after {@link
+ * #apply} returns sees it. The store must be its file's only writer, as {@code EmbeddedStorage}'s
+ * lock makes it.
  *
  * <p><b>Filters</b> are translated to SQL and applied inside SQLite, with the exact semantics of
  * {@link dev.engram.filter.FilterEvaluator} (see {@code dev.engram.spi.sql.FilterSql}); {@code
@@ -65,12 +66,13 @@ public final class SqliteMemoryStore implements MemoryStore {
   private final Connections db;
   private final SqliteGraphStore graph;
   private final SqliteGraphOutbox outbox;
-  private final RecordCache records = new RecordCache();
+  private final RecordCache records;
   private volatile EmbeddingSpec spec;
 
-  private SqliteMemoryStore(Connections db, EmbeddingSpec spec) {
+  private SqliteMemoryStore(Connections db, EmbeddingSpec spec, long recordCacheBytes) {
     this.db = db;
     this.spec = spec;
+    this.records = new RecordCache(recordCacheBytes);
     this.graph = new SqliteGraphStore(db);
     this.outbox = new SqliteGraphOutbox(db);
   }
@@ -94,8 +96,30 @@ public final class SqliteMemoryStore implements MemoryStore {
    *     version, or cannot run in WAL mode
    */
   public static SqliteMemoryStore open(Path dbFile, Durability durability) {
+    return open(dbFile, durability, defaultRecordCacheBytes());
+  }
+
+  /**
+   * The memories a store keeps by default ({@link #open(Path, Durability, long)}): 64 MiB of
+   * estimated bytes (about 20,000 memories of 384 dimensions), or a sixteenth of a smaller heap.
+   */
+  public static long defaultRecordCacheBytes() {
+    return RecordCache.defaultBudget(Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Opens a store as {@link #open(Path, Durability)} does, keeping at most {@code recordCacheBytes}
+   * estimated bytes of the memories it read (0 keeps none).
+   *
+   * @throws IllegalArgumentException if {@code recordCacheBytes} is negative
+   */
+  public static SqliteMemoryStore open(Path dbFile, Durability durability, long recordCacheBytes) {
     Objects.requireNonNull(dbFile, "dbFile");
     Objects.requireNonNull(durability, "durability");
+    if (recordCacheBytes < 0) {
+      throw new IllegalArgumentException(
+          "recordCacheBytes must be 0 (keep none) or more, got " + recordCacheBytes);
+    }
     Path file = dbFile.toAbsolutePath().normalize();
     try {
       if (file.getParent() != null) {
@@ -120,7 +144,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 Schema.create(h, file.toString());
                 return readSpec(h);
               });
-      return new SqliteMemoryStore(connections, spec);
+      return new SqliteMemoryStore(connections, spec, recordCacheBytes);
     } catch (RuntimeException e) {
       try {
         connections.close();

@@ -2,6 +2,7 @@ package dev.engram.sqlite;
 
 import static dev.engram.sqlite.Memories.memory;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.ChangePipelines;
 import dev.engram.spi.ChangeSet;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * and the budget; and that {@link SqliteMemoryStore} serves repeated reads from it.
  */
 class RecordCacheTest extends SqliteStoreTestCase {
-  private final RecordCache cache = new RecordCache();
+  private final RecordCache cache = new RecordCache(RecordCache.BUDGET_BYTES);
 
   @Test
   void keepsWholeMemoriesAndMetadataAloneByTenant() {
@@ -121,5 +122,26 @@ class RecordCacheTest extends SqliteStoreTestCase {
     assertThat(store.getAll("t1", List.of("a")))
         .extracting(m -> m.item().text())
         .containsExactly("likes coffee");
+  }
+
+  @Test
+  void aStoreWithoutBudgetReadsEveryRowEachTime() throws Exception {
+    try (SqliteMemoryStore uncached =
+        SqliteMemoryStore.open(dir.resolve("uncached.db"), Durability.NORMAL, 0)) {
+      SqliteMemoryStoreTest.add(
+          uncached, memory().id("a").text("likes tea").metadata(Map.of("n", 1)).stored());
+      assertThat(uncached.getAll("t1", List.of("a"))).hasSize(1);
+      assertThat(uncached.metadata("t1", List.of("a"))).containsEntry("a", Map.of("n", 1));
+      SqliteFiles.exec(
+          uncached.file(),
+          "UPDATE memories SET text = 'behind its back', metadata = '{\"n\":9}' WHERE id = 'a'");
+      assertThat(uncached.getAll("t1", List.of("a")))
+          .extracting(m -> m.item().text())
+          .containsExactly("behind its back");
+      assertThat(uncached.metadata("t1", List.of("a"))).containsEntry("a", Map.of("n", 9));
+    }
+    assertThatThrownBy(() -> SqliteMemoryStore.open(dir.resolve("x.db"), Durability.NORMAL, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("recordCacheBytes");
   }
 }
