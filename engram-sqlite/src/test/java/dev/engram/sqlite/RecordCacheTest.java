@@ -9,8 +9,15 @@ import dev.engram.spi.ChangeSet;
 import dev.engram.spi.MemoryChange;
 import dev.engram.spi.StoredMemory;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -143,5 +150,74 @@ class RecordCacheTest extends SqliteStoreTestCase {
     assertThatThrownBy(() -> SqliteMemoryStore.open(dir.resolve("x.db"), Durability.NORMAL, -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("recordCacheBytes");
+  }
+
+  /**
+   * Readers racing one writer never see a memory older than the last update whose {@code apply} had
+   * returned when their read began, whole or as metadata: what a reader caches while a write runs
+   * is never served after it.
+   */
+  @Test
+  void readersRacingAWriterNeverSeeAnUpdateUndone() throws Exception {
+    int updates = 300;
+    String id = "a";
+    SqliteMemoryStoreTest.add(store, version(id, 0));
+    AtomicInteger returned = new AtomicInteger();
+    AtomicBoolean writing = new AtomicBoolean(true);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<Integer>> readers = new ArrayList<>();
+      for (int r = 0; r < 2; r++) {
+        boolean whole = r == 0;
+        readers.add(
+            pool.submit(
+                () -> {
+                  int reads = 0;
+                  while (writing.get() || reads == 0) {
+                    int floor = returned.get();
+                    int seen =
+                        whole
+                            ? Integer.parseInt(
+                                store.getAll("t1", List.of(id)).get(0).item().text().substring(1))
+                            : ((Number) store.metadata("t1", List.of(id)).get(id).get("v"))
+                                .intValue();
+                    assertThat(seen)
+                        .as("read %d began after update %d returned", reads, floor)
+                        .isGreaterThanOrEqualTo(floor);
+                    reads++;
+                  }
+                  return reads;
+                }));
+      }
+      Future<?> writer =
+          pool.submit(
+              () -> {
+                for (int i = 1; i <= updates; i++) {
+                  store.apply(
+                      ChangeSet.of(
+                          "t1",
+                          List.of(
+                              MemoryChange.update(
+                                  version(id, i), "v" + (i - 1), ChangePipelines.UPDATE))));
+                  returned.set(i);
+                }
+                writing.set(false);
+                return null;
+              });
+      writer.get(120, TimeUnit.SECONDS);
+      for (Future<Integer> f : readers) {
+        assertThat(f.get(120, TimeUnit.SECONDS)).isPositive();
+      }
+    } finally {
+      writing.set(false);
+      pool.shutdownNow();
+    }
+    assertThat(store.getAll("t1", List.of(id)))
+        .extracting(m -> m.item().text())
+        .containsExactly("v" + updates);
+  }
+
+  private static StoredMemory version(String id, int v) {
+    return memory().id(id).text("v" + v).metadata(Map.of("v", v)).stored();
   }
 }
