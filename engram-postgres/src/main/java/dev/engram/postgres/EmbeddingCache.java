@@ -1,8 +1,6 @@
 package dev.engram.postgres;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.engram.spi.SizedLruMap;
 
 /**
  * Decoded embeddings of memory rows, for the plain-array path's dense searches ({@link
@@ -58,16 +56,14 @@ final class EmbeddingCache {
     }
   }
 
-  private final long budget;
-  private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
-  private long bytes;
+  private final SizedLruMap<Key, Entry> entries;
 
   /** A cache of at most {@code budgetBytes} (at least 1). */
   EmbeddingCache(long budgetBytes) {
     if (budgetBytes < 1) {
       throw new IllegalArgumentException("the cache budget must be positive, got " + budgetBytes);
     }
-    this.budget = budgetBytes;
+    this.entries = new SizedLruMap<>(budgetBytes, Entry::bytes);
   }
 
   /** {@link #lookup(Column, String, String[], long[])} of the embeddings. */
@@ -83,7 +79,7 @@ final class EmbeddingCache {
   synchronized float[][] lookup(Column column, String tenant, String[] ids, long[] seqs) {
     float[][] out = new float[ids.length][];
     for (int i = 0; i < ids.length; i++) {
-      Entry e = entries.get(new Key(column, tenant, ids[i]));
+      Entry e = entries.get(new Key(column, tenant, ids[i])).orElse(null);
       if (e != null && e.seq == seqs[i]) {
         out[i] = e.vector;
       }
@@ -103,20 +99,8 @@ final class EmbeddingCache {
    */
   synchronized void put(Column column, String tenant, String id, long seq, float[] vector) {
     Key key = new Key(column, tenant, id);
-    Entry old = entries.get(key);
-    if (old != null && old.seq >= seq) {
-      return;
-    }
-    Entry entry = new Entry(seq, vector);
-    if (entry.bytes() > budget) {
-      return;
-    }
-    entries.put(key, entry);
-    bytes += entry.bytes() - (old == null ? 0 : old.bytes());
-    Iterator<Map.Entry<Key, Entry>> eldest = entries.entrySet().iterator();
-    while (bytes > budget && eldest.hasNext()) {
-      bytes -= eldest.next().getValue().bytes();
-      eldest.remove();
+    if (entries.get(key).filter(old -> old.seq >= seq).isEmpty()) {
+      entries.put(key, new Entry(seq, vector));
     }
   }
 
@@ -126,37 +110,27 @@ final class EmbeddingCache {
    */
   synchronized void remove(String tenant, String id) {
     for (Column column : Column.values()) {
-      Entry old = entries.remove(new Key(column, tenant, id));
-      if (old != null) {
-        bytes -= old.bytes();
-      }
+      entries.remove(new Key(column, tenant, id));
     }
   }
 
   /** Drops every entry of {@code tenant} (after a reset), to free memory. */
   synchronized void removeTenant(String tenant) {
-    Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<Key, Entry> e = it.next();
-      if (e.getKey().tenant().equals(tenant)) {
-        bytes -= e.getValue().bytes();
-        it.remove();
-      }
-    }
+    entries.removeIf((key, entry) -> key.tenant().equals(tenant));
   }
 
   /** How many vectors are cached. */
   synchronized int size() {
-    return entries.size();
+    return entries.count();
   }
 
   /** The estimated bytes held, at most the budget. */
   synchronized long bytes() {
-    return bytes;
+    return entries.size();
   }
 
   /** The budget in bytes. */
   long budget() {
-    return budget;
+    return entries.budget();
   }
 }

@@ -1,11 +1,10 @@
 package dev.engram.sqlite;
 
 import dev.engram.MemoryItem;
+import dev.engram.spi.SizedLruMap;
 import dev.engram.spi.StoredMemory;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -48,19 +47,17 @@ final class RecordCache {
 
   private record MetadataOnly(Map<String, Object> metadata, long bytes) implements Cached {}
 
-  private final long budget;
   private final Map<String, Long> versions = new HashMap<>();
-  private final LinkedHashMap<Key, Cached> entries = new LinkedHashMap<>(256, 0.75f, true);
-  private long bytes;
+  private final SizedLruMap<Key, Cached> entries;
+
+  /** A cache of at most {@code budget} estimated bytes (0 keeps nothing). */
+  RecordCache(long budget) {
+    this.entries = new SizedLruMap<>(budget, Cached::bytes);
+  }
 
   /** {@value #BUDGET_BYTES} bytes, or a sixteenth of a heap of at most {@code maxHeap} bytes. */
   static long defaultBudget(long maxHeap) {
     return Math.min(BUDGET_BYTES, maxHeap / 16);
-  }
-
-  /** A cache of at most {@code budget} estimated bytes (0 keeps nothing). */
-  RecordCache(long budget) {
-    this.budget = budget;
   }
 
   /** The tenant's current version: read it before reading rows, and pass it to the put. */
@@ -72,7 +69,7 @@ final class RecordCache {
   synchronized Map<String, StoredMemory> memories(String tenant, Collection<String> ids) {
     Map<String, StoredMemory> out = new HashMap<>();
     for (String id : ids) {
-      if (entries.get(new Key(tenant, id)) instanceof Whole w) {
+      if (entries.get(new Key(tenant, id)).orElse(null) instanceof Whole w) {
         out.put(id, w.memory());
       }
     }
@@ -83,10 +80,7 @@ final class RecordCache {
   synchronized Map<String, Map<String, Object>> metadata(String tenant, Collection<String> ids) {
     Map<String, Map<String, Object>> out = new HashMap<>();
     for (String id : ids) {
-      Cached c = entries.get(new Key(tenant, id));
-      if (c != null) {
-        out.put(id, c.metadata());
-      }
+      entries.get(new Key(tenant, id)).ifPresent(c -> out.put(id, c.metadata()));
     }
     return out;
   }
@@ -97,9 +91,8 @@ final class RecordCache {
       return;
     }
     for (StoredMemory m : read) {
-      keep(new Key(tenant, m.id()), new Whole(m, bytes(m)));
+      entries.put(new Key(tenant, m.id()), new Whole(m, bytes(m)));
     }
-    trim();
   }
 
   /**
@@ -114,53 +107,29 @@ final class RecordCache {
     read.forEach(
         (id, metadata) -> {
           Key key = new Key(tenant, id);
-          if (!(entries.get(key) instanceof Whole)) {
-            keep(key, new MetadataOnly(metadata, metadataBytes(id, metadata)));
+          if (!(entries.get(key).orElse(null) instanceof Whole)) {
+            entries.put(key, new MetadataOnly(metadata, metadataBytes(id, metadata)));
           }
         });
-    trim();
   }
 
   /** Drops the tenant's memories {@code written}; called after a write of them has ended. */
   synchronized void invalidate(String tenant, Collection<String> written) {
     versions.merge(tenant, 1L, Long::sum);
     for (String id : written) {
-      Cached c = entries.remove(new Key(tenant, id));
-      if (c != null) {
-        bytes -= c.bytes();
-      }
+      entries.remove(new Key(tenant, id));
     }
   }
 
   /** Drops all the tenant's memories; called after a reset or a restore has ended. */
   synchronized void invalidate(String tenant) {
     versions.merge(tenant, 1L, Long::sum);
-    Iterator<Map.Entry<Key, Cached>> it = entries.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<Key, Cached> e = it.next();
-      if (e.getKey().tenant().equals(tenant)) {
-        bytes -= e.getValue().bytes();
-        it.remove();
-      }
-    }
+    entries.removeIf((key, cached) -> key.tenant().equals(tenant));
   }
 
   /** Estimated bytes kept, for tests. */
   synchronized long bytes() {
-    return bytes;
-  }
-
-  private void keep(Key key, Cached c) {
-    Cached old = entries.put(key, c);
-    bytes += c.bytes() - (old == null ? 0 : old.bytes());
-  }
-
-  private void trim() {
-    Iterator<Cached> it = entries.values().iterator();
-    while (bytes > budget && it.hasNext()) {
-      bytes -= it.next().bytes();
-      it.remove();
-    }
+    return entries.size();
   }
 
   /** A whole memory's estimated size: its vectors, its strings (two bytes a char), its metadata. */

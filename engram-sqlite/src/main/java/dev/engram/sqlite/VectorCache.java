@@ -4,12 +4,11 @@ import dev.engram.Scope;
 import dev.engram.graph.Entity;
 import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
+import dev.engram.spi.SizedLruMap;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -57,8 +56,8 @@ final class VectorCache {
   }
 
   private final Map<String, Long> versions = new HashMap<>();
-  private final LinkedHashMap<String, Snapshot> entries = new LinkedHashMap<>(16, 0.75f, true);
-  private long floats;
+  private final SizedLruMap<String, Snapshot> entries =
+      new SizedLruMap<>(BUDGET_FLOATS, Snapshot::floats);
 
   /** The tenant's current version; pass it to {@link #put}. */
   synchronized long version(String tenant) {
@@ -66,22 +65,13 @@ final class VectorCache {
   }
 
   synchronized Snapshot get(String key) {
-    return entries.get(key);
+    return entries.get(key).orElse(null);
   }
 
   /** Keeps a snapshot loaded under {@code version}, unless the tenant was written since. */
   synchronized void put(String tenant, String key, long version, Snapshot s) {
-    long size = s.floats();
-    if (version != version(tenant) || size > BUDGET_FLOATS) {
-      return;
-    }
-    Snapshot old = entries.put(key, s);
-    floats += size - (old == null ? 0 : old.floats());
-    Iterator<Map.Entry<String, Snapshot>> it = entries.entrySet().iterator();
-    while (floats > BUDGET_FLOATS && it.hasNext()) {
-      Map.Entry<String, Snapshot> eldest = it.next();
-      floats -= eldest.getValue().floats();
-      it.remove();
+    if (version == version(tenant)) {
+      entries.put(key, s);
     }
   }
 
@@ -99,24 +89,19 @@ final class VectorCache {
   synchronized void invalidate(String tenant, Collection<Scope> written) {
     versions.merge(tenant, 1L, Long::sum);
     String prefix = tenant + "\u0000";
-    Iterator<Map.Entry<String, Snapshot>> it = entries.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<String, Snapshot> e = it.next();
-      if (e.getKey().startsWith(prefix)
-          && (written == null
-              || written.stream()
-                  .anyMatch(
-                      w ->
-                          e.getValue()
-                              .scope()
-                              .contains(
-                                  w.userId().orElse(null),
-                                  w.agentId().orElse(null),
-                                  w.runId().orElse(null))))) {
-        floats -= e.getValue().floats();
-        it.remove();
-      }
-    }
+    entries.removeIf(
+        (key, snapshot) ->
+            key.startsWith(prefix)
+                && (written == null
+                    || written.stream()
+                        .anyMatch(
+                            w ->
+                                snapshot
+                                    .scope()
+                                    .contains(
+                                        w.userId().orElse(null),
+                                        w.agentId().orElse(null),
+                                        w.runId().orElse(null)))));
   }
 
   /** The key of a tenant's scope snapshot of one kind ("e" entities, "r" relations). */
