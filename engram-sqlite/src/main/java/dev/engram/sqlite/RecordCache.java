@@ -113,8 +113,14 @@ final class RecordCache {
         });
   }
 
-  /** Drops the tenant's memories {@code written}; called after a write of them has ended. */
+  /**
+   * Drops the tenant's memories {@code written}; called after a write of them has ended. A write of
+   * none (a change set of window messages alone, as most adds append) changes nothing here.
+   */
   synchronized void invalidate(String tenant, Collection<String> written) {
+    if (written.isEmpty()) {
+      return;
+    }
     versions.merge(tenant, 1L, Long::sum);
     for (String id : written) {
       entries.remove(new Key(tenant, id));

@@ -66,6 +66,12 @@ class RecordCacheTest extends SqliteStoreTestCase {
     assertThat(cache.memories("t1", List.of("a"))).isEmpty();
     assertThat(cache.metadata("t1", List.of("c"))).isEmpty();
 
+    long afterWrite = cache.version("t1");
+    cache.invalidate("t1", List.of()); // window messages alone: no memory written
+    assertThat(cache.version("t1")).isEqualTo(afterWrite);
+    cache.putMemories("t1", afterWrite, List.of(memory().id("c").stored()));
+    assertThat(cache.memories("t1", List.of("c"))).containsOnlyKeys("c");
+
     cache.invalidate("t1");
     assertThat(cache.memories("t1", List.of("b"))).isEmpty();
     assertThat(cache.memories("t2", List.of("a"))).containsOnlyKeys("a");
