@@ -6,7 +6,8 @@ import java.lang.management.ManagementFactory;
 /**
  * The CPU time this process has used, all threads, user and system (the JIT's and the garbage
  * collector's included): what the server's work costs, measured apart from how long it waited for a
- * core on a shared machine.
+ * core on a shared machine. Linux counts it in clock ticks (10 ms), so a block must run well over
+ * that for its figure to mean anything.
  */
 final class ProcessCpu {
   private static final com.sun.management.OperatingSystemMXBean OS =
