@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * The query analyzer for English, the default: question words ({@link QuestionWords}:
- * interrogatives and auxiliary verbs), names ({@link QueryNames}: capitalised words inside a
- * sentence, without months, weekdays and titles) and periods ({@link QueryPeriods}: days, months,
- * years, and "yesterday", "last week" and the like) and content words ({@link ContentWords}).
+ * interrogatives and auxiliary verbs), words about the conversation itself ({@link DialogueWords}),
+ * names ({@link QueryNames}: capitalised words inside a sentence, without months, weekdays and
+ * titles) and periods ({@link QueryPeriods}: days, months, years, and "yesterday", "last week" and
+ * the like) and content words ({@link ContentWords}).
  */
 public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   static final EnglishQueryAnalyzer INSTANCE = new EnglishQueryAnalyzer();
@@ -20,6 +21,13 @@ public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   }
 
   @Override
+  public String subjectWords(String query) {
+    return QuestionWords.without(query, QuestionWords.WORDS)
+        .flatMap(words -> QuestionWords.without(words, DialogueWords.WORDS))
+        .orElse("");
+  }
+
+  @Override
   public List<String> contentWords(String query) {
     return ContentWords.of(query);
   }
@@ -27,6 +35,11 @@ public final class EnglishQueryAnalyzer implements QueryAnalyzer {
   @Override
   public List<String> names(String query) {
     return QueryNames.of(query);
+  }
+
+  @Override
+  public List<String> namesNotInCapitals(String query) {
+    return QueryNames.notInCapitals(query);
   }
 
   @Override

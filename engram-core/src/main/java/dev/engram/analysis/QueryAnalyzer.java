@@ -27,10 +27,32 @@ public interface QueryAnalyzer {
   String keywords(String query);
 
   /**
+   * The words of the query about its subject, the words a memory could hold: {@link #keywords}
+   * without those that speak of the conversation itself or of the answer's form ("What did I
+   * mention in our conversations? List the items in order"), which a memory, stating what was said,
+   * seldom holds whatever its subject. Empty if no such word is left. The rarity rule of the
+   * ranking step {@link dev.engram.Ranking#NAMES names} reads these. The default: {@link
+   * #keywords}.
+   */
+  default String subjectWords(String query) {
+    return keywords(query);
+  }
+
+  /**
    * The names the query gives (of people, places, things), lower-cased, distinct, in order of
    * appearance.
    */
   List<String> names(String query);
+
+  /**
+   * Those of {@link #names} that the query writes as names and not only in capitals throughout: a
+   * word in capitals may be a name (an acronym) or emphasis ("Mention ONLY three items"), and an
+   * emphasised word is as common as any other, so it does not show what a query is about. The
+   * default: every name.
+   */
+  default List<String> namesNotInCapitals(String query) {
+    return names(query);
+  }
 
   /**
    * True if {@code name} (one word, as {@link #names} gives it) is a word of {@code text}, ignoring

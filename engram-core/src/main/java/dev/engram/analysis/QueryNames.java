@@ -41,11 +41,25 @@ final class QueryNames {
 
   /** The names of {@code query}, lower-cased, distinct, in order of appearance. */
   static List<String> of(String query) {
+    return names(query, true);
+  }
+
+  /**
+   * The names of {@code query} ({@link #of}) that it writes at least once other than in capitals
+   * throughout: "API" and "ONLY" are left out, "Caroline", "GPT4" and "LGBTQ" beside "Lgbtq" kept.
+   */
+  static List<String> notInCapitals(String query) {
+    return names(query, false);
+  }
+
+  private static List<String> names(String query, boolean capitalsThroughout) {
     Set<String> names = new LinkedHashSet<>();
     Matcher m = WORD.matcher(query);
     while (m.find()) {
       String word = m.group();
-      if (word.length() < 2 || !isName(query, m.start())) {
+      if (word.length() < 2
+          || !isName(query, m.start())
+          || (!capitalsThroughout && inCapitals(word))) {
         continue;
       }
       String lower = word.toLowerCase(Locale.ROOT);
@@ -54,6 +68,11 @@ final class QueryNames {
       }
     }
     return List.copyOf(names);
+  }
+
+  /** True if every character of {@code word} is a letter in upper case. */
+  private static boolean inCapitals(String word) {
+    return word.codePoints().allMatch(Character::isUpperCase);
   }
 
   /**

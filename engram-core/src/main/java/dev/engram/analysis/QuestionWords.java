@@ -1,6 +1,7 @@
 package dev.engram.analysis;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,24 +37,34 @@ final class QuestionWords {
    * its words.
    */
   static String strip(String query) {
-    StringBuilder out = new StringBuilder(query.length());
+    return without(query, WORDS).orElse(query);
+  }
+
+  /**
+   * {@code text} without the words of {@code words} (lower-case; a curly apostrophe read as a
+   * straight one), the rest as it was; empty if no other word is left. A word written as a name
+   * ({@link QueryNames#isName}) and not all in capitals stays ("in May", "Will's car", not "WHAT
+   * DID").
+   */
+  static Optional<String> without(String text, Set<String> words) {
+    StringBuilder out = new StringBuilder(text.length());
     boolean kept = false;
     int from = 0;
-    Matcher m = WORD.matcher(query);
+    Matcher m = WORD.matcher(text);
     while (m.find()) {
       String word = m.group();
-      if (WORDS.contains(word.replace('’', '\'').toLowerCase(Locale.ROOT))
-          && !asName(query, m.start(), word)) {
-        out.append(query, from, m.start());
+      if (words.contains(word.replace('’', '\'').toLowerCase(Locale.ROOT))
+          && !asName(text, m.start(), word)) {
+        out.append(text, from, m.start());
         from = m.end();
       } else {
         kept = true;
       }
     }
     if (!kept) {
-      return query;
+      return Optional.empty();
     }
-    return out.append(query, from, query.length()).toString();
+    return Optional.of(out.append(text, from, text.length()).toString());
   }
 
   /**

@@ -35,7 +35,7 @@ final class NamesStep implements RankingStep {
                 || UnfamiliarQuery.cut(
                     pass.engine.index,
                     pass.query,
-                    pass.analyzer.keywords(pass.request.query()),
+                    pass.analyzer.subjectWords(pass.request.query()),
                     queryRelevance,
                     () ->
                         UnknownNames.namesSomethingKnown(

@@ -15,12 +15,15 @@ import java.util.function.BooleanSupplier;
  * is its rarity in the reach, {@code ln((n + 1) / (df + 1))} for {@code n} memories of which {@code
  * df} hold the word in their text or source context (the larger count of the two): a word most
  * memories hold (the user's name, the store's topic) weighs about 0, a word no memory holds weighs
- * the most. The query's <i>coverage</i> is the weight of its words the reach holds over the weight
- * of all its words; a query with no weighty word at all (all its words common in the reach) is
- * covered. "Closely" is a best own relevance of at least {@link #CLOSE}; the cut applies under it
- * when the coverage is under {@link #MIN_COVERAGE} and the query names no one and nothing the reach
- * knows ({@link UnknownNames#namesSomethingKnown}), in a reach of at least {@link #MIN_MEMORIES}
- * memories.
+ * the most. The words weighed are the query's words about its subject ({@link
+ * dev.engram.analysis.QueryAnalyzer#subjectWords}): a question's words about the conversation
+ * itself ("what did I mention in our conversations") are in few memories of any subject, so they
+ * would make a question about something the reach holds look unfamiliar. The query's
+ * <i>coverage</i> is the weight of its words the reach holds over the weight of all its words; a
+ * query with no weighty word at all (all its words common in the reach) is covered. "Closely" is a
+ * best own relevance of at least {@link #CLOSE}; the cut applies under it when the coverage is
+ * under {@link #MIN_COVERAGE} and the query names no one and nothing the reach knows ({@link
+ * UnknownNames#namesSomethingKnown}), in a reach of at least {@link #MIN_MEMORIES} memories.
  *
  * <p>Why: a question about something the user never talked about ("How do I bake sourdough bread?")
  * finds memories that share its meaning loosely, or its common words, and the calibrated relevance
@@ -67,36 +70,41 @@ final class UnfamiliarQuery {
 
   /**
    * True if the search should return nothing: {@code queryRelevance} is under {@link #CLOSE}, the
-   * coverage of {@code keywords} (the query without its question words) in the reach of {@code q}
-   * is under {@link #MIN_COVERAGE}, and {@code namesSomethingKnown} (asked last, as it may look
-   * names up in the index) is false.
+   * coverage of {@code subjectWords} (the query's words about its subject, {@link
+   * dev.engram.analysis.QueryAnalyzer#subjectWords}) in the reach of {@code q} is under {@link
+   * #MIN_COVERAGE}, and {@code namesSomethingKnown} (asked last, as it may look names up in the
+   * index) is false.
    */
   static boolean cut(
       SearchIndex index,
       IndexQuery q,
-      String keywords,
+      String subjectWords,
       double queryRelevance,
       BooleanSupplier namesSomethingKnown) {
     if (queryRelevance >= CLOSE) {
       return false;
     }
-    return coverage(index, q, keywords).orElse(1.0) < MIN_COVERAGE
+    return coverage(index, q, subjectWords).orElse(1.0) < MIN_COVERAGE
         && !namesSomethingKnown.getAsBoolean();
   }
 
   /**
-   * The weight of the words of {@code keywords} that some memory in the reach of {@code q} holds
-   * over the weight of all of them (see the class comment); empty if the index does not count
-   * document frequencies or the reach holds fewer than {@link #MIN_MEMORIES} memories.
+   * The weight of the words of {@code subjectWords} that some memory in the reach of {@code q}
+   * holds over the weight of all of them (see the class comment); empty if the index does not count
+   * document frequencies, the query has no word about its subject, or the reach holds fewer than
+   * {@link #MIN_MEMORIES} memories.
    */
-  static Optional<Double> coverage(SearchIndex index, IndexQuery q, String keywords) {
-    Optional<TermCounts> text = index.termCounts(q, IndexField.TEXT, keywords);
+  static Optional<Double> coverage(SearchIndex index, IndexQuery q, String subjectWords) {
+    if (subjectWords.isBlank()) {
+      return Optional.empty();
+    }
+    Optional<TermCounts> text = index.termCounts(q, IndexField.TEXT, subjectWords);
     if (text.isEmpty()) {
       return Optional.empty();
     }
     Map<String, Integer> context =
         index
-            .termCounts(q, IndexField.CONTEXT, keywords)
+            .termCounts(q, IndexField.CONTEXT, subjectWords)
             .map(TermCounts::frequencies)
             .orElse(Map.of());
     int n = text.get().memories();

@@ -58,10 +58,12 @@ final class UnknownNames {
   }
 
   /**
-   * True if {@code query} names someone or something ({@link QueryAnalyzer#names}) that the reach
-   * of {@code q} knows (see the class comment): such a query is about them, and the memories about
-   * them may answer it in words it does not use. The rarity rule ({@link UnfamiliarQuery}) keeps
-   * it.
+   * True if {@code query} names someone or something ({@link QueryAnalyzer#namesNotInCapitals})
+   * that the reach of {@code q} knows (see the class comment): such a query is about them, and the
+   * memories about them may answer it in words it does not use. The rarity rule ({@link
+   * UnfamiliarQuery}) keeps it. A word the query writes only in capitals does not count: it may be
+   * emphasis ("Mention ONLY three items"), which a store of any subject holds as a word; the rarity
+   * rule still reads all of the query's words.
    */
   static boolean namesSomethingKnown(
       QueryAnalyzer analyzer,
@@ -69,7 +71,7 @@ final class UnknownNames {
       IndexQuery q,
       String query,
       List<StoredMemory> first) {
-    return anyKnown(analyzer, index, q, analyzer.names(query), first);
+    return anyKnown(analyzer, index, q, analyzer.namesNotInCapitals(query), first);
   }
 
   /**

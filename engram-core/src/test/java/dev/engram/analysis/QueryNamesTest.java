@@ -20,6 +20,16 @@ class QueryNamesTest {
   }
 
   @Test
+  void namesNotInCapitalsLeaveOutWordsWrittenInCapitalsThroughout() {
+    String query = "What did Caroline say about the API? Mention ONLY GPT4 and Lgbtq, not LGBTQ.";
+    assertThat(QueryNames.of(query)).containsExactly("caroline", "api", "only", "gpt4", "lgbtq");
+    assertThat(QueryNames.notInCapitals(query)).containsExactly("caroline", "gpt4", "lgbtq");
+    assertThat(QueryNames.notInCapitals("Mention ONLY three items about NASA")).isEmpty();
+    assertThat(QueryAnalyzer.english().namesNotInCapitals(query))
+        .containsExactly("caroline", "gpt4", "lgbtq");
+  }
+
+  @Test
   void theWordThatOpensASentenceSaysNothing() {
     assertThat(QueryNames.of("Describe the trip")).isEmpty();
     assertThat(QueryNames.of("Caroline went where?")).isEmpty();

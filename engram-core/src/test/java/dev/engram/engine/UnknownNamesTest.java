@@ -115,6 +115,39 @@ class UnknownNamesTest {
   }
 
   @Test
+  void aWordInCapitalsThroughoutDoesNotShowTheQueryIsAboutSomethingKnown() {
+    StoredMemory first =
+        memory("Caroline only adopts puppies and uses the API daily", "Caroline", "");
+    // "ONLY" is emphasis, "API" may be an acronym: both are words of the memory, neither vouches
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH,
+                index,
+                QUERY,
+                "List what I said about triangles. Mention ONLY three items.",
+                List.of(first)))
+        .isFalse();
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "How often do I call the API?", List.of(first)))
+        .isFalse();
+    // a name written as a name still does, beside capitals
+    assertThat(
+            UnknownNames.namesSomethingKnown(
+                ENGLISH, index, QUERY, "Does Caroline use the API ONLY daily?", List.of(first)))
+        .isTrue();
+    // and for the names rule a word in capitals is still a name the store knows
+    assertThat(
+            UnknownNames.cut(
+                ENGLISH, index, QUERY, "How often do I call the API?", LOW, List.of(first)))
+        .isFalse();
+    assertThat(
+            UnknownNames.cut(
+                ENGLISH, index, QUERY, "How often do I call the SDK?", LOW, List.of(first)))
+        .isTrue();
+  }
+
+  @Test
   void namesAreKnownFromTheCandidatesSpeakersAndContextsTheScopeAndTheIndex() {
     StoredMemory first = memory("adopted a puppy", "Caroline", "Melanie asked about pets");
     assertThat(

@@ -96,6 +96,34 @@ class UnfamiliarQueryTest {
   }
 
   @Test
+  void aQuestionsWordsAboutTheConversationDoNotMakeItUnfamiliar() {
+    store(120);
+    String question = "Which pottery class was mentioned in the conversations?";
+    dev.engram.analysis.QueryAnalyzer english = dev.engram.analysis.QueryAnalyzer.english();
+
+    // read with its words about the conversation, which no memory holds, it looks unfamiliar
+    assertThat(UnfamiliarQuery.cut(index, ALICE, english.keywords(question), 0.5, () -> false))
+        .isTrue();
+    // its words about its subject are held
+    assertThat(UnfamiliarQuery.coverage(index, ALICE, english.subjectWords(question)))
+        .hasValue(1.0);
+    assertThat(UnfamiliarQuery.cut(index, ALICE, english.subjectWords(question), 0.5, () -> false))
+        .isFalse();
+    // and one about something the scope never heard of still is
+    assertThat(
+            UnfamiliarQuery.cut(
+                index,
+                ALICE,
+                english.subjectWords("Which sourdough bread was mentioned in the conversations?"),
+                0.5,
+                () -> false))
+        .isTrue();
+    // a question with no word about its subject is not judged
+    assertThat(UnfamiliarQuery.coverage(index, ALICE, english.subjectWords("What was said?")))
+        .isEmpty();
+  }
+
+  @Test
   void theNamesAreLookedUpOnlyWhenTheWordsWouldCut() {
     store(120);
     boolean[] asked = {false};
