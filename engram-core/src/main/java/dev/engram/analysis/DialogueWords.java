@@ -1,6 +1,8 @@
 package dev.engram.analysis;
 
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The English words with which a query speaks of the conversation itself or of the answer's form
@@ -54,6 +56,11 @@ final class DialogueWords {
           "summarize",
           "summarise",
           "only");
+
+  /** These and the question words ({@link QuestionWords#WORDS}): what a query's subject is not. */
+  static final Set<String> AND_QUESTION_WORDS =
+      Stream.concat(WORDS.stream(), QuestionWords.WORDS.stream())
+          .collect(Collectors.toUnmodifiableSet());
 
   private DialogueWords() {}
 }

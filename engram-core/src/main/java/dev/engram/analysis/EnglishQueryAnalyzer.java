@@ -22,9 +22,7 @@ public final class EnglishQueryAnalyzer implements QueryAnalyzer {
 
   @Override
   public String subjectWords(String query) {
-    return QuestionWords.without(query, QuestionWords.WORDS)
-        .flatMap(words -> QuestionWords.without(words, DialogueWords.WORDS))
-        .orElse("");
+    return QuestionWords.without(query, DialogueWords.AND_QUESTION_WORDS).orElse("");
   }
 
   @Override
