@@ -36,8 +36,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * A real {@code engram serve} (Javalin on 127.0.0.1, a free port) over an embedded memory, seen
- * only through a {@link RemoteMemory} with an admin key of the default tenant. {@link #forTenant}
+ * A real {@code engram serve} (Jetty on 127.0.0.1, a free port) over an embedded memory, seen only
+ * through a {@link RemoteMemory} with an admin key of the default tenant. {@link #forTenant}
  * answers with a {@link RemoteMemory} holding a key of that tenant (created on the server), which
  * is how a remote application reaches another tenant. Closing it closes the clients, the server and
  * the embedded memory.

@@ -21,17 +21,21 @@ import dev.engram.server.http.Authenticator;
 import dev.engram.server.http.JsonErrorHandler;
 import dev.engram.server.http.ModelHealth;
 import dev.engram.server.http.RateLimiter;
+import dev.engram.server.http.RouteHandler;
 import dev.engram.server.http.RouteTable;
 import dev.engram.server.http.ServerMetrics;
-import io.javalin.Javalin;
 import jakarta.servlet.http.HttpServlet;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EngramServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
+  private static final int POOL_MAX_THREADS = 250;
+  private static final int POOL_MIN_THREADS = 8;
 
   private final ServerSettings settings;
   private final Memory root;
@@ -55,7 +61,7 @@ public final class EngramServer implements AutoCloseable {
   private final ModelHealth model;
   private final RouteTable routes;
   private final AccessLog accessLog;
-  private final Javalin app;
+  private final Server jetty;
   private volatile boolean closed;
 
   private EngramServer(Builder b) {
@@ -125,31 +131,29 @@ public final class EngramServer implements AutoCloseable {
             accessLog,
             settings.maxBodyBytes(),
             b.clock);
-    Map<String, HttpServlet> servlets = Map.copyOf(b.servlets);
-    this.app =
-        Javalin.create(
-            config -> {
-              config.startup.showJavalinBanner = false;
-              config.jetty.host = settings.host();
-              config.jetty.port = settings.port();
-              config.http.maxRequestSize = settings.maxBodyBytes();
-              config.http.prefer405over404 = true;
-              config.router.ignoreTrailingSlashes = false;
-              config.jetty.modifyServer(
-                  server -> {
-                    server.setStopTimeout(settings.shutdownGrace().toMillis());
-                    server.setErrorHandler(new JsonErrorHandler());
-                  });
-              config.jetty.modifyServletContextHandler(
-                  handler ->
-                      servlets.forEach(
-                          (path, servlet) -> {
-                            ServletHolder holder = new ServletHolder(servlet);
-                            holder.setAsyncSupported(true);
-                            handler.addServlet(holder, path);
-                          }));
-              routes.install(config, env);
-            });
+    this.jetty = jetty(settings, routes.handler(env, new LinkedHashMap<>(b.servlets)));
+  }
+
+  /**
+   * Jetty on the settings' address: the routes on Jetty's own handler API, a graceful stop that
+   * lets in-flight requests finish, the JSON error body for what Jetty refuses before any route,
+   * and no server version in the headers.
+   */
+  private static Server jetty(ServerSettings settings, RouteHandler routes) {
+    QueuedThreadPool pool = new QueuedThreadPool(POOL_MAX_THREADS, POOL_MIN_THREADS);
+    pool.setName("engram-http");
+    Server server = new Server(pool);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    connector.setHost(settings.host());
+    connector.setPort(settings.port());
+    server.addConnector(connector);
+    server.setHandler(new GracefulHandler(routes));
+    server.setStopTimeout(settings.shutdownGrace().toMillis());
+    server.setErrorHandler(new JsonErrorHandler());
+    return server;
   }
 
   public static Builder builder(Memory memory) {
@@ -159,7 +163,12 @@ public final class EngramServer implements AutoCloseable {
   /** Resumes unfinished add events, then listens. */
   public EngramServer start() {
     int resumed = events.resume();
-    app.start();
+    try {
+      jetty.start();
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
     LOG.info(
         "engram serve listening on http://{}:{} ({} add event(s) resumed{})",
         settings.host(),
@@ -171,7 +180,7 @@ public final class EngramServer implements AutoCloseable {
 
   /** The port it listens on (the chosen one when started with port 0). */
   public int port() {
-    return ((ServerConnector) app.jettyServer().server().getConnectors()[0]).getLocalPort();
+    return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
   }
 
   /** The declared routes (for documentation and tests). */
@@ -213,14 +222,25 @@ public final class EngramServer implements AutoCloseable {
     }
     closed = true;
     LOG.info("engram serve stopping");
+    Exception stopFailure = null;
     try {
-      app.stop();
+      jetty.stop();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      stopFailure = e;
     } finally {
       try {
         events.close(settings.shutdownGrace());
       } finally {
         accessLog.close();
       }
+    }
+    if (stopFailure != null) {
+      throw new IllegalStateException(
+          "engram serve: the HTTP server did not stop cleanly: " + stopFailure.getMessage(),
+          stopFailure);
     }
   }
 

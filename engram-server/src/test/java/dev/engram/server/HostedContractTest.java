@@ -428,6 +428,26 @@ class HostedContractTest {
   }
 
   @Test
+  void pathParametersArePercentDecoded() {
+    seed(Scope.user("ana-élève"), "a1", Map.of());
+    seed(Scope.user("ana"), "a2", Map.of());
+    JsonNode d = f.call("DELETE", "/v2/entities/user/ana-%C3%A9l%C3%A8ve/", admin, null).json();
+    assertThat(d.path("count").asInt()).isEqualTo(1);
+    assertThat(acme.entities()).extracting(dev.engram.EntitySummary::id).containsExactly("ana");
+    // Jetty refuses a path that is not UTF-8, or that an encoded slash or dot segment makes
+    // ambiguous, before any route: the same JSON error body (for a DELETE too), nothing deleted.
+    for (String path :
+        List.of(
+            "/v2/entities/user/ana%C3%28/",
+            "/v2/entities/user/a%2Fb/", "/v2/entities/user/%2e%2e/")) {
+      var bad = f.call("DELETE", path, admin, null);
+      assertThat(bad.status()).as(path).isEqualTo(400);
+      assertThat(bad.json().path("detail").asText()).as(path).isEqualTo("request");
+    }
+    assertThat(acme.entities()).extracting(dev.engram.EntitySummary::id).containsExactly("ana");
+  }
+
+  @Test
   void batchUpdateAndDeleteApplyAllOrNothing() {
     String a = seed(Scope.user("alice"), "one", Map.of());
     String b = seed(Scope.user("alice"), "two", Map.of());

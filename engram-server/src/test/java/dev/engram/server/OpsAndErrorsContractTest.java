@@ -106,6 +106,8 @@ class OpsAndErrorsContractTest {
     assertError(f.call("GET", "/v1/memories/missing-id/", member, null), 404, "memory_id");
     assertError(f.call("PATCH", "/v1/memories/x/", member, "{}"), 405, "method");
     assertError(f.call("DELETE", "/v1/ping/", member, null), 405, "method");
+    assertError(f.call("GET", "/v1/memories/%C3%28/", member, null), 400, "request");
+    assertError(f.call("GET", "/v1/memories/?user_id=a%E9", member, null), 400, "query");
     assertError(f.call("GET", "/v1/ping/", null, null), 401, "Authorization");
     assertError(f.call("GET", "/v1/ping/", "not-a-key", null), 401, "Authorization");
     assertError(

@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A real server for tests: embedded storage (SQLite + Lucene) in a directory, the hash embedder,
- * server.db keys and events, Javalin on 127.0.0.1 at a free port; plus a small JDK HTTP client.
+ * server.db keys and events, Jetty on 127.0.0.1 at a free port; plus a small JDK HTTP client.
  */
 public final class ServerFixture implements AutoCloseable {
   public final Path dir;

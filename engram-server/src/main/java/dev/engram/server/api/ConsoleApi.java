@@ -43,10 +43,10 @@ public final class ConsoleApi {
     if (type == null) {
       throw ApiException.notFound("console file");
     }
-    c.ctx().header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    c.ctx().header("X-Content-Type-Options", "nosniff");
-    c.ctx().header("Referrer-Policy", "no-referrer");
-    c.ctx().header("Cache-Control", "no-cache");
+    c.replyHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    c.replyHeader("X-Content-Type-Options", "nosniff");
+    c.replyHeader("Referrer-Policy", "no-referrer");
+    c.replyHeader("Cache-Control", "no-cache");
     return new Reply(200, type, read(name));
   }
 

@@ -316,13 +316,7 @@ public final class HostedApi {
   }
 
   private static String pageUrl(Call c, int page, int size) {
-    String host = c.ctx().header("Host");
-    return (host == null ? "" : c.ctx().scheme() + "://" + host)
-        + c.ctx().path()
-        + "?page="
-        + page
-        + "&page_size="
-        + size;
+    return c.url() + "?page=" + page + "&page_size=" + size;
   }
 
   private Reply get(Call c) {

@@ -11,10 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's access log ({@code dev.engram.server.access}, one line per request), written by a
- * thread of its own: Javalin logs a request before its answer is flushed, and the log's output (a
- * synchronized stream, often a terminal or a pipe) then held every answer back. A request only
- * queues its line. Nothing is dropped: when {@value #CAPACITY} lines wait, the request writes its
- * own line (the log slows the server rather than lose lines), and {@link #close} writes every
+ * thread of its own: a request is logged before its answer is flushed, and the log's output (a
+ * synchronized stream, often a terminal or a pipe) would then hold every answer back. A request
+ * only queues its line. Nothing is dropped: when {@value #CAPACITY} lines wait, the request writes
+ * its own line (the log slows the server rather than lose lines), and {@link #close} writes every
  * waiting line before it returns.
  */
 public final class AccessLog implements AutoCloseable {

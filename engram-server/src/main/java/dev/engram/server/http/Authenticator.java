@@ -4,7 +4,6 @@ import dev.engram.Tenants;
 import dev.engram.server.auth.ApiKeyStore;
 import dev.engram.server.auth.KeyRole;
 import dev.engram.server.auth.Principal;
-import io.javalin.http.Context;
 import java.util.Optional;
 
 /**
@@ -23,11 +22,6 @@ public final class Authenticator {
   public Authenticator(ApiKeyStore keys, boolean insecureNoAuth) {
     this.keys = keys;
     this.insecureNoAuth = insecureNoAuth;
-  }
-
-  /** The caller of a request; a 401 {@link ApiException} if it has no valid key. */
-  public Principal authenticate(Context ctx) {
-    return authenticate(ctx.header("Authorization"), ctx.header("X-API-Key"));
   }
 
   /** The caller for these header values; a 401 {@link ApiException} if they carry no valid key. */

@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.engram.Memory;
 import dev.engram.server.auth.Principal;
-import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 
 /**
  * One authenticated request as a route sees it: the caller's principal, the memory of the caller's
@@ -18,23 +23,28 @@ import java.util.Optional;
  * parameters, and the time the request was received (the time of any message that carries none).
  */
 public final class Call {
-  /** Set on the context once the body has been read whole. */
-  private static final String BODY_READ_ATTR = "engram.body-read";
-
-  private final Context ctx;
+  private final Request request;
+  private final Response response;
+  private final Map<String, String> pathParams;
   private final Optional<Principal> principal;
   private final Optional<Memory> memory;
   private final long maxBodyBytes;
   private final Instant receivedAt;
   private JsonNode body;
+  private boolean bodyRead;
+  private org.eclipse.jetty.util.Fields queryParams;
 
   Call(
-      Context ctx,
+      Request request,
+      Response response,
+      Map<String, String> pathParams,
       Optional<Principal> principal,
       Optional<Memory> memory,
       long maxBodyBytes,
       Instant receivedAt) {
-    this.ctx = ctx;
+    this.request = request;
+    this.response = response;
+    this.pathParams = Map.copyOf(pathParams);
     this.principal = principal;
     this.memory = memory;
     this.maxBodyBytes = maxBodyBytes;
@@ -56,16 +66,44 @@ public final class Call {
     return receivedAt;
   }
 
-  public Context ctx() {
-    return ctx;
-  }
-
+  /** A path parameter of the route's template, decoded. */
   public String path(String name) {
-    return Objects.requireNonNull(ctx.pathParam(name), name);
+    return Objects.requireNonNull(pathParams.get(name), name);
   }
 
+  /** A query parameter's first value; a 400 {@link ApiException} if the query cannot be decoded. */
   public Optional<String> query(String name) {
-    return Optional.ofNullable(ctx.queryParam(name));
+    try {
+      if (queryParams == null) {
+        queryParams = Request.extractQueryParameters(request);
+      }
+      return Optional.ofNullable(queryParams.getValue(name));
+    } catch (RuntimeException e) {
+      // Jetty's own HttpException variants (an IllegalStateException for bad UTF-8, an
+      // IllegalArgumentException for a bad escape).
+      if (!(e instanceof HttpException) && !(e instanceof IllegalArgumentException)) {
+        throw e;
+      }
+      throw new ApiException(
+          400, "invalid request: the query string is not valid percent-encoded UTF-8", "query");
+    }
+  }
+
+  /** A request header's value. */
+  public Optional<String> header(String name) {
+    return Optional.ofNullable(request.getHeaders().get(name));
+  }
+
+  /** The address the request was sent to, without its query: scheme, {@code Host} and path. */
+  public String url() {
+    String host = request.getHeaders().get(HttpHeader.HOST);
+    return (host == null ? "" : request.getHttpURI().getScheme() + "://" + host)
+        + request.getHttpURI().getPath();
+  }
+
+  /** Sets a header of the reply. */
+  public void replyHeader(String name, String value) {
+    response.getHeaders().put(name, value);
   }
 
   /**
@@ -85,7 +123,7 @@ public final class Call {
    * UTF-8 (a charset parameter may only say so).
    */
   private void checkJsonType() {
-    String type = ctx.header("Content-Type");
+    String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (type == null || !isJson(type)) {
       throw new ApiException(
           415,
@@ -131,16 +169,16 @@ public final class Call {
   }
 
   private byte[] readLimited() {
-    long declared = ctx.contentLength();
+    long declared = request.getLength();
     if (declared > maxBodyBytes) {
       throw tooLarge();
     }
-    try (InputStream in = ctx.req().getInputStream()) {
+    try (InputStream in = Content.Source.asInputStream(request)) {
       byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
       if (bytes.length > maxBodyBytes) {
         throw tooLarge();
       }
-      ctx.attribute(BODY_READ_ATTR, true);
+      bodyRead = true;
       return bytes;
     } catch (IOException e) {
       throw new ApiException(
@@ -156,16 +194,22 @@ public final class Call {
    * unknown length beyond it, or unreadable is not read: the answer then says {@code Connection:
    * close}, so the client opens a new connection instead.
    */
-  static void readUnreadBody(Context ctx, long maxBodyBytes) {
-    boolean chunked = ctx.header("Transfer-Encoding") != null;
-    long declared = ctx.contentLength();
-    if (ctx.attribute(BODY_READ_ATTR) != null
+  void readUnreadBody() {
+    readUnreadBody(request, response, bodyRead, maxBodyBytes);
+  }
+
+  /** {@link #readUnreadBody()} for a request no route took. */
+  static void readUnreadBody(
+      Request request, Response response, boolean bodyRead, long maxBodyBytes) {
+    boolean chunked = request.getHeaders().get(HttpHeader.TRANSFER_ENCODING) != null;
+    long declared = request.getLength();
+    if (bodyRead
         || (declared <= 0 && !chunked)
-        || "close".equalsIgnoreCase(ctx.res().getHeader("Connection"))) {
+        || "close".equalsIgnoreCase(response.getHeaders().get(HttpHeader.CONNECTION))) {
       return;
     }
     if (declared <= maxBodyBytes) {
-      try (InputStream in = ctx.req().getInputStream()) {
+      try (InputStream in = Content.Source.asInputStream(request)) {
         if (in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1)).length
             <= maxBodyBytes) {
           return;
@@ -175,7 +219,7 @@ public final class Call {
         // below
       }
     }
-    ctx.header("Connection", "close");
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
   }
 
   private ApiException tooLarge() {

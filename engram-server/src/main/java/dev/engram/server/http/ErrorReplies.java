@@ -8,10 +8,10 @@ import dev.engram.StorageException;
 import dev.engram.TextTooLongException;
 import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
-import io.javalin.http.HttpResponseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.eclipse.jetty.http.HttpException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +65,8 @@ public final class ErrorReplies {
       return reply(
           503, "storage unavailable: " + s.getMessage(), "storage", Map.of("Retry-After", "5"));
     }
-    if (e instanceof HttpResponseException h) {
-      return reply(h.getStatus(), h.getMessage(), "request", Map.of());
+    if (e instanceof HttpException h) {
+      return reply(h.getCode(), h.getReason(), "request", Map.of());
     }
     if (e instanceof EngramException x) {
       LOG.warn("request {}: {}", requestId, x.getMessage());

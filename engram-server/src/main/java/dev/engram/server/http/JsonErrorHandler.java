@@ -20,6 +20,12 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class JsonErrorHandler extends ErrorHandler {
 
+  /** Every method gets the JSON body (Jetty's default writes one only for GET, POST and HEAD). */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request,

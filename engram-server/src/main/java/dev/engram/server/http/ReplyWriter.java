@@ -1,48 +1,47 @@
 package dev.engram.server.http;
 
-import io.javalin.http.Context;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * Sends a reply in one piece: status, headers, {@code Content-Length} and the whole body in a
- * single write, after which the response is complete. Left to Javalin, a body over Jetty's
- * aggregation buffer (8 KiB) went out chunked, its last chunk in a second write once the request
- * had finished, so that a client waited for the server's thread to be scheduled again after the
- * body had arrived. A body of at least {@value #MIN_GZIP_BYTES} bytes is compressed with gzip
- * (fastest level) when the client accepts it, as Javalin did; the compressed length is known too.
+ * single write, after which the response is complete (a body sent in pieces went out chunked, its
+ * last chunk in a second write, so that a client waited for the server's thread to be scheduled
+ * again after the body had arrived). A body of at least {@value #MIN_GZIP_BYTES} bytes is
+ * compressed with gzip (fastest level) when the client accepts it; the compressed length is known
+ * too.
  */
 final class ReplyWriter {
-  /** The smallest body worth compressing (Javalin's default threshold). */
+  /** The smallest body worth compressing (about one TCP segment). */
   static final int MIN_GZIP_BYTES = 1500;
 
   private ReplyWriter() {}
 
   /**
-   * Writes the reply to the response; an {@link UncheckedIOException} if the client has gone (the
-   * request ends there).
+   * Writes the reply to the response and completes {@code done} once it is sent (failed if the
+   * client has gone).
    */
-  static void write(Context ctx, int status, String contentType, byte[] body) {
-    HttpServletResponse res = ctx.res();
-    byte[] out = body;
-    if (body.length >= MIN_GZIP_BYTES && acceptsGzip(ctx.header("Accept-Encoding"))) {
-      out = gzip(body);
-      res.setHeader("Content-Encoding", "gzip");
+  static void write(Request request, Response response, Reply reply, Callback done) {
+    byte[] out = reply.body();
+    if (out.length >= MIN_GZIP_BYTES
+        && acceptsGzip(request.getHeaders().get(HttpHeader.ACCEPT_ENCODING))) {
+      out = gzip(out);
+      response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
     }
-    res.addHeader("Vary", "Accept-Encoding");
-    ctx.status(status);
-    res.setContentType(contentType);
-    res.setContentLengthLong(out.length);
-    try {
-      res.getOutputStream().write(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException("the reply could not be sent: " + e.getMessage(), e);
-    }
+    response.getHeaders().add(HttpHeader.VARY, "Accept-Encoding");
+    response.setStatus(reply.status());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, out.length);
+    response.write(true, ByteBuffer.wrap(out), done);
   }
 
   /** Whether an {@code Accept-Encoding} header accepts gzip (named, or {@code *}, and not q=0). */
