@@ -31,7 +31,6 @@ public final class Call {
   private final long maxBodyBytes;
   private final Instant receivedAt;
   private JsonNode body;
-  private boolean bodyRead;
   private org.eclipse.jetty.util.Fields queryParams;
 
   Call(
@@ -44,7 +43,7 @@ public final class Call {
       Instant receivedAt) {
     this.request = request;
     this.response = response;
-    this.pathParams = Map.copyOf(pathParams);
+    this.pathParams = pathParams;
     this.principal = principal;
     this.memory = memory;
     this.maxBodyBytes = maxBodyBytes;
@@ -87,11 +86,6 @@ public final class Call {
       throw new ApiException(
           400, "invalid request: the query string is not valid percent-encoded UTF-8", "query");
     }
-  }
-
-  /** A request header's value. */
-  public Optional<String> header(String name) {
-    return Optional.ofNullable(request.getHeaders().get(name));
   }
 
   /** The address the request was sent to, without its query: scheme, {@code Host} and path. */
@@ -178,7 +172,6 @@ public final class Call {
       if (bytes.length > maxBodyBytes) {
         throw tooLarge();
       }
-      bodyRead = true;
       return bytes;
     } catch (IOException e) {
       throw new ApiException(
@@ -192,19 +185,13 @@ public final class Call {
    * its body had arrived, the request would otherwise leave the server to close the connection
    * under a client that is already sending the next one. A body over {@code maxBodyBytes}, of
    * unknown length beyond it, or unreadable is not read: the answer then says {@code Connection:
-   * close}, so the client opens a new connection instead.
+   * close}, so the client opens a new connection instead. A body the route read whole reads as
+   * empty here.
    */
-  void readUnreadBody() {
-    readUnreadBody(request, response, bodyRead, maxBodyBytes);
-  }
-
-  /** {@link #readUnreadBody()} for a request no route took. */
-  static void readUnreadBody(
-      Request request, Response response, boolean bodyRead, long maxBodyBytes) {
+  static void readUnreadBody(Request request, Response response, long maxBodyBytes) {
     boolean chunked = request.getHeaders().get(HttpHeader.TRANSFER_ENCODING) != null;
     long declared = request.getLength();
-    if (bodyRead
-        || (declared <= 0 && !chunked)
+    if ((declared <= 0 && !chunked)
         || "close".equalsIgnoreCase(response.getHeaders().get(HttpHeader.CONNECTION))) {
       return;
     }

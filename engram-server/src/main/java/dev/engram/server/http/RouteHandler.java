@@ -86,18 +86,18 @@ public final class RouteHandler extends Handler.Wrapper {
       }
       Optional<Principal> principal = caller(route.get().route(), request);
       keyId = principal.map(Principal::keyId);
-      Call call = call(route.get(), principal, segments, request, response);
-      try {
-        reply = route.get().route().handler().handle(call);
-      } finally {
-        call.readUnreadBody();
-      }
+      reply =
+          route
+              .get()
+              .route()
+              .handler()
+              .handle(call(route.get(), principal, segments, request, response));
     } catch (Exception | StackOverflowError e) {
       ErrorReplies.ErrorReply error = ErrorReplies.of(e, requestId);
       error.headers().forEach((name, value) -> response.getHeaders().put(name, value));
       reply = Reply.json(error.status(), error.body().put("request_id", requestId));
-      Call.readUnreadBody(request, response, false, env.maxBodyBytes());
     }
+    Call.readUnreadBody(request, response, env.maxBodyBytes());
     ReplyWriter.write(request, response, reply, callback);
     record(route, requestId, method, path, response.getStatus(), keyId, System.nanoTime() - start);
     return true;

@@ -5,39 +5,34 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A route's path template, such as {@code /v1/memories/{memory_id}/}: literal segments, matched
  * exactly (a trailing slash included), and {@code {name}} parameters, each a whole non-empty
  * segment, decoded from the request's percent-encoding once the path has matched.
  */
-record RoutePath(String template, List<Optional<String>> literals, List<String> names) {
+record RoutePath(List<Segment> template) {
+
+  /** A literal segment, or a parameter's name. */
+  record Segment(String text, boolean parameter) {}
 
   RoutePath {
-    literals = List.copyOf(literals);
-    names = List.copyOf(names);
+    template = List.copyOf(template);
   }
 
-  /** The template's segments: a literal, or empty where a parameter stands. */
   static RoutePath of(String template) {
-    List<Optional<String>> literals = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    for (String s : segments(template)) {
-      if (s.length() > 2 && s.startsWith("{") && s.endsWith("}")) {
-        literals.add(Optional.empty());
-        names.add(s.substring(1, s.length() - 1));
-      } else {
-        literals.add(Optional.of(s));
-        names.add("");
-      }
-    }
-    return new RoutePath(template, literals, names);
+    return new RoutePath(
+        segments(template).stream()
+            .map(
+                s ->
+                    s.length() > 2 && s.startsWith("{") && s.endsWith("}")
+                        ? new Segment(s.substring(1, s.length() - 1), true)
+                        : new Segment(s, false))
+            .toList());
   }
 
   /** A path's segments, split at every slash (empty segments kept). */
@@ -47,13 +42,13 @@ record RoutePath(String template, List<Optional<String>> literals, List<String> 
 
   /** Whether a request's still-encoded segments match the template. */
   boolean matches(List<String> encoded) {
-    if (encoded.size() != literals.size()) {
+    if (encoded.size() != template.size()) {
       return false;
     }
-    for (int i = 0; i < literals.size(); i++) {
-      Optional<String> literal = literals.get(i);
+    for (int i = 0; i < template.size(); i++) {
+      Segment t = template.get(i);
       String segment = encoded.get(i);
-      if (literal.isPresent() ? !literal.get().equals(segment) : segment.isEmpty()) {
+      if (t.parameter() ? segment.isEmpty() : !t.text().equals(segment)) {
         return false;
       }
     }
@@ -66,12 +61,13 @@ record RoutePath(String template, List<Optional<String>> literals, List<String> 
    */
   Map<String, String> params(List<String> encoded) {
     Map<String, String> params = new HashMap<>();
-    for (int i = 0; i < literals.size(); i++) {
-      if (literals.get(i).isEmpty()) {
-        params.put(names.get(i), decode(names.get(i), encoded.get(i)));
+    for (int i = 0; i < template.size(); i++) {
+      Segment t = template.get(i);
+      if (t.parameter()) {
+        params.put(t.text(), decode(t.text(), encoded.get(i)));
       }
     }
-    return params;
+    return Map.copyOf(params);
   }
 
   /** A segment's percent-escapes decoded as UTF-8, strictly: a malformed one is refused. */
