@@ -80,6 +80,44 @@ class AccessLogTest {
   }
 
   @Test
+  void aBusyServersLinesGatherAndAreWrittenTogetherInsteadOfWakingTheWriterForEach()
+      throws InterruptedException {
+    List<String> written = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch gathering = new CountDownLatch(1);
+    CountDownLatch gathered = new CountDownLatch(1);
+    CountDownLatch gatheringAgain = new CountDownLatch(1);
+    List<Integer> writtenBeforeEachGather = Collections.synchronizedList(new ArrayList<>());
+    AccessLog log =
+        new AccessLog(
+            true,
+            written::add,
+            () -> {
+              writtenBeforeEachGather.add(written.size());
+              if (writtenBeforeEachGather.size() == 1) {
+                gathering.countDown();
+                assertThat(gathered.await(30, TimeUnit.SECONDS)).isTrue();
+              } else {
+                gatheringAgain.countDown();
+              }
+            });
+    log.record(line(0));
+    assertThat(gathering.await(30, TimeUnit.SECONDS)).isTrue();
+    // The writer has written line 0 and lets lines gather: these 100 queue without waking it.
+    for (int i = 1; i <= 100; i++) {
+      log.record(line(i));
+    }
+    assertThat(written).hasSize(1);
+    gathered.countDown();
+    assertThat(gatheringAgain.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(writtenBeforeEachGather)
+        .as("one pause after line 0, the next after the 100 gathered lines, written together")
+        .startsWith(1, 101);
+    log.close();
+    assertThat(written).hasSize(101);
+    assertThat(written.get(100)).startsWith("req-100 ");
+  }
+
+  @Test
   void anOffLogWritesNothing() {
     List<String> written = new ArrayList<>();
     AccessLog log = new AccessLog(false, written::add);
