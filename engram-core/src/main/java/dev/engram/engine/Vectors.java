@@ -3,7 +3,9 @@ package dev.engram.engine;
 import dev.engram.EngramException;
 import dev.engram.spi.Embedder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Vector checks shared by the write and search paths. */
 final class Vectors {
@@ -12,30 +14,49 @@ final class Vectors {
   /**
    * Embeds stored texts in one call ({@link Embedder#embedDocuments}, which may deal them over the
    * cores) and checks and normalises each vector ({@link #normalized}): the one way the engine
-   * embeds documents (memory texts, their contexts, graph facts and entity names). No call for no
-   * texts.
+   * embeds documents (memory texts, their contexts, graph facts and entity names). A text given
+   * more than once is embedded once (a pasted log or a repeated code line splits into identical
+   * passages; an embedder's vector is a function of its text), and each place gets a vector of its
+   * own. No call for no texts.
    *
-   * @throws EngramException if the embedder returns another number of vectors than texts, or a bad
-   *     vector (the message names {@code what})
+   * @throws EngramException if the embedder returns another number of vectors than distinct texts,
+   *     or a bad vector (the message names {@code what})
    */
   static List<float[]> embedDocuments(Embedder embedder, List<String> texts, String what) {
     if (texts.isEmpty()) {
       return List.of();
     }
-    List<float[]> vectors = embedder.embedDocuments(texts);
-    if (vectors == null || vectors.size() != texts.size()) {
+    Map<String, Integer> firstPlace = new LinkedHashMap<>();
+    int[] distinctOf = new int[texts.size()];
+    for (int i = 0; i < texts.size(); i++) {
+      Integer known = firstPlace.putIfAbsent(texts.get(i), firstPlace.size());
+      distinctOf[i] = known == null ? firstPlace.size() - 1 : known;
+    }
+    List<String> distinct =
+        firstPlace.size() == texts.size() ? texts : List.copyOf(firstPlace.keySet());
+    List<float[]> vectors = embedder.embedDocuments(distinct);
+    if (vectors == null || vectors.size() != distinct.size()) {
       throw new EngramException(
           "the embedder returned "
               + (vectors == null ? "no list" : vectors.size() + " vectors")
               + " for "
-              + texts.size()
+              + distinct.size()
               + " texts ("
               + what
               + ")");
     }
-    List<float[]> out = new ArrayList<>(vectors.size());
+    List<float[]> checked = new ArrayList<>(vectors.size());
     for (float[] v : vectors) {
-      out.add(normalized(v, embedder.dimension(), what));
+      checked.add(normalized(v, embedder.dimension(), what));
+    }
+    if (distinct == texts) {
+      return checked;
+    }
+    List<float[]> out = new ArrayList<>(texts.size());
+    boolean[] handedOut = new boolean[checked.size()];
+    for (int d : distinctOf) {
+      out.add(handedOut[d] ? checked.get(d).clone() : checked.get(d));
+      handedOut[d] = true;
     }
     return out;
   }

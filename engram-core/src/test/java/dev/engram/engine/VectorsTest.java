@@ -57,6 +57,31 @@ class VectorsTest {
   }
 
   @Test
+  void aTextGivenTwiceIsEmbeddedOnceAndEachPlaceGetsAVectorOfItsOwn() {
+    Fixed embedder =
+        new Fixed(
+            texts -> {
+              List<float[]> out = new ArrayList<>();
+              for (String t : texts) {
+                out.add(t.equals("log line") ? new float[] {3, 4} : new float[] {0, 2});
+              }
+              return out;
+            });
+    List<float[]> vectors =
+        Vectors.embedDocuments(
+            embedder, List.of("log line", "other", "log line", "log line"), "memory text");
+    assertThat(embedder.calls).containsExactly(List.of("log line", "other"));
+    assertThat(vectors).hasSize(4);
+    assertThat(vectors.get(0)).containsExactly(0.6f, 0.8f);
+    assertThat(vectors.get(1)).containsExactly(0f, 1f);
+    assertThat(vectors.get(2)).containsExactly(0.6f, 0.8f);
+    assertThat(vectors.get(3)).containsExactly(0.6f, 0.8f);
+    assertThat(vectors.get(2)).isNotSameAs(vectors.get(0)).isNotSameAs(vectors.get(3));
+    vectors.get(0)[0] = 9;
+    assertThat(vectors.get(2)).containsExactly(0.6f, 0.8f);
+  }
+
+  @Test
   void noTextsMakeNoCall() {
     Fixed embedder = new Fixed(texts -> List.of(new float[] {1, 0}));
     assertThat(Vectors.embedDocuments(embedder, List.of(), "fact")).isEmpty();
