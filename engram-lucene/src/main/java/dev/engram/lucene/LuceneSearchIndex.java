@@ -401,28 +401,9 @@ public final class LuceneSearchIndex implements SearchIndex {
     return withFreshSearcher(
         "could not count terms in",
         searcher -> {
-          return Optional.of(
-              new TermCounts(
-                  searcher.count(restriction),
-                  termFrequencies(searcher, name, terms, restriction)));
+          AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
+          return Optional.of(new TermCounts(admitted.count(), admitted.frequencies(name, terms)));
         });
-  }
-
-  /** How many of the memories {@code restriction} admits hold each term in {@code field}. */
-  private static Map<String, Integer> termFrequencies(
-      IndexSearcher searcher, String field, List<String> terms, Query restriction)
-      throws IOException {
-    Map<String, Integer> frequencies = new LinkedHashMap<>();
-    for (String t : terms) {
-      frequencies.put(
-          t,
-          searcher.count(
-              new BooleanQuery.Builder()
-                  .add(new TermQuery(new Term(field, t)), Occur.MUST)
-                  .add(restriction, Occur.FILTER)
-                  .build()));
-    }
-    return frequencies;
   }
 
   /**
@@ -438,12 +419,11 @@ public final class LuceneSearchIndex implements SearchIndex {
     Query restriction = restriction(query);
     return search(
         searcher -> {
-          int memories = searcher.count(restriction);
+          AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
+          int memories = admitted.count();
           Optional<Set<String>> required = Optional.empty();
           if (CommonTerms.applies(memories)) {
-            required =
-                CommonTerms.required(
-                    termFrequencies(searcher, field, terms, restriction), memories);
+            required = CommonTerms.required(admitted.frequencies(field, terms), memories);
           }
           return keywordQuery(restriction, field, terms, required);
         },
