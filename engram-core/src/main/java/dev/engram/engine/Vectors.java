@@ -26,14 +26,13 @@ final class Vectors {
     if (texts.isEmpty()) {
       return List.of();
     }
-    Map<String, Integer> firstPlace = new LinkedHashMap<>();
+    Map<String, Integer> distinctIndex = new LinkedHashMap<>();
     int[] distinctOf = new int[texts.size()];
     for (int i = 0; i < texts.size(); i++) {
-      Integer known = firstPlace.putIfAbsent(texts.get(i), firstPlace.size());
-      distinctOf[i] = known == null ? firstPlace.size() - 1 : known;
+      distinctOf[i] = distinctIndex.computeIfAbsent(texts.get(i), t -> distinctIndex.size());
     }
     List<String> distinct =
-        firstPlace.size() == texts.size() ? texts : List.copyOf(firstPlace.keySet());
+        distinctIndex.size() == texts.size() ? texts : List.copyOf(distinctIndex.keySet());
     List<float[]> vectors = embedder.embedDocuments(distinct);
     if (vectors == null || vectors.size() != distinct.size()) {
       throw new EngramException(
