@@ -231,9 +231,9 @@ public final class MemoryJson {
         : MAPPER.valueToTree(metadata);
   }
 
-  /** ISO-8601 UTC text of an instant, or null. */
+  /** ISO-8601 UTC text of an instant (the text of {@link Instant#toString()}), or null. */
   public static String time(Instant at) {
-    return at == null ? null : at.toString();
+    return at == null ? null : InstantText.of(at);
   }
 
   /** Compact JSON text. */
