@@ -10,7 +10,6 @@ import dev.engram.ValidationException;
 import dev.engram.json.MemoryJson;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import org.eclipse.jetty.http.HttpException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +71,7 @@ public final class ErrorReplies {
       LOG.warn("request {}: {}", requestId, x.getMessage());
       return reply(400, x.getMessage(), "request", Map.of());
     }
-    String errorId = UUID.randomUUID().toString();
+    String errorId = RequestIds.next();
     LOG.error("request {}: internal error {}", requestId, errorId, e);
     ErrorReply r = reply(500, "internal error", "error id " + errorId, Map.of());
     r.body().put("error_id", errorId);

@@ -5,7 +5,6 @@ import dev.engram.json.MemoryJson;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.UUID;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -34,7 +33,7 @@ public final class JsonErrorHandler extends ErrorHandler {
       String message,
       Throwable cause,
       Callback callback) {
-    String requestId = UUID.randomUUID().toString();
+    String requestId = RequestIds.next();
     ObjectNode body = ErrorReplies.reply(code, describe(code, message), "request", Map.of()).body();
     body.put("request_id", requestId);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, Reply.JSON);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -161,9 +160,7 @@ public final class RouteHandler extends Handler.Wrapper {
   }
 
   private static String requestId(String given) {
-    return given != null && REQUEST_ID.matcher(given).matches()
-        ? given
-        : UUID.randomUUID().toString();
+    return given != null && REQUEST_ID.matcher(given).matches() ? given : RequestIds.next();
   }
 
   /**
