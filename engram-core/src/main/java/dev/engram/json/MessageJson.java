@@ -76,7 +76,7 @@ public final class MessageJson {
       o.put("name", m.name());
     }
     if (m.timestamp() != null) {
-      o.put("timestamp", m.timestamp().toString());
+      o.put("timestamp", MemoryJson.time(m.timestamp()));
     }
     if (m.sourceId() != null) {
       o.put("source_id", m.sourceId());

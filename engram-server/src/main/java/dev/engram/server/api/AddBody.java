@@ -106,7 +106,7 @@ public final class AddBody {
     }
     o.put("infer", r.infer());
     if (r.timestamp() != null) {
-      o.put("timestamp", r.timestamp().toString());
+      o.put("timestamp", MemoryJson.time(r.timestamp()));
     }
     if (r.expiration() != null) {
       o.put("expiration_date", r.expiration().toString());
