@@ -16,6 +16,7 @@ import dev.engram.json.MemoryJson;
 import dev.engram.server.api.AddBody;
 import dev.engram.server.http.ApiException;
 import dev.engram.server.http.ModelHealth;
+import dev.engram.server.http.RequestIds;
 import dev.engram.server.http.ServerMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -358,7 +359,7 @@ public final class AddEvents implements AutoCloseable {
           failure,
           Objects.requireNonNullElse(failure.getMessage(), failure.getClass().getSimpleName()));
     } catch (RuntimeException bug) {
-      String errorId = UUID.randomUUID().toString();
+      String errorId = RequestIds.next();
       LOG.error("an add of tenant {} failed with an internal error {}", tenant, errorId, bug);
       throw new AddFailure(bug, "internal error " + errorId);
     }
