@@ -606,7 +606,8 @@ final class AddPath {
         engine.store.summary(tenant, scope).orElse(""),
         usage,
         engine.config.passageTokens(),
-        engine.config.tokenCounter());
+        engine.config.tokenCounter(),
+        engine.config.contextEmbeddings());
   }
 
   /**

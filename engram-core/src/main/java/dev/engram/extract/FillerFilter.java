@@ -17,10 +17,11 @@ import java.util.regex.Pattern;
  *   <li>thanks are dropped: a sentence opening with "Thanks for" or "Thank you (so much) for";
  *   <li>a question is dropped: a sentence whose last punctuation mark is {@code ?} (also {@code
  *       ?!}), or one without final punctuation that opens with an interrogative word and addresses
- *       "you" ({@code "How have you been"}); but a question that opens with a statement keeps the
- *       statement if it has at least {@code minContentWords + 1} content words ({@code "I'm moving
- *       to Lisbon in May, can you suggest a neighbourhood?"} keeps {@code "I'm moving to Lisbon in
- *       May."}; see {@link #statementLead});
+ *       "you" ({@code "How have you been"}); but a question that opens with a statement whose words
+ *       say enough (at least {@code minContentWords + 1} content words; see {@link #statementLead})
+ *       is kept: whole, with what it asks ({@link OfflineExtractor.Requests#WHOLE}), or as the
+ *       statement alone ({@link OfflineExtractor.Requests#STATEMENT}: {@code "I'm moving to Lisbon
+ *       in May, can you suggest a neighbourhood?"} keeps {@code "I'm moving to Lisbon in May."});
  *   <li>a sentence with fewer than {@code minContentWords} content words is dropped. Content words
  *       are the words left after removing function words (articles, prepositions, auxiliaries,
  *       pronouns...) and a filler lexicon of greetings and reactions ({@code hi, thanks, wow,
@@ -344,10 +345,10 @@ final class FillerFilter {
   }
 
   /**
-   * The sentence with greetings cut, if what is left is a statement with enough content; else
-   * empty.
+   * The sentence with greetings cut, if what is left is a statement with enough content, or a
+   * question that opens with one (kept as {@code requests} says); else empty.
    */
-  Optional<String> keep(String sentence) {
+  Optional<String> keep(String sentence, OfflineExtractor.Requests requests) {
     String s = clean(sentence);
     if (s.isEmpty() || GRATITUDE.matcher(s).find()) {
       return Optional.empty();
@@ -357,7 +358,9 @@ final class FillerFilter {
       if (lead.isEmpty() || contentWords(lead.get()) < minContentWords + 1) {
         return Optional.empty();
       }
-      s = lead.get();
+      if (requests == OfflineExtractor.Requests.STATEMENT) {
+        s = lead.get();
+      }
     }
     if (contentWords(s) < minContentWords) {
       return Optional.empty();

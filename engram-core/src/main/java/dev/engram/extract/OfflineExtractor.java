@@ -25,7 +25,9 @@ import java.util.Set;
  *   <li>typographic apostrophes are straightened and the text is split into sentences ({@code
  *       SentenceSplitter});
  *   <li>greetings, reactions, filler, questions and sentences with fewer than {@link
- *       Options#minContentWords()} content words are dropped ({@code FillerFilter});
+ *       Options#minContentWords()} content words are dropped ({@code FillerFilter}); a question
+ *       that opens with a statement is kept, whole or as its statement ({@link Requests}: whole
+ *       unless the engine gives memories context embeddings, which hold the whole message);
  *   <li>if the message has a speaker name ({@link Message#name()}; the role is not a name), the
  *       first person is rewritten to that name with verb agreement: "I adopted a puppy" by Caroline
  *       becomes "Caroline adopted a puppy", "I go" becomes "Caroline goes" ({@code
@@ -95,8 +97,30 @@ public final class OfflineExtractor implements MemoryInference {
   }
 
   /**
+   * How a sentence that states something and then asks for something is kept ({@code "I'm migrating
+   * our Flask 2.3 app to FastAPI by next Friday, can you help me port the login routes?"}); a
+   * sentence that opens with its question, or whose statement says too little, is dropped either
+   * way.
+   */
+  public enum Requests {
+    /**
+     * The whole sentence, the request included: in a chat with an assistant what the user asks is
+     * often what a later question is about, and without a context embedding ({@link
+     * InferenceContext#contextEmbeddings()}) the fact's own text is all a search can find it by.
+     */
+    WHOLE,
+    /**
+     * The statement alone, ended by a full stop ({@code "User is migrating our Flask 2.3 app to
+     * FastAPI by next Friday."}): shorter, so more facts fit a search's token budget, for memories
+     * whose context embedding holds the whole message.
+     */
+    STATEMENT
+  }
+
+  /**
    * The facts of one message before deduplication, in order: its kept sentences, rewritten to the
-   * speaker and with absolute dates; a message without a fact that is kept as said is split at the
+   * speaker and with absolute dates, a request kept whole ({@link Requests#WHOLE}, as for an engine
+   * without context embeddings); a message without a fact that is kept as said is split at the
    * engine's default passage limit ({@link Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens).
    * Empty for a system message.
    *
@@ -110,9 +134,7 @@ public final class OfflineExtractor implements MemoryInference {
 
   /**
    * The facts of one message as {@link #facts(Message, Instant)} gives them, a message kept as said
-   * split into passages of at most {@code passageTokens} tokens as {@code counter} counts them (a
-   * plan uses its context's: {@link InferenceContext#passageTokens()}, {@link
-   * InferenceContext#tokenCounter()}).
+   * split into passages of at most {@code passageTokens} tokens as {@code counter} counts them.
    *
    * @param message the message
    * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
@@ -121,8 +143,31 @@ public final class OfflineExtractor implements MemoryInference {
    */
   public List<String> facts(
       Message message, Instant fallbackTimestamp, int passageTokens, TokenCounter counter) {
+    return facts(message, fallbackTimestamp, passageTokens, counter, Requests.WHOLE);
+  }
+
+  /**
+   * The facts of one message as {@link #facts(Message, Instant, int, TokenCounter)} gives them, a
+   * request kept as {@code requests} says. A plan uses its context's settings: {@link
+   * InferenceContext#passageTokens()}, {@link InferenceContext#tokenCounter()}, and {@link
+   * Requests#STATEMENT} when its memories get context embeddings ({@link
+   * InferenceContext#contextEmbeddings()}), else {@link Requests#WHOLE}.
+   *
+   * @param message the message
+   * @param fallbackTimestamp the time to resolve dates against when the message has none, or null
+   * @param passageTokens the most tokens of one passage of a message kept as said, at least 1
+   * @param counter how those tokens are counted
+   * @param requests how a sentence that states something and then asks for something is kept
+   */
+  public List<String> facts(
+      Message message,
+      Instant fallbackTimestamp,
+      int passageTokens,
+      TokenCounter counter,
+      Requests requests) {
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(counter, "counter");
+    Objects.requireNonNull(requests, "requests");
     if (passageTokens < 1) {
       throw new ValidationException("passageTokens", "must be at least 1, was " + passageTokens);
     }
@@ -133,7 +178,7 @@ public final class OfflineExtractor implements MemoryInference {
     String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
     for (String sentence : SentenceSplitter.split(text)) {
-      Optional<String> kept = filter.keep(sentence);
+      Optional<String> kept = filter.keep(sentence, requests);
       if (kept.isPresent()) {
         String fact =
             TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
@@ -160,11 +205,13 @@ public final class OfflineExtractor implements MemoryInference {
     List<PlannedChange> out = new ArrayList<>();
     List<String> seen = new ArrayList<>();
     Set<String> noops = new HashSet<>();
+    Requests requests = context.contextEmbeddings() ? Requests.STATEMENT : Requests.WHOLE;
     for (Message m : context.messages()) {
       Instant at = m.timestamp() != null ? m.timestamp() : context.timestamp();
       List<String> sources = m.sourceId() == null ? List.of() : List.of(m.sourceId());
       for (String fact :
-          facts(m, context.timestamp(), context.passageTokens(), context.tokenCounter())) {
+          facts(
+              m, context.timestamp(), context.passageTokens(), context.tokenCounter(), requests)) {
         if (isNear(fact, seen)) {
           continue;
         }

@@ -51,6 +51,10 @@ public interface MemoryInference {
    *     its passages of at most this many tokens
    * @param tokenCounter how the engine counts those tokens ({@link
    *     dev.engram.Engram.Builder#tokenCounter})
+   * @param contextEmbeddings whether each memory drawn from a message also keeps the embedding of
+   *     its source context ({@link dev.engram.Engram.Builder#contextEmbeddings}): a memory is then
+   *     found by its message's words as well as by its own, so what the message says around a fact
+   *     need not be repeated in the fact's text
    */
   record InferenceContext(
       String tenant,
@@ -63,7 +67,8 @@ public interface MemoryInference {
       String summary,
       UsageMeter usage,
       int passageTokens,
-      TokenCounter tokenCounter) {
+      TokenCounter tokenCounter,
+      boolean contextEmbeddings) {
     public InferenceContext {
       Objects.requireNonNull(tenant, "tenant");
       Objects.requireNonNull(scope, "scope");
@@ -79,8 +84,9 @@ public interface MemoryInference {
     }
 
     /**
-     * A context without a conversation summary, with a fresh usage meter and the engine's default
-     * passage limit ({@link dev.engram.Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens).
+     * A context without a conversation summary, with a fresh usage meter, the engine's default
+     * passage limit ({@link dev.engram.Engram.Builder#DEFAULT_PASSAGE_TOKENS} cl100k tokens) and
+     * its default of no context embeddings.
      */
     public InferenceContext(
         String tenant,
@@ -101,7 +107,8 @@ public interface MemoryInference {
           "",
           new UsageMeter(),
           Engram.Builder.DEFAULT_PASSAGE_TOKENS,
-          TokenCounter.cl100k());
+          TokenCounter.cl100k(),
+          false);
     }
   }
 

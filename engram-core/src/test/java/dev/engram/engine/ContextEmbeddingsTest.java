@@ -14,6 +14,7 @@ import dev.engram.Role;
 import dev.engram.Scope;
 import dev.engram.SearchRequest;
 import dev.engram.ValidationException;
+import dev.engram.extract.OfflineExtractor;
 import dev.engram.spi.ForwardingEmbedder;
 import dev.engram.spi.IndexField;
 import dev.engram.spi.IndexOp;
@@ -200,6 +201,41 @@ class ContextEmbeddingsTest {
         // the passage that holds the fact, not the message's opening, and its one embedding
         assertThat(m.context()).isEqualTo(last);
         assertThat(m.contextEmbedding()).containsExactly(passageVector);
+      }
+    }
+  }
+
+  /**
+   * The offline extractor keeps a user's request with the statement it opens with, unless the
+   * engine gives memories context embeddings, whose context holds the request.
+   */
+  @Test
+  void theOfflineExtractorKeepsARequestUnlessContextEmbeddingsHoldIt() throws Exception {
+    String asked = "I moved our billing service to Java 21, can you list the risks?";
+    for (boolean contextEmbeddings : new boolean[] {false, true}) {
+      try (Memory memory =
+          Engram.builder()
+              .storage(InMemoryStorage.create())
+              .embedder(EMBEDDER)
+              .inference(OfflineExtractor.create())
+              .contextEmbeddings(contextEmbeddings)
+              .build()) {
+        List<String> texts =
+            memory
+                .add(
+                    AddRequest.builder(CHAT)
+                        .message(new Message(Role.USER, asked, null, null, "d1:1"))
+                        .build())
+                .events()
+                .stream()
+                .map(e -> e.memory())
+                .toList();
+
+        assertThat(texts)
+            .containsExactly(
+                contextEmbeddings
+                    ? "I moved our billing service to Java 21."
+                    : "I moved our billing service to Java 21, can you list the risks?");
       }
     }
   }

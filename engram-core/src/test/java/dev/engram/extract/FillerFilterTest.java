@@ -2,6 +2,7 @@ package dev.engram.extract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.extract.OfflineExtractor.Requests;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -58,7 +59,7 @@ class FillerFilterTest {
       "Oh, yesterday, I ran a marathon."             | "Yesterday, I ran a marathon."
       """)
   void keepsContentAndDropsFillerAndQuestions(String sentence, String expected) {
-    assertThat(filter.keep(sentence).orElse("")).isEqualTo(expected);
+    assertThat(filter.keep(sentence, Requests.WHOLE).orElse("")).isEqualTo(expected);
   }
 
   /**
@@ -87,7 +88,7 @@ class FillerFilterTest {
   void keepsTwoWordStatementsAtTheDefault(String sentence, String expected) {
     assertThat(
             new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
-                .keep(sentence)
+                .keep(sentence, Requests.WHOLE)
                 .orElse(""))
         .isEqualTo(expected);
   }
@@ -157,7 +158,32 @@ class FillerFilterTest {
   void keepsTheStatementAQuestionOpensWith(String sentence, String expected) {
     assertThat(
             new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
-                .keep(sentence)
+                .keep(sentence, Requests.STATEMENT)
+                .orElse(""))
+        .isEqualTo(expected);
+  }
+
+  /**
+   * Kept whole, a question that opens with a statement keeps what it asks too; one that opens with
+   * the question, or whose statement says too little, is still dropped.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      "I'm moving the billing service to Java 21 by June 3, can you list the risks?"         | "I'm moving the billing service to Java 21 by June 3, can you list the risks?"
+      "Oh, we switched the cache to Redis 7 last week, so how do I flush one key?"         | "We switched the cache to Redis 7 last week, so how do I flush one key?"
+      "I prefer short answers in bullet points, so can you keep it brief?"                 | "I prefer short answers in bullet points, so can you keep it brief?"
+      "Hmm, what if the upload times out, can we retry?"                                   | ""
+      "I'm not sure, is this right?"                                                       | ""
+      "How do I install Gradle 8 on a Mac?"                                                | ""
+      """)
+  void keepsAQuestionThatOpensWithAStatementWhole(String sentence, String expected) {
+    assertThat(
+            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
+                .keep(sentence, Requests.WHOLE)
                 .orElse(""))
         .isEqualTo(expected);
   }

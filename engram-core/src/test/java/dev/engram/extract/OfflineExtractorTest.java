@@ -3,6 +3,7 @@ package dev.engram.extract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.Engram;
 import dev.engram.Message;
 import dev.engram.Role;
 import dev.engram.Scope;
@@ -104,18 +105,60 @@ class OfflineExtractorTest {
                 List.of()));
   }
 
-  @Test
-  void keepsTheStatementBeforeAUsersRequestAsAFact() {
-    Message asked =
-        said(
-            "User",
-            "I'm migrating our Flask 2.3 app to FastAPI by next Friday, can you help me port the"
-                + " login routes?",
-            "S1:3");
+  private static final Message ASKED_AFTER_A_STATEMENT =
+      said(
+          "User",
+          "I'm migrating our Flask 2.3 app to FastAPI by next Friday, can you help me port the"
+              + " login routes?",
+          "S1:3");
 
-    assertThat(extractor.facts(asked, null))
+  @Test
+  void keepsAUsersRequestWithTheStatementItOpensWith() {
+    assertThat(extractor.facts(ASKED_AFTER_A_STATEMENT, null))
+        .containsExactly(
+            "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023), can you"
+                + " help User port the login routes?");
+    assertThat(
+            extractor.facts(
+                ASKED_AFTER_A_STATEMENT,
+                null,
+                Engram.Builder.DEFAULT_PASSAGE_TOKENS,
+                TokenCounter.cl100k(),
+                OfflineExtractor.Requests.STATEMENT))
         .containsExactly(
             "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023).");
+  }
+
+  /**
+   * A plan keeps the request unless its memories get context embeddings, which hold the whole
+   * message.
+   */
+  @Test
+  void aPlanKeepsTheStatementAloneWhenItsMemoriesGetContextEmbeddings() {
+    for (boolean contextEmbeddings : new boolean[] {false, true}) {
+      InferenceContext context =
+          new InferenceContext(
+              "default",
+              Scope.user("u1"),
+              List.of(ASKED_AFTER_A_STATEMENT),
+              List.of(),
+              Map.of(),
+              null,
+              new FakeScopeMemories(),
+              "",
+              new dev.engram.spi.UsageMeter(),
+              Engram.Builder.DEFAULT_PASSAGE_TOKENS,
+              TokenCounter.cl100k(),
+              contextEmbeddings);
+
+      assertThat(extractor.plan(context))
+          .extracting(c -> ((Add) c).text())
+          .containsExactly(
+              contextEmbeddings
+                  ? "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023)."
+                  : "User is migrating our Flask 2.3 app to FastAPI by next Friday (12 May 2023),"
+                      + " can you help User port the login routes?");
+    }
   }
 
   @Test
@@ -165,7 +208,8 @@ class OfflineExtractorTest {
             "",
             new dev.engram.spi.UsageMeter(),
             64,
-            TokenCounter.cl100k());
+            TokenCounter.cl100k(),
+            false);
 
     List<PlannedChange> plan = extractor.plan(context);
 
