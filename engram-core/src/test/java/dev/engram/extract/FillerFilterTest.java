@@ -10,6 +10,13 @@ class FillerFilterTest {
 
   private final FillerFilter filter = new FillerFilter(3);
 
+  /** What the extractor's default filter keeps of {@code sentence}; "" for nothing. */
+  private static String keptAtTheDefault(String sentence, Requests requests) {
+    return new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
+        .keep(sentence, requests)
+        .orElse("");
+  }
+
   /** An empty expected value means the sentence is dropped. */
   @ParameterizedTest(name = "[{index}] {0}")
   @CsvSource(
@@ -86,11 +93,7 @@ class FillerFilterTest {
       What got you into running?                     | ""
       """)
   void keepsTwoWordStatementsAtTheDefault(String sentence, String expected) {
-    assertThat(
-            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
-                .keep(sentence, Requests.WHOLE)
-                .orElse(""))
-        .isEqualTo(expected);
+    assertThat(keptAtTheDefault(sentence, Requests.WHOLE)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -156,11 +159,7 @@ class FillerFilterTest {
       "How do I install Gradle 8 on a Mac?"                                                               | ""
       """)
   void keepsTheStatementAQuestionOpensWith(String sentence, String expected) {
-    assertThat(
-            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
-                .keep(sentence, Requests.STATEMENT)
-                .orElse(""))
-        .isEqualTo(expected);
+    assertThat(keptAtTheDefault(sentence, Requests.STATEMENT)).isEqualTo(expected);
   }
 
   /**
@@ -181,11 +180,7 @@ class FillerFilterTest {
       "How do I install Gradle 8 on a Mac?"                                                | ""
       """)
   void keepsAQuestionThatOpensWithAStatementWhole(String sentence, String expected) {
-    assertThat(
-            new FillerFilter(OfflineExtractor.Options.defaults().minContentWords())
-                .keep(sentence, Requests.WHOLE)
-                .orElse(""))
-        .isEqualTo(expected);
+    assertThat(keptAtTheDefault(sentence, Requests.WHOLE)).isEqualTo(expected);
   }
 
   /** A message without a kept sentence is kept as said if it says enough, questions included. */

@@ -28,6 +28,27 @@ class OfflineExtractorTest {
     return new Message(Role.USER, text, speaker, SESSION, sourceId);
   }
 
+  /**
+   * A context of one message as the engine gives it, with its passage limit and context-embedding
+   * setting.
+   */
+  private static InferenceContext engineContext(
+      Message message, int passageTokens, boolean contextEmbeddings) {
+    return new InferenceContext(
+        "default",
+        Scope.user("u1"),
+        List.of(message),
+        List.of(),
+        Map.of(),
+        null,
+        new FakeScopeMemories(),
+        "",
+        new dev.engram.spi.UsageMeter(),
+        passageTokens,
+        TokenCounter.cl100k(),
+        contextEmbeddings);
+  }
+
   private static InferenceContext context(
       List<Message> messages, Instant timestamp, FakeScopeMemories memories) {
     return new InferenceContext(
@@ -137,19 +158,8 @@ class OfflineExtractorTest {
   void aPlanKeepsTheStatementAloneWhenItsMemoriesGetContextEmbeddings() {
     for (boolean contextEmbeddings : new boolean[] {false, true}) {
       InferenceContext context =
-          new InferenceContext(
-              "default",
-              Scope.user("u1"),
-              List.of(ASKED_AFTER_A_STATEMENT),
-              List.of(),
-              Map.of(),
-              null,
-              new FakeScopeMemories(),
-              "",
-              new dev.engram.spi.UsageMeter(),
-              Engram.Builder.DEFAULT_PASSAGE_TOKENS,
-              TokenCounter.cl100k(),
-              contextEmbeddings);
+          engineContext(
+              ASKED_AFTER_A_STATEMENT, Engram.Builder.DEFAULT_PASSAGE_TOKENS, contextEmbeddings);
 
       assertThat(extractor.plan(context))
           .extracting(c -> ((Add) c).text())
@@ -196,20 +206,7 @@ class OfflineExtractorTest {
       question.append(" worker ").append(i).append(" retries the upload and");
     }
     question.append(" the queue fills up?");
-    InferenceContext context =
-        new InferenceContext(
-            "default",
-            Scope.user("u1"),
-            List.of(said("User", question.toString(), "S2:2")),
-            List.of(),
-            Map.of(),
-            null,
-            new FakeScopeMemories(),
-            "",
-            new dev.engram.spi.UsageMeter(),
-            64,
-            TokenCounter.cl100k(),
-            false);
+    InferenceContext context = engineContext(said("User", question.toString(), "S2:2"), 64, false);
 
     List<PlannedChange> plan = extractor.plan(context);
 
