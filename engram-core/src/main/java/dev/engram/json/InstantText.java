@@ -32,6 +32,7 @@ final class InstantText {
     int secondOfDay = Math.floorMod(seconds, SECONDS_A_DAY);
     int nano = at.getNano();
     int fraction = nano == 0 ? 0 : nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
+    int unit = fraction == 3 ? 1_000_000 : fraction == 6 ? 1_000 : 1; // nanos in the last digit
     char[] out = new char[20 + (fraction == 0 ? 0 : fraction + 1)];
     digits(out, 0, date.getYear(), 4);
     out[4] = '-';
@@ -47,7 +48,7 @@ final class InstantText {
     int end = 19;
     if (fraction > 0) {
       out[end++] = '.';
-      digits(out, end, nano / pow10(9 - fraction), fraction);
+      digits(out, end, nano / unit, fraction);
       end += fraction;
     }
     out[end] = 'Z';
@@ -61,13 +62,5 @@ final class InstantText {
       out[i] = (char) ('0' + v % 10);
       v /= 10;
     }
-  }
-
-  private static int pow10(int exponent) {
-    int p = 1;
-    for (int i = 0; i < exponent; i++) {
-      p *= 10;
-    }
-    return p;
   }
 }
