@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** Retrieval metrics that need no LLM: evidence recall, hit, and answer-token recall. */
+/**
+ * Retrieval metrics that need no LLM: evidence recall, hit, the reciprocal rank of the first hit
+ * with evidence, and answer-token recall.
+ */
 public final class RetrievalMetrics {
   private static final Set<String> STOP_WORDS =
       Set.of(
@@ -46,6 +49,25 @@ public final class RetrievalMetrics {
       }
     }
     return evidence.isEmpty() ? 1.0 : 0.0;
+  }
+
+  /**
+   * 1 / the rank (from 1) of the first of the ranked hits whose source ids hold a gold evidence id;
+   * 0 if none does or there is no evidence. Its mean over questions is the mean reciprocal rank:
+   * how near the top the evidence is shown, where recall only says whether it is shown at all.
+   *
+   * @param hitSourceIds each hit's source ids, in the order the hits are shown
+   */
+  public static double reciprocalRank(
+      Collection<String> evidence, List<? extends Collection<String>> hitSourceIds) {
+    for (int i = 0; i < hitSourceIds.size(); i++) {
+      for (String id : hitSourceIds.get(i)) {
+        if (evidence.contains(id)) {
+          return 1.0 / (i + 1);
+        }
+      }
+    }
+    return 0.0;
   }
 
   /**

@@ -20,6 +20,17 @@ class RetrievalMetricsTest {
   }
 
   @Test
+  void reciprocalRankIsOneOverTheRankOfTheFirstHitWithEvidence() {
+    List<Set<String>> hits = List.of(Set.of("D1:2"), Set.of("D3:1", "D2:1"), Set.of("D1:1"));
+    assertThat(RetrievalMetrics.reciprocalRank(List.of("D1:1", "D2:1"), hits)).isEqualTo(0.5);
+    assertThat(RetrievalMetrics.reciprocalRank(List.of("D1:2"), hits)).isEqualTo(1.0);
+    assertThat(RetrievalMetrics.reciprocalRank(List.of("D1:1"), hits)).isEqualTo(1.0 / 3);
+    assertThat(RetrievalMetrics.reciprocalRank(List.of("D9:9"), hits)).isEqualTo(0.0);
+    assertThat(RetrievalMetrics.reciprocalRank(List.of(), hits)).isEqualTo(0.0);
+    assertThat(RetrievalMetrics.reciprocalRank(List.of("D1:1"), List.of())).isEqualTo(0.0);
+  }
+
+  @Test
   void answerTokenRecallIgnoresCaseStopWordsAndPunctuation() {
     // content tokens of the answer: {pixel, knocked, violin, over}; retrieved: pixel, knocked,
     // violin -> 3/4

@@ -43,10 +43,12 @@ import java.util.TreeSet;
  * with the first ranking, not counted, so that the first ranking measured does not pay for the
  * compilation of the search code). Below the rankings, the per-turn baselines at the same settings
  * ({@link TurnBaselines}: plain cosine and BM25 over the same embedder's vectors of the turns),
- * which any ranking of raw turns should beat.
+ * which any ranking of raw turns should beat. A second table gives the order of each top-10: the
+ * mean reciprocal rank of the first hit with evidence ({@link RetrievalMetrics#reciprocalRank}) and
+ * the share of questions whose first hit holds evidence, what a reader of the results sees first.
  *
  * <p>When the questions carry a BEAM type ({@link Question#beamType()}: a BEAM file in LoCoMo's
- * format), a second table gives each ranking's evidence recall at 1,500 tokens per type. Stores
+ * format), a third table gives each ranking's evidence recall at 1,500 tokens per type. Stores
  * accept the longest turn of the data ({@link ConversationStore#textLimit}), which is printed.
  *
  * <p>{@code java -cp engram.jar dev.engram.bench.locomo.RankingAblation FILE... [RANKING...]}: one
@@ -229,6 +231,11 @@ public final class RankingAblation {
                 Set<String> sources = new HashSet<>();
                 hits.forEach(h -> sources.addAll(h.memory().sourceIds()));
                 t.add(b, q, RetrievalMetrics.evidenceRecall(q.evidence(), sources), elapsed);
+                if (BUDGETS[b] == 0) {
+                  t.order(
+                      RetrievalMetrics.reciprocalRank(
+                          q.evidence(), hits.stream().map(h -> h.memory().sourceIds()).toList()));
+                }
                 if (b == dumped && !sources.containsAll(q.evidence())) {
                   dump(store, q, hits, sources, BUDGETS[b]);
                 }
@@ -272,6 +279,17 @@ public final class RankingAblation {
           t.answerMean(2),
           p.at(50),
           p.at(95));
+    }
+    System.out.println("\norder of the top-10 (questions with evidence):\n");
+    System.out.println("| ranking | MRR@10 | evidence first |");
+    System.out.println("|---|---|---|");
+    for (Map.Entry<String, Tally> e : rows.entrySet()) {
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.3f | %.3f |%n",
+          e.getKey(),
+          e.getValue().reciprocalRankMean(),
+          e.getValue().firstShare());
     }
     Set<String> types = new TreeSet<>();
     tallies.values().forEach(t -> types.addAll(t.typeSum.keySet()));
@@ -320,6 +338,11 @@ public final class RankingAblation {
       Set<String> sources = new HashSet<>();
       chosen.forEach(turn -> sources.add(turn.diaId()));
       t.add(b, q, RetrievalMetrics.evidenceRecall(q.evidence(), sources), nanos);
+      if (BUDGETS[b] == 0) {
+        t.order(
+            RetrievalMetrics.reciprocalRank(
+                q.evidence(), chosen.stream().map(turn -> List.of(turn.diaId())).toList()));
+      }
     }
   }
 
@@ -389,9 +412,28 @@ public final class RankingAblation {
     final List<Double> latencies = new ArrayList<>();
     final double[] answerSum = new double[BUDGETS.length];
     final int[] answerCount = new int[BUDGETS.length];
+    double reciprocalRanks;
+    int firsts;
+    int ranked;
 
     /** Per BEAM type at 1,500 tokens: the sum of evidence recall and the number of questions. */
     final Map<String, double[]> typeSum = new TreeMap<>();
+
+    /** A question's reciprocal rank at top-10 ({@link RetrievalMetrics#reciprocalRank}). */
+    void order(double reciprocalRank) {
+      reciprocalRanks += reciprocalRank;
+      firsts += reciprocalRank == 1.0 ? 1 : 0;
+      ranked++;
+    }
+
+    double reciprocalRankMean() {
+      return ranked == 0 ? 0 : reciprocalRanks / ranked;
+    }
+
+    /** The share of questions whose first hit at top-10 holds evidence. */
+    double firstShare() {
+      return ranked == 0 ? 0 : (double) firsts / ranked;
+    }
 
     void answer(int setting, double recall) {
       answerSum[setting] += recall;
