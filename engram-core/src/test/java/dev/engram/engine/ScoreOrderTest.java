@@ -32,30 +32,30 @@ class ScoreOrderTest {
 
   @Test
   void underTheCosineFusionTheFusionsFirstKeepsItsPlaceWhenItsShareOutweighsTheNearerHit() {
-    List<SearchHit> hits = search(Fusion.COSINE);
-    assertThat(hits).extracting(h -> h.memory().text()).containsExactly("cook cook music", "dog");
-    assertTied(hits, hits.get(1));
-    assertThat(hits.get(0).details().fused())
-        .as("the fusion's first")
-        .isGreaterThan(hits.get(1).details().fused());
+    assertTiedInOrder(Fusion.COSINE, "cook cook music", "dog");
   }
 
   @Test
   void underReciprocalRankFusionTheHitNearerByItsOwnRelevanceComesFirst() {
-    List<SearchHit> hits = search(Fusion.RRF);
-    assertThat(hits).extracting(h -> h.memory().text()).containsExactly("dog", "cook cook music");
-    assertTied(hits, hits.get(0));
-    assertThat(hits.get(1).details().fused())
-        .as("the fusion's first")
-        .isGreaterThan(hits.get(0).details().fused());
+    assertTiedInOrder(Fusion.RRF, "dog", "cook cook music");
   }
 
-  /** Both hits score dog's own relevance, which {@code dog} earns by its embedding. */
-  private static void assertTied(List<SearchHit> hits, SearchHit dog) {
-    assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score());
+  /**
+   * The two hits come in the order given, both at dog's own relevance (which "dog" earns by its
+   * embedding), and the fusion ranks "cook cook music" first.
+   */
+  private static void assertTiedInOrder(Fusion fusion, String first, String second) {
+    List<SearchHit> hits = search(fusion);
+    assertThat(hits).extracting(h -> h.memory().text()).containsExactly(first, second);
+    SearchHit dog = hits.get(first.equals("dog") ? 0 : 1);
+    SearchHit cook = hits.get(first.equals("dog") ? 1 : 0);
+    assertThat(cook.score()).isEqualTo(dog.score());
     assertThat(dog.score())
         .isCloseTo(
             EMBEDDER.relevanceCalibration().probability(Math.sqrt(0.5)), Offset.offset(1e-6));
+    assertThat(cook.details().fused())
+        .as("the fusion's first")
+        .isGreaterThan(dog.details().fused());
   }
 
   private static List<SearchHit> search(Fusion fusion) {
