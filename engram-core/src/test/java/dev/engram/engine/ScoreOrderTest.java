@@ -13,6 +13,7 @@ import dev.engram.testing.InMemoryStorage;
 import dev.engram.testing.TopicEmbedder;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -47,8 +48,10 @@ class ScoreOrderTest {
   private static void assertTiedInOrder(Fusion fusion, String first, String second) {
     List<SearchHit> hits = search(fusion);
     assertThat(hits).extracting(h -> h.memory().text()).containsExactly(first, second);
-    SearchHit dog = hits.get(first.equals("dog") ? 0 : 1);
-    SearchHit cook = hits.get(first.equals("dog") ? 1 : 0);
+    Map<String, SearchHit> byText =
+        hits.stream().collect(Collectors.toMap(h -> h.memory().text(), h -> h));
+    SearchHit dog = byText.get("dog");
+    SearchHit cook = byText.get("cook cook music");
     assertThat(cook.score()).isEqualTo(dog.score());
     assertThat(dog.score())
         .isCloseTo(
