@@ -218,18 +218,46 @@ final class HubDensities {
             new ScopeKey(q.tenant(), q.scope()),
             field,
             wide.stream().map(Candidate::id).toList(),
-            missing -> {
-              Map<String, Double> computed = new HashMap<>();
-              for (StoredMemory m : records.get(missing)) {
-                OptionalDouble d = density(index, wholeScope, field, m, records);
-                if (d.isEmpty()) { // one look finds the scope too small for every memory in it
-                  return Optional.empty();
-                }
-                computed.put(m.id(), d.getAsDouble());
-              }
-              return Optional.of(computed);
-            });
+            missing -> densities(index, wholeScope, field, records.get(missing), records));
     return reorder(wide, k, Candidate::score, Candidate::id, density);
+  }
+
+  /**
+   * The densities of {@code memories} by {@code field} in the scope, their neighbours asked of the
+   * index in one call ({@link SearchIndex#denseEach}); empty if the scope is too small for the step
+   * (one look finds it so for every memory in it).
+   */
+  private static Optional<Map<String, Double>> densities(
+      SearchIndex index,
+      IndexQuery wholeScope,
+      Field field,
+      List<StoredMemory> memories,
+      SearchRecords records) {
+    Map<String, Double> computed = new HashMap<>();
+    List<StoredMemory> embedded = new ArrayList<>();
+    List<float[]> vectors = new ArrayList<>();
+    for (StoredMemory m : memories) {
+      float[] v = field.indexField().embeddingView(m);
+      if (v.length == 0) {
+        computed.put(m.id(), 0.0);
+      } else {
+        embedded.add(m);
+        vectors.add(v);
+      }
+    }
+    if (embedded.isEmpty()) {
+      return Optional.of(computed);
+    }
+    List<List<Candidate>> nearest =
+        index.denseEach(wholeScope, field.indexField(), vectors, SMALLEST_SCOPE);
+    for (int i = 0; i < embedded.size(); i++) {
+      OptionalDouble d = density(field, embedded.get(i), nearest.get(i), records);
+      if (d.isEmpty()) {
+        return Optional.empty();
+      }
+      computed.put(embedded.get(i).id(), d.getAsDouble());
+    }
+    return Optional.of(computed);
   }
 
   /**
@@ -364,24 +392,15 @@ final class HubDensities {
 
   /**
    * The mean similarity of the memory's {@link #NEIGHBOURS} nearest memories by {@code field} in
-   * the scope (0 for a memory without that embedding); empty in a scope of fewer than {@link
-   * #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not counted, nor, by
-   * context, a memory of one of its source messages: its context embedding holds the same context
-   * (only the memory's own text differs), so a message that yielded many memories would make each
-   * of them look like a hub. Those neighbours' records are read through {@code records}, which the
-   * search shares.
+   * the scope, from {@code near} (its {@link #SMALLEST_SCOPE} nearest there); empty in a scope of
+   * fewer than {@link #SMALLEST_SCOPE} memories. A neighbour with the memory's very vector is not
+   * counted, nor, by context, a memory of one of its source messages: its context embedding holds
+   * the same context (only the memory's own text differs), so a message that yielded many memories
+   * would make each of them look like a hub. Those neighbours' records are read through {@code
+   * records}, which the search shares.
    */
   private static OptionalDouble density(
-      SearchIndex index,
-      IndexQuery wholeScope,
-      Field field,
-      StoredMemory m,
-      SearchRecords records) {
-    float[] v = field.indexField().embeddingView(m);
-    if (v.length == 0) {
-      return OptionalDouble.of(0);
-    }
-    List<Candidate> near = nearest(index, wholeScope, field, v, SMALLEST_SCOPE);
+      Field field, StoredMemory m, List<Candidate> near, SearchRecords records) {
     if (near.size() < SMALLEST_SCOPE) {
       return OptionalDouble.empty();
     }

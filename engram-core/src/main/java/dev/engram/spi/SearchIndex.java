@@ -1,6 +1,7 @@
 package dev.engram.spi;
 
 import java.io.Closeable;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,22 @@ public interface SearchIndex extends Closeable {
    * embeddings the index does not keep ({@link #denseFields}) finds none.
    */
   List<Candidate> dense(IndexQuery query, IndexField field, float[] vector, int k);
+
+  /**
+   * {@link #dense} for each of {@code vectors}, in their order: the same neighbours with the same
+   * scores, each list as {@link #dense} gives it alone. The engine asks for many at once where it
+   * needs the neighbours of many memories (the ranking step hubs' densities), so that an index can
+   * answer them in one pass over the memories {@code query} matches; the default asks {@link
+   * #dense} for each.
+   */
+  default List<List<Candidate>> denseEach(
+      IndexQuery query, IndexField field, List<float[]> vectors, int k) {
+    List<List<Candidate>> out = new ArrayList<>(vectors.size());
+    for (float[] vector : vectors) {
+      out.add(dense(query, field, vector, k));
+    }
+    return List.copyOf(out);
+  }
 
   /**
    * BM25 matches of {@code text} in the words of {@code field} of the memories matching {@code

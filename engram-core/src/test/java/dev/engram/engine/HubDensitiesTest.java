@@ -162,7 +162,7 @@ class HubDensitiesTest {
                 SearchIndex.class.getClassLoader(),
                 new Class<?>[] {SearchIndex.class},
                 (proxy, method, args) -> {
-                  if (method.getName().equals("dense")) {
+                  if (method.getName().equals("dense") || method.getName().equals("denseEach")) {
                     searches[0]++;
                   }
                   return method.invoke(storage.index(), args);
@@ -179,7 +179,7 @@ class HubDensitiesTest {
                     true)))
         .isEqualTo(plain);
     assertThat(searches[0])
-        .isEqualTo(2); // the list, and one look at a memory's neighbours: too few
+        .isEqualTo(2); // the list, and one look at the memories' neighbours: too few
     assertThat(densities.held()).isZero(); // 40 memories, and no density kept
     densities.dense(
         counted,

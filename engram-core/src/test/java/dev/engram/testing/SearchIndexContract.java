@@ -68,6 +68,29 @@ public abstract class SearchIndexContract extends StorageContractSupport {
     assertThat(index.dense(query("t3", ALICE), IndexField.TEXT, q, 10)).isEmpty();
   }
 
+  @Test
+  void denseForManyVectorsAtOnceIsDenseForEach() {
+    float[] q = alongXAndY();
+    float[] nearY = new float[DIMENSION];
+    nearY[0] = 0.3f;
+    nearY[1] = 0.9f;
+    List<float[]> vectors = List.of(q, nearY, q);
+    for (IndexQuery reach : List.of(query("t1", ALICE), query("t2", ALICE), query("t3", ALICE))) {
+      for (int k : new int[] {1, 10}) {
+        List<List<SearchIndex.Candidate>> together =
+            index.denseEach(reach, IndexField.TEXT, vectors, k);
+        assertThat(together).hasSize(3);
+        for (int i = 0; i < vectors.size(); i++) {
+          assertThat(together.get(i))
+              .isEqualTo(index.dense(reach, IndexField.TEXT, vectors.get(i), k));
+        }
+      }
+    }
+    assertThat(ids(index.denseEach(query("t1", ALICE), IndexField.TEXT, vectors, 10).get(1)))
+        .containsExactly("y", "x");
+    assertThat(index.denseEach(query("t1", ALICE), IndexField.TEXT, List.of(), 10)).isEmpty();
+  }
+
   /**
    * Whether the index answers {@link SearchIndex#similarities} from vectors it keeps (the default
    * answers for none, and the engine reads the records).

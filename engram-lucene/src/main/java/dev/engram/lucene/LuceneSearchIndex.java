@@ -309,6 +309,49 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   /**
+   * Where every segment scores the restriction's documents exactly ({@link ScopedKnnQuery}), all
+   * the targets in one pass over those documents ({@link ExactNeighbours}): the same lists as
+   * {@link #dense} gives one at a time. Otherwise one search per target.
+   */
+  @Override
+  public List<List<Candidate>> denseEach(
+      IndexQuery query, IndexField field, List<float[]> vectors, int k) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(field, "field");
+    for (float[] vector : vectors) {
+      Objects.requireNonNull(vector, "vector");
+      checkDimension("the query vector has", vector.length);
+    }
+    checkK(k);
+    if (vectors.size() < 2) {
+      return SearchIndex.super.denseEach(query, field, vectors, k);
+    }
+    String name = vectorField(field);
+    Query restriction = restriction(query);
+    Optional<List<List<Candidate>>> together =
+        withFreshSearcher(
+            "could not search",
+            searcher -> {
+              Optional<ScoreDoc[][]> hits =
+                  ExactNeighbours.search(searcher, restriction, name, vectors, k);
+              if (hits.isEmpty()) {
+                return Optional.empty();
+              }
+              List<List<Candidate>> out = new ArrayList<>(vectors.size());
+              for (ScoreDoc[] each : hits.get()) {
+                String[] ids = HitIds.read(searcher.getIndexReader(), each);
+                List<Candidate> candidates = new ArrayList<>(each.length);
+                for (int i = 0; i < each.length; i++) {
+                  candidates.add(new Candidate(ids[i], 2.0 * each[i].score - 1.0));
+                }
+                out.add(candidates);
+              }
+              return Optional.of(List.copyOf(out));
+            });
+    return together.orElseGet(() -> SearchIndex.super.denseEach(query, field, vectors, k));
+  }
+
+  /**
    * The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored
    * by cosine.
    */
