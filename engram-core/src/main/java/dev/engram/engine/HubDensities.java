@@ -223,9 +223,9 @@ final class HubDensities {
   }
 
   /**
-   * The densities of {@code memories} by {@code field} in the scope, their neighbours asked of the
-   * index in one call ({@link SearchIndex#denseEach}); empty if the scope is too small for the step
-   * (one look finds it so for every memory in it).
+   * The densities of {@code memories} by {@code field} in the scope: one memory's neighbours asked
+   * of the index first, which finds a scope too small for the step (then empty) with one look, and
+   * the others' in one call ({@link SearchIndex#denseEach}).
    */
   private static Optional<Map<String, Double>> densities(
       SearchIndex index,
@@ -248,8 +248,17 @@ final class HubDensities {
     if (embedded.isEmpty()) {
       return Optional.of(computed);
     }
-    List<List<Candidate>> nearest =
-        index.denseEach(wholeScope, field.indexField(), vectors, SMALLEST_SCOPE);
+    // one look first: in a scope too small for the step it finds so for every memory in it
+    List<Candidate> first =
+        index.dense(wholeScope, field.indexField(), vectors.get(0), SMALLEST_SCOPE);
+    if (first.size() < SMALLEST_SCOPE) {
+      return Optional.empty();
+    }
+    List<List<Candidate>> nearest = new ArrayList<>();
+    nearest.add(first);
+    nearest.addAll(
+        index.denseEach(
+            wholeScope, field.indexField(), vectors.subList(1, vectors.size()), SMALLEST_SCOPE));
     for (int i = 0; i < embedded.size(); i++) {
       OptionalDouble d = density(field, embedded.get(i), nearest.get(i), records);
       if (d.isEmpty()) {

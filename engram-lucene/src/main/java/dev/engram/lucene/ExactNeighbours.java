@@ -41,6 +41,9 @@ final class ExactNeighbours {
   static Optional<ScoreDoc[][]> search(
       IndexSearcher searcher, Query restriction, String field, List<float[]> targets, int k)
       throws IOException {
+    if (targets.isEmpty()) {
+      return Optional.of(new ScoreDoc[0][]);
+    }
     Query admitted =
         new BooleanQuery.Builder()
             .add(restriction, Occur.FILTER)

@@ -166,6 +166,8 @@ class DenseEachTest {
           targets.add(
               i % 2 == 0 ? vectors.get(random.nextInt(vectors.size())) : vector(random, List.of()));
         }
+        assertThat(ExactNeighbours.search(searcher, alice, "v", List.of(), 40))
+            .hasValueSatisfying(none -> assertThat(none).isEmpty());
         Optional<ScoreDoc[][]> together = ExactNeighbours.search(searcher, alice, "v", targets, 40);
         assertThat(together).isPresent();
         for (int i = 0; i < targets.size(); i++) {
