@@ -18,13 +18,17 @@ import org.apache.lucene.util.Constants;
  * product (four running sums over the dimensions in steps of four, then the rest one by one, fused
  * multiply-adds where Lucene uses them), so the floats are the same. Where Lucene computes them
  * otherwise (a vectorised implementation on a newer JDK, another similarity), a first check per
- * dimension finds the difference and each score is Lucene's own call.
+ * dimension finds the difference and each score is Lucene's own call. Holds its running sums: one
+ * instance per pass, on one thread.
  */
 final class TargetScores {
   /** Below this width Lucene's dot product keeps a single running sum. */
   private static final int UNROLLED_ABOVE = 32;
 
-  /** Random pairs compared with Lucene's own scores before the batched sums are trusted. */
+  /**
+   * Random targets, each scored against four random vectors and compared with Lucene's own scores,
+   * before the batched sums are trusted at a width.
+   */
   private static final int CHECKS = 64;
 
   private static final Map<Integer, Boolean> AGREES = new ConcurrentHashMap<>();
