@@ -7,12 +7,13 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldExistsQuery;
+import org.apache.lucene.search.HitQueue;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -60,18 +61,52 @@ final class ExactNeighbours {
       }
       docsOfLeaf.add(docs);
     }
-    Best[] best = new Best[targets.size()];
+    Optional<VectorSimilarityFunction> similarity = similarity(leaves, field);
+    if (similarity.isEmpty()) { // no segment holds the field
+      return Optional.of(new ScoreDoc[targets.size()][0]);
+    }
+    TargetScores scoring = TargetScores.of(similarity.get(), targets);
+    HitQueue[] best = new HitQueue[targets.size()];
     for (int t = 0; t < best.length; t++) {
-      best[t] = new Best(k);
+      best[t] = new HitQueue(k, true);
     }
     for (int l = 0; l < leaves.size(); l++) {
-      score(leaves.get(l), docsOfLeaf.get(l), field, targets, best);
+      score(leaves.get(l), docsOfLeaf.get(l), field, scoring, best);
     }
     ScoreDoc[][] out = new ScoreDoc[best.length][];
     for (int t = 0; t < best.length; t++) {
-      out[t] = best[t].ordered();
+      out[t] = ordered(best[t]);
     }
     return Optional.of(out);
+  }
+
+  /**
+   * The field's similarity, as the first segment that holds it records it (all record the same).
+   */
+  private static Optional<VectorSimilarityFunction> similarity(
+      List<LeafReaderContext> leaves, String field) {
+    for (LeafReaderContext leaf : leaves) {
+      FieldInfo info = leaf.reader().getFieldInfos().fieldInfo(field);
+      if (info != null) {
+        return Optional.of(info.getVectorSimilarityFunction());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The queue's hits, best first, without the sentinels it was filled with (as Lucene's exact
+   * search takes them out).
+   */
+  private static ScoreDoc[] ordered(HitQueue queue) {
+    while (queue.size() > 0 && queue.top().score < 0) {
+      queue.pop();
+    }
+    ScoreDoc[] out = new ScoreDoc[queue.size()];
+    for (int i = out.length - 1; i >= 0; i--) {
+      out[i] = queue.pop();
+    }
+    return out;
   }
 
   /** The live documents of the leaf that {@code filter} matches, in order. */
@@ -95,20 +130,21 @@ final class ExactNeighbours {
     return Arrays.copyOf(docs, n);
   }
 
-  /** Scores the leaf's admitted documents against every target, in document order. */
+  /**
+   * Scores the leaf's admitted documents against every target, in document order: a document takes
+   * the place of a target's worst kept hit when it scores strictly above it (on a tie the earlier
+   * document stays), as Lucene's exact search keeps them in the same queue.
+   */
   private static void score(
-      LeafReaderContext leaf, int[] docs, String field, List<float[]> targets, Best[] best)
+      LeafReaderContext leaf, int[] docs, String field, TargetScores scoring, HitQueue[] best)
       throws IOException {
     if (docs.length == 0) {
       return;
     }
-    LeafReader reader = leaf.reader();
-    FloatVectorValues values = reader.getFloatVectorValues(field);
-    FieldInfo info = reader.getFieldInfos().fieldInfo(field);
-    if (values == null || info == null) {
+    FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+    if (values == null) {
       return;
     }
-    TargetScores scoring = TargetScores.of(info.getVectorSimilarityFunction(), targets);
     float[] scores = new float[best.length];
     for (int doc : docs) {
       int at = values.docID() >= doc ? values.docID() : values.advance(doc);
@@ -118,89 +154,13 @@ final class ExactNeighbours {
       scoring.scores(values.vectorValue(), scores);
       int global = leaf.docBase + doc;
       for (int t = 0; t < best.length; t++) {
-        best[t].offer(scores[t], global);
-      }
-    }
-  }
-
-  /**
-   * The best {@code k} documents offered, offered in increasing document order: a document enters
-   * when the queue has room or when it scores strictly above the worst held (on a tie the earlier
-   * document stays), as Lucene's exact search keeps them. A min-heap by score, the later document
-   * the worse on ties.
-   */
-  private static final class Best {
-    private final float[] scores;
-    private final int[] docs;
-    private int size;
-
-    Best(int k) {
-      scores = new float[k];
-      docs = new int[k];
-    }
-
-    void offer(float score, int doc) {
-      if (size < scores.length) {
-        scores[size] = score;
-        docs[size] = doc;
-        up(size++);
-      } else if (score > scores[0]) {
-        scores[0] = score;
-        docs[0] = doc;
-        down(0);
-      }
-    }
-
-    /** Best first: higher score, then lower document. */
-    ScoreDoc[] ordered() {
-      ScoreDoc[] out = new ScoreDoc[size];
-      for (int i = 0; i < size; i++) {
-        out[i] = new ScoreDoc(docs[i], scores[i]);
-      }
-      Arrays.sort(
-          out,
-          (a, b) ->
-              a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
-      return out;
-    }
-
-    private boolean worse(int i, int j) {
-      return scores[i] < scores[j] || (scores[i] == scores[j] && docs[i] > docs[j]);
-    }
-
-    private void up(int i) {
-      while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!worse(i, parent)) {
-          return;
+        ScoreDoc worst = best[t].top();
+        if (scores[t] > worst.score) {
+          worst.score = scores[t];
+          worst.doc = global;
+          best[t].updateTop();
         }
-        swap(i, parent);
-        i = parent;
       }
-    }
-
-    private void down(int i) {
-      while (true) {
-        int left = 2 * i + 1;
-        if (left >= size) {
-          return;
-        }
-        int worst = left + 1 < size && worse(left + 1, left) ? left + 1 : left;
-        if (!worse(worst, i)) {
-          return;
-        }
-        swap(i, worst);
-        i = worst;
-      }
-    }
-
-    private void swap(int i, int j) {
-      float s = scores[i];
-      scores[i] = scores[j];
-      scores[j] = s;
-      int d = docs[i];
-      docs[i] = docs[j];
-      docs[j] = d;
     }
   }
 }

@@ -26,6 +26,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -339,12 +340,8 @@ public final class LuceneSearchIndex implements SearchIndex {
               }
               List<List<Candidate>> out = new ArrayList<>(vectors.size());
               for (ScoreDoc[] each : hits.get()) {
-                String[] ids = HitIds.read(searcher.getIndexReader(), each);
-                List<Candidate> candidates = new ArrayList<>(each.length);
-                for (int i = 0; i < each.length; i++) {
-                  candidates.add(new Candidate(ids[i], 2.0 * each[i].score - 1.0));
-                }
-                out.add(candidates);
+                out.add(
+                    candidates(searcher.getIndexReader(), each, LuceneSearchIndex::cosineOfScore));
               }
               return Optional.of(List.copyOf(out));
             });
@@ -361,7 +358,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     checkDimension("the query vector has", vector.length);
     checkK(k);
     Query knn = new ScopedKnnQuery(field, vector, k, restriction(query));
-    return search(knn, k, score -> 2.0 * score - 1.0);
+    return search(knn, k, LuceneSearchIndex::cosineOfScore);
   }
 
   /**
@@ -615,13 +612,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     ensureOpen();
     IndexSearcher searcher = fresh ? acquire() : acquireAsIs();
     try {
-      ScoreDoc[] hits = searcher.search(query.build(searcher), k).scoreDocs;
-      String[] ids = HitIds.read(searcher.getIndexReader(), hits);
-      List<Candidate> out = new ArrayList<>(hits.length);
-      for (int i = 0; i < hits.length; i++) {
-        out.add(new Candidate(ids[i], score.applyAsDouble(hits[i].score)));
-      }
-      return out;
+      return candidates(
+          searcher.getIndexReader(), searcher.search(query.build(searcher), k).scoreDocs, score);
     } catch (IndexSearcher.TooManyClauses e) {
       throw tooManyClauses();
     } catch (IOException e) {
@@ -629,6 +621,22 @@ public final class LuceneSearchIndex implements SearchIndex {
     } finally {
       release(searcher);
     }
+  }
+
+  /** Lucene's dot-product score {@code (1 + cosine) / 2} mapped back to the cosine. */
+  private static double cosineOfScore(double score) {
+    return 2.0 * score - 1.0;
+  }
+
+  /** The hits as candidates, in order, each scored {@code score} of Lucene's score. */
+  private static List<Candidate> candidates(
+      IndexReader reader, ScoreDoc[] hits, DoubleUnaryOperator score) throws IOException {
+    String[] ids = HitIds.read(reader, hits);
+    List<Candidate> out = new ArrayList<>(hits.length);
+    for (int i = 0; i < hits.length; i++) {
+      out.add(new Candidate(ids[i], score.applyAsDouble(hits[i].score)));
+    }
+    return out;
   }
 
   private static Query restriction(IndexQuery query) {
