@@ -224,15 +224,19 @@ final class GraphSearch {
     return new ArrayList<>(out.values());
   }
 
+  private record Similar(Relation relation, double similarity) {}
+
+  private static final Comparator<Similar> MOST_SIMILAR_FIRST =
+      Comparator.comparingDouble((Similar s) -> -s.similarity())
+          .thenComparing(s -> s.relation().id());
+
   private static List<Relation> byFactSimilarity(List<Relation> relations, float[] q) {
-    Map<String, Double> sim = new HashMap<>();
+    List<Similar> scored = new ArrayList<>(relations.size());
     for (Relation r : relations) {
-      sim.put(r.id(), Relevance.cosine(r.factEmbeddingView(), q));
+      scored.add(new Similar(r, Relevance.cosine(r.factEmbeddingView(), q)));
     }
-    List<Relation> out = new ArrayList<>(relations);
-    out.sort(
-        Comparator.comparingDouble((Relation r) -> -sim.get(r.id())).thenComparing(Relation::id));
-    return out;
+    scored.sort(MOST_SIMILAR_FIRST);
+    return scored.stream().map(Similar::relation).toList();
   }
 
   /** Normalised word n-grams (1 to {@value #MAX_NGRAM} words) of the query. */

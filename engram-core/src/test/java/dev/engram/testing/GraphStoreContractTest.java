@@ -329,9 +329,19 @@ public abstract class GraphStoreContractTest {
         .containsExactly("e-a", "e-b");
   }
 
+  /**
+   * Each check runs twice: on a fresh store, and after similarity searches of the scopes (a store
+   * may answer from what those read).
+   */
   @Test
   void timeViewsSelectByEventTime() {
     seed();
+    timeViewsSelectByEventTimeChecks();
+    searchEveryScopeBySimilarity();
+    timeViewsSelectByEventTimeChecks();
+  }
+
+  private void timeViewsSelectByEventTimeChecks() {
     TimeView current = TimeView.CURRENT.at(NOW);
     assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), current)))
         .containsExactly("r2", "r3");
@@ -354,9 +364,32 @@ public abstract class GraphStoreContractTest {
         .containsExactly("r1");
   }
 
+  /** A similarity search of relations in each scope of the seed, as a graph search makes. */
+  private void searchEveryScopeBySimilarity() {
+    for (Scope scope : List.of(ALICE, ALICE_R1, ALICE_R2, BOB)) {
+      store.similarRelations(T1, scope, vec(1, 1, 0, 0), 2, TimeView.ALL);
+      store.similarRelations(T2, scope, vec(1, 1, 0, 0), 2, TimeView.ALL);
+    }
+  }
+
+  /** Each check runs twice, as in {@link #timeViewsSelectByEventTime}. */
   @Test
   void relationsOfFollowBothDirectionsAndTheScope() {
     seed();
+    relationsOfFollowBothDirectionsAndTheScopeChecks();
+    searchEveryScopeBySimilarity();
+    relationsOfFollowBothDirectionsAndTheScopeChecks();
+    // a relation from an entity to itself is found once
+    Relation selfLink = relation("r-self", alice, "knows", alice, vec(1, 0, 0, 0), null, null);
+    store.apply(T1, GraphChanges.upserts(List.of(), List.of(selfLink)));
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)))
+        .containsExactly("r-self", "r1", "r2", "r3");
+    searchEveryScopeBySimilarity();
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)))
+        .containsExactly("r-self", "r1", "r2", "r3");
+  }
+
+  private void relationsOfFollowBothDirectionsAndTheScopeChecks() {
     assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-shanghai", "e-acme"), TimeView.ALL)))
         .containsExactly("r2", "r3");
     assertThat(ids(store.relationsOf(T1, ALICE_R2, List.of("e-alice"), TimeView.ALL))).isEmpty();
@@ -660,6 +693,56 @@ public abstract class GraphStoreContractTest {
     store.reset(T1);
     assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
     assertThat(store.similarEntities(T1, ALICE, q, 5)).isEmpty();
+  }
+
+  /**
+   * Relations read before a write (which a store may keep) are never served after it: an upsert, a
+   * relation deletion, an entity deletion that takes its edges, a scope deletion and a reset are
+   * each seen whole by the next read, by entity and by similarity.
+   */
+  @Test
+  void relationReadsSeeEveryLaterWrite() {
+    seed();
+    float[] q = vec(1, 1, 0, 0);
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(livesBeijing, livesShanghai, worksAcme);
+    assertThat(relations(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactlyInAnyOrder(livesBeijing, livesShanghai, worksAcme, goesToGym);
+
+    Relation merged = livesShanghai.withProvenance(List.of("m-9"), List.of("mem-9"));
+    Relation ended = worksAcme.invalidate(JUN, NOW);
+    store.apply(T1, GraphChanges.upserts(List.of(), List.of(merged, ended)));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(livesBeijing, merged, ended);
+    assertThat(relations(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactlyInAnyOrder(livesBeijing, merged, ended, goesToGym);
+    assertThat(ids(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.CURRENT.at(NOW))))
+        .containsExactly("r2");
+
+    store.apply(T1, new GraphChanges(List.of(), List.of(), Set.of("r1"), Set.of()));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL))
+        .containsExactly(merged, ended);
+
+    store.apply(T1, GraphChanges.deleting(Set.of("e-acme")));
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice", "e-acme"), TimeView.ALL))
+        .containsExactly(merged);
+    assertThat(relations(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactlyInAnyOrder(merged, goesToGym);
+
+    assertThat(store.relationsOf(T1, ALICE_R1, List.of("e-r1-gym"), TimeView.ALL))
+        .containsExactly(goesToGym);
+    store.deleteScope(T1, ALICE_R1);
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-r1-gym"), TimeView.ALL)).isEmpty();
+    assertThat(relations(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)))
+        .containsExactly(merged);
+
+    store.reset(T1);
+    assertThat(store.relationsOf(T1, ALICE, List.of("e-alice"), TimeView.ALL)).isEmpty();
+    assertThat(store.similarRelations(T1, ALICE, q, 5, TimeView.ALL)).isEmpty();
+  }
+
+  private static List<Relation> relations(List<ScoredRelation> scored) {
+    return scored.stream().map(ScoredRelation::relation).toList();
   }
 
   /**

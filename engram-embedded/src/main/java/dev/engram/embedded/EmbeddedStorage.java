@@ -78,8 +78,8 @@ public final class EmbeddedStorage implements Storage {
    *
    * @param dataDir the data directory
    * @param durability the durability of its commits
-   * @param recordCacheBytes the most estimated bytes of memories the store keeps between reads (0
-   *     keeps none; see {@link SqliteMemoryStore})
+   * @param recordCacheBytes the most estimated bytes of memories the store keeps between reads, and
+   *     of graph relations as many again (0 keeps none; see {@link SqliteMemoryStore})
    */
   public record Opener(Path dataDir, Durability durability, long recordCacheBytes)
       implements StorageFactory {
@@ -158,8 +158,8 @@ public final class EmbeddedStorage implements Storage {
 
   /**
    * Opens (creating if needed) a data directory whose store keeps at most {@code recordCacheBytes}
-   * estimated bytes of the memories it read (0 keeps none), as {@link #open(Path, int, Durability)}
-   * does otherwise.
+   * estimated bytes of the memories it read, and as many of graph relations (0 keeps none), as
+   * {@link #open(Path, int, Durability)} does otherwise.
    *
    * @throws ValidationException naming the setting if one is missing or invalid
    */

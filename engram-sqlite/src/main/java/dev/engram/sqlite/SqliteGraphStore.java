@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
@@ -32,9 +33,10 @@ import java.util.PriorityQueue;
  * <p><b>Similarity</b> is exact: the embeddings of the scope's rows are read from SQLite and
  * compared with the query in Java (a scan; see docs/ARCHITECTURE.md "Graph memory" for its cost),
  * so small scopes never lose results to other scopes' rows. The decoded vectors of recently
- * searched scopes are kept in a {@link VectorCache} until the tenant's graph is written again. The
- * relations of a memory are found through the trigger-maintained table {@code
- * graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code
+ * searched scopes, and the relations recently read, are kept in a {@link GraphCache} until a graph
+ * write of the tenant changes them: finding a scope's relations by entity then reads their ids
+ * alone from SQLite. The relations of a memory are found through the trigger-maintained table
+ * {@code graph_relation_memories} (see {@link Schema}) rather than by parsing every row's {@code
  * memory_ids}. An entity's {@link Entity#aliases() aliases} are the JSON column {@code
  * graph_entities.aliases}, which triggers mirror into {@code graph_entity_aliases} (one row per
  * alias with the entity's scope ids, indexed by tenant, alias and scope ids), so {@link
@@ -46,18 +48,20 @@ public final class SqliteGraphStore implements GraphStore {
   private static final int CHUNK = 400;
 
   private final Connections db;
-  private final VectorCache cache = new VectorCache();
+  private final GraphCache cache;
 
-  SqliteGraphStore(Connections db) {
+  /** A store that keeps at most {@code relationCacheBytes} estimated bytes of relations read. */
+  SqliteGraphStore(Connections db, long relationCacheBytes) {
     this.db = db;
+    this.cache = new GraphCache(relationCacheBytes);
   }
 
-  /** Drops cached vectors the changes may affect; called after every write of graph rows. */
+  /** Drops cached rows the changes may affect; called after every write of graph rows. */
   void invalidate(String tenant, GraphChanges changes) {
-    cache.invalidate(tenant, VectorCache.scopes(changes));
+    cache.invalidate(tenant, changes);
   }
 
-  /** Drops all cached vectors of the tenant. */
+  /** Drops all cached rows of the tenant. */
   void invalidate(String tenant) {
     cache.invalidate(tenant);
   }
@@ -168,7 +172,7 @@ public final class SqliteGraphStore implements GraphStore {
     if (k < 1) {
       return List.of();
     }
-    List<Scored> top = topK(snapshot(tenant, scope, "e"), vector, k, null);
+    List<Scored> top = topK(snapshot(tenant, scope, "e"), vector, k, TimeView.ALL);
     Map<String, Entity> byId = new HashMap<>();
     for (Entity e : entities(tenant, top.stream().map(s -> s.id).toList())) {
       byId.put(e.id(), e);
@@ -192,27 +196,41 @@ public final class SqliteGraphStore implements GraphStore {
     if (entityIds.isEmpty()) {
       return List.of();
     }
+    long version = cache.version(tenant);
+    Optional<GraphCache.Snapshot> held = cache.snapshot(GraphCache.key(tenant, "r", scope.key()));
+    List<String> ids =
+        held.isPresent()
+            ? held.get().relationIds(entityIds, view)
+            : relationIds(tenant, scope, entityIds, view);
+    Map<String, Relation> byId = relations(tenant, version, ids);
+    return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
+  }
+
+  /**
+   * The ids of the relations of the scope that touch one of {@code entityIds} and {@code view}
+   * shows, sorted, read from SQLite through the source and target indexes.
+   */
+  private List<String> relationIds(
+      String tenant, Scope scope, Collection<String> entityIds, TimeView view) {
     return db.read(
-        "read relations in " + scope + " of tenant '" + tenant + "'",
+        "find relations in " + scope + " of tenant '" + tenant + "'",
         h -> {
-          Map<String, Relation> out = new java.util.TreeMap<>();
+          java.util.SortedSet<String> out = new java.util.TreeSet<>();
           for (List<String> chunk : chunks(entityIds)) {
             String in = GraphRows.marks(chunk.size());
             String filters = GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
-            // Two indexed lookups (by source, by target) instead of an OR the planner would answer
-            // with a scan.
+            // Two indexed lookups (by source, by target) instead of an OR the planner would
+            // answer with a scan.
             try (PreparedStatement ps =
                 h.connection()
                     .prepareStatement(
-                        "SELECT "
-                            + GraphRows.RELATION_COLUMNS
-                            + " FROM graph_relations r INDEXED BY graph_relations_source WHERE r.tenant = ? AND r.source_id IN ("
+                        "SELECT r.id FROM graph_relations r INDEXED BY graph_relations_source"
+                            + " WHERE r.tenant = ? AND r.source_id IN ("
                             + in
                             + ")"
                             + filters
-                            + " UNION ALL SELECT "
-                            + GraphRows.RELATION_COLUMNS
-                            + " FROM graph_relations r INDEXED BY graph_relations_target WHERE r.tenant = ? AND r.target_id IN ("
+                            + " UNION ALL SELECT r.id FROM graph_relations r INDEXED BY"
+                            + " graph_relations_target WHERE r.tenant = ? AND r.target_id IN ("
                             + in
                             + ")"
                             + filters)) {
@@ -224,14 +242,53 @@ public final class SqliteGraphStore implements GraphStore {
                 i = GraphRows.bindView(ps, i, view);
               }
               try (ResultSet rs = ps.executeQuery()) {
-                for (Relation r : GraphRows.relations(rs)) {
-                  out.put(r.id(), r);
+                while (rs.next()) {
+                  out.add(rs.getString(1));
                 }
               }
             }
           }
-          return List.copyOf(out.values());
+          return List.copyOf(out);
         });
+  }
+
+  /**
+   * The relations of {@code ids}, by id: those kept, and the others read by id and kept unless the
+   * tenant was written since {@code version} (read before the ids were found). An id deleted in
+   * between is missing.
+   */
+  private Map<String, Relation> relations(String tenant, long version, List<String> ids) {
+    Map<String, Relation> out = cache.relations(tenant, ids);
+    List<String> unread = ids.stream().filter(id -> !out.containsKey(id)).toList();
+    if (unread.isEmpty()) {
+      return out;
+    }
+    List<Relation> read =
+        db.read(
+            "read " + unread.size() + " relations of tenant '" + tenant + "'",
+            h -> {
+              List<Relation> rows = new ArrayList<>(unread.size());
+              for (List<String> chunk : chunks(unread)) {
+                try (PreparedStatement ps =
+                    h.connection()
+                        .prepareStatement(
+                            "SELECT "
+                                + GraphRows.RELATION_COLUMNS
+                                + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN ("
+                                + GraphRows.marks(chunk.size())
+                                + ")")) {
+                  ps.setString(1, tenant);
+                  GraphRows.bindAll(ps, 2, chunk);
+                  try (ResultSet rs = ps.executeQuery()) {
+                    rows.addAll(GraphRows.relations(rs));
+                  }
+                }
+              }
+              return rows;
+            });
+    cache.putRelations(tenant, version, read);
+    read.forEach(r -> out.put(r.id(), r));
+    return out;
   }
 
   /**
@@ -283,38 +340,17 @@ public final class SqliteGraphStore implements GraphStore {
     if (k < 1) {
       return List.of();
     }
+    long version = cache.version(tenant);
     List<Scored> top = topK(snapshot(tenant, scope, "r"), vector, k, view);
-    return db.read(
-        "read similar relations in " + scope + " of tenant '" + tenant + "'",
-        h -> {
-          Map<String, Relation> byId = new HashMap<>();
-          for (List<String> chunk : chunks(top.stream().map(s -> s.id).toList())) {
-            try (PreparedStatement rows =
-                h.connection()
-                    .prepareStatement(
-                        "SELECT "
-                            + GraphRows.RELATION_COLUMNS
-                            + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN ("
-                            + GraphRows.marks(chunk.size())
-                            + ")")) {
-              rows.setString(1, tenant);
-              GraphRows.bindAll(rows, 2, chunk);
-              try (ResultSet rs = rows.executeQuery()) {
-                for (Relation r : GraphRows.relations(rs)) {
-                  byId.put(r.id(), r);
-                }
-              }
-            }
-          }
-          List<ScoredRelation> out = new ArrayList<>(top.size());
-          for (Scored s : top) {
-            Relation r = byId.get(s.id);
-            if (r != null && view.admits(r)) {
-              out.add(new ScoredRelation(r, s.score));
-            }
-          }
-          return out;
-        });
+    Map<String, Relation> byId = relations(tenant, version, top.stream().map(Scored::id).toList());
+    List<ScoredRelation> out = new ArrayList<>(top.size());
+    for (Scored s : top) {
+      Relation r = byId.get(s.id);
+      if (r != null && view.admits(r)) {
+        out.add(new ScoredRelation(r, s.score));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -391,21 +427,22 @@ public final class SqliteGraphStore implements GraphStore {
    * The decoded vectors of a scope's entities ("e") or relations ("r"), from the cache or read
    * through the scope index.
    */
-  private VectorCache.Snapshot snapshot(String tenant, Scope scope, String kind) {
-    String key = VectorCache.key(tenant, kind, scope.key());
-    VectorCache.Snapshot cached = cache.get(key);
-    if (cached != null) {
-      return cached;
+  private GraphCache.Snapshot snapshot(String tenant, Scope scope, String kind) {
+    String key = GraphCache.key(tenant, kind, scope.key());
+    Optional<GraphCache.Snapshot> cached = cache.snapshot(key);
+    if (cached.isPresent()) {
+      return cached.get();
     }
     long version = cache.version(tenant);
+    boolean relations = kind.equals("r");
     String sql =
-        kind.equals("e")
-            ? "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?"
-                + GraphRows.scopeMatch("e", scope)
-            : "SELECT r.id, r.embedding, r.valid_s, r.valid_ns, r.invalid_s, r.invalid_ns FROM graph_relations r"
-                + " WHERE r.tenant = ?"
-                + GraphRows.scopeMatch("r", scope);
-    VectorCache.Snapshot loaded =
+        relations
+            ? "SELECT r.id, r.embedding, r.valid_s, r.valid_ns, r.invalid_s, r.invalid_ns,"
+                + " r.source_id, r.target_id FROM graph_relations r WHERE r.tenant = ?"
+                + GraphRows.scopeMatch("r", scope)
+            : "SELECT e.id, e.embedding FROM graph_entities e WHERE e.tenant = ?"
+                + GraphRows.scopeMatch("e", scope);
+    GraphCache.Snapshot loaded =
         db.read(
             "read the vectors of " + scope + " in tenant '" + tenant + "'",
             h -> {
@@ -416,13 +453,18 @@ public final class SqliteGraphStore implements GraphStore {
               List<float[]> vectors = new ArrayList<>();
               List<Instant> valid = new ArrayList<>();
               List<Instant> invalid = new ArrayList<>();
+              Map<String, List<Integer>> touching = new HashMap<>();
               try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                  int row = ids.size();
                   ids.add(rs.getString(1));
                   vectors.add(Codecs.embedding(rs.getBytes(2)));
-                  if (kind.equals("r")) {
+                  if (relations) {
                     valid.add(ColumnCodecs.instant(rs, 3));
                     invalid.add(ColumnCodecs.instant(rs, 5));
+                    // (a relation from an entity to itself is listed twice: relationIds sets)
+                    touching.computeIfAbsent(rs.getString(7), e -> new ArrayList<>()).add(row);
+                    touching.computeIfAbsent(rs.getString(8), e -> new ArrayList<>()).add(row);
                   }
                 }
               }
@@ -430,30 +472,34 @@ public final class SqliteGraphStore implements GraphStore {
               for (int i = 0; i < norms.length; i++) {
                 norms[i] = norm(vectors.get(i));
               }
-              return new VectorCache.Snapshot(
+              Map<String, int[]> rowsByEntity = new HashMap<>();
+              touching.forEach(
+                  (entity, rows) ->
+                      rowsByEntity.put(
+                          entity, rows.stream().mapToInt(Integer::intValue).toArray()));
+              return new GraphCache.Snapshot(
                   scope,
                   ids.toArray(String[]::new),
                   vectors.toArray(float[][]::new),
                   norms,
-                  kind.equals("r") ? valid.toArray(Instant[]::new) : null,
-                  kind.equals("r") ? invalid.toArray(Instant[]::new) : null);
+                  relations ? valid.toArray(Instant[]::new) : null,
+                  relations ? invalid.toArray(Instant[]::new) : null,
+                  rowsByEntity);
             });
-    cache.put(tenant, key, version, loaded);
+    cache.putSnapshot(tenant, key, version, loaded);
     return loaded;
   }
 
   /**
-   * The k rows of a snapshot (admitted by the view, if any) most similar by cosine, best first,
-   * ties by id.
+   * The k rows of a snapshot (of relations: those the view shows) most similar by cosine, best
+   * first, ties by id.
    */
-  private static List<Scored> topK(VectorCache.Snapshot s, float[] query, int k, TimeView view) {
+  private static List<Scored> topK(GraphCache.Snapshot s, float[] query, int k, TimeView view) {
     double qn = norm(query);
-    Instant t = view == null || view.includeInvalidated() ? null : view.resolvedInstant();
+    Optional<Instant> at = GraphCache.Snapshot.instant(view);
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
     for (int r = 0; r < s.ids().length; r++) {
-      if (t != null
-          && ((s.validAt()[r] != null && s.validAt()[r].isAfter(t))
-              || (s.invalidAt()[r] != null && !s.invalidAt()[r].isAfter(t)))) {
+      if (!s.visible(r, at)) {
         continue;
       }
       float[] v = s.vectors()[r];
@@ -463,9 +509,12 @@ public final class SqliteGraphStore implements GraphStore {
         dot += v[i] * query[i];
       }
       double d = qn * s.norms()[r];
-      worstFirst.add(new Scored(s.ids()[r], d == 0 ? 0 : dot / d));
-      if (worstFirst.size() > k) {
+      Scored scored = new Scored(s.ids()[r], d == 0 ? 0 : dot / d);
+      if (worstFirst.size() < k) {
+        worstFirst.add(scored);
+      } else if (BEST_FIRST.compare(scored, worstFirst.peek()) < 0) {
         worstFirst.poll();
+        worstFirst.add(scored);
       }
     }
     List<Scored> out = new ArrayList<>(worstFirst);

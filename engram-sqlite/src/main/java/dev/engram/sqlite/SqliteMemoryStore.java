@@ -73,7 +73,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     this.db = db;
     this.spec = spec;
     this.records = new RecordCache(recordCacheBytes);
-    this.graph = new SqliteGraphStore(db);
+    this.graph = new SqliteGraphStore(db, recordCacheBytes);
     this.outbox = new SqliteGraphOutbox(db);
   }
 
@@ -109,7 +109,8 @@ public final class SqliteMemoryStore implements MemoryStore {
 
   /**
    * Opens a store as {@link #open(Path, Durability)} does, keeping at most {@code recordCacheBytes}
-   * estimated bytes of the memories it read (0 keeps none).
+   * estimated bytes of the memories it read, and as many of the graph relations it read (0 keeps
+   * none).
    *
    * @throws IllegalArgumentException if {@code recordCacheBytes} is negative
    */

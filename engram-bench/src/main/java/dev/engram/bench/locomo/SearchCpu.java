@@ -2,11 +2,13 @@ package dev.engram.bench.locomo;
 
 import dev.engram.Engram;
 import dev.engram.Fusion;
+import dev.engram.GraphRelation;
 import dev.engram.Memory;
 import dev.engram.Ranking;
 import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
+import dev.engram.SearchResult;
 import dev.engram.bench.Percentiles;
 import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.Locomo.Question;
@@ -14,6 +16,7 @@ import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.embedded.EmbeddedStorage;
 import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
+import dev.engram.extract.OfflineGraphExtractor;
 import dev.engram.onnx.OnnxEmbedders;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.ForwardingEmbedder;
@@ -56,6 +59,8 @@ import java.util.Map;
  * HITS_OUT} when given ({@code -} for none); {@code default-only} measures only the default-ranking
  * searches (for a profiler's samples). A leading {@code --context-embeddings} writes (and searches)
  * the stores with context embeddings on ({@code Engram.Builder#contextEmbeddings}), a leading
+ * {@code --graph} with the graph memory on (the offline graph extractor, as {@code bench locomo
+ * --graph} writes it; the hits file then lists each search's relations after its hits), a leading
  * {@code --raw} the raw turns (one turn per add, stored verbatim, long turns as their passages, as
  * {@code bench locomo --mode raw} ingests them) instead of the offline extractor's facts; give each
  * a store directory of its own.
@@ -75,14 +80,16 @@ public final class SearchCpu {
   public static void main(String[] args) throws IOException {
     boolean contextEmbeddings = false;
     boolean raw = false;
+    boolean graph = false;
     while (args.length > 0 && args[0].startsWith("--")) {
       contextEmbeddings |= args[0].equals("--context-embeddings");
       raw |= args[0].equals("--raw");
+      graph |= args[0].equals("--graph");
       args = java.util.Arrays.copyOfRange(args, 1, args.length);
     }
     if (args.length < 2) {
       System.err.println(
-          "usage: SearchCpu [--context-embeddings] [--raw] LOCOMO_FILE STORE_DIR [ROUNDS]"
+          "usage: SearchCpu [--context-embeddings] [--raw] [--graph] LOCOMO_FILE STORE_DIR [ROUNDS]"
               + " [HITS_OUT]");
       System.exit(2);
     }
@@ -100,9 +107,9 @@ public final class SearchCpu {
       for (Conversation c : conversations) {
         Path dir = stores.resolve(c.sampleId());
         if (!Files.exists(dir)) {
-          ingest(dir, c, onnx, contextEmbeddings, raw);
+          ingest(dir, c, onnx, contextEmbeddings, raw, graph);
         }
-        memories.add(open(dir, embedder, contextEmbeddings));
+        memories.add(open(dir, embedder, contextEmbeddings, graph));
         scopes.add(Scope.user(c.sampleId()));
         questions.add(
             c.questions().stream().filter(LocomoBench::scored).map(Question::question).toList());
@@ -159,7 +166,12 @@ public final class SearchCpu {
       for (int c = 0; c < memories.size(); c++) {
         memories.get(c).close();
         memories.set(
-            c, open(stores.resolve(conversations.get(c).sampleId()), embedder, contextEmbeddings));
+            c,
+            open(
+                stores.resolve(conversations.get(c).sampleId()),
+                embedder,
+                contextEmbeddings,
+                graph));
       }
       embedder.cached = true;
       List<Double> first = new ArrayList<>();
@@ -184,9 +196,13 @@ public final class SearchCpu {
           for (int c = 0; c < memories.size(); c++) {
             for (String q : questions.get(c)) {
               StringBuilder line = new StringBuilder(q);
-              for (SearchHit h :
-                  memories.get(c).search(request(scopes.get(c), q, Ranking.DEFAULT)).hits()) {
+              SearchResult result =
+                  memories.get(c).search(request(scopes.get(c), q, Ranking.DEFAULT));
+              for (SearchHit h : result.hits()) {
                 line.append('\t').append(h.memory().id()).append(' ').append(h.score());
+              }
+              for (GraphRelation r : result.relations()) {
+                line.append('\t').append(r.fact()).append(' ').append(r.score());
               }
               out.println(line);
             }
@@ -200,9 +216,13 @@ public final class SearchCpu {
     }
   }
 
-  private static Memory open(Path dir, Embedder embedder, boolean contextEmbeddings) {
-    return Engram.builder()
-        .storage(EmbeddedStorage.open(dir, embedder.dimension()))
+  private static Memory open(
+      Path dir, Embedder embedder, boolean contextEmbeddings, boolean graph) {
+    Engram.Builder b = Engram.builder();
+    if (graph) {
+      b.graph(OfflineGraphExtractor.create());
+    }
+    return b.storage(EmbeddedStorage.open(dir, embedder.dimension()))
         .embedder(embedder)
         .fusion(Fusion.defaultFor(contextEmbeddings))
         .indexCommitInterval(ConversationStore.INDEX_COMMIT_INTERVAL)
@@ -211,7 +231,12 @@ public final class SearchCpu {
   }
 
   private static void ingest(
-      Path dir, Conversation c, Embedder embedder, boolean contextEmbeddings, boolean raw) {
+      Path dir,
+      Conversation c,
+      Embedder embedder,
+      boolean contextEmbeddings,
+      boolean raw,
+      boolean graph) {
     ConversationStore store =
         ConversationStore.open(
             dir,
@@ -219,9 +244,11 @@ public final class SearchCpu {
             ScopeLayout.CONVERSATION,
             embedder,
             Fusion.defaultFor(contextEmbeddings),
-            b ->
-                b.inference(raw ? new VerbatimInference() : OfflineExtractor.create())
-                    .contextEmbeddings(contextEmbeddings));
+            b -> {
+              b.inference(raw ? new VerbatimInference() : OfflineExtractor.create())
+                  .contextEmbeddings(contextEmbeddings);
+              return graph ? b.graph(OfflineGraphExtractor.create()) : b;
+            });
     if (raw) {
       store.ingest(1, false, false, n -> {});
     } else {
