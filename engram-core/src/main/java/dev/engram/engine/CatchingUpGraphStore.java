@@ -65,6 +65,18 @@ final class CatchingUpGraphStore implements GraphStore {
   }
 
   @Override
+  public List<Relation> nearestRelationsOf(
+      String tenant,
+      Scope scope,
+      Collection<String> entityIds,
+      TimeView view,
+      float[] vector,
+      int limit) {
+    catchUp.run();
+    return graph.nearestRelationsOf(tenant, scope, entityIds, view, vector, limit);
+  }
+
+  @Override
   public List<ScoredRelation> similarRelations(
       String tenant, Scope scope, float[] vector, int k, TimeView view) {
     catchUp.run();

@@ -15,7 +15,6 @@ import dev.engram.spi.RelevanceCalibration;
 import dev.engram.spi.SearchIndex.Candidate;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -71,9 +70,9 @@ final class GraphSearch {
     List<Relation> centred = new ArrayList<>();
     if (!anchors.isEmpty()) {
       List<Relation> hop1 =
-          byFactSimilarity(graph.relationsOf(tenant, scope, anchors, view), vector);
+          graph.nearestRelationsOf(tenant, scope, anchors, view, vector, MAX_PER_HOP);
       Set<String> next = new LinkedHashSet<>();
-      for (Relation r : hop1.subList(0, Math.min(hop1.size(), MAX_PER_HOP))) {
+      for (Relation r : hop1) {
         centred.add(r);
         for (String id : List.of(r.sourceId(), r.targetId())) {
           if (!anchors.contains(id)) {
@@ -84,8 +83,11 @@ final class GraphSearch {
       if (!next.isEmpty()) {
         Set<String> seen = new LinkedHashSet<>();
         centred.forEach(r -> seen.add(r.id()));
+        // the first MAX_PER_HOP not seen are among the first MAX_PER_HOP + seen
         List<Relation> hop2 =
-            byFactSimilarity(graph.relationsOf(tenant, scope, next, view), vector).stream()
+            graph
+                .nearestRelationsOf(tenant, scope, next, view, vector, MAX_PER_HOP + seen.size())
+                .stream()
                 .filter(r -> !seen.contains(r.id()))
                 .limit(MAX_PER_HOP)
                 .toList();
@@ -222,21 +224,6 @@ final class GraphSearch {
       frontier = next;
     }
     return new ArrayList<>(out.values());
-  }
-
-  private record Similar(Relation relation, double similarity) {}
-
-  private static final Comparator<Similar> MOST_SIMILAR_FIRST =
-      Comparator.comparingDouble((Similar s) -> -s.similarity())
-          .thenComparing(s -> s.relation().id());
-
-  private static List<Relation> byFactSimilarity(List<Relation> relations, float[] q) {
-    List<Similar> scored = new ArrayList<>(relations.size());
-    for (Relation r : relations) {
-      scored.add(new Similar(r, Relevance.cosine(r.factEmbeddingView(), q)));
-    }
-    scored.sort(MOST_SIMILAR_FIRST);
-    return scored.stream().map(Similar::relation).toList();
   }
 
   /** Normalised word n-grams (1 to {@value #MAX_NGRAM} words) of the query. */

@@ -7,7 +7,9 @@ import dev.engram.graph.Relation;
 import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -64,6 +66,38 @@ public interface GraphStore {
    */
   List<Relation> relationsOf(
       String tenant, Scope scope, Collection<String> entityIds, TimeView view);
+
+  /**
+   * The first {@code limit} of {@link #relationsOf}, ordered by the cosine of their fact embeddings
+   * to {@code vector} ({@link VectorMath#cosine(float[], float[])}), most similar first, ties by
+   * id: what a graph search reads of the neighbourhood of the entities it found. The default sorts
+   * what {@link #relationsOf} returns; a store may find them without reading the others.
+   */
+  default List<Relation> nearestRelationsOf(
+      String tenant,
+      Scope scope,
+      Collection<String> entityIds,
+      TimeView view,
+      float[] vector,
+      int limit) {
+    return nearest(relationsOf(tenant, scope, entityIds, view), vector, limit);
+  }
+
+  /**
+   * The first {@code limit} of {@code relations} ordered by the cosine of their fact embeddings to
+   * {@code vector}, most similar first, ties by id.
+   */
+  static List<Relation> nearest(List<Relation> relations, float[] vector, int limit) {
+    record Similar(Relation relation, double similarity) {}
+    List<Similar> scored = new ArrayList<>(relations.size());
+    for (Relation r : relations) {
+      scored.add(new Similar(r, VectorMath.cosine(r.factEmbeddingView(), vector)));
+    }
+    scored.sort(
+        Comparator.comparingDouble((Similar s) -> -s.similarity())
+            .thenComparing(s -> s.relation().id()));
+    return scored.stream().limit(Math.max(limit, 0)).map(Similar::relation).toList();
+  }
 
   /**
    * The {@code k} relations in the scope that the view admits whose fact embedding is most similar

@@ -29,4 +29,36 @@ public final class VectorMath {
     }
     return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
   }
+
+  /**
+   * The sum of the squares of {@code v}'s components, accumulated in double precision as {@link
+   * #cosine(float[], float[])} accumulates a vector's: kept beside a vector, it lets {@link
+   * #cosine(float[], double, float[], double)} skip that part of the work.
+   */
+  public static double sumOfSquares(float[] v) {
+    double s = 0;
+    for (float f : v) {
+      double x = f;
+      s += x * x;
+    }
+    return s;
+  }
+
+  /**
+   * {@link #cosine(float[], float[])}, to the bit, given each vector's {@link #sumOfSquares}: only
+   * the dot product is computed (vectors of different lengths are compared whole, their sums not
+   * used).
+   */
+  public static double cosine(float[] a, double aSquares, float[] b, double bSquares) {
+    if (a.length != b.length) {
+      return cosine(a, b);
+    }
+    double dot = 0;
+    for (int i = 0; i < a.length; i++) {
+      double x = a[i];
+      double y = b[i];
+      dot += x * y;
+    }
+    return aSquares == 0 || bSquares == 0 ? 0 : dot / Math.sqrt(aSquares * bSquares);
+  }
 }

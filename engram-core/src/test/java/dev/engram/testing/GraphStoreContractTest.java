@@ -402,6 +402,51 @@ public abstract class GraphStoreContractTest {
     assertThat(store.relationsOf(T1, ALICE, List.of(), TimeView.ALL)).isEmpty();
   }
 
+  /**
+   * {@link GraphStore#nearestRelationsOf} is {@link GraphStore#relationsOf} ordered by cosine, ties
+   * by id, cut to the limit: checked literally, and against the default's sort of {@code
+   * relationsOf} for every limit, view and scope, on a fresh store and after similarity searches of
+   * the scopes (a store may answer from what those read).
+   */
+  @Test
+  void nearestRelationsOfAreTheNeighbourhoodByCosine() {
+    seed();
+    float[] q = vec(1, 1, 0, 0);
+    List<String> both = List.of("e-alice", "e-r1-gym");
+    List<TimeView> views =
+        List.of(TimeView.ALL, TimeView.CURRENT.at(NOW), TimeView.asOf(JAN.plusSeconds(86_400)));
+    for (int pass = 0; pass < 2; pass++) {
+      assertThat(ids(store.nearestRelationsOf(T1, ALICE, both, TimeView.ALL, q, 10)))
+          .containsExactly("r1", "r2", "r3", "r5");
+      // r3 and r5 are equally near: the smaller id first
+      assertThat(ids(store.nearestRelationsOf(T1, ALICE, both, TimeView.ALL, q, 3)))
+          .containsExactly("r1", "r2", "r3");
+      assertThat(ids(store.nearestRelationsOf(T1, ALICE, both, TimeView.CURRENT.at(NOW), q, 10)))
+          .containsExactly("r2", "r3", "r5");
+      assertThat(ids(store.nearestRelationsOf(T1, ALICE_R1, both, TimeView.ALL, q, 10)))
+          .containsExactly("r5");
+      assertThat(store.nearestRelationsOf(T1, ALICE, both, TimeView.ALL, q, 0)).isEmpty();
+      assertThat(store.nearestRelationsOf(T1, ALICE, List.of(), TimeView.ALL, q, 5)).isEmpty();
+      assertThat(store.nearestRelationsOf(T2, ALICE, both, TimeView.ALL, q, 5)).isEmpty();
+      for (Scope scope : List.of(ALICE, ALICE_R1, BOB)) {
+        for (TimeView view : views) {
+          for (List<String> entities :
+              List.of(both, List.of("e-beijing", "e-acme"), List.of("e-shanghai"))) {
+            for (float[] vector : List.of(q, vec(0, 0, 1, 1), vec(1, 0, 0, 0))) {
+              for (int limit = 0; limit <= 5; limit++) {
+                assertThat(store.nearestRelationsOf(T1, scope, entities, view, vector, limit))
+                    .containsExactlyElementsOf(
+                        GraphStore.nearest(
+                            store.relationsOf(T1, scope, entities, view), vector, limit));
+              }
+            }
+          }
+        }
+      }
+      searchEveryScopeBySimilarity();
+    }
+  }
+
   @Test
   void invalidationKeepsTheEdgeAndProvenanceMergesReplaceTheRow() {
     seed();

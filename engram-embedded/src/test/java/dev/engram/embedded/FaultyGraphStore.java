@@ -81,6 +81,17 @@ final class FaultyGraphStore implements GraphStore {
   }
 
   @Override
+  public List<Relation> nearestRelationsOf(
+      String tenant,
+      Scope scope,
+      Collection<String> entityIds,
+      TimeView view,
+      float[] vector,
+      int limit) {
+    return store.nearestRelationsOf(tenant, scope, entityIds, view, vector, limit);
+  }
+
+  @Override
   public List<ScoredRelation> similarRelations(
       String tenant, Scope scope, float[] vector, int k, TimeView view) {
     return store.similarRelations(tenant, scope, vector, k, view);

@@ -6,7 +6,9 @@ import dev.engram.graph.GraphChanges;
 import dev.engram.graph.Relation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.SizedLruMap;
+import dev.engram.spi.VectorMath;
 import java.time.Instant;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,6 +45,7 @@ final class GraphCache {
    * @param ids row ids
    * @param vectors row vectors
    * @param norms their L2 norms
+   * @param squares the sums of their squares ({@link VectorMath#sumOfSquares})
    * @param validAt relations' valid_at (entries may be null), or null for entities
    * @param invalidAt relations' invalid_at (entries may be null), or null for entities
    * @param rowsByEntity the rows of the relations that touch each entity (as source or target), in
@@ -56,6 +59,7 @@ final class GraphCache {
       String[] ids,
       float[][] vectors,
       double[] norms,
+      double[] squares,
       Instant[] validAt,
       Instant[] invalidAt,
       Map<String, int[]> rowsByEntity) {
@@ -84,16 +88,23 @@ final class GraphCache {
      * The ids of the relations that touch one of {@code entityIds} and {@code view} shows, sorted.
      */
     List<String> relationIds(Collection<String> entityIds, TimeView view) {
-      Optional<Instant> at = instant(view);
       java.util.SortedSet<String> out = new java.util.TreeSet<>();
+      rows(entityIds, view).stream().forEach(row -> out.add(ids[row]));
+      return List.copyOf(out);
+    }
+
+    /** The rows of the relations that touch one of {@code entityIds} and {@code view} shows. */
+    BitSet rows(Collection<String> entityIds, TimeView view) {
+      Optional<Instant> at = instant(view);
+      BitSet out = new BitSet(ids.length);
       for (String entity : entityIds) {
         for (int row : rowsByEntity.getOrDefault(entity, NO_ROWS)) {
           if (visible(row, at)) {
-            out.add(ids[row]);
+            out.set(row);
           }
         }
       }
-      return List.copyOf(out);
+      return out;
     }
 
     /** The instant a view selects relations at, or empty if it shows every one. */
