@@ -27,7 +27,12 @@ public final class VectorMath {
       na += x * x;
       nb += y * y;
     }
-    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    return cosine(dot, na, nb);
+  }
+
+  /** The cosine from a dot product and the two vectors' sums of squares; 0 if either is zero. */
+  private static double cosine(double dot, double aSquares, double bSquares) {
+    return aSquares == 0 || bSquares == 0 ? 0 : dot / Math.sqrt(aSquares * bSquares);
   }
 
   /**
@@ -53,12 +58,65 @@ public final class VectorMath {
     if (a.length != b.length) {
       return cosine(a, b);
     }
+    return cosine(dot(a, b), aSquares, bSquares);
+  }
+
+  /**
+   * The cosines of {@code q} with the vectors {@code vectors[rows[i]]}, {@code i < count}, into
+   * {@code out[i]}, each to the bit {@link #cosine(float[], double, float[], double)} given {@code
+   * squares[rows[i]]} and {@code qSquares}, but four vectors at a time: a dot product is a sum that
+   * must be added up in order, one addition waiting on the last, and four such sums side by side
+   * keep the processor busy where one leaves it waiting.
+   */
+  public static void cosines(
+      float[][] vectors,
+      double[] squares,
+      int[] rows,
+      int count,
+      float[] q,
+      double qSquares,
+      double[] out) {
+    int i = 0;
+    for (; i + 4 <= count; i += 4) {
+      float[] a = vectors[rows[i]];
+      float[] b = vectors[rows[i + 1]];
+      float[] c = vectors[rows[i + 2]];
+      float[] d = vectors[rows[i + 3]];
+      if (a.length != q.length
+          || b.length != q.length
+          || c.length != q.length
+          || d.length != q.length) {
+        break; // not one length: one at a time below
+      }
+      double da = 0;
+      double db = 0;
+      double dc = 0;
+      double dd = 0;
+      for (int j = 0; j < q.length; j++) {
+        double y = q[j];
+        da += a[j] * y;
+        db += b[j] * y;
+        dc += c[j] * y;
+        dd += d[j] * y;
+      }
+      out[i] = cosine(da, squares[rows[i]], qSquares);
+      out[i + 1] = cosine(db, squares[rows[i + 1]], qSquares);
+      out[i + 2] = cosine(dc, squares[rows[i + 2]], qSquares);
+      out[i + 3] = cosine(dd, squares[rows[i + 3]], qSquares);
+    }
+    for (; i < count; i++) {
+      out[i] = cosine(vectors[rows[i]], squares[rows[i]], q, qSquares);
+    }
+  }
+
+  /** The dot product of vectors of one length, in double precision, added up in order. */
+  private static double dot(float[] a, float[] b) {
     double dot = 0;
     for (int i = 0; i < a.length; i++) {
       double x = a[i];
       double y = b[i];
       dot += x * y;
     }
-    return aSquares == 0 || bSquares == 0 ? 0 : dot / Math.sqrt(aSquares * bSquares);
+    return dot;
   }
 }

@@ -24,6 +24,36 @@ class VectorMathTest {
   }
 
   @Test
+  void cosinesFourAtATimeAreEachCosineToTheBit() {
+    SplittableRandom random = new SplittableRandom(11);
+    float[] q = randomVector(random, 384);
+    float[][] vectors = new float[23][];
+    double[] squares = new double[vectors.length];
+    for (int i = 0; i < vectors.length; i++) {
+      // one vector of another length among them, and one of zeros
+      vectors[i] =
+          i == 9 ? randomVector(random, 200) : i == 14 ? new float[384] : randomVector(random, 384);
+      squares[i] = VectorMath.sumOfSquares(vectors[i]);
+    }
+    int[] rows = {3, 0, 7, 1, 22, 5, 9, 2, 14, 11, 13, 6, 21, 8, 4, 10, 12};
+    for (int count = 0; count <= rows.length; count++) {
+      double[] out = new double[count];
+      VectorMath.cosines(vectors, squares, rows, count, q, VectorMath.sumOfSquares(q), out);
+      for (int i = 0; i < count; i++) {
+        assertThat(out[i]).isEqualTo(VectorMath.cosine(vectors[rows[i]], q));
+      }
+    }
+  }
+
+  private static float[] randomVector(SplittableRandom random, int n) {
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) (random.nextDouble() * 2 - 1);
+    }
+    return v;
+  }
+
+  @Test
   void zeroVectorsAndDifferentLengthsAreTheCosinesToo() {
     float[] zero = new float[3];
     float[] v = {1, 2, 3};
