@@ -208,9 +208,9 @@ public final class SqliteGraphStore implements GraphStore {
   }
 
   /**
-   * From the scope's snapshot when it is held (a similarity search of the scope since its last
-   * write loaded it): the cosines computed on its vectors and sums of squares, and only the nearest
-   * relations' records read. Otherwise as the default does.
+   * From the scope's snapshot (loaded if not held, as the graph search's similarity list that
+   * follows needs it too): the cosines computed on its vectors and sums of squares, and only the
+   * nearest relations' records read.
    */
   @Override
   public List<Relation> nearestRelationsOf(
@@ -223,15 +223,11 @@ public final class SqliteGraphStore implements GraphStore {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(view, "view");
-    long version = cache.version(tenant);
-    Optional<GraphCache.Snapshot> held = cache.snapshot(GraphCache.key(tenant, "r", scope.key()));
-    if (held.isEmpty()) {
-      return GraphStore.super.nearestRelationsOf(tenant, scope, entityIds, view, vector, limit);
-    }
     if (limit < 1 || entityIds.isEmpty()) {
       return List.of();
     }
-    GraphCache.Snapshot s = held.get();
+    long version = cache.version(tenant);
+    GraphCache.Snapshot s = snapshot(tenant, scope, "r");
     int[] rows = s.rows(entityIds, view).stream().toArray();
     double[] cosines = new double[rows.length];
     VectorMath.cosines(
@@ -242,7 +238,8 @@ public final class SqliteGraphStore implements GraphStore {
         vector,
         VectorMath.sumOfSquares(vector),
         cosines);
-    List<String> nearest = best(s, rows, rows.length, cosines, limit);
+    List<String> nearest =
+        best(s, rows, rows.length, cosines, limit).stream().map(Scored::id).toList();
     Map<String, Relation> byId = relations(tenant, version, nearest);
     return nearest.stream().map(byId::get).filter(Objects::nonNull).toList();
   }
@@ -549,10 +546,19 @@ public final class SqliteGraphStore implements GraphStore {
     }
     double[] scores = new double[count];
     similarities(s, rows, count, query, norm(query), scores);
+    return best(s, rows, count, scores, k);
+  }
+
+  /** The {@code limit} best of {@code rows[0..count)} by {@code scores}, best first, ties by id. */
+  private static List<Scored> best(
+      GraphCache.Snapshot s, int[] rows, int count, double[] scores, int limit) {
     PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
     for (int i = 0; i < count; i++) {
+      if (worstFirst.size() == limit && scores[i] < worstFirst.peek().score) {
+        continue; // cannot enter: no need to compare ids
+      }
       Scored scored = new Scored(s.ids()[rows[i]], scores[i]);
-      if (worstFirst.size() < k) {
+      if (worstFirst.size() < limit) {
         worstFirst.add(scored);
       } else if (BEST_FIRST.compare(scored, worstFirst.peek()) < 0) {
         worstFirst.poll();
@@ -562,25 +568,6 @@ public final class SqliteGraphStore implements GraphStore {
     List<Scored> out = new ArrayList<>(worstFirst);
     out.sort(BEST_FIRST);
     return out;
-  }
-
-  /**
-   * The ids of the {@code limit} best of {@code rows[0..count)} by {@code scores}, best first, ties
-   * by id.
-   */
-  private static List<String> best(
-      GraphCache.Snapshot s, int[] rows, int count, double[] scores, int limit) {
-    PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
-    for (int i = 0; i < count; i++) {
-      Scored scored = new Scored(s.ids()[rows[i]], scores[i]);
-      if (worstFirst.size() < limit) {
-        worstFirst.add(scored);
-      } else if (BEST_FIRST.compare(scored, worstFirst.peek()) < 0) {
-        worstFirst.poll();
-        worstFirst.add(scored);
-      }
-    }
-    return worstFirst.stream().sorted(BEST_FIRST).map(Scored::id).toList();
   }
 
   /**
