@@ -8,6 +8,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.SearchIndex;
 import java.util.Collection;
 import java.util.List;
 
@@ -74,6 +75,13 @@ final class CatchingUpGraphStore implements GraphStore {
       int limit) {
     catchUp.run();
     return graph.nearestRelationsOf(tenant, scope, entityIds, view, vector, limit);
+  }
+
+  @Override
+  public List<List<SearchIndex.Candidate>> similarRelationsEach(
+      String tenant, Scope scope, List<float[]> vectors, int k, TimeView view) {
+    catchUp.run();
+    return graph.similarRelationsEach(tenant, scope, vectors, k, view);
   }
 
   @Override

@@ -307,26 +307,55 @@ final class HubDensities {
             new ScopeKey(tenant, scope),
             Field.RELATION,
             wide.stream().map(sr -> sr.relation().id()).toList(),
-            missing -> {
-              Map<String, Double> computed = new HashMap<>();
-              for (String id : missing) {
-                Relation r = byId.get(id);
-                List<Candidate> near =
-                    graph
-                        .similarRelations(
-                            tenant, scope, r.factEmbeddingView(), SMALLEST_SCOPE, TimeView.ALL)
-                        .stream()
-                        .map(n -> new Candidate(n.relation().id(), n.score()))
-                        .toList();
-                OptionalDouble d = meanOfNearest(id, near, Set.of());
-                if (d.isEmpty()) {
-                  return Optional.empty();
-                }
-                computed.put(id, d.getAsDouble());
-              }
-              return Optional.of(computed);
-            });
+            missing -> relationDensities(graph, tenant, scope, missing, byId));
     return reorder(wide, k, ScoredRelation::score, sr -> sr.relation().id(), density);
+  }
+
+  /**
+   * The densities of the relations {@code missing} (of {@code byId}) in the scope, as the memories'
+   * are found ({@link #densities(SearchIndex, IndexQuery, Field, List, SearchRecords)}): one
+   * relation's neighbours asked of the graph store first, which finds a scope too small for the
+   * step (then empty) with one look, and the others' in one call ({@link
+   * GraphStore#similarRelationsEach}).
+   */
+  private static Optional<Map<String, Double>> relationDensities(
+      GraphStore graph,
+      String tenant,
+      Scope scope,
+      List<String> missing,
+      Map<String, Relation> byId) {
+    List<List<Candidate>> nearest = new ArrayList<>();
+    nearest.add(
+        graph
+            .similarRelations(
+                tenant,
+                scope,
+                byId.get(missing.get(0)).factEmbeddingView(),
+                SMALLEST_SCOPE,
+                TimeView.ALL)
+            .stream()
+            .map(n -> new Candidate(n.relation().id(), n.score()))
+            .toList());
+    if (nearest.get(0).size() < SMALLEST_SCOPE) {
+      return Optional.empty();
+    }
+    List<float[]> others =
+        missing.subList(1, missing.size()).stream()
+            .map(id -> byId.get(id).factEmbeddingView())
+            .toList();
+    if (!others.isEmpty()) {
+      nearest.addAll(
+          graph.similarRelationsEach(tenant, scope, others, SMALLEST_SCOPE, TimeView.ALL));
+    }
+    Map<String, Double> computed = new HashMap<>();
+    for (int i = 0; i < missing.size(); i++) {
+      OptionalDouble d = meanOfNearest(missing.get(i), nearest.get(i), Set.of());
+      if (d.isEmpty()) {
+        return Optional.empty();
+      }
+      computed.put(missing.get(i), d.getAsDouble());
+    }
+    return Optional.of(computed);
   }
 
   /**

@@ -107,6 +107,23 @@ public interface GraphStore {
       String tenant, Scope scope, float[] vector, int k, TimeView view);
 
   /**
+   * For each of {@code vectors}, the relations {@link #similarRelations} finds for it, as ids and
+   * scores: the ranking step hubs asks this for many relations' facts at once. The default asks
+   * {@link #similarRelations} once per vector; a store may read the scope once for all.
+   */
+  default List<List<SearchIndex.Candidate>> similarRelationsEach(
+      String tenant, Scope scope, List<float[]> vectors, int k, TimeView view) {
+    List<List<SearchIndex.Candidate>> out = new ArrayList<>(vectors.size());
+    for (float[] v : vectors) {
+      out.add(
+          similarRelations(tenant, scope, v, k, view).stream()
+              .map(sr -> new SearchIndex.Candidate(sr.relation().id(), sr.score()))
+              .toList());
+    }
+    return out;
+  }
+
+  /**
    * The relations of the tenant, in any scope and whatever their validity (every view), whose
    * {@link Relation#memoryIds() memory ids} include at least one of these ids, ordered by id. Used
    * to keep the graph consistent when memories are deleted or updated.

@@ -21,6 +21,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StorageWithGraph;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -445,6 +446,46 @@ public abstract class GraphStoreContractTest {
       }
       searchEveryScopeBySimilarity();
     }
+  }
+
+  /**
+   * {@link GraphStore#similarRelationsEach} is {@link GraphStore#similarRelations} for each vector,
+   * as ids and scores: for every k, view and scope, ties included, and with no vector at all.
+   */
+  @Test
+  void similarRelationsForManyVectorsAtOnceAreSimilarRelationsForEach() {
+    seed();
+    // r6 has r2's fact vector: a tie, broken by id
+    store.apply(
+        T1,
+        GraphChanges.upserts(
+            List.of(),
+            List.of(relation("r6", alice, "visits", shanghai, vec(1, 1, 1, 0), null, null))));
+    List<float[]> vectors =
+        List.of(
+            vec(1, 1, 0, 0), vec(0, 0, 1, 1), vec(1, 1, 1, 0), vec(1, 0, 0, 0), vec(0, 1, 0, 1));
+    List<TimeView> views = List.of(TimeView.ALL, TimeView.CURRENT.at(NOW), TimeView.asOf(JAN));
+    for (String tenant : List.of(T1, T2)) {
+      for (Scope scope : List.of(ALICE, ALICE_R1, BOB)) {
+        for (TimeView view : views) {
+          for (int k = 0; k <= 6; k++) {
+            List<List<SearchIndex.Candidate>> each =
+                store.similarRelationsEach(tenant, scope, vectors, k, view);
+            assertThat(each).hasSameSizeAs(vectors);
+            for (int i = 0; i < vectors.size(); i++) {
+              assertThat(each.get(i))
+                  .containsExactlyElementsOf(
+                      store.similarRelations(tenant, scope, vectors.get(i), k, view).stream()
+                          .map(sr -> new SearchIndex.Candidate(sr.relation().id(), sr.score()))
+                          .toList());
+            }
+          }
+        }
+      }
+    }
+    assertThat(store.similarRelationsEach(T1, ALICE, List.of(), 3, TimeView.ALL)).isEmpty();
+    assertThat(ids(store.similarRelations(T1, ALICE, vec(1, 1, 1, 0), 2, TimeView.ALL)))
+        .containsExactly("r2", "r6");
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.SearchIndex;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,6 +90,12 @@ final class FaultyGraphStore implements GraphStore {
       float[] vector,
       int limit) {
     return store.nearestRelationsOf(tenant, scope, entityIds, view, vector, limit);
+  }
+
+  @Override
+  public List<List<SearchIndex.Candidate>> similarRelationsEach(
+      String tenant, Scope scope, List<float[]> vectors, int k, TimeView view) {
+    return store.similarRelationsEach(tenant, scope, vectors, k, view);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.engram.graph.ScoredEntity;
 import dev.engram.graph.ScoredRelation;
 import dev.engram.graph.TimeView;
 import dev.engram.spi.GraphStore;
+import dev.engram.spi.SearchIndex;
 import dev.engram.spi.VectorMath;
 import dev.engram.spi.sql.ColumnCodecs;
 import java.sql.PreparedStatement;
@@ -536,6 +537,14 @@ public final class SqliteGraphStore implements GraphStore {
    * first, ties by id.
    */
   private static List<Scored> topK(GraphCache.Snapshot s, float[] query, int k, TimeView view) {
+    int[] rows = visibleRows(s, view);
+    double[] scores = new double[rows.length];
+    similarities(s, rows, rows.length, query, norm(query), scores);
+    return best(s, rows, rows.length, scores, k);
+  }
+
+  /** The rows of the snapshot the view shows, in row order. */
+  private static int[] visibleRows(GraphCache.Snapshot s, TimeView view) {
     Optional<Instant> at = GraphCache.Snapshot.instant(view);
     int[] rows = new int[s.ids().length];
     int count = 0;
@@ -544,30 +553,89 @@ public final class SqliteGraphStore implements GraphStore {
         rows[count++] = r;
       }
     }
-    double[] scores = new double[count];
-    similarities(s, rows, count, query, norm(query), scores);
-    return best(s, rows, count, scores, k);
+    return count == rows.length ? rows : java.util.Arrays.copyOf(rows, count);
   }
 
   /** The {@code limit} best of {@code rows[0..count)} by {@code scores}, best first, ties by id. */
   private static List<Scored> best(
       GraphCache.Snapshot s, int[] rows, int count, double[] scores, int limit) {
-    PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
-    for (int i = 0; i < count; i++) {
-      if (worstFirst.size() == limit && scores[i] < worstFirst.peek().score) {
-        continue; // cannot enter: no need to compare ids
-      }
-      Scored scored = new Scored(s.ids()[rows[i]], scores[i]);
-      if (worstFirst.size() < limit) {
-        worstFirst.add(scored);
-      } else if (BEST_FIRST.compare(scored, worstFirst.peek()) < 0) {
-        worstFirst.poll();
-        worstFirst.add(scored);
+    Best best = new Best(limit);
+    best.offer(s, rows, count, scores);
+    return best.sorted();
+  }
+
+  /** The best rows offered, at most {@code limit}; ties by id. */
+  private static final class Best {
+    private final PriorityQueue<Scored> worstFirst = new PriorityQueue<>(BEST_FIRST.reversed());
+    private final int limit;
+
+    Best(int limit) {
+      this.limit = limit;
+    }
+
+    /** Offers {@code rows[0..count)} of the snapshot with their {@code scores}. */
+    void offer(GraphCache.Snapshot s, int[] rows, int count, double[] scores) {
+      for (int i = 0; i < count; i++) {
+        if (worstFirst.size() == limit && scores[i] < worstFirst.peek().score) {
+          continue; // cannot enter: no need to compare ids
+        }
+        Scored scored = new Scored(s.ids()[rows[i]], scores[i]);
+        if (worstFirst.size() < limit) {
+          worstFirst.add(scored);
+        } else if (BEST_FIRST.compare(scored, worstFirst.peek()) < 0) {
+          worstFirst.poll();
+          worstFirst.add(scored);
+        }
       }
     }
-    List<Scored> out = new ArrayList<>(worstFirst);
-    out.sort(BEST_FIRST);
-    return out;
+
+    /** What was kept, best first. */
+    List<Scored> sorted() {
+      List<Scored> out = new ArrayList<>(worstFirst);
+      out.sort(BEST_FIRST);
+      return out;
+    }
+  }
+
+  /** Rows scored together against every vector of a {@link #similarRelationsEach}: 384 KiB. */
+  private static final int ROWS_PER_BLOCK = 256;
+
+  /**
+   * One pass over the scope's snapshot for all the vectors: the visible rows taken a block at a
+   * time, each block scored against every vector while it sits in the processor's cache (one search
+   * per vector would read the whole scope from memory each time). Scores and ties are {@link
+   * #similarRelations}'s.
+   */
+  @Override
+  public List<List<SearchIndex.Candidate>> similarRelationsEach(
+      String tenant, Scope scope, List<float[]> vectors, int k, TimeView view) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(view, "view");
+    if (k < 1) {
+      return vectors.stream().map(v -> List.<SearchIndex.Candidate>of()).toList();
+    }
+    GraphCache.Snapshot s = snapshot(tenant, scope, "r");
+    int[] visible = visibleRows(s, view);
+    List<Best> best = new ArrayList<>(vectors.size());
+    double[] norms = new double[vectors.size()];
+    for (int t = 0; t < vectors.size(); t++) {
+      best.add(new Best(k));
+      norms[t] = norm(vectors.get(t));
+    }
+    double[] scores = new double[ROWS_PER_BLOCK];
+    int[] block = new int[ROWS_PER_BLOCK];
+    for (int from = 0; from < visible.length; from += ROWS_PER_BLOCK) {
+      int count = Math.min(ROWS_PER_BLOCK, visible.length - from);
+      System.arraycopy(visible, from, block, 0, count);
+      for (int t = 0; t < vectors.size(); t++) {
+        similarities(s, block, count, vectors.get(t), norms[t], scores);
+        best.get(t).offer(s, block, count, scores);
+      }
+    }
+    return best.stream()
+        .map(b -> b.sorted().stream().map(x -> new SearchIndex.Candidate(x.id, x.score)).toList())
+        .toList();
   }
 
   /**
