@@ -108,13 +108,13 @@ final class AddPath {
         staged.add(stage(tenant, r, previous));
         lastSaid.put(r.scope().key(), lastSaid(r.messages()).or(() -> previous));
       }
-      embed(staged);
+      Map<String, float[]> embedded = embed(staged);
       GraphChanges graphChanges = GraphChanges.NONE;
       GraphWriter.Pending pending = new GraphWriter.Pending();
       if (engine.graphEnabled()) {
         GraphWriter writer = new GraphWriter(engine, engine.graph);
         for (Staged s : staged) {
-          GraphWriter.Written w = writer.write(tenant, graphInput(s), pending);
+          GraphWriter.Written w = writer.write(tenant, graphInput(s), pending, embedded);
           s.addedRelations.addAll(w.added());
           s.invalidatedRelations.addAll(w.invalidated());
         }
@@ -614,9 +614,9 @@ final class AddPath {
    * Embeds every new or changed text of the batch in one call and fills in the change set; with
    * context embeddings on, the same call embeds the context texts of such memories too, each
    * distinct one once ({@link ContextVectors}: a memory drawn from a long message takes the passage
-   * that holds it).
+   * that holds it). Returns each text embedded with its vector, for the graph's facts.
    */
-  private void embed(List<Staged> staged) {
+  private Map<String, float[]> embed(List<Staged> staged) {
     List<String> ids =
         new ArrayList<>(); // whose vector each text gives: memory texts first, then contexts
     List<String> texts = new ArrayList<>();
@@ -646,6 +646,10 @@ final class AddPath {
     }
     List<float[]> vectors =
         Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
+    Map<String, float[]> embedded = new HashMap<>();
+    for (int i = 0; i < texts.size(); i++) {
+      embedded.putIfAbsent(texts.get(i), vectors.get(i));
+    }
     Map<String, float[]> byId = new HashMap<>();
     for (int i = 0; i < memoryTexts; i++) {
       byId.put(ids.get(i), vectors.get(i));
@@ -671,5 +675,6 @@ final class AddPath {
         }
       }
     }
+    return embedded;
   }
 }

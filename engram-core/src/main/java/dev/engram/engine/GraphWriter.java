@@ -65,6 +65,16 @@ final class GraphWriter {
   }
 
   Written write(String tenant, GraphExtractor.Input input, Pending pending) {
+    return write(tenant, input, pending, Map.of());
+  }
+
+  /**
+   * Writes one add's graph changes into {@code pending}; a fact that is a text the add has just
+   * embedded (the offline extractor's facts are memory texts) takes that text's vector from {@code
+   * embedded} instead of being embedded again.
+   */
+  Written write(
+      String tenant, GraphExtractor.Input input, Pending pending, Map<String, float[]> embedded) {
     GraphExtractor extractor = engine.config.graphExtractor().orElseThrow();
     GraphExtractor.Extraction ex = extractor.extract(input);
     if (ex.relations().isEmpty() && ex.entities().isEmpty()) {
@@ -98,7 +108,8 @@ final class GraphWriter {
         Vectors.embedDocuments(
             engine.config.embedder(),
             wanted.stream().map(ExtractedRelation::fact).toList(),
-            "fact");
+            "fact",
+            embedded);
     List<Relation> fresh = new ArrayList<>();
     for (int i = 0; i < wanted.size(); i++) {
       ExtractedRelation r = wanted.get(i);

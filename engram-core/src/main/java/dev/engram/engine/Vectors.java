@@ -23,6 +23,28 @@ final class Vectors {
    *     or a bad vector (the message names {@code what})
    */
   static List<float[]> embedDocuments(Embedder embedder, List<String> texts, String what) {
+    return embedDocuments(embedder, texts, what, Map.of());
+  }
+
+  /**
+   * {@link #embedDocuments(Embedder, List, String)}, but a text {@code embedded} holds (embedded
+   * earlier by this embedder, checked and normalised) takes a copy of that vector instead of being
+   * embedded again; no call if every text is held.
+   */
+  static List<float[]> embedDocuments(
+      Embedder embedder, List<String> texts, String what, Map<String, float[]> embedded) {
+    if (!embedded.isEmpty()) {
+      List<String> unheld = texts.stream().filter(t -> !embedded.containsKey(t)).toList();
+      if (unheld.size() < texts.size()) {
+        java.util.Iterator<float[]> fresh = embedDocuments(embedder, unheld, what).iterator();
+        List<float[]> out = new ArrayList<>(texts.size());
+        for (String t : texts) {
+          float[] held = embedded.get(t);
+          out.add(held != null ? held.clone() : fresh.next());
+        }
+        return out;
+      }
+    }
     if (texts.isEmpty()) {
       return List.of();
     }

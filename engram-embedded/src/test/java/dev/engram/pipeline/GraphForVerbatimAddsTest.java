@@ -66,4 +66,40 @@ class GraphForVerbatimAddsTest {
           .contains("Caroline went to the LGBTQ support group in Boston");
     }
   }
+
+  /**
+   * The offline extractor's facts are memory texts: the add embeds each such text once, for the
+   * memory, and its relations take that vector (the search finds them by it).
+   */
+  @Test
+  void aFactThatIsTheMemoryTextIsNotEmbeddedAgain() {
+    Scope scope = Scope.user("u1");
+    java.util.List<String> embedded = new java.util.ArrayList<>();
+    dev.engram.spi.Embedder counting =
+        new dev.engram.spi.ForwardingEmbedder(new HashEmbedder()) {
+          @Override
+          public java.util.List<float[]> embedDocuments(java.util.List<String> texts) {
+            embedded.addAll(texts);
+            return super.embedDocuments(texts);
+          }
+        };
+    String text = "Caroline met Melanie and Jon at the Boston support group";
+    try (Memory memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.open(dir, 64))
+            .embedder(counting)
+            .graph(OfflineGraphExtractor.create())
+            .build()) {
+      memory.add(AddRequest.builder(scope).infer(false).message(Message.user(text)).build());
+      assertThat(embedded).filteredOn(text::equals).hasSize(1);
+      assertThat(embedded).contains("Caroline", "Melanie", "Jon", "Boston"); // the entity names
+      assertThat(memory.entityRelations(scope, "Boston", TimeView.CURRENT))
+          .extracting(GraphRelation::fact)
+          .isNotEmpty()
+          .containsOnly(text);
+      var found = memory.search(SearchRequest.builder(scope, text).threshold(0.0).build());
+      assertThat(found.relations()).extracting(GraphRelation::fact).contains(text);
+      assertThat(found.relations().get(0).score()).isEqualTo(found.hits().get(0).score());
+    }
+  }
 }
