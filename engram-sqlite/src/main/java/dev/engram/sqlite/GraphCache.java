@@ -44,7 +44,6 @@ final class GraphCache {
    * @param scope the query scope it was loaded for
    * @param ids row ids
    * @param vectors row vectors
-   * @param norms their L2 norms
    * @param squares the sums of their squares ({@link VectorMath#sumOfSquares})
    * @param validAt relations' valid_at (entries may be null), or null for entities
    * @param invalidAt relations' invalid_at (entries may be null), or null for entities
@@ -58,7 +57,6 @@ final class GraphCache {
       Scope scope,
       String[] ids,
       float[][] vectors,
-      double[] norms,
       double[] squares,
       Instant[] validAt,
       Instant[] invalidAt,

@@ -90,23 +90,42 @@ public final class SqliteGraphStore implements GraphStore {
   @Override
   public List<Entity> entities(String tenant, Collection<String> ids) {
     Objects.requireNonNull(tenant, "tenant");
+    return byIds(
+        "entities",
+        "SELECT " + GraphRows.ENTITY_COLUMNS + " FROM graph_entities e",
+        tenant,
+        ids,
+        GraphRows::entities);
+  }
+
+  /** Reads a list of rows of a result set. */
+  @FunctionalInterface
+  private interface Rows<T> {
+    List<T> read(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * The rows of the tenant with these ids, {@code select} (a select of one table, aliased, without
+   * a condition) asked for {@value #CHUNK} ids at a time.
+   */
+  private <T> List<T> byIds(
+      String what, String select, String tenant, Collection<String> ids, Rows<T> rows) {
     return db.read(
-        "read " + ids.size() + " entities of tenant '" + tenant + "'",
+        "read " + ids.size() + " " + what + " of tenant '" + tenant + "'",
         h -> {
-          List<Entity> out = new ArrayList<>();
+          List<T> out = new ArrayList<>(ids.size());
           for (List<String> chunk : chunks(ids)) {
             try (PreparedStatement ps =
                 h.connection()
                     .prepareStatement(
-                        "SELECT "
-                            + GraphRows.ENTITY_COLUMNS
-                            + " FROM graph_entities e WHERE tenant = ? AND id IN ("
+                        select
+                            + " WHERE tenant = ? AND id IN ("
                             + GraphRows.marks(chunk.size())
                             + ")")) {
               ps.setString(1, tenant);
               GraphRows.bindAll(ps, 2, chunk);
               try (ResultSet rs = ps.executeQuery()) {
-                out.addAll(GraphRows.entities(rs));
+                out.addAll(rows.read(rs));
               }
             }
           }
@@ -303,28 +322,12 @@ public final class SqliteGraphStore implements GraphStore {
       return out;
     }
     List<Relation> read =
-        db.read(
-            "read " + unread.size() + " relations of tenant '" + tenant + "'",
-            h -> {
-              List<Relation> rows = new ArrayList<>(unread.size());
-              for (List<String> chunk : chunks(unread)) {
-                try (PreparedStatement ps =
-                    h.connection()
-                        .prepareStatement(
-                            "SELECT "
-                                + GraphRows.RELATION_COLUMNS
-                                + " FROM graph_relations r WHERE r.tenant = ? AND r.id IN ("
-                                + GraphRows.marks(chunk.size())
-                                + ")")) {
-                  ps.setString(1, tenant);
-                  GraphRows.bindAll(ps, 2, chunk);
-                  try (ResultSet rs = ps.executeQuery()) {
-                    rows.addAll(GraphRows.relations(rs));
-                  }
-                }
-              }
-              return rows;
-            });
+        byIds(
+            "relations",
+            "SELECT " + GraphRows.RELATION_COLUMNS + " FROM graph_relations r",
+            tenant,
+            unread,
+            GraphRows::relations);
     cache.putRelations(tenant, version, read);
     read.forEach(r -> out.put(r.id(), r));
     return out;
@@ -507,10 +510,8 @@ public final class SqliteGraphStore implements GraphStore {
                   }
                 }
               }
-              double[] norms = new double[vectors.size()];
               double[] squares = new double[vectors.size()];
-              for (int i = 0; i < norms.length; i++) {
-                norms[i] = norm(vectors.get(i));
+              for (int i = 0; i < squares.length; i++) {
                 squares[i] = VectorMath.sumOfSquares(vectors.get(i));
               }
               Map<String, int[]> rowsByEntity = new HashMap<>();
@@ -522,7 +523,6 @@ public final class SqliteGraphStore implements GraphStore {
                   scope,
                   ids.toArray(String[]::new),
                   vectors.toArray(float[][]::new),
-                  norms,
                   squares,
                   relations ? valid.toArray(Instant[]::new) : null,
                   relations ? invalid.toArray(Instant[]::new) : null,
@@ -533,13 +533,14 @@ public final class SqliteGraphStore implements GraphStore {
   }
 
   /**
-   * The k rows of a snapshot (of relations: those the view shows) most similar by cosine, best
-   * first, ties by id.
+   * The k rows of a snapshot (of relations: those the view shows) most similar by cosine ({@link
+   * VectorMath#cosine(float[], float[])}, four rows at a time), best first, ties by id.
    */
   private static List<Scored> topK(GraphCache.Snapshot s, float[] query, int k, TimeView view) {
     int[] rows = visibleRows(s, view);
     double[] scores = new double[rows.length];
-    similarities(s, rows, rows.length, query, norm(query), scores);
+    VectorMath.cosines(
+        s.vectors(), s.squares(), rows, rows.length, query, VectorMath.sumOfSquares(query), scores);
     return best(s, rows, rows.length, scores, k);
   }
 
@@ -618,10 +619,10 @@ public final class SqliteGraphStore implements GraphStore {
     GraphCache.Snapshot s = snapshot(tenant, scope, "r");
     int[] visible = visibleRows(s, view);
     List<Best> best = new ArrayList<>(vectors.size());
-    double[] norms = new double[vectors.size()];
+    double[] squares = new double[vectors.size()];
     for (int t = 0; t < vectors.size(); t++) {
       best.add(new Best(k));
-      norms[t] = norm(vectors.get(t));
+      squares[t] = VectorMath.sumOfSquares(vectors.get(t));
     }
     double[] scores = new double[ROWS_PER_BLOCK];
     int[] block = new int[ROWS_PER_BLOCK];
@@ -629,74 +630,14 @@ public final class SqliteGraphStore implements GraphStore {
       int count = Math.min(ROWS_PER_BLOCK, visible.length - from);
       System.arraycopy(visible, from, block, 0, count);
       for (int t = 0; t < vectors.size(); t++) {
-        similarities(s, block, count, vectors.get(t), norms[t], scores);
+        VectorMath.cosines(
+            s.vectors(), s.squares(), block, count, vectors.get(t), squares[t], scores);
         best.get(t).offer(s, block, count, scores);
       }
     }
     return best.stream()
         .map(b -> b.sorted().stream().map(x -> new SearchIndex.Candidate(x.id, x.score)).toList())
         .toList();
-  }
-
-  /**
-   * The similarity scores of the snapshot's search ({@link #topK}) of {@code rows[0..count)} to
-   * {@code query} (whose norm is {@code queryNorm}), into {@code out}: float products added up in
-   * double precision, in order, divided by the two norms, four rows at a time as {@link
-   * VectorMath#cosines} does.
-   */
-  private static void similarities(
-      GraphCache.Snapshot s, int[] rows, int count, float[] query, double queryNorm, double[] out) {
-    float[][] vectors = s.vectors();
-    int i = 0;
-    for (; i + 4 <= count; i += 4) {
-      float[] a = vectors[rows[i]];
-      float[] b = vectors[rows[i + 1]];
-      float[] c = vectors[rows[i + 2]];
-      float[] d = vectors[rows[i + 3]];
-      if (a.length != query.length
-          || b.length != query.length
-          || c.length != query.length
-          || d.length != query.length) {
-        break; // not one length: one at a time below
-      }
-      double da = 0;
-      double db = 0;
-      double dc = 0;
-      double dd = 0;
-      for (int j = 0; j < query.length; j++) {
-        float y = query[j];
-        da += a[j] * y;
-        db += b[j] * y;
-        dc += c[j] * y;
-        dd += d[j] * y;
-      }
-      out[i] = similarity(da, queryNorm, s.norms()[rows[i]]);
-      out[i + 1] = similarity(db, queryNorm, s.norms()[rows[i + 1]]);
-      out[i + 2] = similarity(dc, queryNorm, s.norms()[rows[i + 2]]);
-      out[i + 3] = similarity(dd, queryNorm, s.norms()[rows[i + 3]]);
-    }
-    for (; i < count; i++) {
-      float[] v = vectors[rows[i]];
-      double dot = 0;
-      int n = Math.min(v.length, query.length);
-      for (int j = 0; j < n; j++) {
-        dot += v[j] * query[j];
-      }
-      out[i] = similarity(dot, queryNorm, s.norms()[rows[i]]);
-    }
-  }
-
-  private static double similarity(double dot, double queryNorm, double rowNorm) {
-    double d = queryNorm * rowNorm;
-    return d == 0 ? 0 : dot / d;
-  }
-
-  private static double norm(float[] v) {
-    double s = 0;
-    for (float x : v) {
-      s += x * x;
-    }
-    return Math.sqrt(s);
   }
 
   private static List<List<String>> chunks(Collection<String> values) {
