@@ -3,6 +3,7 @@ package dev.engram.engine;
 import dev.engram.EngramException;
 import dev.engram.spi.Embedder;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ final class Vectors {
     if (!embedded.isEmpty()) {
       List<String> unheld = texts.stream().filter(t -> !embedded.containsKey(t)).toList();
       if (unheld.size() < texts.size()) {
-        java.util.Iterator<float[]> fresh = embedDocuments(embedder, unheld, what).iterator();
+        Iterator<float[]> fresh = embedDocuments(embedder, unheld, what).iterator();
         List<float[]> out = new ArrayList<>(texts.size());
         for (String t : texts) {
           float[] held = embedded.get(t);

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * What graph searches read again and again, kept decoded: the vectors of recently searched scopes
@@ -86,7 +88,7 @@ final class GraphCache {
      * The ids of the relations that touch one of {@code entityIds} and {@code view} shows, sorted.
      */
     List<String> relationIds(Collection<String> entityIds, TimeView view) {
-      java.util.SortedSet<String> out = new java.util.TreeSet<>();
+      SortedSet<String> out = new TreeSet<>();
       rows(entityIds, view).stream().forEach(row -> out.add(ids[row]));
       return List.copyOf(out);
     }

@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,6 +26,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The graph memory in the SQLite record: tables {@code graph_entities} and {@code graph_relations}
@@ -273,7 +276,7 @@ public final class SqliteGraphStore implements GraphStore {
     return db.read(
         "find relations in " + scope + " of tenant '" + tenant + "'",
         h -> {
-          java.util.SortedSet<String> out = new java.util.TreeSet<>();
+          SortedSet<String> out = new TreeSet<>();
           for (List<String> chunk : chunks(entityIds)) {
             String in = GraphRows.marks(chunk.size());
             String filters = GraphRows.scopeMatch("r", scope) + GraphRows.viewMatch(view);
@@ -554,7 +557,7 @@ public final class SqliteGraphStore implements GraphStore {
         rows[count++] = r;
       }
     }
-    return count == rows.length ? rows : java.util.Arrays.copyOf(rows, count);
+    return count == rows.length ? rows : Arrays.copyOf(rows, count);
   }
 
   /** The {@code limit} best of {@code rows[0..count)} by {@code scores}, best first, ties by id. */
