@@ -614,7 +614,8 @@ final class AddPath {
    * Embeds every new or changed text of the batch in one call and fills in the change set; with
    * context embeddings on, the same call embeds the context texts of such memories too, each
    * distinct one once ({@link ContextVectors}: a memory drawn from a long message takes the passage
-   * that holds it). Returns each text embedded with its vector, for the graph's facts.
+   * that holds it). With the graph on, returns each text embedded with its vector, for the graph's
+   * facts; else nothing.
    */
   private Map<String, float[]> embed(List<Staged> staged) {
     List<String> ids =
@@ -647,8 +648,10 @@ final class AddPath {
     List<float[]> vectors =
         Vectors.embedDocuments(engine.config.embedder(), texts, "a memory text or context");
     Map<String, float[]> embedded = new HashMap<>();
-    for (int i = 0; i < texts.size(); i++) {
-      embedded.putIfAbsent(texts.get(i), vectors.get(i));
+    if (engine.graphEnabled()) {
+      for (int i = 0; i < texts.size(); i++) {
+        embedded.putIfAbsent(texts.get(i), vectors.get(i));
+      }
     }
     Map<String, float[]> byId = new HashMap<>();
     for (int i = 0; i < memoryTexts; i++) {

@@ -55,11 +55,22 @@ public record TimeView(Instant asOf, boolean includeInvalidated) {
    *     (see {@link #resolvedInstant()})
    */
   public boolean admits(Relation r) {
+    return admits(r.validAt(), r.invalidAt());
+  }
+
+  /**
+   * True if a relation valid from {@code validAt} until {@code invalidAt} (each null if unknown or
+   * open) is visible: what {@link #admits(Relation)} decides, for a store that keeps the two times
+   * apart from the relation.
+   *
+   * @throws IllegalStateException if the view excludes invalidated relations but was not resolved
+   *     (see {@link #resolvedInstant()})
+   */
+  public boolean admits(Instant validAt, Instant invalidAt) {
     if (includeInvalidated) {
       return true;
     }
     Instant t = resolvedInstant();
-    return (r.validAt() == null || !r.validAt().isAfter(t))
-        && (r.invalidAt() == null || r.invalidAt().isAfter(t));
+    return (validAt == null || !validAt.isAfter(t)) && (invalidAt == null || invalidAt.isAfter(t));
   }
 }

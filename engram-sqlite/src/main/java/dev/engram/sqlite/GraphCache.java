@@ -72,16 +72,11 @@ final class GraphCache {
     }
 
     /**
-     * True if the relation of {@code row} is visible at {@code at} (as {@link TimeView#admits});
-     * every row is when {@code at} is empty.
+     * True if {@code view} shows the row's relation ({@link TimeView#admits(Instant, Instant)}).
+     * Entities' snapshots keep no times and are only asked with views that show every row.
      */
-    boolean visible(int row, Optional<Instant> at) {
-      if (at.isEmpty()) {
-        return true;
-      }
-      Instant t = at.get();
-      return (validAt[row] == null || !validAt[row].isAfter(t))
-          && (invalidAt[row] == null || invalidAt[row].isAfter(t));
+    boolean visible(int row, TimeView view) {
+      return view.includeInvalidated() || view.admits(validAt[row], invalidAt[row]);
     }
 
     /**
@@ -95,21 +90,15 @@ final class GraphCache {
 
     /** The rows of the relations that touch one of {@code entityIds} and {@code view} shows. */
     BitSet rows(Collection<String> entityIds, TimeView view) {
-      Optional<Instant> at = instant(view);
       BitSet out = new BitSet(ids.length);
       for (String entity : entityIds) {
         for (int row : rowsByEntity.getOrDefault(entity, NO_ROWS)) {
-          if (visible(row, at)) {
+          if (visible(row, view)) {
             out.set(row);
           }
         }
       }
       return out;
-    }
-
-    /** The instant a view selects relations at, or empty if it shows every one. */
-    static Optional<Instant> instant(TimeView view) {
-      return view.includeInvalidated() ? Optional.empty() : Optional.of(view.resolvedInstant());
     }
   }
 

@@ -549,11 +549,10 @@ public final class SqliteGraphStore implements GraphStore {
 
   /** The rows of the snapshot the view shows, in row order. */
   private static int[] visibleRows(GraphCache.Snapshot s, TimeView view) {
-    Optional<Instant> at = GraphCache.Snapshot.instant(view);
     int[] rows = new int[s.ids().length];
     int count = 0;
     for (int r = 0; r < rows.length; r++) {
-      if (s.visible(r, at)) {
+      if (s.visible(r, view)) {
         rows[count++] = r;
       }
     }
