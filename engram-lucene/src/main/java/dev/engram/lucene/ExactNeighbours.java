@@ -29,7 +29,9 @@ import org.apache.lucene.util.Bits;
  * (every segment admits at most {@link ScopedKnnQuery#EXACT_LIMIT} documents with a vector): the
  * same similarity function on the same floats, the best {@code k} with ties to the lower document,
  * as Lucene's exact search and its merge of the segments' hits order them. Where a segment admits
- * more, that query walks the HNSW graph instead, and this answers nothing.
+ * more, that query walks the HNSW graph instead, and this answers nothing. One target is scored
+ * against several documents at a time, which Lucene's exact search, one document at a time, does
+ * not: {@link LuceneSearchIndex#dense} asks here first.
  */
 final class ExactNeighbours {
   private ExactNeighbours() {}
@@ -71,7 +73,11 @@ final class ExactNeighbours {
       best[t] = new HitQueue(k, true);
     }
     for (int l = 0; l < leaves.size(); l++) {
-      score(leaves.get(l), docsOfLeaf.get(l), field, scoring, best);
+      if (targets.size() == 1) {
+        scoreBlocks(leaves.get(l), docsOfLeaf.get(l), field, scoring, best[0]);
+      } else {
+        score(leaves.get(l), docsOfLeaf.get(l), field, scoring, best);
+      }
     }
     ScoreDoc[][] out = new ScoreDoc[best.length][];
     for (int t = 0; t < best.length; t++) {
@@ -154,13 +160,69 @@ final class ExactNeighbours {
       scoring.scores(values.vectorValue(), scores);
       int global = leaf.docBase + doc;
       for (int t = 0; t < best.length; t++) {
-        ScoreDoc worst = best[t].top();
-        if (scores[t] > worst.score) {
-          worst.score = scores[t];
-          worst.doc = global;
-          best[t].updateTop();
-        }
+        offer(best[t], scores[t], global);
       }
+    }
+  }
+
+  /**
+   * Scores the leaf's admitted documents against the one target of {@code scoring}, {@link
+   * TargetScores#BLOCK} documents at a time ({@link TargetScores#scoresOfOne}), and offers them to
+   * {@code best} in document order, as {@link #score} does.
+   */
+  private static void scoreBlocks(
+      LeafReaderContext leaf, int[] docs, String field, TargetScores scoring, HitQueue best)
+      throws IOException {
+    if (docs.length == 0) {
+      return;
+    }
+    FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+    if (values == null) {
+      return;
+    }
+    float[][] block = new float[TargetScores.BLOCK][values.dimension()];
+    int[] blockDocs = new int[TargetScores.BLOCK];
+    float[] scores = new float[TargetScores.BLOCK];
+    int n = 0;
+    for (int doc : docs) {
+      int at = values.docID() >= doc ? values.docID() : values.advance(doc);
+      if (at != doc) {
+        continue;
+      }
+      // the values' buffer is overwritten by the next document's vector: the block keeps a copy
+      System.arraycopy(values.vectorValue(), 0, block[n], 0, block[n].length);
+      blockDocs[n++] = leaf.docBase + doc;
+      if (n == TargetScores.BLOCK) {
+        offerBlock(scoring, block, blockDocs, n, scores, best);
+        n = 0;
+      }
+    }
+    offerBlock(scoring, block, blockDocs, n, scores, best);
+  }
+
+  private static void offerBlock(
+      TargetScores scoring,
+      float[][] block,
+      int[] blockDocs,
+      int count,
+      float[] scores,
+      HitQueue best) {
+    scoring.scoresOfOne(block, count, scores);
+    for (int j = 0; j < count; j++) {
+      offer(best, scores[j], blockDocs[j]);
+    }
+  }
+
+  /**
+   * Puts the document in the place of the queue's worst kept hit if it scores strictly above it (on
+   * a tie the earlier document stays).
+   */
+  private static void offer(HitQueue best, float score, int doc) {
+    ScoreDoc worst = best.top();
+    if (score > worst.score) {
+      worst.score = score;
+      worst.doc = doc;
+      best.updateTop();
     }
   }
 }

@@ -350,15 +350,34 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   /**
    * The {@code k} nearest vectors of {@code field} among the documents {@code query} admits, scored
-   * by cosine.
+   * by cosine: where every segment scores them exactly, from {@link ExactNeighbours}, which scores
+   * several documents at a time, else from {@link ScopedKnnQuery}; the same list either way.
    */
   private List<Candidate> nearest(String field, IndexQuery query, float[] vector, int k) {
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(vector, "vector");
     checkDimension("the query vector has", vector.length);
     checkK(k);
-    Query knn = new ScopedKnnQuery(field, vector, k, restriction(query));
-    return search(knn, k, LuceneSearchIndex::cosineOfScore);
+    Query restriction = restriction(query);
+    Optional<List<Candidate>> exact =
+        withFreshSearcher(
+            "could not search",
+            searcher -> {
+              Optional<ScoreDoc[][]> hits =
+                  ExactNeighbours.search(searcher, restriction, field, List.of(vector), k);
+              if (hits.isEmpty()) {
+                return Optional.empty();
+              }
+              return Optional.of(
+                  candidates(
+                      searcher.getIndexReader(), hits.get()[0], LuceneSearchIndex::cosineOfScore));
+            });
+    return exact.orElseGet(
+        () ->
+            search(
+                new ScopedKnnQuery(field, vector, k, restriction),
+                k,
+                LuceneSearchIndex::cosineOfScore));
   }
 
   /**

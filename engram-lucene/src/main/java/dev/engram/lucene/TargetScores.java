@@ -18,8 +18,10 @@ import org.apache.lucene.util.Constants;
  * product (four running sums over the dimensions in steps of four, then the rest one by one, fused
  * multiply-adds where Lucene uses them), so the floats are the same. Where Lucene computes them
  * otherwise (a vectorised implementation on a newer JDK, another similarity), a first check per
- * dimension finds the difference and each score is Lucene's own call. Holds its running sums: one
- * instance per pass, on one thread.
+ * dimension finds the difference and each score is Lucene's own call. With one target, documents
+ * are scored four at a time instead ({@link #scoresOfOne}): one dot product's additions wait on
+ * each other, four side by side do not. Holds its running sums: one instance per pass, on one
+ * thread.
  */
 final class TargetScores {
   /** Below this width Lucene's dot product keeps a single running sum. */
@@ -31,11 +33,17 @@ final class TargetScores {
    */
   private static final int CHECKS = 64;
 
+  /** How many documents {@link #scoresOfOne} scores side by side. */
+  static final int BLOCK = 4;
+
   private static final Map<Integer, Boolean> AGREES = new ConcurrentHashMap<>();
 
   private final VectorSimilarityFunction similarity;
   private final List<float[]> targets;
   private final int dimension;
+
+  /** Whether the dot products are summed here, as Lucene sums them, rather than asked of it. */
+  private final boolean summedHere;
 
   /**
    * {@code byDimension[i][t]} is target {@code t}'s value at dimension {@code i}; empty where each
@@ -54,9 +62,11 @@ final class TargetScores {
     this.similarity = similarity;
     this.targets = targets;
     this.dimension = targets.get(0).length;
+    this.summedHere = batched;
     int n = targets.size();
-    this.byDimension = batched ? new float[dimension][n] : new float[0][];
-    if (batched) {
+    boolean transposed = batched && n > 1; // one target is scored against documents in blocks
+    this.byDimension = transposed ? new float[dimension][n] : new float[0][];
+    if (transposed) {
       for (int t = 0; t < n; t++) {
         float[] target = targets.get(t);
         for (int i = 0; i < dimension; i++) {
@@ -64,7 +74,7 @@ final class TargetScores {
         }
       }
     }
-    int width = batched ? n : 0;
+    int width = transposed ? n : 0;
     sum1 = new float[width];
     sum2 = new float[width];
     sum3 = new float[width];
@@ -87,6 +97,107 @@ final class TargetScores {
         similarity == VectorSimilarityFunction.DOT_PRODUCT
             && AGREES.computeIfAbsent(dimension, TargetScores::agrees);
     return new TargetScores(similarity, targets, batched);
+  }
+
+  /**
+   * With one target: {@code out[j]} = {@code similarity.compare(target, documents[j])} for every
+   * {@code j < count}, to the bit, four documents at a time where the sums are {@link #summedHere}.
+   */
+  void scoresOfOne(float[][] documents, int count, float[] out) {
+    if (targets.size() != 1) {
+      throw new IllegalStateException("scoresOfOne needs one target, not " + targets.size());
+    }
+    float[] target = targets.get(0);
+    int j = 0;
+    if (summedHere) {
+      for (; j + BLOCK <= count; j += BLOCK) {
+        dotProductsOfFour(target, documents, j, out);
+        for (int d = j; d < j + BLOCK; d++) {
+          out[d] = Math.max((1 + out[d]) / 2, 0); // Lucene's DOT_PRODUCT score
+        }
+      }
+    }
+    for (; j < count; j++) {
+      out[j] = similarity.compare(target, documents[j]);
+    }
+  }
+
+  /**
+   * The dot products of {@code q} with {@code documents[from]} to {@code documents[from + 3]} into
+   * {@code out[from]} to {@code out[from + 3]}, each summed as Lucene sums it: four running sums in
+   * steps of four above {@link #UNROLLED_ABOVE} dimensions, then the rest one by one.
+   */
+  private static void dotProductsOfFour(float[] q, float[][] documents, int from, float[] out) {
+    float[] a = documents[from];
+    float[] b = documents[from + 1];
+    float[] c = documents[from + 2];
+    float[] d = documents[from + 3];
+    int dimension = q.length;
+    float dotA = 0f;
+    float dotB = 0f;
+    float dotC = 0f;
+    float dotD = 0f;
+    int i = 0;
+    if (dimension > UNROLLED_ABOVE) {
+      float a1 = 0f;
+      float a2 = 0f;
+      float a3 = 0f;
+      float a4 = 0f;
+      float b1 = 0f;
+      float b2 = 0f;
+      float b3 = 0f;
+      float b4 = 0f;
+      float c1 = 0f;
+      float c2 = 0f;
+      float c3 = 0f;
+      float c4 = 0f;
+      float d1 = 0f;
+      float d2 = 0f;
+      float d3 = 0f;
+      float d4 = 0f;
+      int upper = dimension & ~3;
+      for (; i < upper; i += 4) {
+        float q1 = q[i];
+        float q2 = q[i + 1];
+        float q3 = q[i + 2];
+        float q4 = q[i + 3];
+        a1 = fma(q1, a[i], a1);
+        a2 = fma(q2, a[i + 1], a2);
+        a3 = fma(q3, a[i + 2], a3);
+        a4 = fma(q4, a[i + 3], a4);
+        b1 = fma(q1, b[i], b1);
+        b2 = fma(q2, b[i + 1], b2);
+        b3 = fma(q3, b[i + 2], b3);
+        b4 = fma(q4, b[i + 3], b4);
+        c1 = fma(q1, c[i], c1);
+        c2 = fma(q2, c[i + 1], c2);
+        c3 = fma(q3, c[i + 2], c3);
+        c4 = fma(q4, c[i + 3], c4);
+        d1 = fma(q1, d[i], d1);
+        d2 = fma(q2, d[i + 1], d2);
+        d3 = fma(q3, d[i + 2], d3);
+        d4 = fma(q4, d[i + 3], d4);
+      }
+      dotA += a1 + a2 + a3 + a4;
+      dotB += b1 + b2 + b3 + b4;
+      dotC += c1 + c2 + c3 + c4;
+      dotD += d1 + d2 + d3 + d4;
+    }
+    for (; i < dimension; i++) {
+      dotA = fma(q[i], a[i], dotA);
+      dotB = fma(q[i], b[i], dotB);
+      dotC = fma(q[i], c[i], dotC);
+      dotD = fma(q[i], d[i], dotD);
+    }
+    out[from] = dotA;
+    out[from + 1] = dotB;
+    out[from + 2] = dotC;
+    out[from + 3] = dotD;
+  }
+
+  /** {@code a * b + c}, fused where Lucene fuses it. */
+  private static float fma(float a, float b, float c) {
+    return Constants.HAS_FAST_SCALAR_FMA ? Math.fma(a, b, c) : a * b + c;
   }
 
   /** {@code out[t]} = {@code similarity.compare(targets[t], vector)} for every target. */
@@ -152,12 +263,24 @@ final class TargetScores {
     }
     TargetScores batched = batched(targets);
     float[] out = new float[CHECKS];
-    for (int round = 0; round < 4; round++) {
+    float[][] vectors = new float[BLOCK][];
+    for (int round = 0; round < BLOCK; round++) {
       float[] vector = randomVector(random, dimension);
+      vectors[round] = vector;
       batched.scores(vector, out);
       for (int t = 0; t < CHECKS; t++) {
         float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(targets.get(t), vector);
         if (Float.floatToRawIntBits(lucene) != Float.floatToRawIntBits(out[t])) {
+          return false;
+        }
+      }
+    }
+    float[] ofOne = new float[BLOCK];
+    for (float[] target : targets) { // and each target against the four vectors side by side
+      batched(List.of(target)).scoresOfOne(vectors, BLOCK, ofOne);
+      for (int j = 0; j < BLOCK; j++) {
+        float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(target, vectors[j]);
+        if (Float.floatToRawIntBits(lucene) != Float.floatToRawIntBits(ofOne[j])) {
           return false;
         }
       }

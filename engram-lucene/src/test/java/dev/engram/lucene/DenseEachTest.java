@@ -10,6 +10,7 @@ import dev.engram.spi.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,11 +47,15 @@ class DenseEachTest {
 
   /** A random unit vector; every fifth one repeats an earlier one, so that scores tie exactly. */
   private static float[] vector(Random random, List<float[]> earlier) {
+    return vector(random, earlier, DIM);
+  }
+
+  private static float[] vector(Random random, List<float[]> earlier, int dimension) {
     if (!earlier.isEmpty() && random.nextInt(5) == 0) {
       return earlier.get(random.nextInt(earlier.size())).clone();
     }
-    float[] v = new float[DIM];
-    for (int d = 0; d < DIM; d++) {
+    float[] v = new float[dimension];
+    for (int d = 0; d < dimension; d++) {
       v[d] = (float) random.nextGaussian();
     }
     return Docs.unit(v);
@@ -129,8 +134,18 @@ class DenseEachTest {
     }
   }
 
+  /**
+   * Below and above the width where Lucene's dot product unrolls its sums, many targets at once and
+   * each alone (scored four documents at a time).
+   */
   @Test
   void exactNeighboursEqualTheScopedQueryOverSegmentsDeletionsAndTies() throws IOException {
+    for (int dimension : new int[] {DIM, 384}) {
+      exactNeighboursEqualTheScopedQuery(dimension);
+    }
+  }
+
+  private static void exactNeighboursEqualTheScopedQuery(int dimension) throws IOException {
     Random random = new Random(3);
     List<float[]> vectors = new ArrayList<>();
     try (Directory directory = new ByteBuffersDirectory()) {
@@ -143,7 +158,7 @@ class DenseEachTest {
           if (n % 9 != 0) { // 25 distinct vectors: every score ties, at the k-th place too
             float[] v =
                 vectors.size() < 25
-                    ? vector(random, List.of())
+                    ? vector(random, List.of(), dimension)
                     : vectors.get(random.nextInt(25)).clone();
             vectors.add(v);
             doc.add(new KnnFloatVectorField("v", v, VectorSimilarityFunction.DOT_PRODUCT));
@@ -164,7 +179,9 @@ class DenseEachTest {
         List<float[]> targets = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
           targets.add(
-              i % 2 == 0 ? vectors.get(random.nextInt(vectors.size())) : vector(random, List.of()));
+              i % 2 == 0
+                  ? vectors.get(random.nextInt(vectors.size()))
+                  : vector(random, List.of(), dimension));
         }
         assertThat(ExactNeighbours.search(searcher, alice, "v", List.of(), 40))
             .hasValueSatisfying(none -> assertThat(none).isEmpty());
@@ -173,15 +190,51 @@ class DenseEachTest {
         for (int i = 0; i < targets.size(); i++) {
           ScoreDoc[] alone =
               searcher.search(new ScopedKnnQuery("v", targets.get(i), 40, alice), 40).scoreDocs;
-          assertThat(together.get()[i]).hasSameSizeAs(alone);
-          for (int j = 0; j < alone.length; j++) {
-            assertThat(together.get()[i][j].doc)
-                .as("target %d hit %d", i, j)
-                .isEqualTo(alone[j].doc);
-            assertThat(together.get()[i][j].score)
-                .as("target %d hit %d", i, j)
-                .isEqualTo(alone[j].score);
+          Optional<ScoreDoc[][]> one =
+              ExactNeighbours.search(searcher, alice, "v", List.of(targets.get(i)), 40);
+          assertThat(one).isPresent();
+          for (ScoreDoc[] exact : List.of(together.get()[i], one.get()[0])) {
+            assertThat(exact).hasSameSizeAs(alone);
+            for (int j = 0; j < alone.length; j++) {
+              assertThat(exact[j].doc)
+                  .as("width %d target %d hit %d", dimension, i, j)
+                  .isEqualTo(alone[j].doc);
+              assertThat(exact[j].score)
+                  .as("width %d target %d hit %d", dimension, i, j)
+                  .isEqualTo(alone[j].score);
+            }
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * Where every document ties, the first ones in document order are kept, whatever place the cut
+   * falls on in a block of four.
+   */
+  @Test
+  void exactNeighboursKeepTheFirstDocumentsOfATie() throws IOException {
+    float[] same = vector(new Random(13), List.of(), 384);
+    try (Directory directory = new ByteBuffersDirectory()) {
+      try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
+        for (int n = 0; n < 101; n++) {
+          Document doc = new Document();
+          doc.add(new StringField("user", n % 10 == 3 ? "bob" : "alice", Field.Store.NO));
+          doc.add(new KnnFloatVectorField("v", same, VectorSimilarityFunction.DOT_PRODUCT));
+          writer.addDocument(doc);
+        }
+      }
+      try (DirectoryReader reader = DirectoryReader.open(directory)) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        Query alice = new TermQuery(new Term("user", "alice"));
+        for (int k : new int[] {1, 2, 5, 42, 43, 90, 91}) {
+          ScoreDoc[] alone = searcher.search(new ScopedKnnQuery("v", same, k, alice), k).scoreDocs;
+          ScoreDoc[] exact =
+              ExactNeighbours.search(searcher, alice, "v", List.of(same), k).get()[0];
+          assertThat(Arrays.stream(exact).mapToInt(d -> d.doc).toArray())
+              .as("k %d", k)
+              .containsExactly(Arrays.stream(alone).mapToInt(d -> d.doc).toArray());
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.engram.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -105,5 +106,44 @@ class TargetScoresTest {
         }
       }
     }
+  }
+
+  @Test
+  void oneTargetScoresDocumentsFourAtATimeAsLuceneDoes() {
+    Random random = new Random(3);
+    for (int width : WIDTHS) {
+      float[] target = vectors(random, 1, width).get(0);
+      List<float[]> docs = vectors(random, 11, width);
+      for (int count = 0; count <= docs.size(); count++) { // whole blocks of four and a rest
+        float[][] block = docs.subList(0, count).toArray(new float[0][]);
+        for (VectorSimilarityFunction similarity :
+            List.of(VectorSimilarityFunction.DOT_PRODUCT, VectorSimilarityFunction.COSINE)) {
+          float[] out = new float[count];
+          TargetScores.of(similarity, List.of(target)).scoresOfOne(block, count, out);
+          for (int j = 0; j < count; j++) {
+            assertThat(Float.floatToRawIntBits(out[j]))
+                .as("%s, width %d, %d documents, document %d", similarity, width, count, j)
+                .isEqualTo(Float.floatToRawIntBits(similarity.compare(target, block[j])));
+          }
+        }
+        float[] summed = new float[count]; // summed here whether or not they agree with Lucene
+        TargetScores.batched(List.of(target)).scoresOfOne(block, count, summed);
+        for (int j = 0; j < count; j++) {
+          float expected = Math.max((1 + scalarDotProduct(target, block[j])) / 2, 0);
+          assertThat(Float.floatToRawIntBits(summed[j]))
+              .as("width %d, %d documents, document %d", width, count, j)
+              .isEqualTo(Float.floatToRawIntBits(expected));
+        }
+      }
+    }
+  }
+
+  @Test
+  void documentsAreScoredInBlocksAgainstOneTargetOnly() {
+    List<float[]> two = vectors(new Random(4), 2, 8);
+    TargetScores scores = TargetScores.of(VectorSimilarityFunction.DOT_PRODUCT, two);
+    assertThatThrownBy(() -> scores.scoresOfOne(new float[][] {two.get(0)}, 1, new float[1]))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("one target");
   }
 }

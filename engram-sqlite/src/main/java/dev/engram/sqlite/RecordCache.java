@@ -18,7 +18,7 @@ import java.util.Map;
  * <p>Every write of a tenant's memories, once it has ended (committed or not), bumps the tenant's
  * version and drops the memories it wrote (all of the tenant's for a reset or a restore), and what
  * was read under an older version is not kept: a reader racing a writer never caches stale rows,
- * and once a write has returned no reader is served what it replaced. Like {@link VectorCache}, it
+ * and once a write has returned no reader is served what it replaced. Like {@link GraphCache}, it
  * relies on the store being the only writer of its file, as {@code EmbeddedStorage}'s lock makes
  * it. Thread-safe.
  */
