@@ -327,25 +327,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     if (vectors.size() < 2) {
       return SearchIndex.super.denseEach(query, field, vectors, k);
     }
-    String name = vectorField(field);
-    Query restriction = restriction(query);
-    Optional<List<List<Candidate>>> together =
-        withFreshSearcher(
-            "could not search",
-            searcher -> {
-              Optional<ScoreDoc[][]> hits =
-                  ExactNeighbours.search(searcher, restriction, name, vectors, k);
-              if (hits.isEmpty()) {
-                return Optional.empty();
-              }
-              List<List<Candidate>> out = new ArrayList<>(vectors.size());
-              for (ScoreDoc[] each : hits.get()) {
-                out.add(
-                    candidates(searcher.getIndexReader(), each, LuceneSearchIndex::cosineOfScore));
-              }
-              return Optional.of(List.copyOf(out));
-            });
-    return together.orElseGet(() -> SearchIndex.super.denseEach(query, field, vectors, k));
+    return exactNeighbours(vectorField(field), restriction(query), vectors, k)
+        .orElseGet(() -> SearchIndex.super.denseEach(query, field, vectors, k));
   }
 
   /**
@@ -359,25 +342,37 @@ public final class LuceneSearchIndex implements SearchIndex {
     checkDimension("the query vector has", vector.length);
     checkK(k);
     Query restriction = restriction(query);
-    Optional<List<Candidate>> exact =
-        withFreshSearcher(
-            "could not search",
-            searcher -> {
-              Optional<ScoreDoc[][]> hits =
-                  ExactNeighbours.search(searcher, restriction, field, List.of(vector), k);
-              if (hits.isEmpty()) {
-                return Optional.empty();
-              }
-              return Optional.of(
-                  candidates(
-                      searcher.getIndexReader(), hits.get()[0], LuceneSearchIndex::cosineOfScore));
-            });
-    return exact.orElseGet(
-        () ->
-            search(
-                new ScopedKnnQuery(field, vector, k, restriction),
-                k,
-                LuceneSearchIndex::cosineOfScore));
+    return exactNeighbours(field, restriction, List.of(vector), k)
+        .map(lists -> lists.get(0))
+        .orElseGet(
+            () ->
+                search(
+                    new ScopedKnnQuery(field, vector, k, restriction),
+                    k,
+                    LuceneSearchIndex::cosineOfScore));
+  }
+
+  /**
+   * Each of {@code vectors}' {@code k} nearest vectors of {@code field} among the documents {@code
+   * restriction} admits, scored by cosine, from {@link ExactNeighbours}; empty where a segment
+   * admits more than it scores exactly.
+   */
+  private Optional<List<List<Candidate>>> exactNeighbours(
+      String field, Query restriction, List<float[]> vectors, int k) {
+    return withFreshSearcher(
+        "could not search",
+        searcher -> {
+          Optional<ScoreDoc[][]> hits =
+              ExactNeighbours.search(searcher, restriction, field, vectors, k);
+          if (hits.isEmpty()) {
+            return Optional.empty();
+          }
+          List<List<Candidate>> out = new ArrayList<>(vectors.size());
+          for (ScoreDoc[] each : hits.get()) {
+            out.add(candidates(searcher.getIndexReader(), each, LuceneSearchIndex::cosineOfScore));
+          }
+          return Optional.of(List.copyOf(out));
+        });
   }
 
   /**
