@@ -29,9 +29,9 @@ import org.apache.lucene.util.Bits;
  * (every segment admits at most {@link ScopedKnnQuery#EXACT_LIMIT} documents with a vector): the
  * same similarity function on the same floats, the best {@code k} with ties to the lower document,
  * as Lucene's exact search and its merge of the segments' hits order them. Where a segment admits
- * more, that query walks the HNSW graph instead, and this answers nothing. One target is scored
- * against several documents at a time, which Lucene's exact search, one document at a time, does
- * not: {@link LuceneSearchIndex#dense} asks here first.
+ * more, that query walks the HNSW graph instead, and this answers nothing. Documents are scored
+ * four at a time ({@link TargetScores}), where Lucene's exact search scores one at a time, so even
+ * for one target {@link LuceneSearchIndex#dense} asks here first.
  */
 final class ExactNeighbours {
   private ExactNeighbours() {}
@@ -73,11 +73,7 @@ final class ExactNeighbours {
       best[t] = new HitQueue(k, true);
     }
     for (int l = 0; l < leaves.size(); l++) {
-      if (targets.size() == 1) {
-        scoreBlocks(leaves.get(l), docsOfLeaf.get(l), field, scoring, best[0]);
-      } else {
-        score(leaves.get(l), docsOfLeaf.get(l), field, scoring, best);
-      }
+      score(leaves.get(l), docsOfLeaf.get(l), field, scoring, best);
     }
     ScoreDoc[][] out = new ScoreDoc[best.length][];
     for (int t = 0; t < best.length; t++) {
@@ -137,9 +133,10 @@ final class ExactNeighbours {
   }
 
   /**
-   * Scores the leaf's admitted documents against every target, in document order: a document takes
-   * the place of a target's worst kept hit when it scores strictly above it (on a tie the earlier
-   * document stays), as Lucene's exact search keeps them in the same queue.
+   * Scores the leaf's admitted documents against every target, {@link TargetScores#BLOCK} documents
+   * at a time, and offers them to each target's queue in document order: a document takes the place
+   * of a target's worst kept hit when it scores strictly above it (on a tie the earlier document
+   * stays), as Lucene's exact search keeps them in the same queue.
    */
   private static void score(
       LeafReaderContext leaf, int[] docs, String field, TargetScores scoring, HitQueue[] best)
@@ -151,38 +148,9 @@ final class ExactNeighbours {
     if (values == null) {
       return;
     }
-    float[] scores = new float[best.length];
-    for (int doc : docs) {
-      int at = values.docID() >= doc ? values.docID() : values.advance(doc);
-      if (at != doc) {
-        continue;
-      }
-      scoring.scores(values.vectorValue(), scores);
-      int global = leaf.docBase + doc;
-      for (int t = 0; t < best.length; t++) {
-        offer(best[t], scores[t], global);
-      }
-    }
-  }
-
-  /**
-   * Scores the leaf's admitted documents against the one target of {@code scoring}, {@link
-   * TargetScores#BLOCK} documents at a time ({@link TargetScores#scoresOfOne}), and offers them to
-   * {@code best} in document order, as {@link #score} does.
-   */
-  private static void scoreBlocks(
-      LeafReaderContext leaf, int[] docs, String field, TargetScores scoring, HitQueue best)
-      throws IOException {
-    if (docs.length == 0) {
-      return;
-    }
-    FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
-    if (values == null) {
-      return;
-    }
     float[][] block = new float[TargetScores.BLOCK][values.dimension()];
     int[] blockDocs = new int[TargetScores.BLOCK];
-    float[] scores = new float[TargetScores.BLOCK];
+    float[][] scores = new float[TargetScores.BLOCK][best.length];
     int n = 0;
     for (int doc : docs) {
       int at = values.docID() >= doc ? values.docID() : values.advance(doc);
@@ -205,11 +173,13 @@ final class ExactNeighbours {
       float[][] block,
       int[] blockDocs,
       int count,
-      float[] scores,
-      HitQueue best) {
-    scoring.scoresOfOne(block, count, scores);
+      float[][] scores,
+      HitQueue[] best) {
+    scoring.scores(block, count, scores);
     for (int j = 0; j < count; j++) {
-      offer(best, scores[j], blockDocs[j]);
+      for (int t = 0; t < best.length; t++) {
+        offer(best[t], scores[j][t], blockDocs[j]);
+      }
     }
   }
 

@@ -18,10 +18,10 @@ import org.apache.lucene.util.Constants;
  * product (four running sums over the dimensions in steps of four, then the rest one by one, fused
  * multiply-adds where Lucene uses them), so the floats are the same. Where Lucene computes them
  * otherwise (a vectorised implementation on a newer JDK, another similarity), a first check per
- * dimension finds the difference and each score is Lucene's own call. With one target, documents
- * are scored four at a time instead ({@link #scoresOfOne}): one dot product's additions wait on
- * each other, four side by side do not. Holds its running sums: one instance per pass, on one
- * thread.
+ * dimension finds the difference and each score is Lucene's own call. Documents are scored four at
+ * a time ({@link #scores(float[][], int, float[][])}): many targets' columns are then read once for
+ * four documents, and one target's dot products, whose additions wait on each other, run four side
+ * by side. Holds its running sums: one instance per pass, on one thread.
  */
 final class TargetScores {
   /** Below this width Lucene's dot product keeps a single running sum. */
@@ -33,7 +33,7 @@ final class TargetScores {
    */
   private static final int CHECKS = 64;
 
-  /** How many documents {@link #scoresOfOne} scores side by side. */
+  /** How many documents {@link #scores(float[][], int, float[][])} scores side by side. */
   static final int BLOCK = 4;
 
   private static final Map<Integer, Boolean> AGREES = new ConcurrentHashMap<>();
@@ -46,16 +46,17 @@ final class TargetScores {
   private final boolean summedHere;
 
   /**
-   * {@code byDimension[i][t]} is target {@code t}'s value at dimension {@code i}; empty where each
-   * score is Lucene's own call.
+   * {@code byDimension[i][t]} is target {@code t}'s value at dimension {@code i}, where many
+   * targets' sums are taken here; else empty.
    */
   private final float[][] byDimension;
 
-  private final float[] sum1;
-  private final float[] sum2;
-  private final float[] sum3;
-  private final float[] sum4;
-  private final float[] dots;
+  /**
+   * Running sums of many targets: {@code sums[4 * j + r][t]} is target {@code t}'s running sum
+   * {@code r} (of the dimensions {@code r}, {@code r + 4}, ...) with the block's document {@code
+   * j}.
+   */
+  private final float[][] sums;
 
   private TargetScores(
       VectorSimilarityFunction similarity, List<float[]> targets, boolean batched) {
@@ -64,7 +65,7 @@ final class TargetScores {
     this.dimension = targets.get(0).length;
     this.summedHere = batched;
     int n = targets.size();
-    boolean transposed = batched && n > 1; // one target is scored against documents in blocks
+    boolean transposed = batched && n > 1; // one target's sums are kept in registers instead
     this.byDimension = transposed ? new float[dimension][n] : new float[0][];
     if (transposed) {
       for (int t = 0; t < n; t++) {
@@ -74,12 +75,7 @@ final class TargetScores {
         }
       }
     }
-    int width = transposed ? n : 0;
-    sum1 = new float[width];
-    sum2 = new float[width];
-    sum3 = new float[width];
-    sum4 = new float[width];
-    dots = new float[width];
+    this.sums = transposed ? new float[4 * BLOCK][n] : new float[0][];
   }
 
   /**
@@ -100,38 +96,58 @@ final class TargetScores {
   }
 
   /**
-   * With one target: {@code out[j]} = {@code similarity.compare(target, documents[j])} for every
-   * {@code j < count}, to the bit, four documents at a time where the sums are {@link #summedHere}.
+   * {@code out[j][t]} = {@code similarity.compare(targets[t], documents[j])} for every target and
+   * every {@code j < count}, at most {@link #BLOCK}: a whole block is summed here, four documents
+   * side by side where the sums are {@link #summedHere}; a shorter one a document at a time.
    */
-  void scoresOfOne(float[][] documents, int count, float[] out) {
-    if (targets.size() != 1) {
-      throw new IllegalStateException("scoresOfOne needs one target, not " + targets.size());
+  void scores(float[][] documents, int count, float[][] out) {
+    if (count > BLOCK) {
+      throw new IllegalArgumentException("at most " + BLOCK + " documents, not " + count);
     }
-    float[] target = targets.get(0);
-    int j = 0;
-    if (summedHere) {
-      for (; j + BLOCK <= count; j += BLOCK) {
-        dotProductsOfFour(target, documents, j, out);
-        for (int d = j; d < j + BLOCK; d++) {
-          out[d] = Math.max((1 + out[d]) / 2, 0); // Lucene's DOT_PRODUCT score
-        }
+    if (!summedHere || count < BLOCK) {
+      for (int j = 0; j < count; j++) {
+        scores(documents[j], out[j]);
+      }
+      return;
+    }
+    if (targets.size() == 1) {
+      oneTargetDotProducts(targets.get(0), documents, out);
+    } else {
+      manyTargetDotProducts(documents, out);
+    }
+    for (int j = 0; j < BLOCK; j++) {
+      for (int t = 0; t < targets.size(); t++) {
+        out[j][t] = Math.max((1 + out[j][t]) / 2, 0); // Lucene's DOT_PRODUCT score
       }
     }
-    for (; j < count; j++) {
-      out[j] = similarity.compare(target, documents[j]);
+  }
+
+  /** {@code out[t]} = {@code similarity.compare(targets[t], vector)} for every target. */
+  void scores(float[] vector, float[] out) {
+    if (byDimension.length == 0) {
+      for (int t = 0; t < targets.size(); t++) {
+        out[t] = similarity.compare(targets.get(t), vector);
+      }
+      return;
+    }
+    float[][] one = {vector};
+    float[][] dots = {out};
+    dotProducts(one, dots);
+    for (int t = 0; t < targets.size(); t++) {
+      out[t] = Math.max((1 + out[t]) / 2, 0); // Lucene's DOT_PRODUCT score
     }
   }
 
   /**
-   * The dot products of {@code q} with {@code documents[from]} to {@code documents[from + 3]} into
-   * {@code out[from]} to {@code out[from + 3]}, each summed as Lucene sums it: four running sums in
-   * steps of four above {@link #UNROLLED_ABOVE} dimensions, then the rest one by one.
+   * {@code out[j][0]} = the dot product of {@code q} with {@code documents[j]}, for the block's
+   * four documents side by side, each summed as Lucene sums it: four running sums in steps of four
+   * above {@link #UNROLLED_ABOVE} dimensions, then the rest one by one.
    */
-  private static void dotProductsOfFour(float[] q, float[][] documents, int from, float[] out) {
-    float[] a = documents[from];
-    float[] b = documents[from + 1];
-    float[] c = documents[from + 2];
-    float[] d = documents[from + 3];
+  private static void oneTargetDotProducts(float[] q, float[][] documents, float[][] out) {
+    float[] a = documents[0];
+    float[] b = documents[1];
+    float[] c = documents[2];
+    float[] d = documents[3];
     int dimension = q.length;
     float dotA = 0f;
     float dotB = 0f;
@@ -189,55 +205,92 @@ final class TargetScores {
       dotC = fma(q[i], c[i], dotC);
       dotD = fma(q[i], d[i], dotD);
     }
-    out[from] = dotA;
-    out[from + 1] = dotB;
-    out[from + 2] = dotC;
-    out[from + 3] = dotD;
+    out[0][0] = dotA;
+    out[1][0] = dotB;
+    out[2][0] = dotC;
+    out[3][0] = dotD;
   }
 
-  /** {@code a * b + c}, fused where Lucene fuses it. */
-  private static float fma(float a, float b, float c) {
-    return Constants.HAS_FAST_SCALAR_FMA ? Math.fma(a, b, c) : a * b + c;
-  }
-
-  /** {@code out[t]} = {@code similarity.compare(targets[t], vector)} for every target. */
-  void scores(float[] vector, float[] out) {
-    if (byDimension.length == 0) {
-      for (int t = 0; t < out.length; t++) {
-        out[t] = similarity.compare(targets.get(t), vector);
-      }
-      return;
-    }
-    dotProducts(vector);
-    for (int t = 0; t < out.length; t++) {
-      out[t] = Math.max((1 + dots[t]) / 2, 0); // Lucene's DOT_PRODUCT score
-    }
-  }
-
-  /** Every target's dot product with {@code b} into {@link #dots}, summed as Lucene sums it. */
-  private void dotProducts(float[] b) {
-    int n = dots.length;
+  /**
+   * Every target's dot product with each of the block's four documents into {@code out[j][t]},
+   * summed as Lucene sums it; each target column is read once for the four documents.
+   */
+  private void manyTargetDotProducts(float[][] documents, float[][] out) {
+    int n = targets.size();
+    float[] a = documents[0];
+    float[] b = documents[1];
+    float[] c = documents[2];
+    float[] d = documents[3];
     int i = 0;
     if (dimension > UNROLLED_ABOVE) {
-      Arrays.fill(sum1, 0f);
-      Arrays.fill(sum2, 0f);
-      Arrays.fill(sum3, 0f);
-      Arrays.fill(sum4, 0f);
+      for (float[] running : sums) {
+        Arrays.fill(running, 0f);
+      }
       int upper = dimension & ~3;
       for (; i < upper; i += 4) {
-        accumulate(byDimension[i], b[i], sum1, n);
-        accumulate(byDimension[i + 1], b[i + 1], sum2, n);
-        accumulate(byDimension[i + 2], b[i + 2], sum3, n);
-        accumulate(byDimension[i + 3], b[i + 3], sum4, n);
+        for (int r = 0; r < 4; r++) {
+          accumulate(
+              byDimension[i + r],
+              a[i + r],
+              b[i + r],
+              c[i + r],
+              d[i + r],
+              sums[r],
+              sums[4 + r],
+              sums[8 + r],
+              sums[12 + r],
+              n);
+        }
       }
-      for (int t = 0; t < n; t++) {
-        dots[t] = 0f + (sum1[t] + sum2[t] + sum3[t] + sum4[t]);
+      for (int j = 0; j < BLOCK; j++) {
+        addUp(j, out[j], n);
       }
     } else {
-      Arrays.fill(dots, 0f);
+      for (int j = 0; j < BLOCK; j++) {
+        Arrays.fill(out[j], 0, n, 0f);
+      }
+    }
+    for (; i < dimension; i++) {
+      accumulate(byDimension[i], a[i], b[i], c[i], d[i], out[0], out[1], out[2], out[3], n);
+    }
+  }
+
+  /**
+   * Every target's dot product with {@code documents[0]} into {@code out[0][t]}, summed as Lucene
+   * sums it.
+   */
+  private void dotProducts(float[][] documents, float[][] out) {
+    int n = targets.size();
+    float[] b = documents[0];
+    float[] dots = out[0];
+    int i = 0;
+    if (dimension > UNROLLED_ABOVE) {
+      for (int r = 0; r < 4; r++) {
+        Arrays.fill(sums[r], 0f);
+      }
+      int upper = dimension & ~3;
+      for (; i < upper; i += 4) {
+        for (int r = 0; r < 4; r++) {
+          accumulate(byDimension[i + r], b[i + r], sums[r], n);
+        }
+      }
+      addUp(0, dots, n);
+    } else {
+      Arrays.fill(dots, 0, n, 0f);
     }
     for (; i < dimension; i++) {
       accumulate(byDimension[i], b[i], dots, n);
+    }
+  }
+
+  /** Document {@code j}'s four running sums added up into {@code dots}, as Lucene adds them. */
+  private void addUp(int j, float[] dots, int n) {
+    float[] s1 = sums[4 * j];
+    float[] s2 = sums[4 * j + 1];
+    float[] s3 = sums[4 * j + 2];
+    float[] s4 = sums[4 * j + 3];
+    for (int t = 0; t < n; t++) {
+      dots[t] = 0f + (s1[t] + s2[t] + s3[t] + s4[t]);
     }
   }
 
@@ -254,38 +307,87 @@ final class TargetScores {
     }
   }
 
-  /** Whether the batched sums give Lucene's own scores for random vectors of this dimension. */
+  /**
+   * {@code sa[t] += column[t] * xa}, and the same for the other three documents, for every target,
+   * fused where Lucene fuses it: one read of the column for four documents.
+   */
+  private static void accumulate(
+      float[] column,
+      float xa,
+      float xb,
+      float xc,
+      float xd,
+      float[] sa,
+      float[] sb,
+      float[] sc,
+      float[] sd,
+      int n) {
+    if (Constants.HAS_FAST_SCALAR_FMA) {
+      for (int t = 0; t < n; t++) {
+        float v = column[t];
+        sa[t] = Math.fma(v, xa, sa[t]);
+        sb[t] = Math.fma(v, xb, sb[t]);
+        sc[t] = Math.fma(v, xc, sc[t]);
+        sd[t] = Math.fma(v, xd, sd[t]);
+      }
+    } else {
+      for (int t = 0; t < n; t++) {
+        float v = column[t];
+        sa[t] = v * xa + sa[t];
+        sb[t] = v * xb + sb[t];
+        sc[t] = v * xc + sc[t];
+        sd[t] = v * xd + sd[t];
+      }
+    }
+  }
+
+  /** {@code a * b + c}, fused where Lucene fuses it. */
+  private static float fma(float a, float b, float c) {
+    return Constants.HAS_FAST_SCALAR_FMA ? Math.fma(a, b, c) : a * b + c;
+  }
+
+  /**
+   * Whether the sums taken here give Lucene's own scores for random vectors of this dimension: many
+   * targets a document at a time and a block at a time, and each target alone against a block.
+   */
   private static boolean agrees(int dimension) {
     Random random = new Random(dimension);
     List<float[]> targets = new ArrayList<>();
     for (int t = 0; t < CHECKS; t++) {
       targets.add(randomVector(random, dimension));
     }
+    float[][] block = new float[BLOCK][];
+    for (int j = 0; j < BLOCK; j++) {
+      block[j] = randomVector(random, dimension);
+    }
     TargetScores batched = batched(targets);
-    float[] out = new float[CHECKS];
-    float[][] vectors = new float[BLOCK][];
-    for (int round = 0; round < BLOCK; round++) {
-      float[] vector = randomVector(random, dimension);
-      vectors[round] = vector;
-      batched.scores(vector, out);
+    float[][] together = new float[BLOCK][CHECKS];
+    batched.scores(block, BLOCK, together);
+    float[] alone = new float[CHECKS];
+    float[][] ofOne = new float[BLOCK][1];
+    for (int j = 0; j < BLOCK; j++) {
+      batched.scores(block[j], alone);
       for (int t = 0; t < CHECKS; t++) {
-        float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(targets.get(t), vector);
-        if (Float.floatToRawIntBits(lucene) != Float.floatToRawIntBits(out[t])) {
+        float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(targets.get(t), block[j]);
+        if (!sameFloat(lucene, alone[t]) || !sameFloat(lucene, together[j][t])) {
           return false;
         }
       }
     }
-    float[] ofOne = new float[BLOCK];
-    for (float[] target : targets) { // and each target against the four vectors side by side
-      batched(List.of(target)).scoresOfOne(vectors, BLOCK, ofOne);
+    for (int t = 0; t < CHECKS; t++) {
+      batched(List.of(targets.get(t))).scores(block, BLOCK, ofOne);
       for (int j = 0; j < BLOCK; j++) {
-        float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(target, vectors[j]);
-        if (Float.floatToRawIntBits(lucene) != Float.floatToRawIntBits(ofOne[j])) {
+        float lucene = VectorSimilarityFunction.DOT_PRODUCT.compare(targets.get(t), block[j]);
+        if (!sameFloat(lucene, ofOne[j][0])) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  private static boolean sameFloat(float a, float b) {
+    return Float.floatToRawIntBits(a) == Float.floatToRawIntBits(b);
   }
 
   private static float[] randomVector(Random random, int dimension) {

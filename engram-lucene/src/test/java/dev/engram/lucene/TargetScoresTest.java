@@ -108,42 +108,53 @@ class TargetScoresTest {
     }
   }
 
+  /** Blocks of up to four documents, against one target and against many. */
   @Test
-  void oneTargetScoresDocumentsFourAtATimeAsLuceneDoes() {
+  void blocksOfDocumentsAreScoredAsLuceneDoes() {
     Random random = new Random(3);
     for (int width : WIDTHS) {
-      float[] target = vectors(random, 1, width).get(0);
-      List<float[]> docs = vectors(random, 11, width);
-      for (int count = 0; count <= docs.size(); count++) { // whole blocks of four and a rest
-        float[][] block = docs.subList(0, count).toArray(new float[0][]);
-        for (VectorSimilarityFunction similarity :
-            List.of(VectorSimilarityFunction.DOT_PRODUCT, VectorSimilarityFunction.COSINE)) {
-          float[] out = new float[count];
-          TargetScores.of(similarity, List.of(target)).scoresOfOne(block, count, out);
-          for (int j = 0; j < count; j++) {
-            assertThat(Float.floatToRawIntBits(out[j]))
-                .as("%s, width %d, %d documents, document %d", similarity, width, count, j)
-                .isEqualTo(Float.floatToRawIntBits(similarity.compare(target, block[j])));
+      for (int n : new int[] {1, 2, 37}) {
+        List<float[]> targets = vectors(random, n, width);
+        List<float[]> docs = vectors(random, TargetScores.BLOCK, width);
+        for (int count = 0; count <= TargetScores.BLOCK; count++) {
+          float[][] block = docs.subList(0, count).toArray(new float[0][]);
+          for (VectorSimilarityFunction similarity :
+              List.of(VectorSimilarityFunction.DOT_PRODUCT, VectorSimilarityFunction.COSINE)) {
+            float[][] out = new float[TargetScores.BLOCK][n];
+            TargetScores.of(similarity, targets).scores(block, count, out);
+            for (int j = 0; j < count; j++) {
+              for (int t = 0; t < n; t++) {
+                assertThat(Float.floatToRawIntBits(out[j][t]))
+                    .as(
+                        "%s, width %d, %d targets, %d documents, %d %d",
+                        similarity, width, n, count, j, t)
+                    .isEqualTo(
+                        Float.floatToRawIntBits(similarity.compare(targets.get(t), block[j])));
+              }
+            }
           }
-        }
-        float[] summed = new float[count]; // summed here whether or not they agree with Lucene
-        TargetScores.batched(List.of(target)).scoresOfOne(block, count, summed);
-        for (int j = 0; j < count; j++) {
-          float expected = Math.max((1 + scalarDotProduct(target, block[j])) / 2, 0);
-          assertThat(Float.floatToRawIntBits(summed[j]))
-              .as("width %d, %d documents, document %d", width, count, j)
-              .isEqualTo(Float.floatToRawIntBits(expected));
+          float[][] summed = new float[TargetScores.BLOCK][n]; // whether or not Lucene agrees
+          TargetScores.batched(targets).scores(block, count, summed);
+          for (int j = 0; j < count; j++) {
+            for (int t = 0; t < n; t++) {
+              float expected = Math.max((1 + scalarDotProduct(targets.get(t), block[j])) / 2, 0);
+              assertThat(Float.floatToRawIntBits(summed[j][t]))
+                  .as("width %d, %d targets, %d documents, %d %d", width, n, count, j, t)
+                  .isEqualTo(Float.floatToRawIntBits(expected));
+            }
+          }
         }
       }
     }
   }
 
   @Test
-  void documentsAreScoredInBlocksAgainstOneTargetOnly() {
-    List<float[]> two = vectors(new Random(4), 2, 8);
-    TargetScores scores = TargetScores.of(VectorSimilarityFunction.DOT_PRODUCT, two);
-    assertThatThrownBy(() -> scores.scoresOfOne(new float[][] {two.get(0)}, 1, new float[1]))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("one target");
+  void aBlockHoldsAtMostFourDocuments() {
+    List<float[]> docs = vectors(new Random(4), TargetScores.BLOCK + 1, 8);
+    TargetScores scores = TargetScores.of(VectorSimilarityFunction.DOT_PRODUCT, docs.subList(0, 1));
+    float[][] block = docs.toArray(new float[0][]);
+    assertThatThrownBy(() -> scores.scores(block, block.length, new float[block.length][1]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most 4 documents");
   }
 }
