@@ -57,11 +57,11 @@ final class ExactNeighbours {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     List<int[]> docsOfLeaf = new ArrayList<>(leaves.size());
     for (LeafReaderContext leaf : leaves) {
-      int[] docs = admittedDocs(filter, leaf);
-      if (docs.length > ScopedKnnQuery.EXACT_LIMIT) {
+      Optional<int[]> docs = admittedDocs(filter, leaf);
+      if (docs.isEmpty()) {
         return Optional.empty();
       }
-      docsOfLeaf.add(docs);
+      docsOfLeaf.add(docs.get());
     }
     Optional<VectorSimilarityFunction> similarity = similarity(leaves, field);
     if (similarity.isEmpty()) { // no segment holds the field
@@ -111,11 +111,16 @@ final class ExactNeighbours {
     return out;
   }
 
-  /** The live documents of the leaf that {@code filter} matches, in order. */
-  private static int[] admittedDocs(Weight filter, LeafReaderContext leaf) throws IOException {
+  /**
+   * The live documents of the leaf that {@code filter} matches, in order; empty as soon as there
+   * are more than {@link ScopedKnnQuery#EXACT_LIMIT}, which the leaf does not score exactly (so a
+   * large scope costs no more than that many steps before the graph walk).
+   */
+  private static Optional<int[]> admittedDocs(Weight filter, LeafReaderContext leaf)
+      throws IOException {
     Scorer scorer = filter.scorer(leaf);
     if (scorer == null) {
-      return new int[0];
+      return Optional.of(new int[0]);
     }
     Bits live = leaf.reader().getLiveDocs();
     DocIdSetIterator it = scorer.iterator();
@@ -123,13 +128,16 @@ final class ExactNeighbours {
     int n = 0;
     for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
       if (live == null || live.get(doc)) {
+        if (n == ScopedKnnQuery.EXACT_LIMIT) {
+          return Optional.empty();
+        }
         if (n == docs.length) {
           docs = Arrays.copyOf(docs, n * 2);
         }
         docs[n++] = doc;
       }
     }
-    return Arrays.copyOf(docs, n);
+    return Optional.of(Arrays.copyOf(docs, n));
   }
 
   /**

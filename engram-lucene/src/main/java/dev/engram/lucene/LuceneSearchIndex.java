@@ -312,7 +312,7 @@ public final class LuceneSearchIndex implements SearchIndex {
   /**
    * Where every segment scores the restriction's documents exactly ({@link ScopedKnnQuery}), all
    * the targets in one pass over those documents ({@link ExactNeighbours}): the same lists as
-   * {@link #dense} gives one at a time. Otherwise one search per target.
+   * {@link #dense} gives one at a time. Otherwise one graph walk per target.
    */
   @Override
   public List<List<Candidate>> denseEach(
@@ -324,11 +324,11 @@ public final class LuceneSearchIndex implements SearchIndex {
       checkDimension("the query vector has", vector.length);
     }
     checkK(k);
-    if (vectors.size() < 2) {
-      return SearchIndex.super.denseEach(query, field, vectors, k);
-    }
-    return exactNeighbours(vectorField(field), restriction(query), vectors, k)
-        .orElseGet(() -> SearchIndex.super.denseEach(query, field, vectors, k));
+    String name = vectorField(field);
+    Query restriction = restriction(query);
+    return exactNeighbours(name, restriction, vectors, k)
+        .orElseGet(
+            () -> vectors.stream().map(vector -> graphWalk(name, restriction, vector, k)).toList());
   }
 
   /**
@@ -344,12 +344,17 @@ public final class LuceneSearchIndex implements SearchIndex {
     Query restriction = restriction(query);
     return exactNeighbours(field, restriction, List.of(vector), k)
         .map(lists -> lists.get(0))
-        .orElseGet(
-            () ->
-                search(
-                    new ScopedKnnQuery(field, vector, k, restriction),
-                    k,
-                    LuceneSearchIndex::cosineOfScore));
+        .orElseGet(() -> graphWalk(field, restriction, vector, k));
+  }
+
+  /**
+   * The {@code k} nearest vectors of {@code field} among the documents {@code restriction} admits,
+   * scored by cosine, from {@link ScopedKnnQuery}: where {@link #exactNeighbours} answers nothing,
+   * as a segment admits more than it scores exactly.
+   */
+  private List<Candidate> graphWalk(String field, Query restriction, float[] vector, int k) {
+    return search(
+        new ScopedKnnQuery(field, vector, k, restriction), k, LuceneSearchIndex::cosineOfScore);
   }
 
   /**

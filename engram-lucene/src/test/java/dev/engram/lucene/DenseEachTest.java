@@ -247,7 +247,8 @@ class DenseEachTest {
       try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
         for (int n = 0; n <= ScopedKnnQuery.EXACT_LIMIT; n++) {
           Document doc = new Document();
-          doc.add(new StringField("user", "alice", Field.Store.NO));
+          doc.add(new StringField("user", n == 7 ? "bob" : "alice", Field.Store.NO));
+          doc.add(new StringField("all", "yes", Field.Store.NO));
           doc.add(
               new KnnFloatVectorField(
                   "v", vector(random, List.of()), VectorSimilarityFunction.DOT_PRODUCT));
@@ -257,10 +258,18 @@ class DenseEachTest {
       }
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
         IndexSearcher searcher = new IndexSearcher(reader);
-        Query alice = new TermQuery(new Term("user", "alice"));
+        Query all = new TermQuery(new Term("all", "yes"));
         List<float[]> targets = List.of(vector(random, List.of()), vector(random, List.of()));
 
-        assertThat(ExactNeighbours.search(searcher, alice, "v", targets, 10)).isEmpty();
+        assertThat(ExactNeighbours.search(searcher, all, "v", targets, 10)).isEmpty();
+        assertThat(ExactNeighbours.search(searcher, all, "v", targets.subList(0, 1), 10)).isEmpty();
+
+        Query alice = new TermQuery(new Term("user", "alice")); // exactly the limit: answered
+        ScoreDoc[] exact = ExactNeighbours.search(searcher, alice, "v", targets, 10).get()[0];
+        ScoreDoc[] alone =
+            searcher.search(new ScopedKnnQuery("v", targets.get(0), 10, alice), 10).scoreDocs;
+        assertThat(Arrays.stream(exact).mapToInt(d -> d.doc).toArray())
+            .containsExactly(Arrays.stream(alone).mapToInt(d -> d.doc).toArray());
       }
     }
   }
