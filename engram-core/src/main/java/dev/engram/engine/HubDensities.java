@@ -359,10 +359,11 @@ final class HubDensities {
   }
 
   /**
-   * The first {@code k} of {@code wide} by score minus {@link #PENALTY} times density; in the given
-   * order if there are no densities (a scope too small for the step).
+   * The first {@code k} of {@code wide} by score minus {@link #PENALTY} times density (0 for an
+   * entry without one), entries of equal standing in the order of {@code wide}; in the given order
+   * if there are no densities (a scope too small for the step).
    */
-  private static <T> List<T> reorder(
+  static <T> List<T> reorder(
       List<T> wide,
       int k,
       ToDoubleFunction<T> score,
@@ -371,12 +372,24 @@ final class HubDensities {
     if (density.isEmpty()) {
       return List.copyOf(wide.subList(0, Math.min(k, wide.size())));
     }
-    List<T> out = new ArrayList<>(wide);
-    out.sort(
-        Comparator.comparingDouble(
-            t -> -(score.applyAsDouble(t) - PENALTY * density.getOrDefault(id.apply(t), 0.0))));
-    return List.copyOf(out.subList(0, Math.min(k, out.size())));
+    List<Penalised<T>> out = new ArrayList<>(wide.size());
+    for (T t : wide) {
+      Double d = density.get(id.apply(t));
+      out.add(new Penalised<>(t, -(score.applyAsDouble(t) - PENALTY * (d == null ? 0.0 : d))));
+    }
+    out.sort(Comparator.comparingDouble(Penalised::order)); // stable: equal keys keep wide's order
+    List<T> first = new ArrayList<>(Math.min(k, out.size()));
+    for (int i = 0; i < Math.min(k, out.size()); i++) {
+      first.add(out.get(i).item());
+    }
+    return List.copyOf(first);
   }
+
+  /**
+   * An entry of a list being reordered, with its sort key (the negated score minus the density's
+   * penalty) computed once, not at each comparison.
+   */
+  private record Penalised<T>(T item, double order) {}
 
   /**
    * The densities of {@code ids} by {@code field} in the scope: those held, and the rest computed

@@ -24,6 +24,7 @@ import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -373,5 +374,32 @@ class HubDensitiesTest {
         .extracting(sr -> sr.relation().id())
         .containsExactly("hub", "specific");
     assertThat(densities.held()).isZero();
+  }
+
+  @Test
+  void aListIsOrderedByScoreLessThePenaltyAndEqualStandingKeepsItsOrder() {
+    List<Candidate> wide =
+        List.of(
+            new Candidate("a", 0.75),
+            new Candidate("b", 0.6875),
+            new Candidate("c", 0.625),
+            new Candidate("d", 0.875),
+            new Candidate("e", 0.5));
+    // exact in binary: a 0.75 - 0.5 * 0.25 = 0.625; b 0.6875 - 0.5 * 0.125 = 0.625 (a tie: a
+    // first, as listed); c 0.625, no density (a tie too); d 0.875 - 0.5 * 1 = 0.375; e 0.5 - 0
+    Map<String, Double> density = Map.of("a", 0.25, "b", 0.125, "d", 1.0, "e", 0.0);
+
+    assertThat(HubDensities.reorder(wide, 4, Candidate::score, Candidate::id, density))
+        .extracting(Candidate::id)
+        .containsExactly("a", "b", "c", "e");
+    assertThat(HubDensities.reorder(wide, 2, Candidate::score, Candidate::id, Map.of()))
+        .extracting(Candidate::id)
+        .containsExactly("a", "b");
+    // the same list reversed: the ties come in the reversed order
+    List<Candidate> reversed = new ArrayList<>(wide);
+    Collections.reverse(reversed);
+    assertThat(HubDensities.reorder(reversed, 5, Candidate::score, Candidate::id, density))
+        .extracting(Candidate::id)
+        .containsExactly("c", "b", "a", "e", "d");
   }
 }

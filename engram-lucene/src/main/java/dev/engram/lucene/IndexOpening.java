@@ -20,7 +20,6 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexWriterConfig.OpenMode;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -104,7 +103,7 @@ final class IndexOpening {
               .setCodec(codec(dimension))
               .setCommitOnClose(true);
       writer = new IndexWriter(dir, config);
-      return new Handles(dir, writer, new SearcherManager(writer, new SearcherFactory()));
+      return new Handles(dir, writer, new SearcherManager(writer, new FilterCachingSearchers()));
     } catch (IOException | RuntimeException e) {
       IOUtils.closeWhileHandlingException(writer, dir);
       throw e;

@@ -85,6 +85,9 @@ public final class LuceneSearchIndex implements SearchIndex {
 
   private final ReentrantLock writeLock = new ReentrantLock();
 
+  /** The ids of the hits read so far, kept per segment. */
+  private final HitIds hitIds = new HitIds();
+
   /**
    * Searches and state reads hold the read side, so {@link #recreate} and {@link #close} (write
    * side) never close the searchers under a running search.
@@ -405,7 +408,7 @@ public final class LuceneSearchIndex implements SearchIndex {
         "could not read vectors from",
         searcher -> {
           ScoreDoc[] docs = searcher.search(byKey, keys.size()).scoreDocs;
-          String[] found = HitIds.read(searcher.getIndexReader(), docs);
+          String[] found = hitIds.read(searcher.getIndexReader(), docs);
           return IndexedVectors.cosines(
               searcher.getIndexReader(), docs, found, vectorField(field), vector);
         });
@@ -648,9 +651,9 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   /** The hits as candidates, in order, each scored {@code score} of Lucene's score. */
-  private static List<Candidate> candidates(
-      IndexReader reader, ScoreDoc[] hits, DoubleUnaryOperator score) throws IOException {
-    String[] ids = HitIds.read(reader, hits);
+  private List<Candidate> candidates(IndexReader reader, ScoreDoc[] hits, DoubleUnaryOperator score)
+      throws IOException {
+    String[] ids = hitIds.read(reader, hits);
     List<Candidate> out = new ArrayList<>(hits.length);
     for (int i = 0; i < hits.length; i++) {
       out.add(new Candidate(ids[i], score.applyAsDouble(hits[i].score)));
