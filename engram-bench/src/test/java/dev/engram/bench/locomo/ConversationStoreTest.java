@@ -15,10 +15,12 @@ import dev.engram.bench.locomo.Locomo.Conversation;
 import dev.engram.bench.locomo.LocomoBench.ScopeLayout;
 import dev.engram.engine.VerbatimInference;
 import dev.engram.extract.OfflineExtractor;
+import dev.engram.spi.ForwardingEmbedder;
 import dev.engram.spi.MemoryInference;
 import dev.engram.testing.HashEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -177,5 +179,36 @@ class ConversationStoreTest {
     assertThat(work.resolve("conversation")).isDirectory();
     store.close();
     assertThat(Files.exists(work.resolve("conversation"))).isFalse();
+  }
+
+  @Test
+  void theWarmUpSearchesEveryQueryAndAtLeastItsMinimumInAll() {
+    AtomicInteger queries = new AtomicInteger();
+    ForwardingEmbedder counted =
+        new ForwardingEmbedder(new HashEmbedder()) {
+          @Override
+          public float[] embedQuery(String text) {
+            queries.incrementAndGet();
+            return delegate.embedQuery(text);
+          }
+        };
+    try (ConversationStore store =
+        ConversationStore.open(
+            work.resolve("warm"),
+            MINI,
+            ScopeLayout.CONVERSATION,
+            counted,
+            Fusion.RRF,
+            b -> b.inference(new VerbatimInference()))) {
+      store.ingest(1, false, false, n -> {});
+      List<String> three =
+          List.of("Who adopted a cat?", "Where does Ben work?", "What does Ada play?");
+
+      assertThat(store.warmUp(three)).isEqualTo(501); // 167 passes of three
+      assertThat(queries.get()).isEqualTo(501);
+      List<String> many = Collections.nCopies(600, "Who adopted a cat?");
+      assertThat(store.warmUp(many)).isEqualTo(600); // one pass, past the minimum
+      assertThat(store.warmUp(List.of())).isZero();
+    }
   }
 }
