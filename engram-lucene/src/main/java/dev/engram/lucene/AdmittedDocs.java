@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BulkScorer;
@@ -15,7 +16,9 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
@@ -60,6 +63,41 @@ final class AdmittedDocs {
       }
     }
     return new AdmittedDocs(searcher, bySegment, count);
+  }
+
+  /**
+   * Whether {@code restriction} matches each of {@code docs} (documents of {@code searcher}'s
+   * reader), in their order; deletions are not checked. The restriction's documents are read as a
+   * search reads them, through the searcher's query cache ({@link FilterCachingSearchers}), so a
+   * scope searched before costs a look-up in its cached set per document.
+   */
+  static boolean[] admits(IndexSearcher searcher, Query restriction, ScoreDoc[] docs)
+      throws IOException {
+    boolean[] out = new boolean[docs.length];
+    if (docs.length == 0) {
+      return out;
+    }
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    Weight weight =
+        searcher.createWeight(searcher.rewrite(restriction), ScoreMode.COMPLETE_NO_SCORES, 1f);
+    int leafIndex = -1;
+    DocIdSetIterator matches = null;
+    for (int i : HitIds.docOrder(docs)) {
+      int doc = docs[i].doc;
+      int sub = ReaderUtil.subIndex(doc, leaves);
+      LeafReaderContext leaf = leaves.get(sub);
+      if (sub != leafIndex) {
+        leafIndex = sub;
+        Scorer scorer = weight.scorer(leaf);
+        matches = scorer == null ? null : scorer.iterator();
+      }
+      if (matches != null) {
+        int target = doc - leaf.docBase;
+        int at = matches.docID() >= target ? matches.docID() : matches.advance(target);
+        out[i] = at == target;
+      }
+    }
+    return out;
   }
 
   /** How many live documents the restriction admits. */

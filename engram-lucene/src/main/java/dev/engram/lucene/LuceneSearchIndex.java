@@ -384,8 +384,11 @@ public final class LuceneSearchIndex implements SearchIndex {
   }
 
   /**
-   * Read from the documents' vector values: the memories are found by their keys within {@code
-   * query}'s restriction, so another tenant's or scope's memory is never scored.
+   * Read from the documents' vector values, of the documents {@code query}'s restriction admits, so
+   * another tenant's or scope's memory is never scored. A memory whose document an earlier search
+   * read ({@link HitIds#locate}: the keyword candidates, whose cosines a search asks for) is found
+   * by it, checked against the restriction; the others are found by their keys within the
+   * restriction, which looks each up in every segment's terms.
    */
   @Override
   public Map<String, Double> similarities(
@@ -397,21 +400,52 @@ public final class LuceneSearchIndex implements SearchIndex {
     if (ids.isEmpty()) {
       return Map.of();
     }
-    Set<BytesRef> keys = new HashSet<>();
-    ids.forEach(id -> keys.add(new BytesRef(IndexFields.key(query.tenant(), id))));
-    Query byKey =
-        new BooleanQuery.Builder()
-            .add(new TermInSetQuery(IndexFields.KEY, keys), Occur.MUST)
-            .add(restriction(query), Occur.FILTER)
-            .build();
+    Query restriction = restriction(query);
     return withFreshSearcher(
         "could not read vectors from",
         searcher -> {
-          ScoreDoc[] docs = searcher.search(byKey, keys.size()).scoreDocs;
-          String[] found = hitIds.read(searcher.getIndexReader(), docs);
+          IndexReader reader = searcher.getIndexReader();
+          HitIds.Located known = hitIds.locate(reader, ids);
+          boolean[] admitted =
+              AdmittedDocs.admits(searcher, restriction, known.docs().toArray(ScoreDoc[]::new));
+          List<ScoreDoc> docs = new ArrayList<>();
+          List<String> found = new ArrayList<>();
+          List<String> byKey = new ArrayList<>(known.unknown());
+          for (int i = 0; i < admitted.length; i++) {
+            if (admitted[i]) {
+              docs.add(known.docs().get(i));
+              found.add(known.ids().get(i));
+            } else {
+              byKey.add(
+                  known.ids().get(i)); // another tenant's memory of the same id, or out of scope
+            }
+          }
+          if (!byKey.isEmpty()) {
+            ScoreDoc[] looked = byKeys(searcher, query.tenant(), byKey, restriction);
+            docs.addAll(List.of(looked));
+            found.addAll(List.of(hitIds.read(reader, looked)));
+          }
           return IndexedVectors.cosines(
-              searcher.getIndexReader(), docs, found, vectorField(field), vector);
+              reader,
+              docs.toArray(ScoreDoc[]::new),
+              found.toArray(String[]::new),
+              vectorField(field),
+              vector);
         });
+  }
+
+  /** The documents {@code restriction} admits of the memories {@code ids} of {@code tenant}. */
+  private static ScoreDoc[] byKeys(
+      IndexSearcher searcher, String tenant, List<String> ids, Query restriction)
+      throws IOException {
+    Set<BytesRef> keys = new HashSet<>();
+    ids.forEach(id -> keys.add(new BytesRef(IndexFields.key(tenant, id))));
+    Query byKey =
+        new BooleanQuery.Builder()
+            .add(new TermInSetQuery(IndexFields.KEY, keys), Occur.MUST)
+            .add(restriction, Occur.FILTER)
+            .build();
+    return searcher.search(byKey, keys.size()).scoreDocs;
   }
 
   /** The index field that holds the words of {@code field}. */

@@ -120,6 +120,34 @@ class HitIdsTest {
   }
 
   @Test
+  void locateFindsTheLiveDocumentsOfIdsReadBeforeAndNamesTheRest() throws IOException {
+    try (Directory dir = new ByteBuffersDirectory();
+        IndexWriter writer = twoSegments(dir)) {
+      HitIds ids = new HitIds();
+      DirectoryReader first = DirectoryReader.open(dir);
+      ids.read(first, hits(3, 15));
+
+      HitIds.Located located = ids.locate(first, List.of("m15", "m4", "m3", "none"));
+      assertThat(located.ids()).containsExactly("m3", "m15"); // by segment
+      assertThat(located.docs()).extracting(d -> d.doc).containsExactly(3, 15);
+      assertThat(located.unknown()).containsExactly("m4", "none");
+
+      // m3 written again: its old document deleted, its new one in a third segment, not read yet
+      writer.updateDocument(new Term("key", "m3"), memory("m3"));
+      writer.commit();
+      DirectoryReader second = DirectoryReader.openIfChanged(first);
+      assertThat(ids.locate(second, List.of("m3", "m15")).unknown()).containsExactly("m3");
+      ids.read(second, hits(20));
+      HitIds.Located again = ids.locate(second, List.of("m3", "m15"));
+      assertThat(again.ids()).containsExactly("m15", "m3");
+      assertThat(again.docs()).extracting(d -> d.doc).containsExactly(15, 20);
+      assertThat(again.unknown()).isEmpty();
+      first.close();
+      second.close();
+    }
+  }
+
+  @Test
   void docOrderSortsByDocumentAndKeepsTheGivenOrderOfOneDocument() {
     assertThat(HitIds.docOrder(hits(7, 2, 9, 2, 0))).containsExactly(4, 1, 3, 0, 2);
     assertThat(HitIds.docOrder(hits())).isEmpty();
