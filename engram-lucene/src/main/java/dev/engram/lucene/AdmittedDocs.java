@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BulkScorer;
@@ -77,26 +76,21 @@ final class AdmittedDocs {
     if (docs.length == 0) {
       return out;
     }
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     Weight weight =
         searcher.createWeight(searcher.rewrite(restriction), ScoreMode.COMPLETE_NO_SCORES, 1f);
-    int leafIndex = -1;
-    DocIdSetIterator matches = null;
-    for (int i : HitIds.docOrder(docs)) {
-      int doc = docs[i].doc;
-      int sub = ReaderUtil.subIndex(doc, leaves);
-      LeafReaderContext leaf = leaves.get(sub);
-      if (sub != leafIndex) {
-        leafIndex = sub;
-        Scorer scorer = weight.scorer(leaf);
-        matches = scorer == null ? null : scorer.iterator();
-      }
-      if (matches != null) {
-        int target = doc - leaf.docBase;
-        int at = matches.docID() >= target ? matches.docID() : matches.advance(target);
-        out[i] = at == target;
-      }
-    }
+    DocOrder.walk(
+        searcher.getIndexReader(),
+        docs,
+        leaf -> {
+          Scorer scorer = weight.scorer(leaf);
+          return scorer == null ? null : scorer.iterator();
+        },
+        (matches, position, doc) -> {
+          if (matches != null) {
+            int at = matches.docID() >= doc ? matches.docID() : matches.advance(doc);
+            out[position] = at == doc;
+          }
+        });
     return out;
   }
 

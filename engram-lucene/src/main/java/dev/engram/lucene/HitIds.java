@@ -2,7 +2,6 @@ package dev.engram.lucene;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,24 +14,23 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.util.Bits;
 
 /**
  * Reads the memory ids of search hits from doc values, and keeps those read per segment. Hits are
- * visited in document order (doc-value iterators only move forward), which avoids decompressing a
- * stored-fields block per hit. A segment's documents never change their ids, so each id read is
- * kept in an array over the segment's documents until the segment is closed: a search reads the
- * same scope's memories again and again (its dense lists and its keyword lists, and the next
- * search), and the kept id is then the very string the search's maps already hold, which they find
- * without comparing characters. Each segment also keeps, for each id read, its document, so that a
- * search that asks for memories by id (the keyword candidates' cosines, {@link #locate}) finds the
- * documents of those its hits brought without looking their keys up in the terms dictionary. At
- * most {@link #MAX_DOCUMENTS} documents' slots are held, over all open segments; past that a
- * segment's ids are read as before, and a closed segment's slots are given back. Thread-safe: a
- * slot is written with an immutable string, which any thread may read or write again with the same
- * text.
+ * visited in document order ({@link DocOrder}: doc-value iterators only move forward), which avoids
+ * decompressing a stored-fields block per hit. A segment's documents never change their ids, so
+ * each id read is kept in an array over the segment's documents until the segment is closed: a
+ * search reads the same scope's memories again and again (its dense lists and its keyword lists,
+ * and the next search), and the kept id is then the very string the search's maps already hold,
+ * which they find without comparing characters. Each segment also keeps, for each id read, its
+ * document, so that a search that asks for memories by id (the keyword candidates' cosines, {@link
+ * #locate}) finds the documents of those its hits brought without looking their keys up in the
+ * terms dictionary. At most {@link #MAX_DOCUMENTS} documents' slots are held, over all open
+ * segments; past that a segment's ids are read as before, and a closed segment's slots are given
+ * back. Thread-safe: a slot is written with an immutable string, which any thread may read or write
+ * again with the same text.
  */
 final class HitIds {
   /**
@@ -87,36 +85,36 @@ final class HitIds {
 
   /** The id of each hit, in the order of {@code hits}. */
   String[] read(IndexReader reader, ScoreDoc[] hits) throws IOException {
-    int[] order = docOrder(hits);
-    List<LeafReaderContext> leaves = reader.leaves();
     String[] ids = new String[hits.length];
-    int leafIndex = -1;
-    BinaryDocValues values = null;
-    Kept kept = null;
-    for (int i : order) {
-      int doc = hits[i].doc;
-      int sub = ReaderUtil.subIndex(doc, leaves);
-      LeafReaderContext leaf = leaves.get(sub);
-      if (sub != leafIndex) {
-        leafIndex = sub;
-        values = leaf.reader().getBinaryDocValues(IndexFields.ID);
-        kept = kept(leaf.reader()).orElse(null);
-      }
-      int local = doc - leaf.docBase;
-      String id = kept == null ? null : kept.id(local);
-      if (id == null) {
-        if (values == null || !values.advanceExact(local)) {
-          throw new IllegalStateException(
-              "search hit " + doc + " has no " + IndexFields.ID + " doc value");
-        }
-        id = values.binaryValue().utf8ToString();
-        if (kept != null) {
-          kept.put(local, id);
-        }
-      }
-      ids[i] = id;
-    }
+    DocOrder.walk(
+        reader,
+        hits,
+        leaf ->
+            new LeafIds(
+                leaf.reader().getBinaryDocValues(IndexFields.ID),
+                kept(leaf.reader()).orElse(null),
+                leaf.docBase),
+        (leaf, position, doc) -> ids[position] = leaf.id(doc));
     return ids;
+  }
+
+  /** A leaf's ids: its kept ones, else read from its doc values (and then kept). */
+  private record LeafIds(BinaryDocValues values, Kept kept, int docBase) {
+    String id(int doc) throws IOException {
+      String id = kept == null ? null : kept.id(doc);
+      if (id != null) {
+        return id;
+      }
+      if (values == null || !values.advanceExact(doc)) {
+        throw new IllegalStateException(
+            "search hit " + (docBase + doc) + " has no " + IndexFields.ID + " doc value");
+      }
+      id = values.binaryValue().utf8ToString();
+      if (kept != null) {
+        kept.put(doc, id);
+      }
+      return id;
+    }
   }
 
   /**
@@ -186,23 +184,5 @@ final class HitIds {
           }
         });
     return Optional.of(made);
-  }
-
-  /**
-   * The positions of {@code hits} in document order, the order in which a leaf's doc values and
-   * vector values can be read (their iterators only move forward); hits of one document in the
-   * order given. Sorted as packed numbers (the document above the position), without boxing.
-   */
-  static int[] docOrder(ScoreDoc[] hits) {
-    long[] packed = new long[hits.length];
-    for (int i = 0; i < packed.length; i++) {
-      packed[i] = ((long) hits[i].doc << 32) | i;
-    }
-    Arrays.sort(packed);
-    int[] order = new int[packed.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = (int) packed[i];
-    }
-    return order;
   }
 }

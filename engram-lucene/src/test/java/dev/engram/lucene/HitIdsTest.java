@@ -146,10 +146,4 @@ class HitIdsTest {
       second.close();
     }
   }
-
-  @Test
-  void docOrderSortsByDocumentAndKeepsTheGivenOrderOfOneDocument() {
-    assertThat(HitIds.docOrder(hits(7, 2, 9, 2, 0))).containsExactly(4, 1, 3, 0, 2);
-    assertThat(HitIds.docOrder(hits())).isEmpty();
-  }
 }
