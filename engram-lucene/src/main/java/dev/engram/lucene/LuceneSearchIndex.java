@@ -415,9 +415,8 @@ public final class LuceneSearchIndex implements SearchIndex {
             if (admitted[i]) {
               docs.add(known.docs().get(i));
               found.add(known.ids().get(i));
-            } else {
-              byKey.add(
-                  known.ids().get(i)); // another tenant's memory of the same id, or out of scope
+            } else { // another tenant's memory of the same id, or out of scope
+              byKey.add(known.ids().get(i));
             }
           }
           if (!byKey.isEmpty()) {

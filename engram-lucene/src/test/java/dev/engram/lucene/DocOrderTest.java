@@ -1,10 +1,10 @@
 package dev.engram.lucene;
 
+import static dev.engram.lucene.Docs.hits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
 import org.apache.lucene.document.Document;
@@ -12,17 +12,12 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
 
 /** {@link DocOrder} over a real index of three segments. */
 class DocOrderTest {
-  private static ScoreDoc[] hits(int... docs) {
-    return Arrays.stream(docs).mapToObj(d -> new ScoreDoc(d, 1f)).toArray(ScoreDoc[]::new);
-  }
-
   @Test
   void positionsSortByDocumentAndKeepTheGivenOrderOfOneDocument() {
     assertThat(DocOrder.positions(hits(7, 2, 9, 2, 0))).containsExactly(4, 1, 3, 0, 2);

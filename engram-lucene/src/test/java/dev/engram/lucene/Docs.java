@@ -11,8 +11,10 @@ import dev.engram.spi.SearchIndex.Candidate;
 import dev.engram.spi.StoredMemory;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.search.ScoreDoc;
 
 /** Small factories for index tests. */
 final class Docs {
@@ -81,6 +83,11 @@ final class Docs {
 
   static IndexQuery query(String tenant, Scope scope, Filter filter) {
     return new IndexQuery(tenant, scope, filter, false, TODAY);
+  }
+
+  /** Search hits of the given documents (global numbers), each scored 1. */
+  static ScoreDoc[] hits(int... docs) {
+    return Arrays.stream(docs).mapToObj(d -> new ScoreDoc(d, 1f)).toArray(ScoreDoc[]::new);
   }
 
   static List<String> ids(List<Candidate> candidates) {

@@ -1,10 +1,10 @@
 package dev.engram.lucene;
 
+import static dev.engram.lucene.Docs.hits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
@@ -18,7 +18,6 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
@@ -35,10 +34,6 @@ class HitIdsTest {
     d.add(new StringField("key", id, Field.Store.NO));
     d.add(new BinaryDocValuesField(IndexFields.ID, new BytesRef(id)));
     return d;
-  }
-
-  private static ScoreDoc[] hits(int... docs) {
-    return Arrays.stream(docs).mapToObj(d -> new ScoreDoc(d, 1f)).toArray(ScoreDoc[]::new);
   }
 
   /** Two segments of ten memories each: m0..m9, then m10..m19. */
