@@ -399,6 +399,9 @@ final class FillerFilter {
     return Optional.of(lead + ".");
   }
 
+  /** Characters that occur in code and paths, not in a plain word. */
+  private static final Pattern CODE_MARKS = Pattern.compile("[._/\\\\()\\[\\]{}=<>`@$]");
+
   /**
    * Cuts leading interjections (and a greeted name), a trailing laugh, and turns a tag question
    * into a stop.
@@ -411,10 +414,24 @@ final class FillerFilter {
     }
     s = TRAILING_LAUGH.matcher(s).replaceFirst("").strip();
     s = TAG_QUESTION.matcher(s).replaceFirst(".");
-    if (!s.isEmpty() && Character.isLowerCase(s.codePointAt(0))) {
+    if (!s.isEmpty() && Character.isLowerCase(s.codePointAt(0)) && !opensWithCode(s)) {
       s = s.substring(0, 1).toUpperCase(Locale.ROOT) + s.substring(1);
     }
     return s;
+  }
+
+  /**
+   * True if the sentence's first word, its closing punctuation aside, holds a character of code or
+   * a path ({@code app.config[...]}, {@code npm_modules/}, {@code useState()}): capitalised, it
+   * would no longer be the name the user wrote.
+   */
+  static boolean opensWithCode(String sentence) {
+    int end = 0;
+    while (end < sentence.length() && !Character.isWhitespace(sentence.charAt(end))) {
+      end++;
+    }
+    String word = sentence.substring(0, end).replaceFirst("[.,;:!?]+$", "");
+    return CODE_MARKS.matcher(word).find();
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.engram.Role;
 import dev.engram.TokenCounter;
 import dev.engram.ValidationException;
 import dev.engram.spi.MemoryInference;
+import dev.engram.text.CodeFences;
 import dev.engram.text.Passage;
 import dev.engram.text.Passages;
 import java.time.Instant;
@@ -38,7 +39,12 @@ import java.util.Set;
  *       are.
  * </ol>
  *
- * A message none of whose sentences is kept, but that says enough (at least {@link
+ * The lines of a fenced code block ({@link CodeFences}) are chosen as sentences are but kept as
+ * written: code is not cleaned, rewritten to the speaker nor dated ({@code def make_db_call():}
+ * stays so). In prose too, the first person inside inline code and in names such as {@code
+ * my_app.py} or {@code my.cnf} is left as it is.
+ *
+ * <p>A message none of whose sentences is kept, but that says enough (at least {@link
  * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
  * fires twice during the deploy?"}), is kept as said, with its dates resolved, in passages of at
  * most the engine's passage limit ({@link InferenceContext#passageTokens()} tokens as its {@link
@@ -177,12 +183,17 @@ public final class OfflineExtractor implements MemoryInference {
     Instant at = message.timestamp() != null ? message.timestamp() : fallbackTimestamp;
     String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
-    for (String sentence : SentenceSplitter.split(text)) {
-      Optional<String> kept = filter.keep(sentence, requests);
-      if (kept.isPresent()) {
-        String fact =
-            TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip();
-        out.add(fact);
+    for (CodeFences.Segment segment : CodeFences.segments(text)) {
+      for (String sentence : SentenceSplitter.split(segment.text())) {
+        Optional<String> kept = filter.keep(sentence, requests);
+        if (kept.isEmpty()) {
+          continue;
+        }
+        out.add(
+            segment.code()
+                ? sentence.strip()
+                : TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at)
+                    .strip());
       }
     }
     if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {

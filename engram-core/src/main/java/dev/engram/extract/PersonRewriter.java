@@ -89,6 +89,10 @@ final class PersonRewriter {
           "not",
           "sorta");
   private static final Set<String> COORDINATORS = Set.of("and", "or", "nor");
+
+  /** Characters that glue the words beside them into one name: "me-time", my_app, src/my. */
+  private static final Set<String> JOINERS = Set.of("-", "_", "/", "\\");
+
   private static final Set<String> PLURAL_FIRST =
       Set.of("we", "we're", "we've", "we'd", "we'll", "us", "our", "ours", "ourselves");
   private static final Set<String> PROGRESSIVE_OPENERS =
@@ -161,12 +165,16 @@ final class PersonRewriter {
     }
     List<String> tokens = tokenize(sentence);
     boolean plural = false;
+    boolean inCode = false;
     for (int i = 0; i < tokens.size(); i++) {
-      String lower = tokens.get(i).toLowerCase(Locale.ROOT);
-      plural |= PLURAL_FIRST.contains(lower) && !tokens.get(i).equals("US");
-      if (inCompound(tokens, i)) {
+      if (tokens.get(i).equals("`")) {
+        inCode = !inCode;
+      }
+      if (inCode || partOfLongerWord(tokens, i)) {
         continue;
       }
+      String lower = tokens.get(i).toLowerCase(Locale.ROOT);
+      plural |= PLURAL_FIRST.contains(lower) && !tokens.get(i).equals("US");
       switch (lower) {
         case "i" -> {
           tokens.set(i, name);
@@ -198,12 +206,19 @@ final class PersonRewriter {
   }
 
   /**
-   * True if token {@code i} is glued to a hyphen, as "me" in "me-time": part of a compound, not a
-   * pronoun.
+   * True if token {@code i} is glued to a longer word, so not a pronoun: to a hyphen ("me" in
+   * "me-time"), an underscore or a slash ("my" in {@code my_app.py}, {@code src/my/}), or a dot
+   * between it and a letter or digit ("my" in {@code my.cnf}, {@code config.my}); a full stop that
+   * ends the sentence ("Call me.") glues nothing.
    */
-  private static boolean inCompound(List<String> tokens, int i) {
-    return (i > 0 && tokens.get(i - 1).equals("-"))
-        || (i + 1 < tokens.size() && tokens.get(i + 1).equals("-"));
+  private static boolean partOfLongerWord(List<String> tokens, int i) {
+    String before = i > 0 ? tokens.get(i - 1) : "";
+    String after = i + 1 < tokens.size() ? tokens.get(i + 1) : "";
+    if (JOINERS.contains(before) || JOINERS.contains(after)) {
+      return true;
+    }
+    return (before.equals(".") && i > 1 && isWord(tokens.get(i - 2)))
+        || (after.equals(".") && i + 2 < tokens.size() && isWord(tokens.get(i + 2)));
   }
 
   private static String addMissingSubject(String s, String name) {

@@ -418,11 +418,7 @@ public final class Passages {
     }
 
     int indent(int line) {
-      int i = start(line);
-      while (i < end(line) && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
-        i++;
-      }
-      return i - start(line);
+      return CodeFences.indent(text, start(line), end(line));
     }
 
     boolean isBlank(int line) {
@@ -436,17 +432,7 @@ public final class Passages {
 
     /** The length of the fence that opens this line ({@code ```} or {@code ~~~}), or 0. */
     int fence(int line) {
-      int i = start(line) + indent(line);
-      int end = end(line);
-      if (i >= end || (text.charAt(i) != '`' && text.charAt(i) != '~')) {
-        return 0;
-      }
-      char mark = text.charAt(i);
-      int n = 0;
-      while (i + n < end && text.charAt(i + n) == mark) {
-        n++;
-      }
-      return n >= 3 ? n : 0;
+      return CodeFences.opening(text, start(line), end(line));
     }
 
     /** The last line of the code block this line's fence opens: its closing fence, or the end. */
@@ -454,29 +440,11 @@ public final class Passages {
       char mark = text.charAt(start(line) + indent(line));
       int length = fence(line);
       for (int j = line + 1; j < size(); j++) {
-        if (closes(j, mark, length)) {
+        if (CodeFences.closes(text, start(j), end(j), mark, length)) {
           return j;
         }
       }
       return size() - 1;
-    }
-
-    private boolean closes(int line, char mark, int length) {
-      int i = start(line) + indent(line);
-      int end = end(line);
-      int n = 0;
-      while (i + n < end && text.charAt(i + n) == mark) {
-        n++;
-      }
-      if (n < length) {
-        return false;
-      }
-      for (int k = i + n; k < end; k++) {
-        if (!Character.isWhitespace(text.charAt(k))) {
-          return false;
-        }
-      }
-      return true;
     }
 
     /**

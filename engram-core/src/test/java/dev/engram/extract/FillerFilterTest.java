@@ -64,6 +64,9 @@ class FillerFilterTest {
       When I was a kid I painted every day           | When I was a kid I painted every day
       "yeah, my kids love the beach"                 | My kids love the beach
       "Oh, yesterday, I ran a marathon."             | "Yesterday, I ran a marathon."
+      "so, app.config holds the database URI."       | app.config holds the database URI.
+      "well, make_db_call() retries twice now."      | make_db_call() retries twice now.
+      "so, npm installs everything in node_modules." | Npm installs everything in node_modules.
       """)
   void keepsContentAndDropsFillerAndQuestions(String sentence, String expected) {
     assertThat(filter.keep(sentence, Requests.WHOLE).orElse("")).isEqualTo(expected);

@@ -184,6 +184,29 @@ class OfflineExtractorTest {
   }
 
   @Test
+  void keepsTheLinesOfACodeBlockAndNamesInCodeAsWritten() {
+    Message pasted =
+        said(
+            "User",
+            "I set up my_app.py like this tomorrow:\n"
+                + "```python\n"
+                + "app.config['DATABASE'] = 'sqlite:///my_budget.db'\n"
+                + "def make_db_call():\n"
+                + "    return run_query(today_only=True)\n"
+                + "```\n"
+                + "Now I call `my_helper()` from my module.",
+            "S1:7");
+
+    assertThat(extractor.facts(pasted, null))
+        .containsExactly(
+            "User set up my_app.py like this tomorrow (9 May 2023):",
+            "app.config['DATABASE'] = 'sqlite:///my_budget.db'",
+            "def make_db_call():",
+            "return run_query(today_only=True)",
+            "Now User calls `my_helper()` from User's module.");
+  }
+
+  @Test
   void keepsALongMessageWithoutAFactInPassages() {
     StringBuilder question = new StringBuilder("Hmm, what if");
     for (int i = 0; i < 40; i++) {

@@ -51,6 +51,11 @@ class PersonRewriterTest {
       Caroline | That bike is mine.                           | That bike is Caroline's.
       Caroline | My kids love nature.                         | Caroline's kids love nature.
       Caroline | I'm carving out some me-time.                | Caroline is carving out some me-time.
+      User     | I keep it in my_app.py and my.cnf.           | User keeps it in my_app.py and my.cnf.
+      User     | My code lives in src/my/ and config.my now.  | User's code lives in src/my/ and config.my now.
+      User     | I call `my_helper(me)` from my module.       | User calls `my_helper(me)` from User's module.
+      User     | I/O is slow on my laptop.                    | I/O is slow on User's laptop.
+      User     | The tests passed for me.                     | The tests passed for User.
       Caroline | We went camping last weekend.                | Caroline: we went camping last weekend.
       Caroline | Our family loves the beach.                  | Caroline: our family loves the beach.
       Caroline | The kids asked us to stay.                   | Caroline: The kids asked us to stay.
