@@ -39,10 +39,10 @@ import java.util.Set;
  *       are.
  * </ol>
  *
- * The lines of a fenced code block ({@link CodeFences}) are chosen as sentences are but kept as
- * written: code is not cleaned, rewritten to the speaker nor dated ({@code def make_db_call():}
- * stays so). In prose too, the first person inside inline code and in names such as {@code
- * my_app.py} or {@code my.cnf} is left as it is.
+ * A fenced code block ({@link CodeFences}) is read by lines, not sentences, each chosen as a
+ * sentence is and kept as written: code is not cut at a {@code ?} or {@code !}, cleaned, rewritten
+ * to the speaker nor dated ({@code def make_db_call():} stays so). In prose too, the first person
+ * inside inline code and in names such as {@code my_app.py} or {@code my.cnf} is left as it is.
  *
  * <p>A message none of whose sentences is kept, but that says enough (at least {@link
  * Options#minContentWords()} + 1 content words, questions included: {@code "What if the webhook
@@ -184,16 +184,21 @@ public final class OfflineExtractor implements MemoryInference {
     String text = message.content().replace('\u2019', '\'');
     List<String> out = new ArrayList<>();
     for (CodeFences.Segment segment : CodeFences.segments(text)) {
+      if (segment.code()) {
+        segment
+            .text()
+            .lines()
+            .map(String::strip)
+            .filter(line -> filter.keep(line, requests).isPresent())
+            .forEach(out::add);
+        continue;
+      }
       for (String sentence : SentenceSplitter.split(segment.text())) {
         Optional<String> kept = filter.keep(sentence, requests);
-        if (kept.isEmpty()) {
-          continue;
+        if (kept.isPresent()) {
+          out.add(
+              TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at).strip());
         }
-        out.add(
-            segment.code()
-                ? sentence.strip()
-                : TimeResolver.resolve(PersonRewriter.rewrite(kept.get(), message.name()), at)
-                    .strip());
       }
     }
     if (out.isEmpty() && filter.worthKeepingVerbatim(text)) {

@@ -193,6 +193,7 @@ class OfflineExtractorTest {
                 + "app.config['DATABASE'] = 'sqlite:///my_budget.db'\n"
                 + "def make_db_call():\n"
                 + "    return run_query(today_only=True)\n"
+                + "fetch(`/geo?q=${city}`); // why not? Oh! <!-- an old note -->\n"
                 + "```\n"
                 + "Now I call `my_helper()` from my module.",
             "S1:7");
@@ -203,6 +204,7 @@ class OfflineExtractorTest {
             "app.config['DATABASE'] = 'sqlite:///my_budget.db'",
             "def make_db_call():",
             "return run_query(today_only=True)",
+            "fetch(`/geo?q=${city}`); // why not? Oh! <!-- an old note -->",
             "Now User calls `my_helper()` from User's module.");
   }
 
