@@ -422,7 +422,7 @@ final class FillerFilter {
 
   /**
    * True if the sentence's first word, its closing punctuation aside, holds a character of code or
-   * a path ({@code app.config[...]}, {@code npm_modules/}, {@code useState()}): capitalised, it
+   * a path ({@code app.config[...]}, {@code node_modules/}, {@code useState()}): capitalised, it
    * would no longer be the name the user wrote.
    */
   static boolean opensWithCode(String sentence) {
