@@ -90,6 +90,41 @@ final class PersonRewriter {
           "sorta");
   private static final Set<String> COORDINATORS = Set.of("and", "or", "nor");
 
+  /** Capitalised words after which {@code I} is a Roman numeral: "Type I", "Part I", "War I". */
+  private static final Set<String> NUMBERING_WORDS =
+      Set.of(
+          "act",
+          "appendix",
+          "article",
+          "book",
+          "category",
+          "chapter",
+          "class",
+          "episode",
+          "exhibit",
+          "figure",
+          "grade",
+          "lesson",
+          "level",
+          "module",
+          "part",
+          "phase",
+          "round",
+          "season",
+          "section",
+          "series",
+          "stage",
+          "table",
+          "tier",
+          "title",
+          "type",
+          "unit",
+          "volume",
+          "war");
+
+  /** What may close a sentence or a bracket after a Roman numeral: "Louis I.", "(Phase I)". */
+  private static final Set<String> CLOSERS = Set.of(".", "!", "?", ")", "]", ",", ";", ":");
+
   /** Characters that glue the words beside them into one name: "me-time", my_app, src/my. */
   private static final Set<String> JOINERS = Set.of("-", "_", "/", "\\");
 
@@ -170,7 +205,7 @@ final class PersonRewriter {
       if (tokens.get(i).equals("`")) {
         inCode = !inCode;
       }
-      if (inCode || partOfLongerWord(tokens, i)) {
+      if (inCode || partOfLongerWord(tokens, i) || isNumeral(tokens, i)) {
         continue;
       }
       String lower = tokens.get(i).toLowerCase(Locale.ROOT);
@@ -219,6 +254,44 @@ final class PersonRewriter {
     }
     return (before.equals(".") && i > 1 && isWord(tokens.get(i - 2)))
         || (after.equals(".") && i + 2 < tokens.size() && isWord(tokens.get(i + 2)));
+  }
+
+  /**
+   * True if token {@code i} is a capital {@code I} that counts rather than speaks: after a
+   * capitalised word that numbers things ("Type I error", "Part I", "World War I"), or closing a
+   * sentence or a bracket after a capitalised word that does not open the sentence ("Louis I.",
+   * "(Phase I)"). "Mel and I." and "On Monday I went" keep their pronoun.
+   */
+  private static boolean isNumeral(List<String> tokens, int i) {
+    if (!tokens.get(i).equals("I")) {
+      return false;
+    }
+    int before = i - 1;
+    while (before >= 0 && tokens.get(before).isBlank()) {
+      before--;
+    }
+    if (before < 0 || !Character.isUpperCase(tokens.get(before).codePointAt(0))) {
+      return false;
+    }
+    if (NUMBERING_WORDS.contains(tokens.get(before).toLowerCase(Locale.ROOT))) {
+      return true;
+    }
+    int after = i + 1;
+    while (after < tokens.size() && tokens.get(after).isBlank()) {
+      after++;
+    }
+    boolean closes = after == tokens.size() || CLOSERS.contains(tokens.get(after));
+    return closes && opensAfter(tokens, before);
+  }
+
+  /** True if a word comes before token {@code i}: it does not open the sentence. */
+  private static boolean opensAfter(List<String> tokens, int i) {
+    for (int k = i - 1; k >= 0; k--) {
+      if (isWord(tokens.get(k))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String addMissingSubject(String s, String name) {

@@ -56,6 +56,12 @@ class PersonRewriterTest {
       User     | I call `my_helper(me)` from my module.       | User calls `my_helper(me)` from User's module.
       User     | I/O is slow on my laptop.                    | I/O is slow on User's laptop.
       User     | The tests passed for me.                     | The tests passed for User.
+      User     | A Type I error worries me.                   | A Type I error worries User.
+      User     | In Part I of the course I learned a lot.     | In Part I of the course User learned a lot.
+      User     | I study World War I and Louis I.             | User studies World War I and Louis I.
+      User     | On Monday I went home.                       | On Monday User went home.
+      User     | Mel and I.                                   | Mel and User.
+      User     | Tomorrow, I start.                           | "Tomorrow, User starts."
       Caroline | We went camping last weekend.                | Caroline: we went camping last weekend.
       Caroline | Our family loves the beach.                  | Caroline: our family loves the beach.
       Caroline | The kids asked us to stay.                   | Caroline: The kids asked us to stay.
