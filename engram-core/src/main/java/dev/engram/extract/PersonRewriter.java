@@ -266,22 +266,34 @@ final class PersonRewriter {
     if (!tokens.get(i).equals("I")) {
       return false;
     }
-    int before = i - 1;
-    while (before >= 0 && tokens.get(before).isBlank()) {
-      before--;
-    }
+    int before = previousNonBlank(tokens, i);
     if (before < 0 || !Character.isUpperCase(tokens.get(before).codePointAt(0))) {
       return false;
     }
     if (NUMBERING_WORDS.contains(tokens.get(before).toLowerCase(Locale.ROOT))) {
       return true;
     }
-    int after = i + 1;
-    while (after < tokens.size() && tokens.get(after).isBlank()) {
-      after++;
-    }
+    int after = nextNonBlank(tokens, i);
     boolean closes = after == tokens.size() || CLOSERS.contains(tokens.get(after));
     return closes && opensAfter(tokens, before);
+  }
+
+  /** The index of the last token before {@code i} that is not blank, or -1. */
+  private static int previousNonBlank(List<String> tokens, int i) {
+    int j = i - 1;
+    while (j >= 0 && tokens.get(j).isBlank()) {
+      j--;
+    }
+    return j;
+  }
+
+  /** The index of the first token after {@code i} that is not blank, or the number of tokens. */
+  private static int nextNonBlank(List<String> tokens, int i) {
+    int j = i + 1;
+    while (j < tokens.size() && tokens.get(j).isBlank()) {
+      j++;
+    }
+    return j;
   }
 
   /** True if a word comes before token {@code i}: it does not open the sentence. */
@@ -351,10 +363,7 @@ final class PersonRewriter {
    * clause and its verb agrees).
    */
   private static boolean isCompoundSubject(List<String> tokens, int i, String name) {
-    int j = i - 1;
-    while (j >= 0 && tokens.get(j).isBlank()) {
-      j--;
-    }
+    int j = previousNonBlank(tokens, i);
     if (j < 0 || !COORDINATORS.contains(tokens.get(j).toLowerCase(Locale.ROOT))) {
       return false;
     }
