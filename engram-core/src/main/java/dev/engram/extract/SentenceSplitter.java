@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * {@code 3.50}, runs such as {@code !!} or {@code ?!}, emoji and a missing final punctuation mark
  * right), and two repairs follow: a piece that ends with a title abbreviation ({@code Dr.}, {@code
  * Mr.}, {@code e.g.}...) or a single capital initial ({@code J.}) is joined to the next piece, and
- * so is a piece followed by one that starts in lower case.
+ * so is a piece followed by one that starts in lower case, a piece cut inside a word ({@code ?q=}
+ * in a link: no space after the mark), and a piece that leaves a brace or a TeX formula open
+ * ({@code \frac{n!}{k!}}).
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,6 +47,7 @@ final class SentenceSplitter {
     BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
     it.setText(line);
     StringBuilder pending = new StringBuilder();
+    boolean glued = false;
     int start = it.first();
     for (int end = it.next(); end != BreakIterator.DONE; start = end, end = it.next()) {
       String piece = line.substring(start, end).trim();
@@ -52,19 +55,48 @@ final class SentenceSplitter {
         continue;
       }
       if (pending.length() > 0
+          && !glued
           && !startsLowerCase(piece)
-          && !endsWithAbbreviation(pending.toString())) {
+          && !endsWithAbbreviation(pending.toString())
+          && !insideGroup(pending)) {
         out.add(pending.toString());
         pending.setLength(0);
       }
-      if (pending.length() > 0) {
+      if (pending.length() > 0 && !glued) {
         pending.append(' ');
       }
       pending.append(piece);
+      glued = end < line.length() && !Character.isWhitespace(line.charAt(end - 1));
     }
     if (pending.length() > 0) {
       out.add(pending.toString());
     }
+  }
+
+  /**
+   * True if {@code text} leaves a brace or a TeX formula ({@code \(}, {@code \[}) open: a {@code !}
+   * there is a factorial ({@code \frac{n!}{k!}}), not the end of a sentence.
+   */
+  private static boolean insideGroup(CharSequence text) {
+    int braces = 0;
+    int formulas = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '{') {
+        braces++;
+      } else if (c == '}') {
+        braces = Math.max(0, braces - 1);
+      } else if (c == '\\' && i + 1 < text.length()) {
+        char next = text.charAt(i + 1);
+        if (next == '(' || next == '[') {
+          formulas++;
+        } else if (next == ')' || next == ']') {
+          formulas = Math.max(0, formulas - 1);
+        }
+        i++;
+      }
+    }
+    return braces > 0 || formulas > 0;
   }
 
   private static boolean startsLowerCase(String piece) {

@@ -47,8 +47,12 @@ import java.util.regex.Pattern;
  * <p>{@code this past} reads as {@code last} and {@code this coming} as {@code next}. Month
  * arithmetic is calendar arithmetic ({@link YearMonth}), so month and year boundaries and leap
  * years come out right. An expression already followed by a parenthesis is left alone, so resolving
- * twice changes nothing. Bare weekday names ("on Saturday") and vague expressions ("recently", "a
- * few days ago") are not resolved.
+ * twice changes nothing. An expression tied to a date the sentence names is left alone too, since
+ * the message's date is not its base: every expression of a sentence that says which day its today
+ * is ("if today is March 3, 2024, a week from today is...") or opens with a date as its label
+ * ("March 22: tasks for next week"), and an expression counted from a named date ("in a week from
+ * January 10"). Bare weekday names ("on Saturday") and vague expressions ("recently", "a few days
+ * ago") are not resolved.
  *
  * <p>Stateless and thread-safe.
  */
@@ -113,6 +117,35 @@ final class TimeResolver {
           Pattern.CASE_INSENSITIVE);
   private static final Pattern ANNOTATED = Pattern.compile("^\\s*\\(");
 
+  private static final String MONTHS =
+      "(?:January|February|March|April|May|June|July|August|September|October|November|December"
+          + "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?";
+
+  /** A calendar date written out: "March 3", "3rd of March, 2024", "2024-03-03". */
+  private static final String CALENDAR_DATE =
+      "(?:"
+          + MONTHS
+          + "\\s+\\d{1,2}(?:st|nd|rd|th)?(?![\\p{L}\\p{N}])(?:,?\\s+\\d{4})?"
+          + "|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?"
+          + MONTHS
+          + "(?![\\p{L}])(?:,?\\s+\\d{4})?"
+          + "|\\d{4}-\\d{2}-\\d{2})";
+
+  /** A sentence that says which day its "today" is: "if today is March 3, 2024, ...". */
+  private static final Pattern OWN_TODAY =
+      Pattern.compile(
+          "(?<![\\p{L}\\p{N}])(?i:today|now)(?:'s\\s+date)?\\s+(?:is|was|were|would\\s+be|will\\s+be)\\s+"
+              + "(?:the\\s+)?"
+              + CALENDAR_DATE);
+
+  /** A sentence labelled with a date: "- **March 22:** next week's tasks". */
+  private static final Pattern DATE_LABEL =
+      Pattern.compile("^[\\s\\-*#>+_]*" + CALENDAR_DATE + "\\s*[*_]*\\s*:");
+
+  /** An expression counted from a named date: "a week from January 10". */
+  private static final Pattern FROM_DATE =
+      Pattern.compile("\\s*,?\\s*(?i:from|after|before|since)\\s+" + CALENDAR_DATE);
+
   private TimeResolver() {}
 
   /**
@@ -120,7 +153,7 @@ final class TimeResolver {
    * no base.
    */
   static String resolve(String sentence, Instant base) {
-    if (base == null) {
+    if (base == null || OWN_TODAY.matcher(sentence).find() || DATE_LABEL.matcher(sentence).find()) {
       return sentence;
     }
     LocalDate today = LocalDate.ofInstant(base, ZoneOffset.UTC);
@@ -131,6 +164,9 @@ final class TimeResolver {
       out.append(sentence, last, m.end());
       last = m.end();
       if (m.group("in") != null && RATE_BEFORE.matcher(sentence.substring(0, m.start())).find()) {
+        continue;
+      }
+      if (FROM_DATE.matcher(sentence).region(m.end(), sentence.length()).lookingAt()) {
         continue;
       }
       if (!ANNOTATED.matcher(sentence.substring(m.end())).find()) {

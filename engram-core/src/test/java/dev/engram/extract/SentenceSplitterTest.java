@@ -37,6 +37,15 @@ class SentenceSplitterTest {
         Arguments.of(
             "Pi is about 3.14159 i.e. a bit more than 3.",
             List.of("Pi is about 3.14159 i.e. a bit more than 3.")),
+        Arguments.of(
+            "The count is \\( \\frac{n!}{k_1! k_2! \\cdots k_r!} \\) for r kinds. Then divide.",
+            List.of(
+                "The count is \\( \\frac{n!}{k_1! k_2! \\cdots k_r!} \\) for r kinds.",
+                "Then divide.")),
+        Arguments.of(
+            "So \\[ P = \\frac{10!}{8! 2!} \\] Done! Next one.",
+            List.of("So \\[ P = \\frac{10!}{8! 2!} \\] Done!", "Next one.")),
+        Arguments.of("Wow!That was close. Open it!", List.of("Wow!That was close.", "Open it!")),
         Arguments.of("   ", List.of()),
         Arguments.of("", List.of()));
   }

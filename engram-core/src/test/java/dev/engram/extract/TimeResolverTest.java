@@ -106,6 +106,42 @@ class TimeResolverTest {
     assertThat(TimeResolver.resolve(sentence, Instant.parse(base))).isEqualTo(expected);
   }
 
+  /** A date the sentence names, not the message's, is the base of these: they stay as written. */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      "If today is March 3, 2024, then one week from today would be March 10, 2024."
+      Assuming today is January 10 and you have until February 1 to meet your goal
+      "Today's date is 2024-03-03, so tomorrow is a Monday."
+      - **March 22:** Next week's tasks planned.
+      "3rd of March: tidy up, then plan next month."
+      "What date is it in a week from January 10, 2024?"
+      due in 10 days from Sept. 5
+      """)
+  void leavesExpressionsCountedFromANamedDateAlone(String sentence) {
+    assertThat(TimeResolver.resolve(sentence, Instant.parse("2023-05-08T13:56:00Z")))
+        .isEqualTo(sentence);
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+      booked yesterday for March 22                 | booked yesterday (7 May 2023) for March 22
+      "On March 2 I planned it, and today I start"  | "On March 2 I planned it, and today (8 May 2023) I start"
+      in a week from now                            | in a week (15 May 2023) from now
+      the deadline is May 20, in two weeks           | the deadline is May 20, in two weeks (22 May 2023)
+      """)
+  void resolvesBesideADateThatIsNotTheirBase(String sentence, String expected) {
+    assertThat(TimeResolver.resolve(sentence, Instant.parse("2023-05-08T13:56:00Z")))
+        .isEqualTo(expected);
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
