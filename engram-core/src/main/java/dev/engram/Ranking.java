@@ -66,6 +66,11 @@ import java.util.regex.Pattern;
  *   <li>{@value #FACTS}: the same for one of n facts an add drew from the same messages ({@link
  *       MemoryItem#FACT_COUNT}), at {@code 0.04 * ln(n)}: an assistant's long answer yields many
  *       facts, each another chance to match by accident
+ *   <li>{@value #INSTRUCTIONS}: a standing instruction the user gave the assistant with the
+ *       condition that says when it applies ("Always include version numbers when I ask about
+ *       software dependencies") is lifted behind the best hit of a query whose words meet the
+ *       condition's subject ("Which libraries does this project use?"): such an instruction shares
+ *       little else with the questions it governs, so it ranks far down by meaning and by keywords
  * </ul>
  *
  * <p>Immutable; equal when they name the same steps.
@@ -80,13 +85,24 @@ public final class Ranking {
   public static final String NAMES = "names";
   public static final String PASSAGES = "passages";
   public static final String FACTS = "facts";
+  public static final String INSTRUCTIONS = "instructions";
 
   /**
    * The names of the standard steps in the order a {@link #spec} lists them (the order they were
    * introduced in, not the order they run in), the names {@link #parse} knows.
    */
   public static final List<String> STEPS =
-      List.of(NEIGHBOURS, DATES, DIVERSITY, FEEDBACK, CONTEXT, HUBS, NAMES, PASSAGES, FACTS);
+      List.of(
+          NEIGHBOURS,
+          DATES,
+          DIVERSITY,
+          FEEDBACK,
+          CONTEXT,
+          HUBS,
+          NAMES,
+          PASSAGES,
+          FACTS,
+          INSTRUCTIONS);
 
   private static final Pattern STEP_NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -97,17 +113,18 @@ public final class Ranking {
   public static final Ranking ALL = new Ranking(STEPS);
 
   /**
-   * What a request gets when it names none: dates, context, hubs, names, passages and facts, the
-   * steps that gained on the LoCoMo sample without losing elsewhere (passages acts only on messages
-   * split into passages, which LoCoMo's short turns never are, and gains on the BEAM sample; facts
-   * gains at top-10 on both and at 500 tokens on BEAM, for 0.005-0.010 at 1,500). With the source
-   * context in the keyword signal, neighbours and feedback no longer gain at 1,500 tokens and lose
-   * at 500 (docs/BENCHMARKS.md); diversity finds more evidence turns within a budget but fewer of
-   * the answers' words. So those three are opt-in ({@code default,neighbours,feedback} brings back
-   * the earlier default).
+   * What a request gets when it names none: dates, context, hubs, names, passages, facts and
+   * instructions, the steps that gained on the LoCoMo sample without losing elsewhere (passages
+   * acts only on messages split into passages, which LoCoMo's short turns never are, and gains on
+   * the BEAM sample; facts gains at top-10 on both and at 500 tokens on BEAM, for 0.005-0.010 at
+   * 1,500; instructions gains on BEAM at every budget and does nothing on LoCoMo, whose chats give
+   * no instructions). With the source context in the keyword signal, neighbours and feedback no
+   * longer gain at 1,500 tokens and lose at 500 (docs/BENCHMARKS.md); diversity finds more evidence
+   * turns within a budget but fewer of the answers' words. So those three are opt-in ({@code
+   * default,neighbours,feedback} brings back the earlier default).
    */
   public static final Ranking DEFAULT =
-      new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES, PASSAGES, FACTS));
+      new Ranking(List.of(DATES, CONTEXT, HUBS, NAMES, PASSAGES, FACTS, INSTRUCTIONS));
 
   /**
    * The names, the standard ones in the order of {@link #STEPS}, then any others in alphabetical

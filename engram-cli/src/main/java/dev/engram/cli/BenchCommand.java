@@ -152,7 +152,7 @@ final class BenchCommand implements Callable<Integer> {
         defaultValue = "default",
         description =
             "The ranking steps"
-                + " after fusion, comma-separated: neighbours, dates, feedback, context, diversity, hubs, names, passages, facts; or none, all,"
+                + " after fusion, comma-separated: neighbours, dates, feedback, context, diversity, hubs, names, passages, facts, instructions; or none, all,"
                 + " default (the library's default steps).")
     String ranking;
 

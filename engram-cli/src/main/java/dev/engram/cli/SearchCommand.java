@@ -75,7 +75,7 @@ final class SearchCommand extends BaseCommand {
       converter = Converters.RankingConverter.class,
       description =
           "The ranking steps after fusion,"
-              + " comma-separated: neighbours, dates, feedback, context, diversity, hubs, names, passages, facts; or none, all, default"
+              + " comma-separated: neighbours, dates, feedback, context, diversity, hubs, names, passages, facts, instructions; or none, all, default"
               + " (default: ${DEFAULT-VALUE}, the library's default steps).")
   Ranking ranking;
 

@@ -12,10 +12,11 @@ import java.util.Set;
  * them (by phase, and within a phase in the order a step's changes must follow each other: the
  * context embeddings' list joins the fused ranking before the passages of long messages and the
  * facts drawn together are discounted and before the dates' list joins, the neighbours are lifted
- * behind the hits those lists made, the feedback list joins last behind the hits it keeps in
- * place). A {@link Ranking} names the steps a request runs; the order of its {@link Ranking#spec}
- * is the order the steps were introduced in, not this one. Adding a step is one class implementing
- * {@link RankingStep} and one line here (or {@link #with} for an engine of one's own). Immutable.
+ * behind the hits those lists made, the feedback list joins behind the hits it keeps in place, and
+ * the instructions are lifted last, behind the best hit). A {@link Ranking} names the steps a
+ * request runs; the order of its {@link Ranking#spec} is the order the steps were introduced in,
+ * not this one. Adding a step is one class implementing {@link RankingStep} and one line here (or
+ * {@link #with} for an engine of one's own). Immutable.
  */
 final class RankingSteps {
   /** The standard steps, those {@link Ranking#STEPS} names, in the order they run. */
@@ -29,6 +30,7 @@ final class RankingSteps {
               new DatesStep(),
               new NeighboursStep(),
               new FeedbackStep(),
+              new InstructionsStep(),
               new NamesStep(),
               new DiversityStep()));
 

@@ -111,7 +111,8 @@ class NewRankingStepTest {
     assertThat(reversed.get(0).details().steps().get("reversed"))
         .startsWith("fused rank ")
         .contains(" -> 1,");
-    assertThat(steps.names()).endsWith("feedback", "reversed", "names", "diversity");
+    assertThat(steps.names())
+        .endsWith("feedback", "instructions", "reversed", "names", "diversity");
   }
 
   /**
@@ -193,11 +194,12 @@ class NewRankingStepTest {
             "dates",
             "neighbours",
             "feedback",
+            "instructions",
             "names",
             "diversity")
         .containsExactlyInAnyOrderElementsOf(Ranking.STEPS);
     assertThat(Ranking.parse("default,diversity", "ranking").spec())
-        .isEqualTo("dates,diversity,context,hubs,names,passages,facts");
+        .isEqualTo("dates,diversity,context,hubs,names,passages,facts,instructions");
     assertThat(Ranking.NONE.with("reversed").with(Ranking.HUBS).spec()).isEqualTo("hubs,reversed");
   }
 }

@@ -373,17 +373,19 @@ class RankingStepsTest {
   }
 
   @Test
-  void theDefaultRunsDatesContextHubsNamesPassagesAndFacts() {
+  void theDefaultRunsDatesContextHubsNamesPassagesFactsAndInstructions() {
     assertThat(SearchRequest.builder(CHAT, "q").build().ranking())
         .isEqualTo(Ranking.DEFAULT)
-        .isEqualTo(Ranking.of("dates", "context", "hubs", "names", "passages", "facts"));
+        .isEqualTo(
+            Ranking.of("dates", "context", "hubs", "names", "passages", "facts", "instructions"));
     assertThat(Ranking.parse("default,diversity,neighbours,feedback", "ranking"))
         .isEqualTo(Ranking.ALL);
     assertThat(Ranking.parse("none", "ranking")).isEqualTo(Ranking.NONE);
     assertThat(Ranking.parse("hubs", "ranking")).isEqualTo(Ranking.NONE.withHubs(true));
     assertThat(Ranking.NONE.spec()).isEqualTo("none");
     assertThat(Ranking.parse("names", "ranking")).isEqualTo(Ranking.NONE.withNames(true));
-    assertThat(Ranking.DEFAULT.spec()).isEqualTo("dates,context,hubs,names,passages,facts");
+    assertThat(Ranking.DEFAULT.spec())
+        .isEqualTo("dates,context,hubs,names,passages,facts,instructions");
     assertThat(Ranking.parse("passages", "ranking")).isEqualTo(Ranking.NONE.withPassages(true));
     for (int bits = 0; bits < 1 << Ranking.STEPS.size(); bits++) {
       List<String> on = new ArrayList<>();

@@ -193,7 +193,8 @@ final class MemoryTools {
                 "ranking",
                     string(
                         "The ranking steps after fusion, comma-separated: neighbours, dates, feedback, context,"
-                            + " diversity, hubs, names (a query naming someone no memory mentions gets nothing), passages, facts;"
+                            + " diversity, hubs, names (a query naming someone no memory mentions gets nothing), passages, facts,"
+                            + " instructions (an instruction the user gave for what the query asks about comes early);"
                             + " or none, all, default (e.g. 'default,diversity'). Default: default."),
                 "include_relations",
                     bool(
