@@ -16,25 +16,31 @@ import java.util.regex.Pattern;
 /**
  * The ranking step {@value Ranking#INSTRUCTIONS}: a standing instruction the user gave the
  * assistant, with the condition that says when it applies ("Always include version numbers when I
- * ask about software dependencies", "Whenever I ask for code, use Kotlin"), is lifted behind the
- * best hit of a query its condition's subject matches: a word of the subject begins a word of the
- * query, or a word of the query's content begins one of the subject ("implementation details" and
- * "how do I implement a login feature"). Such an instruction shares little else with the questions
- * it governs (they ask about the work, it says how to answer), so by meaning or keywords it ranks
- * far down (hundreds deep on BEAM), while the assistant needs it with every such answer.
+ * ask about software dependencies", "When I ask about probability, always give a worked example"),
+ * is lifted behind the best hit of a query its condition's subject matches: a word of the subject
+ * begins a word of the query, or a word of the query's content begins one of the subject
+ * ("implementation details" and "how do I implement a login feature"). Such an instruction shares
+ * little else with the questions it governs (they ask about the work, it says how to answer), so by
+ * meaning or keywords it ranks far down (hundreds deep on BEAM), while the assistant needs it with
+ * every such answer.
  *
  * <p>The instructions are found by their words: the scope's {@value #CANDIDATES} best memories by
- * keyword for "always never whenever asks", of which those worded as a conditional instruction
- * count ({@link #subject}). An instruction without a condition is not lifted: it would be lifted
- * for every query, and "always" opens advice as often as an instruction. Explain: the move in the
- * fused ranking.
+ * keyword for "{@value #WORDS}", of which those worded as a conditional instruction count ({@link
+ * #subject}). An instruction without a condition is not lifted: it would be lifted for every query,
+ * and "always" opens advice as often as an instruction. Explain: the move in the fused ranking.
  */
 final class InstructionsStep implements RankingStep {
   /** How many of the scope's memories, best by keyword, are read for instructions. */
   static final int CANDIDATES = 20;
 
+  /**
+   * A lifted instruction's fused score is the best hit's: it comes right after the best hit (the
+   * fusion's tie-break orders the two), so a budget or a top-k of a few hits keeps it.
+   */
+  static final double BESIDE_THE_BEST = 1.0;
+
   /** The words an instruction with a condition holds, searched by keyword. */
-  private static final String WORDS = "always never whenever asks ask";
+  static final String WORDS = "always never whenever asks ask";
 
   private static final String ASKS =
       "(?:asks?|requests?|inquires?|wants?|needs?|talks?|writes?|mentions?)";
@@ -90,7 +96,7 @@ final class InstructionsStep implements RankingStep {
         followed.put(m.id(), best);
       }
     }
-    return followed.isEmpty() ? fused : RankFusion.lift(fused, followed, 1.0);
+    return followed.isEmpty() ? fused : RankFusion.lift(fused, followed, BESIDE_THE_BEST);
   }
 
   /**
