@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * Mr.}, {@code e.g.}...) or a single capital initial ({@code J.}) is joined to the next piece, and
  * so is a piece followed by one that starts in lower case, a piece cut inside a word ({@code ?q=}
  * in a link: no space after the mark), and a piece that leaves a brace or a TeX formula open
- * ({@code \frac{n!}{k!}}).
+ * ({@code \frac{n!}{k!}}) for up to a thousand characters.
  *
  * <p>Stateless and thread-safe.
  */
@@ -26,6 +26,9 @@ final class SentenceSplitter {
       Set.of(
           "dr", "mr", "mrs", "ms", "prof", "st", "mt", "vs", "e.g", "i.e", "approx", "fig", "sgt",
           "capt", "rev", "hon");
+
+  /** Characters of a sentence's end that {@link #endsWithAbbreviation} reads. */
+  private static final int TAIL = 64;
 
   private static final Pattern LINE_BREAK = Pattern.compile("\\R+");
   private static final Pattern LAST_TOKEN = Pattern.compile("(\\S+)\\.$");
@@ -47,6 +50,7 @@ final class SentenceSplitter {
     BreakIterator it = BreakIterator.getSentenceInstance(Locale.ENGLISH);
     it.setText(line);
     StringBuilder pending = new StringBuilder();
+    OpenGroups groups = new OpenGroups();
     boolean glued = false;
     int start = it.first();
     for (int end = it.next(); end != BreakIterator.DONE; start = end, end = it.next()) {
@@ -57,15 +61,17 @@ final class SentenceSplitter {
       if (pending.length() > 0
           && !glued
           && !startsLowerCase(piece)
-          && !endsWithAbbreviation(pending.toString())
-          && !insideGroup(pending)) {
+          && !endsWithAbbreviation(tail(pending))
+          && !groups.holdOpen(pending.length())) {
         out.add(pending.toString());
         pending.setLength(0);
+        groups.clear();
       }
       if (pending.length() > 0 && !glued) {
         pending.append(' ');
       }
       pending.append(piece);
+      groups.read(piece);
       glued = end < line.length() && !Character.isWhitespace(line.charAt(end - 1));
     }
     if (pending.length() > 0) {
@@ -74,29 +80,55 @@ final class SentenceSplitter {
   }
 
   /**
-   * True if {@code text} leaves a brace or a TeX formula ({@code \(}, {@code \[}) open: a {@code !}
-   * there is a factorial ({@code \frac{n!}{k!}}), not the end of a sentence.
+   * The end of {@code pending} that holds its last token, if that token can be an abbreviation or
+   * an initial (at most {@value #TAIL} characters): the check reads a bounded text however long the
+   * sentence being built has grown.
    */
-  private static boolean insideGroup(CharSequence text) {
-    int braces = 0;
-    int formulas = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '{') {
-        braces++;
-      } else if (c == '}') {
-        braces = Math.max(0, braces - 1);
-      } else if (c == '\\' && i + 1 < text.length()) {
-        char next = text.charAt(i + 1);
-        if (next == '(' || next == '[') {
-          formulas++;
-        } else if (next == ')' || next == ']') {
-          formulas = Math.max(0, formulas - 1);
+  private static String tail(StringBuilder pending) {
+    return pending.substring(Math.max(0, pending.length() - TAIL));
+  }
+
+  /**
+   * The braces and TeX formulas ({@code \(}, {@code \[}) that the sentence being built leaves open,
+   * counted piece by piece: a {@code !} inside one is a factorial ({@code \frac{n!}{k!}}), not the
+   * end of a sentence. A group holds a sentence open for at most {@value #LONGEST_GROUP}
+   * characters: a formula is shorter, and a brace never closed (a smiley, code in prose) must not
+   * make the rest of a long line one sentence.
+   */
+  private static final class OpenGroups {
+    static final int LONGEST_GROUP = 1_000;
+
+    private int braces;
+    private int formulas;
+
+    void read(String piece) {
+      for (int i = 0; i < piece.length(); i++) {
+        char c = piece.charAt(i);
+        if (c == '{') {
+          braces++;
+        } else if (c == '}') {
+          braces = Math.max(0, braces - 1);
+        } else if (c == '\\' && i + 1 < piece.length()) {
+          char next = piece.charAt(i + 1);
+          if (next == '(' || next == '[') {
+            formulas++;
+          } else if (next == ')' || next == ']') {
+            formulas = Math.max(0, formulas - 1);
+          }
+          i++;
         }
-        i++;
       }
     }
-    return braces > 0 || formulas > 0;
+
+    /** True if a group is open in a sentence of {@code length} characters so far. */
+    boolean holdOpen(int length) {
+      return (braces > 0 || formulas > 0) && length < LONGEST_GROUP;
+    }
+
+    void clear() {
+      braces = 0;
+      formulas = 0;
+    }
   }
 
   private static boolean startsLowerCase(String piece) {

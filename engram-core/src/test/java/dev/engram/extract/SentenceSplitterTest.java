@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -54,5 +55,18 @@ class SentenceSplitterTest {
   @MethodSource("cases")
   void splitsIntoSentences(String text, List<String> expected) {
     assertThat(SentenceSplitter.split(text)).containsExactlyElementsOf(expected);
+  }
+
+  /** A brace never closed holds a sentence open for a thousand characters, not a whole line. */
+  @Test
+  void aBraceNeverClosedDoesNotMakeALongLineOneSentence() {
+    String line = "Set it to :{ for now. " + "The server restarts quickly. ".repeat(200);
+
+    List<String> sentences = SentenceSplitter.split(line);
+
+    assertThat(sentences.get(0)).startsWith("Set it to :{ for now.").hasSizeLessThan(1_100);
+    assertThat(sentences.subList(1, sentences.size()))
+        .hasSizeGreaterThan(150)
+        .containsOnly("The server restarts quickly.");
   }
 }
