@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  *   <li>{@code I} becomes the name and the verb after it (past an adverb such as {@code really,
  *       also, never}) agrees through {@link Verbs#thirdPerson}: "I go" becomes "Caroline goes", "I
  *       went" stays "Caroline went". After {@code and}/{@code or} ("my sister and I went") {@code
- *       I} is part of a plural subject and the verb stays.
+ *       I} is part of a plural subject and the verb stays. In a question's order the auxiliary
+ *       before {@code I} agrees instead: "do I need" becomes "does Caroline need", "am I missing"
+ *       "is Caroline missing", "can I use" "can Caroline use".
  *   <li>{@code I'm} becomes "NAME is", {@code I've} "NAME has", {@code I'll} "NAME will"; {@code
  *       I'd} becomes "NAME had" when a past participle follows ("I'd been", "I'd never seen") and
  *       "NAME would" otherwise ("I'd love to").
@@ -213,7 +215,10 @@ final class PersonRewriter {
       switch (lower) {
         case "i" -> {
           tokens.set(i, name);
-          if (!isCompoundSubject(tokens, i, name)) {
+          int auxiliary = invertingAuxiliary(tokens, i);
+          if (auxiliary >= 0) {
+            tokens.set(auxiliary, Verbs.thirdPerson(tokens.get(auxiliary)));
+          } else if (!isCompoundSubject(tokens, i, name)) {
             int verb = nextWordSkippingAdverbs(tokens, i);
             if (verb >= 0) {
               tokens.set(verb, Verbs.thirdPerson(tokens.get(verb)));
@@ -276,6 +281,21 @@ final class PersonRewriter {
     int after = nextNonBlank(tokens, i);
     boolean closes = after == tokens.size() || CLOSERS.contains(tokens.get(after));
     return closes && opensAfter(tokens, before);
+  }
+
+  /**
+   * The index of the auxiliary right before {@code I} in a question's inverted order ("do I need",
+   * "can I use", "am I missing"), or -1: the verb after {@code I} then stays as it is and the
+   * auxiliary agrees instead ("does NAME need"). An auxiliary after {@code to} is a verb of its own
+   * ("a lot to do I think").
+   */
+  private static int invertingAuxiliary(List<String> tokens, int i) {
+    int before = previousNonBlank(tokens, i);
+    if (before < 0 || !Verbs.isAuxiliary(tokens.get(before))) {
+      return -1;
+    }
+    int further = previousNonBlank(tokens, before);
+    return further >= 0 && tokens.get(further).equalsIgnoreCase("to") ? -1 : before;
   }
 
   /** The index of the last token before {@code i} that is not blank, or -1. */

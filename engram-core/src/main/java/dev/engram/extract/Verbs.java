@@ -24,6 +24,7 @@ final class Verbs {
           Map.entry("go", "goes"),
           Map.entry("don't", "doesn't"),
           Map.entry("haven't", "hasn't"),
+          Map.entry("aren't", "isn't"),
           Map.entry("dont", "doesn't"),
           Map.entry("havent", "hasn't"),
           Map.entry("wanna", "wants to"),
@@ -201,11 +202,41 @@ final class Verbs {
           "spoken",
           "chosen");
 
+  /** The auxiliaries a question puts before its subject ("do I", "can I", "am I"). */
+  private static final Set<String> AUXILIARIES =
+      Set.of(
+          "am",
+          "aren't",
+          "do",
+          "don't",
+          "did",
+          "didn't",
+          "have",
+          "haven't",
+          "had",
+          "hadn't",
+          "was",
+          "wasn't",
+          "can",
+          "can't",
+          "could",
+          "couldn't",
+          "will",
+          "won't",
+          "would",
+          "wouldn't",
+          "shall",
+          "should",
+          "shouldn't",
+          "may",
+          "might",
+          "must");
+
   private Verbs() {}
 
   /**
-   * The form of {@code verb} after a third-person singular subject; {@code verb} itself if none
-   * applies.
+   * The form of {@code verb} after a third-person singular subject, in its case ("Do" becomes
+   * "Does", "GO" "GOES"); {@code verb} itself if none applies.
    */
   static String thirdPerson(String verb) {
     String lower = verb.toLowerCase(Locale.ROOT);
@@ -213,9 +244,17 @@ final class Verbs {
     if (out.equals(lower)) {
       return verb;
     }
-    return verb.length() > 1 && verb.equals(verb.toUpperCase(Locale.ROOT))
-        ? out.toUpperCase(Locale.ROOT)
+    if (verb.length() > 1 && verb.equals(verb.toUpperCase(Locale.ROOT))) {
+      return out.toUpperCase(Locale.ROOT);
+    }
+    return Character.isUpperCase(verb.charAt(0))
+        ? Character.toUpperCase(out.charAt(0)) + out.substring(1)
         : out;
+  }
+
+  /** True for an auxiliary that a question puts before its subject: "do", "can", "am", "didn't". */
+  static boolean isAuxiliary(String word) {
+    return AUXILIARIES.contains(word.toLowerCase(Locale.ROOT));
   }
 
   private static String agree(String v) {

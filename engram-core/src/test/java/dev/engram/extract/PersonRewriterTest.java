@@ -62,6 +62,15 @@ class PersonRewriterTest {
       User     | On Monday I went home.                       | On Monday User went home.
       User     | Mel and I.                                   | Mel and User.
       User     | Tomorrow, I start.                           | "Tomorrow, User starts."
+      User     | Do I need to redo the migrations?            | Does User need to redo the migrations?
+      User     | So do I update my scripts on Render?         | So does User update User's scripts on Render?
+      User     | Am I missing anything?                       | Is User missing anything?
+      User     | How can I use the debugger?                  | How can User use the debugger?
+      User     | What should I focus on first?                | What should User focus on first?
+      User     | Why didn't I get an error?                   | Why didn't User get an error?
+      User     | Have I covered everything?                   | Has User covered everything?
+      User     | There is a lot to do I think.                | There is a lot to do User thinks.
+      User     | If I can, I will.                            | "If User can, User will."
       Caroline | We went camping last weekend.                | Caroline: we went camping last weekend.
       Caroline | Our family loves the beach.                  | Caroline: our family loves the beach.
       Caroline | The kids asked us to stay.                   | Caroline: The kids asked us to stay.
