@@ -380,7 +380,8 @@ final class PersonRewriter {
    * I": the word before it is {@code and}/{@code or}/{@code nor} with no punctuation before that,
    * and the words from the start of the clause to it are at most four and do not name the speaker
    * (in "I ate and I slept" the first "I" is already the name, so the second "I" starts a new
-   * clause and its verb agrees).
+   * clause and its verb agrees). A mark between two words without a space ("v2.5", "Node.js")
+   * belongs to the word and does not start the clause.
    */
   private static boolean isCompoundSubject(List<String> tokens, int i, String name) {
     int j = previousNonBlank(tokens, i);
@@ -393,7 +394,7 @@ final class PersonRewriter {
       if (t.isBlank()) {
         continue;
       }
-      if (!isWord(t)) {
+      if (!isWord(t) && !joinsTwoWords(tokens, k)) {
         return words > 0 && words <= 4;
       }
       if (t.equals(name) || t.startsWith(name + " ")) {
@@ -402,6 +403,11 @@ final class PersonRewriter {
       words++;
     }
     return words > 0 && words <= 4;
+  }
+
+  /** True if token {@code k} is a mark glued to a word on either side ("." in "v2.5"). */
+  private static boolean joinsTwoWords(List<String> tokens, int k) {
+    return k > 0 && k + 1 < tokens.size() && isWord(tokens.get(k - 1)) && isWord(tokens.get(k + 1));
   }
 
   /**

@@ -71,6 +71,9 @@ class PersonRewriterTest {
       User     | Have I covered everything?                   | Has User covered everything?
       User     | There is a lot to do I think.                | There is a lot to do User thinks.
       User     | If I can, I will.                            | "If User can, User will."
+      User     | I'm using API v2.5 and I want to check it.   | User is using API v2.5 and User wants to check it.
+      User     | I use Node.js and I like it.                 | User uses Node.js and User likes it.
+      User     | Node.js and I get along.                     | Node.js and User get along.
       Caroline | We went camping last weekend.                | Caroline: we went camping last weekend.
       Caroline | Our family loves the beach.                  | Caroline: our family loves the beach.
       Caroline | The kids asked us to stay.                   | Caroline: The kids asked us to stay.
