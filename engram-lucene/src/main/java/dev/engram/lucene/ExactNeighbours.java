@@ -114,7 +114,8 @@ final class ExactNeighbours {
   /**
    * The live documents of the leaf that {@code filter} matches, in order; empty as soon as there
    * are more than {@link ScopedKnnQuery#EXACT_LIMIT}, which the leaf does not score exactly (so a
-   * large scope costs no more than that many steps before the graph walk).
+   * large scope costs no more than that many steps before the graph walk). The array is sized by
+   * the filter's estimate of its matches, not grown from a few.
    */
   private static Optional<int[]> admittedDocs(Weight filter, LeafReaderContext leaf)
       throws IOException {
@@ -124,7 +125,7 @@ final class ExactNeighbours {
     }
     Bits live = leaf.reader().getLiveDocs();
     DocIdSetIterator it = scorer.iterator();
-    int[] docs = new int[16];
+    int[] docs = new int[(int) Math.min(Math.max(it.cost(), 16), ScopedKnnQuery.EXACT_LIMIT)];
     int n = 0;
     for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
       if (live == null || live.get(doc)) {
@@ -137,7 +138,7 @@ final class ExactNeighbours {
         docs[n++] = doc;
       }
     }
-    return Optional.of(Arrays.copyOf(docs, n));
+    return Optional.of(n == docs.length ? docs : Arrays.copyOf(docs, n));
   }
 
   /**

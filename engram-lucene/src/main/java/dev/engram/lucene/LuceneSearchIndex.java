@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.index.IndexReader;
@@ -516,11 +517,15 @@ public final class LuceneSearchIndex implements SearchIndex {
         searcher -> {
           AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
           int memories = admitted.count();
-          Optional<Set<String>> required = Optional.empty();
-          if (CommonTerms.applies(memories)) {
-            required = CommonTerms.required(admitted.frequencies(field, terms), memories);
+          if (!CommonTerms.applies(memories)) {
+            return keywordQuery(restriction, field, terms, Optional.empty());
           }
-          return keywordQuery(restriction, field, terms, required);
+          AdmittedDocs.TermLookup lookup = admitted.lookUp(field, terms);
+          return keywordQuery(
+              restriction,
+              lookup::query,
+              terms,
+              CommonTerms.required(lookup.frequencies(), memories));
         },
         k);
   }
@@ -576,10 +581,19 @@ public final class LuceneSearchIndex implements SearchIndex {
    */
   private static Query keywordQuery(
       Query restriction, String field, List<String> terms, Optional<Set<String>> required) {
+    return keywordQuery(restriction, t -> new TermQuery(new Term(field, t)), terms, required);
+  }
+
+  /** As above, each term's query made by {@code termQuery}. */
+  private static Query keywordQuery(
+      Query restriction,
+      Function<String, TermQuery> termQuery,
+      List<String> terms,
+      Optional<Set<String>> required) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     BooleanQuery.Builder oneOf = new BooleanQuery.Builder();
     for (String t : terms) {
-      TermQuery q = new TermQuery(new Term(field, t));
+      TermQuery q = termQuery.apply(t);
       if (required.isPresent() && required.get().contains(t)) {
         oneOf.add(q, Occur.SHOULD);
       } else {

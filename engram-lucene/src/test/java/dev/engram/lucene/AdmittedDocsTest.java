@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -24,6 +25,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
@@ -38,15 +40,95 @@ class AdmittedDocsTest {
   private static final List<String> WORDS =
       List.of("tea", "chess", "bread", "lisbon", "puppy", "deadline", "flask", "api", "rare");
 
+  /** The words asked about: each word, one no document holds, and one given twice. */
+  private static final List<String> TERMS = terms();
+
+  /** Most of the index, a few documents a segment, nothing, everything. */
+  private static final List<Query> RESTRICTIONS =
+      List.of(
+          new TermQuery(new Term("user", "ann")),
+          new TermQuery(new Term("user", "sliver")),
+          new TermQuery(new Term("user", "nobody")),
+          new MatchAllDocsQuery());
+
+  private static List<String> terms() {
+    List<String> out = new ArrayList<>(WORDS);
+    out.add("absent");
+    out.add("tea");
+    return List.copyOf(out);
+  }
+
   @Test
   void countsEachTermWithinTheRestrictionAsAQueryPerTermWould() throws IOException {
+    try (Directory dir = new ByteBuffersDirectory()) {
+      index(dir);
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        assertThat(reader.leaves()).hasSizeGreaterThan(1);
+        assertThat(reader.numDeletedDocs()).isPositive();
+        for (Query restriction : RESTRICTIONS) {
+          AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
+
+          assertThat(admitted.count()).isEqualTo(searcher.count(restriction));
+          assertThat(admitted.frequencies("text", TERMS))
+              .containsExactlyEntriesOf(perTermCounts(searcher, restriction, TERMS));
+          assertThat(admitted.lookUp("text", TERMS).frequencies())
+              .containsExactlyEntriesOf(perTermCounts(searcher, restriction, TERMS));
+        }
+        assertThat(AdmittedDocs.of(searcher, new TermQuery(new Term("user", "sliver"))).count())
+            .isBetween(1, 20);
+      }
+    }
+  }
+
+  /**
+   * The term states looked up with the counts score as Lucene's own look-up does: the same hits, in
+   * the same order, with the same BM25 scores (the statistics are the whole index's, segments
+   * without an admitted document included).
+   */
+  @Test
+  void aQueryOfTheLookedUpTermsScoresAsLuceneLooksThemUp() throws IOException {
+    try (Directory dir = new ByteBuffersDirectory()) {
+      index(dir);
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        for (Query restriction : RESTRICTIONS) {
+          AdmittedDocs.TermLookup lookup =
+              AdmittedDocs.of(searcher, restriction).lookUp("text", TERMS);
+          assertThat(lookup.states().get("tea").docFreq())
+              .isEqualTo(reader.docFreq(new Term("text", "tea")));
+
+          TopDocs looked = searcher.search(anyOf(lookup::query, restriction), 50);
+          TopDocs plain =
+              searcher.search(anyOf(t -> new TermQuery(new Term("text", t)), restriction), 50);
+
+          assertThat(looked.scoreDocs).hasSameSizeAs(plain.scoreDocs);
+          for (int i = 0; i < plain.scoreDocs.length; i++) {
+            assertThat(looked.scoreDocs[i].doc).isEqualTo(plain.scoreDocs[i].doc);
+            assertThat(looked.scoreDocs[i].score).isEqualTo(plain.scoreDocs[i].score);
+          }
+        }
+      }
+    }
+  }
+
+  private static Query anyOf(Function<String, TermQuery> termQuery, Query restriction) {
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    TERMS.forEach(t -> any.add(termQuery.apply(t), Occur.SHOULD));
+    return new BooleanQuery.Builder()
+        .add(any.build(), Occur.MUST)
+        .add(restriction, Occur.FILTER)
+        .build();
+  }
+
+  /** Five segments of 400 documents each, then 300 deletions. */
+  private static void index(Directory dir) throws IOException {
     Random random = new Random(20261206);
-    try (Directory dir = new ByteBuffersDirectory();
-        IndexWriter writer =
-            new IndexWriter(
-                dir,
-                new IndexWriterConfig(new WhitespaceAnalyzer())
-                    .setMergePolicy(NoMergePolicy.INSTANCE))) {
+    try (IndexWriter writer =
+        new IndexWriter(
+            dir,
+            new IndexWriterConfig(new WhitespaceAnalyzer())
+                .setMergePolicy(NoMergePolicy.INSTANCE))) {
       int id = 0;
       for (int segment = 0; segment < 5; segment++) {
         for (int i = 0; i < 400; i++, id++) {
@@ -70,29 +152,6 @@ class AdmittedDocsTest {
         writer.deleteDocuments(new Term("id", "m" + random.nextInt(id)));
       }
       writer.commit();
-
-      try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        assertThat(reader.leaves()).hasSizeGreaterThan(1);
-        assertThat(reader.numDeletedDocs()).isPositive();
-        List<String> terms = new ArrayList<>(WORDS);
-        terms.add("absent");
-        terms.add("tea");
-        for (Query restriction :
-            List.of(
-                new TermQuery(new Term("user", "ann")),
-                new TermQuery(new Term("user", "sliver")),
-                new TermQuery(new Term("user", "nobody")),
-                new MatchAllDocsQuery())) {
-          AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
-
-          assertThat(admitted.count()).isEqualTo(searcher.count(restriction));
-          assertThat(admitted.frequencies("text", terms))
-              .containsExactlyEntriesOf(perTermCounts(searcher, restriction, terms));
-        }
-        assertThat(AdmittedDocs.of(searcher, new TermQuery(new Term("user", "sliver"))).count())
-            .isBetween(1, 20);
-      }
     }
   }
 
