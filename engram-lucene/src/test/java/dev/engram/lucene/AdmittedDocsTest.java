@@ -28,6 +28,8 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,27 +60,39 @@ class AdmittedDocsTest {
     return List.copyOf(out);
   }
 
+  private static Directory dir;
+  private static DirectoryReader reader;
+  private static IndexSearcher searcher;
+
+  @BeforeAll
+  static void openIndex() throws IOException {
+    dir = new ByteBuffersDirectory();
+    index(dir);
+    reader = DirectoryReader.open(dir);
+    searcher = new IndexSearcher(reader);
+  }
+
+  @AfterAll
+  static void closeIndex() throws IOException {
+    reader.close();
+    dir.close();
+  }
+
   @Test
   void countsEachTermWithinTheRestrictionAsAQueryPerTermWould() throws IOException {
-    try (Directory dir = new ByteBuffersDirectory()) {
-      index(dir);
-      try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        assertThat(reader.leaves()).hasSizeGreaterThan(1);
-        assertThat(reader.numDeletedDocs()).isPositive();
-        for (Query restriction : RESTRICTIONS) {
-          AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
+    assertThat(reader.leaves()).hasSizeGreaterThan(1);
+    assertThat(reader.numDeletedDocs()).isPositive();
+    for (Query restriction : RESTRICTIONS) {
+      AdmittedDocs admitted = AdmittedDocs.of(searcher, restriction);
 
-          assertThat(admitted.count()).isEqualTo(searcher.count(restriction));
-          assertThat(admitted.frequencies("text", TERMS))
-              .containsExactlyEntriesOf(perTermCounts(searcher, restriction, TERMS));
-          assertThat(admitted.lookUp("text", TERMS).frequencies())
-              .containsExactlyEntriesOf(perTermCounts(searcher, restriction, TERMS));
-        }
-        assertThat(AdmittedDocs.of(searcher, new TermQuery(new Term("user", "sliver"))).count())
-            .isBetween(1, 20);
-      }
+      assertThat(admitted.count()).isEqualTo(searcher.count(restriction));
+      assertThat(admitted.frequencies("text", TERMS))
+          .containsExactlyEntriesOf(perTermCounts(restriction));
+      assertThat(admitted.lookUp("text", TERMS).frequencies())
+          .containsExactlyEntriesOf(perTermCounts(restriction));
     }
+    assertThat(AdmittedDocs.of(searcher, new TermQuery(new Term("user", "sliver"))).count())
+        .isBetween(1, 20);
   }
 
   /**
@@ -88,26 +102,19 @@ class AdmittedDocsTest {
    */
   @Test
   void aQueryOfTheLookedUpTermsScoresAsLuceneLooksThemUp() throws IOException {
-    try (Directory dir = new ByteBuffersDirectory()) {
-      index(dir);
-      try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        for (Query restriction : RESTRICTIONS) {
-          AdmittedDocs.TermLookup lookup =
-              AdmittedDocs.of(searcher, restriction).lookUp("text", TERMS);
-          assertThat(lookup.states().get("tea").docFreq())
-              .isEqualTo(reader.docFreq(new Term("text", "tea")));
+    for (Query restriction : RESTRICTIONS) {
+      AdmittedDocs.TermLookup lookup = AdmittedDocs.of(searcher, restriction).lookUp("text", TERMS);
+      assertThat(lookup.states().get("tea").docFreq())
+          .isEqualTo(reader.docFreq(new Term("text", "tea")));
 
-          TopDocs looked = searcher.search(anyOf(lookup::query, restriction), 50);
-          TopDocs plain =
-              searcher.search(anyOf(t -> new TermQuery(new Term("text", t)), restriction), 50);
+      TopDocs looked = searcher.search(anyOf(lookup::query, restriction), 50);
+      TopDocs plain =
+          searcher.search(anyOf(t -> new TermQuery(new Term("text", t)), restriction), 50);
 
-          assertThat(looked.scoreDocs).hasSameSizeAs(plain.scoreDocs);
-          for (int i = 0; i < plain.scoreDocs.length; i++) {
-            assertThat(looked.scoreDocs[i].doc).isEqualTo(plain.scoreDocs[i].doc);
-            assertThat(looked.scoreDocs[i].score).isEqualTo(plain.scoreDocs[i].score);
-          }
-        }
+      assertThat(looked.scoreDocs).hasSameSizeAs(plain.scoreDocs);
+      for (int i = 0; i < plain.scoreDocs.length; i++) {
+        assertThat(looked.scoreDocs[i].doc).isEqualTo(plain.scoreDocs[i].doc);
+        assertThat(looked.scoreDocs[i].score).isEqualTo(plain.scoreDocs[i].score);
       }
     }
   }
@@ -155,10 +162,9 @@ class AdmittedDocsTest {
     }
   }
 
-  private static Map<String, Integer> perTermCounts(
-      IndexSearcher searcher, Query restriction, List<String> terms) throws IOException {
+  private static Map<String, Integer> perTermCounts(Query restriction) throws IOException {
     Map<String, Integer> out = new LinkedHashMap<>();
-    for (String t : terms) {
+    for (String t : TERMS) {
       out.put(
           t,
           searcher.count(
