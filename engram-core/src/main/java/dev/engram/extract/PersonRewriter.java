@@ -92,6 +92,12 @@ final class PersonRewriter {
           "sorta");
   private static final Set<String> COORDINATORS = Set.of("and", "or", "nor");
 
+  /** Words after which an auxiliary opens a question's clause: "so do I", "how do I". */
+  private static final Set<String> CLAUSE_OPENERS =
+      Set.of(
+          "how", "what", "why", "when", "where", "which", "who", "so", "and", "but", "or", "then",
+          "also", "neither", "nor", "please");
+
   /** Capitalised words after which {@code I} is a Roman numeral: "Type I", "Part I", "War I". */
   private static final Set<String> NUMBERING_WORDS =
       Set.of(
@@ -287,7 +293,9 @@ final class PersonRewriter {
    * The index of the auxiliary right before {@code I} in a question's inverted order ("do I need",
    * "can I use", "am I missing"), or -1: the verb after {@code I} then stays as it is and the
    * auxiliary agrees instead ("does NAME need"). An auxiliary after {@code to} is a verb of its own
-   * ("a lot to do I think").
+   * ("a lot to do I think"). One that would change ({@code am, do, have}) counts only where the
+   * order is surely a question's: it opens its clause ("Do I", "so do I", "how do I") or the
+   * sentence ends with a question mark; "whatever you do I support" keeps its "do".
    */
   private static int invertingAuxiliary(List<String> tokens, int i) {
     int before = previousNonBlank(tokens, i);
@@ -295,7 +303,32 @@ final class PersonRewriter {
       return -1;
     }
     int further = previousNonBlank(tokens, before);
-    return further >= 0 && tokens.get(further).equalsIgnoreCase("to") ? -1 : before;
+    if (further >= 0 && tokens.get(further).equalsIgnoreCase("to")) {
+      return -1;
+    }
+    String auxiliary = tokens.get(before);
+    boolean agrees = !Verbs.thirdPerson(auxiliary).equalsIgnoreCase(auxiliary);
+    boolean opensClause =
+        further < 0
+            || !isWord(tokens.get(further))
+            || CLAUSE_OPENERS.contains(tokens.get(further).toLowerCase(Locale.ROOT));
+    return !agrees || opensClause || endsWithQuestionMark(tokens, i) ? before : -1;
+  }
+
+  /** True if the first of {@code . ! ?} after token {@code i} is a question mark. */
+  private static boolean endsWithQuestionMark(List<String> tokens, int i) {
+    for (int j = i + 1; j < tokens.size(); j++) {
+      switch (tokens.get(j)) {
+        case "?" -> {
+          return true;
+        }
+        case ".", "!" -> {
+          return false;
+        }
+        default -> {}
+      }
+    }
+    return false;
   }
 
   /** The index of the last token before {@code i} that is not blank, or -1. */

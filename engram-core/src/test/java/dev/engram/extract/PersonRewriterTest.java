@@ -71,6 +71,8 @@ class PersonRewriterTest {
       User     | Have I covered everything?                   | Has User covered everything?
       User     | There is a lot to do I think.                | There is a lot to do User thinks.
       User     | If I can, I will.                            | "If User can, User will."
+      User     | Whatever you do I support it.                | Whatever you do User supports it.
+      User     | How much do I owe them?                      | How much does User owe them?
       User     | I'm using API v2.5 and I want to check it.   | User is using API v2.5 and User wants to check it.
       User     | I use Node.js and I like it.                 | User uses Node.js and User likes it.
       User     | Node.js and I get along.                     | Node.js and User get along.
