@@ -13,11 +13,12 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code I} becomes the name and the verb after it (past an adverb such as {@code really,
- *       also, never}) agrees through {@link Verbs#thirdPerson}: "I go" becomes "Caroline goes", "I
- *       went" stays "Caroline went". After {@code and}/{@code or} ("my sister and I went") {@code
- *       I} is part of a plural subject and the verb stays. In a question's order the auxiliary
- *       before {@code I} agrees instead: "do I need" becomes "does Caroline need", "am I missing"
- *       "is Caroline missing", "can I use" "can Caroline use".
+ *       also, never} or one in {@code -ly}) agrees through {@link Verbs#thirdPerson}: "I go"
+ *       becomes "Caroline goes", "I initially went" "Caroline initially went". After {@code
+ *       and}/{@code or} ("my sister and I went") {@code I} is part of a plural subject and the verb
+ *       stays. In a question's order the auxiliary before {@code I} agrees instead: "do I need"
+ *       becomes "does Caroline need", "am I missing" "is Caroline missing", "can I use" "can
+ *       Caroline use".
  *   <li>{@code I'm} becomes "NAME is", {@code I've} "NAME has", {@code I'll} "NAME will"; {@code
  *       I'd} becomes "NAME had" when a past participle follows ("I'd been", "I'd never seen") and
  *       "NAME would" otherwise ("I'd love to").
@@ -90,6 +91,14 @@ final class PersonRewriter {
           "slowly",
           "not",
           "sorta");
+
+  /**
+   * Verbs spelt like an adverb in {@code -ly} that are not {@code -ply} or {@code -fly} ("apply",
+   * "reply", "fly"), which {@link #isAdverb} reads as verbs anyway.
+   */
+  private static final Set<String> VERBS_IN_LY =
+      Set.of("rely", "ally", "rally", "tally", "bully", "sully", "dally", "belly", "jelly");
+
   private static final Set<String> COORDINATORS = Set.of("and", "or", "nor");
 
   /** Words after which an auxiliary opens a question's clause: "so do I", "how do I". */
@@ -462,11 +471,27 @@ final class PersonRewriter {
         j++;
         continue;
       }
-      if (!ADVERBS.contains(t.toLowerCase(Locale.ROOT))) {
+      if (!isAdverb(t.toLowerCase(Locale.ROOT))) {
         return j;
       }
     }
     return -1;
+  }
+
+  /**
+   * True if lower-case {@code word} is an adverb that may stand between a subject and its verb: one
+   * of {@link #ADVERBS}, or a word in {@code -ly} ("I initially thought", "I fully agree") but for
+   * the verbs so spelt ("I apply", "I reply", "I rely", "I fly").
+   */
+  private static boolean isAdverb(String word) {
+    if (ADVERBS.contains(word)) {
+      return true;
+    }
+    return word.length() > 4
+        && word.endsWith("ly")
+        && !word.endsWith("ply")
+        && !word.endsWith("fly")
+        && !VERBS_IN_LY.contains(word);
   }
 
   private static boolean containsWord(String s, String word) {

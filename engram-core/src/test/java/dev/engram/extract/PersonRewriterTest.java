@@ -30,6 +30,11 @@ class PersonRewriterTest {
       Caroline | I watch movies with the kids.                | Caroline watches movies with the kids.
       Caroline | I play the violin.                           | Caroline plays the violin.
       Caroline | I really love pottery.                       | Caroline really loves pottery.
+      User     | I want to make sure I fully grasp the concepts. | User wants to make sure User fully grasps the concepts.
+      User     | I initially miscalculated 5P3.               | User initially miscalculated 5P3.
+      User     | I apply the formula.                         | User applies the formula.
+      User     | I rely on the cache.                         | User relies on the cache.
+      User     | I rally the team.                            | User rallies the team.
       Caroline | I never miss a class.                        | Caroline never misses a class.
       Caroline | I went hiking.                               | Caroline went hiking.
       Caroline | I can swim.                                  | Caroline can swim.
