@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
  * {@code 3.50}, runs such as {@code !!} or {@code ?!}, emoji and a missing final punctuation mark
  * right), and two repairs follow: a piece that ends with a title abbreviation ({@code Dr.}, {@code
  * Mr.}, {@code e.g.}...) or a single capital initial ({@code J.}) is joined to the next piece, and
- * so is a piece followed by one that starts in lower case, a piece cut inside a word ({@code ?q=}
- * in a link: no space after the mark), and a piece that leaves a brace or a TeX formula open
- * ({@code \frac{n!}{k!}}) for up to a thousand characters.
+ * so is a piece followed by one that starts in lower case or with an operator (a factorial in plain
+ * text: {@code 5! / (3! × 2!) = 10}), a piece cut inside a word ({@code ?q=} in a link: no space
+ * after the mark), and a piece that leaves a brace or a TeX formula open ({@code \frac{n!}{k!}})
+ * for up to a thousand characters.
  *
  * <p>Stateless and thread-safe.
  */
@@ -29,6 +30,13 @@ final class SentenceSplitter {
 
   /** Characters of a sentence's end that {@link #endsWithAbbreviation} reads. */
   private static final int TAIL = 64;
+
+  /**
+   * Marks that open no sentence but continue a formula after a factorial's {@code !}: "5! / 3!",
+   * "4! × 2!", "3! = 6". A hyphen, an asterisk and angle brackets are left out: they open a list
+   * item, a dash, Markdown's bold or a tag as often.
+   */
+  private static final String OPERATORS = "/×+=÷·^≤≥≠≈−";
 
   private static final Pattern LINE_BREAK = Pattern.compile("\\R+");
   private static final Pattern LAST_TOKEN = Pattern.compile("(\\S+)\\.$");
@@ -61,6 +69,7 @@ final class SentenceSplitter {
       if (pending.length() > 0
           && !glued
           && !startsLowerCase(piece)
+          && !startsWithOperator(piece)
           && !endsWithAbbreviation(tail(pending))
           && !groups.holdOpen(pending.length())) {
         out.add(pending.toString());
@@ -134,6 +143,10 @@ final class SentenceSplitter {
   private static boolean startsLowerCase(String piece) {
     int first = piece.codePointAt(0);
     return Character.isLowerCase(first);
+  }
+
+  private static boolean startsWithOperator(String piece) {
+    return OPERATORS.indexOf(piece.charAt(0)) >= 0;
   }
 
   /**

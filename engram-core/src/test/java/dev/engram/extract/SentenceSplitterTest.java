@@ -46,6 +46,12 @@ class SentenceSplitterTest {
         Arguments.of(
             "So \\[ P = \\frac{10!}{8! 2!} \\] Done! Next one.",
             List.of("So \\[ P = \\frac{10!}{8! 2!} \\] Done!", "Next one.")),
+        Arguments.of(
+            "5C3 is 5! / (3! × (5-3)!) = 10, can you check? Thanks!",
+            List.of("5C3 is 5! / (3! × (5-3)!) = 10, can you check?", "Thanks!")),
+        Arguments.of(
+            "P(5, 5) = 5! = 120. Well done on the last 5! **Next**: try 6.",
+            List.of("P(5, 5) = 5! = 120.", "Well done on the last 5!", "**Next**: try 6.")),
         Arguments.of("Wow!That was close. Open it!", List.of("Wow!That was close.", "Open it!")),
         Arguments.of("   ", List.of()),
         Arguments.of("", List.of()));
