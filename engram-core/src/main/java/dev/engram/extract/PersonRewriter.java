@@ -93,8 +93,8 @@ final class PersonRewriter {
           "sorta");
 
   /**
-   * Verbs spelt like an adverb in {@code -ly} that are not {@code -ply} or {@code -fly} ("apply",
-   * "reply", "fly"), which {@link #isAdverb} reads as verbs anyway.
+   * Verbs in {@code -ly} besides those in {@code -ply} and {@code -fly} ("apply", "reply", "fly"),
+   * which {@link #isAdverb} reads as verbs by their ending.
    */
   private static final Set<String> VERBS_IN_LY =
       Set.of("rely", "ally", "rally", "tally", "bully", "sully", "dally", "belly", "jelly");
