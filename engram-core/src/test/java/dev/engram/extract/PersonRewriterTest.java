@@ -35,6 +35,8 @@ class PersonRewriterTest {
       User     | I apply the formula.                         | User applies the formula.
       User     | I rely on the cache.                         | User relies on the cache.
       User     | I rally the team.                            | User rallies the team.
+      User     | I deeply appreciate it.                      | User deeply appreciates it.
+      User     | I supply the data.                           | User supplies the data.
       Caroline | I never miss a class.                        | Caroline never misses a class.
       Caroline | I went hiking.                               | Caroline went hiking.
       Caroline | I can swim.                                  | Caroline can swim.
