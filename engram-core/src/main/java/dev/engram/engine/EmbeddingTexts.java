@@ -1,14 +1,16 @@
 package dev.engram.engine;
 
 import dev.engram.MemoryItem;
+import dev.engram.text.SymbolFolding;
 import java.util.Locale;
 
 /**
  * What is embedded for a memory: its text, prefixed with the speaker's name when the text does not
  * already name them ("Caroline: I went to the support group"). A verbatim turn rarely names its
  * speaker, and questions usually do ("When did Caroline go to the support group?"); on the LoCoMo
- * sample this raised evidence recall@10 of raw turns from 0.50 to 0.62 (docs/BENCHMARKS.md). The
- * stored text is unchanged.
+ * sample this raised evidence recall@10 of raw turns from 0.50 to 0.62 (docs/BENCHMARKS.md). A
+ * passage of a long message is embedded with its symbols read as spaces ({@link SymbolFolding}).
+ * The stored text is unchanged.
  */
 final class EmbeddingTexts {
   private EmbeddingTexts() {}
@@ -29,13 +31,23 @@ final class EmbeddingTexts {
     return context.substring(0, end);
   }
 
+  /**
+   * What is embedded for a memory: its text, with the speaker's name before it (above), and, for a
+   * passage of a long message ({@link MemoryItem#PASSAGE_START}), with its symbols read as spaces
+   * ({@link SymbolFolding}): such passages hold the pasted code, Markdown and logs whose symbols an
+   * in-process model would embed at the cost of words.
+   */
   static String of(MemoryItem m) {
+    String text =
+        m.metadata().containsKey(MemoryItem.PASSAGE_START)
+            ? SymbolFolding.fold(m.text())
+            : m.text();
     String actor = m.actorId();
     if (actor == null
         || actor.isBlank()
         || m.text().toLowerCase(Locale.ROOT).contains(actor.toLowerCase(Locale.ROOT))) {
-      return m.text();
+      return text;
     }
-    return actor + ": " + m.text();
+    return actor + ": " + text;
   }
 }
