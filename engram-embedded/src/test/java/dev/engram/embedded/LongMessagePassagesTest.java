@@ -13,10 +13,14 @@ import dev.engram.Scope;
 import dev.engram.SearchHit;
 import dev.engram.SearchRequest;
 import dev.engram.engine.VerbatimInference;
+import dev.engram.onnx.OnnxEmbedders;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.ForwardingEmbedder;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,6 +144,42 @@ class LongMessagePassagesTest {
       assertThat(four)
           .filteredOn(h -> h.memory().metadata().containsKey(MemoryItem.PASSAGE_START))
           .hasSize(3);
+    }
+  }
+
+  @Test
+  void aPassageIsEmbeddedAsItsWordsAndStoredAsWritten() {
+    List<String> embedded = new CopyOnWriteArrayList<>();
+    Embedder recording =
+        new ForwardingEmbedder(OnnxEmbedders.defaultEmbedder()) {
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            embedded.addAll(texts);
+            return super.embedDocuments(texts);
+          }
+        };
+    try (Memory memory =
+        Engram.builder()
+            .storage(EmbeddedStorage.at(tmp.resolve("folded")))
+            .embedder(recording)
+            .build()) {
+      memory.add(
+          AddRequest.builder(ALICE)
+              .message(Message.assistant(longAnswer()).withSourceId("s1:9"))
+              .infer(false)
+              .build());
+      memory.add(AddRequest.builder(ALICE).user("I prefer `short` answers!").infer(false).build());
+
+      List<MemoryItem> items = memory.list(ALICE).items();
+      assertThat(items)
+          .anySatisfy(m -> assertThat(m.text()).contains("```yaml\nreplicas: 3\nimage: api:2.4.1"));
+      // the passages reached the model as their words: the fence's backticks and the colon inside
+      // "api:2.4.1" are gone, the colons after words and the version's full stops stay
+      assertThat(embedded).noneSatisfy(t -> assertThat(t).contains("```"));
+      assertThat(embedded)
+          .anySatisfy(t -> assertThat(t).contains("yaml\nreplicas: 3\nimage: api 2.4.1\n"));
+      // a whole message reaches it as written
+      assertThat(embedded).contains("I prefer `short` answers!");
     }
   }
 
