@@ -25,24 +25,7 @@ class EmbeddingTextsTest {
       })
   void prefixesTheSpeakerOnlyWhenTheTextDoesNotNameThem(
       String text, String actor, String expected) {
-    Instant t = Instant.parse("2024-01-01T00:00:00Z");
-    MemoryItem m =
-        new MemoryItem(
-            "id",
-            text,
-            Hashes.md5(text),
-            Map.of(),
-            "u",
-            null,
-            null,
-            actor,
-            null,
-            t,
-            t,
-            null,
-            List.of(),
-            null);
-    assertThat(EmbeddingTexts.of(m)).isEqualTo(expected);
+    assertThat(EmbeddingTexts.of(item(text, Map.of(), actor))).isEqualTo(expected);
   }
 
   @Test
