@@ -25,14 +25,16 @@ public final class SymbolFolding {
   /** The text with its symbols read as spaces (above); the same text if it has none. */
   public static String fold(String text) {
     Objects.requireNonNull(text, "text");
-    StringBuilder out = null;
+    StringBuilder out = null; // null while nothing has changed
     boolean wordy = false;
+    int lastKept = -1; // the code point kept last, or -1
     int n = text.length();
     for (int i = 0; i < n; ) {
       int c = text.codePointAt(i);
       int next = i + Character.charCount(c);
-      boolean keep = kept(text, i, c, next, out);
+      boolean keep = kept(text, i, c, next, lastKept);
       wordy |= Character.isLetterOrDigit(c);
+      lastKept = keep ? c : -1;
       if (!keep && out == null) {
         out = new StringBuilder(n).append(text, 0, i);
       }
@@ -50,10 +52,9 @@ public final class SymbolFolding {
 
   /**
    * Whether the code point {@code c} at {@code i} (the next one at {@code next}) stays; {@code
-   * folded} is what was written so far, or null while nothing has changed (then it is the text up
-   * to {@code i}).
+   * lastKept} is the one before it if that one stayed, else -1.
    */
-  private static boolean kept(String text, int i, int c, int next, StringBuilder folded) {
+  private static boolean kept(String text, int i, int c, int next, int lastKept) {
     if (Character.isLetterOrDigit(c) || Character.isWhitespace(c) || isMark(c)) {
       return true;
     }
@@ -67,7 +68,7 @@ public final class SymbolFolding {
         }
       }
       case '+', '#', '%' -> {
-        if (wordBefore || (before == c && lastKept(folded, text, i) == c)) {
+        if (wordBefore || lastKept == c) {
           return true;
         }
       }
@@ -84,14 +85,6 @@ public final class SymbolFolding {
     return (c == '-' || c == '\u2013' || c == '\u2014' || c == '&')
         && before == ' '
         && after == ' ';
-  }
-
-  /** The last code point written before {@code i}: kept or not, what the output holds there. */
-  private static int lastKept(StringBuilder folded, String text, int i) {
-    if (folded == null) {
-      return text.codePointBefore(i);
-    }
-    return folded.length() == 0 ? -1 : folded.codePointBefore(folded.length());
   }
 
   private static boolean isSentencePunctuation(int c) {
