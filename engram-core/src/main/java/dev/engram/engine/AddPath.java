@@ -636,7 +636,7 @@ final class AddPath {
             String id = c.memory().id();
             String passage = s.contextEmbeddingTexts.get(id);
             if (passage != null) {
-              contexts.passage(id, passage);
+              contexts.passage(id, EmbeddingTexts.holdingPassage(passage));
             } else {
               contexts.context(id, EmbeddingTexts.context(c.memory().context()));
             }

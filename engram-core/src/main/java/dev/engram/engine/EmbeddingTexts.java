@@ -9,14 +9,23 @@ import java.util.Locale;
  * already name them ("Caroline: I went to the support group"). A verbatim turn rarely names its
  * speaker, and questions usually do ("When did Caroline go to the support group?"); on the LoCoMo
  * sample this raised evidence recall@10 of raw turns from 0.50 to 0.62 (docs/BENCHMARKS.md). A
- * passage of a long message is embedded with its symbols read as spaces ({@link SymbolFolding}).
- * The stored text is unchanged.
+ * passage of a long message, stored as a memory or holding a memory's context, is embedded with its
+ * symbols read as spaces ({@link SymbolFolding}). The stored text is unchanged.
  */
 final class EmbeddingTexts {
   private EmbeddingTexts() {}
 
   /** A context text keeps at most this many characters of the context (its first ones). */
   static final int MAX_CONTEXT_CHARACTERS = 1_500;
+
+  /**
+   * What is embedded for the passage of a long message that holds a memory drawn from it, as that
+   * memory's context embedding ({@link ContextVectors#passage}): its words, symbols read as spaces
+   * ({@link SymbolFolding}), as for a passage stored as a memory.
+   */
+  static String holdingPassage(String passage) {
+    return SymbolFolding.fold(passage);
+  }
 
   /**
    * What is embedded for a memory's context ({@link ContextVectors}, which adds the memory's own

@@ -27,6 +27,7 @@ import dev.engram.spi.StoredMemory;
 import dev.engram.testing.InMemoryStorage;
 import dev.engram.testing.ScriptedInference;
 import dev.engram.testing.TopicEmbedder;
+import dev.engram.text.SymbolFolding;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -165,19 +166,28 @@ class ContextEmbeddingsTest {
   }
 
   @Test
-  void aFactFromALongMessageEmbedsThePassageThatHoldsIt() throws Exception {
+  void aFactFromALongMessageEmbedsThePassageThatHoldsItAsItsWords() throws Exception {
+    List<String> embedded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ForwardingEmbedder recording =
+        new ForwardingEmbedder(EMBEDDER) {
+          @Override
+          public List<float[]> embedDocuments(List<String> texts) {
+            embedded.addAll(texts);
+            return delegate.embedDocuments(texts);
+          }
+        };
     InMemoryStorage storage = InMemoryStorage.create();
     try (Memory memory =
         Engram.builder()
             .storage(storage)
-            .embedder(EMBEDDER)
+            .embedder(recording)
             .inference(scripted)
             .contextEmbeddings(true)
             .contextPassageTokens(30)
             .build()) {
       current = memory;
       String opening = "We compared bike routes through the hills and the river valley. ".repeat(8);
-      String ending = "Then we talked about the summer and the adoption agencies we called.";
+      String ending = "Then we talked about the **summer** and the `adoption` agencies we called.";
       String message = opening + "\n\n" + ending;
       scripted.next(
           new MemoryInference.Add(
@@ -195,10 +205,15 @@ class ContextEmbeddingsTest {
           dev.engram.text.Passages.split(message, 30, dev.engram.TokenCounter.cl100k());
       String last = passages.get(passages.size() - 1).text();
       assertThat(last).endsWith(ending).doesNotContain(opening);
-      float[] passageVector = EMBEDDER.embedDocuments(List.of(last)).get(0);
+      // the passage reaches the embedder as its words, once for both facts
+      String words = SymbolFolding.fold(last);
+      assertThat(words).endsWith("the   summer   and the  adoption  agencies we called.");
+      assertThat(embedded).containsOnlyOnce(words).doesNotContain(last);
+      float[] passageVector = EMBEDDER.embedDocuments(List.of(words)).get(0);
       for (String id : ids) {
         StoredMemory m = storage.records().get("default", id).orElseThrow();
-        // the passage that holds the fact, not the message's opening, and its one embedding
+        // the passage that holds the fact, as written, not the message's opening, and its one
+        // embedding
         assertThat(m.context()).isEqualTo(last);
         assertThat(m.contextEmbedding()).containsExactly(passageVector);
       }
