@@ -13,8 +13,9 @@ import java.util.Objects;
  * <p>Kept: letters, digits, combining marks and whitespace; a word's own punctuation ({@code
  * don't}, {@code 0.6.2}, {@code Flask-Login}: an apostrophe, a full stop or a hyphen between two
  * letters or digits; {@code C++}, {@code C#}, {@code 50%}: plus, hash and percent signs right after
- * one; {@code $20}: a dollar sign before a digit); a sentence's ({@code . , ? ! : ;} after a letter
- * or digit and before whitespace or the end); a dash or an ampersand with a space on either side.
+ * one; {@code $20}: a dollar sign before a digit); a number's ({@code 1,000}, {@code 10:30}, {@code
+ * 12/05}: a comma, colon or slash between two digits); a sentence's ({@code . , ? ! : ;} after a
+ * letter or digit and before whitespace or the end); a dash or an ampersand between two spaces.
  * Everything else becomes a space. A text with no letter or digit is returned as it is.
  *
  * <p>Stateless and thread-safe.
@@ -74,6 +75,11 @@ public final class SymbolFolding {
       }
       case '$' -> {
         if (Character.isDigit(after)) {
+          return true;
+        }
+      }
+      case ',', ':', '/' -> {
+        if (Character.isDigit(before) && Character.isDigit(after)) {
           return true;
         }
       }

@@ -28,6 +28,9 @@ class SymbolFoldingTest {
         "Flask-Login 0.6.2 | Flask-Login 0.6.2",
         "C++ and C# at 50% for $20 | C++ and C# at 50% for $20",
         "the user’s app | the user’s app",
+        // and a number's
+        "1,000 users at 10:30 on 12/05 | 1,000 users at 10:30 on 12/05",
+        "a/b and x:y | a~b and x~y",
         // a sentence's punctuation stays, and a spaced dash or ampersand
         "Hi, Mel! Ready? Yes: go; now. | Hi, Mel! Ready? Yes: go; now.",
         "kids & work - really | kids & work - really",
