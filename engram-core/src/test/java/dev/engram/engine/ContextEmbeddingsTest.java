@@ -90,6 +90,17 @@ class ContextEmbeddingsTest {
   }
 
   /** The ids of the memories one add of {@code request} wrote, in its events' order. */
+  /** {@link #EMBEDDER}, adding each text it is given for a document to {@code embedded}. */
+  private static dev.engram.spi.Embedder recording(List<String> embedded) {
+    return new ForwardingEmbedder(EMBEDDER) {
+      @Override
+      public List<float[]> embedDocuments(List<String> texts) {
+        embedded.addAll(texts);
+        return delegate.embedDocuments(texts);
+      }
+    };
+  }
+
   private static List<String> addedIds(Memory memory, AddRequest request) {
     return memory.add(request).events().stream().map(e -> e.id()).toList();
   }
@@ -168,14 +179,7 @@ class ContextEmbeddingsTest {
   @Test
   void aFactFromALongMessageEmbedsThePassageThatHoldsItAsItsWords() throws Exception {
     List<String> embedded = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ForwardingEmbedder recording =
-        new ForwardingEmbedder(EMBEDDER) {
-          @Override
-          public List<float[]> embedDocuments(List<String> texts) {
-            embedded.addAll(texts);
-            return delegate.embedDocuments(texts);
-          }
-        };
+    dev.engram.spi.Embedder recording = recording(embedded);
     InMemoryStorage storage = InMemoryStorage.create();
     try (Memory memory =
         Engram.builder()
@@ -257,15 +261,8 @@ class ContextEmbeddingsTest {
 
   @Test
   void theFactsOfOneMessageShareOneEmbeddingOfTheirContext() throws Exception {
-    List<String> embedded = new java.util.ArrayList<>();
-    dev.engram.spi.Embedder recording =
-        new ForwardingEmbedder(EMBEDDER) {
-          @Override
-          public List<float[]> embedDocuments(List<String> texts) {
-            embedded.addAll(texts);
-            return delegate.embedDocuments(texts);
-          }
-        };
+    List<String> embedded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.engram.spi.Embedder recording = recording(embedded);
     InMemoryStorage storage = InMemoryStorage.create();
     try (Memory memory =
         Engram.builder()
